@@ -1,0 +1,36 @@
+# Every target works from a fresh clone: it creates .venv and installs what it needs.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+JOBS ?= $(shell nproc)
+GAMES ?= 100000
+
+.PHONY: install run test bench lint clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev,dask]'
+	$(BIN)/hexsim warm
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# The main job: every shipped HEXFLOW variant, greedy bots, then the balance report.
+run: $(STAMP)
+	$(BIN)/hexsim run variants/hexflow/*.toml --games $(GAMES) --jobs $(JOBS) --out data/runs/latest
+	$(BIN)/hexsim report data/runs/latest/* --out reports/latest
+	@echo "report: reports/latest/report.html"
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -n 2 --durations=15
+
+bench: $(STAMP)
+	$(BIN)/python -m sim.bench
+
+lint: $(STAMP)
+	$(BIN)/ruff check sim tests
+
+clean:
+	rm -rf $(VENV) data/runs reports/latest

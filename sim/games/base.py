@@ -1,0 +1,198 @@
+"""The one interface every game implements (see DESIGN.md, "The one interface").
+
+A game is a `Game` subclass registered in `sim.games`. The runner, statistics, report and CLI
+only use what is declared here; nothing outside `sim/games/<name>/` knows a game's rules.
+
+Contract of `play_chunk` (the hot path):
+- plays games `first_game .. first_game + n_games - 1` of a run, each seeded by
+  `sim.rng.game_seed(run_seed, game_index)` alone (bit-identical for any chunking);
+- one compiled call for the whole chunk: no Python per move or per game;
+- returns equal-length numpy columns: `winner` (int8, seat index or -1 for a draw),
+  `end_reason` (int8 code, index into `Game.end_reasons`), `turns` (int32), `first_seat` (int8),
+  `score_<seat name>` for every seat, then game-specific columns named `<game>_<what>`.
+  The runner adds variant, variant_hash, game, seed, rotation and bot_<seat> columns.
+
+`play_traced` replays the same game move by move (same seed, same moves as the chunk kernel)
+and returns a `Trace`; `verify_trace` re-checks it with the game's position API (every move
+legal, pieces conserved, declared result correct). The shared check suite in
+`tests/game_checks.py` runs both on every shipped variant.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+
+from sim.errors import VariantError
+
+_KINDS = {"int": int, "float": float, "bool": bool, "str": str, "list": list}
+
+
+@dataclass(frozen=True)
+class Param:
+    """One rule (or bot) parameter: the schema drives validation, `hexsim rules` and the docs."""
+
+    name: str
+    kind: str  # "int" | "float" | "bool" | "str" | "list"
+    default: Any
+    doc: str
+    choices: tuple | None = None  # allowed values (for str / int), or None
+    low: float | None = None  # inclusive range for int / float
+    high: float | None = None
+    seed_text: str = ""  # the rule-text sentence this reading resolves (docs)
+
+    def allowed(self) -> str:
+        if self.choices is not None:
+            return "one of " + ", ".join(repr(c) for c in self.choices)
+        if self.low is not None or self.high is not None:
+            lo = "-inf" if self.low is None else self.low
+            hi = "inf" if self.high is None else self.high
+            return f"{self.kind} in [{lo}, {hi}]"
+        return f"a {self.kind}"
+
+    def check(self, value: Any, where: str) -> Any:
+        """Return the value (ints widened to float where a float is wanted) or raise VariantError."""
+        want = _KINDS[self.kind]
+        ok = isinstance(value, want) and not (want is int and isinstance(value, bool))
+        if want is float and isinstance(value, int) and not isinstance(value, bool):
+            value, ok = float(value), True
+        if not ok:
+            raise VariantError(f"{where}: {self.name} = {value!r} is {type(value).__name__}; "
+                               f"allowed: {self.allowed()}")
+        if self.choices is not None and self.kind != "list" and value not in self.choices:
+            raise VariantError(f"{where}: {self.name} = {value!r}; allowed: {self.allowed()}")
+        if self.low is not None and value < self.low or self.high is not None and value > self.high:
+            raise VariantError(f"{where}: {self.name} = {value!r} out of range; allowed: {self.allowed()}")
+        return value
+
+
+@dataclass(frozen=True)
+class Bot:
+    """A bot a seat can be given. `code` is what the compiled kernel dispatches on."""
+
+    name: str
+    code: int
+    doc: str
+    params: tuple[Param, ...] = ()
+
+
+@dataclass
+class SeatBot:
+    """A resolved seat: which bot, with which parameters (defaults filled in)."""
+
+    bot: Bot
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def label(self) -> str:
+        extra = ",".join(f"{k}={v}" for k, v in sorted(self.params.items())
+                         if v != next(p.default for p in self.bot.params if p.name == k))
+        return f"{self.bot.name}({extra})" if extra else self.bot.name
+
+    def param_vector(self) -> np.ndarray:
+        """Bot parameters as float64, in the order the bot declares them (for kernels)."""
+        return np.array([float(self.params[p.name]) for p in self.bot.params], dtype=np.float64)
+
+
+@dataclass
+class Trace:
+    """One game move by move: for replay pictures, scenario tests and trace verification.
+
+    `moves` are human-readable move records (dicts with at least "seat" and "move"),
+    `row` is the game's outcome row exactly as `play_chunk` would give it,
+    `data` holds whatever the game needs to draw or verify (e.g. board states).
+    """
+
+    game: str
+    rules: dict[str, Any]
+    seat_names: list[str]
+    game_index: int
+    run_seed: int
+    moves: list[dict[str, Any]]
+    row: dict[str, Any]
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+class Game:
+    """Base class: declare metadata and schema, implement the entry points."""
+
+    name: str = ""
+    title: str = ""
+    description: str = ""
+    params: tuple[Param, ...] = ()
+    bots: tuple[Bot, ...] = ()
+    end_reasons: tuple[str, ...] = ()
+    default_bot: str = "greedy"
+
+    # ---- schema -------------------------------------------------------------------------------
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def defaults(self) -> dict[str, Any]:
+        return {p.name: p.default for p in self.params}
+
+    def bot(self, name: str, where: str) -> Bot:
+        for b in self.bots:
+            if b.name == name:
+                return b
+        raise VariantError(f"{where}: unknown bot {name!r} for {self.name}; "
+                           f"available: {', '.join(b.name for b in self.bots)}")
+
+    def resolve_rules(self, rules: dict[str, Any], where: str) -> dict[str, Any]:
+        """Fill defaults, reject unknown keys (naming the closest) and bad values."""
+        names = [p.name for p in self.params]
+        out = self.defaults()
+        for key, value in rules.items():
+            if key not in names:
+                raise VariantError(unknown_key(where, "rules", key, names))
+            out[key] = self.param(key).check(value, f"{where}: [rules]")
+        self.validate(out, where)
+        return out
+
+    # ---- per-game hooks -----------------------------------------------------------------------
+    def seat_names(self, rules: dict[str, Any]) -> list[str]:
+        """Names of the seats under these rules (e.g. ["A", "B"])."""
+        raise NotImplementedError
+
+    def validate(self, rules: dict[str, Any], where: str) -> None:
+        """Reject impossible set-ups (VariantError naming the file and key)."""
+
+    def warnings(self, rules: dict[str, Any]) -> list[str]:
+        """Where the rule text contradicts itself for these rules: one line each."""
+        return []
+
+    def play_chunk(self, rules: dict[str, Any], seats: Sequence[SeatBot], first_game: int,
+                   n_games: int, run_seed: int) -> dict[str, np.ndarray]:
+        raise NotImplementedError
+
+    def play_traced(self, rules: dict[str, Any], seats: Sequence[SeatBot], game_index: int,
+                    run_seed: int) -> Trace:
+        raise NotImplementedError
+
+    def verify_trace(self, trace: Trace) -> None:
+        """Replay the trace with the position API; raise AssertionError on any illegal move,
+        unconserved piece or wrong declared result."""
+        raise NotImplementedError
+
+    def draw(self, trace: Trace, path: str, every_move: bool = False) -> None:
+        """Draw the board (after every move or at the end) with the move list, to a PNG."""
+        raise NotImplementedError
+
+    def report_metrics(self, df, rules: dict[str, Any]) -> list[dict[str, Any]]:
+        """Game-specific report rows: dicts with metric, value and, for proportions,
+        successes and n (the report adds intervals)."""
+        return []
+
+    def warm(self) -> None:
+        """Compile the kernels (called by `make install` so the first run starts at once)."""
+
+
+def unknown_key(where: str, section: str, key: str, valid: Sequence[str]) -> str:
+    close = difflib.get_close_matches(key, list(valid), n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return f"{where}: unknown key {section}.{key}{hint}; allowed: {', '.join(valid)}"
