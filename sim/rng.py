@@ -33,7 +33,8 @@ def game_seed(run_seed, game_index):
 
 @njit(cache=True)
 def new_state(seed):
-    """Generator state (uint64[1]) for one game."""
+    """Generator state (uint64[1]) for one game. From Python, pass np.uint64(seed): a plain
+    int above 2**63 does not fit numba's default int64."""
     s = np.empty(1, dtype=np.uint64)
     s[0] = np.uint64(seed)
     return s

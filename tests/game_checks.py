@@ -12,7 +12,8 @@ For n random games of one rule set and seat line-up it checks:
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 

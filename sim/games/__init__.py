@@ -20,11 +20,8 @@ _LOADED: dict[str, Game] = {}
 
 
 def available() -> list[str]:
-    out = []
-    for name, mod in _MODULES.items():
-        if importlib.util.find_spec(mod) is not None:
-            out.append(name)
-    return out
+    out = [name for name, mod in _MODULES.items() if importlib.util.find_spec(mod) is not None]
+    return out + sorted(_REGISTERED - set(out))
 
 
 def get(name: str, where: str = "game") -> Game:
@@ -33,3 +30,12 @@ def get(name: str, where: str = "game") -> Game:
             raise VariantError(f"{where}: unknown game {name!r}; available: {', '.join(available())}")
         _LOADED[name] = importlib.import_module(_MODULES[name]).GAME
     return _LOADED[name]
+
+
+def register(game: Game) -> None:
+    """Add a game defined outside this package (plugins, test fixtures)."""
+    _LOADED[game.name] = game
+    _REGISTERED.add(game.name)
+
+
+_REGISTERED: set[str] = set()

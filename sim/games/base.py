@@ -21,8 +21,9 @@ legal, pieces conserved, declared result correct). The shared check suite in
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 

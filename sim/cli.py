@@ -1,0 +1,171 @@
+"""The `hexsim` command: parse, call the Python API, print. No logic lives here."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sim.errors import UserError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="hexsim: balance simulator for hex-tile board games.")
+
+
+def friendly(fn):
+    """Bad input: one line on stderr, exit 2. A crashing game: one line, exit 1. No traceback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        from sim.runner import GameCrash
+
+        try:
+            return fn(*args, **kwargs)
+        except UserError as e:
+            typer.echo(f"hexsim: error: {e}", err=True)
+            raise typer.Exit(2) from None
+        except GameCrash as e:
+            typer.echo(f"hexsim: game crashed: {e}", err=True)
+            raise typer.Exit(1) from None
+        except KeyboardInterrupt:
+            typer.echo("hexsim: interrupted; finished parts are kept, rerun the same command "
+                       "to resume", err=True)
+            raise typer.Exit(130) from None
+
+    return wrapper
+
+
+def run_dir_for(out: Path | None, name: str, several: bool) -> Path | None:
+    if out is None:
+        return None
+    return out / name.replace("/", "-") if several else out
+
+
+@app.command()
+@friendly
+def run(
+    variants: Annotated[list[str], typer.Argument(help="Variant files or shipped game/name.")],
+    games: Annotated[int, typer.Option(help="Games per variant (per seat rotation).")] = 10_000,
+    seed: Annotated[int, typer.Option(help="Run seed: game i is seeded by (seed, i).")] = 0,
+    jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
+    out: Annotated[Path | None, typer.Option(
+        help="Run folder (several variants: one sub-folder each). Default data/runs/<game>/<name>.")] = None,
+    chunk_size: Annotated[int | None, typer.Option(help="Games per part file.")] = None,
+    rotate_seats: Annotated[bool, typer.Option(
+        help="Play every seed once per seat rotation (tells seat advantage from bot strength).")] = False,
+    backend: Annotated[str, typer.Option(help="loky (local), dask, threading or sequential.")] = "loky",
+    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address (tcp://HOST:PORT).")] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+):
+    """Play games of one or more variants and write their outcome tables."""
+    import sim
+    from sim.variants import load
+
+    loaded = [load(v) for v in variants]  # every file checked before any game is played
+    for v in loaded:
+        for w in v.warnings():
+            typer.echo(f"warning: {v.name}: {w}", err=True)
+    for v in loaded:
+        r = sim.run(v, games, seed=seed, jobs=jobs, out=run_dir_for(out, v.name, len(loaded) > 1),
+                    chunk_size=chunk_size, rotate_seats=rotate_seats, backend=backend,
+                    scheduler=scheduler, progress=progress)
+        t = r.manifest["timings"]
+        rate = f", {t['games_per_second']:,.0f} games/s" if t["games_per_second"] else ""
+        typer.echo(f"{v.name}: {r.manifest['games'] * r.manifest['rotations']:,} games in "
+                   f"{r.path} ({t['games_resumed']:,} resumed{rate})")
+
+
+@app.command()
+@friendly
+def report(
+    runs: Annotated[list[Path], typer.Argument(help="Run folders.")],
+    out: Annotated[Path, typer.Option(help="Report folder.")] = Path("reports/latest"),
+):
+    """Balance report (report.md, report.html, summary.csv) of one or more runs."""
+    import sim
+
+    res = sim.report(runs, out)
+    typer.echo(f"report: {res.html}")
+
+
+@app.command("variants")
+@friendly
+def list_variants():
+    """List the shipped variants with their descriptions."""
+    from sim.variants import list_shipped, load
+
+    for name in list_shipped():
+        v = load(name)
+        typer.echo(f"{name:32s} {v.description}")
+
+
+@app.command()
+@friendly
+def rules(
+    game: Annotated[str, typer.Argument(help="Game name.")],
+    draw: Annotated[Path | None, typer.Option(help="Write pictures of the rule data here.")] = None,
+):
+    """A game's parameter table, its bots, and warnings where the rule text contradicts itself."""
+    from sim import games
+
+    g = games.get(game, "rules")
+    typer.echo(f"{g.title or g.name}: {g.description}\n")
+    typer.echo(f"{'parameter':24s} {'default':>12s}  allowed / meaning")
+    for p in g.params:
+        typer.echo(f"{p.name:24s} {str(p.default):>12s}  {p.allowed()}\n{'':38s}{p.doc}")
+    typer.echo("\nbots:")
+    for b in g.bots:
+        extra = ", ".join(f"{p.name}={p.default}" for p in b.params)
+        typer.echo(f"  {b.name:10s} {b.doc}" + (f" [{extra}]" if extra else ""))
+    warnings = g.warnings(g.defaults())
+    if warnings:
+        typer.echo("\nwarnings (defaults):")
+        for w in warnings:
+            typer.echo(f"  ! {w}")
+    if draw is not None:
+        if not hasattr(g, "draw_rules"):
+            raise UserError(f"--draw: {game} has no rule pictures")
+        g.draw_rules(str(draw))
+        typer.echo(f"pictures: {draw}")
+
+
+@app.command()
+@friendly
+def replay(
+    variant: Annotated[str, typer.Argument(help="Variant file or shipped game/name.")],
+    game: Annotated[int, typer.Option("--game", help="Game index in the run.")],
+    seed: Annotated[int, typer.Option(help="Run seed.")] = 0,
+    rotation: Annotated[int, typer.Option(help="Seat rotation (runs with --rotate-seats).")] = 0,
+    out: Annotated[Path, typer.Option(help="PNG file.")] = Path("replay.png"),
+    every_move: Annotated[bool, typer.Option(help="Draw the board after every move.")] = False,
+):
+    """Re-play one game from its seed and draw it, with its move list."""
+    from sim.replay import replay as _replay
+
+    trace = _replay(variant, game, seed, rotation, out, every_move)
+    for m in trace.moves:
+        typer.echo("  " + ", ".join(f"{k}={v}" for k, v in m.items()))
+    typer.echo(f"result: {trace.row}")
+    typer.echo(f"picture: {out}")
+
+
+@app.command()
+@friendly
+def warm():
+    """Compile every game's kernels into the on-disk cache."""
+    from sim import games
+
+    for name in games.available():
+        games.get(name).warm()
+        typer.echo(f"compiled {name}")
+
+
+def main() -> None:  # pragma: no cover - `python -m sim.cli`
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

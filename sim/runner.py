@@ -1,0 +1,284 @@
+"""Run a variant: seeds -> chunks -> joblib workers -> Parquet parts + manifest (resumable).
+
+Each worker plays one chunk with one compiled call and writes its own part atomically, so memory
+stays flat in the number of games and a killed run loses only the chunks in flight. Rerunning the
+same command skips finished parts. Game `i` of a run is seeded by (run seed, i) alone, so the
+table is identical for any --jobs, chunk size or backend.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import platform
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim import tables
+from sim.errors import UserError
+from sim.games.base import Game, SeatBot
+from sim.rng import seeds_for
+from sim.variants import Variant
+
+RUNS_DIR = Path("data/runs")
+# Fields of the manifest that define the games: a folder holding other values is never mixed.
+IDENTITY = ("variant_hash", "seed", "games", "rotate_seats", "chunk_size")
+
+
+class GameCrash(Exception):
+    """A game raised inside a kernel (a rules bug): names variant, game index and run seed."""
+
+
+@dataclass
+class RunResult:
+    path: Path
+    variant: Variant
+    manifest: dict[str, Any]
+
+    def table(self, columns: Sequence[str] | None = None) -> pd.DataFrame:
+        return tables.read_table(self.path, columns)
+
+
+@dataclass(frozen=True)
+class _Task:
+    game: Game
+    variant: str
+    variant_hash: str
+    rules: dict[str, Any]
+    seats: tuple[tuple[str, SeatBot], ...]  # seat name -> bot, already rotated
+    rotation: int
+    first: int
+    n: int
+    seed: int
+    path: Path
+
+
+def rotated(seats: dict[str, SeatBot], rotation: int) -> tuple[tuple[str, SeatBot], ...]:
+    """Rotation r gives seat s the bot of seat (s + r) mod n: every bot sits in every seat."""
+    names, bots = list(seats), list(seats.values())
+    k = len(names)
+    return tuple((names[s], bots[(s + rotation) % k]) for s in range(k))
+
+
+def default_chunk(games: int, jobs: int) -> int:
+    return int(min(20_000, max(250, math.ceil(games / (8 * max(jobs, 1))))))
+
+
+def git_commit() -> str | None:
+    try:
+        root = Path(__file__).resolve().parent.parent
+        out = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True,
+                             text=True, timeout=5)
+        return out.stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def play_frame(task: _Task) -> pd.DataFrame:
+    """Play one chunk and give its table rows (identity columns first)."""
+    game = task.game
+    seat_bots = [b for _, b in task.seats]
+    try:
+        cols = game.play_chunk(task.rules, seat_bots, task.first, task.n, task.seed)
+    except Exception as exc:  # noqa: BLE001 - a kernel error is reported with the game that raised
+        raise _locate_crash(task, exc) from exc
+    n = task.n
+    frame = {
+        "variant": pd.Categorical([task.variant] * n),
+        "variant_hash": pd.Categorical([task.variant_hash] * n),
+        "game": np.arange(task.first, task.first + n, dtype=np.int64),
+        "seed": seeds_for(task.seed, task.first, n),
+        "rotation": np.full(n, task.rotation, dtype=np.int8),
+    }
+    for seat, bot in task.seats:
+        frame[f"bot_{seat}"] = pd.Categorical([bot.label()] * n)
+    frame["first_seat"] = cols.pop("first_seat")
+    frame["winner"] = cols.pop("winner")
+    frame["end_reason"] = pd.Categorical.from_codes(cols.pop("end_reason").astype(np.int64),
+                                                    categories=list(game.end_reasons))
+    frame["turns"] = cols.pop("turns")
+    for seat, _ in task.seats:
+        frame[f"score_{seat}"] = cols.pop(f"score_{seat}")
+    frame.update(cols)
+    return pd.DataFrame(frame)
+
+
+def _locate_crash(task: _Task, exc: Exception) -> GameCrash:
+    bots = [b for _, b in task.seats]
+    for i in range(task.first, task.first + task.n):
+        try:
+            task.game.play_chunk(task.rules, bots, i, 1, task.seed)
+        except Exception as e:  # noqa: BLE001
+            exc = e
+            break
+    else:
+        i = task.first
+    return GameCrash(f"{task.variant}: game {i} (run seed {task.seed}, rotation {task.rotation}) "
+                     f"raised {type(exc).__name__}: {exc}; reproduce with: hexsim replay "
+                     f"{task.variant} --game {i} --seed {task.seed}")
+
+
+def _play_part(task: _Task) -> tuple[int, float]:
+    t0 = time.perf_counter()
+    frame = play_frame(task)
+    tables.write_part(task.path, frame)
+    return task.n, time.perf_counter() - t0
+
+
+def _manifest(variant: Variant, games: int, seed: int, rotate: bool, chunk: int) -> dict[str, Any]:
+    from sim import __version__
+
+    return {
+        "hexsim_run": 1,
+        "status": "running",
+        "variant": variant.describe(),
+        "variant_hash": variant.hash,
+        "seat_names": variant.seat_names,
+        "games": games,
+        "seed": seed,
+        "rotate_seats": rotate,
+        "rotations": len(variant.seats) if rotate else 1,
+        "chunk_size": chunk,
+        "end_reasons": list(variant.game.end_reasons),
+        "turn_cap_reason": "turn_cap" if "turn_cap" in variant.game.end_reasons else None,
+        "warnings": variant.warnings(),
+        "package_version": __version__,
+        "git_commit": git_commit(),
+        "python": platform.python_version(),
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+
+
+def _check_existing(out: Path, want: dict[str, Any]) -> dict[str, Any] | None:
+    if not (out / tables.MANIFEST).exists():
+        if tables.finished_parts(out):
+            raise UserError(f"{out}: holds game parts but no manifest; refusing to mix runs "
+                            "(use another --out or delete the folder)")
+        return None
+    have = tables.read_manifest(out)
+    for key in IDENTITY:
+        if have.get(key) != want[key]:
+            raise UserError(f"{out}: holds a run with {key} = {have.get(key)!r}, this command "
+                            f"asks for {want[key]!r}; refusing to mix runs (use another --out "
+                            "or delete the folder)")
+    return have
+
+
+def run(variant: Variant, games: int, seed: int = 0, jobs: int | None = None,
+        out: str | Path | None = None, chunk_size: int | None = None,
+        rotate_seats: bool = False, backend: str = "loky", scheduler: str | None = None,
+        progress: bool = True) -> RunResult:
+    """Play `games` games of `variant` (times the number of seats with `rotate_seats`).
+
+    Writes `out/games/part-*.parquet` and `out/manifest.json`; resumes a run of the same
+    variant, seed, games and chunking found in `out`. Returns the run (its table is lazy).
+    """
+    if games < 1:
+        raise UserError(f"--games {games}: must be at least 1")
+    if seed < 0 or seed >= 2**63:
+        raise UserError(f"--seed {seed}: must be in [0, 2**63)")
+    jobs = jobs or os.cpu_count() or 1
+    out = Path(out) if out is not None else RUNS_DIR / variant.name
+    existing = None
+    if (out / tables.MANIFEST).exists() and chunk_size is None:
+        existing = tables.read_manifest(out)
+        chunk_size = existing.get("chunk_size")
+    chunk = int(chunk_size or default_chunk(games, jobs))
+    if chunk < 1:
+        raise UserError(f"--chunk-size {chunk}: must be at least 1")
+    manifest = _manifest(variant, games, seed, rotate_seats, chunk)
+    existing = _check_existing(out, manifest)
+    if existing is not None:
+        manifest["created"] = existing.get("created", manifest["created"])
+    try:
+        (out / tables.GAMES_DIR).mkdir(parents=True, exist_ok=True)
+        for stale in (out / tables.GAMES_DIR).glob(".part-*.tmp"):
+            stale.unlink()
+        tables.write_json(out / tables.MANIFEST, manifest)
+    except OSError as e:
+        raise UserError(f"{out}: cannot write the run folder: {e.strerror}") from None
+
+    tasks = []
+    for r in range(manifest["rotations"]):
+        seats = rotated(variant.seats, r)
+        for first in range(0, games, chunk):
+            path = out / tables.GAMES_DIR / tables.part_name(r, first)
+            if not path.exists():
+                tasks.append(_Task(variant.game, variant.name, variant.hash, variant.rules,
+                                   seats, r, first, min(chunk, games - first), seed, path))
+    total = games * manifest["rotations"]
+    done_before = total - sum(t.n for t in tasks)
+    t0 = time.perf_counter()
+    busy = _execute(tasks, jobs, backend, scheduler, progress, total, done_before, variant.name)
+    wall = time.perf_counter() - t0
+    played = total - done_before
+    manifest["status"] = "complete"
+    manifest["timings"] = {
+        "wall_seconds": round(wall, 3),
+        "games_played_now": played,
+        "games_resumed": done_before,
+        "worker_seconds": round(busy, 3),
+        "games_per_second": round(played / wall, 1) if wall > 0 and played else None,
+        "jobs": jobs,
+        "backend": backend,
+    }
+    manifest["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
+    tables.write_json(out / tables.MANIFEST, manifest)
+    return RunResult(out, variant, manifest)
+
+
+def _execute(tasks: list[_Task], jobs: int, backend: str, scheduler: str | None, progress: bool,
+             total: int, done: int, label: str) -> float:
+    """Run the tasks; returns the summed worker seconds. Parts are written by the workers."""
+    from joblib import Parallel, delayed, parallel_config
+    from tqdm import tqdm
+
+    bar = tqdm(total=total, initial=done, unit="game", unit_scale=True, desc=label,
+               disable=not progress, file=sys.stderr, smoothing=0.1)
+    busy = 0.0
+    client = None
+    try:
+        if backend == "dask":
+            client = _dask_client(scheduler)
+        elif backend not in ("loky", "threading", "sequential"):
+            raise UserError(f"--backend {backend}: allowed: loky, threading, sequential, dask")
+        if backend == "sequential" or jobs == 1 and backend != "dask":
+            results = (_play_part(t) for t in tasks)
+        else:
+            with parallel_config(backend=backend, n_jobs=jobs if backend != "dask" else -1):
+                results = Parallel(return_as="generator_unordered")(
+                    delayed(_play_part)(t) for t in tasks)
+                for n, seconds in results:
+                    busy += seconds
+                    bar.update(n)
+            return busy
+        for n, seconds in results:
+            busy += seconds
+            bar.update(n)
+    finally:
+        bar.close()
+        if client is not None:
+            client.close()
+    return busy
+
+
+def _dask_client(scheduler: str | None):
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise UserError("--backend dask needs dask.distributed: pip install 'hexsim[dask]'") from None
+    if not scheduler:
+        raise UserError("--backend dask needs --scheduler tcp://HOST:PORT")
+    try:
+        return Client(scheduler, timeout="10s")
+    except (OSError, TimeoutError) as e:
+        raise UserError(f"--scheduler {scheduler}: cannot connect: {e}") from None
