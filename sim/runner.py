@@ -32,6 +32,7 @@ from sim.variants import Variant
 RUNS_DIR = Path("data/runs")
 # Fields of the manifest that define the games: a folder holding other values is never mixed.
 IDENTITY = ("variant_hash", "seed", "games", "rotate_seats", "chunk_size")
+MAX_RETRIES = 3  # worker deaths tolerated per run before giving up
 
 
 class GameCrash(Exception):
@@ -207,18 +208,37 @@ def run(variant: Variant, games: int, seed: int = 0, jobs: int | None = None,
     except OSError as e:
         raise UserError(f"{out}: cannot write the run folder: {e.strerror}") from None
 
-    tasks = []
-    for r in range(manifest["rotations"]):
-        seats = rotated(variant.seats, r)
-        for first in range(0, games, chunk):
-            path = out / tables.GAMES_DIR / tables.part_name(r, first)
-            if not path.exists():
-                tasks.append(_Task(variant.game, variant.name, variant.hash, variant.rules,
-                                   seats, r, first, min(chunk, games - first), seed, path))
+    def pending() -> list[_Task]:
+        """Chunks whose part is not on disk yet (a part on disk is always complete)."""
+        tasks = []
+        for r in range(manifest["rotations"]):
+            seats = rotated(variant.seats, r)
+            for first in range(0, games, chunk):
+                path = out / tables.GAMES_DIR / tables.part_name(r, first)
+                if not path.exists():
+                    tasks.append(_Task(variant.game, variant.name, variant.hash, variant.rules,
+                                       seats, r, first, min(chunk, games - first), seed, path))
+        return tasks
+
     total = games * manifest["rotations"]
+    tasks = pending()
     done_before = total - sum(t.n for t in tasks)
     t0 = time.perf_counter()
-    busy = _execute(tasks, jobs, backend, scheduler, progress, total, done_before, variant.name)
+    busy, retries = 0.0, 0
+    while tasks:
+        try:
+            busy += _execute(tasks, jobs, backend, scheduler, progress, total,
+                             total - sum(t.n for t in tasks), variant.name)
+        except OSError as e:
+            raise UserError(f"{out}: cannot write game parts: {e.strerror or e}; finished parts "
+                            "are kept, rerun the same command to resume") from None
+        except Exception as e:  # a worker process died: retry what is not on disk yet
+            if not _is_worker_death(e) or retries >= MAX_RETRIES:
+                raise
+            retries += 1
+            print(f"hexsim: a worker died ({type(e).__name__}); retrying the unfinished chunks "
+                  f"({retries}/{MAX_RETRIES})", file=sys.stderr)
+        tasks = pending()
     wall = time.perf_counter() - t0
     played = total - done_before
     manifest["status"] = "complete"
@@ -230,6 +250,7 @@ def run(variant: Variant, games: int, seed: int = 0, jobs: int | None = None,
         "games_per_second": round(played / wall, 1) if wall > 0 and played else None,
         "jobs": jobs,
         "backend": backend,
+        "worker_retries": retries,
     }
     manifest["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
     tables.write_json(out / tables.MANIFEST, manifest)
@@ -269,6 +290,17 @@ def _execute(tasks: list[_Task], jobs: int, backend: str, scheduler: str | None,
         if client is not None:
             client.close()
     return busy
+
+
+def _is_worker_death(exc: BaseException) -> bool:
+    """A worker process killed or lost (loky, process pools, dask), not an error in a game."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from joblib.externals.loky.process_executor import TerminatedWorkerError
+
+    if isinstance(exc, (TerminatedWorkerError, BrokenProcessPool)):
+        return True
+    return type(exc).__name__ in ("KilledWorker", "CommClosedError")
 
 
 def _dask_client(scheduler: str | None):

@@ -1,0 +1,128 @@
+"""`make bench`: games/s per core for every game and bot pairing, compile time with an empty
+cache, 1-vs-2-worker scaling and per-chunk overhead of the runner. Writes reports/bench.json.
+
+Usage: python -m sim.bench [--games-seconds S] [--only GAME] [--no-compile] [--out FILE]
+Timing is done here, never in unit tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from sim import games
+from sim.games.base import Game, SeatBot
+
+
+def seats(game: Game, rules: dict, bot: str) -> list[SeatBot]:
+    b = game.bot(bot, "bench")
+    return [SeatBot(b, {p.name: p.default for p in b.params}) for _ in game.seat_names(rules)]
+
+
+def rate(game: Game, rules: dict, bot: str, seconds: float) -> dict:
+    """Games/s on this core: grow the chunk until one call lasts a good fraction of `seconds`."""
+    s = seats(game, rules, bot)
+    game.play_chunk(rules, s, 0, 2, 0)  # compile / load from cache
+    n, first = 16, 10
+    while True:
+        t0 = time.perf_counter()
+        game.play_chunk(rules, s, first, n, 1)
+        dt = time.perf_counter() - t0
+        first += n
+        if dt > seconds / 3 or n >= 2_000_000:
+            break
+        n = int(n * max(2.0, min(10.0, seconds / 3 / max(dt, 1e-6))))
+    return {"games": n, "seconds": round(dt, 3), "games_per_second": round(n / dt, 1)}
+
+
+def compile_seconds(name: str) -> float:
+    """Compile a game's kernels in a fresh process with an empty numba cache."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        code = f"from sim import games; games.get({name!r}).warm()"
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], env=env, check=True)
+        return round(time.perf_counter() - t0, 1)
+
+
+def scaling(variant_spec: str, games_n: int) -> dict:
+    """Wall time of the real runner with 1 and 2 workers (same games, same table)."""
+    import sim
+
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for jobs in (1, 2):
+            v = sim.load_variant(variant_spec)
+            t0 = time.perf_counter()
+            sim.run(v, games_n, jobs=jobs, out=Path(tmp) / f"j{jobs}", progress=False,
+                    chunk_size=max(1, games_n // 16))
+            out[f"jobs_{jobs}_seconds"] = round(time.perf_counter() - t0, 2)
+        out["speedup_2_over_1"] = round(out["jobs_1_seconds"] / out["jobs_2_seconds"], 2)
+        # per-chunk overhead: many one-game chunks through the runner vs one direct call
+        v = sim.load_variant(variant_spec)
+        n_small = 64
+        t0 = time.perf_counter()
+        sim.run(v, n_small, jobs=1, out=Path(tmp) / "small", progress=False, chunk_size=1)
+        many = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        v.game.play_chunk(v.rules, list(v.seats.values()), 0, n_small, 0)
+        direct = time.perf_counter() - t0
+        out["per_chunk_overhead_ms"] = round((many - direct) / n_small * 1000, 2)
+    return {"variant": variant_spec, "games": games_n, **out}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=3.0, help="target seconds per measurement")
+    ap.add_argument("--only", default=None, help="one game")
+    ap.add_argument("--no-compile", action="store_true", help="skip the empty-cache compile timing")
+    ap.add_argument("--scaling-games", type=int, default=0,
+                    help="games for the 1-vs-2-worker run (default: 20 s of greedy play)")
+    ap.add_argument("--out", default="reports/bench.json")
+    args = ap.parse_args(argv)
+    result = {"machine": {"cores": os.cpu_count(), "python": platform.python_version(),
+                          "processor": platform.processor() or platform.machine()},
+              "games": {}}
+    names = [args.only] if args.only else [g for g in games.available()
+                                          if g in ("hexflow", "flags", "hexatile", "hexatrex")]
+    for name in names:
+        game = games.get(name)
+        entry = {}
+        if not args.no_compile:
+            entry["compile_seconds_empty_cache"] = compile_seconds(name)
+            print(f"{name}: compile with an empty cache {entry['compile_seconds_empty_cache']} s",
+                  flush=True)
+        cases = getattr(game, "bench_cases", lambda: [("default", {})])()
+        for label, rules in cases:
+            rules = game.resolve_rules(rules, "bench")
+            for bot in ("random", "greedy"):
+                r = rate(game, rules, bot, args.seconds)
+                entry[f"{label}/{bot}"] = r
+                print(f"{name:9s} {label:12s} {bot:7s} vs {bot:7s} "
+                      f"{r['games_per_second']:>12,.0f} games/s per core", flush=True)
+        result["games"][name] = entry
+    if "hexflow" in names:
+        g = games.get("hexflow")
+        gps = result["games"]["hexflow"].get("race/greedy", {}).get("games_per_second", 2000)
+        n = args.scaling_games or int(max(2000, gps * 20))
+        result["scaling"] = scaling("hexflow/race", n)
+        s = result["scaling"]
+        print(f"scaling hexflow/race greedy, {n:,} games: 1 worker {s['jobs_1_seconds']} s, "
+              f"2 workers {s['jobs_2_seconds']} s, speed-up {s['speedup_2_over_1']}x; "
+              f"runner overhead {s['per_chunk_overhead_ms']} ms per chunk", flush=True)
+        del g
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
+    print(f"written {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
