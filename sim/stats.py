@@ -9,8 +9,8 @@ library it stands in for.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 from scipy import stats as sps
@@ -144,7 +144,7 @@ def quantiles(x: np.ndarray) -> dict[str, float]:
     if x.size == 0:
         return {name: NAN for name, _ in QUANTILES} | {"mean": NAN}
     qs = np.quantile(x, [q for _, q in QUANTILES])
-    return {name: float(v) for (name, _), v in zip(QUANTILES, qs)} | {"mean": float(x.mean())}
+    return {name: float(v) for (name, _), v in zip(QUANTILES, qs, strict=True)} | {"mean": float(x.mean())}
 
 
 def _stat_from_counts(values: np.ndarray, counts: np.ndarray, n: int, stat) -> np.ndarray:
