@@ -206,6 +206,19 @@ def bootstrap_diff(x: np.ndarray, y: np.ndarray, stat: str | float = "mean", con
     return Difference(float(point), float(lo), float(hi), float(p), "bootstrap")
 
 
+def bootstrap_interval(x: np.ndarray, stat: str | float = 0.5, conf: float = 0.95,
+                       n_resamples: int = 2000, seed: int = 0,
+                       max_unique: int = 5000) -> tuple[float, float, float]:
+    """(estimate, low, high): percentile bootstrap interval of one sample's mean or quantile."""
+    x = np.asarray(x, dtype=np.float64)
+    if x.size == 0:
+        return NAN, NAN, NAN
+    b = _resample_stat(x, stat, n_resamples, np.random.default_rng(seed), max_unique)
+    point = float(x.mean()) if stat == "mean" else float(np.quantile(x, float(stat)))
+    lo, hi = np.quantile(b, [(1 - conf) / 2, (1 + conf) / 2])
+    return point, float(lo), float(hi)
+
+
 def mann_whitney(x: np.ndarray, y: np.ndarray) -> TestResult:
     """Two-sided Mann-Whitney U test (scipy; asymptotic with tie correction for large samples)."""
     x, y = np.asarray(x), np.asarray(y)
