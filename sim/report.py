@@ -123,7 +123,7 @@ def load_run(run_dir: str | Path, game_lookup: Callable[[str], Any] = default_ga
         error = f"{type(e).__name__}: {e}"
     end_reasons = list(manifest.get("end_reasons") or getattr(game, "end_reasons", ()) or ())
     df = read_games(_games_source(run_dir), game_name, seats)
-    for seen in df["end_reason"].astype(str).unique():
+    for seen in df["end_reason"].astype("category").cat.categories.astype(str):
         if seen not in end_reasons:
             end_reasons.append(seen)
     return Run(path=run_dir, manifest=manifest, label=variant.get("name") or run_dir.name,
@@ -224,9 +224,14 @@ def analyse(run: Run) -> Analysis:
         a.add(f"win_rate.{s}.p_holm", ph)
     a.draw = stats.wilson(draws, n)
     a.add_prop("draw_rate", a.draw)
-    reason = df["end_reason"].astype(str).to_numpy() if n else np.array([], dtype=str)
-    reason_codes, reason_counts = np.unique(reason, return_counts=True)
-    reason_count = dict(zip(reason_codes.tolist(), reason_counts.tolist(), strict=True))
+    # end reasons through categorical codes: a million strings are never compared
+    reason_cat = df["end_reason"].astype("category")
+    reason_code = reason_cat.cat.codes.to_numpy().astype(np.int64)
+    names = [str(c) for c in reason_cat.cat.categories]
+    by_code = np.bincount(reason_code, minlength=len(names))
+    draws_by_code = np.bincount(reason_code[winner < 0], minlength=len(names))
+    reason_count = {r: int(c) for r, c in zip(names, by_code, strict=True)}
+    reason_draws = {r: int(c) for r, c in zip(names, draws_by_code, strict=True)}
     if run.turn_cap_reason:
         a.turn_cap = stats.wilson(reason_count.get(run.turn_cap_reason, 0), n)
         a.add_prop("turn_cap_rate", a.turn_cap)
@@ -270,11 +275,9 @@ def analyse(run: Run) -> Analysis:
 
     # end reasons
     non_win = non_win_reasons(run)
-    draw_mask = winner < 0
     for r in run.end_reasons:
         p = stats.wilson(reason_count.get(r, 0), n)
-        r_draws = int(np.count_nonzero(draw_mask & (reason == r))) if p.successes else 0
-        a.end_rows.append((r, p, r_draws, r in non_win))
+        a.end_rows.append((r, p, reason_draws.get(r, 0), r in non_win))
         a.add_prop(f"end_reason.{r}", p)
         if r in non_win and p.value > 0.5:
             a.warnings.append(

@@ -139,6 +139,18 @@ def test_count_compressed_bootstrap_equals_plain_resampling(stat):
     assert fast.min() >= x.min() and fast.max() <= x.max()
 
 
+def test_one_sample_bootstrap_interval_matches_scipy():
+    x = np.random.default_rng(11).poisson(30, 800)
+    for stat, fn in [("mean", np.mean), (0.5, np.median)]:
+        est, lo, hi = stats.bootstrap_interval(x, stat, n_resamples=4000, seed=3)
+        ref = sps.bootstrap((x,), fn, method="percentile", n_resamples=4000,
+                            rng=np.random.default_rng(4)).confidence_interval
+        assert est == fn(x)
+        assert lo <= est <= hi
+        assert abs(lo - ref.low) <= 0.15 * (ref.high - ref.low) + 0.5 * (stat != "mean")
+        assert abs(hi - ref.high) <= 0.15 * (ref.high - ref.low) + 0.5 * (stat != "mean")
+
+
 def test_bootstrap_diff_same_interval_either_path():
     rng = np.random.default_rng(3)
     x, y = rng.poisson(20, 400), rng.poisson(21, 300)
