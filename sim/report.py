@@ -717,7 +717,7 @@ def render_variant(doc: Doc, a: Analysis) -> None:
           f"{pct(a.mde)} above the fair share {pct(1 / k)} would be found with 80% power at the 5% level.")
     doc.h(3, "Seats")
     doc.table(["seat", "bot", "wins", "win rate", "95% CI", "p vs fair share", "p (Holm)"],
-              [[s, b, num(p.successes), *prop_cells(p), pval(pv), pval(ph)]
+              [[s, "rotated" if run.rotate else b, num(p.successes), *prop_cells(p), pval(pv), pval(ph)]
                for s, b, p, pv, ph in zip(run.seats, a.seat_bots, a.seat_rates, a.seat_p, a.seat_p_holm,
                                           strict=True)])
     doc.p(f"Tests: exact binomial test of each seat's share of the {num(a.decisive)} decisive games "
@@ -731,6 +731,7 @@ def render_variant(doc: Doc, a: Analysis) -> None:
     rows.append(["balance (Ludii: 1 - largest seat gap)", f"{a.balance:.4f}", ""])
     doc.table(["metric", "value", "95% CI"], rows)
     fs = ", ".join(run.seats[i] if 0 <= i < k else str(i) for i in a.first_seats)
+    fs = f"always {fs}" if len(a.first_seats) == 1 else f"varies over {fs}"
     doc.p(f"First-player advantage: the seat that moved first ({fs}) won {pct(a.first_decisive.value)} "
           f"of decisive games against a fair share of {pct(1 / k)}; exact binomial test "
           f"p = {pval(a.first_p)}." + (" The same seat always moves first, so this is also that "

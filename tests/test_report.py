@@ -231,6 +231,18 @@ def test_end_reason_table_is_near_the_top_and_majority_warning(tmp_path):
     assert "| stalemate_closest | non-win |" in md and "| path | win |" in md
 
 
+def test_draw_majority_and_no_turn_cap(tmp_path):
+    make_run(tmp_path / "run", 800, p_win=(0.2, 0.2))
+    m = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    m["turn_cap_reason"] = None
+    m["end_reasons"] = ["path", "stalemate_closest", "turn_cap"]
+    (tmp_path / "run" / "manifest.json").write_text(json.dumps(m))
+    res = report.build_report([tmp_path / "run"], tmp_path / "out", game_lookup=toy_lookup)
+    assert any(re.search(r"race: \d+\.\d% of games are draws", w) for w in res.warnings)
+    assert not (res.summary.metric == "turn_cap_rate").any()
+    assert "| turn-cap rate | no turn cap |" in res.markdown.read_text()
+
+
 def test_no_end_reason_warning_when_wins_dominate(single):
     _, res = single
     assert not any("end by" in w for w in res.warnings)
