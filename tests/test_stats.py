@@ -261,3 +261,108 @@ def test_ludii_balance():
     assert stats.ludii_balance([0.2, 0.5, 0.25]) == pytest.approx(0.7)
     assert stats.ludii_balance([1.0, 0.0]) == 0.0
     assert math.isnan(stats.ludii_balance([]))
+
+
+# ---- Elo, GSPRT, Bradley-Terry --------------------------------------------------------------
+
+def test_elo_score_curve():
+    assert stats.elo_to_score(0) == 0.5
+    assert stats.elo_to_score(400) == pytest.approx(10 / 11)
+    for e in (-300.0, -12.5, 0.0, 7.0, 250.0):
+        assert stats.score_to_elo(stats.elo_to_score(e)) == pytest.approx(e, abs=1e-9)
+    assert stats.score_to_elo(1.0) == math.inf and stats.score_to_elo(0.0) == -math.inf
+
+
+def test_elo_interval_is_the_mapped_score_interval():
+    w, d, loss = 520, 130, 350
+    n = w + d + loss
+    s = (w + d / 2) / n
+    sd = np.std(np.r_[np.ones(w), np.full(d, 0.5), np.zeros(loss)])
+    elo, lo, hi = stats.elo_interval(w, d, loss)
+    assert elo == pytest.approx(stats.score_to_elo(s))
+    assert lo == pytest.approx(stats.score_to_elo(s - Z95 * sd / math.sqrt(n)))
+    assert hi == pytest.approx(stats.score_to_elo(s + Z95 * sd / math.sqrt(n)))
+
+
+def loglik_by_draw_rate(counts, score):
+    """Reference: with the expected score fixed, the trinomial has one free parameter (the draw
+    rate q: p_win = score - q/2, p_loss = 1 - score - q/2); maximise over it numerically."""
+    from scipy.optimize import minimize_scalar
+
+    w, d, loss = counts
+    qmax = min(2 * score, 2 * (1 - score))
+
+    def nll(q):
+        p = np.array([score - q / 2, q, 1 - score - q / 2])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            terms = np.where(np.array(counts) > 0, np.array(counts) * np.log(p), 0.0)
+        return -terms.sum()
+
+    r = minimize_scalar(nll, bounds=(0, qmax), method="bounded", options={"xatol": 1e-12})
+    return -min(r.fun, nll(0.0), nll(qmax))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.tuples(st.integers(0, 300), st.integers(0, 300), st.integers(0, 300)).filter(lambda c: sum(c) > 0),
+       st.floats(0.05, 0.95))
+def test_constrained_trinomial_likelihood(counts, score):
+    ours = stats._constrained_loglik(np.array(counts, dtype=float), score)
+    assert ours == pytest.approx(loglik_by_draw_rate(counts, score), rel=1e-6, abs=1e-6)
+
+
+def test_gsprt_matches_normal_approximation_and_decides():
+    w, d, loss = 31000, 40000, 29000
+    n = w + d + loss
+    s = (w + d / 2) / n
+    var = (w * (1 - s) ** 2 + d * (0.5 - s) ** 2 + loss * s ** 2) / n
+    s0, s1 = stats.elo_to_score(0), stats.elo_to_score(5)
+    approx = n * (s1 - s0) * (2 * s - s0 - s1) / (2 * var)  # fishtest's simplified LLR
+    r = stats.gsprt(w, d, loss, 0, 5)
+    assert r.llr == pytest.approx(approx, rel=0.02)
+    assert (r.lower, r.upper) == (pytest.approx(math.log(0.05 / 0.95)), pytest.approx(math.log(0.95 / 0.05)))
+    assert r.decision == "H1"
+    assert stats.gsprt(29000, 40000, 31000, 0, 5).decision == "H0"
+    assert stats.gsprt(12, 10, 9, 0, 5).decision == "continue"
+
+
+def test_gsprt_error_rates_by_simulation():
+    """Wald's bounds: testing elo0=0 vs elo1=40 on games from a 0-Elo bot accepts H1 rarely."""
+    rng = np.random.default_rng(12)
+    wrong = 0
+    for _ in range(60):
+        w = d = loss = 0
+        for _ in range(20000):
+            o = rng.choice(3, p=[0.35, 0.3, 0.35])
+            w, d, loss = w + (o == 0), d + (o == 1), loss + (o == 2)
+            if (w + d + loss) % 25 == 0:
+                r = stats.gsprt(w, d, loss, 0, 40)
+                if r.decision != "continue":
+                    wrong += r.decision == "H1"
+                    break
+    assert wrong <= 8  # nominal 5% of 60 = 3
+
+
+def test_bradley_terry_two_players_closed_form_and_mle():
+    r = stats.bradley_terry(np.array([[0, 30], [10, 0]]))
+    assert r[0] - r[1] == pytest.approx(400 * math.log10(3), abs=1e-6)
+    rng = np.random.default_rng(13)
+    w = rng.integers(1, 40, (4, 4)).astype(float)
+    np.fill_diagonal(w, 0)
+    ours = stats.bradley_terry(w)
+    from scipy.optimize import minimize
+
+    def nll(theta):
+        t = np.r_[0.0, theta]
+        diff = t[:, None] - t[None, :]
+        return -(w * (diff - np.logaddexp(0, diff))).sum()
+
+    ref = minimize(nll, np.zeros(3), method="BFGS", options={"gtol": 1e-10}).x
+    ref = np.r_[0.0, ref] * 400 / math.log(10)
+    np.testing.assert_allclose(ours, ref - ref.mean(), atol=1e-3)
+    assert abs(ours.sum()) < 1e-9
+
+
+def test_bradley_terry_unbeaten_and_winless():
+    r = stats.bradley_terry(np.array([[0, 5, 5], [0, 0, 3], [0, 2, 0]]))
+    assert r[0] == math.inf and np.isfinite(r[1:]).all()
+    assert r[1] - r[2] == pytest.approx(400 * math.log10(1.5), abs=1e-6)
