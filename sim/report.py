@@ -70,13 +70,18 @@ def default_game_lookup(name: str):
     return get(name)
 
 
-def _games_source(run_dir: Path) -> Path:
+def _games_files(run_dir: Path) -> list[str]:
+    """The finished Parquet parts: `games/**/*.parquet` (or `part-*.parquet` beside the manifest),
+    leaving out hidden and `_`-prefixed files such as a writer's temporary parts."""
     games = run_dir / "games"
-    if games.exists():
-        return games
-    if any(run_dir.glob("part-*.parquet")):
-        return run_dir
-    raise UserError(f"{run_dir}: no outcome table (expected {games}/part-*.parquet)")
+    if games.is_dir():
+        files = [p for p in games.rglob("*.parquet")
+                 if not any(x.startswith((".", "_")) for x in p.relative_to(games).parts)]
+    else:
+        files = list(run_dir.glob("part-*.parquet"))
+    if not files:
+        raise UserError(f"{run_dir}: no outcome table (expected {games}/part-*.parquet)")
+    return sorted(str(p) for p in files)
 
 
 def read_manifest(run_dir: Path) -> dict[str, Any]:
@@ -93,19 +98,19 @@ def read_manifest(run_dir: Path) -> dict[str, Any]:
     return manifest
 
 
-def read_games(source: Path, game_name: str, seats: Sequence[str]) -> pd.DataFrame:
+def read_games(files: Sequence[str], game_name: str, seats: Sequence[str]) -> pd.DataFrame:
     """Only the columns the report uses: outcome, per-seat bot and score, `<game>_` columns.
 
     Strings come back as pandas categoricals (cheap on a million rows).
     """
-    dataset = pads.dataset(str(source), format="parquet")
+    dataset = pads.dataset(list(files), format="parquet")
     names = dataset.schema.names
     want = ["winner", "end_reason", "turns", "first_seat", "rotation"]
     want += [f"bot_{s}" for s in seats] + [f"score_{s}" for s in seats]
     want += [c for c in names if c.startswith(f"{game_name}_")]
     missing = [c for c in ("winner", "end_reason", "turns", "first_seat") if c not in names]
     if missing:
-        raise UserError(f"{source}: outcome table lacks column(s) {', '.join(missing)}")
+        raise UserError(f"{Path(files[0]).parent}: outcome table lacks column(s) {', '.join(missing)}")
     table = dataset.to_table(columns=[c for c in want if c in names])
     return table.to_pandas(strings_to_categorical=True)
 
@@ -122,7 +127,7 @@ def load_run(run_dir: str | Path, game_lookup: Callable[[str], Any] = default_ga
     except Exception as e:  # noqa: BLE001 - any import or registry failure only skips a section
         error = f"{type(e).__name__}: {e}"
     end_reasons = list(manifest.get("end_reasons") or getattr(game, "end_reasons", ()) or ())
-    df = read_games(_games_source(run_dir), game_name, seats)
+    df = read_games(_games_files(run_dir), game_name, seats)
     for seen in df["end_reason"].astype("category").cat.categories.astype(str):
         if seen not in end_reasons:
             end_reasons.append(seen)

@@ -35,9 +35,9 @@ class ToyGame:
     def report_metrics(self, df, rules):
         blocked = df["toy_blocked"].to_numpy()
         return [
-            {"metric": "blocked_share", "value": float(blocked.mean()),
+            {"metric": "blocked_share", "value": float(blocked.sum()) / max(len(df), 1),
              "successes": int(blocked.sum()), "n": len(df)},
-            {"metric": "mean_dots", "value": float(df["toy_dots"].mean())},
+            {"metric": "mean_dots", "value": float(df["toy_dots"].sum()) / max(len(df), 1)},
         ]
 
 
@@ -254,6 +254,27 @@ def test_reads_only_needed_columns(tmp_path):
     run = report.load_run(tmp_path / "run", toy_lookup)
     assert not {"variant", "variant_hash", "game", "seed"} & set(run.df.columns)
     assert {"winner", "end_reason", "turns", "first_seat", "bot_A", "score_B", "toy_dots"} <= set(run.df)
+
+
+def test_unfinished_parts_are_ignored_and_empty_runs_do_not_crash(tmp_path):
+    make_run(tmp_path / "run", 300, parts=3)
+    (tmp_path / "run" / "games" / ".part-00003.parquet.tmp").write_bytes(b"half a file")
+    (tmp_path / "run" / "games" / "_part-00004.parquet").write_bytes(b"half a file")
+    run = report.load_run(tmp_path / "run", toy_lookup)
+    assert len(run.df) == 300
+    make_run(tmp_path / "empty", 0, parts=1, manifest_games=0)
+    res = report.build_report([tmp_path / "empty", tmp_path / "run"], tmp_path / "out",
+                              game_lookup=toy_lookup)
+    assert row(res.summary, "games", "race (empty)").value == 0
+    assert math.isnan(row(res.summary, "win_rate.A", "race (empty)").value)
+    assert "## Variant race (empty)" in res.markdown.read_text()
+
+
+def test_missing_outcome_column_is_a_user_error(tmp_path):
+    df = make_run(tmp_path / "run", 50, parts=1)
+    df.drop(columns=["turns"]).to_parquet(tmp_path / "run" / "games" / "part-00000.parquet")
+    with pytest.raises(UserError, match="lacks column.*turns"):
+        report.load_run(tmp_path / "run", toy_lookup)
 
 
 def test_unknown_game_skips_only_its_section(tmp_path):
