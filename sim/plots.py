@@ -15,6 +15,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
 
 
 @dataclass
@@ -119,7 +120,8 @@ def score_distributions(scores: Mapping[str, Mapping[str, tuple[np.ndarray, np.n
     for ax in list(axes.flat)[len(seats):]:
         ax.axis("off")
     axes.flat[0].set_ylabel("share of games")
-    axes.flat[0].legend(fontsize=8, frameon=False)
+    handles = [Line2D([], [], color=colors[v], lw=1.5, label=v) for v in variants]
+    axes.flat[0].legend(handles=handles, fontsize=8, frameon=False)
     fig.tight_layout()
     return fig
 

@@ -616,7 +616,7 @@ def make_figures(analyses: Sequence[Analysis]) -> dict[str, bytes]:
                                [p.low for _, p, _ in a.bots], [p.high for _, p, _ in a.bots])
                     for a in analyses if a.bots]
         figs["bots"] = plots.png(plots.interval_bars(bot_bars, "Win rate per bot, seats rotated "
-                                                                "(95% Wilson)"))
+                                                                "(95% Wilson)", ylabel="share of seat-games"))
     return figs
 
 

@@ -105,6 +105,20 @@ def single(tmp_path_factory):
     return df, res
 
 
+def test_histogram_bins():
+    from sim import plots
+
+    edges, counts = plots.histogram(np.array([3, 5, 5, 9]))
+    assert list(edges) == [2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5, 9.5] and list(counts) == [1, 0, 2, 0, 0, 0, 1]
+    edges, counts = plots.histogram(np.array([3, 5]), lo=0, hi=10)  # shared range across variants
+    assert edges[0] == -0.5 and edges[-1] == 10.5 and counts.sum() == 2
+    x = np.random.default_rng(0).normal(size=1000)
+    edges, counts = plots.histogram(x, max_bins=20)
+    assert len(edges) == 21 and counts.sum() == 1000 and edges[0] == x.min() and edges[-1] == x.max()
+    edges, counts = plots.histogram(np.arange(0, 10_000, 7))  # integers over a long range: binned
+    assert len(counts) == 60 and counts.sum() == len(np.arange(0, 10_000, 7))
+
+
 def test_summary_csv_columns_and_round_trip(single):
     _, res = single
     csv = pd.read_csv(res.csv)
