@@ -128,6 +128,12 @@ def load_run(run_dir: str | Path, game_lookup: Callable[[str], Any] = default_ga
         error = f"{type(e).__name__}: {e}"
     end_reasons = list(manifest.get("end_reasons") or getattr(game, "end_reasons", ()) or ())
     df = read_games(_games_files(run_dir), game_name, seats)
+    if pd.api.types.is_integer_dtype(df["end_reason"]):  # kernel codes: name them
+        codes = df["end_reason"].to_numpy()
+        if len(codes) and (codes.min() < 0 or codes.max() >= len(end_reasons)):
+            raise UserError(f"{run_dir}: end_reason codes {codes.min()}..{codes.max()} do not fit the "
+                            f"{len(end_reasons)} end reasons in manifest.json")
+        df["end_reason"] = pd.Categorical.from_codes(codes, categories=end_reasons)
     for seen in df["end_reason"].astype("category").cat.categories.astype(str):
         if seen not in end_reasons:
             end_reasons.append(seen)

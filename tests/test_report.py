@@ -284,6 +284,14 @@ def test_unfinished_parts_are_ignored_and_empty_runs_do_not_crash(tmp_path):
     assert "## Variant race (empty)" in res.markdown.read_text()
 
 
+def test_end_reason_codes_are_named(tmp_path):
+    df = make_run(tmp_path / "run", 100, parts=1)
+    df["end_reason"] = df.end_reason.map({r: i for i, r in enumerate(REASONS)}).astype(np.int8)
+    df.to_parquet(tmp_path / "run" / "games" / "part-00000.parquet")
+    run = report.load_run(tmp_path / "run", toy_lookup)
+    assert (run.df.end_reason.astype(str) == df.end_reason.map(dict(enumerate(REASONS)))).all()
+
+
 def test_missing_outcome_column_is_a_user_error(tmp_path):
     df = make_run(tmp_path / "run", 50, parts=1)
     df.drop(columns=["turns"]).to_parquet(tmp_path / "run" / "games" / "part-00000.parquet")
