@@ -1,0 +1,146 @@
+"""Report figures (matplotlib, Agg backend). Each function takes already-aggregated numbers (the
+report computes them once from the outcome table) and returns a Figure; `png` turns it into bytes.
+Several variants are always drawn together, side by side or overlaid, so runs compare at a glance.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+
+
+@dataclass
+class Bars:
+    """One variant's bars: labels (seats, bots or end reasons), values and interval ends."""
+
+    variant: str
+    labels: Sequence[str]
+    values: Sequence[float]
+    lows: Sequence[float]
+    highs: Sequence[float]
+
+
+def png(fig: Figure, dpi: int = 110) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def _colors(n: int) -> list:
+    cmap = plt.get_cmap("tab10")
+    return [cmap(i % 10) for i in range(n)]
+
+
+def interval_bars(groups: Sequence[Bars], title: str, ylabel: str = "share of games",
+                  reference: float | None = None, reference_label: str = "") -> Figure:
+    """Grouped bars with interval whiskers: one group per label, one bar per variant.
+
+    `reference` draws a dashed line (e.g. the fair share 1/seats).
+    """
+    labels: list[str] = []
+    for g in groups:
+        labels += [x for x in g.labels if x not in labels]
+    width = 0.8 / max(len(groups), 1)
+    fig, ax = plt.subplots(figsize=(max(5.0, 1.1 * len(labels) * max(1, len(groups)) ** 0.5 + 2), 3.6))
+    for j, (g, color) in enumerate(zip(groups, _colors(len(groups)), strict=True)):
+        pos = {lab: i for i, lab in enumerate(g.labels)}
+        xs, vs, lo, hi = [], [], [], []
+        for i, lab in enumerate(labels):
+            if lab in pos:
+                k = pos[lab]
+                xs.append(i - 0.4 + width * (j + 0.5))
+                vs.append(g.values[k])
+                lo.append(max(0.0, g.values[k] - g.lows[k]))
+                hi.append(max(0.0, g.highs[k] - g.values[k]))
+        ax.bar(xs, vs, width=width * 0.92, color=color, label=g.variant, yerr=[lo, hi], capsize=3,
+               error_kw={"elinewidth": 1})
+    if reference is not None:
+        ax.axhline(reference, color="0.3", ls="--", lw=1, label=reference_label or None)
+    ax.set_xticks(range(len(labels)), labels, rotation=20 if len(labels) > 5 else 0, ha="right"
+                  if len(labels) > 5 else "center")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.set_ylim(0, min(1.0, max([max(g.highs, default=0) for g in groups] + [reference or 0]) * 1.15 + 0.02))
+    if len(groups) > 1 or reference is not None:
+        ax.legend(fontsize=8, frameon=False)
+    ax.grid(axis="y", alpha=0.3)
+    return fig
+
+
+def length_histograms(hists: Mapping[str, tuple[np.ndarray, np.ndarray]],
+                      medians: Mapping[str, float] | None = None) -> Figure:
+    """Game length (turns) distributions, overlaid as step lines of the share of games per bin.
+
+    `hists[variant] = (bin_edges, counts)`; shares, not counts, so runs of different size compare.
+    """
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    for (variant, (edges, counts)), color in zip(hists.items(), _colors(len(hists)), strict=True):
+        total = max(int(np.sum(counts)), 1)
+        ax.stairs(np.asarray(counts) / total, edges, color=color, lw=1.5, label=variant)
+        if medians and variant in medians:
+            ax.axvline(medians[variant], color=color, ls=":", lw=1)
+    ax.set_xlabel("turns (dotted: median)")
+    ax.set_ylabel("share of games")
+    ax.set_title("Game length")
+    ax.legend(fontsize=8, frameon=False)
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def score_distributions(scores: Mapping[str, Mapping[str, tuple[np.ndarray, np.ndarray]]]) -> Figure:
+    """Score distributions: one panel per seat, variants overlaid (share of games per bin).
+
+    `scores[seat][variant] = (bin_edges, counts)`.
+    """
+    seats = list(scores)
+    variants: list[str] = []
+    for per in scores.values():
+        variants += [v for v in per if v not in variants]
+    colors = dict(zip(variants, _colors(len(variants)), strict=True))
+    cols = min(len(seats), 3) or 1
+    rows = -(-len(seats) // cols) or 1
+    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.0 * rows), squeeze=False)
+    for ax, seat in zip(axes.flat, seats, strict=False):
+        for variant, (edges, counts) in scores[seat].items():
+            total = max(int(np.sum(counts)), 1)
+            ax.stairs(np.asarray(counts) / total, edges, color=colors[variant], lw=1.5, label=variant)
+        ax.set_title(f"score of seat {seat}")
+        ax.set_xlabel("score")
+        ax.grid(alpha=0.3)
+    for ax in list(axes.flat)[len(seats):]:
+        ax.axis("off")
+    axes.flat[0].set_ylabel("share of games")
+    handles = [Line2D([], [], color=colors[v], lw=1.5, label=v) for v in variants]
+    axes.flat[0].legend(handles=handles, fontsize=8, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def histogram(values: np.ndarray, max_bins: int = 60, lo: float | None = None,
+              hi: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Bin edges and counts: one bin per integer when the values are integers over a short range
+    (game lengths, most scores), otherwise up to `max_bins` equal bins over [lo, hi]."""
+    v = np.asarray(values)
+    if v.size == 0:
+        return np.array([0.0, 1.0]), np.array([0])
+    lo = float(np.min(v)) if lo is None else lo
+    hi = float(np.max(v)) if hi is None else hi
+    integral = np.issubdtype(v.dtype, np.integer) or bool(np.all(np.mod(v, 1) == 0))
+    if integral and hi - lo + 1 <= max_bins * 2:
+        lo_i, hi_i = int(np.floor(lo)), int(np.ceil(hi))
+        counts = np.bincount((v.astype(np.int64) - lo_i), minlength=hi_i - lo_i + 1)
+        return np.arange(lo_i, hi_i + 2, dtype=np.float64) - 0.5, counts
+    if hi <= lo:
+        hi = lo + 1.0
+    counts, edges = np.histogram(v, bins=max_bins, range=(lo, hi))
+    return edges, counts

@@ -1,0 +1,412 @@
+"""Estimators and tests for balance reports: thin, checked wrappers over scipy and statsmodels.
+
+Everything returns plain floats or small frozen dataclasses and never prints. Inputs are counts
+(successes, n) for proportions and 1-D arrays for distributions. Where a function is written by
+hand (the count-compressed bootstrap, the Ludii balance), tests/test_stats.py checks it against the
+library it stands in for.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats as sps
+from scipy.optimize import brentq
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.power import NormalIndPower
+from statsmodels.stats.proportion import (
+    confint_proportions_2indep,
+    proportion_confint,
+    proportions_ztest,
+)
+
+NAN = float("nan")
+
+
+@dataclass(frozen=True)
+class Proportion:
+    """successes / n with a confidence interval (method: "wilson" or "exact")."""
+
+    successes: int
+    n: int
+    value: float
+    low: float
+    high: float
+    method: str
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A difference (first minus second) with its interval and a two-sided p-value."""
+
+    value: float
+    low: float
+    high: float
+    p_value: float
+    method: str
+
+
+@dataclass(frozen=True)
+class TestResult:
+    statistic: float
+    p_value: float
+    method: str
+
+
+@dataclass(frozen=True)
+class MeanInterval:
+    value: float
+    low: float
+    high: float
+    sd: float
+    n: int
+
+
+# ---- one proportion -------------------------------------------------------------------------
+
+def wilson(successes: int, n: int, conf: float = 0.95) -> Proportion:
+    """Wilson score interval (statsmodels `proportion_confint(method="wilson")`)."""
+    k, n = int(successes), int(n)
+    if n <= 0:
+        return Proportion(k, n, NAN, NAN, NAN, "wilson")
+    lo, hi = proportion_confint(k, n, alpha=1 - conf, method="wilson")
+    # statsmodels' rounding can put the bound 1e-17 past the estimate at k = 0 or k = n
+    return Proportion(k, n, k / n, min(float(lo), k / n), max(float(hi), k / n), "wilson")
+
+
+def clopper_pearson(successes: int, n: int, conf: float = 0.95) -> Proportion:
+    """Exact (Clopper-Pearson) interval, from scipy's `binomtest(...).proportion_ci("exact")`."""
+    k, n = int(successes), int(n)
+    if n <= 0:
+        return Proportion(k, n, NAN, NAN, NAN, "exact")
+    ci = sps.binomtest(k, n).proportion_ci(confidence_level=conf, method="exact")
+    return Proportion(k, n, k / n, float(ci.low), float(ci.high), "exact")
+
+
+def binom_test(successes: int, n: int, p0: float, alternative: str = "two-sided") -> float:
+    """Exact binomial test p-value of successes/n against p0 (scipy `binomtest`)."""
+    if n <= 0:
+        return NAN
+    return float(sps.binomtest(int(successes), int(n), p0, alternative=alternative).pvalue)
+
+
+# ---- two proportions ------------------------------------------------------------------------
+
+def two_proportion_test(k1: int, n1: int, k2: int, n2: int) -> float:
+    """Pooled two-proportion z-test p-value (statsmodels `proportions_ztest`), two-sided.
+
+    Equal to Pearson's chi-square test of the 2x2 table without continuity correction. When both
+    proportions are 0 or both are 1 the variance is zero; the samples agree exactly, so p = 1.
+    """
+    if n1 <= 0 or n2 <= 0:
+        return NAN
+    if (k1 == 0 and k2 == 0) or (k1 == n1 and k2 == n2):
+        return 1.0
+    _, p = proportions_ztest([int(k1), int(k2)], [int(n1), int(n2)])
+    return float(p)
+
+
+def newcombe_diff(k1: int, n1: int, k2: int, n2: int, conf: float = 0.95) -> Difference:
+    """p1 - p2 with Newcombe's hybrid score interval (statsmodels, method="newcomb") and the
+    pooled two-proportion test p-value."""
+    if n1 <= 0 or n2 <= 0:
+        return Difference(NAN, NAN, NAN, NAN, "newcombe")
+    lo, hi = confint_proportions_2indep(int(k1), int(n1), int(k2), int(n2), method="newcomb",
+                                        compare="diff", alpha=1 - conf)
+    return Difference(k1 / n1 - k2 / n2, float(lo), float(hi), two_proportion_test(k1, n1, k2, n2),
+                      "newcombe")
+
+
+# ---- distributions --------------------------------------------------------------------------
+
+def mean_interval(x: np.ndarray, conf: float = 0.95) -> MeanInterval:
+    """Mean with a Student-t interval (n > 1; a constant sample gives a zero-width interval)."""
+    x = np.asarray(x, dtype=np.float64)
+    n = x.size
+    if n == 0:
+        return MeanInterval(NAN, NAN, NAN, NAN, 0)
+    m = float(x.mean())
+    if n == 1:
+        return MeanInterval(m, NAN, NAN, NAN, 1)
+    sd = float(x.std(ddof=1))
+    half = float(sps.t.ppf(0.5 + conf / 2, n - 1)) * sd / math.sqrt(n)
+    return MeanInterval(m, m - half, m + half, sd, n)
+
+
+QUANTILES = (("p5", 0.05), ("p25", 0.25), ("median", 0.5), ("p75", 0.75), ("p95", 0.95))
+
+
+def quantiles(x: np.ndarray) -> dict[str, float]:
+    """p5, p25, median, p75, p95 (numpy's default linear interpolation) and mean."""
+    x = np.asarray(x, dtype=np.float64)
+    if x.size == 0:
+        return {name: NAN for name, _ in QUANTILES} | {"mean": NAN}
+    qs = np.quantile(x, [q for _, q in QUANTILES])
+    return {name: float(v) for (name, _), v in zip(QUANTILES, qs, strict=True)} | {"mean": float(x.mean())}
+
+
+def _stat_from_counts(values: np.ndarray, counts: np.ndarray, n: int, stat) -> np.ndarray:
+    """Statistic of samples given as counts over sorted unique values; counts is (B, k).
+
+    Quantiles follow numpy's default (linear) rule: position h = (n - 1) q in the sorted sample.
+    """
+    if stat == "mean":
+        return counts @ values / n
+    h = (n - 1) * float(stat)
+    lo = int(math.floor(h))
+    frac = h - lo
+    cum = np.cumsum(counts, axis=1)
+    # sorted sample element j is values[number of cumulative counts <= j]
+    i_lo = (cum <= lo).sum(axis=1)
+    i_hi = (cum <= min(lo + 1, n - 1)).sum(axis=1)
+    return values[i_lo] + frac * (values[i_hi] - values[i_lo])
+
+
+def _resample_stat(x: np.ndarray, stat, n_resamples: int, rng: np.random.Generator,
+                   max_unique: int) -> np.ndarray:
+    values, counts = np.unique(x, return_counts=True)
+    n = x.size
+    if values.size <= max_unique:
+        # Bootstrapping a sample with few distinct values (game lengths, scores) is a multinomial
+        # draw of counts over those values: exact, and O(B k) instead of O(B n).
+        draws = rng.multinomial(n, counts / n, size=n_resamples).astype(np.float64)
+        return _stat_from_counts(values.astype(np.float64), draws, n, stat)
+    out = np.empty(n_resamples)
+    for b in range(n_resamples):
+        s = x[rng.integers(0, n, n)]
+        out[b] = s.mean() if stat == "mean" else np.quantile(s, float(stat))
+    return out
+
+
+def bootstrap_diff(x: np.ndarray, y: np.ndarray, stat: str | float = "mean", conf: float = 0.95,
+                   n_resamples: int = 2000, seed: int = 0, max_unique: int = 5000) -> Difference:
+    """Percentile bootstrap interval of stat(x) - stat(y); stat is "mean" or a quantile in [0, 1].
+
+    Independent resamples of each sample (seeded, so a report is reproducible). The p-value is the
+    two-sided bootstrap p-value of "difference = 0": twice the smaller tail share, floored at
+    1 / (B + 1).
+    """
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    if x.size == 0 or y.size == 0:
+        return Difference(NAN, NAN, NAN, NAN, "bootstrap")
+    if stat != "mean" and not 0.0 <= float(stat) <= 1.0:
+        raise ValueError(f"stat must be 'mean' or a quantile in [0, 1], got {stat!r}")
+    rng = np.random.default_rng(seed)
+    bx = _resample_stat(x, stat, n_resamples, rng, max_unique)
+    by = _resample_stat(y, stat, n_resamples, rng, max_unique)
+    d = bx - by
+    point = (x.mean() - y.mean()) if stat == "mean" else \
+        float(np.quantile(x, float(stat)) - np.quantile(y, float(stat)))
+    lo, hi = np.quantile(d, [(1 - conf) / 2, (1 + conf) / 2])
+    tail = min((d <= 0).mean(), (d >= 0).mean())
+    p = min(1.0, max(2 * tail, 1 / (n_resamples + 1)))
+    return Difference(float(point), float(lo), float(hi), float(p), "bootstrap")
+
+
+def bootstrap_interval(x: np.ndarray, stat: str | float = 0.5, conf: float = 0.95,
+                       n_resamples: int = 2000, seed: int = 0,
+                       max_unique: int = 5000) -> tuple[float, float, float]:
+    """(estimate, low, high): percentile bootstrap interval of one sample's mean or quantile."""
+    x = np.asarray(x, dtype=np.float64)
+    if x.size == 0:
+        return NAN, NAN, NAN
+    b = _resample_stat(x, stat, n_resamples, np.random.default_rng(seed), max_unique)
+    point = float(x.mean()) if stat == "mean" else float(np.quantile(x, float(stat)))
+    lo, hi = np.quantile(b, [(1 - conf) / 2, (1 + conf) / 2])
+    return point, float(lo), float(hi)
+
+
+def mann_whitney(x: np.ndarray, y: np.ndarray) -> TestResult:
+    """Two-sided Mann-Whitney U test (scipy; asymptotic with tie correction for large samples)."""
+    x, y = np.asarray(x), np.asarray(y)
+    if x.size == 0 or y.size == 0:
+        return TestResult(NAN, NAN, "mann-whitney")
+    if np.all(x == x.flat[0]) and np.all(y == x.flat[0]):
+        return TestResult(x.size * y.size / 2, 1.0, "mann-whitney")
+    r = sps.mannwhitneyu(x, y, alternative="two-sided")
+    return TestResult(float(r.statistic), float(r.pvalue), "mann-whitney")
+
+
+def ks_test(x: np.ndarray, y: np.ndarray) -> TestResult:
+    """Two-sample Kolmogorov-Smirnov test (scipy `ks_2samp`, two-sided)."""
+    x, y = np.asarray(x), np.asarray(y)
+    if x.size == 0 or y.size == 0:
+        return TestResult(NAN, NAN, "ks")
+    # scipy's "auto" goes exact up to 10,000 per sample; beyond that the exact path is slow
+    r = sps.ks_2samp(x, y, method="auto" if max(x.size, y.size) <= 10_000 else "asymp")
+    return TestResult(float(r.statistic), float(r.pvalue), "ks")
+
+
+# ---- multiple comparisons -------------------------------------------------------------------
+
+def adjust_pvalues(p: Sequence[float], method: str = "holm") -> np.ndarray:
+    """Holm ("holm") or Benjamini-Hochberg ("bh") adjusted p-values (statsmodels multipletests).
+
+    NaNs (untestable metrics) stay NaN and do not count towards the family.
+    """
+    p = np.asarray(p, dtype=np.float64)
+    out = np.full(p.shape, NAN)
+    ok = ~np.isnan(p)
+    if ok.any():
+        sm = {"holm": "holm", "bh": "fdr_bh"}[method]
+        out[ok] = multipletests(p[ok], method=sm)[1]
+    return out
+
+
+# ---- power ----------------------------------------------------------------------------------
+
+def _h_to_p(p0: float, h: float) -> float:
+    """The proportion at Cohen's h above p0 (h = 2 asin sqrt p1 - 2 asin sqrt p0), capped at 1."""
+    a = math.asin(math.sqrt(p0)) + h / 2
+    return 1.0 if a >= math.pi / 2 else math.sin(a) ** 2
+
+
+def mde_proportion(n: int, p0: float = 0.5, alpha: float = 0.05, power: float = 0.8) -> float:
+    """Smallest upward shift from p0 that a two-sided level-alpha test of one proportion detects
+    with the given power after n games (arcsine effect size, statsmodels NormalIndPower)."""
+    if n <= 0:
+        return NAN
+    h = NormalIndPower().solve_power(effect_size=None, nobs1=n, alpha=alpha, power=power, ratio=0,
+                                     alternative="two-sided")
+    return _h_to_p(p0, float(h)) - p0
+
+
+def mde_two_proportions(n1: int, n2: int, p0: float = 0.5, alpha: float = 0.05,
+                        power: float = 0.8) -> float:
+    """Smallest difference between two independent proportions near p0 (n1 and n2 games) that a
+    two-sided level-alpha test detects with the given power (arcsine effect size)."""
+    if n1 <= 0 or n2 <= 0:
+        return NAN
+    h = NormalIndPower().solve_power(effect_size=None, nobs1=n1, alpha=alpha, power=power,
+                                     ratio=n2 / n1, alternative="two-sided")
+    return _h_to_p(p0, float(h)) - p0
+
+
+# ---- balance --------------------------------------------------------------------------------
+
+def ludii_balance(win_rates: Sequence[float]) -> float:
+    """Ludii's balance: 1 minus the largest gap between any two seats' win rates (1 = fair)."""
+    r = np.asarray(win_rates, dtype=np.float64)
+    if r.size == 0 or np.isnan(r).any():
+        return NAN
+    return float(1.0 - (r.max() - r.min()))
+
+
+# ---- sequential testing and Elo (bot ladders) -----------------------------------------------
+
+_SCORES = np.array([1.0, 0.5, 0.0])  # win, draw, loss
+
+
+def elo_to_score(elo: float) -> float:
+    """Expected score of a player `elo` points stronger (logistic Elo)."""
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+def score_to_elo(score: float) -> float:
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def elo_interval(wins: int, draws: int, losses: int, conf: float = 0.95) -> tuple[float, float, float]:
+    """(Elo, low, high) of a win/draw/loss record: normal interval on the mean score (trinomial
+    variance), mapped through the logistic Elo curve."""
+    n = wins + draws + losses
+    if n == 0:
+        return NAN, NAN, NAN
+    s = (wins + 0.5 * draws) / n
+    var = (wins * (1 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s ** 2) / n
+    half = float(sps.norm.ppf(0.5 + conf / 2)) * math.sqrt(var / n)
+    return score_to_elo(s), score_to_elo(s - half), score_to_elo(s + half)
+
+
+def _constrained_loglik(counts: np.ndarray, score: float) -> float:
+    """Max log-likelihood of trinomial counts (win, draw, loss) over outcome probabilities with
+    expected score `score` in (0, 1).
+
+    Lagrange: p_i = n_i / (N (1 + lam d_i)), d_i = x_i - score, where lam keeps every
+    1 + lam d_i >= 0 (KKT for unobserved outcomes) and solves sum n_i d_i / (1 + lam d_i) = 0.
+    That sum decreases in lam; when it has no root inside the bracket the optimum sits on the
+    bracket's end and the missing mass goes to the unobserved outcome that fixes it.
+    """
+    n = counts.sum()
+    d = _SCORES - score
+    lo = max(-1 / x for x in d if x > 0)
+    hi = min(-1 / x for x in d if x < 0)
+    live = counts > 0
+    c, dl = counts[live], d[live]
+    f = lambda lam: float(np.sum(c * dl / (1 + lam * dl)))
+    eps = 1e-12 * max(1.0, abs(lo), abs(hi))
+    if f(hi - eps) >= 0:
+        lam = hi
+    elif f(lo + eps) <= 0:
+        lam = lo
+    else:
+        lam = brentq(f, lo + eps, hi - eps, xtol=1e-15)
+    p = c / (n * (1 + lam * dl))
+    return float(np.sum(c * np.log(p)))
+
+
+@dataclass(frozen=True)
+class SPRTResult:
+    llr: float
+    lower: float
+    upper: float
+    decision: str  # "H1" (elo >= elo1 accepted), "H0" (elo <= elo0 accepted) or "continue"
+    elo0: float
+    elo1: float
+
+
+def gsprt(wins: int, draws: int, losses: int, elo0: float = 0.0, elo1: float = 10.0,
+          alpha: float = 0.05, beta: float = 0.05) -> SPRTResult:
+    """Generalised sequential probability ratio test on a win/draw/loss record, as chess-engine
+    testing runs it: the log-likelihood ratio of "score = score(elo1)" against "score =
+    score(elo0)", each side maximised over the draw rate (trinomial MLE), against Wald's bounds
+    log(beta / (1 - alpha)) and log((1 - beta) / alpha). Stop at the first crossing."""
+    counts = np.array([wins, draws, losses], dtype=np.float64)
+    lower, upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+    if counts.sum() == 0:
+        return SPRTResult(0.0, lower, upper, "continue", elo0, elo1)
+    llr = (_constrained_loglik(counts, elo_to_score(elo1))
+           - _constrained_loglik(counts, elo_to_score(elo0)))
+    decision = "H1" if llr >= upper else "H0" if llr <= lower else "continue"
+    return SPRTResult(float(llr), lower, upper, decision, elo0, elo1)
+
+
+def bradley_terry(wins: np.ndarray, iterations: int = 10_000, tol: float = 1e-10) -> np.ndarray:
+    """Bradley-Terry strengths of k bots as Elo ratings (mean 0) from a k x k matrix,
+    wins[i, j] = games i won against j (count a draw as half a win to each side).
+
+    Hunter's (2004) MM iteration: p_i <- W_i / sum_j n_ij / (p_i + p_j). A bot that never lost
+    (or never won) has no finite rating; its entry is +inf (-inf).
+    """
+    w = np.asarray(wins, dtype=np.float64)
+    k = w.shape[0]
+    games = w + w.T
+    total = w.sum(axis=1)
+    lost = w.sum(axis=0)
+    out = np.zeros(k)
+    finite = (total > 0) & (lost > 0)
+    out[(total > 0) & (lost == 0)] = math.inf
+    out[total == 0] = -math.inf
+    idx = np.flatnonzero(finite)
+    if idx.size:
+        g, t = games[np.ix_(idx, idx)], total[idx] - w[np.ix_(idx, ~finite)].sum(axis=1)
+        p = np.ones(idx.size)
+        for _ in range(iterations):
+            denom = (g / (p[:, None] + p[None, :])).sum(axis=1)
+            new = t / denom
+            new /= np.exp(np.log(new).mean())
+            if np.max(np.abs(new - p)) < tol:
+                p = new
+                break
+            p = new
+        r = 400 * np.log10(p)
+        out[idx] = r - r.mean()
+    return out
