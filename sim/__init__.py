@@ -28,7 +28,7 @@ def run(variant, games, **kwargs):
 
 
 def report(run_dirs, out):
-    """Build the balance report of one or more run folders; see `sim.report.build_report`."""
-    from sim.report import build_report
+    """Build the balance report of one or more run folders; see `sim.reporting.build_report`."""
+    from sim.reporting import build_report
 
     return build_report([str(d) for d in run_dirs], out)

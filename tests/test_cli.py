@@ -56,6 +56,21 @@ def test_missing_variant_and_bad_numbers(cli, tmp_path):
     assert res.exit_code == 2 and "no such variant file" in res.output
     res = cli.invoke(app, ["run", "nowhere/none.toml", "--games", "0", "--no-progress"])
     assert res.exit_code == 2
+    res = cli.invoke(app, ["report", str(tmp_path)])
+    assert res.exit_code == 2 and "manifest.json: missing" in res.output
+
+
+def test_run_then_report(cli, variant_file, tmp_path):
+    v = variant_file("v.toml", TEXT)
+    cli.invoke(app, ["run", str(v), "--games", "300", "--jobs", "1", "--out", str(tmp_path / "r"),
+                     "--no-progress"])
+    res = cli.invoke(app, ["report", str(tmp_path / "r"), "--out", str(tmp_path / "rep")])
+    assert res.exit_code == 0, res.output
+    html = (tmp_path / "rep" / "report.html").read_text()
+    assert "racedice/v" in html and "data:image/png;base64" in html
+    summary = pd.read_csv(tmp_path / "rep" / "summary.csv")
+    assert {"metric", "variant", "value", "successes", "n", "ci_low", "ci_high"} <= set(summary)
+    assert (summary["variant"] == "racedice/v").any()
 
 
 def test_crash_exit_1_names_game(cli, variant_file, tmp_path):

@@ -17,7 +17,7 @@ import pytest
 from scipy import stats as sps
 from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
 
-from sim import report
+from sim import reporting as report
 from sim.errors import UserError
 
 REASONS = ("path", "stalemate_closest", "turn_cap")

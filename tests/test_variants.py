@@ -10,7 +10,8 @@ BASE = 'game = "racedice"\ndescription = "base"\n[rules]\ngoal = 30\n[seats]\nA 
 
 def test_defaults_filled_and_seats_default_to_greedy(variant_file):
     v = load(str(variant_file("base.toml", BASE)))
-    assert v.rules == {"goal": 30, "sides": 6, "crash_at": -1}
+    assert v.rules == {"goal": 30, "sides": 6, "crash_at": -1, "kill_at": -1, "kill_once_file": "",
+                       "slow_ms": 0}
     assert v.seats["A"].bot.name == "random"
     assert v.seats["B"].bot.name == "greedy" and v.seats["B"].params == {"bonus": 1}
     assert v.name == "racedice/base"

@@ -125,6 +125,9 @@ class Game:
     params: tuple[Param, ...] = ()
     bots: tuple[Bot, ...] = ()
     end_reasons: tuple[str, ...] = ()
+    # end reasons that are not a win on the board (stalemate rules, turn caps, draws): the report
+    # warns when one of them decides most games
+    non_win_end_reasons: tuple[str, ...] = ()
     default_bot: str = "greedy"
 
     # ---- schema -------------------------------------------------------------------------------
