@@ -283,3 +283,25 @@ class Hexatile(Game):
         rules = self.resolve_rules({}, "warm")
         seats = [SeatBot(b, {p.name: p.default for p in b.params}) for b in self.bots]
         self.play_chunk(rules, seats, 0, 2, 1)
+
+
+def score_tiles(rules, tiles: dict, island=None) -> np.ndarray:
+    """Kernel scoring of a hand-made position: tiles maps axial cell -> (tile type, rotation).
+    Returns out[4, 8] per colour (see kernel.score_board). For tests and designers."""
+    tab = tables(rules)
+    g = tab.geo
+    types = list(TP.TILE_TYPES)
+    rh = np.zeros(len(g.cells) * 6, np.int8)
+    cell_o = np.full(len(g.cells), -1, np.int32)
+    placer = np.full(len(g.cells), -1, np.int32)
+    vcode = np.zeros(len(g.vert_pts), np.int32)
+    for v in range(len(g.vert_pts)):
+        vcode[v] = sum(int(K.POW11[i]) for i in range(3)
+                       if g.vslot_cell[v, i] >= 0 and (island is None or g.vslot_cell[v, i] != g.cell_index[island]))
+    for cell, (t, rot) in tiles.items():
+        K._apply(g.cell_index[cell], types.index(t) * 6 + rot, 0, rh, cell_o, placer, vcode, g.cell_vert,
+                 g.cell_slot, g.low_tri, tab.contrib, tab.ocol)
+    out = np.zeros((4, 8), np.int64)
+    K.score_board(rules_vector(rules, tab), rh, vcode, g.vslot_cell, g.vslot_k, g.line_next, g.line_side,
+                  g.rh_tip, tab.vtype, points_vector(), out)
+    return out

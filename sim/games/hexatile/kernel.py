@@ -114,37 +114,6 @@ def _legal_cells(t, seat, ri, cell_o, placer, neigh, last_cell, out):
 
 
 @njit(cache=True)
-def _move_delta(c, o, rh, vcode, cell_vert, cell_slot, low_tri, contrib, ocol, vtype, ntip, pot,
-                ptsc, spts, bey_col, bey_len, smode, d, potd, link):
-    """Points per colour a tile (orientation o) on c would create, ignoring the Arrow rules.
-
-    d[4]: pattern points per colour, potd[4]: best points each colour could then complete at
-    a point of c with one empty cell left, link[4]: tip-to-tip joins (rope growth) per colour.
-    """
-    for x in range(4):
-        d[x] = 0.0
-        potd[x] = 0.0
-        link[x] = 0.0
-    for k in range(6):
-        v = cell_vert[c, k]
-        code = vcode[v] + (contrib[o, k, low_tri[c, k]] - 1) * POW11[cell_slot[c, k]]
-        for col in range(1, 4):
-            ty = vtype[code, col]
-            if ty > 0:
-                d[col] += ptsc[col, ty]
-            potd[col] += pot[code, col]
-    for j in range(6):
-        col = ocol[o, j]
-        if col == 0:
-            continue
-        la = bey_len[j, 0] if bey_col[j, 0] == col else 0
-        lb = bey_len[j, 1] if bey_col[j, 1] == col else 0
-        d[col] += spts[col] * (straight_value(la + 1 + lb, smode) - straight_value(la, smode)
-                               - straight_value(lb, smode))
-        link[col] += ntip[vcode[cell_vert[c, (j - 1) % 6]], col] + ntip[vcode[cell_vert[c, (j + 1) % 6]], col]
-
-
-@njit(cache=True)
 def _cell_beyond(c, rh, line_next, line_side, bey_col, bey_len):
     for j in range(6):
         for side in range(2):
@@ -156,31 +125,70 @@ def _cell_beyond(c, rh, line_next, line_side, bey_col, bey_len):
 @njit(cache=True)
 def _greedy(rng, cells, ncell, types_ok, rot_n, me, ns, seat_col, bp, rh, vcode, cell_vert, cell_slot,
             low_tri, contrib, ocol, vtype, ntip, pot, ptsc, spts, line_next, line_side, smode, res):
-    """Best (cell, orientation) by immediate points for me minus for the others, minus what it
-    sets up for them, plus own set-ups and rope joins. Ties broken at random. Returns value."""
-    d = np.zeros(4)
-    potd = np.zeros(4)
-    link = np.zeros(4)
+    """Best (cell, orientation) by immediate points for me minus for the others (pattern points a
+    tile creates, the Arrow rules ignored), minus what it leaves them to complete at its corners
+    (setup_weight), plus what it prepares for me (plan_weight) and tip-to-tip joins (rope_weight).
+    Ties broken at random. Returns the best value.
+
+    Per cell the value splits into a part per corner k and slot state (vk[6, 11]) and a part per
+    rhombus position and colour (vr[6, 4]); an orientation then costs 6 + 3 lookups.
+    """
+    w = np.zeros(4)
+    wp = np.zeros(4)
+    for s in range(ns):
+        oc = seat_col[s]
+        if s == me:
+            w[oc] = 1.0
+            wp[oc] = bp[1]
+        else:
+            w[oc] = -1.0 / (ns - 1)
+            wp[oc] = bp[0]
+    vk = np.zeros((6, 11))
+    vr = np.zeros((6, 4))
     bey_col = np.zeros((6, 2), np.int64)
     bey_len = np.zeros((6, 2), np.int64)
     best = -1e18
     cnt = 0
-    mycol = seat_col[me]
     for ci in range(ncell):
         c = cells[ci]
         _cell_beyond(c, rh, line_next, line_side, bey_col, bey_len)
+        for k in range(6):
+            base = vcode[cell_vert[c, k]]
+            pw = POW11[cell_slot[c, k]]
+            for st in range(2, 11):
+                code = base + (st - 1) * pw
+                val = 0.0
+                for col in range(1, 4):
+                    if w[col] == 0.0:
+                        continue
+                    ty = vtype[code, col]
+                    val += w[col] * (ptsc[col, ty] + wp[col] * pot[code, col])
+                vk[k, st] = val
+        for j in range(6):
+            ja = cell_vert[c, (j + 5) % 6]
+            jb = cell_vert[c, (j + 1) % 6]
+            for col in range(1, 4):
+                if w[col] == 0.0:
+                    vr[j, col] = 0.0
+                    continue
+                la = bey_len[j, 0] if bey_col[j, 0] == col else 0
+                lb = bey_len[j, 1] if bey_col[j, 1] == col else 0
+                gain = spts[col] * (straight_value(la + 1 + lb, smode) - straight_value(la, smode)
+                                    - straight_value(lb, smode))
+                links = ntip[vcode[ja], col] + ntip[vcode[jb], col]
+                vr[j, col] = w[col] * (gain + bp[2] * links)
         for t in range(2):
             if not types_ok[t]:
                 continue
             for rot in range(rot_n):
                 o = t * 6 + rot
-                _move_delta(c, o, rh, vcode, cell_vert, cell_slot, low_tri, contrib, ocol, vtype, ntip,
-                            pot, ptsc, spts, bey_col, bey_len, smode, d, potd, link)
-                val = d[mycol] + bp[1] * potd[mycol] + bp[2] * link[mycol]
-                for s in range(ns):
-                    if s != me:
-                        oc = seat_col[s]
-                        val -= (d[oc] + bp[0] * potd[oc] + bp[2] * link[oc]) / (ns - 1)
+                val = 0.0
+                for k in range(6):
+                    val += vk[k, contrib[o, k, low_tri[c, k]]]
+                for j in range(6):
+                    col = ocol[o, j]
+                    if col != 0:
+                        val += vr[j, col]
                 if val > best + 1e-9:
                     best = val
                     cnt = 1

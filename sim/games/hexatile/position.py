@@ -92,7 +92,7 @@ class Position:
         return pos
 
     def to_text(self) -> str:
-        toks = [f"{q},{r}:X" for (q, r) in [self.island] if self.island is not None]
+        toks = [] if self.island is None else [f"{self.island[0]},{self.island[1]}:X"]
         toks += [f"{q},{r}:{t[0]}{rot}" for (q, r), (t, rot, _) in sorted(self.tiles.items())]
         return " ".join(toks)
 
