@@ -195,3 +195,14 @@ def draw_rules(game, out_dir: str) -> list[str]:
     draw_trace(game, trace, path)
     written.append(path)
     return written
+
+
+def draw_position(pos: Position, path: str, title: str = "") -> None:
+    """A hand-made position (e.g. the card's worked example) with its patterns marked."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6, 6))
+    _draw_board(ax, pos, title)
+    _fit(ax, pos)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

@@ -184,6 +184,11 @@ class Hexatile(Game):
             "reading (templates.py, drawn by `hexsim rules hexatile --draw DIR`).",
             "The worked example's label 'ラジアン５ｐ' is 5 points, the Super Radian value, not a 5-point Radian.",
         ]
+        played = sum(TP.TILE_COUNTS.values()) - (0 if rules["island"] == "none" else 1)
+        if played % rules["players"]:
+            out.append(f"{played} tiles for {rules['players']} players: the first player(s) place one more "
+                       "(the card turns one tile over 'to make the tile numbers equal', the free match "
+                       "drops the island).")
         if rules["players"] == 3 and rules["spacing"] == "last":
             out.append("3 players: the card lets each player place anywhere (spacing = 'none'); "
                        "spacing 'last' is the card's optional 'of course you may keep the gap'.")
