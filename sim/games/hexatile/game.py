@@ -71,6 +71,8 @@ GREEDY_PARAMS = (
     Param("plan_weight", "float", 0.25, "Weight of the points the move prepares for itself.",
           low=0.0, high=10.0),
     Param("rope_weight", "float", 0.3, "Weight of tip-to-tip joins (chain rope growth).", low=0.0, high=10.0),
+    Param("arrow_foresight", "bool", True, "Foresee the Arrow rules: an Arrow joined to a scored pattern "
+          "(or a pattern joined to an Arrow) is a loss, for its own colour or a gain for another's."),
 )
 BOTS = (
     Bot("random", K.BOT_RANDOM, "Uniformly random legal cell, tile and rotation."),
@@ -206,12 +208,12 @@ class Hexatile(Game):
         if len(seats) != n:
             raise VariantError(f"hexatile: {n} seats needed, got {len(seats)}")
         code = np.array([s.bot.code for s in seats], np.int64)
-        par = np.zeros((n, 3), np.float64)
+        par = np.zeros((n, 4), np.float64)
         for i, s in enumerate(seats):
             v = s.param_vector()
             par[i, : len(v)] = v
         return (ri, code, par, g.neigh, g.cell_vert, g.cell_slot, g.low_tri, g.vslot_cell, g.vslot_k,
-                g.line_next, g.line_side, g.rh_tip, tab.ocol, tab.contrib, tab.vtype, tab.ntip, pot, ptsc,
+                g.line_next, g.line_side, g.rh_tip, g.rh_obt, tab.ocol, tab.contrib, tab.vtype, tab.ntip, pot, ptsc,
                 spts, pts)
 
     def _columns(self, rules, raw: np.ndarray) -> dict[str, np.ndarray]:

@@ -46,15 +46,17 @@ def straight_value(L, mode):
 
 
 @njit(cache=True)
-def _run_beyond(rh, line_next, line_side, r, side):
-    """(colour, length) of the same-colour straight run continuing beyond tip `side` of r."""
+def _run_beyond(rh, mark, line_next, line_side, r, side):
+    """(colour, length, holds an Arrow's rhombus) of the same-colour straight run continuing
+    beyond tip `side` of r."""
     nx = line_next[r, side]
     if nx < 0:
-        return 0, 0
+        return 0, 0, False
     col = rh[nx]
     if col == 0:
-        return 0, 0
+        return 0, 0, False
     n = 1
+    arrow = (mark[nx] & 2) != 0
     s = line_side[r, side]
     cur = nx
     while True:
@@ -64,7 +66,9 @@ def _run_beyond(rh, line_next, line_side, r, side):
         s = line_side[cur, 1 - s]
         cur = nn
         n += 1
-    return col, n
+        if mark[cur] & 2:
+            arrow = True
+    return col, n, arrow
 
 
 @njit(cache=True)
@@ -114,25 +118,110 @@ def _legal_cells(t, seat, ri, cell_o, placer, neigh, last_cell, out):
 
 
 @njit(cache=True)
-def _cell_beyond(c, rh, line_next, line_side, bey_col, bey_len):
+def _cell_beyond(c, rh, mark, line_next, line_side, bey_col, bey_len, bey_arr):
     for j in range(6):
         for side in range(2):
-            col, L = _run_beyond(rh, line_next, line_side, c * 6 + j, side)
+            col, L, arr = _run_beyond(rh, mark, line_next, line_side, c * 6 + j, side)
             bey_col[j, side] = col
             bey_len[j, side] = L
+            bey_arr[j, side] = arr
 
 
 @njit(cache=True)
-def _greedy(rng, cells, ncell, types_ok, rot_n, me, ns, seat_col, bp, rh, vcode, cell_vert, cell_slot,
-            low_tri, contrib, ocol, vtype, ntip, pot, ptsc, spts, line_next, line_side, smode, res):
+def _touching(v, i, col, rh, vslot_cell, vslot_k):
+    """The rhombus of colour col of the tile in slot i at point v that touches v, or -1."""
+    c = vslot_cell[v, i]
+    if c < 0:
+        return -1
+    k = vslot_k[v, i]
+    for dj in range(5, 8):
+        r = c * 6 + (k + dj) % 6
+        if rh[r] == col:
+            return r
+    return -1
+
+
+@njit(cache=True)
+def _flag(r, bit, value, mark, vflag, rh, rh_tip, rh_obt):
+    """Flag rhombus r (bit 1: in a scored pattern worth `value`, bit 2: in an Arrow) and the three
+    points it touches (vflag[v, colour, 0] = best value there, vflag[v, colour, 1] = 1 if an Arrow)."""
+    mark[r] |= bit
+    col = rh[r]
+    for q in range(3):
+        v = rh_obt[r] if q == 2 else rh_tip[r, q]
+        if bit == 2:
+            vflag[v, col, 1] = 1.0
+        elif value > vflag[v, col, 0]:
+            vflag[v, col, 0] = value
+
+
+@njit(cache=True)
+def _mark_patterns(c, o, players, rh, mark, vflag, vcode, cell_vert, vslot_cell, vslot_k, rh_tip, rh_obt, ocol,
+                   vtype, ptsc, spts, line_next, line_side, smode):
+    """After a placement on c: flag the rhombi now in a scored pattern or in an Arrow, for the
+    bots' foresight of the Arrow rules."""
+    for k in range(6):
+        v = cell_vert[c, k]
+        code = vcode[v]
+        for col in range(1, 4):
+            ty = vtype[code, col]
+            if ty == 0 or (players == 2 and col == 3):
+                continue
+            bit = 2 if ty == ARROW else 1
+            for i in range(3):
+                r = _touching(v, i, col, rh, vslot_cell, vslot_k)
+                if r >= 0:
+                    _flag(r, bit, ptsc[col, ty], mark, vflag, rh, rh_tip, rh_obt)
+    for j in range(6):
+        col = ocol[o, j]
+        if col == 0:
+            continue
+        r0 = c * 6 + j
+        # walk the whole line through r0 and flag it when it scores
+        n = 1
+        for side in range(2):
+            cur = r0
+            sd = side
+            while True:
+                nx = line_next[cur, sd]
+                if nx < 0 or rh[nx] != col:
+                    break
+                sd = 1 - line_side[cur, sd]
+                cur = nx
+                n += 1
+        if straight_value(n, smode) > 0:
+            val = spts[col] * straight_value(n, smode)
+            _flag(r0, 1, val, mark, vflag, rh, rh_tip, rh_obt)
+            for side in range(2):
+                cur = r0
+                sd = side
+                while True:
+                    nx = line_next[cur, sd]
+                    if nx < 0 or rh[nx] != col:
+                        break
+                    sd = 1 - line_side[cur, sd]
+                    cur = nx
+                    _flag(cur, 1, val, mark, vflag, rh, rh_tip, rh_obt)
+
+
+@njit(cache=True)
+def _greedy(rng, cells, ncell, types_ok, rot_n, me, ns, seat_col, bp, rh, mark, vflag, vcode, cell_vert, cell_slot,
+            low_tri, vslot_cell, vslot_k, contrib, ocol, vtype, ntip, pot, ptsc, spts, line_next, line_side,
+            smode, arrows, res):
     """Best (cell, orientation) by immediate points for me minus for the others (pattern points a
     tile creates, the Arrow rules ignored), minus what it leaves them to complete at its corners
     (setup_weight), plus what it prepares for me (plan_weight) and tip-to-tip joins (rope_weight).
     Ties broken at random. Returns the best value.
 
+    Arrow rules (arrows = 1; 2: Radians exempt because they win at once): an Arrow through a
+    rhombus already in a scored pattern, or a pattern through an Arrow's rhombus, is worth minus
+    an Arrow's points instead (both patterns would score 0).
+
     Per cell the value splits into a part per corner k and slot state (vk[6, 11]) and a part per
     rhombus position and colour (vr[6, 4]); an orientation then costs 6 + 3 lookups.
     """
+    if bp[3] == 0.0:
+        arrows = 0    # this bot does not foresee the Arrow rules
     w = np.zeros(4)
     wp = np.zeros(4)
     for s in range(ns):
@@ -147,13 +236,15 @@ def _greedy(rng, cells, ncell, types_ok, rot_n, me, ns, seat_col, bp, rh, vcode,
     vr = np.zeros((6, 4))
     bey_col = np.zeros((6, 2), np.int64)
     bey_len = np.zeros((6, 2), np.int64)
+    bey_arr = np.zeros((6, 2), np.bool_)
     best = -1e18
     cnt = 0
     for ci in range(ncell):
         c = cells[ci]
-        _cell_beyond(c, rh, line_next, line_side, bey_col, bey_len)
+        _cell_beyond(c, rh, mark, line_next, line_side, bey_col, bey_len, bey_arr)
         for k in range(6):
-            base = vcode[cell_vert[c, k]]
+            v = cell_vert[c, k]
+            base = vcode[v]
             pw = POW11[cell_slot[c, k]]
             for st in range(2, 11):
                 code = base + (st - 1) * pw
@@ -162,7 +253,13 @@ def _greedy(rng, cells, ncell, types_ok, rot_n, me, ns, seat_col, bp, rh, vcode,
                     if w[col] == 0.0:
                         continue
                     ty = vtype[code, col]
-                    val += w[col] * (ptsc[col, ty] + wp[col] * pot[code, col])
+                    p = ptsc[col, ty]
+                    if arrows > 0 and ty > 0 and p > 0.0:
+                        if ty == ARROW and vflag[v, col, 0] > 0.0:
+                            p = -vflag[v, col, 0]      # voids itself and the pattern it joins
+                        elif ty != ARROW and vflag[v, col, 1] > 0.0 and not (arrows == 2 and ty != SET):
+                            p = -ptsc[col, ARROW]
+                    val += w[col] * (p + wp[col] * pot[code, col])
                 vk[k, st] = val
         for j in range(6):
             ja = cell_vert[c, (j + 5) % 6]
@@ -175,6 +272,8 @@ def _greedy(rng, cells, ncell, types_ok, rot_n, me, ns, seat_col, bp, rh, vcode,
                 lb = bey_len[j, 1] if bey_col[j, 1] == col else 0
                 gain = spts[col] * (straight_value(la + 1 + lb, smode) - straight_value(la, smode)
                                     - straight_value(lb, smode))
+                if arrows > 0 and gain > 0.0 and ((la > 0 and bey_arr[j, 0]) or (lb > 0 and bey_arr[j, 1])):
+                    gain = -ptsc[col, ARROW]
                 links = ntip[vcode[ja], col] + ntip[vcode[jb], col]
                 vr[j, col] = w[col] * (gain + bp[2] * links)
         for t in range(2):
@@ -213,7 +312,7 @@ def _apply(c, o, seat, rh, cell_o, placer, vcode, cell_vert, cell_slot, low_tri,
 
 
 @njit(cache=True)
-def _variety_update(c, o, rh, vcode, cell_vert, ocol, vtype, line_next, line_side, smode, players, ptsc,
+def _variety_update(c, o, rh, mark, vcode, cell_vert, ocol, vtype, line_next, line_side, smode, players, ptsc,
                     spts):
     """Variety match: a pattern type a colour has made is worth nothing more to the bot."""
     for k in range(6):
@@ -229,8 +328,8 @@ def _variety_update(c, o, rh, vcode, cell_vert, ocol, vtype, line_next, line_sid
         col = ocol[o, j]
         if col == 0:
             continue
-        ca, la = _run_beyond(rh, line_next, line_side, c * 6 + j, 0)
-        cb, lb = _run_beyond(rh, line_next, line_side, c * 6 + j, 1)
+        ca, la, _ = _run_beyond(rh, mark, line_next, line_side, c * 6 + j, 0)
+        cb, lb, _ = _run_beyond(rh, mark, line_next, line_side, c * 6 + j, 1)
         L = 1 + (la if ca == col else 0) + (lb if cb == col else 0)
         if straight_value(L, smode) > 0:
             spts[col] = 0.0
@@ -427,7 +526,7 @@ def score_board(ri, rh, vcode, vslot_cell, vslot_k, line_next, line_side, rh_tip
 
 @njit(cache=True)
 def _play_game(seed, ri, bot_code, bot_par, neigh, cell_vert, cell_slot, low_tri, vslot_cell, vslot_k,
-               line_next, line_side, rh_tip, ocol, contrib, vtype, ntip, pot, ptsc, spts, pts, rec, res):
+               line_next, line_side, rh_tip, rh_obt, ocol, contrib, vtype, ntip, pot, ptsc, spts, pts, rec, res):
     """Play one game. rec[T, REC_W] receives the moves; res[int64 4 + players*8]:
     winner, end reason, turns, island cell, then per seat the 8 score entries of score_board."""
     rng = new_state(seed)
@@ -435,6 +534,9 @@ def _play_game(seed, ri, bot_code, bot_par, neigh, cell_vert, cell_slot, low_tri
     nv = vslot_cell.shape[0]
     players = ri[0]
     rh = np.zeros(n * 6, np.int8)
+    mark = np.zeros(n * 6, np.uint8)
+    vflag = np.zeros((nv, 4, 2))
+    arrows = 0 if ri[8] == 0 else (2 if ri[9] == 1 else 1)
     cell_o = np.full(n, -1, np.int32)
     placer = np.full(n, -1, np.int32)
     vcode = np.zeros(nv, np.int32)
@@ -500,9 +602,9 @@ def _play_game(seed, ri, bot_code, bot_par, neigh, cell_vert, cell_slot, low_tri
                         types_ok[0] = 1 if q == 0 else 0
                         types_ok[1] = 1 if q == 1 else 0
                         vals[q] = _greedy(rng, cells, ncell, types_ok, rot_n, seat, players, seat_col,
-                                          bot_par[seat], rh, vcode, cell_vert, cell_slot, low_tri, contrib,
-                                          ocol, vtype, ntip, pot, ptsc, spts, line_next, line_side, smode,
-                                          choice)
+                                          bot_par[seat], rh, mark, vflag, vcode, cell_vert, cell_slot, low_tri,
+                                          vslot_cell, vslot_k, contrib, ocol, vtype, ntip, pot, ptsc, spts,
+                                          line_next, line_side, smode, arrows, choice)
                     expect = (rem[0] * vals[0] + rem[1] * vals[1]) / (rem[0] + rem[1])
                     back = vals[tt] < expect - 1e-9
                 if back:
@@ -521,9 +623,9 @@ def _play_game(seed, ri, bot_code, bot_par, neigh, cell_vert, cell_slot, low_tri
                     types_ok[0] = 1 if q == 0 else 0
                     types_ok[1] = 1 if q == 1 else 0
                     vals[q] = _greedy(rng, cells, ncell, types_ok, rot_n, seat, players, seat_col,
-                                      bot_par[picker], rh, vcode, cell_vert, cell_slot, low_tri, contrib,
-                                      ocol, vtype, ntip, pot, ptsc, spts, line_next, line_side, smode,
-                                      choice)
+                                      bot_par[picker], rh, mark, vflag, vcode, cell_vert, cell_slot, low_tri,
+                                      vslot_cell, vslot_k, contrib, ocol, vtype, ntip, pot, ptsc, spts,
+                                      line_next, line_side, smode, arrows, choice)
                 tt = 0 if vals[0] < vals[1] else 1
                 if vals[0] == vals[1]:
                     tt = below(rng, 2)
@@ -538,9 +640,9 @@ def _play_game(seed, ri, bot_code, bot_par, neigh, cell_vert, cell_slot, low_tri
                 tt = 1
             o = tt * 6 + (below(rng, 6) if rot_n == 6 else 0)
         else:
-            _greedy(rng, cells, ncell, types_ok, rot_n, seat, players, seat_col, bot_par[seat], rh, vcode,
-                    cell_vert, cell_slot, low_tri, contrib, ocol, vtype, ntip, pot, ptsc, spts, line_next,
-                    line_side, smode, choice)
+            _greedy(rng, cells, ncell, types_ok, rot_n, seat, players, seat_col, bot_par[seat], rh, mark,
+                    vflag, vcode, cell_vert, cell_slot, low_tri, vslot_cell, vslot_k, contrib, ocol, vtype, ntip, pot,
+                    ptsc, spts, line_next, line_side, smode, arrows, choice)
             c = choice[0]
             o = choice[1]
         _apply(c, o, seat, rh, cell_o, placer, vcode, cell_vert, cell_slot, low_tri, contrib, ocol)
@@ -554,8 +656,11 @@ def _play_game(seed, ri, bot_code, bot_par, neigh, cell_vert, cell_slot, low_tri
             rec[t, 4] = redraw
             rec[t, 5] = picker
         t += 1
+        if arrows > 0:
+            _mark_patterns(c, o, players, rh, mark, vflag, vcode, cell_vert, vslot_cell, vslot_k, rh_tip, rh_obt,
+                           ocol, vtype, ptsc, spts, line_next, line_side, smode)
         if ri[11] == 1:
-            _variety_update(c, o, rh, vcode, cell_vert, ocol, vtype, line_next, line_side, smode, players,
+            _variety_update(c, o, rh, mark, vcode, cell_vert, ocol, vtype, line_next, line_side, smode, players,
                             ptsc, spts)
         if ri[9] == 1:
             # Radian wins at once: the owner of a Radian made by this tile (the mover first)
@@ -610,20 +715,20 @@ def _play_game(seed, ri, bot_code, bot_par, neigh, cell_vert, cell_slot, low_tri
 
 @njit(cache=True)
 def play_chunk_kernel(run_seed, first_game, n_games, ri, bot_code, bot_par, neigh, cell_vert, cell_slot,
-                      low_tri, vslot_cell, vslot_k, line_next, line_side, rh_tip, ocol, contrib, vtype, ntip,
+                      low_tri, vslot_cell, vslot_k, line_next, line_side, rh_tip, rh_obt, ocol, contrib, vtype, ntip,
                       pot, ptsc, spts, pts, out):
     """out[n_games, 4 + players*8] int64 rows (see _play_game)."""
     rec = np.zeros((0, REC_W), np.int64)
     for g in range(n_games):
         seed = game_seed(run_seed, first_game + g)
         _play_game(seed, ri, bot_code, bot_par, neigh, cell_vert, cell_slot, low_tri, vslot_cell, vslot_k,
-                   line_next, line_side, rh_tip, ocol, contrib, vtype, ntip, pot, ptsc, spts, pts, rec, out[g])
+                   line_next, line_side, rh_tip, rh_obt, ocol, contrib, vtype, ntip, pot, ptsc, spts, pts, rec, out[g])
 
 
 @njit(cache=True)
 def play_traced_kernel(run_seed, game_index, ri, bot_code, bot_par, neigh, cell_vert, cell_slot, low_tri,
-                       vslot_cell, vslot_k, line_next, line_side, rh_tip, ocol, contrib, vtype, ntip, pot,
+                       vslot_cell, vslot_k, line_next, line_side, rh_tip, rh_obt, ocol, contrib, vtype, ntip, pot,
                        ptsc, spts, pts, rec, out):
     seed = game_seed(run_seed, game_index)
     _play_game(seed, ri, bot_code, bot_par, neigh, cell_vert, cell_slot, low_tri, vslot_cell, vslot_k,
-               line_next, line_side, rh_tip, ocol, contrib, vtype, ntip, pot, ptsc, spts, pts, rec, out)
+               line_next, line_side, rh_tip, rh_obt, ocol, contrib, vtype, ntip, pot, ptsc, spts, pts, rec, out)
