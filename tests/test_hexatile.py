@@ -310,6 +310,19 @@ def test_spacing_rules():
     assert after("none") == empty
 
 
+def test_spacing_all_keeps_away_from_every_opponent_tile():
+    """A: (0,-2), B: (2,0), A: (-2,2). For B, 'last' forbids only the cells next to (-2,2);
+    'all' also those next to (0,-2): (-1,-1), (0,-1), (1,-2)."""
+    def after(spacing):
+        pos = Position.start(dict(DEFAULT, spacing=spacing))
+        for seat, cell in ((0, (0, -2)), (1, (2, 0)), (0, (-2, 2))):
+            pos.tiles[cell] = ("white", 0, seat)
+            pos.history.append((seat, cell, "white", 0))
+        return set(pos.legal_cells(1))
+    assert after("last") - after("all") == {(-1, -1), (0, -1), (1, -2)}
+    assert {(-2, 1), (-1, 1), (-1, 2)} & after("last") == set()
+
+
 def test_spacing_fallback_anywhere():
     """If no cell is free two steps from the last tile, any empty cell may be used."""
     pos = Position.start(dict(DEFAULT, spacing="adjacent_only"))
@@ -365,3 +378,5 @@ def test_draw_and_report(tmp_path):
     assert rope["n"] == 200 and 0 <= rope["successes"] <= 200
     assert rows["games with a scored super_radian"]["value"] > 0
     assert GAME.warnings(rules)
+    files = GAME.draw_rules(str(tmp_path / "rules"))
+    assert len(files) == 6 and all(os.path.getsize(f) > 5_000 for f in files)
