@@ -17,7 +17,6 @@ import glob
 import os
 import tomllib
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -34,7 +33,7 @@ VARIANTS = sorted(glob.glob(os.path.join(ROOT, "variants", "hexatile", "*.toml")
 NO_ISLAND = GAME.resolve_rules({"island": "none"}, "test")
 DEFAULT = GAME.resolve_rules({}, "test")
 KINDS = ("radian", "super_radian", "set", "arrow", "straight")
-P = (0, 1)   # the lattice point shared by cells (0,0), (1,0) and (0,1)
+P = (0, 1)  # the lattice point shared by cells (0,0), (1,0) and (0,1)
 
 
 def variant_rules(path):
@@ -45,7 +44,9 @@ def variant_rules(path):
 
 
 def kinds_at(pos, colour=1, point=None):
-    return sorted(p.kind for p in pos.patterns() if p.colour == colour and (point is None or p.point == point))
+    return sorted(
+        p.kind for p in pos.patterns() if p.colour == colour and (point is None or p.point == point)
+    )
 
 
 def kernel_scores(pos):
@@ -58,7 +59,7 @@ def assert_kernel_agrees(pos):
     out = kernel_scores(pos)
     py = pos.score()
     for col, s in py.items():
-        got = dict(zip(KINDS + ("rope", "void", "base"), out[col][[0, 1, 2, 3, 4, 5, 6, 7]].tolist()))
+        got = dict(zip(KINDS + ("rope", "void", "base"), out[col].tolist(), strict=True))
         for k in got:
             assert got[k] == s[k], f"colour {col} {k}: kernel {got[k]} python {s[k]} in {pos.to_text()}"
 
@@ -76,8 +77,19 @@ def test_shipped_variants_pass_check_suite(path):
 
 def test_all_card_variants_shipped():
     names = {os.path.basename(p)[:-5] for p in VARIANTS}
-    assert {"standard", "bag_draw", "opponent_picks", "must_use_drawn", "adjacent_only", "anywhere",
-            "radian_wins", "rope_only", "free_match", "variety_match", "three_players"} <= names
+    assert {
+        "standard",
+        "bag_draw",
+        "opponent_picks",
+        "must_use_drawn",
+        "adjacent_only",
+        "anywhere",
+        "radian_wins",
+        "rope_only",
+        "free_match",
+        "variety_match",
+        "three_players",
+    } <= names
 
 
 def test_bad_rules_are_clear_errors():
@@ -91,8 +103,10 @@ def test_bad_rules_are_clear_errors():
 
 
 # ---- the card's worked example ---------------------------------------------------------------------
-WORKED = ("0,0:X 0,-2:r3 1,-2:r2 2,-2:w2 -1,-1:r3 0,-1:w1 1,-1:w0 2,-1:w4 -2,0:r1 -1,0:r3 1,0:w1 "
-          "2,0:r2 -2,1:w5 -1,1:r1 0,1:r3 1,1:w4 -2,2:r3 -1,2:w0 0,2:w4")
+WORKED = (
+    "0,0:X 0,-2:r3 1,-2:r2 2,-2:w2 -1,-1:r3 0,-1:w1 1,-1:w0 2,-1:w4 -2,0:r1 -1,0:r3 1,0:w1 "
+    "2,0:r2 -2,1:w5 -1,1:r1 0,1:r3 1,1:w4 -2,2:r3 -1,2:w0 0,2:w4"
+)
 
 
 def test_worked_example_black_15_red_8():
@@ -164,8 +178,10 @@ def test_radian_without_all_neutral_is_not_super():
     assert kinds_at(pos, 1, P) == ["radian"] and pos.score()[1]["radian"] == 2
     sup = Position.from_text(NO_ISLAND, SCENARIOS["super_radian"][0])
     assert sup.score()[1]["super_radian"] == 5 and sup.score()[1]["radian"] == 0
-    three = Position.from_text(GAME.resolve_rules({"island": "none", "players": 3}, "t"), SCENARIOS["super_radian"][0])
-    s = three.score()   # with 3 players yellow's Radian is the third player's, black's is a plain Radian
+    three = Position.from_text(
+        GAME.resolve_rules({"island": "none", "players": 3}, "t"), SCENARIOS["super_radian"][0]
+    )
+    s = three.score()  # with 3 players yellow's Radian is the third player's, black's is a plain Radian
     assert s[1]["radian"] == 2 and s[1]["super_radian"] == 0 and s[3]["radian"] == 2
 
 
@@ -230,8 +246,16 @@ def test_rope_on_branched_example():
     """
     pos = Position.from_text(NO_ISLAND, "0,-1:w1 0,0:w1 0,1:r5 1,-1:w1 1,0:w3")
     edges = sorted(tuple(sorted(r.tips)) for r in pos.rhombi() if r.colour == 1)
-    assert edges == sorted(tuple(sorted(e)) for e in [((0, 1), (-1, 0)), ((0, 1), (-1, 3)), ((0, 1), (2, 0)),
-                                                      ((2, 0), (1, -1)), ((1, -1), (0, -2))])
+    assert edges == sorted(
+        tuple(sorted(e))
+        for e in [
+            ((0, 1), (-1, 0)),
+            ((0, 1), (-1, 3)),
+            ((0, 1), (2, 0)),
+            ((2, 0), (1, -1)),
+            ((1, -1), (0, -2)),
+        ]
+    )
     assert pos.rope(1) == 4
     assert Position.from_text(dict(NO_ISLAND, rope_path="simple"), pos.to_text()).rope(1) == 4
     assert_kernel_agrees(pos)
@@ -259,8 +283,12 @@ def mirror(pos):
     return out
 
 
-positions = st.lists(st.tuples(st.sampled_from(CELLS), st.sampled_from(("white", "red")), st.integers(0, 5)),
-                     min_size=3, max_size=19, unique_by=lambda x: x[0])
+positions = st.lists(
+    st.tuples(st.sampled_from(CELLS), st.sampled_from(("white", "red")), st.integers(0, 5)),
+    min_size=3,
+    max_size=19,
+    unique_by=lambda x: x[0],
+)
 
 
 def build(items, rules=NO_ISLAND):
@@ -280,12 +308,19 @@ def test_rotations_and_mirrors_score_the_same(items, players):
         assert p.score() == want
     m = mirror(pos)
     assert m.score() == want
-    assert sorted((q.kind, q.colour) for q in m.patterns()) == sorted((q.kind, q.colour) for q in pos.patterns())
+    assert sorted((q.kind, q.colour) for q in m.patterns()) == sorted(
+        (q.kind, q.colour) for q in pos.patterns()
+    )
 
 
 @settings(max_examples=80, deadline=None)
-@given(positions, st.sampled_from(["thirds", "once", "window"]), st.booleans(), st.booleans(),
-       st.sampled_from([2, 3]))
+@given(
+    positions,
+    st.sampled_from(["thirds", "once", "window"]),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from([2, 3]),
+)
 def test_kernel_and_python_scorers_agree(items, straight, arrows, variety, players):
     rules = dict(NO_ISLAND, long_straight=straight, arrow_rules=arrows, variety=variety, players=players)
     assert_kernel_agrees(build(items, rules))
@@ -296,12 +331,14 @@ def test_spacing_rules():
     """A places at (0,-2); B places at (2,0). Now A (spacing 'last') may not use the cells next to
     (2,0): (2,-1), (1,0), (1,1). With 'all' the same plus nothing (A's own tile is fine);
     with 'adjacent_only' A must use exactly those; with 'none' any empty cell."""
+
     def after(spacing):
         pos = Position.start(dict(DEFAULT, spacing=spacing))
         for seat, cell in ((0, (0, -2)), (1, (2, 0))):
             pos.tiles[cell] = ("white", 0, seat)
             pos.history.append((seat, cell, "white", 0))
         return set(pos.legal_cells(0))
+
     empty = set(CELLS) - {(0, 0), (0, -2), (2, 0)}
     near = {(2, -1), (1, 0), (1, 1)}
     assert after("last") == empty - near
@@ -313,12 +350,14 @@ def test_spacing_rules():
 def test_spacing_all_keeps_away_from_every_opponent_tile():
     """A: (0,-2), B: (2,0), A: (-2,2). For B, 'last' forbids only the cells next to (-2,2);
     'all' also those next to (0,-2): (-1,-1), (0,-1), (1,-2)."""
+
     def after(spacing):
         pos = Position.start(dict(DEFAULT, spacing=spacing))
         for seat, cell in ((0, (0, -2)), (1, (2, 0)), (0, (-2, 2))):
             pos.tiles[cell] = ("white", 0, seat)
             pos.history.append((seat, cell, "white", 0))
         return set(pos.legal_cells(1))
+
     assert after("last") - after("all") == {(-1, -1), (0, -1), (1, -2)}
     assert {(-2, 1), (-1, 1), (-1, 2)} & after("last") == set()
 
@@ -330,7 +369,7 @@ def test_spacing_fallback_anywhere():
     for i, c in enumerate(order):
         pos.tiles[c] = ("white", 0, i % 2)
         pos.history.append((i % 2, c, "white", 0))
-    pos.history.append((1, (-2, 2), "white", 0))   # last tile far from the two free cells
+    pos.history.append((1, (-2, 2), "white", 0))  # last tile far from the two free cells
     assert set(pos.legal_cells(0)) == {(2, -2), (1, -2)}
 
 
@@ -366,12 +405,15 @@ def test_radian_wins_at_once():
 # ---- pictures and report ---------------------------------------------------------------------------
 def test_draw_and_report(tmp_path):
     import pandas as pd
+
     rules = DEFAULT
     seats = seats_for(GAME, rules, "greedy")
     tr = GAME.play_traced(rules, seats, 1, 11)
     GAME.draw(tr, str(tmp_path / "final.png"))
     GAME.draw(tr, str(tmp_path / "moves.png"), every_move=True)
-    assert (tmp_path / "final.png").stat().st_size > 10_000 and (tmp_path / "moves.png").stat().st_size > 10_000
+    assert (tmp_path / "final.png").stat().st_size > 10_000 and (
+        tmp_path / "moves.png"
+    ).stat().st_size > 10_000
     df = pd.DataFrame(GAME.play_chunk(rules, seats, 0, 200, 5))
     rows = {r["metric"]: r for r in GAME.report_metrics(df, rules)}
     rope = rows["chain rope changes the winner (vs points without rope)"]

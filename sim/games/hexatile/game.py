@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -21,63 +21,153 @@ ISLAND = ("centre", "random", "none")
 LONG_STRAIGHT = ("thirds", "once", "window")
 
 PARAMS = (
-    Param("players", "int", 2, "Number of players; with 3, yellow is the third player's colour.",
-          choices=(2, 3), seed_text="プレー人数２～３名 / 黄色は中立色ですが、３人プレーの際はプレーヤーカラーとなります。"),
-    Param("spacing", "str", "last",
-          "Where a tile may go: not next to the tile just placed by the previous player (last), not next "
-          "to any tile of another player (all), anywhere (none), only next to the tile just placed "
-          "(adjacent_only). If no cell qualifies, anywhere.",
-          choices=SPACING, seed_text="後手以降は相手が置いたタイルから1つ以上離れた距離にしか置けません。"
-          "１つ以上離れたところが開いていないときは好きな場所に置けます。"),
-    Param("tile_choice", "str", "open",
-          "Which tile a player uses: any of the shared tiles (open), one drawn blind from the bag (bag), "
-          "the one the previous player picks for them (opponent).",
-          choices=TILE_CHOICE, seed_text="１．タイルを袋に入れて見ないで１枚引く。 ２．相手が相手の使用駒を選ぶ。"),
-    Param("must_use_drawn", "bool", False,
-          "Bag draw: the drawn tile must be used. When false, a player may put the drawn tile back once "
-          "and must use the second draw.", seed_text="一度引いた駒を必ず使用"),
-    Param("rotation", "bool", True, "Tiles may be turned to any of 6 rotations before placing.",
-          seed_text="３色の菱形の並びが異なる６角形を使用します。"),
-    Param("island", "str", "centre",
-          "Where the face-down red-backed tile (the island) lies: board centre, a random cell, or no island.",
-          choices=ISLAND, seed_text="１枚を裏返し、島として中央、もしくは好きな位置に配置します。"),
-    Param("board", "str", "standard",
-          "standard: the 19-cell board; free: no board edge (each tile after the first touches a tile).",
-          choices=("standard", "free"), seed_text="ボード未使用島でプレイし、１つとばし置きルールと島をなくし、自由にタイルを配置"),
-    Param("long_straight", "str", "thirds",
-          "A line of L rhombi scores L//3 Straights (thirds: a 4th or 5th adds nothing), 1 (once) or "
-          "L-2 (window).", choices=LONG_STRAIGHT,
-          seed_text="ストレートに４つめのダイヤを並べても無効とします。※４ストレート、５ストレートの点数化なども使用者間で決める"),
-    Param("arrow_rules", "bool", True,
-          "An Arrow sharing a rhombus with a Set, a Radian or a Straight scores 0, and so does that pattern.",
-          seed_text="ルール１　アローとセットをつなげることはできない。ルール２　アローをチェインに含む事はできない。"),
-    Param("radian_wins", "bool", False, "A Radian (or Super Radian) wins at once for its colour's owner.",
-          seed_text="ラジアンを作成した段階で勝利となりますが、最後まで完成しなかった際は、獲得ポイントで勝敗を決めます。"),
-    Param("scoring", "str", "total", "total: patterns + chain rope; rope_only: only the chain rope counts.",
-          choices=("total", "rope_only"), seed_text="チェインロープの長さだけを競います。ポイントパターンは関係ありません。"),
-    Param("variety", "bool", False, "Variety match: each pattern type scores at most once per player.",
-          seed_text="対戦中同じポイントパターンは得点にならない。"),
-    Param("rope_path", "str", "trail",
-          "Chain rope: each rhombus used once, a point may be passed twice (trail), or each point once "
-          "(simple).", choices=("trail", "simple"),
-          seed_text="菱形の鋭角同士がつながっていれば、折れ曲がっていても構いません。"),
-    Param("first_colour", "str", "black", "The colour seat A (the first player) takes.",
-          choices=("black", "red"), seed_text="先手のプレーヤーが黒か赤の好きな色を選びます。"),
+    Param(
+        "players",
+        "int",
+        2,
+        "Number of players; with 3, yellow is the third player's colour.",
+        choices=(2, 3),
+        seed_text="プレー人数２～３名 / 黄色は中立色ですが、３人プレーの際はプレーヤーカラーとなります。",
+    ),
+    Param(
+        "spacing",
+        "str",
+        "last",
+        "Where a tile may go: not next to the tile just placed by the previous player (last), not next "
+        "to any tile of another player (all), anywhere (none), only next to the tile just placed "
+        "(adjacent_only). If no cell qualifies, anywhere.",
+        choices=SPACING,
+        seed_text="後手以降は相手が置いたタイルから1つ以上離れた距離にしか置けません。"
+        "１つ以上離れたところが開いていないときは好きな場所に置けます。",
+    ),
+    Param(
+        "tile_choice",
+        "str",
+        "open",
+        "Which tile a player uses: any of the shared tiles (open), one drawn blind from the bag (bag), "
+        "the one the previous player picks for them (opponent).",
+        choices=TILE_CHOICE,
+        seed_text="１．タイルを袋に入れて見ないで１枚引く。 ２．相手が相手の使用駒を選ぶ。",
+    ),
+    Param(
+        "must_use_drawn",
+        "bool",
+        False,
+        "Bag draw: the drawn tile must be used. When false, a player may put the drawn tile back once "
+        "and must use the second draw.",
+        seed_text="一度引いた駒を必ず使用",
+    ),
+    Param(
+        "rotation",
+        "bool",
+        True,
+        "Tiles may be turned to any of 6 rotations before placing.",
+        seed_text="３色の菱形の並びが異なる６角形を使用します。",
+    ),
+    Param(
+        "island",
+        "str",
+        "centre",
+        "Where the face-down red-backed tile (the island) lies: board centre, a random cell, or no island.",
+        choices=ISLAND,
+        seed_text="１枚を裏返し、島として中央、もしくは好きな位置に配置します。",
+    ),
+    Param(
+        "board",
+        "str",
+        "standard",
+        "standard: the 19-cell board; free: no board edge (each tile after the first touches a tile).",
+        choices=("standard", "free"),
+        seed_text="ボード未使用島でプレイし、１つとばし置きルールと島をなくし、自由にタイルを配置",
+    ),
+    Param(
+        "long_straight",
+        "str",
+        "thirds",
+        "A line of L rhombi scores L//3 Straights (thirds: a 4th or 5th adds nothing), 1 (once) or "
+        "L-2 (window).",
+        choices=LONG_STRAIGHT,
+        seed_text="ストレートに４つめのダイヤを並べても無効とします。※４ストレート、５ストレートの点数化なども使用者間で決める",
+    ),
+    Param(
+        "arrow_rules",
+        "bool",
+        True,
+        "An Arrow sharing a rhombus with a Set, a Radian or a Straight scores 0, and so does that pattern.",
+        seed_text="ルール１　アローとセットをつなげることはできない。"
+        "ルール２　アローをチェインに含む事はできない。",
+    ),
+    Param(
+        "radian_wins",
+        "bool",
+        False,
+        "A Radian (or Super Radian) wins at once for its colour's owner.",
+        seed_text="ラジアンを作成した段階で勝利となりますが、最後まで完成しなかった際は、獲得ポイントで勝敗を決めます。",
+    ),
+    Param(
+        "scoring",
+        "str",
+        "total",
+        "total: patterns + chain rope; rope_only: only the chain rope counts.",
+        choices=("total", "rope_only"),
+        seed_text="チェインロープの長さだけを競います。ポイントパターンは関係ありません。",
+    ),
+    Param(
+        "variety",
+        "bool",
+        False,
+        "Variety match: each pattern type scores at most once per player.",
+        seed_text="対戦中同じポイントパターンは得点にならない。",
+    ),
+    Param(
+        "rope_path",
+        "str",
+        "trail",
+        "Chain rope: each rhombus used once, a point may be passed twice (trail), or each point once "
+        "(simple).",
+        choices=("trail", "simple"),
+        seed_text="菱形の鋭角同士がつながっていれば、折れ曲がっていても構いません。",
+    ),
+    Param(
+        "first_colour",
+        "str",
+        "black",
+        "The colour seat A (the first player) takes.",
+        choices=("black", "red"),
+        seed_text="先手のプレーヤーが黒か赤の好きな色を選びます。",
+    ),
 )
 
 GREEDY_PARAMS = (
-    Param("setup_weight", "float", 0.5, "Weight of the points the move leaves for others to complete.",
-          low=0.0, high=10.0),
-    Param("plan_weight", "float", 0.25, "Weight of the points the move prepares for itself.",
-          low=0.0, high=10.0),
+    Param(
+        "setup_weight",
+        "float",
+        0.5,
+        "Weight of the points the move leaves for others to complete.",
+        low=0.0,
+        high=10.0,
+    ),
+    Param(
+        "plan_weight", "float", 0.25, "Weight of the points the move prepares for itself.", low=0.0, high=10.0
+    ),
     Param("rope_weight", "float", 0.3, "Weight of tip-to-tip joins (chain rope growth).", low=0.0, high=10.0),
-    Param("arrow_foresight", "bool", True, "Foresee the Arrow rules: an Arrow joined to a scored pattern "
-          "(or a pattern joined to an Arrow) is a loss, for its own colour or a gain for another's."),
+    Param(
+        "arrow_foresight",
+        "bool",
+        True,
+        "Foresee the Arrow rules: an Arrow joined to a scored pattern "
+        "(or a pattern joined to an Arrow) is a loss, for its own colour or a gain for another's.",
+    ),
 )
 BOTS = (
     Bot("random", K.BOT_RANDOM, "Uniformly random legal cell, tile and rotation."),
-    Bot("greedy", K.BOT_GREEDY, "Immediate points for itself minus for the others, minus what the move "
-        "sets up for them, plus own set-ups and rope joins.", GREEDY_PARAMS),
+    Bot(
+        "greedy",
+        K.BOT_GREEDY,
+        "Immediate points for itself minus for the others, minus what the move "
+        "sets up for them, plus own set-ups and rope joins.",
+        GREEDY_PARAMS,
+    ),
 )
 
 
@@ -165,8 +255,10 @@ def bot_points(rules, pts) -> tuple[np.ndarray, np.ndarray]:
 class Hexatile(Game):
     name = "hexatile"
     title = "HEXATILE"
-    description = ("Shared hexagonal tiles of three rhombi (black, red, neutral yellow) on a 19-cell board; "
-                   "patterns score for their colour's owner, the longest chain rope is added at the end.")
+    description = (
+        "Shared hexagonal tiles of three rhombi (black, red, neutral yellow) on a 19-cell board; "
+        "patterns score for their colour's owner, the longest chain rope is added at the end."
+    )
     params = PARAMS
     bots = BOTS
     end_reasons = ("tiles_placed", "radian")
@@ -177,23 +269,30 @@ class Hexatile(Game):
 
     def validate(self, rules, where):
         if rules["board"] == "free" and rules["island"] != "none":
-            raise VariantError(f"{where}: [rules] board = 'free' needs island = 'none' "
-                               f"(the free match has no island); got island = {rules['island']!r}")
+            raise VariantError(
+                f"{where}: [rules] board = 'free' needs island = 'none' "
+                f"(the free match has no island); got island = {rules['island']!r}"
+            )
 
     def warnings(self, rules):
         out = [
             "The rule card's photos are lost: Radian, Super Radian, Straight, Set and Arrow shapes are a "
             "reading (templates.py, drawn by `hexsim rules hexatile --draw DIR`).",
-            "The worked example's label 'ラジアン５ｐ' is 5 points, the Super Radian value, not a 5-point Radian.",
+            "The worked example's label 'ラジアン５ｐ' is 5 points, the Super Radian value, "
+            "not a 5-point Radian.",
         ]
         played = sum(TP.TILE_COUNTS.values()) - (0 if rules["island"] == "none" else 1)
         if played % rules["players"]:
-            out.append(f"{played} tiles for {rules['players']} players: the first player(s) place one more "
-                       "(the card turns one tile over 'to make the tile numbers equal', the free match "
-                       "drops the island).")
+            out.append(
+                f"{played} tiles for {rules['players']} players: the first player(s) place one more "
+                "(the card turns one tile over 'to make the tile numbers equal', the free match "
+                "drops the island)."
+            )
         if rules["players"] == 3 and rules["spacing"] == "last":
-            out.append("3 players: the card lets each player place anywhere (spacing = 'none'); "
-                       "spacing 'last' is the card's optional 'of course you may keep the gap'.")
+            out.append(
+                "3 players: the card lets each player place anywhere (spacing = 'none'); "
+                "spacing 'last' is the card's optional 'of course you may keep the gap'."
+            )
         return out
 
     # ---- kernels ------------------------------------------------------------------------------
@@ -212,9 +311,29 @@ class Hexatile(Game):
         for i, s in enumerate(seats):
             v = s.param_vector()
             par[i, : len(v)] = v
-        return (ri, code, par, g.neigh, g.cell_vert, g.cell_slot, g.low_tri, g.vslot_cell, g.vslot_k,
-                g.line_next, g.line_side, g.rh_tip, g.rh_obt, tab.ocol, tab.contrib, tab.vtype, tab.ntip, pot, ptsc,
-                spts, pts)
+        return (
+            ri,
+            code,
+            par,
+            g.neigh,
+            g.cell_vert,
+            g.cell_slot,
+            g.low_tri,
+            g.vslot_cell,
+            g.vslot_k,
+            g.line_next,
+            g.line_side,
+            g.rh_tip,
+            g.rh_obt,
+            tab.ocol,
+            tab.contrib,
+            tab.vtype,
+            tab.ntip,
+            pot,
+            ptsc,
+            spts,
+            pts,
+        )
 
     def _columns(self, rules, raw: np.ndarray) -> dict[str, np.ndarray]:
         names = self.seat_names(rules)
@@ -258,8 +377,13 @@ class Hexatile(Game):
         for t in range(int(raw[0, 2])):
             seat, c, o, drawn, redraw, picker = (int(x) for x in rec[t])
             q, r = g.cells[c]
-            m = {"seat": names[seat], "move": f"{types[o // 6]} r{o % 6} @({q},{r})", "cell": (q, r),
-                 "tile": types[o // 6], "rotation": o % 6}
+            m = {
+                "seat": names[seat],
+                "move": f"{types[o // 6]} r{o % 6} @({q},{r})",
+                "cell": (q, r),
+                "tile": types[o // 6],
+                "rotation": o % 6,
+            }
             if rules["tile_choice"] == "bag":
                 m["drawn"] = types[drawn]
                 m["redraw"] = bool(redraw)
@@ -272,18 +396,22 @@ class Hexatile(Game):
 
     def verify_trace(self, trace: Trace) -> None:
         from sim.games.hexatile.position import verify_trace
+
         verify_trace(self, trace)
 
     def draw(self, trace, path, every_move=False):
         from sim.games.hexatile.drawing import draw_trace
+
         draw_trace(self, trace, path, every_move)
 
     def draw_rules(self, out_dir):
         from sim.games.hexatile.drawing import draw_rules
+
         return draw_rules(self, out_dir)
 
     def report_metrics(self, df, rules):
         from sim.games.hexatile.report import metrics
+
         return metrics(self, df, rules)
 
     def warm(self):
@@ -303,12 +431,38 @@ def score_tiles(rules, tiles: dict, island=None) -> np.ndarray:
     placer = np.full(len(g.cells), -1, np.int32)
     vcode = np.zeros(len(g.vert_pts), np.int32)
     for v in range(len(g.vert_pts)):
-        vcode[v] = sum(int(K.POW11[i]) for i in range(3)
-                       if g.vslot_cell[v, i] >= 0 and (island is None or g.vslot_cell[v, i] != g.cell_index[island]))
+        vcode[v] = sum(
+            int(K.POW11[i])
+            for i in range(3)
+            if g.vslot_cell[v, i] >= 0 and (island is None or g.vslot_cell[v, i] != g.cell_index[island])
+        )
     for cell, (t, rot) in tiles.items():
-        K._apply(g.cell_index[cell], types.index(t) * 6 + rot, 0, rh, cell_o, placer, vcode, g.cell_vert,
-                 g.cell_slot, g.low_tri, tab.contrib, tab.ocol)
+        K._apply(
+            g.cell_index[cell],
+            types.index(t) * 6 + rot,
+            0,
+            rh,
+            cell_o,
+            placer,
+            vcode,
+            g.cell_vert,
+            g.cell_slot,
+            g.low_tri,
+            tab.contrib,
+            tab.ocol,
+        )
     out = np.zeros((4, 8), np.int64)
-    K.score_board(rules_vector(rules, tab), rh, vcode, g.vslot_cell, g.vslot_k, g.line_next, g.line_side,
-                  g.rh_tip, tab.vtype, points_vector(), out)
+    K.score_board(
+        rules_vector(rules, tab),
+        rh,
+        vcode,
+        g.vslot_cell,
+        g.vslot_k,
+        g.line_next,
+        g.line_side,
+        g.rh_tip,
+        tab.vtype,
+        points_vector(),
+        out,
+    )
     return out

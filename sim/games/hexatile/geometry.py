@@ -47,8 +47,12 @@ def hex_distance(a, b):
 
 def board_cells(radius):
     """Axial cells of a hexagonal board, row by row (r then q)."""
-    return [(q, r) for r in range(-radius, radius + 1) for q in range(-radius, radius + 1)
-            if hex_distance((q, r), (0, 0)) <= radius]
+    return [
+        (q, r)
+        for r in range(-radius, radius + 1)
+        for q in range(-radius, radius + 1)
+        if hex_distance((q, r), (0, 0)) <= radius
+    ]
 
 
 def direction_sector(vec):
@@ -60,19 +64,19 @@ def direction_sector(vec):
 @dataclass
 class Geometry:
     radius: int
-    cells: list            # axial coordinates
-    cell_index: dict       # axial -> index
-    neigh: np.ndarray      # [N, 6] neighbour cell or -1
+    cells: list  # axial coordinates
+    cell_index: dict  # axial -> index
+    neigh: np.ndarray  # [N, 6] neighbour cell or -1
     cell_vert: np.ndarray  # [N, 6] vertex id of V_k
     cell_slot: np.ndarray  # [N, 6] slot (0..2) of the cell at its vertex k
-    low_tri: np.ndarray    # [N, 6] 0: sector 2i is T_k-1, 1: sector 2i is T_k
-    vert_pts: list         # vertex id -> lattice point
+    low_tri: np.ndarray  # [N, 6] 0: sector 2i is T_k-1, 1: sector 2i is T_k
+    vert_pts: list  # vertex id -> lattice point
     vslot_cell: np.ndarray  # [NV, 3] cell in slot i (or -1 off board)
-    vslot_k: np.ndarray     # [NV, 3] k such that the vertex is V_k of that cell (-1 off board)
-    line_next: np.ndarray   # [N*6, 2] rhombus position continuing the straight beyond tip side
-    line_side: np.ndarray   # [N*6, 2] which tip side of that rhombus sits at the joint
-    rh_tip: np.ndarray      # [N*6, 2] vertex ids of the tips (side 0 = V_j-1, side 1 = V_j+1)
-    rh_obt: np.ndarray      # [N*6] vertex id of the outer obtuse corner V_j
+    vslot_k: np.ndarray  # [NV, 3] k such that the vertex is V_k of that cell (-1 off board)
+    line_next: np.ndarray  # [N*6, 2] rhombus position continuing the straight beyond tip side
+    line_side: np.ndarray  # [N*6, 2] which tip side of that rhombus sits at the joint
+    rh_tip: np.ndarray  # [N*6, 2] vertex ids of the tips (side 0 = V_j-1, side 1 = V_j+1)
+    rh_obt: np.ndarray  # [N*6] vertex id of the outer obtuse corner V_j
 
 
 def build(radius: int) -> Geometry:
@@ -85,7 +89,7 @@ def build(radius: int) -> Geometry:
             neigh[i, d] = idx.get((q + dq, r + dr), -1)
     # every lattice point that is a corner of some board cell
     vid: dict = {}
-    for (q, r) in cells:
+    for q, r in cells:
         a, b = centre(q, r)
         for k in range(6):
             p = (a + U[k][0], b + U[k][1])
@@ -110,7 +114,10 @@ def build(radius: int) -> Geometry:
             if qc is None:
                 continue
             for t in ((k - 1) % 6, k):  # triangles T_k-1 and T_k touch V_k
-                v1, v2 = (c[0] + U[t][0], c[1] + U[t][1]), (c[0] + U[(t + 1) % 6][0], c[1] + U[(t + 1) % 6][1])
+                v1, v2 = (
+                    (c[0] + U[t][0], c[1] + U[t][1]),
+                    (c[0] + U[(t + 1) % 6][0], c[1] + U[(t + 1) % 6][1]),
+                )
                 cx = (xy(c)[0] + xy(v1)[0] + xy(v2)[0]) / 3.0 - xy(p)[0]
                 cy = (xy(c)[1] + xy(v1)[1] + xy(v2)[1]) / 3.0 - xy(p)[1]
                 secs[direction_sector((cx, cy))] = (centre_to_cell.get(c, -1), k, t, qc)
@@ -141,25 +148,39 @@ def build(radius: int) -> Geometry:
     for c in range(n):
         for j in range(6):
             for side in range(2):
-                k = (j - 1) % 6 if side == 0 else (j + 1) % 6   # the tip vertex V_k
-                t = (j - 1) % 6 if side == 0 else j            # this rhombus's triangle there
+                k = (j - 1) % 6 if side == 0 else (j + 1) % 6  # the tip vertex V_k
+                t = (j - 1) % 6 if side == 0 else j  # this rhombus's triangle there
                 v = cell_vert[c, k]
                 s = [s for s in range(6) if sector_tri[v, s, 0] == c and sector_tri[v, s, 2] == t][0]
                 c2, k2, t2 = sector_tri[v, (s + 3) % 6]
                 if c2 < 0:
                     continue
                 # the tip rhombus of cell c2 holding triangle t2 with its tip at V_k2
-                if t2 == k2:          # triangle T_k2 spans V_k2..V_k2+1 -> position k2+1, side 0
+                if t2 == k2:  # triangle T_k2 spans V_k2..V_k2+1 -> position k2+1, side 0
                     j2, side2 = (k2 + 1) % 6, 0
-                else:                 # triangle T_k2-1 spans V_k2-1..V_k2 -> position k2-1, side 1
+                else:  # triangle T_k2-1 spans V_k2-1..V_k2 -> position k2-1, side 1
                     j2, side2 = (k2 - 1) % 6, 1
                 line_next[c * 6 + j, side] = c2 * 6 + j2
                 line_side[c * 6 + j, side] = side2
     pts = [None] * nv
     for p, v in vid.items():
         pts[v] = p
-    return Geometry(radius, cells, idx, neigh, cell_vert, cell_slot, low_tri, pts, vslot_cell,
-                    vslot_k, line_next, line_side, rh_tip, rh_obt)
+    return Geometry(
+        radius,
+        cells,
+        idx,
+        neigh,
+        cell_vert,
+        cell_slot,
+        low_tri,
+        pts,
+        vslot_cell,
+        vslot_k,
+        line_next,
+        line_side,
+        rh_tip,
+        rh_obt,
+    )
 
 
 def _axial_of_centre(c):

@@ -30,7 +30,7 @@ BOT_RANDOM, BOT_GREEDY = 0, 1
 # end reasons
 END_TILES, END_RADIAN = 0, 1
 POW11 = np.array([1, 11, 121], np.int32)
-REC_W = 6   # per move record: seat, cell, orientation, first drawn type, redrawn, picker
+REC_W = 6  # per move record: seat, cell, orientation, first drawn type, redrawn, picker
 
 
 @njit(cache=True)
@@ -38,11 +38,11 @@ def straight_value(L, mode):
     """Straights scored by a run of L rhombi joined tip to tip in one line."""
     if L < 3:
         return 0
-    if mode == 0:      # thirds: a 4th or 5th adds nothing, 6 makes two
+    if mode == 0:  # thirds: a 4th or 5th adds nothing, 6 makes two
         return L // 3
-    if mode == 1:      # once: any run of 3 or more is one Straight
+    if mode == 1:  # once: any run of 3 or more is one Straight
         return 1
-    return L - 2       # window: every 3 consecutive rhombi
+    return L - 2  # window: every 3 consecutive rhombi
 
 
 @njit(cache=True)
@@ -156,8 +156,27 @@ def _flag(r, bit, value, mark, vflag, rh, rh_tip, rh_obt):
 
 
 @njit(cache=True)
-def _mark_patterns(c, o, players, rh, mark, vflag, vcode, cell_vert, vslot_cell, vslot_k, rh_tip, rh_obt, ocol,
-                   vtype, ptsc, spts, line_next, line_side, smode):
+def _mark_patterns(
+    c,
+    o,
+    players,
+    rh,
+    mark,
+    vflag,
+    vcode,
+    cell_vert,
+    vslot_cell,
+    vslot_k,
+    rh_tip,
+    rh_obt,
+    ocol,
+    vtype,
+    ptsc,
+    spts,
+    line_next,
+    line_side,
+    smode,
+):
     """After a placement on c: flag the rhombi now in a scored pattern or in an Arrow, for the
     bots' foresight of the Arrow rules."""
     for k in range(6):
@@ -205,9 +224,38 @@ def _mark_patterns(c, o, players, rh, mark, vflag, vcode, cell_vert, vslot_cell,
 
 
 @njit(cache=True)
-def _greedy(rng, cells, ncell, types_ok, rot_n, me, ns, seat_col, bp, rh, mark, vflag, vcode, cell_vert, cell_slot,
-            low_tri, vslot_cell, vslot_k, contrib, ocol, vtype, ntip, pot, ptsc, spts, line_next, line_side,
-            smode, arrows, res):
+def _greedy(
+    rng,
+    cells,
+    ncell,
+    types_ok,
+    rot_n,
+    me,
+    ns,
+    seat_col,
+    bp,
+    rh,
+    mark,
+    vflag,
+    vcode,
+    cell_vert,
+    cell_slot,
+    low_tri,
+    vslot_cell,
+    vslot_k,
+    contrib,
+    ocol,
+    vtype,
+    ntip,
+    pot,
+    ptsc,
+    spts,
+    line_next,
+    line_side,
+    smode,
+    arrows,
+    res,
+):
     """Best (cell, orientation) by immediate points for me minus for the others (pattern points a
     tile creates, the Arrow rules ignored), minus what it leaves them to complete at its corners
     (setup_weight), plus what it prepares for me (plan_weight) and tip-to-tip joins (rope_weight).
@@ -221,7 +269,7 @@ def _greedy(rng, cells, ncell, types_ok, rot_n, me, ns, seat_col, bp, rh, mark, 
     rhombus position and colour (vr[6, 4]); an orientation then costs 6 + 3 lookups.
     """
     if bp[3] == 0.0:
-        arrows = 0    # this bot does not foresee the Arrow rules
+        arrows = 0  # this bot does not foresee the Arrow rules
     w = np.zeros(4)
     wp = np.zeros(4)
     for s in range(ns):
@@ -256,7 +304,7 @@ def _greedy(rng, cells, ncell, types_ok, rot_n, me, ns, seat_col, bp, rh, mark, 
                     p = ptsc[col, ty]
                     if arrows > 0 and ty > 0 and p > 0.0:
                         if ty == ARROW and vflag[v, col, 0] > 0.0:
-                            p = -vflag[v, col, 0]      # voids itself and the pattern it joins
+                            p = -vflag[v, col, 0]  # voids itself and the pattern it joins
                         elif ty != ARROW and vflag[v, col, 1] > 0.0 and not (arrows == 2 and ty != SET):
                             p = -ptsc[col, ARROW]
                     val += w[col] * (p + wp[col] * pot[code, col])
@@ -270,8 +318,9 @@ def _greedy(rng, cells, ncell, types_ok, rot_n, me, ns, seat_col, bp, rh, mark, 
                     continue
                 la = bey_len[j, 0] if bey_col[j, 0] == col else 0
                 lb = bey_len[j, 1] if bey_col[j, 1] == col else 0
-                gain = spts[col] * (straight_value(la + 1 + lb, smode) - straight_value(la, smode)
-                                    - straight_value(lb, smode))
+                gain = spts[col] * (
+                    straight_value(la + 1 + lb, smode) - straight_value(la, smode) - straight_value(lb, smode)
+                )
                 if arrows > 0 and gain > 0.0 and ((la > 0 and bey_arr[j, 0]) or (lb > 0 and bey_arr[j, 1])):
                     gain = -ptsc[col, ARROW]
                 links = ntip[vcode[ja], col] + ntip[vcode[jb], col]
@@ -312,8 +361,9 @@ def _apply(c, o, seat, rh, cell_o, placer, vcode, cell_vert, cell_slot, low_tri,
 
 
 @njit(cache=True)
-def _variety_update(c, o, rh, mark, vcode, cell_vert, ocol, vtype, line_next, line_side, smode, players, ptsc,
-                    spts):
+def _variety_update(
+    c, o, rh, mark, vcode, cell_vert, ocol, vtype, line_next, line_side, smode, players, ptsc, spts
+):
     """Variety match: a pattern type a colour has made is worth nothing more to the bot."""
     for k in range(6):
         code = vcode[cell_vert[c, k]]
@@ -428,7 +478,7 @@ def score_board(ri, rh, vcode, vslot_cell, vslot_k, line_next, line_side, rh_tip
             if ty == 0:
                 continue
             if players == 2 and col == 3:
-                continue        # yellow is neutral with 2 players
+                continue  # yellow is neutral with 2 players
             if players == 3 and ty == SUPER_RADIAN:
                 ty = RADIAN
             it[ni] = ty
@@ -513,7 +563,7 @@ def score_board(ri, rh, vcode, vslot_cell, vslot_k, line_next, line_side, rh_tip
             out[col, 6] += p
         else:
             out[col, 4] += p
-    if ri[11] == 1:   # variety match: each pattern type scores once per player
+    if ri[11] == 1:  # variety match: each pattern type scores once per player
         for col in range(1, 4):
             for ty in range(1, 6):
                 out[col, ty - 1] = min(out[col, ty - 1], pts[ty])
@@ -525,8 +575,32 @@ def score_board(ri, rh, vcode, vslot_cell, vslot_k, line_next, line_side, rh_tip
 
 
 @njit(cache=True)
-def _play_game(seed, ri, bot_code, bot_par, neigh, cell_vert, cell_slot, low_tri, vslot_cell, vslot_k,
-               line_next, line_side, rh_tip, rh_obt, ocol, contrib, vtype, ntip, pot, ptsc, spts, pts, rec, res):
+def _play_game(
+    seed,
+    ri,
+    bot_code,
+    bot_par,
+    neigh,
+    cell_vert,
+    cell_slot,
+    low_tri,
+    vslot_cell,
+    vslot_k,
+    line_next,
+    line_side,
+    rh_tip,
+    rh_obt,
+    ocol,
+    contrib,
+    vtype,
+    ntip,
+    pot,
+    ptsc,
+    spts,
+    pts,
+    rec,
+    res,
+):
     """Play one game. rec[T, REC_W] receives the moves; res[int64 4 + players*8]:
     winner, end reason, turns, island cell, then per seat the 8 score entries of score_board."""
     rng = new_state(seed)
@@ -567,7 +641,7 @@ def _play_game(seed, ri, bot_code, bot_par, neigh, cell_vert, cell_slot, low_tri
     col_seat = np.full(4, -1, np.int64)
     for s in range(players):
         col_seat[seat_col[s]] = s
-    ptsc = ptsc.copy()     # the bot's points per colour and pattern (variety: zeroed once made)
+    ptsc = ptsc.copy()  # the bot's points per colour and pattern (variety: zeroed once made)
     spts = spts.copy()
     cells = np.zeros(n, np.int64)
     choice = np.zeros(2, np.int64)
@@ -601,10 +675,38 @@ def _play_game(seed, ri, bot_code, bot_par, neigh, cell_vert, cell_slot, low_tri
                     for q in range(2):
                         types_ok[0] = 1 if q == 0 else 0
                         types_ok[1] = 1 if q == 1 else 0
-                        vals[q] = _greedy(rng, cells, ncell, types_ok, rot_n, seat, players, seat_col,
-                                          bot_par[seat], rh, mark, vflag, vcode, cell_vert, cell_slot, low_tri,
-                                          vslot_cell, vslot_k, contrib, ocol, vtype, ntip, pot, ptsc, spts,
-                                          line_next, line_side, smode, arrows, choice)
+                        vals[q] = _greedy(
+                            rng,
+                            cells,
+                            ncell,
+                            types_ok,
+                            rot_n,
+                            seat,
+                            players,
+                            seat_col,
+                            bot_par[seat],
+                            rh,
+                            mark,
+                            vflag,
+                            vcode,
+                            cell_vert,
+                            cell_slot,
+                            low_tri,
+                            vslot_cell,
+                            vslot_k,
+                            contrib,
+                            ocol,
+                            vtype,
+                            ntip,
+                            pot,
+                            ptsc,
+                            spts,
+                            line_next,
+                            line_side,
+                            smode,
+                            arrows,
+                            choice,
+                        )
                     expect = (rem[0] * vals[0] + rem[1] * vals[1]) / (rem[0] + rem[1])
                     back = vals[tt] < expect - 1e-9
                 if back:
@@ -622,10 +724,38 @@ def _play_game(seed, ri, bot_code, bot_par, neigh, cell_vert, cell_slot, low_tri
                 for q in range(2):
                     types_ok[0] = 1 if q == 0 else 0
                     types_ok[1] = 1 if q == 1 else 0
-                    vals[q] = _greedy(rng, cells, ncell, types_ok, rot_n, seat, players, seat_col,
-                                      bot_par[picker], rh, mark, vflag, vcode, cell_vert, cell_slot, low_tri,
-                                      vslot_cell, vslot_k, contrib, ocol, vtype, ntip, pot, ptsc, spts,
-                                      line_next, line_side, smode, arrows, choice)
+                    vals[q] = _greedy(
+                        rng,
+                        cells,
+                        ncell,
+                        types_ok,
+                        rot_n,
+                        seat,
+                        players,
+                        seat_col,
+                        bot_par[picker],
+                        rh,
+                        mark,
+                        vflag,
+                        vcode,
+                        cell_vert,
+                        cell_slot,
+                        low_tri,
+                        vslot_cell,
+                        vslot_k,
+                        contrib,
+                        ocol,
+                        vtype,
+                        ntip,
+                        pot,
+                        ptsc,
+                        spts,
+                        line_next,
+                        line_side,
+                        smode,
+                        arrows,
+                        choice,
+                    )
                 tt = 0 if vals[0] < vals[1] else 1
                 if vals[0] == vals[1]:
                     tt = below(rng, 2)
@@ -640,9 +770,38 @@ def _play_game(seed, ri, bot_code, bot_par, neigh, cell_vert, cell_slot, low_tri
                 tt = 1
             o = tt * 6 + (below(rng, 6) if rot_n == 6 else 0)
         else:
-            _greedy(rng, cells, ncell, types_ok, rot_n, seat, players, seat_col, bot_par[seat], rh, mark,
-                    vflag, vcode, cell_vert, cell_slot, low_tri, vslot_cell, vslot_k, contrib, ocol, vtype, ntip, pot,
-                    ptsc, spts, line_next, line_side, smode, arrows, choice)
+            _greedy(
+                rng,
+                cells,
+                ncell,
+                types_ok,
+                rot_n,
+                seat,
+                players,
+                seat_col,
+                bot_par[seat],
+                rh,
+                mark,
+                vflag,
+                vcode,
+                cell_vert,
+                cell_slot,
+                low_tri,
+                vslot_cell,
+                vslot_k,
+                contrib,
+                ocol,
+                vtype,
+                ntip,
+                pot,
+                ptsc,
+                spts,
+                line_next,
+                line_side,
+                smode,
+                arrows,
+                choice,
+            )
             c = choice[0]
             o = choice[1]
         _apply(c, o, seat, rh, cell_o, placer, vcode, cell_vert, cell_slot, low_tri, contrib, ocol)
@@ -657,11 +816,44 @@ def _play_game(seed, ri, bot_code, bot_par, neigh, cell_vert, cell_slot, low_tri
             rec[t, 5] = picker
         t += 1
         if arrows > 0:
-            _mark_patterns(c, o, players, rh, mark, vflag, vcode, cell_vert, vslot_cell, vslot_k, rh_tip, rh_obt,
-                           ocol, vtype, ptsc, spts, line_next, line_side, smode)
+            _mark_patterns(
+                c,
+                o,
+                players,
+                rh,
+                mark,
+                vflag,
+                vcode,
+                cell_vert,
+                vslot_cell,
+                vslot_k,
+                rh_tip,
+                rh_obt,
+                ocol,
+                vtype,
+                ptsc,
+                spts,
+                line_next,
+                line_side,
+                smode,
+            )
         if ri[11] == 1:
-            _variety_update(c, o, rh, mark, vcode, cell_vert, ocol, vtype, line_next, line_side, smode, players,
-                            ptsc, spts)
+            _variety_update(
+                c,
+                o,
+                rh,
+                mark,
+                vcode,
+                cell_vert,
+                ocol,
+                vtype,
+                line_next,
+                line_side,
+                smode,
+                players,
+                ptsc,
+                spts,
+            )
         if ri[9] == 1:
             # Radian wins at once: the owner of a Radian made by this tile (the mover first)
             for pass_ in range(2):
@@ -681,10 +873,10 @@ def _play_game(seed, ri, bot_code, bot_par, neigh, cell_vert, cell_slot, low_tri
     score_board(ri, rh, vcode, vslot_cell, vslot_k, line_next, line_side, rh_tip, vtype, pts, sc)
     if end == END_RADIAN:
         for col in range(4):
-            sc[col, 5] = 0     # the chain rope is counted only when every tile is down
+            sc[col, 5] = 0  # the chain rope is counted only when every tile is down
     if ri[10] == 1:
         for col in range(4):
-            sc[col, 7] = 0     # chain rope only: the patterns do not count
+            sc[col, 7] = 0  # chain rope only: the patterns do not count
     if winner == -2:
         # most points; tie: most points without the rope; still tied: a draw
         best = -1
@@ -714,21 +906,117 @@ def _play_game(seed, ri, bot_code, bot_par, neigh, cell_vert, cell_slot, low_tri
 
 
 @njit(cache=True)
-def play_chunk_kernel(run_seed, first_game, n_games, ri, bot_code, bot_par, neigh, cell_vert, cell_slot,
-                      low_tri, vslot_cell, vslot_k, line_next, line_side, rh_tip, rh_obt, ocol, contrib, vtype, ntip,
-                      pot, ptsc, spts, pts, out):
+def play_chunk_kernel(
+    run_seed,
+    first_game,
+    n_games,
+    ri,
+    bot_code,
+    bot_par,
+    neigh,
+    cell_vert,
+    cell_slot,
+    low_tri,
+    vslot_cell,
+    vslot_k,
+    line_next,
+    line_side,
+    rh_tip,
+    rh_obt,
+    ocol,
+    contrib,
+    vtype,
+    ntip,
+    pot,
+    ptsc,
+    spts,
+    pts,
+    out,
+):
     """out[n_games, 4 + players*8] int64 rows (see _play_game)."""
     rec = np.zeros((0, REC_W), np.int64)
     for g in range(n_games):
         seed = game_seed(run_seed, first_game + g)
-        _play_game(seed, ri, bot_code, bot_par, neigh, cell_vert, cell_slot, low_tri, vslot_cell, vslot_k,
-                   line_next, line_side, rh_tip, rh_obt, ocol, contrib, vtype, ntip, pot, ptsc, spts, pts, rec, out[g])
+        _play_game(
+            seed,
+            ri,
+            bot_code,
+            bot_par,
+            neigh,
+            cell_vert,
+            cell_slot,
+            low_tri,
+            vslot_cell,
+            vslot_k,
+            line_next,
+            line_side,
+            rh_tip,
+            rh_obt,
+            ocol,
+            contrib,
+            vtype,
+            ntip,
+            pot,
+            ptsc,
+            spts,
+            pts,
+            rec,
+            out[g],
+        )
 
 
 @njit(cache=True)
-def play_traced_kernel(run_seed, game_index, ri, bot_code, bot_par, neigh, cell_vert, cell_slot, low_tri,
-                       vslot_cell, vslot_k, line_next, line_side, rh_tip, rh_obt, ocol, contrib, vtype, ntip, pot,
-                       ptsc, spts, pts, rec, out):
+def play_traced_kernel(
+    run_seed,
+    game_index,
+    ri,
+    bot_code,
+    bot_par,
+    neigh,
+    cell_vert,
+    cell_slot,
+    low_tri,
+    vslot_cell,
+    vslot_k,
+    line_next,
+    line_side,
+    rh_tip,
+    rh_obt,
+    ocol,
+    contrib,
+    vtype,
+    ntip,
+    pot,
+    ptsc,
+    spts,
+    pts,
+    rec,
+    out,
+):
     seed = game_seed(run_seed, game_index)
-    _play_game(seed, ri, bot_code, bot_par, neigh, cell_vert, cell_slot, low_tri, vslot_cell, vslot_k,
-               line_next, line_side, rh_tip, rh_obt, ocol, contrib, vtype, ntip, pot, ptsc, spts, pts, rec, out)
+    _play_game(
+        seed,
+        ri,
+        bot_code,
+        bot_par,
+        neigh,
+        cell_vert,
+        cell_slot,
+        low_tri,
+        vslot_cell,
+        vslot_k,
+        line_next,
+        line_side,
+        rh_tip,
+        rh_obt,
+        ocol,
+        contrib,
+        vtype,
+        ntip,
+        pot,
+        ptsc,
+        spts,
+        pts,
+        rec,
+        out,
+    )

@@ -14,25 +14,25 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sim.games.hexatile import templates as TP
-from sim.games.hexatile.geometry import AXIAL_DIRS, U, board_cells, centre, hex_distance, xy
+from sim.games.hexatile.geometry import U, board_cells, centre, hex_distance, xy
 
-TYPES = tuple(TP.TILE_TYPES)          # ("white", "red")
+TYPES = tuple(TP.TILE_TYPES)  # ("white", "red")
 
 
 @dataclass(frozen=True)
 class Rhombus:
     cell: tuple
     colour: int
-    tips: tuple        # two lattice points (acute corners)
-    obtuse: tuple      # outer obtuse corner (the other is the tile centre)
+    tips: tuple  # two lattice points (acute corners)
+    obtuse: tuple  # outer obtuse corner (the other is the tile centre)
 
 
 @dataclass
 class Pattern:
-    kind: str          # radian, super_radian, set, arrow, straight
+    kind: str  # radian, super_radian, set, arrow, straight
     colour: int
-    rhombi: tuple      # indices into Position.rhombi()
-    point: tuple | None = None   # lattice point for point patterns
+    rhombi: tuple  # indices into Position.rhombi()
+    point: tuple | None = None  # lattice point for point patterns
     value: int = 0
     void: bool = False
 
@@ -66,9 +66,9 @@ def straight_value(length: int, mode: str) -> int:
 @dataclass
 class Position:
     rules: dict
-    tiles: dict = field(default_factory=dict)     # cell -> (tile, rotation, seat)
+    tiles: dict = field(default_factory=dict)  # cell -> (tile, rotation, seat)
     island: tuple | None = None
-    history: list = field(default_factory=list)   # (seat, cell, tile, rotation)
+    history: list = field(default_factory=list)  # (seat, cell, tile, rotation)
 
     # ---- set-up --------------------------------------------------------------------------------
     @classmethod
@@ -174,10 +174,14 @@ class Position:
                     continue
                 ids = tuple(i for i, _ in mine)
                 dirs = [d for _, d in mine]
-                if sum(d[0] for d in dirs) == 0 and sum(d[1] for d in dirs) == 0:   # 120 degrees apart
+                if sum(d[0] for d in dirs) == 0 and sum(d[1] for d in dirs) == 0:  # 120 degrees apart
                     yel = [d for i, d in lst if rh[i].colour == TP.YELLOW]
-                    superr = (players == 2 and len(yel) == 3 and sum(d[0] for d in yel) == 0
-                              and sum(d[1] for d in yel) == 0)
+                    superr = (
+                        players == 2
+                        and len(yel) == 3
+                        and sum(d[0] for d in yel) == 0
+                        and sum(d[1] for d in yel) == 0
+                    )
                     kind = "super_radian" if superr else "radian"
                     pats.append(Pattern(kind, col, ids, p))
                     continue
@@ -186,7 +190,9 @@ class Position:
                     for b in range(a + 1, 3):
                         c = 3 - a - b
                         if dirs[a] == (-dirs[b][0], -dirs[b][1]) and (
-                                abs(_dot(dirs[c], dirs[a]) - 1.5) < 1e-9 or abs(_dot(dirs[c], dirs[b]) - 1.5) < 1e-9):
+                            abs(_dot(dirs[c], dirs[a]) - 1.5) < 1e-9
+                            or abs(_dot(dirs[c], dirs[b]) - 1.5) < 1e-9
+                        ):
                             if not any(q.point == p and q.colour == col for q in pats):
                                 pats.append(Pattern("arrow", col, ids, p))
         for p, lst in obt_at.items():
@@ -202,7 +208,8 @@ class Position:
                 parent[x] = parent[parent[x]]
                 x = parent[x]
             return x
-        for p, lst in tips_at.items():
+
+        for lst in tips_at.values():
             for x in range(len(lst)):
                 for y in range(x + 1, len(lst)):
                     (i, di), (j, dj) = lst[x], lst[y]
@@ -217,8 +224,11 @@ class Position:
                 pats.append(Pattern("straight", col, tuple(sorted(members))))
         pts = {k: TP.TEMPLATES[k]["points"] for k in TP.TEMPLATES}
         for q in pats:
-            q.value = (pts["straight"] * straight_value(len(q.rhombi), rules["long_straight"])
-                       if q.kind == "straight" else pts[q.kind])
+            q.value = (
+                pts["straight"] * straight_value(len(q.rhombi), rules["long_straight"])
+                if q.kind == "straight"
+                else pts[q.kind]
+            )
         if rules["arrow_rules"]:
             for a in pats:
                 if a.kind != "arrow":
@@ -248,6 +258,7 @@ class Position:
                 if simple and q in seen:
                     continue
                 walk(q, used | {e}, seen | {q}, n + 1)
+
         for p in at:
             walk(p, frozenset(), frozenset([p]), 0)
         return best
@@ -256,7 +267,9 @@ class Position:
         """Per colour: points per pattern type, rope, void, base (patterns without rope), total."""
         rules = self.rules
         cols = (1, 2, 3) if rules["players"] == 3 else (1, 2)
-        out = {c: {k: 0 for k in ("radian", "super_radian", "set", "arrow", "straight", "void")} for c in cols}
+        out = {
+            c: {k: 0 for k in ("radian", "super_radian", "set", "arrow", "straight", "void")} for c in cols
+        }
         for q in self.patterns():
             if q.void:
                 out[q.colour]["void"] += q.value
@@ -279,13 +292,14 @@ class Position:
         cell = self.history[-1][1]
         a, b = centre(*cell)
         corners = {(a + u[0], b + u[1]) for u in U}
-        return sorted({q.colour for q in self.patterns()
-                       if q.kind in ("radian", "super_radian") and q.point in corners})
+        return sorted(
+            {q.colour for q in self.patterns() if q.kind in ("radian", "super_radian") and q.point in corners}
+        )
 
 
 def winner_of(totals, bases) -> int:
-    best = max(zip(totals, bases))
-    tops = [s for s, tb in enumerate(zip(totals, bases)) if tb == best]
+    best = max(zip(totals, bases, strict=True))
+    tops = [s for s, tb in enumerate(zip(totals, bases, strict=True)) if tb == best]
     return tops[0] if len(tops) == 1 else -1
 
 

@@ -23,8 +23,8 @@ COLOUR_NAMES = ("none", "black", "red", "yellow")
 
 # tile faces: colour of the rhombus at positions j = 1, 3, 5 (counter-clockwise) in rotation 0
 TILE_TYPES = {
-    "white": (BLACK, RED, YELLOW),   # 9 white-backed tiles
-    "red": (BLACK, YELLOW, RED),     # 10 red-backed tiles (mirror image), one is the island
+    "white": (BLACK, RED, YELLOW),  # 9 white-backed tiles
+    "red": (BLACK, YELLOW, RED),  # 10 red-backed tiles (mirror image), one is the island
 }
 TILE_COUNTS = {"white": 9, "red": 10}
 
@@ -47,9 +47,9 @@ TEMPLATES = {
 
 # the slot states a cell can show at one of its corners
 DEAD, EMPTY = 0, 1
-TIP_PAIRS = ((1, 2), (1, 3), (2, 1), (2, 3), (3, 1), (3, 2))   # (sector 2i, sector 2i+1) colours
-N_STATES = 11   # dead, empty, obtuse black/red/yellow, six ordered tip pairs
-N_CODES = N_STATES ** 3
+TIP_PAIRS = ((1, 2), (1, 3), (2, 1), (2, 3), (3, 1), (3, 2))  # (sector 2i, sector 2i+1) colours
+N_STATES = 11  # dead, empty, obtuse black/red/yellow, six ordered tip pairs
+N_CODES = N_STATES**3
 
 
 def orient_colours() -> np.ndarray:
