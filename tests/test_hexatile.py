@@ -124,6 +124,17 @@ def test_worked_example_black_15_red_8():
     assert_kernel_agrees(pos)
 
 
+def test_worked_example_under_variants():
+    """Variety match: black's two Radians score once (2), the Super Radian is another type (5):
+    13 to 8. Rope only: 6 to 7, red wins. Radian wins does not apply to a finished board."""
+    var = Position.from_text(dict(DEFAULT, variety=True), WORKED).score()
+    assert (var[1]["radian"], var[1]["super_radian"], var[1]["total"], var[2]["total"]) == (2, 5, 13, 8)
+    rope = Position.from_text(dict(DEFAULT, scoring="rope_only"), WORKED).score()
+    assert (rope[1]["total"], rope[2]["total"], rope[1]["base"]) == (6, 7, 0)
+    for rules in (dict(DEFAULT, variety=True), dict(DEFAULT, scoring="rope_only")):
+        assert_kernel_agrees(Position.from_text(rules, WORKED))
+
+
 # ---- each pattern, and near misses ---------------------------------------------------------------
 SCENARIOS = {
     # kind: (position, point or None)

@@ -571,7 +571,8 @@ def score_board(ri, rh, vcode, vslot_cell, vslot_k, line_next, line_side, rh_tip
         if players == 2 and col == 3:
             continue
         out[col, 5] = _longest_rope(col, rh, rh_tip, nv, ri[12])
-        out[col, 7] = out[col, 0] + out[col, 1] + out[col, 2] + out[col, 3] + out[col, 4]
+        if ri[10] == 0:  # with chain rope only the patterns do not count
+            out[col, 7] = out[col, 0] + out[col, 1] + out[col, 2] + out[col, 3] + out[col, 4]
 
 
 @njit(cache=True)
@@ -874,9 +875,6 @@ def _play_game(
     if end == END_RADIAN:
         for col in range(4):
             sc[col, 5] = 0  # the chain rope is counted only when every tile is down
-    if ri[10] == 1:
-        for col in range(4):
-            sc[col, 7] = 0  # chain rope only: the patterns do not count
     if winner == -2:
         # most points; tie: most points without the rope; still tied: a draw
         best = -1
