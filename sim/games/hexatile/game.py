@@ -389,6 +389,7 @@ class Hexatile(Game):
                 m["redraw"] = bool(redraw)
             if picker >= 0:
                 m["picked_by"] = names[picker]
+                m["picked"] = types[drawn]
             moves.append(m)
         island = int(raw[0, 3])
         data = {"island": g.cells[island] if island >= 0 else None}

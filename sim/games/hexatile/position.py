@@ -321,6 +321,11 @@ def verify_trace(game, trace) -> None:
         if rules["tile_choice"] == "bag":
             assert m["tile"] == m["drawn"] or m["redraw"], f"move {t}: used {m['tile']} but drew {m['drawn']}"
             assert not (m["redraw"] and rules["must_use_drawn"]), f"move {t}: redraw with must_use_drawn"
+        if "picked" in m:
+            assert m["tile"] == m["picked"], f"move {t}: used {m['tile']} but was handed {m['picked']}"
+            assert names.index(m["picked_by"]) == (seat - 1) % players, f"move {t}: picked by the wrong seat"
+        elif rules["tile_choice"] == "opponent":
+            assert min(pos.remaining().values()) == 0, f"move {t}: no pick although both kinds were left"
         pos.apply(seat, tuple(m["cell"]), m["tile"], m["rotation"])
         if rules["radian_wins"]:
             made_radian = [c for c in pos.radian_made_by_last() if c in colours]
