@@ -17,6 +17,7 @@ import glob
 import os
 import tomllib
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -403,6 +404,36 @@ def test_greedy_beats_random():
         wins += int((out["winner"] == seat).sum())
         games += 300
     assert wins / games > 0.8, wins / games
+
+
+def test_shipped_seat_parameters():
+    """Variant files may give bot parameters (rope_only: the rope-growth estimate). Those games are
+    deterministic, independent of chunking, traced identically and verified."""
+    from sim.games.base import SeatBot
+
+    for path in VARIANTS:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+        if "seats" not in data:
+            continue
+        rules = variant_rules(path)
+        seats = []
+        for name in GAME.seat_names(rules):
+            spec = data["seats"][name]
+            spec = {"bot": spec} if isinstance(spec, str) else dict(spec)
+            bot = GAME.bot(spec.pop("bot"), path)
+            params = {p.name: p.default for p in bot.params}
+            for k, v in spec.items():
+                params[k] = next(p for p in bot.params if p.name == k).check(v, path)
+            seats.append(SeatBot(bot, params))
+        a = GAME.play_chunk(rules, seats, 0, 20, 8)
+        b = GAME.play_chunk(rules, seats, 7, 13, 8)
+        for key in a:
+            np.testing.assert_array_equal(a[key][7:], b[key])
+        for i in (0, 11):
+            tr = GAME.play_traced(rules, seats, i, 8)
+            assert all(tr.row[k] == a[k][i] for k in a)
+            verify_trace(GAME, tr)
 
 
 def test_radian_wins_at_once():

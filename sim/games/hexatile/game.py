@@ -158,6 +158,15 @@ GREEDY_PARAMS = (
         "Foresee the Arrow rules: an Arrow joined to a scored pattern "
         "(or a pattern joined to an Arrow) is a loss, for its own colour or a gain for another's.",
     ),
+    Param(
+        "rope_gain_weight",
+        "float",
+        0.0,
+        "Weight of the longest chain rope's estimated growth (longest ropes from the new rhombus's "
+        "tips; recomputed every move, so 0 skips it). Helps in rope_only, not in the basic game.",
+        low=0.0,
+        high=10.0,
+    ),
 )
 BOTS = (
     Bot("random", K.BOT_RANDOM, "Uniformly random legal cell, tile and rotation."),
@@ -307,7 +316,7 @@ class Hexatile(Game):
         if len(seats) != n:
             raise VariantError(f"hexatile: {n} seats needed, got {len(seats)}")
         code = np.array([s.bot.code for s in seats], np.int64)
-        par = np.zeros((n, 4), np.float64)
+        par = np.zeros((n, 5), np.float64)
         for i, s in enumerate(seats):
             v = s.param_vector()
             par[i, : len(v)] = v

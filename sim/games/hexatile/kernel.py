@@ -237,6 +237,8 @@ def _greedy(
     rh,
     mark,
     vflag,
+    lend,
+    rope_now,
     vcode,
     cell_vert,
     cell_slot,
@@ -324,7 +326,10 @@ def _greedy(
                 if arrows > 0 and gain > 0.0 and ((la > 0 and bey_arr[j, 0]) or (lb > 0 and bey_arr[j, 1])):
                     gain = -ptsc[col, ARROW]
                 links = ntip[vcode[ja], col] + ntip[vcode[jb], col]
-                vr[j, col] = w[col] * (gain + bp[2] * links)
+                rope = lend[col, ja] + 1 + lend[col, jb] - rope_now[col]
+                if rope < 0:
+                    rope = 0
+                vr[j, col] = w[col] * (gain + bp[2] * links + bp[4] * rope)
         for t in range(2):
             if not types_ok[t]:
                 continue
@@ -386,9 +391,10 @@ def _variety_update(
 
 
 @njit(cache=True)
-def _longest_rope(col, rh, rh_tip, nv, simple):
+def _longest_rope(col, rh, rh_tip, nv, simple, lend):
     """Longest chain rope of one colour: rhombi joined acute tip to acute tip, each rhombus used
-    once (a trail through the lattice points; simple=1 also visits each point once)."""
+    once (a trail through the lattice points; simple=1 also visits each point once).
+    If lend has nv entries it receives the longest rope starting at each point."""
     nr = rh.shape[0]
     inc = np.full((nv, 3), -1, np.int64)
     deg = np.zeros(nv, np.int64)
@@ -404,9 +410,13 @@ def _longest_rope(col, rh, rh_tip, nv, simple):
     stk_i = np.zeros(nr + 2, np.int64)
     stk_e = np.zeros(nr + 2, np.int64)
     best = 0
+    keep = lend.shape[0] == nv
+    if keep:
+        lend[:] = 0
     for s0 in range(nv):
         if deg[s0] == 0:
             continue
+        from_here = 0
         top = 0
         stk_v[0] = s0
         stk_i[0] = 0
@@ -433,8 +443,8 @@ def _longest_rope(col, rh, rh_tip, nv, simple):
                 stk_i[top] = 0
                 stk_e[top] = e
                 length += 1
-                if length > best:
-                    best = length
+                if length > from_here:
+                    from_here = length
             else:
                 e = stk_e[top]
                 if e >= 0:
@@ -443,6 +453,10 @@ def _longest_rope(col, rh, rh_tip, nv, simple):
                     vis[v] = 0
                 top -= 1
         vis[s0] = 0
+        if keep:
+            lend[s0] = from_here
+        if from_here > best:
+            best = from_here
     return best
 
 
@@ -570,7 +584,7 @@ def score_board(ri, rh, vcode, vslot_cell, vslot_k, line_next, line_side, rh_tip
     for col in range(1, 4):
         if players == 2 and col == 3:
             continue
-        out[col, 5] = _longest_rope(col, rh, rh_tip, nv, ri[12])
+        out[col, 5] = _longest_rope(col, rh, rh_tip, nv, ri[12], np.zeros(0, np.int64))
         if ri[10] == 0:  # with chain rope only the patterns do not count
             out[col, 7] = out[col, 0] + out[col, 1] + out[col, 2] + out[col, 3] + out[col, 4]
 
@@ -611,6 +625,12 @@ def _play_game(
     rh = np.zeros(n * 6, np.int8)
     mark = np.zeros(n * 6, np.uint8)
     vflag = np.zeros((nv, 4, 2))
+    lend = np.zeros((4, nv), np.int64)  # longest rope from each point, per colour (for the bots)
+    rope_now = np.zeros(4, np.int64)
+    rope_bots = False
+    for s in range(players):
+        if bot_code[s] == BOT_GREEDY and bot_par[s, 4] != 0.0:
+            rope_bots = True
     arrows = 0 if ri[8] == 0 else (2 if ri[9] == 1 else 1)
     cell_o = np.full(n, -1, np.int32)
     placer = np.full(n, -1, np.int32)
@@ -689,6 +709,8 @@ def _play_game(
                             rh,
                             mark,
                             vflag,
+                            lend,
+                            rope_now,
                             vcode,
                             cell_vert,
                             cell_slot,
@@ -738,6 +760,8 @@ def _play_game(
                         rh,
                         mark,
                         vflag,
+                        lend,
+                        rope_now,
                         vcode,
                         cell_vert,
                         cell_slot,
@@ -784,6 +808,8 @@ def _play_game(
                 rh,
                 mark,
                 vflag,
+                lend,
+                rope_now,
                 vcode,
                 cell_vert,
                 cell_slot,
@@ -838,6 +864,10 @@ def _play_game(
                 line_side,
                 smode,
             )
+        if rope_bots:
+            for s in range(players):
+                col = seat_col[s]
+                rope_now[col] = _longest_rope(col, rh, rh_tip, nv, ri[12], lend[col])
         if ri[11] == 1:
             _variety_update(
                 c,
