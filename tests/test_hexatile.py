@@ -122,6 +122,8 @@ def test_worked_example_black_15_red_8():
     assert (s[2]["straight"], s[2]["rope"], s[2]["total"]) == (1, 7, 8)
     assert s[2]["base"] == 1 and s[2]["void"] == 0
     assert kinds_at(pos, 1).count("radian") == 2 and kinds_at(pos, 2) == ["straight"]
+    assert pos.winner() == 0  # seat A plays black
+    assert Position.from_text(dict(DEFAULT, first_colour="red"), WORKED).winner() == 1
     assert_kernel_agrees(pos)
 
 
@@ -392,6 +394,11 @@ def test_tiles_are_conserved_in_kernel_games():
     assert len(tr.moves) == 18
     assert sum(m["tile"] == "white" for m in tr.moves) == 9
     verify_trace(GAME, tr)
+    pos = Position.from_moves(rules, [(m["cell"], m["tile"], m["rotation"]) for m in tr.moves])
+    assert pos.remaining() == {"white": 0, "red": 0} and pos.legal_moves(0) == []
+    assert pos.winner() == tr.row["winner"]
+    with pytest.raises(ValueError, match="illegal"):
+        Position.from_moves(rules, [((0, 0), "white", 0)])  # the island's cell
 
 
 # ---- bots ------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """Pure-Python HEXATILE position API, written apart from the kernels (vectors, not lookup tables):
-build a position from moves or a small text notation, list legal moves, apply one, score it.
+build a position from moves or a small text notation, list legal moves, apply one, score it,
+ask who has won.
 
 Used by scenario tests, by `verify_trace` (every move of a kernel game re-checked and the result
 recomputed here) and by the drawings.
@@ -90,6 +91,30 @@ class Position:
             else:
                 pos.tiles[cell] = ({"w": "white", "r": "red"}[tile[0]], int(tile[1]), -1)
         return pos
+
+    @classmethod
+    def from_moves(cls, rules, moves, island=None):
+        """Play (cell, tile, rotation) moves in seat order from the start; each must be legal."""
+        pos = cls.start(rules, island)
+        for t, (cell, tile, rot) in enumerate(moves):
+            pos.apply(t % rules["players"], tuple(cell), tile, rot)
+        return pos
+
+    def seat_colours(self) -> list:
+        first = 1 if self.rules["first_colour"] == "black" else 2
+        return [first, 3 - first, TP.YELLOW][: self.rules["players"]]
+
+    def winner(self) -> int:
+        """Seat with the most points (tie: most points without rope), -1 for a draw; a Radian
+        made by the last tile decides at once under radian_wins. Meaningful once all tiles are down."""
+        cols = self.seat_colours()
+        if self.rules["radian_wins"]:
+            made = [c for c in self.radian_made_by_last() if c in cols]
+            if made:
+                mover = self.history[-1][0]
+                return mover if cols[mover] in made else cols.index(made[0])
+        sc = self.score()
+        return winner_of([sc[c]["total"] for c in cols], [sc[c]["base"] for c in cols])
 
     def to_text(self) -> str:
         toks = [] if self.island is None else [f"{self.island[0]},{self.island[1]}:X"]
