@@ -20,15 +20,18 @@ import numpy as np
 from sim.games.base import Game, SeatBot
 
 
-def seats_for(game: Game, rules: dict[str, Any], bots: Sequence[str] | str) -> list[SeatBot]:
+def seats_for(game: Game, rules: dict[str, Any],
+              bots: Sequence[str | SeatBot] | str) -> list[SeatBot]:
+    """Bot names (default parameters) or ready SeatBots (e.g. a variant's seats), one per seat."""
     names = game.seat_names(rules)
     if isinstance(bots, str):
         bots = [bots] * len(names)
-    return [SeatBot(game.bot(b, "test"), {p.name: p.default for p in game.bot(b, "test").params})
+    return [b if isinstance(b, SeatBot) else
+            SeatBot(game.bot(b, "test"), {p.name: p.default for p in game.bot(b, "test").params})
             for b in bots]
 
 
-def check_game(game: Game, rules: dict[str, Any], bots: Sequence[str] | str, n: int = 40,
+def check_game(game: Game, rules: dict[str, Any], bots: Sequence[str | SeatBot] | str, n: int = 40,
                run_seed: int = 12345, traced: int = 4) -> dict[str, np.ndarray]:
     rules = game.resolve_rules(rules, "test")
     seats = seats_for(game, rules, bots)
