@@ -197,7 +197,7 @@ def prop_test(k_b: int, n_b: int, k_a: int, n_a: int, value: float = 0.0,
     if k_a + k_b in (0, n_a + n_b) and value == 0:
         return 1.0
     with np.errstate(all="ignore"):
-        p = test_proportions_2indep(k_b, n_b, k_a, n_a, value=value, method="score",
+        p = test_proportions_2indep(k_b, n_b, k_a, n_a, value=value, method="score", correction=False,
                                     compare="diff", alternative=alternative).pvalue
     return float(p) if np.isfinite(p) else 1.0
 
