@@ -41,7 +41,8 @@ def parse_set(option: str) -> tuple[str, list[Any]]:
     key = key.strip()
     if not eq or not key or not values.strip():
         raise UserError(f"--set {option}: use --set rules.NAME=V1,V2,...")
-    if key.partition(".")[0] not in ("rules", "seats") or "." not in key:
+    section, _, name = key.partition(".")
+    if section not in ("rules", "seats") or not name:
         raise UserError(f"--set {option}: the key must be rules.NAME or seats.SEAT")
     vals = [parse_value(v) for v in values.split(",")]
     if len(set(map(repr, vals))) != len(vals):
