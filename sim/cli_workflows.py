@@ -14,6 +14,7 @@ import typer
 from sim.cli import friendly
 from sim.errors import UserError
 
+
 @friendly
 def compare(
     a: Annotated[str, typer.Argument(help="Variant A (file or shipped game/name).")],

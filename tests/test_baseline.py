@@ -5,7 +5,6 @@ original. The last test re-plays every committed baseline's sample (the CI regre
 import json
 import xml.etree.ElementTree as ET
 
-import pandas as pd
 import pytest
 import typer
 from typer.testing import CliRunner
