@@ -420,10 +420,9 @@ def check_statistical(b: Baseline, variant: Variant, games: int | None = None,
     with tempfile.TemporaryDirectory(prefix="hexsim-check-") as tmp:
         df = sim.run(variant, games, seed=seed, jobs=jobs, out=Path(tmp) / "run",
                      progress=False).table()
-    now = {m.name: m for m in metrics.outcome_metrics(df, variant)}
-    values = [r["metric"] for r in d["metrics"] if r["kind"] == "value" and r["metric"] in now]
-    rng = np.random.default_rng(seed)
-    vreps = metrics._value_replicates(df, variant, values, metrics.BOOT_VALUE, rng) if values else {}
+    ms = metrics.outcome_metrics(df, variant)
+    metrics.attach_value_replicates(ms, df, variant, np.random.default_rng(seed))
+    now = {m.name: m for m in ms}
     rows = []
     for r in d["metrics"]:
         m = now.get(r["metric"])
@@ -434,7 +433,7 @@ def check_statistical(b: Baseline, variant: Variant, games: int | None = None,
             continue
         r = dict(r)
         if r["kind"] == "value":
-            r["se_now"] = float(np.nanstd(vreps[r["metric"]], ddof=1))
+            r["se_now"] = float(np.nanstd(m.reps, ddof=1))
         p, tol, note = tolerance_p(r, m, tolerance, rel_tolerance)
         rows.append({"metric": r["metric"], "kind": r["kind"], "baseline": r["value"],
                      "value": m.value, "tolerance": tol, "p_value": p, "note": note})

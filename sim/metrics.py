@@ -22,6 +22,7 @@ ALPHA = 0.05
 POWER = 0.8
 BOOT = 2000  # bootstrap resamples for means and quantiles
 BOOT_VALUE = 200  # resamples of a whole table for game-specific values (each calls the game)
+VALUE_SUBSAMPLE = 20_000  # above this many games, game values bootstrap m-out-of-n (see below)
 QUANTILES = (0.1, 0.5, 0.9)
 
 
@@ -37,6 +38,7 @@ class Metric:
     data: np.ndarray | None = field(default=None, repr=False)  # per-game values (mean, quantile)
     q: float | None = None  # quantiles
     fair: float | None = None  # the share a fair game gives (first-mover share)
+    reps: np.ndarray | None = field(default=None, repr=False)  # bootstrap replicates (values)
 
 
 # ---- the metrics of one table ------------------------------------------------------------------
@@ -127,19 +129,40 @@ def boot_replicates(m: Metric, df: pd.DataFrame | None, variant, b: int, rng) ->
     if m.kind in ("mean", "quantile"):
         return _boot_stat(m.data, m.kind, m.q, b, rng)
     if m.kind == "value":
-        return _value_replicates(df, variant, [m.name], b, rng)[m.name]
+        if m.reps is None:
+            m.reps = _value_replicates(df, variant, [m.name], b, rng)[m.name]
+        return m.reps
     raise ValueError(m.kind)
 
 
+def attach_value_replicates(ms: list[Metric], df, variant, rng) -> None:
+    """Bootstrap every game-specific value of a table at once (one game call per resample)."""
+    values = [m for m in ms if m.kind == "value"]
+    if values:
+        reps = _value_replicates(df, variant, [m.name for m in values], BOOT_VALUE, rng)
+        for m in values:
+            m.reps = reps[m.name]
+
+
 def _value_replicates(df, variant, names, b, rng) -> dict[str, np.ndarray]:
+    """Replicates of the game's `report_metrics` values over resampled tables. A large table is
+    resampled m-out-of-n (m = VALUE_SUBSAMPLE games) and the spread scaled by sqrt(m / n),
+    which is right for the smooth statistics (rates, means, ratios) games report and keeps the
+    cost independent of the number of games."""
     reps = {k: np.empty(b) for k in names}
     n = len(df)
+    m = min(n, VALUE_SUBSAMPLE)
     for i in range(b):
-        rows = variant.game.report_metrics(df.iloc[rng.integers(0, n, n)].reset_index(drop=True),
+        rows = variant.game.report_metrics(df.iloc[rng.integers(0, n, m)].reset_index(drop=True),
                                            variant.rules)
         got = {r["metric"]: float(r["value"]) for r in rows}
         for k in names:
             reps[k][i] = got.get(k, np.nan)
+    if m < n:
+        full = {r["metric"]: float(r["value"]) for r in variant.game.report_metrics(df, variant.rules)}
+        scale = np.sqrt(m / n)
+        for k in names:
+            reps[k] = full.get(k, np.nan) + (reps[k] - np.nanmean(reps[k])) * scale
     return reps
 
 
@@ -148,8 +171,7 @@ def metric_table(df: pd.DataFrame, variant, seed: int = 0, alpha: float = ALPHA)
     and whether the interval includes the fair share."""
     rng = np.random.default_rng(seed)
     ms = outcome_metrics(df, variant)
-    values = [m.name for m in ms if m.kind == "value"]
-    vreps = _value_replicates(df, variant, values, BOOT_VALUE, rng) if values else {}
+    attach_value_replicates(ms, df, variant, rng)
     rows = []
     for m in ms:
         row: dict[str, Any] = {"metric": m.name, "kind": m.kind, "value": m.value, "n": m.n,
@@ -158,7 +180,7 @@ def metric_table(df: pd.DataFrame, variant, seed: int = 0, alpha: float = ALPHA)
         if m.kind == "proportion":
             row["ci_low"], row["ci_high"] = wilson(m.successes, m.n, alpha)
         else:
-            reps = vreps[m.name] if m.kind == "value" else _boot_stat(m.data, m.kind, m.q, BOOT, rng)
+            reps = m.reps if m.kind == "value" else _boot_stat(m.data, m.kind, m.q, BOOT, rng)
             row["ci_low"], row["ci_high"] = _percentile(reps, alpha)
             row["se"] = float(np.nanstd(reps, ddof=1))
             if m.kind == "mean":
@@ -277,8 +299,10 @@ def compare_tables(df_a: pd.DataFrame, df_b: pd.DataFrame, var_a, var_b, seed: i
     """The comparison table of two outcome tables (same game): one row per metric of both,
     Holm-adjusted p-values and a verdict with the minimum detectable effect."""
     rng = np.random.default_rng(seed)
-    ma = {m.name: m for m in outcome_metrics(df_a, var_a)}
-    mb = {m.name: m for m in outcome_metrics(df_b, var_b)}
+    la, lb = outcome_metrics(df_a, var_a), outcome_metrics(df_b, var_b)
+    attach_value_replicates(la, df_a, var_a, rng)
+    attach_value_replicates(lb, df_b, var_b, rng)
+    ma, mb = {m.name: m for m in la}, {m.name: m for m in lb}
     rows = [compare_metric(ma[k], mb[k], df_a, df_b, var_a, var_b, rng, alpha)
             for k in ma if k in mb and ma[k].kind == mb[k].kind]
     out = pd.DataFrame(rows)

@@ -196,3 +196,22 @@ def test_cli_compare_bad_input(cli_app, variant_file, tmp_path):
     r = CliRunner().invoke(cli_app, ["compare", str(a), str(a), "--sequential"])
     assert r.exit_code == 2 and "needs --margin" in r.output
     assert "Traceback" not in r.output
+
+
+def test_game_value_bootstrap_m_out_of_n(variant_file, monkeypatch):
+    """Large tables bootstrap game values on subsamples with the spread rescaled: the standard
+    error agrees with the full bootstrap and with the standard error of the mean."""
+    from sim.baseline import _play
+    from sim.variants import load
+
+    v = load(str(variant_file("a.toml", TEXT)))
+    df = _play(v, 0, 3000, 0)
+    full = metrics._value_replicates(df, v, ["racedice_margin_mean"], 300,
+                                     np.random.default_rng(1))["racedice_margin_mean"]
+    monkeypatch.setattr(metrics, "VALUE_SUBSAMPLE", 300)
+    sub = metrics._value_replicates(df, v, ["racedice_margin_mean"], 300,
+                                    np.random.default_rng(2))["racedice_margin_mean"]
+    se = df["racedice_margin"].std() / np.sqrt(len(df))
+    assert np.std(full, ddof=1) == pytest.approx(se, rel=0.2)
+    assert np.std(sub, ddof=1) == pytest.approx(se, rel=0.2)
+    assert np.mean(sub) == pytest.approx(df["racedice_margin"].mean(), abs=1e-9)
