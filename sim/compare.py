@@ -57,6 +57,13 @@ def _label(v: Variant) -> str:
     return v.name.replace("/", "-")
 
 
+def run_folder(prefix: str, v: Variant, games: int, seed: int, rotate: bool = False) -> str:
+    """One folder per exact set-up, game count and seed: re-running a comparison resumes it,
+    and editing a variant or asking for more games plays into a new folder instead of
+    tripping the runner's refusal to mix runs."""
+    return f"{prefix}-{_label(v)}-{v.hash[:8]}-n{games}-s{seed}" + ("-rot" if rotate else "")
+
+
 def compare(a: str | Variant, b: str | Variant, games: int = 10_000, seed: int = 0,
             jobs: int | None = None, out: str | Path | None = None, rotate_seats: bool = False,
             progress: bool = False, alpha: float = metrics.ALPHA, write: bool = True) -> Comparison:
@@ -67,9 +74,9 @@ def compare(a: str | Variant, b: str | Variant, games: int = 10_000, seed: int =
     runs = out / "runs"
     import sim
 
-    ra = sim.run(va, games, seed=seed, jobs=jobs, out=runs / f"a-{_label(va)}",
+    ra = sim.run(va, games, seed=seed, jobs=jobs, out=runs / run_folder("a", va, games, seed, rotate_seats),
                  rotate_seats=rotate_seats, progress=progress)
-    rb = sim.run(vb, games, seed=seed, jobs=jobs, out=runs / f"b-{_label(vb)}",
+    rb = sim.run(vb, games, seed=seed, jobs=jobs, out=runs / run_folder("b", vb, games, seed, rotate_seats),
                  rotate_seats=rotate_seats, progress=progress)
     table = metrics.compare_tables(ra.table(), rb.table(), va, vb, seed=seed, alpha=alpha)
     res = Comparison(table, va, vb, ra, rb, seed, games)

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from sim import metrics
+from sim.compare import run_folder
 from sim.errors import UserError
 from sim.runner import RunResult
 from sim.variants import Variant, load
@@ -86,8 +87,8 @@ def sweep(variant: str, grid: dict[str, list[Any]], games: int = 10_000, seed: i
 
     frames, runs = [], []
     for p, v in zip(points, loaded, strict=True):
-        r = sim.run(v, games, seed=seed, jobs=jobs, out=out / "runs" / _point_name(p),
-                    progress=progress)
+        r = sim.run(v, games, seed=seed, jobs=jobs, progress=progress,
+                    out=out / "runs" / run_folder(_point_name(p), v, games, seed))
         mt = metrics.metric_table(r.table(), v, seed=seed)
         for k in reversed(keys):
             mt.insert(0, k, [p[k]] * len(mt))
@@ -177,7 +178,13 @@ def _heatmaps(res: SweepResult, path: Path) -> Path:
             mark = " *" if row["fair_in_ci"] is True else ""
             ax.text(j, i, f"{row['value']:.3g}{mark}\n[{row['ci_low']:.3g}, {row['ci_high']:.3g}]",
                     ha="center", va="center", fontsize=7)
-        im = ax.imshow(grid, origin="lower", cmap="coolwarm", aspect="auto")
+        norm = None
+        fair = t["fair"].dropna()
+        if len(fair) and np.nanmin(grid) < fair.iloc[0] < np.nanmax(grid):
+            from matplotlib.colors import TwoSlopeNorm
+
+            norm = TwoSlopeNorm(vcenter=fair.iloc[0])  # white = fair, red = first mover ahead
+        im = ax.imshow(grid, origin="lower", cmap="coolwarm", aspect="auto", norm=norm)
         fig.colorbar(im, ax=ax)
         ax.set_xticks(range(len(xs)), [str(v) for v in xs])
         ax.set_yticks(range(len(ys)), [str(v) for v in ys])

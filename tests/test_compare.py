@@ -215,3 +215,16 @@ def test_game_value_bootstrap_m_out_of_n(variant_file, monkeypatch):
     assert np.std(full, ddof=1) == pytest.approx(se, rel=0.2)
     assert np.std(sub, ddof=1) == pytest.approx(se, rel=0.2)
     assert np.mean(sub) == pytest.approx(df["racedice_margin"].mean(), abs=1e-9)
+
+
+def test_rerun_after_an_edit_or_with_more_games(variant_file, tmp_path):
+    """The designer's loop: compare, edit B, compare again into the same folder."""
+    a = variant_file("a.toml", TEXT)
+    b = variant_file("b.toml", TEXT.replace("goal = 25", "goal = 30"))
+    first = compare(str(a), str(b), games=100, jobs=1, out=tmp_path / "c", write=False)
+    b.write_text(TEXT.replace("goal = 25", "goal = 35"))
+    second = compare(str(a), str(b), games=150, jobs=1, out=tmp_path / "c", write=False)
+    assert second.run_a.manifest["games"] == 150 and second.variant_b.rules["goal"] == 35
+    assert first.run_b.path != second.run_b.path
+    again = compare(str(a), str(b), games=150, jobs=1, out=tmp_path / "c", write=False)
+    assert again.run_b.manifest["timings"]["games_resumed"] == 150
