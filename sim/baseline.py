@@ -310,9 +310,16 @@ def _play(variant: Variant, first: int, n: int, seed: int) -> pd.DataFrame:
                             rotated(variant.seats, 0), 0, first, n, seed, Path(".")))
 
 
-def exact_differences(stored: dict[str, list], now: pd.DataFrame, limit: int = 5
-                      ) -> tuple[int, list[str]]:
-    """How many sampled games differ, and a line for each of the first `limit` of them."""
+def exact_differences(stored: dict[str, list], now: pd.DataFrame, limit: int = 5,
+                      seat_names: Sequence[str] = ()) -> tuple[int, list[str]]:
+    """How many sampled games differ, and a line for each of the first `limit` of them
+    (seats by name: "winner A -> B", "winner B -> draw")."""
+
+    def show(c, v):
+        if c in ("winner", "first_seat") and isinstance(v, int) and -1 <= v < len(seat_names):
+            return "draw" if v == -1 else seat_names[v]
+        return repr(v)
+
     cols = list(stored)
     missing = [c for c in cols if c not in now]
     added = [c for c in outcome_columns(now) if c not in stored]
@@ -324,7 +331,7 @@ def exact_differences(stored: dict[str, list], now: pd.DataFrame, limit: int = 5
     now_vals = {c: _jsonable(now[c]) for c in cols}
     lines, count = [], 0
     for i in range(n):
-        diffs = [f"{c} {stored[c][i]!r} -> {now_vals[c][i]!r}" for c in cols
+        diffs = [f"{c} {show(c, stored[c][i])} -> {show(c, now_vals[c][i])}" for c in cols
                  if stored[c][i] != now_vals[c][i]]
         if diffs:
             count += 1
@@ -350,7 +357,7 @@ def check_exact(b: Baseline, variant: Variant, sample: int | None = None, full: 
         stored = d["sample"]["columns"]
         if table_digest(now) != d["table_digest"]:
             k = len(next(iter(stored.values()), []))
-            count, lines = exact_differences(stored, now.head(k))
+            count, lines = exact_differences(stored, now.head(k), seat_names=variant.seat_names)
             res.exact_differing = max(count, 1)
             res.exact_mismatches = lines or [
                 f"table digest {d['table_digest'][:19]}... -> {table_digest(now)[:19]}...: "
@@ -362,7 +369,8 @@ def check_exact(b: Baseline, variant: Variant, sample: int | None = None, full: 
     stored = {c: v[:k] for c, v in stored.items()}
     now = _play(variant, 0, k, seed)
     res.exact_games = k
-    res.exact_differing, res.exact_mismatches = exact_differences(stored, now)
+    res.exact_differing, res.exact_mismatches = exact_differences(stored, now,
+                                                                  seat_names=variant.seat_names)
     return res
 
 

@@ -104,6 +104,9 @@ def test_check_fails_on_a_changed_rule(saved, app, tmp_path, monkeypatch, racedi
     i = next(i for i in range(120) if f"game {stored['game'][i]} " in first)
     assert first.startswith(f"game {stored['game'][i]} (seed {stored['seed'][i]}): ")
     assert any(k in first for k in ("winner", "turns", "score_A", "score_B"))
+    winners = [m for m in r.exact_mismatches if "winner" in m]
+    for m in winners:  # seats by name
+        assert any(f"winner {x} -> {y}" in m for x, y in (("A", "B"), ("B", "A")))
     assert "rules code changed behaviour" in r.summary()
     drifted = set(r.stats.loc[r.stats["drifted"], "metric"])
     assert "turns_mean" in drifted  # a bigger die: shorter races
