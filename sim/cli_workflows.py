@@ -36,8 +36,10 @@ def compare(
         help="Sequential: whose win rate: first_mover (who moves first) or a seat name.")] = "first_mover",
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
 ):
-    """Compare two variants on the same seeds: every metric with an interval, a p-value, Holm,
-    and a verdict (or, with --sequential, a GSPRT on the win rate)."""
+    """Compare two variants played on the same seeds.
+
+    Every metric with a 95% interval of the difference, a p-value, the Holm-adjusted p-value and
+    a verdict; with --sequential, a GSPRT on the win rate that stops as soon as it is decided."""
     if sequential:
         from sim.sequential import sequential_compare
 
@@ -74,8 +76,9 @@ def sweep(
     out: Annotated[Path | None, typer.Option(help="Output folder (default reports/sweep-NAME).")] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
 ):
-    """Play a grid of rule settings; every metric against the parameter(s) with intervals, and
-    the settings where the first mover's share includes the fair share."""
+    """Play a grid of rule settings and chart every metric against them.
+
+    Intervals per setting; marks the settings whose first-mover interval includes the fair share."""
     from sim.sweep import parse_set
     from sim.sweep import sweep as _sweep
 
@@ -134,7 +137,8 @@ def check(
     junit: Annotated[Path | None, typer.Option(help="Write a JUnit XML report here.")] = None,
     jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
 ):
-    """Verify baselines: exact replay of stored seeds and a statistical test on fresh seeds.
+    """Verify baselines: exact replay of stored seeds, statistical test on fresh seeds.
+
     Exit 0 when all hold, 1 when any drifted, 2 on bad input."""
     from sim import baseline
 

@@ -10,6 +10,7 @@ bootstraps in milliseconds. Quantiles are `inverted_cdf` quantiles: always an ac
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -266,13 +267,13 @@ def compare_metric(ma: Metric, mb: Metric, df_a, df_b, var_a, var_b, rng,
     row["ci_low"], row["ci_high"] = _percentile(reps, alpha)
     se = float(np.nanstd(reps, ddof=1))
     if ma.kind == "mean":
-        with np.errstate(all="ignore"):
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # constant columns: handled below
             p = sps.ttest_ind(mb.data, ma.data, equal_var=False).pvalue
-        row["p_value"] = float(p) if np.isfinite(p) else float(mb.value != ma.value)
-    else:  # percentile-bootstrap p-value: how often the resampled difference crosses zero
-        r = reps[~np.isnan(reps)]
-        row["p_value"] = (float(min(1.0, 2 * (min((r <= 0).sum(), (r >= 0).sum()) + 1) / (r.size + 1)))
-                          if r.size else np.nan)
+        row["p_value"] = float(p) if np.isfinite(p) else (0.0 if mb.value != ma.value else 1.0)
+    else:  # bootstrap z-test: the difference over its bootstrap standard error
+        row["p_value"] = (float(2 * sps.norm.sf(abs(row["diff"]) / se)) if se > 0
+                          else (0.0 if row["diff"] != 0 else 1.0))
     row["mde"] = z_power(alpha) * se if se > 0 else z_power(alpha) * _resolution(ma, mb)
     return row
 

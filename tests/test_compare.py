@@ -228,3 +228,26 @@ def test_rerun_after_an_edit_or_with_more_games(variant_file, tmp_path):
     assert first.run_b.path != second.run_b.path
     again = compare(str(a), str(b), games=150, jobs=1, out=tmp_path / "c", write=False)
     assert again.run_b.manifest["timings"]["games_resumed"] == 150
+
+
+def test_constant_and_shifted_columns():
+    """Degenerate inputs: every game alike on both sides (no spread) and a pure shift."""
+
+    class V:  # the parts of a Variant that compare_metric uses for means / quantiles
+        pass
+
+    rng = np.random.default_rng(0)
+    same = np.full(300, 7.0)
+    for kind, q in (("mean", None), ("quantile", 0.5)):
+        a = metrics.Metric("x", kind, 7.0, 300, data=same, q=q)
+        b = metrics.Metric("x", kind, 7.0, 300, data=same.copy(), q=q)
+        row = metrics.compare_metric(a, b, None, None, V, V, rng)
+        assert row["p_value"] == 1.0 and row["diff"] == 0 and row["mde"] > 0
+        shifted = metrics.Metric("x", kind, 8.0, 300, data=same + 1, q=q)
+        row = metrics.compare_metric(a, shifted, None, None, V, V, rng)
+        assert row["p_value"] == 0.0 and row["ci_low"] == row["ci_high"] == 1.0
+    x = rng.poisson(10, 500).astype(float)
+    a = metrics.Metric("x", "quantile", metrics.quantile(x, 0.5), 500, data=x, q=0.5)
+    b = metrics.Metric("x", "quantile", metrics.quantile(x + 3, 0.5), 500, data=x + 3, q=0.5)
+    row = metrics.compare_metric(a, b, None, None, V, V, rng)
+    assert row["diff"] == 3 and row["p_value"] < 1e-6 and row["ci_low"] <= 3 <= row["ci_high"]
