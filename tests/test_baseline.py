@@ -5,6 +5,7 @@ original. The last test re-plays every committed baseline's sample (the CI regre
 import json
 import xml.etree.ElementTree as ET
 
+import numpy as np
 import pytest
 import typer
 from typer.testing import CliRunner
@@ -188,3 +189,30 @@ def test_committed_baseline_replays_exactly(path):
     """The CI gate: every committed baseline's first games re-play identically."""
     rep = baseline.check([path], statistical=False, sample=50)
     assert rep.ok, rep.summary()
+
+
+def test_tolerance_tests_against_scipy_and_statsmodels():
+    """The drift tests are two one-sided tests of |now - baseline| > tolerance: references are
+    Welch's t-test on the raw data shifted by the tolerance, and statsmodels' score test."""
+    from scipy import stats as sps
+    from statsmodels.stats.proportion import test_proportions_2indep
+
+    from sim.metrics import Metric
+
+    rng = np.random.default_rng(8)
+    base, now = rng.normal(10, 3, 700), rng.normal(10.6, 3, 900)
+    row = {"kind": "mean", "value": base.mean(), "sd": base.std(ddof=1), "n": len(base)}
+    m = Metric("x", "mean", now.mean(), len(now), data=now)
+    p, tol, _ = baseline.tolerance_p(row, m, 0.01, 0.02)
+    assert tol == pytest.approx(0.02 * base.mean())
+    ref = [sps.ttest_ind(now - tol, base, equal_var=False, alternative="greater").pvalue,
+           sps.ttest_ind(now + tol, base, equal_var=False, alternative="less").pvalue]
+    assert p == pytest.approx(min(1.0, 2 * min(ref)), rel=1e-9)
+    row = {"kind": "proportion", "value": 0.5, "successes": 500, "n": 1000}
+    m = Metric("y", "proportion", 0.55, 1000, successes=550)
+    p, tol, _ = baseline.tolerance_p(row, m, 0.01, 0.02)
+    up = test_proportions_2indep(550, 1000, 500, 1000, value=0.01, method="score", correction=False,
+                                 alternative="larger").pvalue
+    assert p == pytest.approx(min(1.0, 2 * up), rel=1e-9)
+    m = Metric("y", "proportion", 0.5, 1000, successes=500)
+    assert baseline.tolerance_p(row, m, 0.01, 0.02)[0] == 1.0
