@@ -101,9 +101,6 @@ def sweep(variant: str, grid: dict[str, list[Any]], games: int = 10_000, seed: i
 
 
 # ---- output ------------------------------------------------------------------------------------
-PLOTTED = ("first_mover_share", "draw_rate", "cap_rate", "turns_mean")
-
-
 def write_sweep(res: SweepResult, out: Path) -> dict[str, Path]:
     out.mkdir(parents=True, exist_ok=True)
     files = {"csv": out / "sweep.csv", "md": out / "sweep.md"}
@@ -117,9 +114,18 @@ def write_sweep(res: SweepResult, out: Path) -> dict[str, Path]:
 
 
 def _metrics_to_plot(res: SweepResult) -> list[str]:
+    """Every metric, the first mover's share first (what a designer looks for)."""
     have = list(dict.fromkeys(res.table["metric"]))
-    seats = [m for m in have if m.startswith("win_rate_") and m != "win_rate_first_mover"]
-    return [m for m in PLOTTED if m in have][:1] + seats + [m for m in PLOTTED[1:] if m in have]
+    return [m for m in have if m == FAIR_METRIC] + [m for m in have if m != FAIR_METRIC]
+
+
+def _grid(plt, k: int, w: float, h: float):
+    cols = min(k, 4)
+    rows = -(-k // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(w * cols, h * rows), squeeze=False)
+    for ax in axes.flat[k:]:
+        ax.set_visible(False)
+    return fig, list(axes.flat[:k])
 
 
 def _xs(values: list[Any]) -> tuple[np.ndarray, list[str] | None]:
@@ -136,8 +142,8 @@ def _lines(res: SweepResult, path: Path) -> Path:
 
     key = res.params[0]
     names = _metrics_to_plot(res)
-    fig, axes = plt.subplots(1, len(names), figsize=(3.6 * len(names), 3.3), squeeze=False)
-    for ax, m in zip(axes[0], names, strict=True):
+    fig, axes = _grid(plt, len(names), 3.6, 3.1)
+    for ax, m in zip(axes, names, strict=True):
         t = res.table[res.table["metric"] == m]
         x, labels = _xs(t[key].tolist())
         ax.fill_between(x, t["ci_low"], t["ci_high"], alpha=0.25, label="95% interval")
@@ -166,9 +172,9 @@ def _heatmaps(res: SweepResult, path: Path) -> Path:
     import matplotlib.pyplot as plt
 
     kx, ky = res.params
-    names = [m for m in (FAIR_METRIC, "turns_mean") if m in set(res.table["metric"])]
-    fig, axes = plt.subplots(1, len(names), figsize=(5.5 * len(names), 4.5), squeeze=False)
-    for ax, m in zip(axes[0], names, strict=True):
+    names = _metrics_to_plot(res)
+    fig, axes = _grid(plt, len(names), 5.0, 4.0)
+    for ax, m in zip(axes, names, strict=True):
         t = res.table[res.table["metric"] == m]
         xs, ys = list(dict.fromkeys(t[kx])), list(dict.fromkeys(t[ky]))
         grid = np.full((len(ys), len(xs)), np.nan)
