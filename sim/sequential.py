@@ -188,7 +188,8 @@ class SequentialResult:
     def summary(self) -> str:
         verdict = {"no change": f"no change of {self.test.margin} or more",
                    "undecided": f"undecided after {self.games:,} games (max reached)"}.get(
-            self.decision, self.decision)
+            self.decision, f"{self.decision} (the data favour a change of {self.test.margin} "
+                           "over none)")
         return (f"{self.target} win rate: A {self.rate_a:.4f}, B {self.rate_b:.4f}, "
                 f"B - A {self.rate_b - self.rate_a:+.4f} (95% [{self.ci[0]:+.4f}, "
                 f"{self.ci[1]:+.4f}]); GSPRT (margin {self.test.margin}, alpha {self.test.alpha}, "

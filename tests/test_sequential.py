@@ -134,3 +134,11 @@ def test_cli_sequential(variant_file, tmp_path):
     r = CliRunner().invoke(app, ["compare", str(a), str(b), "--sequential", "--margin", "0.1",
                                  "--seat", "Z"])
     assert r.exit_code == 2 and "--seat Z" in r.output
+
+
+def test_parallel_batches_give_the_same_trace(variant_file):
+    a = variant_file("a.toml", TEXT)
+    b = variant_file("b.toml", TEXT.replace("goal = 25", "goal = 30"))
+    one = sequential_compare(str(a), str(b), margin=0.05, batch=150, max_games=300, jobs=1)
+    two = sequential_compare(str(a), str(b), margin=0.05, batch=150, max_games=300, jobs=2)
+    assert one.test.trace == two.test.trace and one.decision == two.decision
