@@ -242,16 +242,34 @@ def z_power(alpha: float = ALPHA, power: float = POWER) -> float:
 
 
 def mde_proportion(p_a: float, n_a: int, p_b: float, n_b: int, alpha=ALPHA, power=POWER) -> float:
-    """Smallest difference a two-sided two-proportion test of these sizes detects with `power`
-    (normal approximation at the pooled rate; a rate never seen counts as one event)."""
+    """Smallest change of the rate that a two-sided two-proportion test of these sizes detects
+    with `power` in either direction (statsmodels' power function, solved with brentq; a rate
+    never seen counts as one event). Towards 1/2 the variance grows, so that side decides."""
+    from scipy.optimize import brentq
+    from statsmodels.stats.proportion import power_proportions_2indep
+
     pbar = (p_a * n_a + p_b * n_b) / (n_a + n_b)
     pbar = min(max(pbar, 1 / (n_a + n_b)), 1 - 1 / (n_a + n_b))
+
+    def pw(d):
+        with np.errstate(all="ignore"):
+            return float(power_proportions_2indep(d, pbar, n_b, ratio=n_a / n_b, alpha=alpha).power)
+
+    found = []
+    for sign, room in ((1, 1 - pbar), (-1, pbar)):
+        top = room - 1e-9
+        if top > 1e-9 and pw(sign * top) >= power:
+            found.append(brentq(lambda d, s=sign: pw(s * d) - power, 1e-9, top, xtol=1e-7))
+    if found:
+        return float(max(found))
     return z_power(alpha, power) * float(np.sqrt(pbar * (1 - pbar) * (1 / n_a + 1 / n_b)))
 
 
 def compare_metric(ma: Metric, mb: Metric, df_a, df_b, var_a, var_b, rng,
-                   alpha: float = ALPHA) -> dict[str, Any]:
-    """Both values, b - a with a 95% interval, a p-value and the MDE of one metric."""
+                   alpha: float = ALPHA, mde_alpha: float | None = None) -> dict[str, Any]:
+    """Both values, b - a with a 95% interval, a p-value and the MDE (at level `mde_alpha`,
+    default alpha) of one metric."""
+    mde_alpha = alpha if mde_alpha is None else mde_alpha
     row: dict[str, Any] = {"metric": ma.name, "kind": ma.kind, "value_a": ma.value,
                            "value_b": mb.value, "diff": mb.value - ma.value}
     if ma.kind == "proportion":
@@ -260,7 +278,7 @@ def compare_metric(ma: Metric, mb: Metric, df_a, df_b, var_a, var_b, rng,
             return {**row, "ci_low": np.nan, "ci_high": np.nan, "p_value": np.nan, "mde": np.nan}
         row["ci_low"], row["ci_high"] = newcombe_diff(mb.successes, mb.n, ma.successes, ma.n, alpha)
         row["p_value"] = prop_test(mb.successes, mb.n, ma.successes, ma.n)
-        row["mde"] = mde_proportion(ma.value, ma.n, mb.value, mb.n, alpha)
+        row["mde"] = mde_proportion(ma.value, ma.n, mb.value, mb.n, mde_alpha)
         return row
     b = BOOT_VALUE if ma.kind == "value" else BOOT
     reps = boot_replicates(mb, df_b, var_b, b, rng) - boot_replicates(ma, df_a, var_a, b, rng)
@@ -274,7 +292,7 @@ def compare_metric(ma: Metric, mb: Metric, df_a, df_b, var_a, var_b, rng,
     else:  # bootstrap z-test: the difference over its bootstrap standard error
         row["p_value"] = (float(2 * sps.norm.sf(abs(row["diff"]) / se)) if se > 0
                           else (0.0 if row["diff"] != 0 else 1.0))
-    row["mde"] = z_power(alpha) * se if se > 0 else z_power(alpha) * _resolution(ma, mb)
+    row["mde"] = z_power(mde_alpha) * (se if se > 0 else _resolution(ma, mb))
     return row
 
 
@@ -298,14 +316,19 @@ def verdict(p_adjusted: float, mde: float, alpha: float = ALPHA, unit: str = "")
 def compare_tables(df_a: pd.DataFrame, df_b: pd.DataFrame, var_a, var_b, seed: int = 0,
                    alpha: float = ALPHA) -> pd.DataFrame:
     """The comparison table of two outcome tables (same game): one row per metric of both,
-    Holm-adjusted p-values and a verdict with the minimum detectable effect."""
+    Holm-adjusted p-values and a verdict with the minimum detectable effect.
+
+    `mde` is the change this run detects with 80% power at the Bonferroni level alpha/m over the
+    m metrics (the strictest step of Holm's procedure), so "could have seen a change of X" holds
+    after the correction too."""
     rng = np.random.default_rng(seed)
     la, lb = outcome_metrics(df_a, var_a), outcome_metrics(df_b, var_b)
     attach_value_replicates(la, df_a, var_a, rng)
     attach_value_replicates(lb, df_b, var_b, rng)
     ma, mb = {m.name: m for m in la}, {m.name: m for m in lb}
-    rows = [compare_metric(ma[k], mb[k], df_a, df_b, var_a, var_b, rng, alpha)
-            for k in ma if k in mb and ma[k].kind == mb[k].kind]
+    common = [k for k in ma if k in mb and ma[k].kind == mb[k].kind]
+    rows = [compare_metric(ma[k], mb[k], df_a, df_b, var_a, var_b, rng, alpha,
+                           mde_alpha=alpha / max(len(common), 1)) for k in common]
     out = pd.DataFrame(rows)
     out["p_adjusted"] = holm(out["p_value"])
     out["verdict"] = [verdict(p, d, alpha) for p, d in zip(out["p_adjusted"], out["mde"], strict=True)]

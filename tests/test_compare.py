@@ -119,12 +119,18 @@ def test_bootstrap_mean_interval_matches_normal_theory():
     assert np.std(reps, ddof=1) == pytest.approx(se, rel=0.15)
 
 
-@pytest.mark.parametrize("p, n", [(0.5, 2000), (0.2, 10_000), (0.05, 50_000)])
+@pytest.mark.parametrize("p, n", [(0.5, 2000), (0.2, 10_000), (0.05, 50_000), (0.8, 300),
+                                  (0.03, 400), (0.0, 500)])
 def test_mde_has_the_stated_power(p, n):
-    """A change of exactly the MDE is detected with ~80% power (statsmodels' power function)."""
-    mde = metrics.mde_proportion(p, n, p, n)
-    power = power_proportions_2indep(mde, p, n, ratio=1, alpha=0.05).power
-    assert power == pytest.approx(0.8, abs=0.02)
+    """A change of the MDE is detected with 80% power in the harder direction (towards 1/2) and
+    at least 80% in the other (statsmodels' power function); also at a corrected level."""
+    for alpha in (0.05, 0.05 / 14):
+        mde = metrics.mde_proportion(p, n, p, n, alpha)
+        pbar = max(p, 1 / (2 * n))
+        powers = [power_proportions_2indep(s * mde, pbar, n, ratio=1, alpha=alpha).power
+                  for s in (1, -1) if 0 <= pbar + s * mde <= 1]
+        assert min(powers) == pytest.approx(0.8, abs=0.005)
+        assert max(powers) >= 0.795
 
 
 # ---- comparing two variants -------------------------------------------------------------------
@@ -165,6 +171,13 @@ def test_same_variant_on_common_seeds_shows_no_change(variant_file, tmp_path):
     for v, mde in zip(res.table["verdict"], res.table["mde"], strict=True):
         assert v.startswith("no detectable change; this run could have seen a change of")
         assert mde > 0
+    # the MDE holds after the correction: 80% power at alpha / (number of metrics)
+    m = len(res.table)
+    row = res.table.set_index("metric").loc["win_rate_B"]
+    p = row["value_a"]
+    power = min(power_proportions_2indep(s * row["mde"], p, 300, ratio=1, alpha=0.05 / m).power
+                for s in (1, -1) if 0 <= p + s * row["mde"] <= 1)
+    assert power == pytest.approx(0.8, abs=0.01)
 
 
 def test_a_real_win_rate_change_is_flagged(variant_file, tmp_path):
