@@ -112,11 +112,15 @@ def _boot_stat(x: np.ndarray, stat: str, q: float | None, b: int, rng) -> np.nda
     """`b` bootstrap replicates of the mean or the q-quantile of x (resampling games)."""
     n = len(x)
     vals, counts = _support(x)
-    if len(vals) > 20_000:  # many distinct values: resample indices, in slices
-        reps = np.empty(b)
-        for i in range(b):
-            s = x[rng.integers(0, n, n)]
+    if len(vals) > 20_000:  # many distinct values: resample games (m-out-of-n when many)
+        m = min(n, VALUE_SUBSAMPLE)
+        reps = np.empty(min(b, BOOT_VALUE))
+        for i in range(reps.size):
+            s = x[rng.integers(0, n, m)]
             reps[i] = s.mean() if stat == "mean" else quantile(s, q)
+        if m < n:
+            full = x.mean() if stat == "mean" else quantile(x, q)
+            reps = full + (reps - reps.mean()) * np.sqrt(m / n)
         return reps
     draws = rng.multinomial(n, counts / n, size=b)  # (b, distinct values)
     if stat == "mean":
@@ -281,7 +285,9 @@ def compare_metric(ma: Metric, mb: Metric, df_a, df_b, var_a, var_b, rng,
         row["mde"] = mde_proportion(ma.value, ma.n, mb.value, mb.n, mde_alpha)
         return row
     b = BOOT_VALUE if ma.kind == "value" else BOOT
-    reps = boot_replicates(mb, df_b, var_b, b, rng) - boot_replicates(ma, df_a, var_a, b, rng)
+    rb, ra = boot_replicates(mb, df_b, var_b, b, rng), boot_replicates(ma, df_a, var_a, b, rng)
+    k = min(rb.size, ra.size)  # the many-distinct-values path draws fewer replicates
+    reps = rb[:k] - ra[:k]
     row["ci_low"], row["ci_high"] = _percentile(reps, alpha)
     se = float(np.nanstd(reps, ddof=1))
     if ma.kind == "mean":

@@ -113,10 +113,17 @@ def test_count_bootstrap_agrees_with_scipy(stat, q):
 
 def test_bootstrap_mean_interval_matches_normal_theory():
     rng = np.random.default_rng(4)
-    x = rng.exponential(3.0, size=50_000)  # many distinct values: the index-resampling path
+    x = rng.exponential(3.0, size=50_000)  # many distinct values: m-out-of-n index resampling
     reps = metrics._boot_stat(x, "mean", None, 300, np.random.default_rng(0))
     se = x.std(ddof=1) / np.sqrt(len(x))
     assert np.std(reps, ddof=1) == pytest.approx(se, rel=0.15)
+    assert np.mean(reps) == pytest.approx(x.mean())
+    # one side on that path, the other on the value-count path: still a difference interval
+    a = metrics.Metric("x", "mean", x.mean(), len(x), data=x)
+    y = np.round(x)
+    b = metrics.Metric("x", "mean", y.mean(), len(y), data=y)
+    row = metrics.compare_metric(a, b, None, None, None, None, np.random.default_rng(1))
+    assert row["ci_low"] < row["diff"] < row["ci_high"]
 
 
 @pytest.mark.parametrize("p, n", [(0.5, 2000), (0.2, 10_000), (0.05, 50_000), (0.8, 300),
