@@ -38,6 +38,7 @@ class Comparison:
     run_b: RunResult
     seed: int
     games: int
+    identical: float | None = None  # share of seeds whose game came out the same in A and B
     files: dict[str, Path] = field(default_factory=dict)
 
     def changed(self) -> pd.DataFrame:
@@ -78,11 +79,24 @@ def compare(a: str | Variant, b: str | Variant, games: int = 10_000, seed: int =
                  rotate_seats=rotate_seats, progress=progress)
     rb = sim.run(vb, games, seed=seed, jobs=jobs, out=runs / run_folder("b", vb, games, seed, rotate_seats),
                  rotate_seats=rotate_seats, progress=progress)
-    table = metrics.compare_tables(ra.table(), rb.table(), va, vb, seed=seed, alpha=alpha)
-    res = Comparison(table, va, vb, ra, rb, seed, games)
+    da, db = ra.table(), rb.table()
+    table = metrics.compare_tables(da, db, va, vb, seed=seed, alpha=alpha)
+    res = Comparison(table, va, vb, ra, rb, seed, games, identical_share(da, db))
     if write:
         res.files = write_comparison(res, out)
     return res
+
+
+def identical_share(da: pd.DataFrame, db: pd.DataFrame) -> float | None:
+    """Share of common seeds whose game ended the same (winner, turns, scores) in A and B: how
+    much of the comparison the common random numbers held fixed (None if seeds do not pair)."""
+    if len(da) != len(db) or not np.array_equal(da["seed"].to_numpy(), db["seed"].to_numpy()):
+        return None
+    cols = ["winner", "turns"] + [c for c in da if c.startswith("score_") and c in db]
+    same = np.ones(len(da), dtype=bool)
+    for c in cols:
+        same &= da[c].to_numpy() == db[c].to_numpy()
+    return float(same.mean()) if len(da) else None
 
 
 # ---- output ------------------------------------------------------------------------------------
@@ -110,8 +124,11 @@ def _header(res: Comparison) -> list[str]:
     a, b = res.variant_a, res.variant_b
     t = res.table
     changed = int((t["verdict"] == "changed").sum())
+    same = ("" if res.identical is None else
+            f" {res.identical:.1%} of the games came out identically (same winner, turns, scores).")
     return [f"A = {a.name} (hash {a.hash}), B = {b.name} (hash {b.hash})",
-            f"{res.games:,} games each, run seed {res.seed}: game i of A and of B share its seed.",
+            f"{res.games:,} games each, run seed {res.seed}: game i of A and of B share its seed."
+            + same,
             f"{changed} of {len(t)} metrics changed (Holm-adjusted p < {metrics.ALPHA}). "
             "Intervals: 95%, Newcombe for proportions, bootstrap otherwise; diff = B - A."]
 

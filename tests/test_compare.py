@@ -160,6 +160,7 @@ def test_compare_detects_a_longer_race(variant_file, tmp_path):
     assert list(csv.columns[:13]) == CSV_COLUMNS[:13] and len(csv) == len(t)
     md = (tmp_path / "cmp" / "comparison.md").read_text()
     assert "turns_mean" in md and "Holm" in md and "distributions.png" in md
+    assert 0 <= res.identical < 0.5 and f"{res.identical:.1%} of the games came out identically" in md
     assert "<table>" in (tmp_path / "cmp" / "comparison.html").read_text()
     assert (tmp_path / "cmp" / "rates.png").stat().st_size > 1000
 
@@ -173,7 +174,7 @@ def test_same_variant_on_common_seeds_shows_no_change(variant_file, tmp_path):
     ta, tb = res.run_a.table(), res.run_b.table()
     assert (ta["seed"].to_numpy() == tb["seed"].to_numpy()).all()
     assert (ta["winner"].to_numpy() == tb["winner"].to_numpy()).all()
-    assert (res.table["diff"] == 0).all()
+    assert (res.table["diff"] == 0).all() and res.identical == 1.0
     assert not (res.table["verdict"] == "changed").any()
     for v, mde in zip(res.table["verdict"], res.table["mde"], strict=True):
         assert v.startswith("no detectable change; this run could have seen a change of")
