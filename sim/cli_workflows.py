@@ -76,6 +76,8 @@ def compare(
         typer.echo(f"{r.metric:{width}s}  A {r.value_a:<9.4g} B {r.value_b:<9.4g} "
                    f"diff {r.diff:+.4g} [{r.ci_low:+.4g}, {r.ci_high:+.4g}] "
                    f"p_adj {r.p_adjusted:.3g}  {r.verdict}")
+    if res.identical is not None:
+        typer.echo(f"common seeds: {res.identical:.1%} of the games came out identically")
     typer.echo(f"report: {res.files['html']}  table: {res.files['csv']}")
 
 
