@@ -1,0 +1,181 @@
+"""The designer workflows on the command line: compare, sweep, baseline save, check.
+
+`register(app)` adds them to the main `hexsim` app: sim/cli.py ends with
+`from sim.cli_workflows import register; register(app)`. Each command parses, calls the
+Python API (sim.compare, sim.sequential, sim.sweep, sim.baseline) and prints; no logic here.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sim.errors import UserError
+
+
+def friendly(fn):
+    """`sim.cli.friendly` (bad input: one line, exit 2), looked up when the command runs, so
+    that sim.cli can import this module at its end without an import cycle either way."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        from sim.cli import friendly as _friendly
+
+        return _friendly(fn)(*args, **kwargs)
+
+    return wrapper
+
+
+@friendly
+def compare(
+    a: Annotated[str, typer.Argument(help="Variant A (file or shipped game/name).")],
+    b: Annotated[str, typer.Argument(help="Variant B (file or shipped game/name).")],
+    games: Annotated[int, typer.Option(help="Games per variant (fixed-size comparison).")] = 10_000,
+    seed: Annotated[int, typer.Option(help="Run seed shared by both variants.")] = 0,
+    jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
+    out: Annotated[Path | None, typer.Option(
+        help="Output folder (default reports/compare-A-vs-B).")] = None,
+    sequential: Annotated[bool, typer.Option(
+        help="Play in batches until a GSPRT decides whether the win rate moved by --margin.")] = False,
+    margin: Annotated[float | None, typer.Option(
+        help="Sequential: the win-rate change that matters (e.g. 0.03).")] = None,
+    alpha: Annotated[float, typer.Option(help="Sequential: false 'changed' rate.")] = 0.05,
+    beta: Annotated[float, typer.Option(help="Sequential: missed-change rate at --margin.")] = 0.05,
+    max_games: Annotated[int, typer.Option(help="Sequential: stop undecided after this many.")] = 200_000,
+    batch: Annotated[int, typer.Option(help="Sequential: games per batch between looks.")] = 1000,
+    seat: Annotated[str, typer.Option(
+        help="Sequential: whose win rate: first_mover (who moves first) or a seat name.")] = "first_mover",
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+):
+    """Compare two variants played on the same seeds.
+
+    Every metric with a 95% interval of the difference, a p-value, the Holm-adjusted p-value and
+    a verdict; with --sequential, a GSPRT on the win rate that stops as soon as it is decided."""
+    if sequential:
+        from sim.sequential import sequential_compare
+
+        if margin is None:
+            raise UserError("--sequential needs --margin D (the win-rate change that matters)")
+        out = out or Path("reports") / "sequential"
+        res = sequential_compare(a, b, margin, alpha=alpha, beta=beta, max_games=max_games,
+                                 batch=batch, seed=seed, jobs=jobs or 1, target=seat, out=out)
+        typer.echo(res.summary())
+        typer.echo(f"LLR trace: {res.files['png']}")
+        return
+    if margin is not None:
+        raise UserError("--margin: only with --sequential")
+    from sim.compare import compare as _compare
+
+    res = _compare(a, b, games=games, seed=seed, jobs=jobs, out=out, progress=progress)
+    t = res.table
+    width = max(len(m) for m in t["metric"])
+    for r in t.itertuples():
+        typer.echo(f"{r.metric:{width}s}  A {r.value_a:<9.4g} B {r.value_b:<9.4g} "
+                   f"diff {r.diff:+.4g} [{r.ci_low:+.4g}, {r.ci_high:+.4g}] "
+                   f"p_adj {r.p_adjusted:.3g}  {r.verdict}")
+    if res.identical is not None:
+        typer.echo(f"common seeds: {res.identical:.1%} of the games came out identically")
+    typer.echo(f"report: {res.files['html']}  table: {res.files['csv']}")
+
+
+@friendly
+def sweep(
+    variant: Annotated[str, typer.Argument(help="Variant file or shipped game/name.")],
+    set_: Annotated[list[str], typer.Option(
+        "--set", help="rules.NAME=V1,V2,... (repeat for a grid of two or more).")],
+    games: Annotated[int, typer.Option(help="Games per setting.")] = 10_000,
+    seed: Annotated[int, typer.Option(help="Run seed (shared by every setting).")] = 0,
+    jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Output folder (default reports/sweep-NAME).")] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+):
+    """Play a grid of rule settings and chart every metric against them.
+
+    Intervals per setting; marks the settings whose first-mover interval includes the fair share."""
+    from sim.sweep import parse_set
+    from sim.sweep import sweep as _sweep
+
+    grid = dict(parse_set(s) for s in set_)
+    if len(grid) != len(set_):
+        raise UserError("--set: a key is given twice")
+    res = _sweep(variant, grid, games=games, seed=seed, jobs=jobs, out=out, progress=progress)
+    fair = res.fair_points()
+    t = res.table[res.table["metric"] == "first_mover_share"]
+    for r in t.to_dict("records"):
+        point = ", ".join(f"{k}={r[k]}" for k in res.params)
+        mark = "  <- interval includes fair share" if r["fair_in_ci"] else ""
+        typer.echo(f"{point}: first-mover share {r['value']:.4f} "
+                   f"[{r['ci_low']:.4f}, {r['ci_high']:.4f}]{mark}")
+    if not len(fair):
+        typer.echo("no setting's interval includes the fair share")
+    typer.echo(f"table: {res.files['csv']}  report: {res.files['md']}")
+
+
+@friendly
+def baseline_save(
+    variants: Annotated[list[str] | None, typer.Argument(help="Variant files or shipped game/name.")] = None,
+    games: Annotated[int, typer.Option(help="Games per variant.")] = 20_000,
+    seed: Annotated[int, typer.Option(help="Run seed.")] = 0,
+    out: Annotated[Path | None, typer.Option(
+        help="Baseline file (one variant only; default data/baselines/<game>/<name>.json).")] = None,
+    sample: Annotated[int, typer.Option(help="Games stored for the exact check.")] = 200,
+    shipped: Annotated[bool, typer.Option(help="Save every shipped variant's baseline.")] = False,
+    jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
+):
+    """Play variants and record their metrics, seeds and outcome digest as baselines."""
+    from sim import baseline
+    from sim.variants import list_shipped
+
+    if shipped == bool(variants):
+        raise UserError("baseline save: name variants, or give --shipped (not both)")
+    saved = baseline.save(list_shipped() if shipped else variants, games, seed, out, sample, jobs)
+    for b in saved:
+        typer.echo(f"{b.data['variant']['name']}: {games:,} games, digest "
+                   f"{b.data['table_digest'][:19]}... -> {b.path}")
+
+
+@friendly
+def check(
+    paths: Annotated[list[Path] | None, typer.Argument(
+        help="Baseline files or folders (default: data/baselines).")] = None,
+    exact: Annotated[bool, typer.Option(help="Re-play the stored sample of seeds.")] = True,
+    statistical: Annotated[bool, typer.Option(help="Test every metric on fresh seeds.")] = True,
+    sample: Annotated[int | None, typer.Option(help="Exact: re-play only the first N stored games.")] = None,
+    full: Annotated[bool, typer.Option(help="Exact: re-play every game and compare the table digest.")] = False,
+    games: Annotated[int | None, typer.Option(help="Statistical: games (default: the baseline's).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Statistical: run seed (default: baseline seed + 1).")] = None,
+    tolerance: Annotated[float, typer.Option(help="Allowed drift of a rate (absolute).")] = 0.01,
+    rel_tolerance: Annotated[float, typer.Option(help="Allowed drift of a mean (relative).")] = 0.02,
+    alpha: Annotated[float, typer.Option(help="Family-wise error per baseline (Holm).")] = 0.01,
+    junit: Annotated[Path | None, typer.Option(help="Write a JUnit XML report here.")] = None,
+    jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
+):
+    """Verify baselines: exact replay of stored seeds, statistical test on fresh seeds.
+
+    Exit 0 when all hold, 1 when any drifted, 2 on bad input."""
+    from sim import baseline
+
+    rep = baseline.check(paths, exact=exact, statistical=statistical, sample=sample, full=full,
+                         games=games, seed=seed, tolerance=tolerance, rel_tolerance=rel_tolerance,
+                         alpha=alpha, jobs=jobs)
+    if not rep.results:
+        raise UserError(f"check: no baselines found in {', '.join(map(str, paths or [baseline.BASELINES_DIR]))}")
+    typer.echo(rep.summary())
+    if junit is not None:
+        typer.echo(f"junit: {rep.junit_xml(junit)}")
+    if not rep.ok:
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    """Add compare, sweep, baseline save and check to the main app."""
+    app.command("compare")(compare)
+    app.command("sweep")(sweep)
+    baseline_app = typer.Typer(add_completion=False, no_args_is_help=True,
+                               help="Regression baselines of variants.")
+    baseline_app.command("save")(baseline_save)
+    app.add_typer(baseline_app, name="baseline")
+    app.command("check")(check)
