@@ -32,3 +32,17 @@ def report(run_dirs, out):
     from sim.reporting import build_report
 
     return build_report([str(d) for d in run_dirs], out)
+
+
+def compare(a, b, **kwargs):
+    """Play two variants on common seeds and compare every metric; see `sim.compare.compare`."""
+    from sim.compare import compare as _compare
+
+    return _compare(a, b, **kwargs)
+
+
+def sweep(variant, grid, **kwargs):
+    """Run a grid of rule settings; see `sim.sweep.sweep`."""
+    from sim.sweep import sweep as _sweep
+
+    return _sweep(variant, grid, **kwargs)

@@ -304,10 +304,9 @@ def _setup_diff(old: dict[str, Any], new: dict[str, Any], prefix: str = "") -> l
 
 
 def _play(variant: Variant, first: int, n: int, seed: int) -> pd.DataFrame:
-    from sim.runner import _Task, play_frame, rotated
+    from sim.runner import play_range
 
-    return play_frame(_Task(variant.game, variant.name, variant.hash, variant.rules,
-                            rotated(variant.seats, 0), 0, first, n, seed, Path(".")))
+    return play_range(variant, first, n, seed)
 
 
 def exact_differences(stored: dict[str, list], now: pd.DataFrame, limit: int = 5,

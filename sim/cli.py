@@ -163,6 +163,11 @@ def warm():
         typer.echo(f"compiled {name}")
 
 
+from sim.cli_workflows import register  # noqa: E402 - adds compare, sweep, baseline, check
+
+register(app)
+
+
 def main() -> None:  # pragma: no cover - `python -m sim.cli`
     app()
 

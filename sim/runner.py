@@ -113,6 +113,13 @@ def play_frame(task: _Task) -> pd.DataFrame:
     return pd.DataFrame(frame)
 
 
+def play_range(variant: Variant, first: int, n: int, seed: int, rotation: int = 0) -> pd.DataFrame:
+    """Rows of games first .. first + n - 1 of a run with this seed, in memory (no files):
+    exactly the rows `run` writes for them (baseline checks, sequential batches)."""
+    return play_frame(_Task(variant.game, variant.name, variant.hash, variant.rules,
+                            rotated(variant.seats, rotation), rotation, first, n, seed, Path(".")))
+
+
 def _locate_crash(task: _Task, exc: Exception) -> GameCrash:
     bots = [b for _, b in task.seats]
     for i in range(task.first, task.first + task.n):

@@ -207,16 +207,14 @@ def _target_wins(frame: pd.DataFrame, seat_names: list[str], target: str) -> np.
 def _batch(variant: Variant, first: int, n: int, seed: int, par, jobs: int) -> pd.DataFrame:
     from joblib import delayed
 
-    from sim.runner import _Task, play_frame, rotated
+    from sim.runner import play_range
 
-    seats = rotated(variant.seats, 0)
     step = math.ceil(n / jobs)
-    tasks = [_Task(variant.game, variant.name, variant.hash, variant.rules, seats, 0, f,
-                   min(step, first + n - f), seed, Path("."))
-             for f in range(first, first + n, step)]
+    ranges = [(f, min(step, first + n - f)) for f in range(first, first + n, step)]
     if par is None:
-        return pd.concat([play_frame(t) for t in tasks], ignore_index=True)
-    return pd.concat(par(delayed(play_frame)(t) for t in tasks), ignore_index=True)
+        return pd.concat([play_range(variant, f, k, seed) for f, k in ranges], ignore_index=True)
+    return pd.concat(par(delayed(play_range)(variant, f, k, seed) for f, k in ranges),
+                     ignore_index=True)
 
 
 def sequential_compare(a: str | Variant, b: str | Variant, margin: float, alpha: float = 0.05,
