@@ -19,6 +19,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from sim import stats
+
 ALPHA = 0.05
 POWER = 0.8
 BOOT = 2000  # bootstrap resamples for means and quantiles
@@ -95,12 +97,8 @@ def quantile(x: np.ndarray, q: float) -> float:
 
 # ---- intervals for one table -------------------------------------------------------------------
 def wilson(successes: int, n: int, alpha: float = ALPHA) -> tuple[float, float]:
-    from statsmodels.stats.proportion import proportion_confint
-
-    if n == 0:
-        return float("nan"), float("nan")
-    lo, hi = proportion_confint(successes, n, alpha=alpha, method="wilson")
-    return float(lo), float(hi)
+    ci = stats.wilson(successes, n, conf=1 - alpha)
+    return ci.low, ci.high
 
 
 def _support(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -208,12 +206,9 @@ def _percentile(reps: np.ndarray, alpha: float) -> tuple[float, float]:
 
 # ---- two tables --------------------------------------------------------------------------------
 def newcombe_diff(k_b: int, n_b: int, k_a: int, n_a: int, alpha: float = ALPHA) -> tuple[float, float]:
-    """Newcombe (Wilson score hybrid) interval for p_b - p_a (statsmodels)."""
-    from statsmodels.stats.proportion import confint_proportions_2indep
-
-    lo, hi = confint_proportions_2indep(k_b, n_b, k_a, n_a, method="newcomb", compare="diff",
-                                        alpha=alpha)
-    return float(lo), float(hi)
+    """Newcombe (Wilson score hybrid) interval for p_b - p_a."""
+    d = stats.newcombe_diff(k_b, n_b, k_a, n_a, conf=1 - alpha)
+    return d.low, d.high
 
 
 def prop_test(k_b: int, n_b: int, k_a: int, n_a: int, value: float = 0.0,
@@ -230,14 +225,7 @@ def prop_test(k_b: int, n_b: int, k_a: int, n_a: int, value: float = 0.0,
 
 
 def holm(pvalues: Sequence[float]) -> np.ndarray:
-    from statsmodels.stats.multitest import multipletests
-
-    p = np.asarray(pvalues, dtype=float)
-    out = np.full(p.shape, np.nan)
-    ok = ~np.isnan(p)
-    if ok.any():
-        out[ok] = multipletests(p[ok], method="holm")[1]
-    return out
+    return stats.adjust_pvalues(pvalues, "holm")
 
 
 def z_power(alpha: float = ALPHA, power: float = POWER) -> float:
