@@ -269,9 +269,7 @@ def _find(sym, order, nb_off, cq, cr, occ, n_occ, eq_cell, p_cell, max_len, cfg,
             ns = sym[nxt]
             if ns < 0:
                 continue
-            if depth >= 1 and walk[depth - 1] == nxt:
-                continue
-            if depth >= 2 and walk[depth - 2] == nxt:
+            if depth >= 1 and walk[depth - 1] == nxt:  # "a b a": distance 2 (1 is impossible)
                 continue
             o = order[nxt]
             if o < 64:
@@ -402,3 +400,42 @@ def find_cfg(rules) -> np.ndarray:
     cfg[5] = rules["plus_as_times"]
     cfg[6] = rules["tile_repeat"] == "never"
     return cfg
+
+
+def find_compiled(pos, placed, rules, max_len=None) -> dict:
+    """Run the compiled finder on a `position.Position` (tests, tools): returns
+    {frozenset(cells): walk (list of cells)} for every equation through `placed`."""
+    from sim.games.hexatrex.tiles import TEXT_SYMBOL, Board, hex_distance
+
+    radius = max(hex_distance(c, (0, 0)) for c in pos.tiles) + 1
+    board = Board(radius)
+    sym = np.full(board.size, -1, np.int8)
+    order = np.full(board.size, -1, np.int16)
+    occ = np.zeros(len(pos.order), np.int64)
+    for i, cell in enumerate(pos.order):
+        idx = board.index(*cell)
+        sym[idx] = TEXT_SYMBOL[pos.tiles[cell]]
+        order[idx] = i
+        occ[i] = idx
+    cap = 4096
+    lo, hi = np.zeros(cap, np.uint64), np.zeros(cap, np.uint64)
+    size = np.zeros(cap, np.int64)
+    walks, wlen = np.zeros((cap, 16), np.int64), np.zeros(cap, np.int64)
+    m = rules["max_equation_tiles"] if max_len is None else max_len
+    n, _ = _find(sym, order, board.nb_off, board.q, board.r, occ, len(occ), board.center,
+                 board.index(*placed), np.int64(m), find_cfg(rules), lo, hi, size, walks, wlen,
+                 *workspace())
+    return {frozenset(board.coord(int(c)) for c in walks[e, : wlen[e]]):
+            [board.coord(int(c)) for c in walks[e, : wlen[e]]] for e in range(n)}
+
+
+def side_values_compiled(symbols: list[str], rules) -> set[int]:
+    """Values of one side (a list of symbol texts) by the compiled evaluator, for tests."""
+    from sim.games.hexatrex.tiles import TEXT_SYMBOL
+
+    side = np.array([TEXT_SYMBOL[s] for s in symbols] + [0] * (16 - len(symbols)), np.int64)
+    out = np.zeros(VALUE_CAP, np.int64)
+    ev = np.zeros(256 + 64 * POOL_PER, np.int64)
+    n = _eval_side(side, len(symbols), rules["six_as_nine"], rules["plus_as_times"],
+                   rules["bracketing"] == "any", out, ev)
+    return set(out[:n].tolist())
