@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from sim.games.hexatrex import GAME
 from sim.games.hexatrex.finder import find_compiled, side_values_compiled
+from sim.games.hexatrex.join import join_compiled
 from sim.games.hexatrex.position import Position, reading
 from sim.games.hexatrex.tiles import hex_distance
 
@@ -240,6 +241,7 @@ def score(text, placed, **kw):
     rl = rules(**kw)
     got = find_compiled(pos, placed, rl)
     assert set(got) == set(pos.equations(placed, rl)) == brute_equations(pos, placed, rl)
+    assert set(got) == set(join_compiled(pos, placed, rl))
     return len(got), sum(len(k) for k in got)
 
 

@@ -83,8 +83,8 @@ def _eval_side(side, n, six9, plus_t, any_br, out, ev):
     """All values of one side (symbols side[0:n], syntax already checked) -> count in out.
 
     ev layout: [0:16] op positions, [16:32] operand sign, [32:48] operand start,
-    [48:64] operand end, [64:80] choice positions, [80:96] operand values, [96:112] op codes,
-    [112:176] interval start in pool, [176:240] interval size, [256:] pool.
+    [48:64] operand end, [80:96] operand values, [96:112] op codes, [112:176] interval
+    start in pool, [176:240] interval size, [240:256] choice bit of each position, [256:] pool.
     """
     m = 0
     i = 0
@@ -105,29 +105,28 @@ def _eval_side(side, n, six9, plus_t, any_br, out, ev):
     k = 0
     for p in range(n):
         s = side[p]
+        ev[240 + p] = -1
         if (s == 6 and six9) or (s == 10 and plus_t):
-            ev[64 + k] = p
+            ev[240 + p] = k
             k += 1
     cnt = 0
     for combo in range(1 << k):
-        # operand values under this reading
+        # operand values and operators under this reading
         for j in range(m):
             v = 0
             for p in range(ev[32 + j], ev[48 + j]):
                 d = side[p]
-                if d == 6 and six9:
-                    for c in range(k):
-                        if ev[64 + c] == p and (combo >> c) & 1:
-                            d = 9
+                c = ev[240 + p]
+                if c >= 0 and (combo >> c) & 1:
+                    d = 9
                 v = v * 10 + d
             ev[80 + j] = v * ev[16 + j]
         for j in range(m - 1):
             p = ev[j]
             o = side[p]
-            if o == 10 and plus_t:
-                for c in range(k):
-                    if ev[64 + c] == p and (combo >> c) & 1:
-                        o = 12
+            c = ev[240 + p]
+            if c >= 0 and (combo >> c) & 1:
+                o = 12
             ev[96 + j] = o
         if not any_br:
             acc = 0

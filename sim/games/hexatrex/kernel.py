@@ -13,6 +13,8 @@ import numpy as np
 from numba import njit
 
 from sim.games.hexatrex.finder import _find, _hexdist
+from sim.games.hexatrex.join import (HASH_BITS, MAX_SIDE, NEW_CAP, POOL_CAP, STORE_CAP, _clear,
+                                     _insert, _score_join)
 from sim.rng import below, game_seed, new_state, shuffle
 
 BOT_RANDOM, BOT_GREEDY = 0, 1
@@ -97,6 +99,14 @@ def _play(first_game, n_games, run_seed, players, bot_code, bot_max, tiles, firs
     rhs = np.zeros(16384, np.int64)
     side = np.zeros(16, np.int64)
     ev = np.zeros(256 + 64 * 132, np.int64)
+    store = (np.full((2, 1 << HASH_BITS), -1, np.int64), np.empty(STORE_CAP, np.int64),
+             np.empty(STORE_CAP, np.int64), np.empty(STORE_CAP, np.int8),
+             np.empty(STORE_CAP, np.int64), np.empty(STORE_CAP, np.uint64),
+             np.empty(STORE_CAP, np.uint64), np.empty(STORE_CAP, np.int8),
+             np.empty((STORE_CAP, MAX_SIDE), np.int64), np.zeros(1, np.int64))
+    scratch = (np.empty((NEW_CAP, MAX_SIDE), np.int64), np.empty((NEW_CAP, 8), np.int64),
+               np.empty((NEW_CAP, 2), np.uint64), np.empty(POOL_CAP, np.int64),
+               np.zeros((10, 16), np.int64), np.zeros((2, 16), np.uint64))
     n_rec = 0
     for g in range(n_games):
         gi = first_game + g
@@ -129,6 +139,8 @@ def _play(first_game, n_games, run_seed, players, bot_code, bot_max, tiles, firs
             fpos[c] = n_front
             front[n_front] = c
             n_front += 1
+        _clear(store)
+        use_join = max_len - 2 <= MAX_SIDE
         for t in range(n_t):
             seat = (first + t) % players
             tile = hand[seat]
@@ -147,9 +159,14 @@ def _play(first_game, n_games, run_seed, players, bot_code, bot_max, tiles, firs
                         sym[f] = tile
                         order[f] = n_occ
                         occ[n_occ] = f
-                        _, sc = _find(sym, order, nb_off, cq, cr, occ, n_occ + 1, center, f, bm,
-                                      cfg, f_lo, f_hi, f_size, no_walks, no_len, st, mk, lhs,
-                                      rhs, side, ev)
+                        if use_join:
+                            _, sc, _ = _score_join(sym, order, nb_off, cq, cr, center, f, bm, cfg,
+                                                   store, scratch, f_lo, f_hi, f_size, no_walks,
+                                                   no_len, side, lhs, ev)
+                        else:
+                            _, sc = _find(sym, order, nb_off, cq, cr, occ, n_occ + 1, center, f,
+                                          bm, cfg, f_lo, f_hi, f_size, no_walks, no_len, st, mk,
+                                          lhs, rhs, side, ev)
                         sym[f] = -1
                         order[f] = -1
                     if sc > best:
@@ -178,9 +195,16 @@ def _play(first_game, n_games, run_seed, players, bot_code, bot_max, tiles, firs
                     front[n_front] = c
                     n_front += 1
             # ---- score it with the full finder
-            if trace:
+            walks = rec_walks if trace else no_walks
+            if use_join:
+                ne, sc, n_new = _score_join(sym, order, nb_off, cq, cr, center, cell, max_len,
+                                            cfg, store, scratch, f_lo, f_hi, f_size, walks,
+                                            rec_len, side, lhs, ev)
+                use_join = _insert(store, scratch, n_new)
+            else:
                 ne, sc = _find(sym, order, nb_off, cq, cr, occ, n_occ, center, cell, max_len, cfg,
-                               f_lo, f_hi, f_size, rec_walks, rec_len, st, mk, lhs, rhs, side, ev)
+                               f_lo, f_hi, f_size, walks, rec_len, st, mk, lhs, rhs, side, ev)
+            if trace:
                 tr_moves[t, 0] = seat
                 tr_moves[t, 1] = cell
                 tr_moves[t, 2] = tile
@@ -195,9 +219,6 @@ def _play(first_game, n_games, run_seed, players, bot_code, bot_max, tiles, firs
                         tr_eq_turn[n_rec] = t
                         tr_eq_size[n_rec] = f_size[e]
                         n_rec += 1
-            else:
-                ne, sc = _find(sym, order, nb_off, cq, cr, occ, n_occ, center, cell, max_len, cfg,
-                               f_lo, f_hi, f_size, no_walks, no_len, st, mk, lhs, rhs, side, ev)
             score[g, seat] += sc
             n_eq[g, seat] += ne
             if ne > 0:
