@@ -26,6 +26,8 @@ HASH_BITS = 12
 STORE_CAP = 1 << 18
 POOL_CAP = 1 << 18
 NEW_CAP = 1 << 14
+CACHE_BITS = 16         # side-value cache: 65536 slots, shared by every game of a chunk
+CACHE_POOL = 1 << 20
 # reverse-reading states of a left side (read from "=" backwards)
 R_START, R_NUM, R_OPNEED, R_MINUS = 0, 1, 2, 3
 
@@ -45,6 +47,63 @@ def new_scratch():
     return (np.zeros((NEW_CAP, MAX_SIDE), np.int64), np.zeros((NEW_CAP, 8), np.int64),
             np.zeros((NEW_CAP, 2), np.uint64), np.zeros(POOL_CAP, np.int64),
             np.zeros((10, 16), np.int64), np.zeros((2, 16), np.uint64))
+
+
+def new_cache():
+    """Values of side symbol sequences already evaluated (the rules are fixed for a chunk):
+    keys (length and 4-bit symbols packed), start and count in the value pool, pool use."""
+    return (np.full(1 << CACHE_BITS, -1, np.int64), np.zeros(1 << CACHE_BITS, np.int64),
+            np.zeros(1 << CACHE_BITS, np.int64), np.empty(CACHE_POOL, np.int64),
+            np.zeros(2, np.int64))
+
+
+@njit(cache=True)
+def _side_values(side, k, six9, plus_t, any_br, lhs, ev, cache, pool, n_pool):
+    """Append the values of side[0:k] to pool at n_pool (through the cache); returns count."""
+    keys, cstart, ccount, cpool, used = cache
+    key = k
+    for j in range(k):
+        key = (key << 4) | side[j]
+    slot = np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - CACHE_BITS))
+    for _ in range(64):
+        if keys[slot] == key:
+            c = ccount[slot]
+            if n_pool + c > pool.shape[0]:
+                raise ValueError("hexatrex join: value pool full")
+            b = cstart[slot]
+            for j in range(c):
+                pool[n_pool + j] = cpool[b + j]
+            return c
+        if keys[slot] < 0:
+            break
+        slot = (slot + 1) & ((1 << CACHE_BITS) - 1)
+    n = _eval_side(side, k, six9, plus_t, any_br, lhs, ev)
+    if n_pool + n > pool.shape[0]:
+        raise ValueError("hexatrex join: value pool full")
+    for j in range(n):
+        pool[n_pool + j] = lhs[j]
+    if keys[slot] < 0 and used[0] + n <= cpool.shape[0] and used[1] < (1 << (CACHE_BITS - 1)):
+        keys[slot] = key
+        cstart[slot] = used[0]
+        ccount[slot] = n
+        for j in range(n):
+            cpool[used[0] + j] = lhs[j]
+        used[0] += n
+        used[1] += 1
+    return n
+
+
+@njit(cache=True)
+def _keep_reachable(pool, start, n, lim):
+    """Drop values the other side cannot reach: j symbols never make |value| >= 10**j (a
+    number of d digits is < 10**d; a + b, a - b stay < 2 * 10**(j-2); a x b < 10**(j-1))."""
+    kept = 0
+    for j in range(n):
+        v = pool[start + j]
+        if -lim < v < lim:
+            pool[start + kept] = v
+            kept += 1
+    return kept
 
 
 @njit(cache=True)
@@ -77,7 +136,7 @@ def _check_side(side, n, lead0):
 
 @njit(cache=True)
 def _new_sides(sym, order, nb_off, cq, cr, eq, p, max_side, cfg, cells, meta, masks, pool,
-               st, mk, side, lhs, ev):
+               st, mk, side, lhs, ev, cache):
     """Every side walk out of "=" through p, at most max_side long, readable as a right side
     (in walk order) or a left side (reversed). meta row: length, first, right binop, right
     value start, right count, left binop, left value start, left count. Returns the count."""
@@ -134,6 +193,9 @@ def _new_sides(sym, order, nb_off, cq, cr, eq, p, max_side, cfg, cells, meta, ma
                 fresh = False
                 if pc[depth] > 0:
                     k = depth + 1
+                    lim = 1
+                    for _ in range(max_side + 1 - k):
+                        lim *= 10
                     r_ok = syn[depth] == S_NUM
                     l_ok = rst[depth] == R_NUM or rst[depth] == R_MINUS
                     nr = 0
@@ -144,11 +206,9 @@ def _new_sides(sym, order, nb_off, cq, cr, eq, p, max_side, cfg, cells, meta, ma
                     if r_ok:
                         for j in range(k):
                             side[j] = sym[walk[j]]
-                        nr = _eval_side(side, k, six9, plus_t, any_br, lhs, ev)
-                        if n_pool + nr > pool.shape[0]:
-                            raise ValueError("hexatrex join: value pool full")
-                        for j in range(nr):
-                            pool[n_pool + j] = lhs[j]
+                        nr = _side_values(side, k, six9, plus_t, any_br, lhs, ev, cache, pool,
+                                          n_pool)
+                        nr = _keep_reachable(pool, n_pool, nr, lim)
                         n_pool += nr
                         rb = nbin[depth] > 0
                     l0 = n_pool
@@ -157,11 +217,9 @@ def _new_sides(sym, order, nb_off, cq, cr, eq, p, max_side, cfg, cells, meta, ma
                             side[j] = sym[walk[k - 1 - j]]
                         ok, lb = _check_side(side, k, lead0)
                         if ok:
-                            nl = _eval_side(side, k, six9, plus_t, any_br, lhs, ev)
-                            if n_pool + nl > pool.shape[0]:
-                                raise ValueError("hexatrex join: value pool full")
-                            for j in range(nl):
-                                pool[n_pool + j] = lhs[j]
+                            nl = _side_values(side, k, six9, plus_t, any_br, lhs, ev, cache,
+                                              pool, n_pool)
+                            nl = _keep_reachable(pool, n_pool, nl, lim)
                             n_pool += nl
                     if nr + nl > 0:
                         if n_new >= cells.shape[0]:
@@ -274,7 +332,7 @@ def _record(lo, hi, found_lo, found_hi, found_size, n_found):
 
 
 @njit(cache=True)
-def _score_join(sym, order, nb_off, cq, cr, eq, p, max_len, cfg, store, scratch,
+def _score_join(sym, order, nb_off, cq, cr, eq, p, max_len, cfg, store, scratch, cache,
                 found_lo, found_hi, found_size, rec_walks, rec_len, side, lhs, ev):
     """Equations through p (already on the table, not yet in the store). Returns
     (distinct tile sets, score, new side walks); the new walks stay in scratch for _insert."""
@@ -284,7 +342,7 @@ def _score_join(sym, order, nb_off, cq, cr, eq, p, max_len, cfg, store, scratch,
     never = cfg[6] != 0
     eqbit = np.uint64(1) << np.uint64(order[eq])
     n_new = _new_sides(sym, order, nb_off, cq, cr, eq, p, max_len - 2, cfg, cells, meta, masks,
-                       pool, st, mk, side, lhs, ev)
+                       pool, st, mk, side, lhs, ev, cache)
     n_found = 0
     total = 0
     rcap = rec_walks.shape[0]
@@ -409,7 +467,7 @@ def join_compiled(pos, placed, rules, max_len=None) -> dict:
     sym = np.full(board.size, -1, np.int8)
     order = np.full(board.size, -1, np.int16)
     cfg = find_cfg(rules)
-    store, scratch = new_store(), new_scratch()
+    store, scratch, cache = new_store(), new_scratch(), new_cache()
     cap = 4096
     lo, hi = np.zeros(cap, np.uint64), np.zeros(cap, np.uint64)
     size = np.zeros(cap, np.int64)
@@ -425,7 +483,7 @@ def join_compiled(pos, placed, rules, max_len=None) -> dict:
         if i == 0:
             continue
         n, _, n_new = _score_join(sym, order, board.nb_off, board.q, board.r, board.center, idx,
-                                  np.int64(m), cfg, store, scratch, lo, hi, size, walks, wlen,
+                                  np.int64(m), cfg, store, scratch, cache, lo, hi, size, walks, wlen,
                                   side, lhs, ev)
         if cell != placed:
             assert _insert(store, scratch, n_new)

@@ -13,8 +13,8 @@ import numpy as np
 from numba import njit
 
 from sim.games.hexatrex.finder import _find, _hexdist
-from sim.games.hexatrex.join import (HASH_BITS, MAX_SIDE, NEW_CAP, POOL_CAP, STORE_CAP, _clear,
-                                     _insert, _score_join)
+from sim.games.hexatrex.join import (CACHE_BITS, CACHE_POOL, HASH_BITS, MAX_SIDE, NEW_CAP,
+                                     POOL_CAP, STORE_CAP, _clear, _insert, _score_join)
 from sim.rng import below, game_seed, new_state, shuffle
 
 BOT_RANDOM, BOT_GREEDY = 0, 1
@@ -107,6 +107,9 @@ def _play(first_game, n_games, run_seed, players, bot_code, bot_max, tiles, firs
     scratch = (np.empty((NEW_CAP, MAX_SIDE), np.int64), np.empty((NEW_CAP, 8), np.int64),
                np.empty((NEW_CAP, 2), np.uint64), np.empty(POOL_CAP, np.int64),
                np.zeros((10, 16), np.int64), np.zeros((2, 16), np.uint64))
+    cache = (np.full(1 << CACHE_BITS, -1, np.int64), np.zeros(1 << CACHE_BITS, np.int64),
+             np.zeros(1 << CACHE_BITS, np.int64), np.empty(CACHE_POOL, np.int64),
+             np.zeros(2, np.int64))
     n_rec = 0
     for g in range(n_games):
         gi = first_game + g
@@ -161,7 +164,8 @@ def _play(first_game, n_games, run_seed, players, bot_code, bot_max, tiles, firs
                         occ[n_occ] = f
                         if use_join:
                             _, sc, _ = _score_join(sym, order, nb_off, cq, cr, center, f, bm, cfg,
-                                                   store, scratch, f_lo, f_hi, f_size, no_walks,
+                                                   store, scratch, cache, f_lo, f_hi, f_size,
+                                                   no_walks,
                                                    no_len, side, lhs, ev)
                         else:
                             _, sc = _find(sym, order, nb_off, cq, cr, occ, n_occ + 1, center, f,
@@ -198,7 +202,7 @@ def _play(first_game, n_games, run_seed, players, bot_code, bot_max, tiles, firs
             walks = rec_walks if trace else no_walks
             if use_join:
                 ne, sc, n_new = _score_join(sym, order, nb_off, cq, cr, center, cell, max_len,
-                                            cfg, store, scratch, f_lo, f_hi, f_size, walks,
+                                            cfg, store, scratch, cache, f_lo, f_hi, f_size, walks,
                                             rec_len, side, lhs, ev)
                 use_join = _insert(store, scratch, n_new)
             else:
