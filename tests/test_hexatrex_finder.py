@@ -53,6 +53,8 @@ def _parse(tokens, rl):
             text = "".join(tokens[i:j])
             if not _number_ok(text, rl):
                 return None
+            if neg and int(text) == 0 and not rl["negative_zero"]:
+                return None
             factors.append(-int(text) if neg else int(text))
             i = j
             expect_number = False
@@ -188,6 +190,7 @@ RULESETS = [
     dict(max_equation_tiles=6, bracketing="any"),
     dict(max_equation_tiles=6, tile_repeat="never"),
     dict(max_equation_tiles=6, leading_zero=True, require_operator=False),
+    dict(max_equation_tiles=6, negative_zero=True),
     dict(max_equation_tiles=5, six_as_nine=False, plus_as_times=False),
     dict(max_equation_tiles=7),
 ]
@@ -363,3 +366,12 @@ def test_equations_on_one_tile_set_count_once_and_length_cap():
     assert score("1 + 2 = 3", (1, 0)) == (1, 5)
     assert score("2 x 3 + 1 = 7", (1, 0)) == (1, 7)
     assert score("2 x 3 + 1 = 7", (1, 0), max_equation_tiles=5) == (0, 0)
+
+
+def test_negative_zero():
+    """- 0 + 2 = 2: "-0" is no negative number by default; 0 + 2 = 2 on five of the tiles is.
+
+        - 0 + 2 = 2
+    """
+    assert score("- 0 + 2 = 2", (1, 0)) == (1, 5)
+    assert score("- 0 + 2 = 2", (1, 0), negative_zero=True) == (2, 11)

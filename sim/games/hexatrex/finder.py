@@ -29,7 +29,7 @@ VALUE_CAP = 16384        # >= 2**10 readings x Catalan(4) bracketings of a 10-sy
 POOL_PER = 132           # Catalan(6): values of one operand interval in the bracketing DP
 CFG_LEN = 8
 # cfg layout (int64): 0 max_len, 1 bracket_any, 2 require_operator, 3 leading_zero,
-# 4 six_as_nine, 5 plus_as_times, 6 repeat_never
+# 4 six_as_nine, 5 plus_as_times, 6 repeat_never, 7 negative_zero
 
 
 def workspace():
@@ -79,7 +79,7 @@ def _add_value(out, n, v):
 
 
 @njit(cache=True)
-def _eval_side(side, n, six9, plus_t, any_br, out, ev):
+def _eval_side(side, n, six9, plus_t, any_br, neg0, out, ev):
     """All values of one side (symbols side[0:n], syntax already checked) -> count in out.
 
     ev layout: [0:16] op positions, [16:32] operand sign, [32:48] operand start,
@@ -102,6 +102,15 @@ def _eval_side(side, n, six9, plus_t, any_br, out, ev):
         if i < n:
             ev[m - 1] = i
             i += 1
+    if not neg0:  # "-0" is not a negative number
+        for j in range(m):
+            if ev[16 + j] < 0:
+                zero = True
+                for p in range(ev[32 + j], ev[48 + j]):
+                    if side[p] != 0:
+                        zero = False
+                if zero:
+                    return 0
     k = 0
     for p in range(n):
         s = side[p]
@@ -205,6 +214,7 @@ def _find(sym, order, nb_off, cq, cr, occ, n_occ, eq_cell, p_cell, max_len, cfg,
     six9 = cfg[4] != 0
     plus_t = cfg[5] != 0
     never = cfg[6] != 0
+    neg0 = cfg[7] != 0
     n_found = 0
     total = 0
     d_pe = _hexdist(cq, cr, p_cell, eq_cell)
@@ -343,7 +353,7 @@ def _find(sym, order, nb_off, cq, cr, occ, n_occ, eq_cell, p_cell, max_len, cfg,
                 eqpos = depth
                 for j in range(depth):
                     side[j] = sym[walk[j]]
-                n_lhs = _eval_side(side, depth, six9, plus_t, any_br, lhs, ev)
+                n_lhs = _eval_side(side, depth, six9, plus_t, any_br, neg0, lhs, ev)
                 if n_lhs == 0:  # the left side has no value: nothing to the right can help
                     eqpos = -1
                     depth -= 1
@@ -362,7 +372,7 @@ def _find(sym, order, nb_off, cq, cr, occ, n_occ, eq_cell, p_cell, max_len, cfg,
             nr = depth - eqpos
             for j in range(nr):
                 side[j] = sym[walk[eqpos + 1 + j]]
-            n_rhs = _eval_side(side, nr, six9, plus_t, any_br, rhs, ev)
+            n_rhs = _eval_side(side, nr, six9, plus_t, any_br, neg0, rhs, ev)
             hit = False
             for a in range(n_rhs):
                 va = rhs[a]
@@ -398,6 +408,7 @@ def find_cfg(rules) -> np.ndarray:
     cfg[4] = rules["six_as_nine"]
     cfg[5] = rules["plus_as_times"]
     cfg[6] = rules["tile_repeat"] == "never"
+    cfg[7] = rules["negative_zero"]
     return cfg
 
 
@@ -436,5 +447,5 @@ def side_values_compiled(symbols: list[str], rules) -> set[int]:
     out = np.zeros(VALUE_CAP, np.int64)
     ev = np.zeros(256 + 64 * POOL_PER, np.int64)
     n = _eval_side(side, len(symbols), rules["six_as_nine"], rules["plus_as_times"],
-                   rules["bracketing"] == "any", out, ev)
+                   rules["bracketing"] == "any", rules["negative_zero"], out, ev)
     return set(out[:n].tolist())

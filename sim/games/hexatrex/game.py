@@ -42,6 +42,9 @@ PARAMS = (
     Param("leading_zero", "bool", False, "a number of two or more digits may start with 0",
           seed_text="Two or three (or four or five etc.) digit numbers are made up of the "
                     "individual tiles"),
+    Param("negative_zero", "bool", False, "a negative sign may stand before 0 ('-0')",
+          seed_text="The tile \u201c-\u201d can be used as both a subtraction operation or a "
+                    "negative sign in front of a digit, making it a negative number."),
     Param("tile_repeat", "str", "spaced",
           "spaced: a tile may recur in a walk but not 1 or 2 steps later; never: no tile twice",
           choices=("spaced", "never"),

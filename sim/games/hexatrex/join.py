@@ -58,7 +58,7 @@ def new_cache():
 
 
 @njit(cache=True)
-def _side_values(side, k, six9, plus_t, any_br, lhs, ev, cache, pool, n_pool):
+def _side_values(side, k, six9, plus_t, any_br, neg0, lhs, ev, cache, pool, n_pool):
     """Append the values of side[0:k] to pool at n_pool (through the cache); returns count."""
     keys, cstart, ccount, cpool, used = cache
     key = k
@@ -77,7 +77,7 @@ def _side_values(side, k, six9, plus_t, any_br, lhs, ev, cache, pool, n_pool):
         if keys[slot] < 0:
             break
         slot = (slot + 1) & ((1 << CACHE_BITS) - 1)
-    n = _eval_side(side, k, six9, plus_t, any_br, lhs, ev)
+    n = _eval_side(side, k, six9, plus_t, any_br, neg0, lhs, ev)
     if n_pool + n > pool.shape[0]:
         raise ValueError("hexatrex join: value pool full")
     for j in range(n):
@@ -145,6 +145,7 @@ def _new_sides(sym, order, nb_off, cq, cr, eq, p, max_side, cfg, cells, meta, ma
     six9 = cfg[4] != 0
     plus_t = cfg[5] != 0
     never = cfg[6] != 0
+    neg0 = cfg[7] != 0
     if _hexdist(cq, cr, p, eq) > max_side:
         return 0
     walk = st[0]
@@ -206,7 +207,7 @@ def _new_sides(sym, order, nb_off, cq, cr, eq, p, max_side, cfg, cells, meta, ma
                     if r_ok:
                         for j in range(k):
                             side[j] = sym[walk[j]]
-                        nr = _side_values(side, k, six9, plus_t, any_br, lhs, ev, cache, pool,
+                        nr = _side_values(side, k, six9, plus_t, any_br, neg0, lhs, ev, cache, pool,
                                           n_pool)
                         nr = _keep_reachable(pool, n_pool, nr, lim)
                         n_pool += nr
@@ -217,7 +218,7 @@ def _new_sides(sym, order, nb_off, cq, cr, eq, p, max_side, cfg, cells, meta, ma
                             side[j] = sym[walk[k - 1 - j]]
                         ok, lb = _check_side(side, k, lead0)
                         if ok:
-                            nl = _side_values(side, k, six9, plus_t, any_br, lhs, ev, cache,
+                            nl = _side_values(side, k, six9, plus_t, any_br, neg0, lhs, ev, cache,
                                               pool, n_pool)
                             nl = _keep_reachable(pool, n_pool, nl, lim)
                             n_pool += nl

@@ -175,7 +175,7 @@ def has_binop(syms: list[str]) -> bool:
                for i, s in enumerate(syms))
 
 
-def tokens(syms: list[str], leading_zero: bool):
+def tokens(syms: list[str], leading_zero: bool, negative_zero: bool = True):
     """Split a side into (operands, operators) or None if it is not an expression.
     An operand is (sign, [digits]); "-" at the start or after an operator is a sign."""
     operands, ops = [], []
@@ -190,6 +190,8 @@ def tokens(syms: list[str], leading_zero: bool):
         digits = syms[start:i]
         if not digits or (len(digits) > 1 and digits[0] == "0" and not leading_zero):
             return None
+        if sign < 0 and not negative_zero and set(digits) == {"0"}:
+            return None
         operands.append((sign, digits))
         if i == n:
             return operands, ops
@@ -201,7 +203,7 @@ def tokens(syms: list[str], leading_zero: bool):
 
 def side_values(syms: list[str], rules) -> set[int]:
     """Every integer value this side can take (readings of 6 and +, bracketing)."""
-    parsed = tokens(syms, rules["leading_zero"])
+    parsed = tokens(syms, rules["leading_zero"], rules["negative_zero"])
     if parsed is None:
         return set()
     operands, ops = parsed
