@@ -85,7 +85,7 @@ def _combine(a, op, b):
 def _value_precedence(factors, ops):
     # first every x and /, left to right, then + and -
     vals, pend = [Fraction(factors[0])], []
-    for op, f in zip(ops, factors[1:]):
+    for op, f in zip(ops, factors[1:], strict=True):
         if op in "x/":
             v = _combine(vals[-1], op, Fraction(f))
             if v is None:
@@ -95,7 +95,7 @@ def _value_precedence(factors, ops):
             pend.append(op)
             vals.append(Fraction(f))
     total = vals[0]
-    for op, v in zip(pend, vals[1:]):
+    for op, v in zip(pend, vals[1:], strict=True):
         total = _combine(total, op, v)
     return {total}
 

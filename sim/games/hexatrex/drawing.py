@@ -91,7 +91,7 @@ def draw_trace(trace: Trace, path: str, every_move: bool = False) -> None:
         fig.suptitle(title, fontsize=10)
         fig.tight_layout()
     else:
-        scoring = [ln for ln, mv in zip(lines, trace.moves) if mv["score"] > 0]
+        scoring = [ln for ln, mv in zip(lines, trace.moves, strict=True) if mv["score"] > 0]
         fig = plt.figure(figsize=(17, 9.5))
         ax = fig.add_axes([0.0, 0.03, 0.5, 0.9])
         _board(ax, snapshots[-1][0] if snapshots else tiles, owner, names)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -172,7 +173,7 @@ class HexaTrex(Game):
             by_turn.setdefault(int(tr["turn"][e]), []).append(
                 {"cells": cells, "tiles": int(tr["size"][e])})
         moves = []
-        for t, (seat, cell, tile, sc, ne, nf) in enumerate(tr["moves"].tolist()):
+        for t, (seat, cell, tile, sc, ne, _) in enumerate(tr["moves"].tolist()):
             q, r = board.coord(cell)
             moves.append({"seat": names[seat], "move": f"{SYMBOL_TEXT[tile]} at ({q},{r})",
                           "cell": (q, r), "tile": SYMBOL_TEXT[tile], "score": sc,

@@ -18,8 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.games.hexatrex.finder import (S_NEG, S_NUM, S_OP, S_START, _eval_side, _hexdist,
-                                       _popcount)
+from sim.games.hexatrex.finder import S_NEG, S_NUM, S_OP, S_START, _eval_side, _hexdist, _popcount
 
 MAX_SIDE = 6            # stores are used while max_equation_tiles - 2 <= MAX_SIDE
 HASH_BITS = 12
@@ -107,8 +106,10 @@ def _keep_reachable(pool, start, n, lim):
 
 
 @njit(cache=True)
-def _bucket(v):
-    return np.int64((np.uint64(v) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - HASH_BITS))
+def _bucket(v, length):
+    """Chains are per (value, side length), so a join only walks partners short enough."""
+    key = np.uint64(v * 8 + length)
+    return np.int64((key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - HASH_BITS))
 
 
 @njit(cache=True)
@@ -352,22 +353,24 @@ def _score_join(sym, order, nb_off, cq, cr, eq, p, max_len, cfg, store, scratch,
         # walk i as the right side: partners are stored left sides and new left sides
         for a in range(meta[i, 4]):
             v = pool[meta[i, 3] + a]
-            e = head[0, _bucket(v)]
-            while e >= 0:
-                if val[e] == v and ln[e] + k + 1 <= max_len and first[e] != meta[i, 1] and \
-                        (not req_op or meta[i, 2] or ebin[e]) and \
-                        (not never or ((elo[e] & masks[i, 0]) | (ehi[e] & masks[i, 1])) == 0):
-                    n_found, sz, slot = _record(elo[e] | masks[i, 0] | eqbit, ehi[e] | masks[i, 1],
-                                                found_lo, found_hi, found_size, n_found)
-                    total += sz
-                    if slot >= 0 and slot < rcap:
-                        for j in range(ln[e]):
-                            rec_walks[slot, j] = ecells[e, ln[e] - 1 - j]
-                        rec_walks[slot, ln[e]] = eq
-                        for j in range(k):
-                            rec_walks[slot, ln[e] + 1 + j] = cells[i, j]
-                        rec_len[slot] = ln[e] + 1 + k
-                e = nxt_e[e]
+            for plen in range(1, max_len - k):
+                e = head[0, _bucket(v, plen)]
+                while e >= 0:
+                    if val[e] == v and ln[e] == plen and first[e] != meta[i, 1] and \
+                            (not req_op or meta[i, 2] or ebin[e]) and \
+                            (not never or ((elo[e] & masks[i, 0]) | (ehi[e] & masks[i, 1])) == 0):
+                        n_found, sz, slot = _record(elo[e] | masks[i, 0] | eqbit,
+                                                    ehi[e] | masks[i, 1], found_lo, found_hi,
+                                                    found_size, n_found)
+                        total += sz
+                        if slot >= 0 and slot < rcap:
+                            for j in range(ln[e]):
+                                rec_walks[slot, j] = ecells[e, ln[e] - 1 - j]
+                            rec_walks[slot, ln[e]] = eq
+                            for j in range(k):
+                                rec_walks[slot, ln[e] + 1 + j] = cells[i, j]
+                            rec_len[slot] = ln[e] + 1 + k
+                    e = nxt_e[e]
             for j2 in range(n_new):
                 k2 = meta[j2, 0]
                 if k2 + k + 1 > max_len or meta[j2, 1] == meta[i, 1]:
@@ -396,22 +399,24 @@ def _score_join(sym, order, nb_off, cq, cr, eq, p, max_len, cfg, store, scratch,
         # walk i as the left side, against stored right sides
         for a in range(meta[i, 7]):
             v = pool[meta[i, 6] + a]
-            e = head[1, _bucket(v)]
-            while e >= 0:
-                if val[e] == v and ln[e] + k + 1 <= max_len and first[e] != meta[i, 1] and \
-                        (not req_op or meta[i, 5] or ebin[e]) and \
-                        (not never or ((elo[e] & masks[i, 0]) | (ehi[e] & masks[i, 1])) == 0):
-                    n_found, sz, slot = _record(elo[e] | masks[i, 0] | eqbit, ehi[e] | masks[i, 1],
-                                                found_lo, found_hi, found_size, n_found)
-                    total += sz
-                    if slot >= 0 and slot < rcap:
-                        for j in range(k):
-                            rec_walks[slot, j] = cells[i, k - 1 - j]
-                        rec_walks[slot, k] = eq
-                        for j in range(ln[e]):
-                            rec_walks[slot, k + 1 + j] = ecells[e, j]
-                        rec_len[slot] = k + 1 + ln[e]
-                e = nxt_e[e]
+            for plen in range(1, max_len - k):
+                e = head[1, _bucket(v, plen)]
+                while e >= 0:
+                    if val[e] == v and ln[e] == plen and first[e] != meta[i, 1] and \
+                            (not req_op or meta[i, 5] or ebin[e]) and \
+                            (not never or ((elo[e] & masks[i, 0]) | (ehi[e] & masks[i, 1])) == 0):
+                        n_found, sz, slot = _record(elo[e] | masks[i, 0] | eqbit,
+                                                    ehi[e] | masks[i, 1], found_lo, found_hi,
+                                                    found_size, n_found)
+                        total += sz
+                        if slot >= 0 and slot < rcap:
+                            for j in range(k):
+                                rec_walks[slot, j] = cells[i, k - 1 - j]
+                            rec_walks[slot, k] = eq
+                            for j in range(ln[e]):
+                                rec_walks[slot, k + 1 + j] = ecells[e, j]
+                            rec_len[slot] = k + 1 + ln[e]
+                    e = nxt_e[e]
     return n_found, total, n_new
 
 
@@ -431,7 +436,7 @@ def _insert(store, scratch, n_new):
                     count[0] = n
                     return False
                 v = pool[start + a]
-                b = _bucket(v)
+                b = _bucket(v, meta[i, 0])
                 val[n] = v
                 nxt_e[n] = head[kind, b]
                 head[kind, b] = n
@@ -457,7 +462,7 @@ def join_compiled(pos, placed, rules, max_len=None) -> dict:
     """Score `placed` on a `position.Position` the way the chunk kernel does (tests): every
     other tile is added to a store in placement order first. Returns
     {frozenset(cells): walk} like `finder.find_compiled`."""
-    from sim.games.hexatrex.finder import VALUE_CAP, POOL_PER, find_cfg
+    from sim.games.hexatrex.finder import POOL_PER, VALUE_CAP, find_cfg
     from sim.games.hexatrex.tiles import TEXT_SYMBOL, Board, hex_distance
 
     m = rules["max_equation_tiles"] if max_len is None else max_len

@@ -13,8 +13,18 @@ import numpy as np
 from numba import njit
 
 from sim.games.hexatrex.finder import _find, _hexdist
-from sim.games.hexatrex.join import (CACHE_BITS, CACHE_POOL, HASH_BITS, MAX_SIDE, NEW_CAP,
-                                     POOL_CAP, STORE_CAP, _clear, _insert, _score_join)
+from sim.games.hexatrex.join import (
+    CACHE_BITS,
+    CACHE_POOL,
+    HASH_BITS,
+    MAX_SIDE,
+    NEW_CAP,
+    POOL_CAP,
+    STORE_CAP,
+    _clear,
+    _insert,
+    _score_join,
+)
 from sim.rng import below, game_seed, new_state, shuffle
 
 BOT_RANDOM, BOT_GREEDY = 0, 1

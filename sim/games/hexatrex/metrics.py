@@ -24,7 +24,8 @@ def metrics(df, rules: dict[str, Any], seats: list[str]) -> list[dict[str, Any]]
     winner = df["winner"].to_numpy()
     first = df["first_seat"].to_numpy()
     draws = int((winner < 0).sum())
-    rows.append({"metric": "draws (tied top score)", "value": draws / n, "successes": draws, "n": n})
+    rows.append({"metric": "draws (tied top score)", "value": draws / n, "successes": draws,
+                 "n": n})
     for i, s in enumerate(seats):
         wins = int((winner == i).sum())
         rows.append({"metric": f"seat {s} win rate", "value": wins / n, "successes": wins, "n": n})
@@ -40,7 +41,8 @@ def metrics(df, rules: dict[str, Any], seats: list[str]) -> list[dict[str, Any]]
     eq = sum(df[f"hexatrex_equations_{s}"].to_numpy() for s in seats)
     rows.append({"metric": "equations per game", "value": float(eq.mean())})
     longest = np.max(np.stack([df[f"hexatrex_longest_{s}"].to_numpy() for s in seats]), axis=0)
-    rows.append({"metric": "longest equation per game (tiles), mean", "value": float(longest.mean())})
+    rows.append({"metric": "longest equation per game (tiles), mean",
+                 "value": float(longest.mean())})
     zero = int((scores.sum(axis=1) == 0).sum())
     rows.append({"metric": "games where nobody scores", "value": zero / n, "successes": zero,
                  "n": n})

@@ -22,8 +22,9 @@ listed in axial layout, so the token under-right of (q, r) is (q, r+1) and under
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from fractions import Fraction
-from typing import Any, Iterable
+from typing import Any
 
 from sim.games.hexatrex.tiles import NEIGHBOURS, SYMBOL_TEXT, TEXT_SYMBOL, hex_distance
 
@@ -39,7 +40,7 @@ class Position:
         self.order: list[tuple[int, int]] = [(0, 0)]
 
     @classmethod
-    def from_text(cls, text: str) -> "Position":
+    def from_text(cls, text: str) -> Position:
         rows = [line.split() for line in text.strip("\n").splitlines() if line.strip()]
         eq_row = next(i for i, row in enumerate(rows) if "=" in row)
         eq_col = rows[eq_row].index("=")
@@ -62,7 +63,7 @@ class Position:
             pos.order.append(cell)
         return pos
 
-    def copy(self) -> "Position":
+    def copy(self) -> Position:
         p = Position()
         p.tiles = dict(self.tiles)
         p.order = list(self.order)
@@ -229,7 +230,7 @@ def side_values(syms: list[str], rules) -> set[int]:
 def _precedence(vals, ops):
     terms = []
     cur = Fraction(vals[0])
-    for o, v in zip(ops, vals[1:]):
+    for o, v in zip(ops, vals[1:], strict=True):
         if o == "x":
             cur = cur * v
         elif o == "/":
@@ -273,9 +274,9 @@ def reading(syms: list[str], rules) -> str | None:
     for c6 in itertools.product((False, True), repeat=len(free6)):
         for cp in itertools.product((False, True), repeat=len(freep)):
             s = list(syms)
-            for j, on in zip(free6, c6):
+            for j, on in zip(free6, c6, strict=True):
                 s[j] = "9" if on else "6"
-            for j, on in zip(freep, cp):
+            for j, on in zip(freep, cp, strict=True):
                 s[j] = "x" if on else "+"
             if side_values(s[:i], fixed) & side_values(s[i + 1:], fixed):
                 return " ".join(s)
