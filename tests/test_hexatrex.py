@@ -134,3 +134,25 @@ def test_report_metrics():
     assert abs(sum(r["value"] for r in hist) - 1) < 1e-9
     eqs = df[[c for c in df if c.startswith("hexatrex_equations_")]].to_numpy().sum()
     assert hist[0]["n"] == eqs
+
+
+def test_greedy_takes_the_best_cell():
+    """On sampled turns of a traced greedy game, the position API scores every legal cell for
+    the tile in hand: the greedy bot's cell scores the maximum (ties allowed)."""
+    from sim.games.hexatrex.position import Position
+
+    rules = GAME.resolve_rules({}, "t")
+    trace = GAME.play_traced(rules, seats_for(GAME, rules, "greedy"), 4, 21)
+    pos = Position()
+    checked = 0
+    for t, mv in enumerate(trace.moves):
+        if t in (3, 12, 25, 40):
+            best = 0
+            for cell in pos.legal_cells():
+                trial = pos.copy()
+                trial.place(cell, mv["tile"])
+                best = max(best, trial.score(cell, rules)[1])
+            assert mv["score"] == best, f"turn {t}: greedy scored {mv['score']}, best is {best}"
+            checked += best > 0
+        pos.place(mv["cell"], mv["tile"])
+    assert checked >= 2, "the sampled turns had nothing to score: pick other turns"
