@@ -156,3 +156,17 @@ def test_greedy_takes_the_best_cell():
             checked += best > 0
         pos.place(mv["cell"], mv["tile"])
     assert checked >= 2, "the sampled turns had nothing to score: pick other turns"
+
+
+@pytest.mark.parametrize("kw", [{}, {"players": 3, "bracketing": "any", "negative_zero": True},
+                                {"tile_repeat": "never", "max_equation_tiles": 8}])
+def test_side_walk_store_plays_the_same_games_as_the_dfs_finder(kw):
+    """The chunk kernel scores with the side-walk store and join; forced onto the reference
+    DFS finder it must play exactly the same games (greedy choices included)."""
+    rules = GAME.resolve_rules(kw, "t")
+    seats = seats_for(GAME, rules, ["greedy"] + ["random"] * (rules["players"] - 1))
+    fast, _, _ = GAME._run(rules, seats, 0, 3, 77, False)
+    slow, _, _ = GAME._run(rules, seats, 0, 3, 77, False, allow_join=False)
+    for key in fast:
+        np.testing.assert_array_equal(fast[key], slow[key], err_msg=key)
+    assert fast["score_A"].sum() > 0

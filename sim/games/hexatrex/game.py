@@ -114,7 +114,8 @@ class HexaTrex(Game):
                             else min(m, int(s.param_vector()[0])) for s in seats], np.int64)
         return tiles, board, codes, bot_max
 
-    def _run(self, rules, seats, first_game, n_games, run_seed, trace):
+    def _run(self, rules, seats, first_game, n_games, run_seed, trace, allow_join=True):
+        """Both entry points; allow_join=False scores with the DFS finder only (tests)."""
         tiles, board, codes, bot_max = self._setup(rules, seats)
         players = rules["players"]
         cfg = finder.find_cfg(rules)
@@ -136,6 +137,7 @@ class HexaTrex(Game):
                      np.int64(players), codes, bot_max, tiles,
                      np.int64(FIRST_RULES.index(rules["first_player"])), cfg, board.nb_off,
                      board.q, board.r, np.int64(board.center), np.int64(board.size), trace,
+                     allow_join,
                      out["winner"], out["first_seat"], out["turns"], out["score"], out["n_eq"],
                      out["longest"], out["scoring"], out["rounds"], out["hist"],
                      tr["moves"], tr["walk"], tr["wlen"], tr["turn"], tr["size"], tr["draws"],

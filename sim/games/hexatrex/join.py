@@ -24,7 +24,7 @@ MAX_SIDE = 6            # stores are used while max_equation_tiles - 2 <= MAX_SI
 HASH_BITS = 12
 STORE_CAP = 1 << 18
 POOL_CAP = 1 << 18
-NEW_CAP = 1 << 14
+NEW_CAP = 1 << 15        # > 23436 = side walks of <= 6 cells out of "=" on any table
 CACHE_BITS = 16         # side-value cache: 65536 slots, shared by every game of a chunk
 CACHE_POOL = 1 << 20
 # reverse-reading states of a left side (read from "=" backwards)
@@ -58,7 +58,8 @@ def new_cache():
 
 @njit(cache=True)
 def _side_values(side, k, six9, plus_t, any_br, neg0, lhs, ev, cache, pool, n_pool):
-    """Append the values of side[0:k] to pool at n_pool (through the cache); returns count."""
+    """Append the values of side[0:k] to pool at n_pool (through the cache); returns the
+    count, or -1 when the pool is full."""
     keys, cstart, ccount, cpool, used = cache
     key = k
     for j in range(k):
@@ -68,7 +69,7 @@ def _side_values(side, k, six9, plus_t, any_br, neg0, lhs, ev, cache, pool, n_po
         if keys[slot] == key:
             c = ccount[slot]
             if n_pool + c > pool.shape[0]:
-                raise ValueError("hexatrex join: value pool full")
+                return -1
             b = cstart[slot]
             for j in range(c):
                 pool[n_pool + j] = cpool[b + j]
@@ -78,7 +79,7 @@ def _side_values(side, k, six9, plus_t, any_br, neg0, lhs, ev, cache, pool, n_po
         slot = (slot + 1) & ((1 << CACHE_BITS) - 1)
     n = _eval_side(side, k, six9, plus_t, any_br, neg0, lhs, ev)
     if n_pool + n > pool.shape[0]:
-        raise ValueError("hexatrex join: value pool full")
+        return -1
     for j in range(n):
         pool[n_pool + j] = lhs[j]
     if keys[slot] < 0 and used[0] + n <= cpool.shape[0] and used[1] < (1 << (CACHE_BITS - 1)):
@@ -140,7 +141,8 @@ def _new_sides(sym, order, nb_off, cq, cr, eq, p, max_side, cfg, cells, meta, ma
                st, mk, side, lhs, ev, cache):
     """Every side walk out of "=" through p, at most max_side long, readable as a right side
     (in walk order) or a left side (reversed). meta row: length, first, right binop, right
-    value start, right count, left binop, left value start, left count. Returns the count."""
+    value start, right count, left binop, left value start, left count. Returns the count,
+    or -1 when the scratch buffers are full (the caller then uses the DFS finder)."""
     any_br = cfg[1] != 0
     lead0 = cfg[3] != 0
     six9 = cfg[4] != 0
@@ -210,6 +212,8 @@ def _new_sides(sym, order, nb_off, cq, cr, eq, p, max_side, cfg, cells, meta, ma
                             side[j] = sym[walk[j]]
                         nr = _side_values(side, k, six9, plus_t, any_br, neg0, lhs, ev, cache, pool,
                                           n_pool)
+                        if nr < 0:
+                            return -1
                         nr = _keep_reachable(pool, n_pool, nr, lim)
                         n_pool += nr
                         rb = nbin[depth] > 0
@@ -221,11 +225,13 @@ def _new_sides(sym, order, nb_off, cq, cr, eq, p, max_side, cfg, cells, meta, ma
                         if ok:
                             nl = _side_values(side, k, six9, plus_t, any_br, neg0, lhs, ev, cache,
                                               pool, n_pool)
+                            if nl < 0:
+                                return -1
                             nl = _keep_reachable(pool, n_pool, nl, lim)
                             n_pool += nl
                     if nr + nl > 0:
                         if n_new >= cells.shape[0]:
-                            raise ValueError("hexatrex join: too many new side walks")
+                            return -1
                         for j in range(k):
                             cells[n_new, j] = walk[j]
                         meta[n_new, 0] = k
@@ -337,7 +343,8 @@ def _record(lo, hi, found_lo, found_hi, found_size, n_found):
 def _score_join(sym, order, nb_off, cq, cr, eq, p, max_len, cfg, store, scratch, cache,
                 found_lo, found_hi, found_size, rec_walks, rec_len, side, lhs, ev):
     """Equations through p (already on the table, not yet in the store). Returns
-    (distinct tile sets, score, new side walks); the new walks stay in scratch for _insert."""
+    (distinct tile sets, score, new side walks); the new walks stay in scratch for _insert.
+    (-1, 0, -1) when the scratch buffers overflow: score with `finder._find` instead."""
     head, val, nxt_e, ln, first, elo, ehi, ebin, ecells, _ = store
     cells, meta, masks, pool, st, mk = scratch
     req_op = cfg[2] != 0
@@ -345,6 +352,8 @@ def _score_join(sym, order, nb_off, cq, cr, eq, p, max_len, cfg, store, scratch,
     eqbit = np.uint64(1) << np.uint64(order[eq])
     n_new = _new_sides(sym, order, nb_off, cq, cr, eq, p, max_len - 2, cfg, cells, meta, masks,
                        pool, st, mk, side, lhs, ev, cache)
+    if n_new < 0:
+        return -1, 0, -1
     n_found = 0
     total = 0
     rcap = rec_walks.shape[0]
@@ -491,6 +500,7 @@ def join_compiled(pos, placed, rules, max_len=None) -> dict:
         n, _, n_new = _score_join(sym, order, board.nb_off, board.q, board.r, board.center, idx,
                                   np.int64(m), cfg, store, scratch, cache, lo, hi, size, walks, wlen,
                                   side, lhs, ev)
+        assert n >= 0, "scratch overflow"
         if cell != placed:
             assert _insert(store, scratch, n_new)
     return {frozenset(board.coord(int(c)) for c in walks[e, : wlen[e]]):

@@ -29,7 +29,7 @@ from sim.rng import below, game_seed, new_state, shuffle
 
 BOT_RANDOM, BOT_GREEDY = 0, 1
 FIRST_DRAW, FIRST_A, FIRST_ROTATE = 0, 1, 2
-FOUND_CAP = 4096
+FOUND_CAP = 1 << 15
 HIST_LEN = 13  # equation sizes 0..12 tiles
 
 
@@ -76,13 +76,14 @@ def _pick_first(rng, tiles, players, work, draws, trace):
 
 @njit(cache=True)
 def _play(first_game, n_games, run_seed, players, bot_code, bot_max, tiles, first_rule, cfg,
-          nb_off, cq, cr, center, n_cells, trace,
+          nb_off, cq, cr, center, n_cells, trace, allow_join,
           winner, first_seat, turns, score, n_eq, longest, scoring, rounds_out, hist,
           tr_moves, tr_eq_walk, tr_eq_len, tr_eq_turn, tr_eq_size, tr_draws, tr_n_eq, tr_pile):
     """Play games first_game .. first_game+n_games-1 of run run_seed.
 
     bot_code (players,), bot_max (players,) int: each seat's bot and the equation length it sees.
-    tiles (T,) int8: the playable tiles. Outputs are per game (axis 0) and per seat (axis 1);
+    tiles (T,) int8: the playable tiles. allow_join False scores with the DFS finder only.
+    Outputs are per game (axis 0) and per seat (axis 1);
     tr_* are filled only when trace (one game): tr_moves (T, 6) = seat, cell, symbol, score,
     equations, frontier size; equations of turn t are rows tr_eq_turn == t.
     """
@@ -153,7 +154,7 @@ def _play(first_game, n_games, run_seed, players, bot_code, bot_max, tiles, firs
             front[n_front] = c
             n_front += 1
         _clear(store)
-        use_join = max_len - 2 <= MAX_SIDE
+        use_join = allow_join and max_len - 2 <= MAX_SIDE
         for t in range(n_t):
             seat = (first + t) % players
             tile = hand[seat]
@@ -172,12 +173,12 @@ def _play(first_game, n_games, run_seed, players, bot_code, bot_max, tiles, firs
                         sym[f] = tile
                         order[f] = n_occ
                         occ[n_occ] = f
+                        ne = -1
                         if use_join:
-                            _, sc, _ = _score_join(sym, order, nb_off, cq, cr, center, f, bm, cfg,
+                            ne, sc, _ = _score_join(sym, order, nb_off, cq, cr, center, f, bm, cfg,
                                                    store, scratch, cache, f_lo, f_hi, f_size,
-                                                   no_walks,
-                                                   no_len, side, lhs, ev)
-                        else:
+                                                   no_walks, no_len, side, lhs, ev)
+                        if ne < 0:
                             _, sc = _find(sym, order, nb_off, cq, cr, occ, n_occ + 1, center, f,
                                           bm, cfg, f_lo, f_hi, f_size, no_walks, no_len, st, mk,
                                           lhs, rhs, side, ev)
@@ -210,12 +211,13 @@ def _play(first_game, n_games, run_seed, players, bot_code, bot_max, tiles, firs
                     n_front += 1
             # ---- score it with the full finder
             walks = rec_walks if trace else no_walks
+            ne = -1
             if use_join:
                 ne, sc, n_new = _score_join(sym, order, nb_off, cq, cr, center, cell, max_len,
                                             cfg, store, scratch, cache, f_lo, f_hi, f_size, walks,
                                             rec_len, side, lhs, ev)
-                use_join = _insert(store, scratch, n_new)
-            else:
+                use_join = ne >= 0 and _insert(store, scratch, n_new)
+            if ne < 0:
                 ne, sc = _find(sym, order, nb_off, cq, cr, occ, n_occ, center, cell, max_len, cfg,
                                f_lo, f_hi, f_size, walks, rec_len, st, mk, lhs, rhs, side, ev)
             if trace:
