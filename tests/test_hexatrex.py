@@ -113,6 +113,8 @@ def test_schema_errors_are_one_line_and_name_the_key():
 def test_draw_pictures(tmp_path):
     rules = GAME.resolve_rules({"players": 3}, "t")
     trace = GAME.play_traced(rules, seats_for(GAME, rules, "greedy"), 1, 3)
+    texts = [e["text"] for mv in trace.moves for e in mv["equations"]]
+    assert texts and all("=" in x and "?" not in x for x in texts)
     end = tmp_path / "end.png"
     GAME.draw(trace, str(end))
     assert end.stat().st_size > 20_000

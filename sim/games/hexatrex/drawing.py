@@ -46,9 +46,8 @@ def _turn_lines(trace: Trace, tiles_after):
         head = f"{t + 1:2d}. {mv['seat']} {mv['move']}  +{mv['score']}"
         eqs = []
         for e in mv["equations"]:
-            syms = [tiles_after[t][c] for c in e["cells"]]
-            text = reading(syms, trace.rules) or " ".join(syms)
-            eqs.append(f"{text.replace(' ', '')} ({e['tiles']})")
+            text = e.get("text") or reading([tiles_after[t][c] for c in e["cells"]], trace.rules)
+            eqs.append(f"{(text or '?').replace(' ', '')} ({e['tiles']})")
         if eqs:
             shown = "; ".join(eqs[:4]) + (f"; ... {len(eqs) - 4} more" if len(eqs) > 4 else "")
             head += "   " + shown

@@ -174,6 +174,13 @@ class HexaTrex(Game):
             cells = [board.coord(int(c)) for c in tr["walk"][e, : tr["wlen"][e]]]
             by_turn.setdefault(int(tr["turn"][e]), []).append(
                 {"cells": cells, "tiles": int(tr["size"][e])})
+        table = {(0, 0): "="}
+        for cell, tile in zip(tr["moves"][:, 1].tolist(), tr["moves"][:, 2].tolist(), strict=True):
+            table[board.coord(cell)] = SYMBOL_TEXT[tile]
+        for eqs in by_turn.values():
+            for e in eqs:
+                text = reading([table[c] for c in e["cells"]], rules)
+                e["text"] = text.replace(" ", "") if text else "?"
         moves = []
         for t, (seat, cell, tile, sc, ne, _) in enumerate(tr["moves"].tolist()):
             q, r = board.coord(cell)
