@@ -1,0 +1,280 @@
+"""Hexa-Trex as a hexsim game: schema, bots, entry points, drawing and report rows."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from sim.errors import VariantError
+from sim.games.base import Bot, Game, Param, SeatBot, Trace
+from sim.games.hexatrex import finder, kernel
+from sim.games.hexatrex.position import Position, reading
+from sim.games.hexatrex.tiles import COUNT_NAMES, DEFAULT_COUNTS, SYMBOL_TEXT, Board, pile
+
+SEATS = ["A", "B", "C", "D"]
+FIRST_RULES = ("draw", "A", "rotate")
+
+PARAMS = (
+    Param("players", "int", 2, "number of players (seats A, B, C, D in clockwise order)",
+          low=2, high=4, seed_text="(card: no player count stated; the box says 2-4)"),
+    Param("tile_counts", "list", list(DEFAULT_COUNTS),
+          "playable tiles: counts of 0,1,...,9,+,-,x,/ (the one red '=' is always added)",
+          seed_text="Spread out the Hexa-Trex tiles face down near the \u201c=\u201d sign."),
+    Param("first_player", "str", "draw",
+          "who starts: the card's draw (highest number, operators 0, ties draw again), "
+          "always seat A, or rotate with the game index", choices=FIRST_RULES,
+          seed_text="The player with the highest number starts (The math symbols +, x, -, "
+                    "\u00f7 count as zero)."),
+    Param("max_equation_tiles", "int", 7,
+          "longest equation anyone finds, in symbols read (a repeated tile counts each time)",
+          low=3, high=finder.MAX_TILES_CAP,
+          seed_text="The player has three minutes to complete his turn."),
+    Param("bracketing", "str", "precedence",
+          "precedence: usual order of operations, no brackets; any: brackets anywhere",
+          choices=("precedence", "any"),
+          seed_text="Order of operations is followed; however one can place brackets wherever "
+                    "necessary when writing out the equation."),
+    Param("require_operator", "bool", True,
+          "an equation needs a binary operator (so '5 = 5' does not count)",
+          seed_text="To get points, you make valid math equations"),
+    Param("leading_zero", "bool", False, "a number of two or more digits may start with 0",
+          seed_text="Two or three (or four or five etc.) digit numbers are made up of the "
+                    "individual tiles"),
+    Param("negative_zero", "bool", False, "a negative sign may stand before 0 ('-0')",
+          seed_text="The tile \u201c-\u201d can be used as both a subtraction operation or a "
+                    "negative sign in front of a digit, making it a negative number."),
+    Param("tile_repeat", "str", "spaced",
+          "spaced: a tile may recur in a walk but not 1 or 2 steps later; never: no tile twice",
+          choices=("spaced", "never"),
+          seed_text="A tile can be used multiple times in a single equation, however not "
+                    "consecutively or separated by one other tile."),
+    Param("six_as_nine", "bool", True, "each use of a 6 may read 9",
+          seed_text="The tile \u201c6\u201d can be both a six or a nine (in different equations "
+                    "and even in the same equation)."),
+    Param("plus_as_times", "bool", True, "each use of a + may read x",
+          seed_text="The tile \u201c+\u201d can be a plus or times sign (in different equations "
+                    "and even in the same equation)."),
+)
+
+BOTS = (
+    Bot("random", kernel.BOT_RANDOM, "places its tile on a uniformly random legal cell"),
+    Bot("greedy", kernel.BOT_GREEDY,
+        "places its tile where it scores most this turn (ties at random)",
+        (Param("max_equation_tiles", "int", 0,
+               "longest equation the bot sees when choosing (0 = as long as the rules allow); "
+               "the turn is always scored by the full finder", low=0,
+               high=finder.MAX_TILES_CAP),)),
+)
+
+
+class HexaTrex(Game):
+    name = "hexatrex"
+    title = "Hexa-Trex"
+    description = "Place number and operator tiles round a central '=', score every equation."
+    params = PARAMS
+    bots = BOTS
+    end_reasons = ("tiles_out",)
+    default_bot = "greedy"
+
+    # ---- schema -------------------------------------------------------------------------------
+    def seat_names(self, rules):
+        return SEATS[: rules["players"]]
+
+    def validate(self, rules, where):
+        counts = rules["tile_counts"]
+        if len(counts) != 14 or not all(isinstance(c, int) and not isinstance(c, bool)
+                                        and c >= 0 for c in counts):
+            raise VariantError(f"{where}: [rules] tile_counts must be 14 non-negative integers "
+                               f"(counts of {' '.join(COUNT_NAMES)})")
+        total = sum(counts)
+        if total < rules["players"] or total > 126:
+            raise VariantError(f"{where}: [rules] tile_counts sum to {total}; allowed: "
+                               f"between players ({rules['players']}) and 126 tiles")
+
+    def warnings(self, rules):
+        out = ["the card gives no tile counts: tile_counts is an assumption "
+               "(digits 0-8 five each, no 9 since 6 reads 9, + - eight each, x / six each)"]
+        if rules["tile_counts"][9] > 0 and rules["six_as_nine"]:
+            out.append("a 9 tile together with six_as_nine: 9 is doubly available")
+        return out
+
+    # ---- kernels ------------------------------------------------------------------------------
+    def _setup(self, rules, seats):
+        tiles = pile(rules["tile_counts"])
+        board = Board(len(tiles))
+        players = rules["players"]
+        if len(seats) != players:
+            raise VariantError(f"hexatrex: {len(seats)} seats given for {players} players")
+        codes = np.array([s.bot.code for s in seats], np.int64)
+        m = rules["max_equation_tiles"]
+        bot_max = np.array([m if s.bot.code == kernel.BOT_RANDOM or not s.param_vector()[0]
+                            else min(m, int(s.param_vector()[0])) for s in seats], np.int64)
+        return tiles, board, codes, bot_max
+
+    def _run(self, rules, seats, first_game, n_games, run_seed, trace, allow_join=True):
+        """Both entry points; allow_join=False scores with the DFS finder only (tests)."""
+        tiles, board, codes, bot_max = self._setup(rules, seats)
+        players = rules["players"]
+        cfg = finder.find_cfg(rules)
+        n = n_games
+        out = dict(
+            winner=np.zeros(n, np.int8), first_seat=np.zeros(n, np.int8),
+            turns=np.zeros(n, np.int32), score=np.zeros((n, players), np.int32),
+            n_eq=np.zeros((n, players), np.int32), longest=np.zeros((n, players), np.int16),
+            scoring=np.zeros((n, players), np.int16), rounds=np.zeros(n, np.int16),
+            hist=np.zeros((n, kernel.HIST_LEN), np.int32))
+        t_len = len(tiles) if trace else 0
+        cap = 20000 if trace else 0
+        tr = dict(moves=np.zeros((t_len, 6), np.int64), walk=np.full((cap, 16), -1, np.int64),
+                  wlen=np.zeros(cap, np.int64), turn=np.zeros(cap, np.int64),
+                  size=np.zeros(cap, np.int64), draws=np.full((64 if trace else 0, players), -1,
+                                                              np.int64),
+                  n_eq=np.zeros(1, np.int64), pile=np.zeros(t_len, np.int64))
+        kernel._play(np.int64(first_game), np.int64(n_games), np.uint64(run_seed),
+                     np.int64(players), codes, bot_max, tiles,
+                     np.int64(FIRST_RULES.index(rules["first_player"])), cfg, board.nb_off,
+                     board.q, board.r, np.int64(board.center), np.int64(board.size), trace,
+                     allow_join,
+                     out["winner"], out["first_seat"], out["turns"], out["score"], out["n_eq"],
+                     out["longest"], out["scoring"], out["rounds"], out["hist"],
+                     tr["moves"], tr["walk"], tr["wlen"], tr["turn"], tr["size"], tr["draws"],
+                     tr["n_eq"], tr["pile"])
+        cols = {"winner": out["winner"], "end_reason": np.zeros(n, np.int8),
+                "turns": out["turns"], "first_seat": out["first_seat"]}
+        names = self.seat_names(rules)
+        for i, s in enumerate(names):
+            cols[f"score_{s}"] = out["score"][:, i].copy()
+        for i, s in enumerate(names):
+            cols[f"hexatrex_equations_{s}"] = out["n_eq"][:, i].copy()
+            cols[f"hexatrex_longest_{s}"] = out["longest"][:, i].copy()
+            cols[f"hexatrex_scoring_turns_{s}"] = out["scoring"][:, i].copy()
+        # turn order as seat numbers 1..players, e.g. 231 = B, C, A
+        order = np.zeros(n, np.int32)
+        for j in range(players):
+            order = order * 10 + (out["first_seat"].astype(np.int32) + j) % players + 1
+        cols["hexatrex_turn_order"] = order
+        cols["hexatrex_draw_rounds"] = out["rounds"]
+        for k in range(3, rules["max_equation_tiles"] + 1):
+            cols[f"hexatrex_eqlen_{k}"] = out["hist"][:, k].copy()
+        return cols, tr, board
+
+    def play_chunk(self, rules, seats: Sequence[SeatBot], first_game, n_games, run_seed):
+        cols, _, _ = self._run(rules, seats, first_game, n_games, run_seed, False)
+        return cols
+
+    def play_traced(self, rules, seats, game_index, run_seed) -> Trace:
+        cols, tr, board = self._run(rules, seats, game_index, 1, run_seed, True)
+        names = self.seat_names(rules)
+        n_rec = int(tr["n_eq"][0])
+        by_turn: dict[int, list] = {}
+        for e in range(n_rec):
+            cells = [board.coord(int(c)) for c in tr["walk"][e, : tr["wlen"][e]]]
+            by_turn.setdefault(int(tr["turn"][e]), []).append(
+                {"cells": cells, "tiles": int(tr["size"][e])})
+        table = {(0, 0): "="}
+        for cell, tile in zip(tr["moves"][:, 1].tolist(), tr["moves"][:, 2].tolist(), strict=True):
+            table[board.coord(cell)] = SYMBOL_TEXT[tile]
+        for eqs in by_turn.values():
+            for e in eqs:
+                text = reading([table[c] for c in e["cells"]], rules)
+                e["text"] = text.replace(" ", "") if text else "?"
+        moves = []
+        for t, (seat, cell, tile, sc, ne, _) in enumerate(tr["moves"].tolist()):
+            q, r = board.coord(cell)
+            moves.append({"seat": names[seat], "move": f"{SYMBOL_TEXT[tile]} at ({q},{r})",
+                          "cell": (q, r), "tile": SYMBOL_TEXT[tile], "score": sc,
+                          "equations": by_turn.get(t, []), "n_equations": ne})
+        row = {k: v[0].item() for k, v in cols.items()}
+        draws = [[int(v) for v in rnd] for rnd in tr["draws"][: row["hexatrex_draw_rounds"]]]
+        return Trace(self.name, dict(rules), names, game_index, run_seed, moves, row,
+                     {"pile": [SYMBOL_TEXT[int(s)] for s in tr["pile"]], "draws": draws})
+
+    def verify_trace(self, trace: Trace) -> None:
+        rules = trace.rules
+        names = trace.seat_names
+        players = len(names)
+        row = trace.row
+        pile_order = trace.data["pile"]
+        counts = Counter(pile_order)
+        want = Counter({SYMBOL_TEXT[i]: c for i, c in enumerate(rules["tile_counts"]) if c})
+        assert counts == want, f"pile {counts} is not the tile set {want}"
+        first = row["first_seat"]
+        if rules["first_player"] == "draw":
+            draws = trace.data["draws"]
+            alive = set(range(players))
+            for rnd in draws:
+                vals = {s: rnd[s] for s in alive}
+                assert all(v >= 0 for v in vals.values()), "a contender did not draw"
+                best = max(vals.values())
+                alive = {s for s in alive if vals[s] == best}
+            assert alive == {first}, f"draw rounds {draws} do not make seat {first} start"
+        elif rules["first_player"] == "A":
+            assert first == 0
+        else:
+            assert first == trace.game_index % players
+        hands = {}
+        top = 0
+        for j in range(players):
+            hands[(first + j) % players] = pile_order[top]
+            top += 1
+        pos = Position()
+        score = [0] * players
+        n_eq = [0] * players
+        longest = [0] * players
+        scoring = [0] * players
+        hist = Counter()
+        assert len(trace.moves) == len(pile_order) == row["turns"]
+        for t, mv in enumerate(trace.moves):
+            seat = (first + t) % players
+            assert mv["seat"] == names[seat], f"turn {t}: {mv['seat']} moved out of turn"
+            assert hands[seat] == mv["tile"], f"turn {t}: {mv['tile']} is not the tile in hand"
+            assert mv["cell"] in pos.legal_cells(), f"turn {t}: {mv['cell']} is not legal"
+            pos.place(mv["cell"], mv["tile"])
+            ne, pts, sizes = pos.score(mv["cell"], rules)
+            assert (ne, pts) == (mv["n_equations"], mv["score"]), (
+                f"turn {t}: declared {mv['n_equations']} equations / {mv['score']} points, "
+                f"position API finds {ne} / {pts}")
+            assert sorted(e["tiles"] for e in mv["equations"]) == sizes
+            for e in mv["equations"]:
+                syms = [pos.tiles[c] for c in e["cells"]]
+                assert mv["cell"] in e["cells"] and len(set(e["cells"])) == e["tiles"]
+                assert reading(syms, rules) is not None, f"turn {t}: {syms} is not an equation"
+            score[seat] += pts
+            n_eq[seat] += ne
+            scoring[seat] += ne > 0
+            longest[seat] = max([longest[seat]] + sizes)
+            hist.update(sizes)
+            if top < len(pile_order):
+                hands[seat] = pile_order[top]
+                top += 1
+            else:
+                hands[seat] = None
+        assert all(h is None for h in hands.values()), "a tile was left in a hand"
+        for i, s in enumerate(names):
+            assert row[f"score_{s}"] == score[i]
+            assert row[f"hexatrex_equations_{s}"] == n_eq[i]
+            assert row[f"hexatrex_longest_{s}"] == longest[i]
+            assert row[f"hexatrex_scoring_turns_{s}"] == scoring[i]
+        for k in range(3, rules["max_equation_tiles"] + 1):
+            assert row[f"hexatrex_eqlen_{k}"] == hist[k]
+        top_score = max(score)
+        win = score.index(top_score) if score.count(top_score) == 1 else -1
+        assert row["winner"] == win
+
+    # ---- pictures and report ------------------------------------------------------------------
+    def draw(self, trace: Trace, path: str, every_move: bool = False) -> None:
+        from sim.games.hexatrex.drawing import draw_trace
+        draw_trace(trace, path, every_move)
+
+    def report_metrics(self, df, rules) -> list[dict[str, Any]]:
+        from sim.games.hexatrex.metrics import metrics
+        return metrics(df, rules, self.seat_names(rules))
+
+    def warm(self) -> None:
+        rules = self.resolve_rules({}, "warm")
+        for bot in self.bots:
+            seats = [SeatBot(bot, {p.name: p.default for p in bot.params})] * rules["players"]
+            self.play_chunk(rules, seats, 0, 1, 0)
