@@ -11,6 +11,41 @@ The Python API mirrors the CLI (every command is a function first):
 __version__ = "0.1.0"
 
 
+def _numba_cache_dir() -> None:
+    """Key numba's on-disk cache on a hash of the package sources.
+
+    numba's `cache=True` only notices edits to the file of the cached function itself, not to
+    kernels it calls from other modules, so after a rule edit a stale kernel could silently play
+    the old rules. A cache folder per source hash makes every edit a fresh compile. Set before
+    numba is imported; inherited by worker processes; a user's NUMBA_CACHE_DIR wins.
+    """
+    import hashlib
+    import os
+    from pathlib import Path
+
+    if "NUMBA_CACHE_DIR" in os.environ:
+        return
+    root = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        h.update(str(path.relative_to(root)).encode())
+        h.update(path.read_bytes())
+    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "hexsim" / "numba"
+    os.environ["NUMBA_CACHE_DIR"] = str(base / h.hexdigest()[:16])
+    try:  # caches of sources unused for a week are dead weight
+        import shutil
+        import time
+
+        for old in base.iterdir():
+            if old.name != h.hexdigest()[:16] and time.time() - old.stat().st_mtime > 7 * 86400:
+                shutil.rmtree(old, ignore_errors=True)
+    except OSError:
+        pass
+
+
+_numba_cache_dir()
+
+
 def load_variant(spec, overrides=None):
     from sim.variants import load
 
