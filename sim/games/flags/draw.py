@@ -13,6 +13,7 @@ from sim.games.flags.trace import replay
 
 COLOURS = ("#2f6fd0", "#d0412f")  # A blue, B red (the card's colours)
 LIGHT = ("#cfe0fa", "#f8d4cf")
+MAX_BOARDS = 24  # every_move draws one board per turn, at most this many (the last ones)
 
 
 def _board_axes(ax, pos, card_hex, min_hold, title):
@@ -81,6 +82,8 @@ def draw_trace(trace: Trace, path: str, every_move: bool = False) -> None:
         if mv["row"][1] == K.K_END:
             snaps.append((list(pos.owner), list(pos.units), mv["seat"], moves))
             moves = []
+    first_turn = max(0, len(snaps) - MAX_BOARDS)  # a long game: its last MAX_BOARDS turns
+    snaps = snaps[first_turn:]
     cols = 4
     rows = max(1, math.ceil(len(snaps) / cols))
     fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 4.6 * rows), squeeze=False)
@@ -91,7 +94,7 @@ def draw_trace(trace: Trace, path: str, every_move: bool = False) -> None:
             continue
         owner, units, seat, mvs = snaps[i]
         p = Position(trace.rules["board"], owner, units)
-        _board_axes(ax, p, card_hex, m, f"turn {i + 1} ({seat})")
+        _board_axes(ax, p, card_hex, m, f"turn {first_turn + i + 1} ({seat})")
         ax.text(0.0, -0.02, "\n".join(mvs[:-1])[:400], transform=ax.transAxes, va="top",
                 fontsize=4, family="monospace")
     fig.savefig(path, dpi=80)

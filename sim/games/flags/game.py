@@ -59,6 +59,9 @@ BOTS = (
 )
 
 
+_NO_RECORD = np.zeros((1, K.REC_COLS), dtype=np.int64)
+
+
 def rule_vector(rules: dict[str, Any]) -> np.ndarray:
     rp = np.zeros(K.N_RULES, dtype=np.int64)
     rp[K.R_HAND] = rules["hand_size"]
@@ -138,19 +141,19 @@ class FlagsGame(Game):
         return board(rules["board"]).tables() + (rule_vector(rules), codes, bp)
 
     def play_chunk(self, rules, seats, first_game, n_games, run_seed):
-        out = K.play_chunk_kernel(np.uint64(run_seed), np.int64(first_game), np.int64(n_games),
-                                  *self._args(rules, seats))
+        out, _, _ = K.run_kernel(np.uint64(run_seed), np.int64(first_game), np.int64(n_games),
+                                 *self._args(rules, seats), False, _NO_RECORD)
         return _columns(out)
 
     def play_traced(self, rules, seats, game_index, run_seed) -> Trace:
         rows = rules["max_turns"] * (rules["cards_per_turn"] * 60 + rules["die_sides"]
                                      + rules["hand_size"] + 4) + 2 * rules["hand_size"] + 8
         rec = np.zeros((rows, K.REC_COLS), dtype=np.int64)
-        out, card_hex, n = K.play_traced_kernel(np.uint64(run_seed), np.int64(game_index),
-                                             *self._args(rules, seats), rec)
+        out, card_hex, n = K.run_kernel(np.uint64(run_seed), np.int64(game_index), np.int64(1),
+                                        *self._args(rules, seats), True, rec)
         from sim.games.flags.trace import moves_from_record
         n = int(n)
-        row = {k: v[0].item() for k, v in _columns(out[None, :]).items()}
+        row = {k: v[0].item() for k, v in _columns(out).items()}
         return Trace(game=self.name, rules=dict(rules), seat_names=list(SEATS),
                      game_index=game_index, run_seed=run_seed,
                      moves=moves_from_record(rec[:n]), row=row,

@@ -328,27 +328,18 @@ N_OUT = 14
 
 
 @njit(cache=True)
-def play_chunk_kernel(run_seed, first_game, n_games, nbr, nbr_n, is_flag, flag_nbrs, flag_nn,
-                      flag_of, terr, hd, rp, codes, bp):
-    """Play games first_game .. first_game + n_games - 1; returns out[n_games, N_OUT]."""
+def run_kernel(run_seed, first_game, n_games, nbr, nbr_n, is_flag, flag_nbrs, flag_nn, flag_of,
+               terr, hd, rp, codes, bp, record, rec):
+    """Play games first_game .. first_game + n_games - 1 (one entry point for chunks and traces,
+    so the whole game compiles once). Returns out[n_games, N_OUT], the last game's card_hex (52,)
+    and, when record is true (n_games = 1), the number of rows written to rec."""
     out = np.zeros((n_games, N_OUT), dtype=np.int64)
-    rec = np.zeros((1, REC_COLS), dtype=np.int64)
     card_hex = np.zeros(52, dtype=np.int64)
     row = np.zeros(N_OUT, dtype=np.int64)
+    n = 0
     for g in range(n_games):
         gi = first_game + g
-        play_game(game_seed(run_seed, gi), gi, nbr, nbr_n, is_flag, flag_nbrs, flag_nn, flag_of,
-                  terr, hd, rp, codes, bp, False, rec, row, card_hex)
+        n = play_game(game_seed(run_seed, gi), gi, nbr, nbr_n, is_flag, flag_nbrs, flag_nn,
+                      flag_of, terr, hd, rp, codes, bp, record, rec, row, card_hex)
         out[g, :] = row
-    return out
-
-
-@njit(cache=True)
-def play_traced_kernel(run_seed, game_index, nbr, nbr_n, is_flag, flag_nbrs, flag_nn, flag_of,
-                       terr, hd, rp, codes, bp, rec):
-    """The same game as play_chunk_kernel plays for game_index, recording every action in rec."""
-    out = np.zeros(N_OUT, dtype=np.int64)
-    card_hex = np.zeros(52, dtype=np.int64)
-    n = play_game(game_seed(run_seed, game_index), game_index, nbr, nbr_n, is_flag, flag_nbrs,
-                  flag_nn, flag_of, terr, hd, rp, codes, bp, True, rec, out, card_hex)
     return out, card_hex, n
