@@ -404,4 +404,27 @@ def test_draw_and_report(tmp_path):
 
 
 def test_warnings_name_the_board_contradiction():
-    assert any("7 x 8" in w for w in GAME.warnings(GAME.defaults()))
+    assert any("7 \u00d7 8" in w for w in GAME.warnings(GAME.defaults()))
+
+
+def test_docs_and_schema_quote_the_rule_text():
+    """Every seed sentence quoted by the schema and by the docs' readings table is in the text."""
+    import re
+    seed = Path("/work/shared/seeds/flags.txt")  # the rule text is not part of the repository
+    if not seed.exists():
+        pytest.skip("rule text not available on this machine")
+    text = " ".join(seed.read_text().split())
+    for p in GAME.params:
+        if p.seed_text and not p.seed_text.startswith("("):
+            for part in p.seed_text.split(" / "):
+                assert part in text, p.name
+    doc = (ROOT / "docs" / "rules" / "flags.md").read_text()
+    table = doc.split("## Readings of the rule text")[1].split("## Warnings")[0]
+    quotes = [q for line in table.splitlines() if line.startswith("|")
+              for q in re.findall(r'"([^"]{12,})"', line.split("|")[3])]
+    assert len(quotes) >= 15
+    for q in quotes:
+        for part in q.split(" ... "):
+            assert part.strip() in text, part
+    for name in (p.name for p in GAME.params):
+        assert f"`{name}`" in doc

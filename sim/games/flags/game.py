@@ -33,7 +33,7 @@ PARAMS = (
     Param("bleed", "bool", True,
           "true: every move step leaves at least 1 unit on its source hex (the bleed and 'leaving "
           "at least 1 behind' are one rule); false: a step may move the whole stack, emptying the hex",
-          seed_text="Every move-step leaves 1 unit behind - the bleed."),
+          seed_text="Every move\u2011step leaves 1 unit behind \u2014 the bleed."),
     Param("first_player", "str", "roll",
           "who starts: 'roll' (both roll the die, higher starts, ties re-rolled), 'A', 'B', or "
           "'alternate' (A in even-numbered games, B in odd: a match)",
@@ -44,7 +44,7 @@ PARAMS = (
     Param("board", "str", "standard",
           "board layout: 'standard' (odd rows shifted right; W flag at row 4, E at row 3) or "
           "'mirrored' (even rows shifted; its mirror image)", choices=LAYOUTS,
-          seed_text="A 7 x 8 hex board: 52 territory hexes + 4 fixed flags."),
+          seed_text="A 7 \u00d7 8 hex board: 52 territory hexes + 4 fixed flags."),
 )
 
 BOTS = (
@@ -128,7 +128,7 @@ class FlagsGame(Game):
                                "must fit in the 52-card deck; allowed: <= 26")
 
     def warnings(self, rules: dict[str, Any]) -> list[str]:
-        out = ["flags: the rule text calls the board '7 x 8' but 52 territory hexes + 4 flags = 56 "
+        out = ["flags: the rule text calls the board '7 \u00d7 8' but 52 territory hexes + 4 flags = 56 "
                "and the 4/4/3/3 neighbour counts only fit 8 rows x 7 columns; that is the board used."]
         if rules.get("max_turns", 200) < 40:
             out.append(f"flags: max_turns = {rules['max_turns']} is short: many games will end "
