@@ -14,6 +14,7 @@ from sim.games.flags import GAME
 from sim.games.flags import kernel as K
 from sim.games.flags.game import rule_vector
 from sim.games.flags.geometry import LAYOUTS, N_HEX, board, neighbours
+from sim.games.flags.bots import decay_table
 from sim.games.flags.position import Position, card_value, claim_result
 from sim.rng import new_state
 from tests.game_checks import check_game, seats_for
@@ -289,7 +290,7 @@ def _turn(code, opp_hand, deck_order, seed=5):
     codes = np.array([code, code])
     bp = np.ones((2, 2))
     ws = (np.zeros((2, 4), dtype=np.int64), np.zeros(56), np.zeros(56, dtype=np.int64),
-          np.zeros(2, dtype=np.int64))
+          np.zeros(2, dtype=np.int64), decay_table(b.hd))
     K.play_turn(0, owner, units, hands, hand_n, deck, disc, ctr, card_hex, *b.tables(), rp, codes,
                 bp, new_state(seed), True, rec, np.zeros((56, 2), dtype=np.int64), *ws)
     acts = [tuple(r) for r in rec[:ctr[K.C_REC]] if r[1] not in (K.K_DRAW, K.K_SHUFFLE)]

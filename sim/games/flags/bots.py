@@ -125,7 +125,8 @@ def _flag_score(cnt, seat, flag_nn, ftw, aggr):
 
 
 @njit(cache=True)
-def prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, hd, rp, aggr, cnt, field, tm, valid):
+def prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, hd, rp, aggr, cnt, field, tm, valid,
+            dec):
     """Bring the per-turn tables up to date (valid[0]: tm, valid[1]: cnt and field; the kernel
     clears them when the board changes in a way that matters). Returns the flag score.
 
@@ -175,11 +176,7 @@ def prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, hd, rp, aggr, cnt, 
                 else:
                     continue
                 for h in range(56):
-                    d = hd[t, h]
-                    if d < 12:
-                        x = imp * _DECAY[d]
-                        if x > field[h]:
-                            field[h] = x
+                    field[h] = max(field[h], imp * dec[t, h])
         valid[1] = 1
     return _flag_score(cnt, seat, flag_nn, rp[_R_WIN], aggr)
 
@@ -350,11 +347,11 @@ def _greedy_reinforce(seat, v, owner, units, flag_nn, flag_of, rp, aggr, dfn, cn
 
 # ---- decisions (what the kernel calls) ------------------------------------------------------------
 # Greedy keeps its per-turn tables in a workspace the kernel owns: cnt (2, 4), field (56,),
-# tm (56,), valid (2,) (see prepare); all of it is computed from the public board.
+# tm (56,), valid (2,) (see prepare), dec (56, 56) = 0.7 ** distance; all of it from the public board.
 
 @njit(cache=True)
 def choose_card(code, par, seat, hand, hn, owner, units, card_hex, nbr, nbr_n, is_flag, flag_nbrs,
-                flag_nn, flag_of, terr, hd, rp, rng, cnt, field, tm, valid, scratch):
+                flag_nn, flag_of, terr, hd, rp, rng, cnt, field, tm, valid, dec, scratch):
     """Index into `hand` (own cards only) of the card to play next."""
     if code == BOT_RANDOM:
         return below(rng, hn)
@@ -363,7 +360,7 @@ def choose_card(code, par, seat, hand, hn, owner, units, card_hex, nbr, nbr_n, i
     m = rp[_R_MIN]
     ftw = rp[_R_WIN]
     base = prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, hd, rp, aggr, cnt, field, tm,
-                   valid)
+                   valid, dec)
     best = -1e18
     bi = 0
     for i in range(hn):
@@ -386,18 +383,19 @@ def choose_card(code, par, seat, hand, hn, owner, units, card_hex, nbr, nbr_n, i
 
 @njit(cache=True)
 def reinforce_plan(code, par, seat, v, owner, units, nbr, nbr_n, is_flag, flag_nbrs, flag_nn,
-                   flag_of, terr, hd, rp, rng, cnt, field, tm, valid, alloc):
+                   flag_of, terr, hd, rp, rng, cnt, field, tm, valid, dec, alloc):
     """Distribute v units over own hexes: alloc[:n] = (hex, units); returns n."""
     if code == BOT_RANDOM:
         return _random_reinforce(seat, v, owner, rng, alloc)
-    prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, hd, rp, par[0], cnt, field, tm, valid)
+    prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, hd, rp, par[0], cnt, field, tm, valid,
+            dec)
     return _greedy_reinforce(seat, v, owner, units, flag_nn, flag_of, rp, par[0], par[1], cnt,
                              field, tm, alloc)[0]
 
 
 @njit(cache=True)
 def choose_step(code, par, seat, owner, units, nbr, nbr_n, is_flag, flag_nbrs, flag_nn, flag_of,
-                terr, hd, rp, rng, cnt, field, tm, valid, mv):
+                terr, hd, rp, rng, cnt, field, tm, valid, dec, mv):
     """Next move step: mv = (src, dst, k), or mv[0] = -1 to stop."""
     bleed = rp[_R_BLEED] == 1
     if code == BOT_RANDOM:
@@ -409,7 +407,7 @@ def choose_step(code, par, seat, owner, units, nbr, nbr_n, is_flag, flag_nbrs, f
     ftw = rp[_R_WIN]
     keep = 1 if bleed else 0
     base = prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, hd, rp, aggr, cnt, field, tm,
-                   valid)
+                   valid, dec)
     o = 1 - seat
     best = EPS
     mv[0] = -1
@@ -466,3 +464,14 @@ def choose_step(code, par, seat, owner, units, nbr, nbr_n, is_flag, flag_nbrs, f
                     mv[0] = src
                     mv[1] = dst
                     mv[2] = k
+
+
+@njit(cache=True)
+def decay_table(hd):
+    """dec[t, h] = 0.7 ** (steps from t to h), 0 beyond 11 steps or through a flag."""
+    dec = np.zeros((56, 56))
+    for t in range(56):
+        for h in range(56):
+            if hd[t, h] < 12:
+                dec[t, h] = _DECAY[hd[t, h]]
+    return dec

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.games.flags.bots import (choose_card, choose_step, reinforce_plan, BOT_RANDOM)
+from sim.games.flags.bots import choose_card, choose_step, decay_table, reinforce_plan
 from sim.rng import below, game_seed, new_state, shuffle
 
 # rule vector indices
@@ -160,11 +160,11 @@ def _draw_up(seat, hands, hand_n, deck, disc, ctr, hand_size, rng, record, rec):
 @njit(cache=True)
 def play_turn(seat, owner, units, hands, hand_n, deck, disc, ctr, card_hex, nbr, nbr_n, is_flag,
               flag_nbrs, flag_nn, flag_of, terr, hd, rp, codes, bp, rng, record, rec, alloc,
-              cnt, field, tm, valid):
+              cnt, field, tm, valid, dec):
     """One full turn of `seat`: play cards, roll, move, draw back up.
 
     The bot functions receive hands[seat] only (never the other hand, the deck or the discards'
-    order) and a workspace (cnt, field, tm, valid) of tables derived from the public board;
+    order) and a workspace (cnt, field, tm, valid, dec) of tables derived from the public board;
     drawing happens after every decision of the turn.
     """
     code = codes[seat]
@@ -174,7 +174,7 @@ def play_turn(seat, owner, units, hands, hand_n, deck, disc, ctr, card_hex, nbr,
     for _ in range(rp[R_CARDS]):
         i = choose_card(code, par, seat, hands[seat], hand_n[seat], owner, units, card_hex, nbr,
                         nbr_n, is_flag, flag_nbrs, flag_nn, flag_of, terr, hd, rp, rng, cnt,
-                        field, tm, valid, alloc)
+                        field, tm, valid, dec, alloc)
         card = hands[seat, i]
         hand_n[seat] -= 1
         hands[seat, i] = hands[seat, hand_n[seat]]
@@ -191,7 +191,8 @@ def play_turn(seat, owner, units, hands, hand_n, deck, disc, ctr, card_hex, nbr,
         elif owner[h] == seat:
             _rec(record, rec, ctr, seat, K_PLAY, card, h, EFFECT_REINFORCE)
             n = reinforce_plan(code, par, seat, v, owner, units, nbr, nbr_n, is_flag, flag_nbrs,
-                               flag_nn, flag_of, terr, hd, rp, rng, cnt, field, tm, valid, alloc)
+                               flag_nn, flag_of, terr, hd, rp, rng, cnt, field, tm, valid, dec,
+                               alloc)
             for j in range(n):
                 x = alloc[j, 0]
                 if flag_of[x] >= 0 and units[x] < rp[R_MIN]:
@@ -207,7 +208,7 @@ def play_turn(seat, owner, units, hands, hand_n, deck, disc, ctr, card_hex, nbr,
     mv = np.empty(3, dtype=np.int64)
     for s in range(roll):
         choose_step(code, par, seat, owner, units, nbr, nbr_n, is_flag, flag_nbrs, flag_nn,
-                    flag_of, terr, hd, rp, rng, cnt, field, tm, valid, mv)
+                    flag_of, terr, hd, rp, rng, cnt, field, tm, valid, dec, mv)
         if mv[0] < 0:
             break
         if owner[mv[1]] == 1 - seat:
@@ -222,7 +223,7 @@ def play_turn(seat, owner, units, hands, hand_n, deck, disc, ctr, card_hex, nbr,
 
 @njit(cache=True)
 def play_game(seed, game_index, nbr, nbr_n, is_flag, flag_nbrs, flag_nn, flag_of, terr, hd, rp,
-              codes, bp, record, rec, out, card_hex):
+              codes, bp, record, rec, out, card_hex, dec):
     """Play one game. out[:] = winner, end reason, turns, first seat, held A, held B,
     first flag turn A, first flag turn B, combats, units A, units B, cards played, claims,
     claims broken. card_hex (52,) receives the board labelling. Returns the record length."""
@@ -279,7 +280,7 @@ def play_game(seed, game_index, nbr, nbr_n, is_flag, flag_nbrs, flag_nn, flag_of
     while turns < rp[R_MAXT]:
         play_turn(seat, owner, units, hands, hand_n, deck, disc, ctr, card_hex, nbr, nbr_n,
                   is_flag, flag_nbrs, flag_nn, flag_of, terr, hd, rp, codes, bp, rng, record,
-                  rec, alloc, cnt, field, tm, valid)
+                  rec, alloc, cnt, field, tm, valid, dec)
         turns += 1
         ma = held_mask(owner, units, 0, flag_nbrs, flag_nn, rp[R_MIN])
         mb = held_mask(owner, units, 1, flag_nbrs, flag_nn, rp[R_MIN])
@@ -337,9 +338,10 @@ def run_kernel(run_seed, first_game, n_games, nbr, nbr_n, is_flag, flag_nbrs, fl
     card_hex = np.zeros(52, dtype=np.int64)
     row = np.zeros(N_OUT, dtype=np.int64)
     n = 0
+    dec = decay_table(hd)
     for g in range(n_games):
         gi = first_game + g
         n = play_game(game_seed(run_seed, gi), gi, nbr, nbr_n, is_flag, flag_nbrs, flag_nn,
-                      flag_of, terr, hd, rp, codes, bp, record, rec, row, card_hex)
+                      flag_of, terr, hd, rp, codes, bp, record, rec, row, card_hex, dec)
         out[g, :] = row
     return out, card_hex, n
