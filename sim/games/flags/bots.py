@@ -227,7 +227,11 @@ def delta(seat, h1, o1n, u1n, h2, o2n, u2n, owner, units, cnt, base, field, tm, 
     u1 = units[h1] if h1 >= 0 else 0
     o2 = owner[h2]
     u2 = units[h2]
-    if f1 >= 0 or f2 >= 0:
+    c1 = f1 >= 0 and (_counted(o1, u1, m) != _counted(o1n, u1n, m) or
+                      (_counted(o1, u1, m) and o1 != o1n))
+    c2 = f2 >= 0 and (_counted(o2, u2, m) != _counted(o2n, u2n, m) or
+                      (_counted(o2, u2, m) and o2 != o2n))
+    if c1 or c2:  # some surround count changes
         if f1 >= 0:
             if _counted(o1, u1, m):
                 cnt[o1, f1] -= 1
