@@ -288,7 +288,7 @@ def _turn(code, opp_hand, deck_order, seed=5):
     ctr[K.C_DECK] = len(deck_order)
     rec = np.zeros((400, K.REC_COLS), dtype=np.int64)
     codes = np.array([code, code])
-    bp = np.ones((2, 2))
+    bp = np.array([[1.0, 0.25, 8.0]] * 2)
     ws = (np.zeros((2, 4), dtype=np.int64), np.zeros(56), np.zeros(56, dtype=np.int64),
           np.zeros(2, dtype=np.int64), decay_table(b.hd))
     K.play_turn(0, owner, units, hands, hand_n, deck, disc, ctr, card_hex, *b.tables(), rp, codes,

@@ -2,7 +2,7 @@
 hand (one row), the board (owner, units, card labels) and the rules. Never the other hand, the
 deck order or anything else hidden; the kernel calls them before it draws.
 
-Bots dispatch on `code`: 0 random, 1 greedy. Greedy parameters bp = (aggression, defence).
+Bots dispatch on `code`: 0 random, 1 greedy. Greedy parameters bp = (aggression, defence, territory).
 
 Greedy scores a position from its own side as
     flag terms   sum over flags of fv(counted neighbours) + gv(flags held), minus the opponent's
@@ -11,7 +11,8 @@ Greedy scores a position from its own side as
                  the flag is held, gv jumps when the player holds flags_to_win flags;
     units        each own unit is worth pos[hex]: how near the hex is to the flags worth working
                  on (own progress, opponent surrounds to break); enemy units near them cost;
-    defence      own hexes an adjacent enemy stack could take next turn count as at risk
+    territory    each hex held is worth a little (own cards pointing there reinforce);
+    defence      own hexes an enemy stack could reach and take count as at risk
                  (times defence).
 It plays the card with the best score change, spends reinforcements where they complete or
 protect a surround, and makes move steps one at a time while one improves the score.
@@ -196,14 +197,14 @@ def _risk(u, field_h, fo, cs, nn):
 
 
 @njit(cache=True)
-def _hex_value(o, u, seat, fo, cs, nn, field_h, tm_h, m, dfn):
+def _hex_value(o, u, seat, fo, cs, nn, field_h, tm_h, m, dfn, tw):
     """Worth of (owner o, u units) on a hex to seat, apart from the flag score."""
     if o != seat:
         return 0.0
     need = 0
     if fo >= 0:
         need = m if m > tm_h + 1 else tm_h + 1
-    v = 0.01 * u
+    v = tw + 0.01 * u  # holding the hex: own cards pointing here reinforce, theirs are wasted
     if u > need:
         v += (u - need) * field_h
     if tm_h >= u:
@@ -218,7 +219,7 @@ def _counted(o, u, m):
 
 @njit(cache=True, inline="always")
 def delta(seat, h1, o1n, u1n, h2, o2n, u2n, owner, units, cnt, base, field, tm, flag_nn,
-          flag_of, m, ftw, aggr, dfn):
+          flag_of, m, ftw, aggr, dfn, tw):
     """Score change when hex h1 (or -1) becomes (o1n, u1n) and hex h2 becomes (o2n, u2n)."""
     d = 0.0
     f1 = flag_of[h1] if h1 >= 0 else -1
@@ -256,12 +257,12 @@ def delta(seat, h1, o1n, u1n, h2, o2n, u2n, owner, units, cnt, base, field, tm, 
     if h1 >= 0:
         cs = cnt[seat, f1] if f1 >= 0 else 0
         nn = flag_nn[f1] if f1 >= 0 else 0
-        d += (_hex_value(o1n, u1n, seat, f1, cs, nn, field[h1], tm[h1], m, dfn)
-              - _hex_value(o1, u1, seat, f1, cs, nn, field[h1], tm[h1], m, dfn))
+        d += (_hex_value(o1n, u1n, seat, f1, cs, nn, field[h1], tm[h1], m, dfn, tw)
+              - _hex_value(o1, u1, seat, f1, cs, nn, field[h1], tm[h1], m, dfn, tw))
     cs = cnt[seat, f2] if f2 >= 0 else 0
     nn = flag_nn[f2] if f2 >= 0 else 0
-    d += (_hex_value(o2n, u2n, seat, f2, cs, nn, field[h2], tm[h2], m, dfn)
-          - _hex_value(o2, u2, seat, f2, cs, nn, field[h2], tm[h2], m, dfn))
+    d += (_hex_value(o2n, u2n, seat, f2, cs, nn, field[h2], tm[h2], m, dfn, tw)
+          - _hex_value(o2, u2, seat, f2, cs, nn, field[h2], tm[h2], m, dfn, tw))
     return d
 
 
@@ -272,8 +273,8 @@ def _adjust(cnt, f, o, u, m, sign):
 
 
 @njit(cache=True)
-def _greedy_reinforce(seat, v, owner, units, flag_nn, flag_of, rp, aggr, dfn, cnt, field, tm,
-                      alloc):
+def _greedy_reinforce(seat, v, owner, units, flag_nn, flag_of, rp, aggr, dfn, tw, cnt, field,
+                      tm, alloc):
     """Spend v units on own hexes: first where a few units complete or protect a surround (best
     gain per unit), the rest on the safe own hex where a spare unit is worth most.
     Needs prepare() done. Returns (entries, gain); the board is left unchanged."""
@@ -307,7 +308,7 @@ def _greedy_reinforce(seat, v, owner, units, flag_nn, flag_of, rp, aggr, dfn, cn
             if a > rem:
                 a = rem
             g = delta(seat, -1, 0, 0, h, seat, u + a, owner, units, cnt, base, field, tm, flag_nn,
-                      flag_of, m, ftw, aggr, dfn)
+                      flag_of, m, ftw, aggr, dfn, tw)
             if g / a > best_r:
                 best_r = g / a
                 best_h = h
@@ -361,6 +362,7 @@ def choose_card(code, par, seat, hand, hn, owner, units, card_hex, nbr, nbr_n, i
         return below(rng, hn)
     aggr = par[0]
     dfn = par[1]
+    tw = par[2]
     m = rp[_R_MIN]
     ftw = rp[_R_WIN]
     base = prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, hd, rp, aggr, cnt, field, tm,
@@ -373,10 +375,10 @@ def choose_card(code, par, seat, hand, hn, owner, units, card_hex, nbr, nbr_n, i
         v = _value(card)
         if owner[h] == -1:
             val = delta(seat, -1, 0, 0, h, seat, v, owner, units, cnt, base, field, tm, flag_nn,
-                        flag_of, m, ftw, aggr, dfn)
+                        flag_of, m, ftw, aggr, dfn, tw)
         elif owner[h] == seat:
-            val = _greedy_reinforce(seat, v, owner, units, flag_nn, flag_of, rp, aggr, dfn, cnt,
-                                    field, tm, scratch)[1]
+            val = _greedy_reinforce(seat, v, owner, units, flag_nn, flag_of, rp, aggr, dfn, tw,
+                                    cnt, field, tm, scratch)[1]
         else:
             val = -0.001 * v  # wasted: throw away the lowest card
         if val > best:
@@ -393,8 +395,8 @@ def reinforce_plan(code, par, seat, v, owner, units, nbr, nbr_n, is_flag, flag_n
         return _random_reinforce(seat, v, owner, rng, alloc)
     prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, hd, rp, par[0], cnt, field, tm, valid,
             dec)
-    return _greedy_reinforce(seat, v, owner, units, flag_nn, flag_of, rp, par[0], par[1], cnt,
-                             field, tm, alloc)[0]
+    return _greedy_reinforce(seat, v, owner, units, flag_nn, flag_of, rp, par[0], par[1], par[2],
+                             cnt, field, tm, alloc)[0]
 
 
 @njit(cache=True)
@@ -407,6 +409,7 @@ def choose_step(code, par, seat, owner, units, nbr, nbr_n, is_flag, flag_nbrs, f
         return
     aggr = par[0]
     dfn = par[1]
+    tw = par[2]
     m = rp[_R_MIN]
     ftw = rp[_R_WIN]
     keep = 1 if bleed else 0
@@ -462,7 +465,7 @@ def choose_step(code, par, seat, owner, units, nbr, nbr_n, is_flag, flag_nbrs, f
                     u2 = k - ud
                 o1 = seat if u - k > 0 else -1
                 val = delta(seat, src, o1, u - k, dst, seat, u2, owner, units, cnt, base, field,
-                            tm, flag_nn, flag_of, m, ftw, aggr, dfn)
+                            tm, flag_nn, flag_of, m, ftw, aggr, dfn, tw)
                 if val > best:
                     best = val
                     mv[0] = src

@@ -54,8 +54,10 @@ BOTS = (
         "attacks the opponent's surrounds, protects its own; one step at a time",
         params=(Param("aggression", "float", 1.0, "weight on the opponent's surrounds (attack)",
                       low=0.0, high=10.0),
-                Param("defence", "float", 1.0, "weight on own hexes an enemy stack could take",
-                      low=0.0, high=10.0))),
+                Param("defence", "float", 0.25, "weight on own hexes an enemy stack could take",
+                      low=0.0, high=10.0),
+                Param("territory", "float", 8.0, "worth of holding a hex (own cards pointing "
+                      "there reinforce, the opponent's are wasted)", low=0.0, high=100.0))),
 )
 
 
@@ -78,7 +80,7 @@ def rule_vector(rules: dict[str, Any]) -> np.ndarray:
 
 def bot_arrays(seats: Sequence[SeatBot]) -> tuple[np.ndarray, np.ndarray]:
     codes = np.array([s.bot.code for s in seats], dtype=np.int64)
-    bp = np.array([[1.0, 1.0], [1.0, 1.0]], dtype=np.float64)
+    bp = np.array([[1.0, 0.25, 8.0], [1.0, 0.25, 8.0]], dtype=np.float64)
     for i, s in enumerate(seats):
         vec = s.param_vector()
         bp[i, :len(vec)] = vec
@@ -174,7 +176,7 @@ class FlagsGame(Game):
 
     def warm(self) -> None:
         rules = self.defaults()
-        seats = [SeatBot(BOTS[1], {"aggression": 1.0, "defence": 1.0})] * 2
+        seats = [SeatBot(BOTS[1], {p.name: p.default for p in BOTS[1].params})] * 2
         self.play_chunk(rules, seats, 0, 1, 0)
         self.play_traced(rules, seats, 0, 0)
 
