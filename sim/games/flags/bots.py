@@ -107,7 +107,7 @@ def _counts(owner, units, flag_nbrs, flag_nn, m, cnt):
                 cnt[owner[h], f] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _flag_score(cnt, seat, flag_nn, ftw, aggr):
     mine = 0.0
     theirs = 0.0
@@ -217,7 +217,7 @@ def _counted(o, u, m):
     return o >= 0 and u >= m
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def delta(seat, h1, o1n, u1n, h2, o2n, u2n, owner, units, cnt, base, field, tm, flag_nn,
           flag_of, m, ftw, aggr, dfn, tw):
     """Score change when hex h1 (or -1) becomes (o1n, u1n) and hex h2 becomes (o2n, u2n)."""
