@@ -9,10 +9,12 @@ Greedy scores a position from its own side as
                  (times aggression): a counted neighbour is one of the player's hexes with at
                  least min_hold units; fv grows with the square of the count, with a bonus when
                  the flag is held, gv jumps when the player holds flags_to_win flags;
-    units        each own unit is worth pos[hex]: how near the hex is to the flags worth working
-                 on (own progress, opponent surrounds to break); enemy units near them cost;
-    territory    each hex held is worth a little (own cards pointing there reinforce);
-    defence      own hexes an enemy stack could reach and take count as at risk
+    field        each spare unit (beyond what its hex needs) is worth field[hex]: how near the
+                 hex is to surrounding hexes that need units (own surrounds to complete, enemy
+                 surrounds to break), falling off as 0.7 ** distance;
+    territory    each hex held is worth `territory` (own cards pointing there reinforce, the
+                 opponent's are wasted);
+    defence      own hexes an enemy stack within half a die roll could take count as at risk
                  (times defence).
 It plays the card with the best score change, spends reinforcements where they complete or
 protect a surround, and makes move steps one at a time while one improves the score.
@@ -182,8 +184,8 @@ def prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, hd, rp, aggr, cnt, 
     return _flag_score(cnt, seat, flag_nn, rp[_R_WIN], aggr)
 
 
-# The helpers below take scalars only: array arguments to a non-inlined numba function cost
-# reference counting on every call, which made the evaluation several times slower.
+# The helpers below take scalars only: array arguments to a numba function cost reference
+# counting on every call, which made the evaluation several times slower.
 @njit(cache=True)
 def _risk(u, field_h, fo, cs, nn):
     """What losing an own hex (u units; fo its flag or -1, cs counted neighbours of that flag,

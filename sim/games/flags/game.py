@@ -51,7 +51,7 @@ BOTS = (
     Bot("random", 0, "uniform over the hand's cards, each reinforcement unit to a uniform own "
         "hex, each step uniform over legal (from, to) pairs and stopping, uniform unit count"),
     Bot("greedy", 1, "works toward surrounding flags: claims and reinforces flag neighbours, "
-        "attacks the opponent's surrounds, protects its own; one step at a time",
+        "attacks the opponent's surrounds, protects its own, holds many hexes; one-step lookahead",
         params=(Param("aggression", "float", 1.0, "weight on the opponent's surrounds (attack)",
                       low=0.0, high=10.0),
                 Param("defence", "float", 0.25, "weight on own hexes an enemy stack could take",
@@ -132,6 +132,9 @@ class FlagsGame(Game):
     def warnings(self, rules: dict[str, Any]) -> list[str]:
         out = ["flags: the rule text calls the board '7 \u00d7 8' but 52 territory hexes + 4 flags = 56 "
                "and the 4/4/3/3 neighbour counts only fit 8 rows x 7 columns; that is the board used."]
+        out.append("flags: the text puts every flag at 'the middle of each edge', but with 8 rows "
+                   "the West and East edges have no middle hex; W sits on row 4 and E on row 3 "
+                   "(the board is symmetric under a half turn).")
         if rules.get("max_turns", 200) < 40:
             out.append(f"flags: max_turns = {rules['max_turns']} is short: many games will end "
                        "as turn-cap draws.")

@@ -9,8 +9,8 @@ State of one game (all int64 numpy arrays, hexes indexed as in geometry.py):
 A card is 0..51: value = card % 13 + 2 (2..10, J 11, Q 12, K 13, A 14), suit = card // 13.
 card_hex[card] is the territory hex the card points to (shuffled each game).
 
-Rule parameters arrive as the int64 vector `rp` (indices R_*), bots as codes[2] and bp[2, 2]
-(aggression, defence). Bots only ever get their own hand row and public state (bots.py).
+Rule parameters arrive as the int64 vector `rp` (indices R_*), bots as codes[2] and bp[2, 3]
+(greedy's aggression, defence, territory). Bots only ever get their own hand row and public state (bots.py).
 """
 
 from __future__ import annotations
