@@ -429,3 +429,22 @@ def test_docs_and_schema_quote_the_rule_text():
             assert part.strip() in text, part
     for name in (p.name for p in GAME.params):
         assert f"`{name}`" in doc
+
+
+@settings(max_examples=25, deadline=None)
+@given(hand=st.integers(1, 8), per_turn=st.integers(1, 3), die=st.integers(1, 10),
+       m=st.integers(1, 4), ftw=st.integers(1, 4), still=st.sampled_from(["same", "any3"]),
+       bleed=st.booleans(), first=st.sampled_from(["roll", "A", "B", "alternate"]),
+       layout=st.sampled_from(LAYOUTS), bots=st.sampled_from(PAIRINGS), index=st.integers(0, 10**6))
+def test_any_rules_give_verified_games(hand, per_turn, die, m, ftw, still, bleed, first, layout,
+                                       bots, index):
+    """Across the parameter space: traced games pass verify_trace and equal their chunk row."""
+    rules = GAME.resolve_rules({"hand_size": max(hand, per_turn), "cards_per_turn": per_turn,
+                                "die_sides": die, "min_hold_units": m, "flags_to_win": ftw,
+                                "still_hold": still, "bleed": bleed, "first_player": first,
+                                "board": layout, "max_turns": 60}, "hypothesis")
+    seats = seats_for(GAME, rules, list(bots))
+    trace = GAME.play_traced(rules, seats, index, 3)
+    GAME.verify_trace(trace)
+    row = GAME.play_chunk(rules, seats, index, 1, 3)
+    assert all(trace.row[k] == v[0] for k, v in row.items())
