@@ -7,14 +7,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sim.errors import VariantError
 from sim.games.flags import GAME
 from sim.games.flags import kernel as K
+from sim.games.flags.bots import decay_table
 from sim.games.flags.game import rule_vector
 from sim.games.flags.geometry import LAYOUTS, N_HEX, board, neighbours
-from sim.games.flags.bots import decay_table
 from sim.games.flags.position import Position, card_value, claim_result
 from sim.rng import new_state
 from tests.game_checks import check_game, seats_for
@@ -317,6 +318,7 @@ def test_bots_never_see_the_opponents_hand_or_the_deck(code):
 def test_bot_functions_take_only_own_hand():
     """The card choice gets one hand row (own) and the board; no deck, no discards, no other hand."""
     import inspect
+
     from sim.games.flags import bots
     for fn in (bots.choose_card, bots.choose_step, bots.reinforce_plan):
         names = set(inspect.signature(fn.py_func).parameters)

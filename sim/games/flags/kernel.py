@@ -206,7 +206,7 @@ def play_turn(seat, owner, units, hands, hand_n, deck, disc, ctr, card_hex, nbr,
     roll = 1 + below(rng, rp[R_DIE])
     _rec(record, rec, ctr, seat, K_ROLL, roll, 0, 0)
     mv = np.empty(3, dtype=np.int64)
-    for s in range(roll):
+    for _ in range(roll):
         choose_step(code, par, seat, owner, units, nbr, nbr_n, is_flag, flag_nbrs, flag_nn,
                     flag_of, terr, hd, rp, rng, cnt, field, tm, valid, dec, mv)
         if mv[0] < 0:

@@ -41,7 +41,7 @@ class Position:
 
     # ---- text -----------------------------------------------------------------------------------
     @classmethod
-    def from_text(cls, text: str, layout: str = "standard") -> "Position":
+    def from_text(cls, text: str, layout: str = "standard") -> Position:
         rows = [ln.split() for ln in text.strip("\n").splitlines() if ln.strip()]
         if len(rows) != ROWS or any(len(r) != COLS for r in rows):
             raise ValueError(f"need {ROWS} rows of {COLS} tokens")
@@ -75,7 +75,7 @@ class Position:
 
     # ---- rules ----------------------------------------------------------------------------------
     def total_units(self, seat: int) -> int:
-        return sum(u for o, u in zip(self.owner, self.units) if o == seat)
+        return sum(u for o, u in zip(self.owner, self.units, strict=True) if o == seat)
 
     def holds(self, seat: int, flag: int, min_hold: int = 2) -> bool:
         """A flag is held while every neighbour hex is the seat's with at least min_hold units."""

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
@@ -51,7 +52,7 @@ def replay(trace: Trace) -> Iterator[tuple[Position, dict[str, Any]]]:
     pos = Position(trace.rules["board"])
     bleed = trace.rules["bleed"]
     card_hex = trace.data["card_hex"]
-    for row, move in zip(trace.data["record"].tolist(), trace.moves):
+    for row, move in zip(trace.data["record"].tolist(), trace.moves, strict=True):
         seat, kind, a, b, c = row
         if kind == K.K_PLAY and c == K.EFFECT_PLACE:
             pos.owner[b] = seat
