@@ -1,0 +1,198 @@
+"""Traces of Four flags: the kernel's action record -> readable moves, and an independent replay
+(position.py) that re-checks every action, the card and unit conservation and the result."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from sim.games.base import Trace
+from sim.games.flags import kernel as K
+from sim.games.flags.geometry import FLAG_NAMES, board
+from sim.games.flags.position import Position, card_name, card_value, claim_result
+
+_EFFECTS = ("place", "reinforce", "discard")
+
+
+def _flags(mask: int) -> str:
+    return "".join(FLAG_NAMES[f] for f in range(4) if mask >> f & 1) or "-"
+
+
+def moves_from_record(rec: np.ndarray) -> list[dict[str, Any]]:
+    out = []
+    for seat, kind, a, b, c in rec.tolist():
+        s = "AB"[seat]
+        if kind == K.K_DEAL:
+            out.append({"seat": s, "move": f"dealt {card_name(a)}"})
+        elif kind == K.K_PLAY:
+            out.append({"seat": s, "move": f"plays {card_name(a)} -> hex {b}: {_EFFECTS[c]}"
+                        + (f" {card_value(a)}" if c != K.EFFECT_DISCARD else "")})
+        elif kind == K.K_ALLOC:
+            out.append({"seat": s, "move": f"  +{b} on hex {a}"})
+        elif kind == K.K_ROLL:
+            out.append({"seat": s, "move": f"rolls {a}"})
+        elif kind == K.K_STEP:
+            out.append({"seat": s, "move": f"step {a}->{b} x{c}"})
+        elif kind == K.K_DRAW:
+            out.append({"seat": s, "move": f"draws {card_name(a)}"})
+        elif kind == K.K_SHUFFLE:
+            out.append({"seat": s, "move": f"reshuffles {a} discards into the deck"})
+        else:
+            win = "" if c == 0 else f"; {'AB'[c - 1]} wins"
+            claim = "" if (b & 3) == 0 else f"; claim by {'AB'[(b & 3) - 1]} on {_flags(b >> 2)}"
+            out.append({"seat": s, "move": f"end of turn: A holds {_flags(a & 15)}, "
+                        f"B holds {_flags(a >> 4)}{claim}{win}"})
+    return out
+
+
+def replay(trace: Trace) -> Iterator[tuple[Position, dict[str, Any]]]:
+    """The position after every action (the same Position object, updated), with the action."""
+    pos = Position(trace.rules["board"])
+    bleed = trace.rules["bleed"]
+    card_hex = trace.data["card_hex"]
+    for row, move in zip(trace.data["record"].tolist(), trace.moves, strict=True):
+        seat, kind, a, b, c = row
+        if kind == K.K_PLAY and c == K.EFFECT_PLACE:
+            pos.owner[b] = seat
+            pos.units[b] = card_value(a)
+        elif kind == K.K_ALLOC:
+            pos.units[a] += b
+        elif kind == K.K_STEP:
+            pos.step(seat, a, b, c, bleed)
+        yield pos, {"row": row, "card_hex": card_hex, **move}
+
+
+def verify(trace: Trace) -> None:
+    """Re-check a traced game action by action; AssertionError on the first problem."""
+    r = trace.rules
+    b = board(r["board"])
+    card_hex = [int(x) for x in trace.data["card_hex"]]
+    assert sorted(card_hex) == sorted(int(x) for x in b.terr), "cards do not label the 52 territory hexes"
+    rec = trace.data["record"].tolist()
+    pos = Position(r["board"])
+    deck = set(range(52))
+    hands: list[set[int]] = [set(), set()]
+    disc: set[int] = set()
+    expected_units = 0
+    combats = 0
+    played = 0
+    hand_size, per_turn, m = r["hand_size"], r["cards_per_turn"], r["min_hold_units"]
+
+    def conserved(where: str) -> None:
+        assert len(deck) + len(hands[0]) + len(hands[1]) + len(disc) == 52, f"{where}: card count"
+        assert not (deck & disc or hands[0] & hands[1] or (hands[0] | hands[1]) & (deck | disc)), \
+            f"{where}: a card in two places"
+        assert sum(pos.units) == expected_units, f"{where}: units not conserved"
+        for h in range(56):
+            assert (pos.owner[h] == -1) == (pos.units[h] == 0), f"{where}: hex {h} owner/units"
+            assert pos.units[h] >= 0
+            if b.is_flag[h]:
+                assert pos.owner[h] == -1, f"{where}: units on a flag"
+
+    i = 0
+    # the deal: one card at a time, alternately, from the first seat
+    first = trace.row["first_seat"]
+    fp = r["first_player"]
+    if fp in ("A", "B"):
+        assert first == "AB".index(fp), "wrong first seat"
+    elif fp == "alternate":
+        assert first == trace.game_index % 2, "wrong first seat"
+    for j in range(2 * hand_size):
+        seat, kind, card = rec[i][0], rec[i][1], rec[i][2]
+        assert kind == K.K_DEAL and seat == (first + j) % 2, f"deal {j}"
+        assert card in deck
+        deck.remove(card)
+        hands[seat].add(card)
+        i += 1
+    conserved("deal")
+    claim = None
+    winner = -1
+    turns = 0
+    first_flag = [-1, -1]
+    claims = broken = 0
+    mover = first
+    while i < len(rec):
+        where = f"turn {turns + 1}"
+        for _ in range(per_turn):
+            seat, kind, card, h, eff = rec[i]
+            i += 1
+            assert seat == mover and kind == K.K_PLAY, f"{where}: expected a card play"
+            assert card in hands[seat], f"{where}: {card_name(card)} not in hand"
+            assert card_hex[card] == h, f"{where}: card points elsewhere"
+            hands[seat].remove(card)
+            disc.add(card)
+            played += 1
+            effect = pos.card_effect(seat, h)
+            assert _EFFECTS[eff] == effect, f"{where}: effect {_EFFECTS[eff]} should be {effect}"
+            alloc = []
+            while i < len(rec) and rec[i][1] == K.K_ALLOC:
+                assert effect == "reinforce", f"{where}: allocation without reinforcement"
+                alloc.append((rec[i][2], rec[i][3]))
+                i += 1
+            pos.play_card(seat, h, card_value(card), alloc)
+            if effect != "discard":
+                expected_units += card_value(card)
+            conserved(where)
+        seat, kind, roll = rec[i][0], rec[i][1], rec[i][2]
+        i += 1
+        assert seat == mover and kind == K.K_ROLL and 1 <= roll <= r["die_sides"], f"{where}: roll"
+        steps = 0
+        while rec[i][1] == K.K_STEP:
+            seat, _, src, dst, k = rec[i]
+            i += 1
+            steps += 1
+            assert seat == mover and steps <= roll, f"{where}: more steps than the roll"
+            err = pos.step_error(seat, src, dst, k, r["bleed"])
+            assert err is None, f"{where}: illegal step {src}->{dst} x{k}: {err}"
+            lost = pos.step(seat, src, dst, k, r["bleed"])
+            combats += lost > 0
+            expected_units -= lost
+            conserved(where)
+        while rec[i][1] in (K.K_DRAW, K.K_SHUFFLE):
+            seat, kind, x = rec[i][0], rec[i][1], rec[i][2]
+            i += 1
+            assert seat == mover
+            if kind == K.K_SHUFFLE:
+                assert not deck and len(disc) == x, f"{where}: reshuffle with cards left"
+                deck, disc = disc, set()
+            else:
+                assert x in deck, f"{where}: drew a card not in the deck"
+                deck.remove(x)
+                hands[seat].add(x)
+            conserved(where)
+        assert len(hands[mover]) == hand_size, f"{where}: hand not refilled"
+        seat, kind, masks, cl, w = rec[i]
+        i += 1
+        assert seat == mover and kind == K.K_END, f"{where}: expected end of turn"
+        turns += 1
+        held = [pos.held(0, m), pos.held(1, m)]
+        assert masks == sum(1 << f for f in held[0]) | sum(1 << f for f in held[1]) << 4, \
+            f"{where}: held flags {held}"
+        for s in (0, 1):
+            if held[s] and first_flag[s] < 0:
+                first_flag[s] = turns
+        had = claim
+        win, claim = claim_result(claim, mover, held[mover], held[1 - mover],
+                                  r["flags_to_win"], r["still_hold"])
+        broken += had is not None and had[0] == 1 - mover and win is None
+        if win is None and claim is not None and claim[0] == mover:
+            claims += 1
+        assert w == (0 if win is None else win + 1), f"{where}: declared winner {w - 1}, rules say {win}"
+        if win is not None:
+            winner = win
+            break
+        mover = 1 - mover
+    assert i == len(rec), "actions after the game ended"
+    row = trace.row
+    assert row["winner"] == winner, "winner"
+    assert row["end_reason"] == (0 if winner >= 0 else 1), "end reason"
+    assert winner >= 0 or turns == r["max_turns"], "a draw before the turn cap"
+    assert row["turns"] == turns, "turns"
+    assert (row["flags_held_A"], row["flags_held_B"]) == (len(pos.held(0, m)), len(pos.held(1, m)))
+    assert (row["flags_units_A"], row["flags_units_B"]) == (pos.total_units(0), pos.total_units(1))
+    assert row["flags_combats"] == combats, "combats"
+    assert row["flags_cards_played"] == played, "cards played"
+    assert (row["flags_first_flag_turn_A"], row["flags_first_flag_turn_B"]) == tuple(first_flag)
+    assert (row["flags_claims"], row["flags_claims_broken"]) == (claims, broken), "claims"
