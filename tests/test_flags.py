@@ -18,6 +18,7 @@ from sim.games.flags.game import rule_vector
 from sim.games.flags.geometry import LAYOUTS, N_HEX, board, neighbours
 from sim.games.flags.position import Position, card_value, claim_result
 from sim.rng import new_state
+from sim.variants import load
 from tests.game_checks import check_game, seats_for
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,13 +27,8 @@ PAIRINGS = [("random", "random"), ("greedy", "random"), ("random", "greedy"), ("
 
 
 def load_rules(path: Path) -> dict:
-    """The [rules] of a shipped variant, following `extends` (the lead's loader does the same)."""
-    data = tomllib.loads(path.read_text())
-    rules = {}
-    if "extends" in data:
-        rules.update(load_rules(path.parent / data["extends"]))
-    rules.update(data.get("rules", {}))
-    return rules
+    """The resolved [rules] of a shipped variant (extends followed by the real loader)."""
+    return load(str(path)).rules
 
 
 # ---- board ----------------------------------------------------------------------------------------
