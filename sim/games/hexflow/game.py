@@ -1,0 +1,93 @@
+"""The HEXFLOW Game object: schema, thin wrappers around the compiled kernel, traces, reports."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from sim.games.base import Game, SeatBot, Trace
+
+from . import kernel as K
+from . import rules as R
+from .board import BOARD, SEATS
+from .tiles import TILE_TYPES
+
+
+def _bot_arrays(seats: Sequence[SeatBot]) -> tuple[np.ndarray, np.ndarray]:
+    codes = np.array([s.bot.code for s in seats], dtype=np.int64)
+    par = np.zeros((2, R.N_BOT_PARAMS), dtype=np.float64)
+    for i, s in enumerate(seats):
+        v = s.param_vector()
+        par[i, : len(v)] = v
+    return codes, par
+
+
+def _run(rules: dict[str, Any], seats: Sequence[SeatBot], first_game: int, n_games: int,
+         run_seed: int, record: bool):
+    if len(seats) != 2:
+        raise ValueError(f"hexflow race needs 2 seats, got {len(seats)}")
+    tb = R.Tables(rules)
+    codes, par = _bot_arrays(seats)
+    res = np.zeros((n_games, R.N_OUT), dtype=np.int64)
+    nh = BOARD.size
+    if record:
+        rec = (np.zeros((rules["max_turns"] + 1, 6), np.int64),
+               np.zeros((2, tb.tileset.shape[0]), np.int64), np.zeros(nh, np.int64),
+               np.zeros(2 * nh + 1, np.int64), np.zeros(2, np.int64))
+    else:
+        rec = (np.zeros((1, 6), np.int64), np.zeros((2, 1), np.int64), np.zeros(1, np.int64),
+               np.zeros(1, np.int64), np.zeros(2, np.int64))
+    K._play(np.int64(first_game), np.int64(n_games), np.uint64(run_seed), tb.cfg, codes, par,
+            tb.corners, tb.nbr, tb.dist, tb.n_orient, tb.rot_of, tb.net_mask, tb.emask, tb.tileset,
+            tb.dots, tb.dot_pool, tb.free, res, record, *rec)
+    return res, rec
+
+
+def _columns(res: np.ndarray) -> dict[str, np.ndarray]:
+    return {name: res[:, idx].astype(dt) for name, idx, dt in R.column_names()}
+
+
+class HexflowGame(Game):
+    name = "hexflow"
+    title = "HEXFLOW (Race mode)"
+    description = ("Two players lay line tiles on an 85-hex board; first to join their two "
+                   "diagonal corners with a continuous line wins.")
+    params = R.PARAMS
+    bots = R.BOTS
+    end_reasons = R.END_REASONS
+    default_bot = "greedy"
+
+    def seat_names(self, rules: dict[str, Any]) -> list[str]:
+        return list(SEATS)
+
+    def validate(self, rules: dict[str, Any], where: str) -> None:
+        R.validate(rules, where)
+
+    def warnings(self, rules: dict[str, Any]) -> list[str]:
+        return R.warnings(rules)
+
+    def play_chunk(self, rules, seats, first_game, n_games, run_seed):
+        res, _ = _run(rules, seats, first_game, n_games, run_seed, record=False)
+        return _columns(res)
+
+    def play_traced(self, rules, seats, game_index, run_seed) -> Trace:
+        res, (moves, bags, dots, path, n) = _run(rules, seats, game_index, 1, run_seed, record=True)
+        row = {k: v[0].item() for k, v in _columns(res).items()}
+        out = []
+        for i in range(int(n[0])):
+            seat, kind, h, t, r, turn = (int(x) for x in moves[i])
+            if kind == 1:
+                out.append({"seat": SEATS[seat], "move": "pass", "turn": turn})
+            else:
+                out.append({"seat": SEATS[seat], "turn": turn, "hex": BOARD.names[h],
+                            "tile": TILE_TYPES[t].name, "rotation": r,
+                            "move": f"{TILE_TYPES[t].code}{r} {BOARD.names[h]}"})
+        data = {"bags": bags.tolist(), "dots": dots.tolist(),
+                "path": [BOARD.names[int(v) >> 1] for v in path[: int(n[1])]]}
+        return Trace(self.name, dict(rules), list(SEATS), game_index, run_seed, out, row, data)
+
+    def warm(self) -> None:
+        rules = self.resolve_rules({}, "warm")
+        seats = [SeatBot(b, {p.name: p.default for p in b.params}) for b in self.bots]
+        self.play_chunk(rules, seats, 0, 2, 0)

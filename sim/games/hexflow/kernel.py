@@ -1,0 +1,869 @@
+"""Compiled Race-mode kernel: one call plays a whole chunk of games, bots included.
+
+Board state (NH hexes, index map in board.py) as flat int64 arrays:
+  ttype[h]   tile type on hex h, -1 = empty          towner[h]  seat that placed it
+  trot[h]    rotation (0..5)                          emask[h]   sides carrying a line (6 bits)
+  netid[h*6 + s]  which network (0/1) of the tile on h owns side s, -1 = none
+  netm[h*2 + j]   side mask of network j of the tile on h
+  par[h*2 + j]    union-find over networks: placed lines that touch are one set
+  adj[h]     number of occupied neighbours of an empty hex
+  need[h]    sides of an empty hex where a neighbour's line ends (a new tile must cover one)
+  front[:nfront]  empty hexes with an occupied neighbour (pos[h] = place in front, -1 = absent)
+
+Graph nodes (for distances and blocking): node h*2 is an empty hex (any line can still pass:
+cost 1 to fill), node h*2 + j is network j of a placed tile (cost 0). Two nodes touch across a
+side when both can carry a line there.
+
+cfg (int64) indices are the C_* constants below; outputs are one int64 row per game (O_* columns).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.rng import below, game_seed, new_state, shuffle
+
+INF = 1 << 20
+BLOCK = 4
+
+# cfg indices
+C_HAND, C_BLOCK_CONNECTED, C_BLOCKED_LOSES, C_STALEMATE, C_NO_MOVE, C_FIRST, C_MAX_TURNS, \
+    C_DOTS_RANDOM, C_BLOCK_CHECK = range(9)
+N_CFG = 9
+# stalemate rules, first player, block check
+ST_CLOSEST, ST_DRAW = 0, 1
+FIRST_RANDOM, FIRST_A, FIRST_B = 0, 1, 2
+BC_ANY, BC_BLOCK_TILE = 0, 1
+# end reasons (index into Game.end_reasons)
+E_PATH, E_OPP_PATH, E_BLOCKED, E_SELF_BLOCKED, E_BOTH_BLOCKED, E_ST_CLOSEST, E_ST_DRAW, \
+    E_NO_MOVE, E_TURN_CAP = range(9)
+# output columns
+O_WINNER, O_REASON, O_TURNS, O_FIRST, O_SCORE_A, O_SCORE_B, O_PASS_A, O_PASS_B, O_BLOCKS_A, \
+    O_BLOCKS_B, O_COMPLETED, O_PATH_LEN, O_PATH_DOT_HEXES, O_PATH_DOTS, O_DIST_A, O_DIST_B, \
+    O_TILES = range(17)
+# bots
+BOT_RANDOM, BOT_GREEDY = 0, 1
+# recorded move: seat, kind (0 place, 1 pass), hex, type, rotation, turn
+R_SEAT, R_KIND, R_HEX, R_TYPE, R_ROT, R_TURN = range(6)
+
+
+@njit(cache=True)
+def _find(par, x):
+    while par[x] != x:
+        par[x] = par[par[x]]
+        x = par[x]
+    return x
+
+
+@njit(cache=True)
+def _bfs(src, dst, blocked, nbr, ttype, emask, netid, netm, d, pn, ps, dq):
+    """0-1 BFS from corner hex `src` over the potential graph (hex `blocked` removed).
+
+    d, pn, ps: int64[2 * NH] distance, parent node, side taken from the parent; dq: int64[24 * NH].
+    Returns the number of empty hexes still to fill on the cheapest way to corner `dst` (INF if
+    none); a placed start/end network costs 0, an empty corner 1.
+    """
+    nn = d.shape[0]
+    for i in range(nn):
+        d[i] = INF
+    if src == blocked or dst == blocked:
+        return INF
+    head = nn * 6
+    tail = head
+    if ttype[src] < 0:
+        d[src * 2] = 1
+        pn[src * 2] = -1
+        dq[tail] = src * 2
+        tail += 1
+    else:
+        for j in range(2):
+            if netm[src * 2 + j] != 0:
+                d[src * 2 + j] = 0
+                pn[src * 2 + j] = -1
+                dq[tail] = src * 2 + j
+                tail += 1
+    while head < tail:
+        u = dq[head]
+        head += 1
+        h = u >> 1
+        du = d[u]
+        m = 63 if ttype[h] < 0 else netm[u]
+        for s in range(6):
+            if not (m >> s) & 1:
+                continue
+            n = nbr[h, s]
+            if n < 0 or n == blocked:
+                continue
+            if ttype[n] < 0:
+                v = n * 2
+                w = 1
+            else:
+                o = (s + 3) % 6
+                if not (emask[n] >> o) & 1:
+                    continue
+                v = n * 2 + netid[n * 6 + o]
+                w = 0
+            nd = du + w
+            if nd < d[v]:
+                d[v] = nd
+                pn[v] = u
+                ps[v] = s
+                if w == 0:
+                    head -= 1
+                    dq[head] = v
+                else:
+                    dq[tail] = v
+                    tail += 1
+    if ttype[dst] < 0:
+        return d[dst * 2]
+    best = INF
+    for j in range(2):
+        if netm[dst * 2 + j] != 0 and d[dst * 2 + j] < best:
+            best = d[dst * 2 + j]
+    return best
+
+
+@njit(cache=True)
+def _witness(q, dst, ttype, netm, d, pn, ps, wit_in, wit_out):
+    """Store the path the last _bfs found to `dst` as the (in side, out side) of each empty hex
+    on it (-1 = the path starts/ends there, -2 = hex not on the path)."""
+    for h in range(wit_in.shape[1]):
+        wit_in[q, h] = -2
+        wit_out[q, h] = -2
+    v = dst * 2
+    if ttype[dst] >= 0:
+        best = INF
+        for j in range(2):
+            if netm[dst * 2 + j] != 0 and d[dst * 2 + j] < best:
+                best = d[dst * 2 + j]
+                v = dst * 2 + j
+    out = -1
+    while v != -1:
+        h = v >> 1
+        u = pn[v]
+        if ttype[h] < 0:
+            wit_in[q, h] = (ps[v] + 3) % 6 if u != -1 else -1
+            wit_out[q, h] = out
+        if u != -1:
+            out = ps[v]
+        v = u
+
+
+@njit(cache=True)
+def _legal(p, h, t, r, placed_any, corners, ttype, adj, need, emask_t, block_connected):
+    if ttype[h] >= 0:
+        return False
+    if placed_any[p] == 0:
+        if h != corners[p, 0] and h != corners[p, 1]:
+            return False
+        return not (t == BLOCK and block_connected)
+    if adj[h] == 0:
+        return False
+    if t == BLOCK:
+        return not block_connected
+    return (emask_t[t, r] & need[h]) != 0
+
+
+@njit(cache=True)
+def _place(p, h, t, r, nbr, net_mask, emask_t, ttype, trot, towner, emask, netid, netm, par,
+           adj, need, front, pos, nfront):
+    """Put tile (t, r) of seat p on empty hex h; returns the new frontier size."""
+    ttype[h] = t
+    trot[h] = r
+    towner[h] = p
+    em = emask_t[t, r]
+    emask[h] = em
+    for j in range(2):
+        m = net_mask[t, r, j]
+        netm[h * 2 + j] = m
+        par[h * 2 + j] = h * 2 + j
+        for s in range(6):
+            if (m >> s) & 1:
+                netid[h * 6 + s] = j
+    # leave the frontier
+    if pos[h] >= 0:
+        last = front[nfront - 1]
+        front[pos[h]] = last
+        pos[last] = pos[h]
+        pos[h] = -1
+        nfront -= 1
+    for s in range(6):
+        n = nbr[h, s]
+        if n < 0:
+            continue
+        o = (s + 3) % 6
+        if ttype[n] < 0:
+            adj[n] += 1
+            if (em >> s) & 1:
+                need[n] |= 1 << o
+            if pos[n] < 0:
+                pos[n] = nfront
+                front[nfront] = n
+                nfront += 1
+        elif (em >> s) & 1 and (emask[n] >> o) & 1:
+            a = _find(par, h * 2 + netid[h * 6 + s])
+            b = _find(par, n * 2 + netid[n * 6 + o])
+            if a != b:
+                par[a] = b
+    return nfront
+
+
+@njit(cache=True)
+def _connected(c1, c2, ttype, netm, par):
+    """Do placed lines join corner hex c1 to corner hex c2?"""
+    if ttype[c1] < 0 or ttype[c2] < 0:
+        return False
+    for i in range(2):
+        if netm[c1 * 2 + i] == 0:
+            continue
+        a = _find(par, c1 * 2 + i)
+        for j in range(2):
+            if netm[c2 * 2 + j] != 0 and _find(par, c2 * 2 + j) == a:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _best_path(c1, c2, nbr, ttype, emask, netid, netm, mult, stack_n, stack_s, on, hexcnt,
+               best_nodes):
+    """Best-scoring simple path of placed lines from corner c1 to corner c2 (depth-first search
+    over networks, pruned by the dots still reachable). Score = sum of multipliers of the distinct
+    hexes on it; ties go to the shorter path. Returns (score, length, n_nodes in best_nodes)."""
+    nn = netm.shape[0]
+    for i in range(nn):
+        on[i] = 0
+    for h in range(hexcnt.shape[0]):
+        hexcnt[h] = 0
+    # dots reachable at all bound the search
+    total = 0
+    for h in range(hexcnt.shape[0]):
+        if ttype[h] >= 0 and emask[h] != 0:
+            total += mult[h]
+    best_score = -1
+    best_len = INF
+    best_n = 0
+    budget = 200000
+    for j0 in range(2):
+        if netm[c1 * 2 + j0] == 0:
+            continue
+        depth = 0
+        stack_n[0] = c1 * 2 + j0
+        stack_s[0] = 0
+        on[c1 * 2 + j0] = 1
+        hexcnt[c1] += 1
+        score = mult[c1]
+        nhex = 1
+        remaining = total - mult[c1]
+        while depth >= 0:
+            budget -= 1
+            if budget < 0:
+                break
+            u = stack_n[depth]
+            h = u >> 1
+            if h == c2:
+                if score > best_score or (score == best_score and nhex < best_len):
+                    best_score = score
+                    best_len = nhex
+                    best_n = depth + 1
+                    for k in range(depth + 1):
+                        best_nodes[k] = stack_n[k]
+                s = 6
+            else:
+                s = stack_s[depth]
+            advanced = False
+            while s < 6:
+                m = netm[u]
+                if (m >> s) & 1:
+                    n = nbr[h, s]
+                    o = (s + 3) % 6
+                    if n >= 0 and ttype[n] >= 0 and (emask[n] >> o) & 1:
+                        v = n * 2 + netid[n * 6 + o]
+                        if on[v] == 0:
+                            # every dot not yet on the path is the most this branch can add
+                            bound = score + remaining
+                            if bound > best_score or (bound == best_score and nhex + 1 < best_len):
+                                stack_s[depth] = s + 1
+                                depth += 1
+                                stack_n[depth] = v
+                                stack_s[depth] = 0
+                                on[v] = 1
+                                if hexcnt[n] == 0:
+                                    nhex += 1
+                                    score += mult[n]
+                                    remaining -= mult[n]
+                                hexcnt[n] += 1
+                                advanced = True
+                                break
+                s += 1
+            if not advanced:
+                # pop u
+                on[u] = 0
+                hexcnt[h] -= 1
+                if hexcnt[h] == 0:
+                    nhex -= 1
+                    score -= mult[h]
+                    remaining += mult[h]
+                depth -= 1
+        # clean up after a budget stop
+        for i in range(nn):
+            on[i] = 0
+        for hh in range(hexcnt.shape[0]):
+            hexcnt[hh] = 0
+    return best_score, best_len, best_n
+
+
+@njit(cache=True)
+def _closest(p, corners, dist, ttype, netm, par):
+    """Stalemate measure: smallest hex distance from the network on one of p's corners to p's
+    other corner (INF if p holds lines on neither corner)."""
+    nh = ttype.shape[0]
+    best = INF
+    for k in range(2):
+        c = corners[p, k]
+        goal = corners[p, 1 - k]
+        if ttype[c] < 0:
+            continue
+        for j in range(2):
+            if netm[c * 2 + j] == 0:
+                continue
+            root = _find(par, c * 2 + j)
+            for h in range(nh):
+                if ttype[h] < 0:
+                    continue
+                for i in range(2):
+                    if netm[h * 2 + i] != 0 and _find(par, h * 2 + i) == root:
+                        if dist[h, goal] < best:
+                            best = dist[h, goal]
+    return best
+
+
+@njit(cache=True)
+def _pair_through(m, a1, a2, at1, at2):
+    """Cheapest way through a network with side mask m: enter from one side with cost a1[s],
+    leave by another with a2[s]; at1/at2: the hex is the path's own start/end corner."""
+    if m == 0:
+        return INF
+    b1 = INF
+    b1s = -1
+    c1 = INF
+    b2 = INF
+    b2s = -1
+    c2 = INF
+    for s in range(6):
+        if (m >> s) & 1:
+            x = a1[s]
+            if x < b1:
+                c1 = b1
+                b1 = x
+                b1s = s
+            elif x < c1:
+                c1 = x
+            y = a2[s]
+            if y < b2:
+                c2 = b2
+                b2 = y
+                b2s = s
+            elif y < c2:
+                c2 = y
+    if at1:
+        return b2
+    if at2:
+        return b1
+    if b1s != b2s:
+        v = b1 + b2
+    else:
+        v = min(b1 + c2, c1 + b2)
+    return min(v, INF)
+
+
+@njit(cache=True)
+def _arrive(h, d, nbr, ttype, emask, netid, out):
+    """out[s] = cost (map d) of the node across side s of empty hex h that a line on s would join."""
+    for s in range(6):
+        n = nbr[h, s]
+        out[s] = INF
+        if n < 0:
+            continue
+        if ttype[n] < 0:
+            out[s] = d[n * 2]
+        else:
+            o = (s + 3) % 6
+            if (emask[n] >> o) & 1:
+                out[s] = d[n * 2 + netid[n * 6 + o]]
+
+
+@njit(cache=True)
+def _critical(dA, dB, D, nh, ttype, crit, cnt):
+    """crit[h] = 1 if every cheapest way between the corners uses empty hex h (it is the only
+    empty hex of its layer on such ways)."""
+    for k in range(nh + 2):
+        cnt[k] = 0
+    for h in range(nh):
+        crit[h] = 0
+    if D >= INF:
+        return
+    for h in range(nh):
+        if ttype[h] < 0 and dA[h * 2] + dB[h * 2] - 1 == D and dA[h * 2] <= nh:
+            cnt[dA[h * 2]] += 1
+    for h in range(nh):
+        if ttype[h] < 0 and dA[h * 2] + dB[h * 2] - 1 == D and dA[h * 2] <= nh:
+            if cnt[dA[h * 2]] == 1:
+                crit[h] = 1
+
+
+@njit(cache=True)
+def _hand_pairs(p, hand, n_orient, rot_of, pt, pr):
+    """Distinct (type, rotation) pairs seat p could play from its hand; returns how many."""
+    n = 0
+    hs = hand.shape[1]
+    for k in range(hs):
+        t = hand[p, k]
+        if t < 0:
+            continue
+        dup = False
+        for k2 in range(k):
+            if hand[p, k2] == t:
+                dup = True
+        if dup:
+            continue
+        for o in range(n_orient[t]):
+            pt[n] = t
+            pr[n] = rot_of[t, o]
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _candidates(p, placed_any, corners, ttype, front, nfront, cand):
+    """Hexes seat p may try: its empty corners before its first tile, else the frontier."""
+    if placed_any[p] == 0:
+        n = 0
+        for k in range(2):
+            c = corners[p, k]
+            if ttype[c] < 0:
+                cand[n] = c
+                n += 1
+        return n
+    for i in range(nfront):
+        cand[i] = front[i]
+    return nfront
+
+
+@njit(cache=True)
+def _random_move(p, rng, block_connected, corners, n_orient, rot_of, emask_t, ttype, adj, need,
+                 front, nfront, placed_any, hand, pt, pr, cand, out):
+    """Uniform over legal (hex, type, rotation): rejection sampling, then exact enumeration."""
+    npairs = _hand_pairs(p, hand, n_orient, rot_of, pt, pr)
+    ncand = _candidates(p, placed_any, corners, ttype, front, nfront, cand)
+    if npairs == 0 or ncand == 0:
+        return False
+    for _ in range(24):
+        i = below(rng, npairs)
+        h = cand[below(rng, ncand)]
+        if _legal(p, h, pt[i], pr[i], placed_any, corners, ttype, adj, need, emask_t,
+                  block_connected):
+            out[0] = h
+            out[1] = pt[i]
+            out[2] = pr[i]
+            return True
+    count = 0
+    for c in range(ncand):
+        for i in range(npairs):
+            if _legal(p, cand[c], pt[i], pr[i], placed_any, corners, ttype, adj, need, emask_t,
+                      block_connected):
+                count += 1
+    if count == 0:
+        return False
+    k = below(rng, count)
+    for c in range(ncand):
+        for i in range(npairs):
+            if _legal(p, cand[c], pt[i], pr[i], placed_any, corners, ttype, adj, need, emask_t,
+                      block_connected):
+                if k == 0:
+                    out[0] = cand[c]
+                    out[1] = pt[i]
+                    out[2] = pr[i]
+                    return True
+                k -= 1
+    return False
+
+
+@njit(cache=True)
+def _greedy_move(p, rng, w_block, block_connected, blocked_loses, corners, nbr, n_orient, rot_of,
+                 net_mask, emask_t, ttype, emask, netid, netm, adj, need, front, nfront,
+                 placed_any, hand, pt, pr, cand, maps, sd, pn, ps, dq, arr, crit, cnt, excl, out):
+    """Plays to win: cheapest completion (empty hexes still to fill) for both players, from both
+    of each player's corners (4 distance maps per turn); a candidate is scored by how it changes
+    own and opponent's completion cost: through the new tile (from the maps) or around it (exact
+    re-search only where the hex is on every cheapest way). Wins at once when it can, never
+    completes the opponent's path or cuts its own, blocks when that pays (w_block)."""
+    nh = ttype.shape[0]
+    o = 1 - p
+    npairs = _hand_pairs(p, hand, n_orient, rot_of, pt, pr)
+    ncand = _candidates(p, placed_any, corners, ttype, front, nfront, cand)
+    if npairs == 0 or ncand == 0:
+        return False
+    cm1 = corners[p, 0]
+    cm2 = corners[p, 1]
+    co1 = corners[o, 0]
+    co2 = corners[o, 1]
+    Dm = _bfs(cm1, cm2, -1, nbr, ttype, emask, netid, netm, maps[0], pn, ps, dq)
+    _bfs(cm2, cm1, -1, nbr, ttype, emask, netid, netm, maps[1], pn, ps, dq)
+    Do = _bfs(co1, co2, -1, nbr, ttype, emask, netid, netm, maps[2], pn, ps, dq)
+    _bfs(co2, co1, -1, nbr, ttype, emask, netid, netm, maps[3], pn, ps, dq)
+    _critical(maps[0], maps[1], Dm, nh, ttype, crit[0], cnt)
+    _critical(maps[2], maps[3], Do, nh, ttype, crit[1], cnt)
+    cap = 60
+    dm_c = min(Dm, cap)
+    do_c = min(Do, cap)
+    best = -1e18
+    nbest = 0
+    for ci in range(ncand):
+        h = cand[ci]
+        # the cost of each player's cheapest way that avoids h
+        ex_m = Dm
+        if crit[0, h]:
+            ex_m = _bfs(cm1, cm2, h, nbr, ttype, emask, netid, netm, sd, pn, ps, dq)
+        ex_o = Do
+        if crit[1, h]:
+            ex_o = _bfs(co1, co2, h, nbr, ttype, emask, netid, netm, sd, pn, ps, dq)
+        for k in range(4):
+            _arrive(h, maps[k], nbr, ttype, emask, netid, arr[k])
+        for i in range(npairs):
+            t = pt[i]
+            r = pr[i]
+            if not _legal(p, h, t, r, placed_any, corners, ttype, adj, need, emask_t,
+                          block_connected):
+                continue
+            th_m = INF
+            th_o = INF
+            for j in range(2):
+                m = net_mask[t, r, j]
+                if m == 0:
+                    continue
+                v = _pair_through(m, arr[0], arr[1], h == cm1, h == cm2)
+                if v < th_m:
+                    th_m = v
+                v = _pair_through(m, arr[2], arr[3], h == co1, h == co2)
+                if v < th_o:
+                    th_o = v
+            if th_m == 0:
+                sc = 1e12
+            elif th_o == 0:
+                sc = -1e12
+            else:
+                my_n = min(th_m, ex_m)
+                op_n = min(th_o, ex_o)
+                if my_n >= INF:
+                    sc = -1e10 if op_n < INF else -1e9
+                elif op_n >= INF and Do < INF:
+                    sc = 1e10 if blocked_loses else 1e4
+                else:
+                    sc = w_block * (min(op_n, cap) - do_c) + (dm_c - my_n)
+            if sc > best:
+                best = sc
+                nbest = 1
+                out[0] = h
+                out[1] = t
+                out[2] = r
+            elif sc == best:
+                nbest += 1
+                if below(rng, nbest) == 0:
+                    out[0] = h
+                    out[1] = t
+                    out[2] = r
+    return nbest > 0
+
+
+@njit(cache=True)
+def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, dist, n_orient,
+          rot_of, net_mask, emask_t, tileset, dots_fixed, dot_pool, free_hexes, res, record,
+          rec_moves, rec_bag, rec_dots, rec_path, rec_n):
+    """Play games first_game .. first_game + n_games - 1; res: int64[n_games, O_TILES + 22].
+
+    With `record`, the (single) game's moves, bags, dots and scored path go to the rec_* arrays.
+    """
+    nh = nbr.shape[0]
+    nn = nh * 2
+    nbag = tileset.shape[0]
+    ntypes = n_orient.shape[0]
+    hand_size = cfg[C_HAND]
+    block_connected = cfg[C_BLOCK_CONNECTED] != 0
+    blocked_loses = cfg[C_BLOCKED_LOSES] != 0
+    max_turns = cfg[C_MAX_TURNS]
+    ttype = np.empty(nh, np.int64)
+    trot = np.empty(nh, np.int64)
+    towner = np.empty(nh, np.int64)
+    emask = np.empty(nh, np.int64)
+    netid = np.empty(nh * 6, np.int64)
+    netm = np.empty(nn, np.int64)
+    par = np.empty(nn, np.int64)
+    adj = np.empty(nh, np.int64)
+    need = np.empty(nh, np.int64)
+    front = np.empty(nh, np.int64)
+    pos = np.empty(nh, np.int64)
+    dots = np.empty(nh, np.int64)
+    mult = np.empty(nh, np.int64)
+    bag = np.empty((2, nbag), np.int64)
+    bagn = np.empty(2, np.int64)
+    hand = np.empty((2, hand_size), np.int64)
+    placed_any = np.empty(2, np.int64)
+    blocked = np.empty(2, np.int64)
+    wit_in = np.empty((2, nh), np.int64)
+    wit_out = np.empty((2, nh), np.int64)
+    pt = np.empty(hand_size * 6, np.int64)
+    pr = np.empty(hand_size * 6, np.int64)
+    cand = np.empty(nh, np.int64)
+    mv = np.empty(3, np.int64)
+    maps = np.empty((4, nn), np.int64)
+    sd = np.empty(nn, np.int64)
+    pn = np.empty(nn, np.int64)
+    ps = np.empty(nn, np.int64)
+    dq = np.empty(nn * 12 + 4, np.int64)
+    arr = np.empty((4, 6), np.int64)
+    crit = np.empty((2, nh), np.int64)
+    cnt = np.empty(nh + 2, np.int64)
+    excl = np.empty((2, nh), np.int64)
+    stack_n = np.empty(nn + 1, np.int64)
+    stack_s = np.empty(nn + 1, np.int64)
+    on = np.empty(nn, np.int64)
+    hexcnt = np.empty(nh, np.int64)
+    best_nodes = np.empty(nn + 1, np.int64)
+    shuf = free_hexes.copy()
+    for g in range(n_games):
+        rng = new_state(game_seed(run_seed, first_game + g))
+        for h in range(nh):
+            ttype[h] = -1
+            trot[h] = -1
+            towner[h] = -1
+            emask[h] = 0
+            adj[h] = 0
+            need[h] = 0
+            pos[h] = -1
+        for i in range(nh * 6):
+            netid[i] = -1
+        for i in range(nn):
+            netm[i] = 0
+            par[i] = i
+        nfront = 0
+        row = res[g]
+        for c in range(row.shape[0]):
+            row[c] = 0
+        # set-up: coin flip, dots, bags, hands
+        if cfg[C_FIRST] == FIRST_RANDOM:
+            first = below(rng, 2)
+        elif cfg[C_FIRST] == FIRST_A:
+            first = 0
+        else:
+            first = 1
+        if cfg[C_DOTS_RANDOM] != 0:
+            for h in range(nh):
+                dots[h] = 0
+            for i in range(free_hexes.shape[0]):
+                shuf[i] = free_hexes[i]
+            shuffle(rng, shuf)
+            for i in range(dot_pool.shape[0]):
+                dots[shuf[i]] = dot_pool[i]
+        else:
+            for h in range(nh):
+                dots[h] = dots_fixed[h]
+        for h in range(nh):
+            mult[h] = dots[h] + 1 if dots[h] >= 2 else 0
+        for q in range(2):
+            for i in range(nbag):
+                bag[q, i] = tileset[i]
+            shuffle(rng, bag[q])
+            if record:
+                for i in range(nbag):
+                    rec_bag[q, i] = bag[q, i]
+            bagn[q] = nbag
+            for k in range(hand_size):
+                if bagn[q] > 0:
+                    bagn[q] -= 1
+                    hand[q, k] = bag[q, bagn[q]]
+                else:
+                    hand[q, k] = -1
+            placed_any[q] = 0
+            blocked[q] = 0
+        if record:
+            for h in range(nh):
+                rec_dots[h] = dots[h]
+        if blocked_loses:
+            for q in range(2):
+                _bfs(corners[q, 0], corners[q, 1], -1, nbr, ttype, emask, netid, netm, sd, pn, ps,
+                     dq)
+                _witness(q, corners[q, 1], ttype, netm, sd, pn, ps, wit_in, wit_out)
+        cur = first
+        turn = 0
+        consec_pass = 0
+        winner = -1
+        reason = -1
+        path_owner = -1
+        nrec = 0
+        while True:
+            if turn >= max_turns:
+                reason = E_TURN_CAP
+                break
+            turn += 1
+            code = bot_code[cur]
+            if code == BOT_GREEDY:
+                ok = _greedy_move(cur, rng, bot_par[cur, 0], block_connected, blocked_loses,
+                                  corners, nbr, n_orient, rot_of, net_mask, emask_t, ttype, emask,
+                                  netid, netm, adj, need, front, nfront, placed_any, hand, pt, pr,
+                                  cand, maps, sd, pn, ps, dq, arr, crit, cnt, excl, mv)
+            else:
+                ok = _random_move(cur, rng, block_connected, corners, n_orient, rot_of, emask_t,
+                                  ttype, adj, need, front, nfront, placed_any, hand, pt, pr, cand,
+                                  mv)
+            other = 1 - cur
+            if not ok:
+                if record:
+                    rec_moves[nrec, R_SEAT] = cur
+                    rec_moves[nrec, R_KIND] = 1
+                    rec_moves[nrec, R_HEX] = -1
+                    rec_moves[nrec, R_TYPE] = -1
+                    rec_moves[nrec, R_ROT] = -1
+                    rec_moves[nrec, R_TURN] = turn
+                    nrec += 1
+                has_tiles = False
+                for k in range(hand_size):
+                    if hand[cur, k] >= 0:
+                        has_tiles = True
+                if has_tiles and cfg[C_NO_MOVE] == 1:
+                    winner = other
+                    reason = E_NO_MOVE
+                    break
+                row[O_PASS_A + cur] += 1
+                consec_pass += 1
+                if consec_pass >= 2:
+                    reason = E_ST_CLOSEST if cfg[C_STALEMATE] == ST_CLOSEST else E_ST_DRAW
+                    break
+                cur = other
+                continue
+            consec_pass = 0
+            h = mv[0]
+            t = mv[1]
+            r = mv[2]
+            if record:
+                rec_moves[nrec, R_SEAT] = cur
+                rec_moves[nrec, R_KIND] = 0
+                rec_moves[nrec, R_HEX] = h
+                rec_moves[nrec, R_TYPE] = t
+                rec_moves[nrec, R_ROT] = r
+                rec_moves[nrec, R_TURN] = turn
+                nrec += 1
+            nfront = _place(cur, h, t, r, nbr, net_mask, emask_t, ttype, trot, towner, emask,
+                            netid, netm, par, adj, need, front, pos, nfront)
+            placed_any[cur] = 1
+            row[O_TILES + cur * ntypes + t] += 1
+            if t == BLOCK:
+                row[O_BLOCKS_A + cur] += 1
+            for k in range(hand_size):
+                if hand[cur, k] == t:
+                    if bagn[cur] > 0:
+                        bagn[cur] -= 1
+                        hand[cur, k] = bag[cur, bagn[cur]]
+                    else:
+                        hand[cur, k] = -1
+                    break
+            if _connected(corners[cur, 0], corners[cur, 1], ttype, netm, par):
+                winner = cur
+                reason = E_PATH
+                path_owner = cur
+                break
+            if _connected(corners[other, 0], corners[other, 1], ttype, netm, par):
+                winner = other
+                reason = E_OPP_PATH
+                path_owner = other
+                break
+            if blocked_loses:
+                newly0 = False
+                newly1 = False
+                for q in range(2):
+                    if blocked[q]:
+                        continue
+                    wi = wit_in[q, h]
+                    if wi == -2:
+                        continue
+                    wo = wit_out[q, h]
+                    req = 0
+                    if wi >= 0:
+                        req |= 1 << wi
+                    if wo >= 0:
+                        req |= 1 << wo
+                    keeps = False
+                    for j in range(2):
+                        m = netm[h * 2 + j]
+                        if m != 0 and (m & req) == req:
+                            keeps = True
+                    if keeps:
+                        wit_in[q, h] = -2
+                        continue
+                    dd = _bfs(corners[q, 0], corners[q, 1], -1, nbr, ttype, emask, netid, netm,
+                              sd, pn, ps, dq)
+                    if dd >= INF:
+                        blocked[q] = 1
+                        if q == 0:
+                            newly0 = True
+                        else:
+                            newly1 = True
+                    else:
+                        _witness(q, corners[q, 1], ttype, netm, sd, pn, ps, wit_in, wit_out)
+                if cfg[C_BLOCK_CHECK] == BC_ANY or t == BLOCK:
+                    nb_cur = newly0 if cur == 0 else newly1
+                    nb_oth = newly1 if cur == 0 else newly0
+                    if nb_cur and nb_oth:
+                        reason = E_BOTH_BLOCKED
+                        break
+                    if nb_oth:
+                        winner = cur
+                        reason = E_BLOCKED
+                        break
+                    if nb_cur:
+                        winner = other
+                        reason = E_SELF_BLOCKED
+                        break
+            cur = other
+        # resolution and score
+        reach0 = _closest(0, corners, dist, ttype, netm, par)
+        reach1 = _closest(1, corners, dist, ttype, netm, par)
+        row[O_DIST_A] = min(reach0, 99)
+        row[O_DIST_B] = min(reach1, 99)
+        if reason == E_ST_CLOSEST or (reason == E_BOTH_BLOCKED and cfg[C_STALEMATE] == ST_CLOSEST):
+            if reach0 < reach1:
+                winner = 0
+            elif reach1 < reach0:
+                winner = 1
+        npath = 0
+        if path_owner >= 0:
+            sc, ln, npath = _best_path(corners[path_owner, 0], corners[path_owner, 1], nbr, ttype,
+                                       emask, netid, netm, mult, stack_n, stack_s, on, hexcnt,
+                                       best_nodes)
+            row[O_COMPLETED] = 1
+            row[O_PATH_LEN] = ln
+            ndh = 0
+            nd = 0
+            for k in range(npath):
+                hh = best_nodes[k] >> 1
+                dup = False
+                for k2 in range(k):
+                    if best_nodes[k2] >> 1 == hh:
+                        dup = True
+                if not dup and mult[hh] > 0:
+                    ndh += 1
+                    nd += dots[hh]
+            row[O_PATH_DOT_HEXES] = ndh
+            row[O_PATH_DOTS] = nd
+            row[O_SCORE_A + winner] = 10 * sc if sc > 0 else 10
+        elif winner >= 0:
+            row[O_SCORE_A + winner] = 10
+        row[O_WINNER] = winner
+        row[O_REASON] = reason
+        row[O_TURNS] = turn
+        row[O_FIRST] = first
+        if record:
+            rec_n[0] = nrec
+            rec_n[1] = npath
+            for k in range(npath):
+                rec_path[k] = best_nodes[k]
