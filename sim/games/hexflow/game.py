@@ -91,3 +91,90 @@ class HexflowGame(Game):
         rules = self.resolve_rules({}, "warm")
         seats = [SeatBot(b, {p.name: p.default for p in b.params}) for b in self.bots]
         self.play_chunk(rules, seats, 0, 2, 0)
+
+    # ---- verification -------------------------------------------------------------------------
+    def verify_trace(self, trace: Trace) -> None:
+        """Replay with the pure-Python Position: hands drawn from the recorded bags, every
+        placement legal and from the mover's hand, passes only without a legal placement,
+        tiles conserved, declared winner, end reason, score and path columns right."""
+        from .position import Position
+
+        rules = trace.rules
+        pos = Position(rules, dots=trace.data["dots"])
+        hs = rules["hand_size"]
+        bags = [list(b) for b in trace.data["bags"]]
+        full_set = sorted(bags[0])
+        hands = [[bags[q].pop() for _ in range(min(hs, len(bags[q])))] for q in range(2)]
+        blocked = [False, False]
+        winner, reason = None, None
+        row = trace.row
+        passes = [0, 0]
+        consec = 0
+        for i, mv in enumerate(trace.moves):
+            assert reason is None, f"move {i} played after the game ended ({reason})"
+            q = SEATS.index(mv["seat"])
+            if i == 0:
+                assert q == row["first_seat"], "first mover differs from first_seat"
+            else:
+                assert q != SEATS.index(trace.moves[i - 1]["seat"]), f"move {i}: same seat twice"
+            if mv["move"] == "pass":
+                legal = pos.legal_moves(q, hands[q]) if hands[q] else []
+                assert not legal, f"move {i}: {mv['seat']} passed with {len(legal)} legal moves"
+                if hands[q] and rules["no_move"] == "lose":
+                    winner, reason = 1 - q, "no_move_loss"
+                    continue
+                passes[q] += 1
+                consec += 1
+                if consec >= 2:
+                    winner = pos.stalemate_winner()
+                    reason = "stalemate_closest" if rules["stalemate_rule"] == "closest" \
+                        else "stalemate_draw"
+                continue
+            consec = 0
+            t = TILE_TYPES_BY_NAME[mv["tile"]]
+            assert t in hands[q], f"move {i}: {mv['tile']} not in {mv['seat']}'s hand {hands[q]}"
+            pos.place(q, mv["hex"], t, mv["rotation"])  # raises if illegal
+            hands[q].remove(t)
+            if bags[q]:
+                hands[q].append(bags[q].pop())
+            winner, reason, blocked = pos.judge(q, t, blocked)
+        if reason is None:
+            assert len(trace.moves) >= rules["max_turns"], "game stopped with no end reason"
+            reason = "turn_cap"
+        # conservation: board + hand + bag = the set, per seat
+        for q in range(2):
+            on_board = [t for (s, t, _) in pos.tiles.values() if s == q]
+            assert sorted(on_board + hands[q] + bags[q]) == full_set, f"seat {q}: tiles not conserved"
+            for t, tt in enumerate(TILE_TYPES):
+                col = f"hexflow_tiles_{SEATS[q]}_{tt.name}"
+                assert row[col] == on_board.count(t), f"{col} = {row[col]}, board has {on_board.count(t)}"
+            assert row[f"hexflow_passes_{SEATS[q]}"] == passes[q]
+        assert self.end_reasons[row["end_reason"]] == reason, \
+            f"declared {self.end_reasons[row['end_reason']]}, replay gives {reason}"
+        assert row["winner"] == (-1 if winner is None else winner), \
+            f"declared winner {row['winner']}, replay gives {winner}"
+        assert row["turns"] == len(trace.moves)
+        if reason in ("path", "opponent_path"):
+            assert row["hexflow_path_completed"]
+            score, length, hexes = pos.best_path(winner)
+            assert row[f"score_{SEATS[winner]}"] == (10 * score if score > 0 else 10)
+            assert row["hexflow_path_len"] == length
+            assert len(trace.data["path"]) >= 1
+        else:
+            assert not row["hexflow_path_completed"]
+            want = 10 if winner is not None else 0
+            assert row["score_A"] + row["score_B"] == want
+
+    # ---- pictures and reports -----------------------------------------------------------------
+    def draw(self, trace: Trace, path: str, every_move: bool = False) -> None:
+        from .draw import draw_trace
+
+        draw_trace(trace, path, every_move)
+
+    def report_metrics(self, df, rules: dict[str, Any]) -> list[dict[str, Any]]:
+        from .report import metrics
+
+        return metrics(df, rules)
+
+
+TILE_TYPES_BY_NAME = {t.name: i for i, t in enumerate(TILE_TYPES)}

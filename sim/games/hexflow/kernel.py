@@ -225,7 +225,7 @@ def _connected(c1, c2, ttype, netm, par):
 
 
 @njit(cache=True)
-def _best_path(c1, c2, nbr, ttype, emask, netid, netm, mult, stack_n, stack_s, on, hexcnt,
+def _best_path(c1, c2, nbr, ttype, emask, netid, netm, par, mult, stack_n, stack_s, on, hexcnt,
                best_nodes):
     """Best-scoring simple path of placed lines from corner c1 to corner c2 (depth-first search
     over networks, pruned by the dots still reachable). Score = sum of multipliers of the distinct
@@ -235,11 +235,19 @@ def _best_path(c1, c2, nbr, ttype, emask, netid, netm, mult, stack_n, stack_s, o
         on[i] = 0
     for h in range(hexcnt.shape[0]):
         hexcnt[h] = 0
-    # dots reachable at all bound the search
+    # the dots of every hex the corner's lines reach bound what any path can collect
     total = 0
+    roots = np.empty(2, np.int64)
+    for j in range(2):
+        roots[j] = _find(par, c1 * 2 + j) if netm[c1 * 2 + j] != 0 else -1
     for h in range(hexcnt.shape[0]):
-        if ttype[h] >= 0 and emask[h] != 0:
-            total += mult[h]
+        if ttype[h] >= 0:
+            for j in range(2):
+                if netm[h * 2 + j] != 0:
+                    r = _find(par, h * 2 + j)
+                    if r == roots[0] or r == roots[1]:
+                        total += mult[h]
+                        break
     best_score = -1
     best_len = INF
     best_n = 0
@@ -254,7 +262,6 @@ def _best_path(c1, c2, nbr, ttype, emask, netid, netm, mult, stack_n, stack_s, o
         hexcnt[c1] += 1
         score = mult[c1]
         nhex = 1
-        remaining = total - mult[c1]
         while depth >= 0:
             budget -= 1
             if budget < 0:
@@ -280,9 +287,7 @@ def _best_path(c1, c2, nbr, ttype, emask, netid, netm, mult, stack_n, stack_s, o
                     if n >= 0 and ttype[n] >= 0 and (emask[n] >> o) & 1:
                         v = n * 2 + netid[n * 6 + o]
                         if on[v] == 0:
-                            # every dot not yet on the path is the most this branch can add
-                            bound = score + remaining
-                            if bound > best_score or (bound == best_score and nhex + 1 < best_len):
+                            if total > best_score or (total == best_score and nhex + 1 < best_len):
                                 stack_s[depth] = s + 1
                                 depth += 1
                                 stack_n[depth] = v
@@ -291,7 +296,6 @@ def _best_path(c1, c2, nbr, ttype, emask, netid, netm, mult, stack_n, stack_s, o
                                 if hexcnt[n] == 0:
                                     nhex += 1
                                     score += mult[n]
-                                    remaining -= mult[n]
                                 hexcnt[n] += 1
                                 advanced = True
                                 break
@@ -303,7 +307,6 @@ def _best_path(c1, c2, nbr, ttype, emask, netid, netm, mult, stack_n, stack_s, o
                 if hexcnt[h] == 0:
                     nhex -= 1
                     score -= mult[h]
-                    remaining += mult[h]
                 depth -= 1
         # clean up after a budget stop
         for i in range(nn):
@@ -838,7 +841,7 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
         npath = 0
         if path_owner >= 0:
             sc, ln, npath = _best_path(corners[path_owner, 0], corners[path_owner, 1], nbr, ttype,
-                                       emask, netid, netm, mult, stack_n, stack_s, on, hexcnt,
+                                       emask, netid, netm, par, mult, stack_n, stack_s, on, hexcnt,
                                        best_nodes)
             row[O_COMPLETED] = 1
             row[O_PATH_LEN] = ln
