@@ -548,10 +548,12 @@ def test_docs_cover_every_parameter():
 def test_draw_writes_png(tmp_path):
     r = GAME.resolve_rules({}, "test")
     seats = seats_for(GAME, r, ["greedy", "random"])
-    trace = GAME.play_traced(r, seats, 3, 3)  # a completed path with a dot hex
-    assert trace.row["hexflow_path_completed"] and trace.data["path"][0] == "a9"
+    games = GAME.play_chunk(r, seats, 0, 200, 3)
+    done = np.flatnonzero(games["hexflow_path_completed"] & (games["winner"] == 0))
+    trace = GAME.play_traced(r, seats, int(done[0]), 3)  # a completed path
+    assert trace.data["path"][0] == "a9" and trace.data["path"][-1] == "i1"
     GAME.draw(trace, str(tmp_path / "end.png"))
-    short = int(np.argmin(GAME.play_chunk(r, seats, 0, 20, 3)["turns"]))
+    short = int(np.argmin(games["turns"][:20]))
     GAME.draw(GAME.play_traced(r, seats, short, 3), str(tmp_path / "all.png"), every_move=True)
     assert (tmp_path / "end.png").stat().st_size > 10_000
     assert (tmp_path / "all.png").stat().st_size > 10_000

@@ -317,28 +317,32 @@ def _best_path(c1, c2, nbr, ttype, emask, netid, netm, par, mult, stack_n, stack
 
 
 @njit(cache=True)
-def _closest(p, corners, dist, ttype, netm, par):
-    """Stalemate measure: smallest hex distance from the network on one of p's corners to p's
-    other corner (INF if p holds lines on neither corner)."""
+def _reaches(corners, dist, ttype, netm, par, out):
+    """Stalemate measure for both seats: out[p] = smallest hex distance from the lines joined to
+    one of p's corners to p's other corner (INF if p holds lines on neither corner)."""
     nh = ttype.shape[0]
-    best = INF
-    for k in range(2):
-        c = corners[p, k]
-        goal = corners[p, 1 - k]
-        if ttype[c] < 0:
+    roots = np.full((2, 2, 2), -2, np.int64)  # seat, corner, network
+    for q in range(2):
+        out[q] = INF
+        for k in range(2):
+            c = corners[q, k]
+            if ttype[c] >= 0:
+                for j in range(2):
+                    if netm[c * 2 + j] != 0:
+                        roots[q, k, j] = _find(par, c * 2 + j)
+    for h in range(nh):
+        if ttype[h] < 0:
             continue
-        for j in range(2):
-            if netm[c * 2 + j] == 0:
+        for i in range(2):
+            if netm[h * 2 + i] == 0:
                 continue
-            root = _find(par, c * 2 + j)
-            for h in range(nh):
-                if ttype[h] < 0:
-                    continue
-                for i in range(2):
-                    if netm[h * 2 + i] != 0 and _find(par, h * 2 + i) == root:
-                        if dist[h, goal] < best:
-                            best = dist[h, goal]
-    return best
+            r = _find(par, h * 2 + i)
+            for q in range(2):
+                for k in range(2):
+                    if r == roots[q, k, 0] or r == roots[q, k, 1]:
+                        d = dist[h, corners[q, 1 - k]]
+                        if d < out[q]:
+                            out[q] = d
 
 
 @njit(cache=True)
@@ -493,14 +497,72 @@ def _random_move(p, rng, block_connected, corners, n_orient, rot_of, emask_t, tt
 
 
 @njit(cache=True)
-def _greedy_move(p, rng, w_block, block_connected, blocked_loses, corners, nbr, n_orient, rot_of,
-                 net_mask, emask_t, ttype, emask, netid, netm, adj, need, front, nfront,
-                 placed_any, hand, pt, pr, cand, maps, sd, pn, ps, dq, arr, crit, cnt, excl, out):
+def _cost_with(h, t, r, src, dst, nbr, net_mask, emask_t, ttype, emask, netid, netm, d, pn, ps,
+               dq):
+    """Exact completion cost src -> dst if tile (t, r) stood on empty hex h (state restored)."""
+    ttype[h] = t
+    emask[h] = emask_t[t, r]
+    for j in range(2):
+        m = net_mask[t, r, j]
+        netm[h * 2 + j] = m
+        for s in range(6):
+            if (m >> s) & 1:
+                netid[h * 6 + s] = j
+    c = _bfs(src, dst, -1, nbr, ttype, emask, netid, netm, d, pn, ps, dq)
+    ttype[h] = -1
+    emask[h] = 0
+    for j in range(2):
+        netm[h * 2 + j] = 0
+    for s in range(6):
+        netid[h * 6 + s] = -1
+    return c
+
+
+@njit(cache=True)
+def _open_ends(c, nbr, ttype, emask, netm, par, need_c):
+    """Empty hexes that the lines of the network on corner hex c (with everything joined to it)
+    point into; need_c[n] = sides of n facing those line ends. Returns their number, -1 when
+    the corner holds no line."""
+    nh = ttype.shape[0]
+    for n in range(nh):
+        need_c[n] = 0
+    if ttype[c] < 0 or emask[c] == 0:
+        return -1
+    r0 = _find(par, c * 2) if netm[c * 2] != 0 else -2
+    r1 = _find(par, c * 2 + 1) if netm[c * 2 + 1] != 0 else -2
+    count = 0
+    for x in range(nh):
+        if ttype[x] < 0 or emask[x] == 0:
+            continue
+        for j in range(2):
+            m = netm[x * 2 + j]
+            if m == 0:
+                continue
+            r = _find(par, x * 2 + j)
+            if r != r0 and r != r1:
+                continue
+            for s in range(6):
+                if (m >> s) & 1:
+                    n = nbr[x, s]
+                    if n >= 0 and ttype[n] < 0:
+                        if need_c[n] == 0:
+                            count += 1
+                        need_c[n] |= 1 << ((s + 3) % 6)
+    return count
+
+
+@njit(cache=True)
+def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corners, nbr, n_orient,
+                 rot_of, net_mask, emask_t, ttype, emask, netid, netm, par, adj, need, front,
+                 nfront, placed_any, hand, pt, pr, cand, maps, sd, pn, ps, dq, arr, crit, cnt,
+                 need_c, out):
     """Plays to win: cheapest completion (empty hexes still to fill) for both players, from both
     of each player's corners (4 distance maps per turn); a candidate is scored by how it changes
     own and opponent's completion cost: through the new tile (from the maps) or around it (exact
     re-search only where the hex is on every cheapest way). Wins at once when it can, never
-    completes the opponent's path or cuts its own, blocks when that pays (w_block)."""
+    completes the opponent's path or cuts its own, takes an auto-win cut, blocks when that pays
+    (w_block), and keeps at least two open line ends on each own corner network (`defense`:
+    penalty for leaving one, which a single opposing Block would cut)."""
     nh = ttype.shape[0]
     o = 1 - p
     npairs = _hand_pairs(p, hand, n_orient, rot_of, pt, pr)
@@ -517,13 +579,66 @@ def _greedy_move(p, rng, w_block, block_connected, blocked_loses, corners, nbr, 
     _bfs(co2, co1, -1, nbr, ttype, emask, netid, netm, maps[3], pn, ps, dq)
     _critical(maps[0], maps[1], Dm, nh, ttype, crit[0], cnt)
     _critical(maps[2], maps[3], Do, nh, ttype, crit[1], cnt)
+    open0 = _open_ends(cm1, nbr, ttype, emask, netm, par, need_c[0])
+    open1 = _open_ends(cm2, nbr, ttype, emask, netm, par, need_c[1])
+    # the penalty every move keeps unless it repairs a corner network with one open end
+    pen_const = 0.0
+    if open0 == 1:
+        pen_const += defense
+    if open1 == 1:
+        pen_const += defense
     cap = 60
     dm_c = min(Dm, cap)
     do_c = min(Do, cap)
+    both_finite = Dm < INF and Do < INF
     best = -1e18
     nbest = 0
     for ci in range(ncand):
         h = cand[ci]
+        for k in range(4):
+            _arrive(h, maps[k], nbr, ttype, emask, netid, arr[k])
+        # a hex off every cheapest way of both players and off the own corner networks' ends:
+        # all legal moves there score the same
+        if both_finite and crit[0, h] == 0 and crit[1, h] == 0 and need_c[0, h] == 0 \
+                and need_c[1, h] == 0:
+            lb_m = 0 if h == cm1 else min(arr[0, 0], arr[0, 1], arr[0, 2], arr[0, 3], arr[0, 4],
+                                           arr[0, 5])
+            if h != cm2:
+                lb_m += min(arr[1, 0], arr[1, 1], arr[1, 2], arr[1, 3], arr[1, 4], arr[1, 5])
+            lb_o = 0 if h == co1 else min(arr[2, 0], arr[2, 1], arr[2, 2], arr[2, 3], arr[2, 4],
+                                           arr[2, 5])
+            if h != co2:
+                lb_o += min(arr[3, 0], arr[3, 1], arr[3, 2], arr[3, 3], arr[3, 4], arr[3, 5])
+            if lb_m >= Dm and lb_o >= Do:
+                k = 0
+                for i in range(npairs):
+                    if _legal(p, h, pt[i], pr[i], placed_any, corners, ttype, adj, need, emask_t,
+                              block_connected):
+                        k += 1
+                if k == 0:
+                    continue
+                v0 = -pen_const
+                pick = -1
+                if v0 > best:
+                    best = v0
+                    nbest = k
+                    pick = below(rng, k)
+                elif v0 == best:
+                    nbest += k
+                    x = below(rng, nbest)
+                    if x < k:
+                        pick = x
+                if pick >= 0:
+                    for i in range(npairs):
+                        if _legal(p, h, pt[i], pr[i], placed_any, corners, ttype, adj, need,
+                                  emask_t, block_connected):
+                            if pick == 0:
+                                out[0] = h
+                                out[1] = pt[i]
+                                out[2] = pr[i]
+                                break
+                            pick -= 1
+                continue
         # the cost of each player's cheapest way that avoids h
         ex_m = Dm
         if crit[0, h]:
@@ -531,8 +646,6 @@ def _greedy_move(p, rng, w_block, block_connected, blocked_loses, corners, nbr, 
         ex_o = Do
         if crit[1, h]:
             ex_o = _bfs(co1, co2, h, nbr, ttype, emask, netid, netm, sd, pn, ps, dq)
-        for k in range(4):
-            _arrive(h, maps[k], nbr, ttype, emask, netid, arr[k])
         for i in range(npairs):
             t = pt[i]
             r = pr[i]
@@ -551,6 +664,14 @@ def _greedy_move(p, rng, w_block, block_connected, blocked_loses, corners, nbr, 
                 v = _pair_through(m, arr[2], arr[3], h == co1, h == co2)
                 if v < th_o:
                     th_o = v
+            # h is a cut of a player's ways: the maps may route through h itself, so the cost
+            # through the tile is searched exactly
+            if ex_m >= INF and th_m > 0:
+                th_m = _cost_with(h, t, r, cm1, cm2, nbr, net_mask, emask_t, ttype, emask, netid,
+                                  netm, sd, pn, ps, dq)
+            if ex_o >= INF and th_o > 0:
+                th_o = _cost_with(h, t, r, co1, co2, nbr, net_mask, emask_t, ttype, emask, netid,
+                                  netm, sd, pn, ps, dq)
             if th_m == 0:
                 sc = 1e12
             elif th_o == 0:
@@ -564,6 +685,37 @@ def _greedy_move(p, rng, w_block, block_connected, blocked_loses, corners, nbr, 
                     sc = 1e10 if blocked_loses else 1e4
                 else:
                     sc = w_block * (min(op_n, cap) - do_c) + (dm_c - my_n)
+                    # open line ends left on each own corner network after this tile
+                    for k in range(2):
+                        opn = open0 if k == 0 else open1
+                        if opn < 0:
+                            # the first tile on an empty own corner: its own open ends count
+                            if h == corners[p, k]:
+                                newc = 0
+                                for j in range(2):
+                                    m = net_mask[t, r, j]
+                                    for s in range(6):
+                                        if (m >> s) & 1 and nbr[h, s] >= 0 and ttype[nbr[h, s]] < 0:
+                                            newc += 1
+                                if newc == 1:
+                                    sc -= defense
+                            continue
+                        if need_c[k, h] == 0:
+                            if opn == 1:
+                                sc -= defense
+                            continue
+                        newc = opn - 1
+                        for j in range(2):
+                            m = net_mask[t, r, j]
+                            if (m & need_c[k, h]) == 0:
+                                continue
+                            for s in range(6):
+                                if (m >> s) & 1:
+                                    n = nbr[h, s]
+                                    if n >= 0 and ttype[n] < 0 and need_c[k, n] == 0:
+                                        newc += 1
+                        if newc == 1:
+                            sc -= defense
             if sc > best:
                 best = sc
                 nbest = 1
@@ -634,6 +786,19 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
     hexcnt = np.empty(nh, np.int64)
     best_nodes = np.empty(nn + 1, np.int64)
     shuf = free_hexes.copy()
+    reach = np.empty(2, np.int64)
+    # the empty board's witness paths, searched once per chunk
+    wit0_in = np.empty((2, nh), np.int64)
+    wit0_out = np.empty((2, nh), np.int64)
+    if blocked_loses:
+        for h in range(nh):
+            ttype[h] = -1
+            emask[h] = 0
+        for i in range(nn):
+            netm[i] = 0
+        for q in range(2):
+            _bfs(corners[q, 0], corners[q, 1], -1, nbr, ttype, emask, netid, netm, sd, pn, ps, dq)
+            _witness(q, corners[q, 1], ttype, netm, sd, pn, ps, wit0_in, wit0_out)
     for g in range(n_games):
         rng = new_state(game_seed(run_seed, first_game + g))
         for h in range(nh):
@@ -694,9 +859,9 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
                 rec_dots[h] = dots[h]
         if blocked_loses:
             for q in range(2):
-                _bfs(corners[q, 0], corners[q, 1], -1, nbr, ttype, emask, netid, netm, sd, pn, ps,
-                     dq)
-                _witness(q, corners[q, 1], ttype, netm, sd, pn, ps, wit_in, wit_out)
+                for h in range(nh):
+                    wit_in[q, h] = wit0_in[q, h]
+                    wit_out[q, h] = wit0_out[q, h]
         cur = first
         turn = 0
         consec_pass = 0
@@ -711,10 +876,11 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
             turn += 1
             code = bot_code[cur]
             if code == BOT_GREEDY:
-                ok = _greedy_move(cur, rng, bot_par[cur, 0], block_connected, blocked_loses,
-                                  corners, nbr, n_orient, rot_of, net_mask, emask_t, ttype, emask,
-                                  netid, netm, adj, need, front, nfront, placed_any, hand, pt, pr,
-                                  cand, maps, sd, pn, ps, dq, arr, crit, cnt, excl, mv)
+                ok = _greedy_move(cur, rng, bot_par[cur, 0], bot_par[cur, 1], block_connected,
+                                  blocked_loses, corners, nbr, n_orient, rot_of, net_mask, emask_t,
+                                  ttype, emask, netid, netm, par, adj, need, front, nfront,
+                                  placed_any, hand, pt, pr, cand, maps, sd, pn, ps, dq, arr, crit,
+                                  cnt, excl, mv)
             else:
                 ok = _random_move(cur, rng, block_connected, corners, n_orient, rot_of, emask_t,
                                   ttype, adj, need, front, nfront, placed_any, hand, pt, pr, cand,
@@ -829,8 +995,9 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
                         break
             cur = other
         # resolution and score
-        reach0 = _closest(0, corners, dist, ttype, netm, par)
-        reach1 = _closest(1, corners, dist, ttype, netm, par)
+        _reaches(corners, dist, ttype, netm, par, reach)
+        reach0 = reach[0]
+        reach1 = reach[1]
         row[O_DIST_A] = min(reach0, 99)
         row[O_DIST_B] = min(reach1, 99)
         if reason == E_ST_CLOSEST or (reason == E_BOTH_BLOCKED and cfg[C_STALEMATE] == ST_CLOSEST):

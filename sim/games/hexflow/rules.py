@@ -71,9 +71,13 @@ BOTS: tuple[Bot, ...] = (
         "wins at once when it can, blocks when that pays.",
         (Param("block_weight", "float", 1.0,
                "Weight of raising the opponent's completion cost against lowering one's own.",
-               low=0.0, high=10.0),)),
+               low=0.0, high=10.0),
+         Param("defense", "float", 3.0,
+               "Penalty (in hexes of completion cost) for leaving an own corner network with a "
+               "single open line end, which one opposing Block would cut.",
+               low=0.0, high=20.0))),
 )
-N_BOT_PARAMS = 1
+N_BOT_PARAMS = 2
 
 END_REASONS = ("path", "opponent_path", "blocked", "self_blocked", "both_blocked",
                "stalemate_closest", "stalemate_draw", "no_move_loss", "turn_cap")
