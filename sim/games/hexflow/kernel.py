@@ -57,12 +57,13 @@ def _find(par, x):
 
 
 @njit(cache=True)
-def _bfs(src, dst, blocked, nbr, ttype, emask, netid, netm, d, pn, ps, dq):
+def _bfs(src, dst, blocked, nbr, ttype, emask, netid, netm, d, pn, ps, dq, stop=False):
     """0-1 BFS from corner hex `src` over the potential graph (hex `blocked` removed).
 
     d, pn, ps: int64[2 * NH] distance, parent node, side taken from the parent; dq: int64[24 * NH].
     Returns the number of empty hexes still to fill on the cheapest way to corner `dst` (INF if
-    none); a placed start/end network costs 0, an empty corner 1.
+    none); a placed start/end network costs 0, an empty corner 1. With `stop`, the search ends
+    as soon as dst is reached (d is then only partly filled).
     """
     nn = d.shape[0]
     for i in range(nn):
@@ -88,6 +89,8 @@ def _bfs(src, dst, blocked, nbr, ttype, emask, netid, netm, d, pn, ps, dq):
         head += 1
         h = u >> 1
         du = d[u]
+        if h == dst and stop:
+            return du  # a 0-1 BFS pops nodes in order of cost: this one is final
         m = 63 if ttype[h] < 0 else netm[u]
         for s in range(6):
             if not (m >> s) & 1:
@@ -508,7 +511,7 @@ def _cost_with(h, t, r, src, dst, nbr, net_mask, emask_t, ttype, emask, netid, n
         for s in range(6):
             if (m >> s) & 1:
                 netid[h * 6 + s] = j
-    c = _bfs(src, dst, -1, nbr, ttype, emask, netid, netm, d, pn, ps, dq)
+    c = _bfs(src, dst, -1, nbr, ttype, emask, netid, netm, d, pn, ps, dq, True)
     ttype[h] = -1
     emask[h] = 0
     for j in range(2):
@@ -642,10 +645,10 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
         # the cost of each player's cheapest way that avoids h
         ex_m = Dm
         if crit[0, h]:
-            ex_m = _bfs(cm1, cm2, h, nbr, ttype, emask, netid, netm, sd, pn, ps, dq)
+            ex_m = _bfs(cm1, cm2, h, nbr, ttype, emask, netid, netm, sd, pn, ps, dq, True)
         ex_o = Do
         if crit[1, h]:
-            ex_o = _bfs(co1, co2, h, nbr, ttype, emask, netid, netm, sd, pn, ps, dq)
+            ex_o = _bfs(co1, co2, h, nbr, ttype, emask, netid, netm, sd, pn, ps, dq, True)
         for i in range(npairs):
             t = pt[i]
             r = pr[i]
@@ -970,7 +973,7 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
                         wit_in[q, h] = -2
                         continue
                     dd = _bfs(corners[q, 0], corners[q, 1], -1, nbr, ttype, emask, netid, netm,
-                              sd, pn, ps, dq)
+                              sd, pn, ps, dq, True)
                     if dd >= INF:
                         blocked[q] = 1
                         if q == 0:
