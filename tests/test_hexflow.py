@@ -405,7 +405,7 @@ class KernelBoard:
         d, pn, ps = (np.zeros(nn, np.int64) for _ in range(3))
         dq = np.zeros(nn * 12 + 4, np.int64)
         return K._bfs(CORNERS[seat, 0], CORNERS[seat, 1], blocked, self.t.nbr, self.ttype,
-                      self.emask, self.netid, self.netm, d, pn, ps, dq)
+                      self.emask, self.netid, self.netm, d, pn, ps, dq, False)
 
     def best_path(self, seat):
         nn = 2 * BOARD.size

@@ -57,7 +57,7 @@ def _find(par, x):
 
 
 @njit(cache=True)
-def _bfs(src, dst, blocked, nbr, ttype, emask, netid, netm, d, pn, ps, dq, stop=False):
+def _bfs(src, dst, blocked, nbr, ttype, emask, netid, netm, d, pn, ps, dq, stop):
     """0-1 BFS from corner hex `src` over the potential graph (hex `blocked` removed).
 
     d, pn, ps: int64[2 * NH] distance, parent node, side taken from the parent; dq: int64[24 * NH].
@@ -446,7 +446,8 @@ def _hand_pairs(p, hand, n_orient, rot_of, pt, pr):
 
 @njit(cache=True)
 def _candidates(p, placed_any, corners, ttype, front, nfront, cand):
-    """Hexes seat p may try: its empty corners before its first tile, else the frontier."""
+    """Hexes seat p may try: its empty corners before its first tile (written to cand), else the
+    frontier itself. Returns (array, count)."""
     if placed_any[p] == 0:
         n = 0
         for k in range(2):
@@ -454,10 +455,8 @@ def _candidates(p, placed_any, corners, ttype, front, nfront, cand):
             if ttype[c] < 0:
                 cand[n] = c
                 n += 1
-        return n
-    for i in range(nfront):
-        cand[i] = front[i]
-    return nfront
+        return cand, n
+    return front, nfront
 
 
 @njit(cache=True)
@@ -465,12 +464,12 @@ def _random_move(p, rng, block_connected, corners, n_orient, rot_of, emask_t, tt
                  front, nfront, placed_any, hand, pt, pr, cand, out):
     """Uniform over legal (hex, type, rotation): rejection sampling, then exact enumeration."""
     npairs = _hand_pairs(p, hand, n_orient, rot_of, pt, pr)
-    ncand = _candidates(p, placed_any, corners, ttype, front, nfront, cand)
+    cands, ncand = _candidates(p, placed_any, corners, ttype, front, nfront, cand)
     if npairs == 0 or ncand == 0:
         return False
     for _ in range(24):
         i = below(rng, npairs)
-        h = cand[below(rng, ncand)]
+        h = cands[below(rng, ncand)]
         if _legal(p, h, pt[i], pr[i], placed_any, corners, ttype, adj, need, emask_t,
                   block_connected):
             out[0] = h
@@ -480,7 +479,7 @@ def _random_move(p, rng, block_connected, corners, n_orient, rot_of, emask_t, tt
     count = 0
     for c in range(ncand):
         for i in range(npairs):
-            if _legal(p, cand[c], pt[i], pr[i], placed_any, corners, ttype, adj, need, emask_t,
+            if _legal(p, cands[c], pt[i], pr[i], placed_any, corners, ttype, adj, need, emask_t,
                       block_connected):
                 count += 1
     if count == 0:
@@ -488,10 +487,10 @@ def _random_move(p, rng, block_connected, corners, n_orient, rot_of, emask_t, tt
     k = below(rng, count)
     for c in range(ncand):
         for i in range(npairs):
-            if _legal(p, cand[c], pt[i], pr[i], placed_any, corners, ttype, adj, need, emask_t,
+            if _legal(p, cands[c], pt[i], pr[i], placed_any, corners, ttype, adj, need, emask_t,
                       block_connected):
                 if k == 0:
-                    out[0] = cand[c]
+                    out[0] = cands[c]
                     out[1] = pt[i]
                     out[2] = pr[i]
                     return True
@@ -569,17 +568,17 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
     nh = ttype.shape[0]
     o = 1 - p
     npairs = _hand_pairs(p, hand, n_orient, rot_of, pt, pr)
-    ncand = _candidates(p, placed_any, corners, ttype, front, nfront, cand)
+    cands, ncand = _candidates(p, placed_any, corners, ttype, front, nfront, cand)
     if npairs == 0 or ncand == 0:
         return False
     cm1 = corners[p, 0]
     cm2 = corners[p, 1]
     co1 = corners[o, 0]
     co2 = corners[o, 1]
-    Dm = _bfs(cm1, cm2, -1, nbr, ttype, emask, netid, netm, maps[0], pn, ps, dq)
-    _bfs(cm2, cm1, -1, nbr, ttype, emask, netid, netm, maps[1], pn, ps, dq)
-    Do = _bfs(co1, co2, -1, nbr, ttype, emask, netid, netm, maps[2], pn, ps, dq)
-    _bfs(co2, co1, -1, nbr, ttype, emask, netid, netm, maps[3], pn, ps, dq)
+    Dm = _bfs(cm1, cm2, -1, nbr, ttype, emask, netid, netm, maps[0], pn, ps, dq, False)
+    _bfs(cm2, cm1, -1, nbr, ttype, emask, netid, netm, maps[1], pn, ps, dq, False)
+    Do = _bfs(co1, co2, -1, nbr, ttype, emask, netid, netm, maps[2], pn, ps, dq, False)
+    _bfs(co2, co1, -1, nbr, ttype, emask, netid, netm, maps[3], pn, ps, dq, False)
     _critical(maps[0], maps[1], Dm, nh, ttype, crit[0], cnt)
     _critical(maps[2], maps[3], Do, nh, ttype, crit[1], cnt)
     open0 = _open_ends(cm1, nbr, ttype, emask, netm, par, need_c[0])
@@ -597,7 +596,7 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
     best = -1e18
     nbest = 0
     for ci in range(ncand):
-        h = cand[ci]
+        h = cands[ci]
         for k in range(4):
             _arrive(h, maps[k], nbr, ttype, emask, netid, arr[k])
         # a hex off every cheapest way of both players and off the own corner networks' ends:
@@ -800,7 +799,8 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
         for i in range(nn):
             netm[i] = 0
         for q in range(2):
-            _bfs(corners[q, 0], corners[q, 1], -1, nbr, ttype, emask, netid, netm, sd, pn, ps, dq)
+            _bfs(corners[q, 0], corners[q, 1], -1, nbr, ttype, emask, netid, netm, sd, pn, ps, dq,
+                 False)
             _witness(q, corners[q, 1], ttype, netm, sd, pn, ps, wit0_in, wit0_out)
     for g in range(n_games):
         rng = new_state(game_seed(run_seed, first_game + g))

@@ -69,7 +69,7 @@ BOTS: tuple[Bot, ...] = (
     Bot("greedy", K.BOT_GREEDY,
         "Distance-map player: scores each placement by own vs opponent completion cost, "
         "wins at once when it can, blocks when that pays.",
-        (Param("block_weight", "float", 1.0,
+        (Param("block_weight", "float", 1.5,
                "Weight of raising the opponent's completion cost against lowering one's own.",
                low=0.0, high=10.0),
          Param("defense", "float", 3.0,
