@@ -128,12 +128,12 @@ def _bfs(src, dst, blocked, nbr, ttype, emask, netid, netm, d, pn, ps, dq, stop)
 
 
 @njit(cache=True)
-def _witness(q, dst, ttype, netm, d, pn, ps, wit_in, wit_out):
-    """Store the path the last _bfs found to `dst` as the (in side, out side) of each empty hex
-    on it (-1 = the path starts/ends there, -2 = hex not on the path)."""
-    for h in range(wit_in.shape[1]):
-        wit_in[q, h] = -2
-        wit_out[q, h] = -2
+def _witness(q, k, dst, ttype, netm, d, pn, ps, wit_in, wit_out):
+    """Store the path the last _bfs found to `dst` as witness k of seat q: the (in side,
+    out side) of each empty hex on it (-1 = the path starts/ends there, -2 = not on it)."""
+    for h in range(wit_in.shape[2]):
+        wit_in[q, k, h] = -2
+        wit_out[q, k, h] = -2
     v = dst * 2
     if ttype[dst] >= 0:
         best = INF
@@ -146,11 +146,39 @@ def _witness(q, dst, ttype, netm, d, pn, ps, wit_in, wit_out):
         h = v >> 1
         u = pn[v]
         if ttype[h] < 0:
-            wit_in[q, h] = (ps[v] + 3) % 6 if u != -1 else -1
-            wit_out[q, h] = out
+            wit_in[q, k, h] = (ps[v] + 3) % 6 if u != -1 else -1
+            wit_out[q, k, h] = out
         if u != -1:
             out = ps[v]
         v = u
+
+
+@njit(cache=True)
+def _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, d, pn, ps, dq, wit_in, wit_out,
+                   wvalid):
+    """Search seat q's ways anew: witness 0 = a cheapest way, witness 1 = one through none of
+    its inner empty hexes (if any). A placement can only cut q off if it breaks both, so the
+    search runs again only then. Returns the cost of witness 0 (INF: q is cut off)."""
+    c1 = corners[q, 0]
+    c2 = corners[q, 1]
+    wvalid[q, 0] = 0
+    wvalid[q, 1] = 0
+    cost = _bfs(c1, c2, -1, nbr, ttype, emask, netid, netm, d, pn, ps, dq, True)
+    if cost >= INF:
+        return cost
+    _witness(q, 0, c2, ttype, netm, d, pn, ps, wit_in, wit_out)
+    wvalid[q, 0] = 1
+    nh = ttype.shape[0]
+    for h in range(nh):  # wall off witness 0's inner hexes for a moment
+        if wit_in[q, 0, h] >= 0 and wit_out[q, 0, h] >= 0:
+            ttype[h] = BLOCK
+    if _bfs(c1, c2, -1, nbr, ttype, emask, netid, netm, d, pn, ps, dq, True) < INF:
+        _witness(q, 1, c2, ttype, netm, d, pn, ps, wit_in, wit_out)
+        wvalid[q, 1] = 1
+    for h in range(nh):
+        if wit_in[q, 0, h] >= 0 and wit_out[q, 0, h] >= 0:
+            ttype[h] = -1
+    return cost
 
 
 @njit(cache=True)
@@ -320,14 +348,15 @@ def _best_path(c1, c2, nbr, ttype, emask, netid, netm, par, mult, stack_n, stack
 
 
 @njit(cache=True)
-def _reaches(corners, dist, ttype, netm, par, out):
+def _reaches(corners, dist, ttype, netm, par, roots, out):
     """Stalemate measure for both seats: out[p] = smallest hex distance from the lines joined to
     one of p's corners to p's other corner (INF if p holds lines on neither corner)."""
     nh = ttype.shape[0]
-    roots = np.full((2, 2, 2), -2, np.int64)  # seat, corner, network
-    for q in range(2):
+    for q in range(2):  # roots[seat, corner, network] of the lines on each corner
         out[q] = INF
         for k in range(2):
+            roots[q, k, 0] = -2
+            roots[q, k, 1] = -2
             c = corners[q, k]
             if ttype[c] >= 0:
                 for j in range(2):
@@ -767,8 +796,9 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
     hand = np.empty((2, hand_size), np.int64)
     placed_any = np.empty(2, np.int64)
     blocked = np.empty(2, np.int64)
-    wit_in = np.empty((2, nh), np.int64)
-    wit_out = np.empty((2, nh), np.int64)
+    wit_in = np.empty((2, 2, nh), np.int64)
+    wit_out = np.empty((2, 2, nh), np.int64)
+    wvalid = np.zeros((2, 2), np.int64)
     pt = np.empty(hand_size * 6, np.int64)
     pr = np.empty(hand_size * 6, np.int64)
     cand = np.empty(nh, np.int64)
@@ -789,9 +819,11 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
     best_nodes = np.empty(nn + 1, np.int64)
     shuf = free_hexes.copy()
     reach = np.empty(2, np.int64)
+    roots = np.empty((2, 2, 2), np.int64)
     # the empty board's witness paths, searched once per chunk
-    wit0_in = np.empty((2, nh), np.int64)
-    wit0_out = np.empty((2, nh), np.int64)
+    wit0_in = np.empty((2, 2, nh), np.int64)
+    wit0_out = np.empty((2, 2, nh), np.int64)
+    wvalid0 = np.zeros((2, 2), np.int64)
     if blocked_loses:
         for h in range(nh):
             ttype[h] = -1
@@ -799,12 +831,39 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
         for i in range(nn):
             netm[i] = 0
         for q in range(2):
-            _bfs(corners[q, 0], corners[q, 1], -1, nbr, ttype, emask, netid, netm, sd, pn, ps, dq,
-                 False)
-            _witness(q, corners[q, 1], ttype, netm, sd, pn, ps, wit0_in, wit0_out)
+            _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, sd, pn, ps, dq, wit0_in,
+                           wit0_out, wvalid0)
+    # the board starts empty; after each game only the placed hexes and their neighbours are
+    # cleared again
+    for h in range(nh):
+        ttype[h] = -1
+        trot[h] = -1
+        towner[h] = -1
+        emask[h] = 0
+        adj[h] = 0
+        need[h] = 0
+        pos[h] = -1
+    for i in range(nh * 6):
+        netid[i] = -1
+    for i in range(nn):
+        netm[i] = 0
+        par[i] = i
+    rng = new_state(0)
     for g in range(n_games):
-        rng = new_state(game_seed(run_seed, first_game + g))
+        rng[0] = game_seed(run_seed, first_game + g)  # == new_state(game_seed(...))
         for h in range(nh):
+            if ttype[h] < 0:
+                continue
+            for s in range(6):
+                netid[h * 6 + s] = -1
+                n = nbr[h, s]
+                if n >= 0:
+                    adj[n] = 0
+                    need[n] = 0
+                    pos[n] = -1
+            for j in range(2):
+                netm[h * 2 + j] = 0
+                par[h * 2 + j] = h * 2 + j
             ttype[h] = -1
             trot[h] = -1
             towner[h] = -1
@@ -812,11 +871,6 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
             adj[h] = 0
             need[h] = 0
             pos[h] = -1
-        for i in range(nh * 6):
-            netid[i] = -1
-        for i in range(nn):
-            netm[i] = 0
-            par[i] = i
         nfront = 0
         row = res[g]
         for c in range(row.shape[0]):
@@ -862,9 +916,11 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
                 rec_dots[h] = dots[h]
         if blocked_loses:
             for q in range(2):
-                for h in range(nh):
-                    wit_in[q, h] = wit0_in[q, h]
-                    wit_out[q, h] = wit0_out[q, h]
+                for k in range(2):
+                    wvalid[q, k] = wvalid0[q, k]
+                    for h in range(nh):
+                        wit_in[q, k, h] = wit0_in[q, k, h]
+                        wit_out[q, k, h] = wit0_out[q, k, h]
         cur = first
         turn = 0
         consec_pass = 0
@@ -955,33 +1011,40 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
                 for q in range(2):
                     if blocked[q]:
                         continue
-                    wi = wit_in[q, h]
-                    if wi == -2:
+                    alive = False  # does a witness way of q survive this tile?
+                    for k in range(2):
+                        if wvalid[q, k] == 0:
+                            continue
+                        wi = wit_in[q, k, h]
+                        if wi == -2:
+                            alive = True
+                            continue
+                        wo = wit_out[q, k, h]
+                        req = 0
+                        if wi >= 0:
+                            req |= 1 << wi
+                        if wo >= 0:
+                            req |= 1 << wo
+                        keeps = False
+                        for j in range(2):
+                            m = netm[h * 2 + j]
+                            if m != 0 and (m & req) == req:
+                                keeps = True
+                        if keeps:
+                            wit_in[q, k, h] = -2
+                            alive = True
+                        else:
+                            wvalid[q, k] = 0
+                    if alive:
                         continue
-                    wo = wit_out[q, h]
-                    req = 0
-                    if wi >= 0:
-                        req |= 1 << wi
-                    if wo >= 0:
-                        req |= 1 << wo
-                    keeps = False
-                    for j in range(2):
-                        m = netm[h * 2 + j]
-                        if m != 0 and (m & req) == req:
-                            keeps = True
-                    if keeps:
-                        wit_in[q, h] = -2
-                        continue
-                    dd = _bfs(corners[q, 0], corners[q, 1], -1, nbr, ttype, emask, netid, netm,
-                              sd, pn, ps, dq, True)
+                    dd = _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, sd, pn, ps,
+                                        dq, wit_in, wit_out, wvalid)
                     if dd >= INF:
                         blocked[q] = 1
                         if q == 0:
                             newly0 = True
                         else:
                             newly1 = True
-                    else:
-                        _witness(q, corners[q, 1], ttype, netm, sd, pn, ps, wit_in, wit_out)
                 if cfg[C_BLOCK_CHECK] == BC_ANY or t == BLOCK:
                     nb_cur = newly0 if cur == 0 else newly1
                     nb_oth = newly1 if cur == 0 else newly0
@@ -998,7 +1061,7 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
                         break
             cur = other
         # resolution and score
-        _reaches(corners, dist, ttype, netm, par, reach)
+        _reaches(corners, dist, ttype, netm, par, roots, reach)
         reach0 = reach[0]
         reach1 = reach[1]
         row[O_DIST_A] = min(reach0, 99)
