@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any, Sequence
 
 import numpy as np
@@ -23,11 +24,22 @@ def _bot_arrays(seats: Sequence[SeatBot]) -> tuple[np.ndarray, np.ndarray]:
     return codes, par
 
 
+_TABLES: dict[str, R.Tables] = {}
+
+
+def _tables(rules: dict[str, Any]) -> R.Tables:
+    """Kernel tables of a rule set, built once per process (chunks of a run share them)."""
+    key = json.dumps(rules, sort_keys=True)
+    if key not in _TABLES:
+        _TABLES[key] = R.Tables(rules)
+    return _TABLES[key]
+
+
 def _run(rules: dict[str, Any], seats: Sequence[SeatBot], first_game: int, n_games: int,
          run_seed: int, record: bool):
     if len(seats) != 2:
         raise ValueError(f"hexflow race needs 2 seats, got {len(seats)}")
-    tb = R.Tables(rules)
+    tb = _tables(rules)
     codes, par = _bot_arrays(seats)
     res = np.zeros((n_games, R.N_OUT), dtype=np.int64)
     nh = BOARD.size
