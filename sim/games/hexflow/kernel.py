@@ -586,14 +586,14 @@ def _open_ends(c, nbr, ttype, emask, netm, par, need_c):
 def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corners, nbr, n_orient,
                  rot_of, net_mask, emask_t, ttype, emask, netid, netm, par, adj, need, front,
                  nfront, placed_any, hand, pt, pr, cand, maps, sd, pn, ps, dq, arr, crit, cnt,
-                 need_c, out):
+                 need_c, gx, out):
     """Plays to win: cheapest completion (empty hexes still to fill) for both players, from both
     of each player's corners (4 distance maps per turn); a candidate is scored by how it changes
     own and opponent's completion cost: through the new tile (from the maps) or around it (exact
     re-search only where the hex is on every cheapest way). Wins at once when it can, never
     completes the opponent's path or cuts its own, takes an auto-win cut, blocks when that pays
-    (w_block), and keeps at least two open line ends on each own corner network (`defense`:
-    penalty for leaving one, which a single opposing Block would cut)."""
+    (w_block), and pays `defense` for leaving the opponent a hex that would cut it off: a cut
+    hex next to a tile, or a corner network with a single open line end."""
     nh = ttype.shape[0]
     o = 1 - p
     npairs = _hand_pairs(p, hand, n_orient, rot_of, pt, pr)
@@ -612,12 +612,19 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
     _critical(maps[2], maps[3], Do, nh, ttype, crit[1], cnt)
     open0 = _open_ends(cm1, nbr, ttype, emask, netm, par, need_c[0])
     open1 = _open_ends(cm2, nbr, ttype, emask, netm, par, need_c[1])
-    # the penalty every move keeps unless it repairs a corner network with one open end
-    pen_const = 0.0
-    if open0 == 1:
-        pen_const += defense
-    if open1 == 1:
-        pen_const += defense
+    # gx[0, h]: own cost avoiding h; gx[1, h] = 1: h is a cut (every own way passes it)
+    n_cut_front = 0  # own cut hexes the opponent could fill next turn
+    for hh in range(nh):
+        gx[0, hh] = Dm
+        gx[1, hh] = 0
+        if crit[0, hh] and Dm < INF:
+            v = _bfs(cm1, cm2, hh, nbr, ttype, emask, netid, netm, sd, pn, ps, dq, True)
+            gx[0, hh] = v
+            if v >= INF:
+                gx[1, hh] = 1
+                if adj[hh] > 0:
+                    n_cut_front += 1
+    danger_now = n_cut_front > 0 or open0 == 1 or open1 == 1
     cap = 60
     dm_c = min(Dm, cap)
     do_c = min(Do, cap)
@@ -648,7 +655,14 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
                         k += 1
                 if k == 0:
                     continue
-                v0 = -pen_const
+                v0 = 0.0
+                dn = danger_now
+                for s in range(6):  # hexes next to h become placeable for the opponent
+                    n = nbr[h, s]
+                    if n >= 0 and ttype[n] < 0 and adj[n] == 0 and gx[1, n] == 1:
+                        dn = True
+                if dn:
+                    v0 = -defense
                 pick = -1
                 if v0 > best:
                     best = v0
@@ -671,9 +685,13 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
                             pick -= 1
                 continue
         # the cost of each player's cheapest way that avoids h
-        ex_m = Dm
-        if crit[0, h]:
-            ex_m = _bfs(cm1, cm2, h, nbr, ttype, emask, netid, netm, sd, pn, ps, dq, True)
+        ex_m = gx[0, h]
+        # own cut hexes open to the opponent after a tile on h (h itself is filled)
+        dang_h = n_cut_front - (1 if gx[1, h] == 1 and adj[h] > 0 else 0) > 0
+        for s in range(6):
+            n = nbr[h, s]
+            if n >= 0 and ttype[n] < 0 and adj[n] == 0 and gx[1, n] == 1:
+                dang_h = True
         ex_o = Do
         if crit[1, h]:
             ex_o = _bfs(co1, co2, h, nbr, ttype, emask, netid, netm, sd, pn, ps, dq, True)
@@ -717,6 +735,7 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
                 else:
                     sc = w_block * (min(op_n, cap) - do_c) + (dm_c - my_n)
                     # open line ends left on each own corner network after this tile
+                    dang = dang_h
                     for k in range(2):
                         opn = open0 if k == 0 else open1
                         if opn < 0:
@@ -729,11 +748,11 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
                                         if (m >> s) & 1 and nbr[h, s] >= 0 and ttype[nbr[h, s]] < 0:
                                             newc += 1
                                 if newc == 1:
-                                    sc -= defense
+                                    dang = True
                             continue
                         if need_c[k, h] == 0:
                             if opn == 1:
-                                sc -= defense
+                                dang = True
                             continue
                         newc = opn - 1
                         for j in range(2):
@@ -746,7 +765,9 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
                                     if n >= 0 and ttype[n] < 0 and need_c[k, n] == 0:
                                         newc += 1
                         if newc == 1:
-                            sc -= defense
+                            dang = True
+                    if dang:
+                        sc -= defense
             if sc > best:
                 best = sc
                 nbest = 1
@@ -812,6 +833,7 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
     crit = np.empty((2, nh), np.int64)
     cnt = np.empty(nh + 2, np.int64)
     excl = np.empty((2, nh), np.int64)
+    gx = np.empty((2, nh), np.int64)
     stack_n = np.empty(nn + 1, np.int64)
     stack_s = np.empty(nn + 1, np.int64)
     on = np.empty(nn, np.int64)
@@ -939,7 +961,7 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
                                   blocked_loses, corners, nbr, n_orient, rot_of, net_mask, emask_t,
                                   ttype, emask, netid, netm, par, adj, need, front, nfront,
                                   placed_any, hand, pt, pr, cand, maps, sd, pn, ps, dq, arr, crit,
-                                  cnt, excl, mv)
+                                  cnt, excl, gx, mv)
             else:
                 ok = _random_move(cur, rng, block_connected, corners, n_orient, rot_of, emask_t,
                                   ttype, adj, need, front, nfront, placed_any, hand, pt, pr, cand,

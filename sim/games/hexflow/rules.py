@@ -73,8 +73,9 @@ BOTS: tuple[Bot, ...] = (
                "Weight of raising the opponent's completion cost against lowering one's own.",
                low=0.0, high=10.0),
          Param("defense", "float", 3.0,
-               "Penalty (in hexes of completion cost) for leaving an own corner network with a "
-               "single open line end, which one opposing Block would cut.",
+               "Penalty (in hexes of completion cost) for leaving the opponent a hex that would "
+               "cut this player off: an own cut hex next to a tile, or a corner network with a "
+               "single open line end.",
                low=0.0, high=20.0))),
 )
 N_BOT_PARAMS = 2
