@@ -128,19 +128,76 @@ def _bfs(src, dst, blocked, nbr, ttype, emask, netid, netm, d, pn, ps, dq, stop)
 
 
 @njit(cache=True)
-def _witness(q, k, dst, ttype, netm, d, pn, ps, wit_in, wit_out):
-    """Store the path the last _bfs found to `dst` as witness k of seat q: the (in side,
-    out side) of each empty hex on it (-1 = the path starts/ends there, -2 = not on it)."""
+def _reach(src, dst, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack, pn, ps, cv, cd):
+    """Can a line still run from corner hex src to corner hex dst (through empty hexes and placed
+    lines that fit)? Depth-first, always trying the neighbour nearest to dst first, so on an open
+    board it walks almost straight there. Returns the node reached on dst (-1: none); pn/ps hold
+    the way back (parent node, side taken from it). seen/stamp: visit marks without clearing;
+    cv, cd: int64[6] scratch."""
+    stamp[0] += 1
+    st = stamp[0]
+    top = 0
+    if ttype[src] < 0:
+        stack[0] = src * 2
+        top = 1
+        seen[src * 2] = st
+        pn[src * 2] = -1
+    else:
+        for j in range(2):
+            if netm[src * 2 + j] != 0:
+                stack[top] = src * 2 + j
+                top += 1
+                seen[src * 2 + j] = st
+                pn[src * 2 + j] = -1
+    while top > 0:
+        top -= 1
+        u = stack[top]
+        h = u >> 1
+        if h == dst:
+            return u
+        m = 63 if ttype[h] < 0 else netm[u]
+        k = 0
+        for s in range(6):
+            if not (m >> s) & 1:
+                continue
+            n = nbr[h, s]
+            if n < 0:
+                continue
+            if ttype[n] < 0:
+                v = n * 2
+            else:
+                o = (s + 3) % 6
+                if not (emask[n] >> o) & 1:
+                    continue
+                v = n * 2 + netid[n * 6 + o]
+            if seen[v] == st:
+                continue
+            seen[v] = st
+            pn[v] = u
+            ps[v] = s
+            # insert by distance to dst, farthest first (the nearest is pushed last)
+            dv = dist[n, dst]
+            i = k
+            while i > 0 and cd[i - 1] < dv:
+                cv[i] = cv[i - 1]
+                cd[i] = cd[i - 1]
+                i -= 1
+            cv[i] = v
+            cd[i] = dv
+            k += 1
+        for i in range(k):
+            stack[top] = cv[i]
+            top += 1
+    return -1
+
+
+@njit(cache=True)
+def _witness_to(q, k, v, ttype, pn, ps, wit_in, wit_out):
+    """Store the way ending at node v (found by _reach) as witness k of seat q: the (in side,
+    out side) of each empty hex on it (-1 = the way starts/ends there, -2 = not on it)."""
     for h in range(wit_in.shape[2]):
         wit_in[q, k, h] = -2
         wit_out[q, k, h] = -2
-    v = dst * 2
-    if ttype[dst] >= 0:
-        best = INF
-        for j in range(2):
-            if netm[dst * 2 + j] != 0 and d[dst * 2 + j] < best:
-                best = d[dst * 2 + j]
-                v = dst * 2 + j
     out = -1
     while v != -1:
         h = v >> 1
@@ -154,31 +211,34 @@ def _witness(q, k, dst, ttype, netm, d, pn, ps, wit_in, wit_out):
 
 
 @njit(cache=True)
-def _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, d, pn, ps, dq, wit_in, wit_out,
-                   wvalid):
-    """Search seat q's ways anew: witness 0 = a cheapest way, witness 1 = one through none of
-    its inner empty hexes (if any). A placement can only cut q off if it breaks both, so the
-    search runs again only then. Returns the cost of witness 0 (INF: q is cut off)."""
+def _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack, pn, ps,
+                   cv, cd, wit_in, wit_out, wvalid):
+    """Search seat q's ways anew: witness 0 = any way, witness 1 = one through none of its inner
+    empty hexes (if any). A placement can only cut q off if it breaks both, so the search runs
+    again only then. Returns INF when q is cut off, else 0."""
     c1 = corners[q, 0]
     c2 = corners[q, 1]
     wvalid[q, 0] = 0
     wvalid[q, 1] = 0
-    cost = _bfs(c1, c2, -1, nbr, ttype, emask, netid, netm, d, pn, ps, dq, True)
-    if cost >= INF:
-        return cost
-    _witness(q, 0, c2, ttype, netm, d, pn, ps, wit_in, wit_out)
+    v = _reach(c1, c2, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack, pn, ps, cv,
+               cd)
+    if v < 0:
+        return INF
+    _witness_to(q, 0, v, ttype, pn, ps, wit_in, wit_out)
     wvalid[q, 0] = 1
     nh = ttype.shape[0]
     for h in range(nh):  # wall off witness 0's inner hexes for a moment
         if wit_in[q, 0, h] >= 0 and wit_out[q, 0, h] >= 0:
             ttype[h] = BLOCK
-    if _bfs(c1, c2, -1, nbr, ttype, emask, netid, netm, d, pn, ps, dq, True) < INF:
-        _witness(q, 1, c2, ttype, netm, d, pn, ps, wit_in, wit_out)
+    v = _reach(c1, c2, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack, pn, ps, cv,
+               cd)
+    if v >= 0:
+        _witness_to(q, 1, v, ttype, pn, ps, wit_in, wit_out)
         wvalid[q, 1] = 1
     for h in range(nh):
         if wit_in[q, 0, h] >= 0 and wit_out[q, 0, h] >= 0:
             ttype[h] = -1
-    return cost
+    return 0
 
 
 @njit(cache=True)
@@ -820,6 +880,11 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
     wit_in = np.empty((2, 2, nh), np.int64)
     wit_out = np.empty((2, 2, nh), np.int64)
     wvalid = np.zeros((2, 2), np.int64)
+    seen = np.zeros(nn, np.int64)
+    stamp = np.zeros(1, np.int64)
+    stack = np.empty(nn * 7, np.int64)
+    cv = np.empty(6, np.int64)
+    cd = np.empty(6, np.int64)
     pt = np.empty(hand_size * 6, np.int64)
     pr = np.empty(hand_size * 6, np.int64)
     cand = np.empty(nh, np.int64)
@@ -853,8 +918,8 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
         for i in range(nn):
             netm[i] = 0
         for q in range(2):
-            _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, sd, pn, ps, dq, wit0_in,
-                           wit0_out, wvalid0)
+            _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack,
+                           pn, ps, cv, cd, wit0_in, wit0_out, wvalid0)
     # the board starts empty; after each game only the placed hexes and their neighbours are
     # cleared again
     for h in range(nh):
@@ -1059,8 +1124,8 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
                             wvalid[q, k] = 0
                     if alive:
                         continue
-                    dd = _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, sd, pn, ps,
-                                        dq, wit_in, wit_out, wvalid)
+                    dd = _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, dist, seen,
+                                        stamp, stack, pn, ps, cv, cd, wit_in, wit_out, wvalid)
                     if dd >= INF:
                         blocked[q] = 1
                         if q == 0:
