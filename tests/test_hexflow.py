@@ -17,8 +17,15 @@ from sim.games.hexflow import kernel as K
 from sim.games.hexflow.board import BOARD, CORNERS, DEFAULT_DOTS, dots_array, mirror_maps
 from sim.games.hexflow.position import Position
 from sim.games.hexflow.rules import Tables
-from sim.games.hexflow.tiles import (BLOCK, TILE_TYPES, TYPE_BY_CODE, TYPE_BY_NAME, networks,
-                                     orientations, tile_set)
+from sim.games.hexflow.tiles import (
+    BLOCK,
+    TILE_TYPES,
+    TYPE_BY_CODE,
+    TYPE_BY_NAME,
+    networks,
+    orientations,
+    tile_set,
+)
 from sim.hexgrid import SIDES, opposite
 from tests.game_checks import check_game, seats_for
 

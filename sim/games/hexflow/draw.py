@@ -116,9 +116,7 @@ def draw_trace(trace: Trace, path: str, every_move: bool = False) -> None:
                    small=True)
         fig.suptitle(head, fontsize=10)
     else:
-        pos = None
-        for pos, _ in _replay(trace):
-            pass
+        *_, (pos, _) = _replay(trace)  # the board after the last move
         fig = plt.figure(figsize=(11, 8))
         ax = fig.add_axes((0.0, 0.0, 0.68, 0.95))
         _board(ax, pos, trace.data["path"], head)

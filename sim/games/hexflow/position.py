@@ -20,7 +20,8 @@ columns b, d, f, h, odd lines a, c, e, g, i; each hex is "." or "<code><rotation
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from .board import BOARD, CORNERS, SEATS, multiplier
 from .rules import PARAMS, dots_for
