@@ -576,3 +576,19 @@ def test_report_metrics_rows():
     assert by["path completed"]["n"] == 100
     assert sum(by[f"end: {e}"]["successes"] for e in GAME.end_reasons) == 100
     assert "block placed per game, winner - loser" in by
+
+
+def test_passes_when_no_placement_exists():
+    """With block_placement = 'connected' a Block can never be placed: a hand of only Blocks has
+    no legal move, so the player passes (or loses with no_move = 'lose'). With a hand of one
+    tile, a drawn Block sticks there for the rest of the game."""
+    pos = Position({"block_placement": "connected"})
+    pos.place("A", "a9", "star6", 0)
+    assert pos.legal_moves("B", ["block"]) == [] and pos.legal_moves("A", ["block"]) == []
+    assert pos.legal_moves("B", ["straight"])  # its corner is still free
+    rules = {"block_placement": "connected", "hand_size": 1}
+    games = check_game(GAME, rules, "random", n=30, traced=3)
+    assert (games["hexflow_passes_A"] + games["hexflow_passes_B"] > 0).mean() > 0.5
+    lose = GAME.play_chunk(GAME.resolve_rules({**rules, "no_move": "lose"}, "test"),
+                           seats_for(GAME, GAME.resolve_rules(rules, "test"), "random"), 0, 100, 3)
+    assert (lose["end_reason"] == GAME.end_reasons.index("no_move_loss")).mean() > 0.5
