@@ -14,6 +14,10 @@ Graph nodes (for distances and blocking): node h*2 is an empty hex (any line can
 cost 1 to fill), node h*2 + j is network j of a placed tile (cost 0). Two nodes touch across a
 side when both can carry a line there.
 
+Blocked players: each seat keeps two witness ways between its corners (per empty hex on them:
+the sides the way enters and leaves by); a placement can only cut a seat off if it breaks both,
+and only then are ways searched again (a depth-first reach that heads for the goal).
+
 cfg (int64) indices are the C_* constants below; outputs are one int64 row per game (O_* columns).
 """
 
@@ -897,7 +901,7 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
     arr = np.empty((4, 6), np.int64)
     crit = np.empty((2, nh), np.int64)
     cnt = np.empty(nh + 2, np.int64)
-    excl = np.empty((2, nh), np.int64)
+    need_c = np.empty((2, nh), np.int64)
     gx = np.empty((2, nh), np.int64)
     stack_n = np.empty(nn + 1, np.int64)
     stack_s = np.empty(nn + 1, np.int64)
@@ -1026,7 +1030,7 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
                                   blocked_loses, corners, nbr, n_orient, rot_of, net_mask, emask_t,
                                   ttype, emask, netid, netm, par, adj, need, front, nfront,
                                   placed_any, hand, pt, pr, cand, maps, sd, pn, ps, dq, arr, crit,
-                                  cnt, excl, gx, mv)
+                                  cnt, need_c, gx, mv)
             else:
                 ok = _random_move(cur, rng, block_connected, corners, n_orient, rot_of, emask_t,
                                   ttype, adj, need, front, nfront, placed_any, hand, pt, pr, cand,
