@@ -682,6 +682,14 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
         gx[0, hh] = Dm
         gx[1, hh] = 0
         if crit[0, hh] and Dm < INF:
+            # only hexes a move can bring into reach matter: the frontier and next to it
+            near = adj[hh] > 0 or placed_any[p] == 0
+            for s in range(6):
+                n = nbr[hh, s]
+                if n >= 0 and ttype[n] < 0 and adj[n] > 0:
+                    near = True
+            if not near:
+                continue
             v = _bfs(cm1, cm2, hh, nbr, ttype, emask, netid, netm, sd, pn, ps, dq, True)
             gx[0, hh] = v
             if v >= INF:
