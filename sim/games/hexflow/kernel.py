@@ -650,7 +650,7 @@ def _open_ends(c, nbr, ttype, emask, netm, par, need_c):
 def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corners, nbr, n_orient,
                  rot_of, net_mask, emask_t, ttype, emask, netid, netm, par, adj, need, front,
                  nfront, placed_any, hand, pt, pr, cand, maps, sd, pn, ps, dq, arr, crit, cnt,
-                 need_c, gx, out):
+                 need_c, gx, dist, seen, stamp, stack, cv, cd, out):
     """Plays to win: cheapest completion (empty hexes still to fill) for both players, from both
     of each player's corners (4 distance maps per turn); a candidate is scored by how it changes
     own and opponent's completion cost: through the new tile (from the maps) or around it (exact
@@ -690,7 +690,13 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
                     near = True
             if not near:
                 continue
-            v = _bfs(cm1, cm2, hh, nbr, ttype, emask, netid, netm, sd, pn, ps, dq, True)
+            if adj[hh] > 0:  # a candidate: the exact cost around it is needed
+                v = _bfs(cm1, cm2, hh, nbr, ttype, emask, netid, netm, sd, pn, ps, dq, True)
+            else:  # only whether it is a cut
+                ttype[hh] = BLOCK
+                v = INF if _reach(cm1, cm2, nbr, ttype, emask, netid, netm, dist, seen, stamp,
+                                  stack, pn, ps, cv, cd) < 0 else Dm + 1
+                ttype[hh] = -1
             gx[0, hh] = v
             if v >= INF:
                 gx[1, hh] = 1
@@ -1038,7 +1044,7 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
                                   blocked_loses, corners, nbr, n_orient, rot_of, net_mask, emask_t,
                                   ttype, emask, netid, netm, par, adj, need, front, nfront,
                                   placed_any, hand, pt, pr, cand, maps, sd, pn, ps, dq, arr, crit,
-                                  cnt, need_c, gx, mv)
+                                  cnt, need_c, gx, dist, seen, stamp, stack, cv, cd, mv)
             else:
                 ok = _random_move(cur, rng, block_connected, corners, n_orient, rot_of, emask_t,
                                   ttype, adj, need, front, nfront, placed_any, hand, pt, pr, cand,
