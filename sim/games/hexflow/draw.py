@@ -1,0 +1,128 @@
+"""Pictures of a HEXFLOW game: flat-topped hexes, tile lines, owners, dots, the scored path."""
+
+from __future__ import annotations
+
+import math
+
+from sim.games.base import Trace
+
+from .board import BOARD, CORNER_NAMES, SEATS
+from .position import Position
+from .tiles import BLOCK, TYPE_BY_NAME
+
+# side s midpoint direction (degrees): T, TR, BR, B, BL, TL
+_SIDE_ANGLE = (90, 30, -30, -90, -150, 150)
+_FILL = {0: "#2b2b2b", 1: "#f4f1e8"}
+_INK = {0: "#f4f1e8", 1: "#2b2b2b"}
+_SEAT_COLOUR = {"A": "#1f5fbf", "B": "#c0392b"}
+
+
+def _board(ax, pos: Position, path_hexes=(), title: str = "", small: bool = False) -> None:
+    from matplotlib.patches import PathPatch, RegularPolygon
+    from matplotlib.path import Path
+
+    r_mid = math.sqrt(3) / 2
+    corner_owner = {BOARD.hex_id(n): s for s, ns in CORNER_NAMES.items() for n in ns}
+    on_path = set(path_hexes)
+    for h in range(BOARD.size):
+        x, y = BOARD.centre[h]
+        tile = pos.tiles.get(h)
+        face = _FILL[tile[0]] if tile else "#e8e2d0" if h not in corner_owner else "#d6e4f5" \
+            if corner_owner[h] == "A" else "#f5dcd6"
+        ax.add_patch(RegularPolygon((x, y), 6, radius=0.97, orientation=math.pi / 6,
+                                    facecolor=face, edgecolor="#8a8577", linewidth=0.8))
+        if h in on_path:  # the scored path, outlined above every tile
+            ax.add_patch(RegularPolygon((x, y), 6, radius=0.9, orientation=math.pi / 6,
+                                        facecolor="none", edgecolor="#e67e22",
+                                        linewidth=1.5 if small else 3.0, zorder=5))
+        if h in corner_owner and not small:
+            ax.text(x, y + 0.62, corner_owner[h], ha="center", va="center", fontsize=7,
+                    color=_SEAT_COLOUR[corner_owner[h]], weight="bold")
+        dots = pos.dots[h]
+        for k in range(dots if not tile or not small else 0):
+            a = 2 * math.pi * k / max(dots, 1)
+            ax.plot(x + 0.28 * math.cos(a), y - 0.05 + 0.28 * math.sin(a), "o", ms=2.2,
+                    color="#b8860b")
+        if not tile:
+            if not small:
+                ax.text(x, y - 0.6, BOARD.names[h], ha="center", va="center", fontsize=5,
+                        color="#8a8577")
+            continue
+        seat, t, _ = tile
+        ink = _INK[seat]
+        if t == BLOCK:
+            ax.add_patch(RegularPolygon((x, y), 6, radius=0.45, orientation=math.pi / 6,
+                                        facecolor="none", edgecolor=ink, linewidth=1.6))
+            continue
+        for m in pos.nets(h):
+            sides = [s for s in range(6) if (m >> s) & 1]
+            pts = [(x + r_mid * math.cos(math.radians(_SIDE_ANGLE[s])),
+                    y + r_mid * math.sin(math.radians(_SIDE_ANGLE[s]))) for s in sides]
+            if len(pts) == 2:  # a single line: a curve bent through the centre
+                verts = [pts[0], (x, y), pts[1]]
+                ax.add_patch(PathPatch(Path(verts, [Path.MOVETO, Path.CURVE3, Path.CURVE3]),
+                                       facecolor="none", edgecolor=ink, linewidth=2.2))
+            else:
+                for px, py in pts:
+                    ax.plot([x, px], [y, py], color=ink, linewidth=2.2, solid_capstyle="round")
+                ax.plot(x, y, "o", ms=3, color=ink)
+    ax.set_aspect("equal")
+    ax.autoscale_view()
+    ax.set_xlim(-1.2, 1.5 * 8 + 1.2)
+    ax.set_ylim(-math.sqrt(3) / 2 * 18 - 1.2, 1.2)
+    ax.axis("off")
+    if title:
+        ax.set_title(title, fontsize=7 if small else 10)
+
+
+def _replay(trace: Trace):
+    pos = Position(trace.rules, dots=trace.data["dots"])
+    yield pos, None
+    for mv in trace.moves:
+        if mv["move"] != "pass":
+            pos.place(mv["seat"], mv["hex"], TYPE_BY_NAME[mv["tile"]], mv["rotation"], check=False)
+        yield pos, mv
+
+
+def draw_trace(trace: Trace, path: str, every_move: bool = False) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .rules import END_REASONS
+
+    row = trace.row
+    winner = "draw" if row["winner"] < 0 else SEATS[row["winner"]]
+    reason = END_REASONS[row["end_reason"]]
+    head = (f"HEXFLOW race, game {trace.game_index}: winner {winner} ({reason}), "
+            f"{row['turns']} turns, score A {row['score_A']} / B {row['score_B']}")
+    if every_move:
+        frames = []
+        for pos, mv in _replay(trace):
+            if mv is not None:
+                frames.append((Position(pos.rules, pos.dots), dict(pos.tiles), mv))
+        cols = 6
+        rows = max(1, math.ceil(len(frames) / cols))
+        fig, axes = plt.subplots(rows, cols, figsize=(cols * 2.4, rows * 2.9), squeeze=False)
+        for k, ax in enumerate(axes.ravel()):
+            if k >= len(frames):
+                ax.axis("off")
+                continue
+            pos, tiles, mv = frames[k]
+            pos.tiles = tiles
+            last = k == len(frames) - 1
+            _board(ax, pos, trace.data["path"] if last else (), f"{k + 1}. {mv['seat']} {mv['move']}",
+                   small=True)
+        fig.suptitle(head, fontsize=10)
+    else:
+        *_, (pos, _) = _replay(trace)  # the board after the last move
+        fig = plt.figure(figsize=(11, 8))
+        ax = fig.add_axes((0.0, 0.0, 0.68, 0.95))
+        _board(ax, pos, trace.data["path"], head)
+        lines = [f"{i + 1:>2}. {m['seat']} {m['move']}" for i, m in enumerate(trace.moves)]
+        text = "\n".join(lines[:60]) + ("\n..." if len(lines) > 60 else "")
+        fig.text(0.70, 0.95, "moves (tile code + rotation, hex)\n\n" + text, va="top",
+                 family="monospace", fontsize=7)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

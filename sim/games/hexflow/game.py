@@ -1,0 +1,193 @@
+"""The HEXFLOW Game object: schema, thin wrappers around the compiled kernel, traces, reports."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from sim.games.base import Game, SeatBot, Trace
+
+from . import kernel as K
+from . import rules as R
+from .board import BOARD, SEATS
+from .tiles import TILE_TYPES
+
+
+def _bot_arrays(seats: Sequence[SeatBot]) -> tuple[np.ndarray, np.ndarray]:
+    codes = np.array([s.bot.code for s in seats], dtype=np.int64)
+    par = np.zeros((2, R.N_BOT_PARAMS), dtype=np.float64)
+    for i, s in enumerate(seats):
+        v = s.param_vector()
+        par[i, : len(v)] = v
+    return codes, par
+
+
+_TABLES: dict[str, R.Tables] = {}
+
+
+def _tables(rules: dict[str, Any]) -> R.Tables:
+    """Kernel tables of a rule set, built once per process (chunks of a run share them)."""
+    key = json.dumps(rules, sort_keys=True)
+    if key not in _TABLES:
+        _TABLES[key] = R.Tables(rules)
+    return _TABLES[key]
+
+
+def _run(rules: dict[str, Any], seats: Sequence[SeatBot], first_game: int, n_games: int,
+         run_seed: int, record: bool):
+    if len(seats) != 2:
+        raise ValueError(f"hexflow race needs 2 seats, got {len(seats)}")
+    tb = _tables(rules)
+    codes, par = _bot_arrays(seats)
+    res = np.zeros((n_games, R.N_OUT), dtype=np.int64)
+    nh = BOARD.size
+    if record:
+        rec = (np.zeros((rules["max_turns"] + 1, 6), np.int64),
+               np.zeros((2, tb.tileset.shape[0]), np.int64), np.zeros(nh, np.int64),
+               np.zeros(2 * nh + 1, np.int64), np.zeros(2, np.int64))
+    else:
+        rec = (np.zeros((1, 6), np.int64), np.zeros((2, 1), np.int64), np.zeros(1, np.int64),
+               np.zeros(1, np.int64), np.zeros(2, np.int64))
+    K._play(np.int64(first_game), np.int64(n_games), np.uint64(run_seed), tb.cfg, codes, par,
+            tb.corners, tb.nbr, tb.dist, tb.n_orient, tb.rot_of, tb.net_mask, tb.emask, tb.tileset,
+            tb.dots, tb.dot_pool, tb.free, res, record, *rec)
+    return res, rec
+
+
+def _columns(res: np.ndarray) -> dict[str, np.ndarray]:
+    return {name: res[:, idx].astype(dt) for name, idx, dt in R.column_names()}
+
+
+class HexflowGame(Game):
+    name = "hexflow"
+    title = "HEXFLOW (Race mode)"
+    description = ("Two players lay line tiles on an 85-hex board; first to join their two "
+                   "diagonal corners with a continuous line wins.")
+    params = R.PARAMS
+    bots = R.BOTS
+    end_reasons = R.END_REASONS
+    default_bot = "greedy"
+
+    def seat_names(self, rules: dict[str, Any]) -> list[str]:
+        return list(SEATS)
+
+    def validate(self, rules: dict[str, Any], where: str) -> None:
+        R.validate(rules, where)
+
+    def warnings(self, rules: dict[str, Any]) -> list[str]:
+        return R.warnings(rules)
+
+    def play_chunk(self, rules, seats, first_game, n_games, run_seed):
+        res, _ = _run(rules, seats, first_game, n_games, run_seed, record=False)
+        return _columns(res)
+
+    def play_traced(self, rules, seats, game_index, run_seed) -> Trace:
+        res, (moves, bags, dots, path, n) = _run(rules, seats, game_index, 1, run_seed, record=True)
+        row = {k: v[0].item() for k, v in _columns(res).items()}
+        out = []
+        for i in range(int(n[0])):
+            seat, kind, h, t, r, turn = (int(x) for x in moves[i])
+            if kind == 1:
+                out.append({"seat": SEATS[seat], "move": "pass", "turn": turn})
+            else:
+                out.append({"seat": SEATS[seat], "turn": turn, "hex": BOARD.names[h],
+                            "tile": TILE_TYPES[t].name, "rotation": r,
+                            "move": f"{TILE_TYPES[t].code}{r} {BOARD.names[h]}"})
+        data = {"bags": bags.tolist(), "dots": dots.tolist(),
+                "path": [BOARD.names[int(v) >> 1] for v in path[: int(n[1])]]}
+        return Trace(self.name, dict(rules), list(SEATS), game_index, run_seed, out, row, data)
+
+    def warm(self) -> None:
+        rules = self.resolve_rules({}, "warm")
+        seats = [SeatBot(b, {p.name: p.default for p in b.params}) for b in self.bots]
+        self.play_chunk(rules, seats, 0, 2, 0)
+
+    # ---- verification -------------------------------------------------------------------------
+    def verify_trace(self, trace: Trace) -> None:
+        """Replay with the pure-Python Position: hands drawn from the recorded bags, every
+        placement legal and from the mover's hand, passes only without a legal placement,
+        tiles conserved, declared winner, end reason, score and path columns right."""
+        from .position import Position
+
+        rules = trace.rules
+        pos = Position(rules, dots=trace.data["dots"])
+        hs = rules["hand_size"]
+        bags = [list(b) for b in trace.data["bags"]]
+        full_set = sorted(bags[0])
+        hands = [[bags[q].pop() for _ in range(min(hs, len(bags[q])))] for q in range(2)]
+        blocked = [False, False]
+        winner, reason = None, None
+        row = trace.row
+        passes = [0, 0]
+        consec = 0
+        for i, mv in enumerate(trace.moves):
+            assert reason is None, f"move {i} played after the game ended ({reason})"
+            q = SEATS.index(mv["seat"])
+            if i == 0:
+                assert q == row["first_seat"], "first mover differs from first_seat"
+            else:
+                assert q != SEATS.index(trace.moves[i - 1]["seat"]), f"move {i}: same seat twice"
+            if mv["move"] == "pass":
+                legal = pos.legal_moves(q, hands[q]) if hands[q] else []
+                assert not legal, f"move {i}: {mv['seat']} passed with {len(legal)} legal moves"
+                if hands[q] and rules["no_move"] == "lose":
+                    winner, reason = 1 - q, "no_move_loss"
+                    continue
+                passes[q] += 1
+                consec += 1
+                if consec >= 2:
+                    winner = pos.stalemate_winner()
+                    reason = "stalemate_closest" if rules["stalemate_rule"] == "closest" \
+                        else "stalemate_draw"
+                continue
+            consec = 0
+            t = TILE_TYPES_BY_NAME[mv["tile"]]
+            assert t in hands[q], f"move {i}: {mv['tile']} not in {mv['seat']}'s hand {hands[q]}"
+            pos.place(q, mv["hex"], t, mv["rotation"])  # raises if illegal
+            hands[q].remove(t)
+            if bags[q]:
+                hands[q].append(bags[q].pop())
+            winner, reason, blocked = pos.judge(q, t, blocked)
+        if reason is None:
+            assert len(trace.moves) >= rules["max_turns"], "game stopped with no end reason"
+            reason = "turn_cap"
+        # conservation: board + hand + bag = the set, per seat
+        for q in range(2):
+            on_board = [t for (s, t, _) in pos.tiles.values() if s == q]
+            assert sorted(on_board + hands[q] + bags[q]) == full_set, f"seat {q}: tiles not conserved"
+            for t, tt in enumerate(TILE_TYPES):
+                col = f"hexflow_tiles_{SEATS[q]}_{tt.name}"
+                assert row[col] == on_board.count(t), f"{col} = {row[col]}, board has {on_board.count(t)}"
+            assert row[f"hexflow_passes_{SEATS[q]}"] == passes[q]
+        assert self.end_reasons[row["end_reason"]] == reason, \
+            f"declared {self.end_reasons[row['end_reason']]}, replay gives {reason}"
+        assert row["winner"] == (-1 if winner is None else winner), \
+            f"declared winner {row['winner']}, replay gives {winner}"
+        assert row["turns"] == len(trace.moves)
+        if reason in ("path", "opponent_path"):
+            assert row["hexflow_path_completed"]
+            score, length, hexes = pos.best_path(winner)
+            assert row[f"score_{SEATS[winner]}"] == (10 * score if score > 0 else 10)
+            assert row["hexflow_path_len"] == length
+            assert len(trace.data["path"]) >= 1
+        else:
+            assert not row["hexflow_path_completed"]
+            want = 10 if winner is not None else 0
+            assert row["score_A"] + row["score_B"] == want
+
+    # ---- pictures and reports -----------------------------------------------------------------
+    def draw(self, trace: Trace, path: str, every_move: bool = False) -> None:
+        from .draw import draw_trace
+
+        draw_trace(trace, path, every_move)
+
+    def report_metrics(self, df, rules: dict[str, Any]) -> list[dict[str, Any]]:
+        from .report import metrics
+
+        return metrics(df, rules)
+
+
+TILE_TYPES_BY_NAME = {t.name: i for i, t in enumerate(TILE_TYPES)}

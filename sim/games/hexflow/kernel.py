@@ -1,0 +1,1210 @@
+"""Compiled Race-mode kernel: one call plays a whole chunk of games, bots included.
+
+Board state (NH hexes, index map in board.py) as flat int64 arrays:
+  ttype[h]   tile type on hex h, -1 = empty          towner[h]  seat that placed it
+  trot[h]    rotation (0..5)                          emask[h]   sides carrying a line (6 bits)
+  netid[h*6 + s]  which network (0/1) of the tile on h owns side s, -1 = none
+  netm[h*2 + j]   side mask of network j of the tile on h
+  par[h*2 + j]    union-find over networks: placed lines that touch are one set
+  adj[h]     number of occupied neighbours of an empty hex
+  need[h]    sides of an empty hex where a neighbour's line ends (a new tile must cover one)
+  front[:nfront]  empty hexes with an occupied neighbour (pos[h] = place in front, -1 = absent)
+
+Graph nodes (for distances and blocking): node h*2 is an empty hex (any line can still pass:
+cost 1 to fill), node h*2 + j is network j of a placed tile (cost 0). Two nodes touch across a
+side when both can carry a line there.
+
+Blocked players: each seat keeps two witness ways between its corners (per empty hex on them:
+the sides the way enters and leaves by); a placement can only cut a seat off if it breaks both,
+and only then are ways searched again (a depth-first reach that heads for the goal).
+
+cfg (int64) indices are the C_* constants below; outputs are one int64 row per game (O_* columns).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.rng import below, game_seed, new_state, shuffle
+
+INF = 1 << 20
+BLOCK = 4
+
+# cfg indices
+C_HAND, C_BLOCK_CONNECTED, C_BLOCKED_LOSES, C_STALEMATE, C_NO_MOVE, C_FIRST, C_MAX_TURNS, \
+    C_DOTS_RANDOM, C_BLOCK_CHECK = range(9)
+N_CFG = 9
+# stalemate rules, first player, block check
+ST_CLOSEST, ST_DRAW = 0, 1
+FIRST_RANDOM, FIRST_A, FIRST_B = 0, 1, 2
+BC_ANY, BC_BLOCK_TILE = 0, 1
+# end reasons (index into Game.end_reasons)
+E_PATH, E_OPP_PATH, E_BLOCKED, E_SELF_BLOCKED, E_BOTH_BLOCKED, E_ST_CLOSEST, E_ST_DRAW, \
+    E_NO_MOVE, E_TURN_CAP = range(9)
+# output columns
+O_WINNER, O_REASON, O_TURNS, O_FIRST, O_SCORE_A, O_SCORE_B, O_PASS_A, O_PASS_B, O_BLOCKS_A, \
+    O_BLOCKS_B, O_COMPLETED, O_PATH_LEN, O_PATH_DOT_HEXES, O_PATH_DOTS, O_DIST_A, O_DIST_B, \
+    O_TILES = range(17)
+# bots
+BOT_RANDOM, BOT_GREEDY = 0, 1
+# recorded move: seat, kind (0 place, 1 pass), hex, type, rotation, turn
+R_SEAT, R_KIND, R_HEX, R_TYPE, R_ROT, R_TURN = range(6)
+
+
+@njit(cache=True)
+def _find(par, x):
+    while par[x] != x:
+        par[x] = par[par[x]]
+        x = par[x]
+    return x
+
+
+@njit(cache=True)
+def _bfs(src, dst, blocked, nbr, ttype, emask, netid, netm, d, pn, ps, dq, stop):
+    """0-1 BFS from corner hex `src` over the potential graph (hex `blocked` removed).
+
+    d, pn, ps: int64[2 * NH] distance, parent node, side taken from the parent; dq: int64[24 * NH].
+    Returns the number of empty hexes still to fill on the cheapest way to corner `dst` (INF if
+    none); a placed start/end network costs 0, an empty corner 1. With `stop`, the search ends
+    as soon as dst is reached (d is then only partly filled).
+    """
+    nn = d.shape[0]
+    for i in range(nn):
+        d[i] = INF
+    if src == blocked or dst == blocked:
+        return INF
+    head = nn * 6
+    tail = head
+    if ttype[src] < 0:
+        d[src * 2] = 1
+        pn[src * 2] = -1
+        dq[tail] = src * 2
+        tail += 1
+    else:
+        for j in range(2):
+            if netm[src * 2 + j] != 0:
+                d[src * 2 + j] = 0
+                pn[src * 2 + j] = -1
+                dq[tail] = src * 2 + j
+                tail += 1
+    while head < tail:
+        u = dq[head]
+        head += 1
+        h = u >> 1
+        du = d[u]
+        if h == dst and stop:
+            return du  # a 0-1 BFS pops nodes in order of cost: this one is final
+        m = 63 if ttype[h] < 0 else netm[u]
+        for s in range(6):
+            if not (m >> s) & 1:
+                continue
+            n = nbr[h, s]
+            if n < 0 or n == blocked:
+                continue
+            if ttype[n] < 0:
+                v = n * 2
+                w = 1
+            else:
+                o = (s + 3) % 6
+                if not (emask[n] >> o) & 1:
+                    continue
+                v = n * 2 + netid[n * 6 + o]
+                w = 0
+            nd = du + w
+            if nd < d[v]:
+                d[v] = nd
+                pn[v] = u
+                ps[v] = s
+                if w == 0:
+                    head -= 1
+                    dq[head] = v
+                else:
+                    dq[tail] = v
+                    tail += 1
+    if ttype[dst] < 0:
+        return d[dst * 2]
+    best = INF
+    for j in range(2):
+        if netm[dst * 2 + j] != 0 and d[dst * 2 + j] < best:
+            best = d[dst * 2 + j]
+    return best
+
+
+@njit(cache=True)
+def _reach(src, dst, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack, pn, ps, cv, cd):
+    """Can a line still run from corner hex src to corner hex dst (through empty hexes and placed
+    lines that fit)? Depth-first, always trying the neighbour nearest to dst first, so on an open
+    board it walks almost straight there. Returns the node reached on dst (-1: none); pn/ps hold
+    the way back (parent node, side taken from it). seen/stamp: visit marks without clearing;
+    cv, cd: int64[6] scratch."""
+    stamp[0] += 1
+    st = stamp[0]
+    top = 0
+    if ttype[src] < 0:
+        stack[0] = src * 2
+        top = 1
+        seen[src * 2] = st
+        pn[src * 2] = -1
+    else:
+        for j in range(2):
+            if netm[src * 2 + j] != 0:
+                stack[top] = src * 2 + j
+                top += 1
+                seen[src * 2 + j] = st
+                pn[src * 2 + j] = -1
+    while top > 0:
+        top -= 1
+        u = stack[top]
+        h = u >> 1
+        if h == dst:
+            return u
+        m = 63 if ttype[h] < 0 else netm[u]
+        k = 0
+        for s in range(6):
+            if not (m >> s) & 1:
+                continue
+            n = nbr[h, s]
+            if n < 0:
+                continue
+            if ttype[n] < 0:
+                v = n * 2
+            else:
+                o = (s + 3) % 6
+                if not (emask[n] >> o) & 1:
+                    continue
+                v = n * 2 + netid[n * 6 + o]
+            if seen[v] == st:
+                continue
+            seen[v] = st
+            pn[v] = u
+            ps[v] = s
+            # insert by distance to dst, farthest first (the nearest is pushed last)
+            dv = dist[n, dst]
+            i = k
+            while i > 0 and cd[i - 1] < dv:
+                cv[i] = cv[i - 1]
+                cd[i] = cd[i - 1]
+                i -= 1
+            cv[i] = v
+            cd[i] = dv
+            k += 1
+        for i in range(k):
+            stack[top] = cv[i]
+            top += 1
+    return -1
+
+
+@njit(cache=True)
+def _witness_to(q, k, v, ttype, pn, ps, wit_in, wit_out):
+    """Store the way ending at node v (found by _reach) as witness k of seat q: the (in side,
+    out side) of each empty hex on it (-1 = the way starts/ends there, -2 = not on it)."""
+    for h in range(wit_in.shape[2]):
+        wit_in[q, k, h] = -2
+        wit_out[q, k, h] = -2
+    out = -1
+    while v != -1:
+        h = v >> 1
+        u = pn[v]
+        if ttype[h] < 0:
+            wit_in[q, k, h] = (ps[v] + 3) % 6 if u != -1 else -1
+            wit_out[q, k, h] = out
+        if u != -1:
+            out = ps[v]
+        v = u
+
+
+@njit(cache=True)
+def _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack, pn, ps,
+                   cv, cd, wit_in, wit_out, wvalid):
+    """Search seat q's ways anew: witness 0 = any way, witness 1 = one through none of its inner
+    empty hexes (if any). A placement can only cut q off if it breaks both, so the search runs
+    again only then. Returns INF when q is cut off, else 0."""
+    c1 = corners[q, 0]
+    c2 = corners[q, 1]
+    wvalid[q, 0] = 0
+    wvalid[q, 1] = 0
+    v = _reach(c1, c2, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack, pn, ps, cv,
+               cd)
+    if v < 0:
+        return INF
+    _witness_to(q, 0, v, ttype, pn, ps, wit_in, wit_out)
+    wvalid[q, 0] = 1
+    nh = ttype.shape[0]
+    for h in range(nh):  # wall off witness 0's inner hexes for a moment
+        if wit_in[q, 0, h] >= 0 and wit_out[q, 0, h] >= 0:
+            ttype[h] = BLOCK
+    v = _reach(c1, c2, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack, pn, ps, cv,
+               cd)
+    if v >= 0:
+        _witness_to(q, 1, v, ttype, pn, ps, wit_in, wit_out)
+        wvalid[q, 1] = 1
+    for h in range(nh):
+        if wit_in[q, 0, h] >= 0 and wit_out[q, 0, h] >= 0:
+            ttype[h] = -1
+    return 0
+
+
+@njit(cache=True)
+def _legal(p, h, t, r, placed_any, corners, ttype, adj, need, emask_t, block_connected):
+    if ttype[h] >= 0:
+        return False
+    if placed_any[p] == 0:
+        if h != corners[p, 0] and h != corners[p, 1]:
+            return False
+        return not (t == BLOCK and block_connected)
+    if adj[h] == 0:
+        return False
+    if t == BLOCK:
+        return not block_connected
+    return (emask_t[t, r] & need[h]) != 0
+
+
+@njit(cache=True)
+def _place(p, h, t, r, nbr, net_mask, emask_t, ttype, trot, towner, emask, netid, netm, par,
+           adj, need, front, pos, nfront):
+    """Put tile (t, r) of seat p on empty hex h; returns the new frontier size."""
+    ttype[h] = t
+    trot[h] = r
+    towner[h] = p
+    em = emask_t[t, r]
+    emask[h] = em
+    for j in range(2):
+        m = net_mask[t, r, j]
+        netm[h * 2 + j] = m
+        par[h * 2 + j] = h * 2 + j
+        for s in range(6):
+            if (m >> s) & 1:
+                netid[h * 6 + s] = j
+    # leave the frontier
+    if pos[h] >= 0:
+        last = front[nfront - 1]
+        front[pos[h]] = last
+        pos[last] = pos[h]
+        pos[h] = -1
+        nfront -= 1
+    for s in range(6):
+        n = nbr[h, s]
+        if n < 0:
+            continue
+        o = (s + 3) % 6
+        if ttype[n] < 0:
+            adj[n] += 1
+            if (em >> s) & 1:
+                need[n] |= 1 << o
+            if pos[n] < 0:
+                pos[n] = nfront
+                front[nfront] = n
+                nfront += 1
+        elif (em >> s) & 1 and (emask[n] >> o) & 1:
+            a = _find(par, h * 2 + netid[h * 6 + s])
+            b = _find(par, n * 2 + netid[n * 6 + o])
+            if a != b:
+                par[a] = b
+    return nfront
+
+
+@njit(cache=True)
+def _connected(c1, c2, ttype, netm, par):
+    """Do placed lines join corner hex c1 to corner hex c2?"""
+    if ttype[c1] < 0 or ttype[c2] < 0:
+        return False
+    for i in range(2):
+        if netm[c1 * 2 + i] == 0:
+            continue
+        a = _find(par, c1 * 2 + i)
+        for j in range(2):
+            if netm[c2 * 2 + j] != 0 and _find(par, c2 * 2 + j) == a:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _best_path(c1, c2, nbr, ttype, emask, netid, netm, par, mult, stack_n, stack_s, on, hexcnt,
+               best_nodes):
+    """Best-scoring simple path of placed lines from corner c1 to corner c2 (depth-first search
+    over networks, pruned by the dots still reachable). Score = sum of multipliers of the distinct
+    hexes on it; ties go to the shorter path. Returns (score, length, n_nodes in best_nodes)."""
+    nn = netm.shape[0]
+    for i in range(nn):
+        on[i] = 0
+    for h in range(hexcnt.shape[0]):
+        hexcnt[h] = 0
+    # the dots of every hex the corner's lines reach bound what any path can collect
+    total = 0
+    roots = np.empty(2, np.int64)
+    for j in range(2):
+        roots[j] = _find(par, c1 * 2 + j) if netm[c1 * 2 + j] != 0 else -1
+    for h in range(hexcnt.shape[0]):
+        if ttype[h] >= 0:
+            for j in range(2):
+                if netm[h * 2 + j] != 0:
+                    r = _find(par, h * 2 + j)
+                    if r == roots[0] or r == roots[1]:
+                        total += mult[h]
+                        break
+    best_score = -1
+    best_len = INF
+    best_n = 0
+    budget = 200000
+    for j0 in range(2):
+        if netm[c1 * 2 + j0] == 0:
+            continue
+        depth = 0
+        stack_n[0] = c1 * 2 + j0
+        stack_s[0] = 0
+        on[c1 * 2 + j0] = 1
+        hexcnt[c1] += 1
+        score = mult[c1]
+        nhex = 1
+        while depth >= 0:
+            budget -= 1
+            if budget < 0:
+                break
+            u = stack_n[depth]
+            h = u >> 1
+            if h == c2:
+                if score > best_score or (score == best_score and nhex < best_len):
+                    best_score = score
+                    best_len = nhex
+                    best_n = depth + 1
+                    for k in range(depth + 1):
+                        best_nodes[k] = stack_n[k]
+                s = 6
+            else:
+                s = stack_s[depth]
+            advanced = False
+            while s < 6:
+                m = netm[u]
+                if (m >> s) & 1:
+                    n = nbr[h, s]
+                    o = (s + 3) % 6
+                    if n >= 0 and ttype[n] >= 0 and (emask[n] >> o) & 1:
+                        v = n * 2 + netid[n * 6 + o]
+                        if on[v] == 0:
+                            if total > best_score or (total == best_score and nhex + 1 < best_len):
+                                stack_s[depth] = s + 1
+                                depth += 1
+                                stack_n[depth] = v
+                                stack_s[depth] = 0
+                                on[v] = 1
+                                if hexcnt[n] == 0:
+                                    nhex += 1
+                                    score += mult[n]
+                                hexcnt[n] += 1
+                                advanced = True
+                                break
+                s += 1
+            if not advanced:
+                # pop u
+                on[u] = 0
+                hexcnt[h] -= 1
+                if hexcnt[h] == 0:
+                    nhex -= 1
+                    score -= mult[h]
+                depth -= 1
+        # clean up after a budget stop
+        for i in range(nn):
+            on[i] = 0
+        for hh in range(hexcnt.shape[0]):
+            hexcnt[hh] = 0
+    return best_score, best_len, best_n
+
+
+@njit(cache=True)
+def _reaches(corners, dist, ttype, netm, par, roots, out):
+    """Stalemate measure for both seats: out[p] = smallest hex distance from the lines joined to
+    one of p's corners to p's other corner (INF if p holds lines on neither corner)."""
+    nh = ttype.shape[0]
+    for q in range(2):  # roots[seat, corner, network] of the lines on each corner
+        out[q] = INF
+        for k in range(2):
+            roots[q, k, 0] = -2
+            roots[q, k, 1] = -2
+            c = corners[q, k]
+            if ttype[c] >= 0:
+                for j in range(2):
+                    if netm[c * 2 + j] != 0:
+                        roots[q, k, j] = _find(par, c * 2 + j)
+    for h in range(nh):
+        if ttype[h] < 0:
+            continue
+        for i in range(2):
+            if netm[h * 2 + i] == 0:
+                continue
+            r = _find(par, h * 2 + i)
+            for q in range(2):
+                for k in range(2):
+                    if r == roots[q, k, 0] or r == roots[q, k, 1]:
+                        d = dist[h, corners[q, 1 - k]]
+                        if d < out[q]:
+                            out[q] = d
+
+
+@njit(cache=True)
+def _pair_through(m, a1, a2, at1, at2):
+    """Cheapest way through a network with side mask m: enter from one side with cost a1[s],
+    leave by another with a2[s]; at1/at2: the hex is the path's own start/end corner."""
+    if m == 0:
+        return INF
+    b1 = INF
+    b1s = -1
+    c1 = INF
+    b2 = INF
+    b2s = -1
+    c2 = INF
+    for s in range(6):
+        if (m >> s) & 1:
+            x = a1[s]
+            if x < b1:
+                c1 = b1
+                b1 = x
+                b1s = s
+            elif x < c1:
+                c1 = x
+            y = a2[s]
+            if y < b2:
+                c2 = b2
+                b2 = y
+                b2s = s
+            elif y < c2:
+                c2 = y
+    if at1:
+        return b2
+    if at2:
+        return b1
+    if b1s != b2s:
+        v = b1 + b2
+    else:
+        v = min(b1 + c2, c1 + b2)
+    return min(v, INF)
+
+
+@njit(cache=True)
+def _arrive(h, d, nbr, ttype, emask, netid, out):
+    """out[s] = cost (map d) of the node across side s of empty hex h that a line on s would join."""
+    for s in range(6):
+        n = nbr[h, s]
+        out[s] = INF
+        if n < 0:
+            continue
+        if ttype[n] < 0:
+            out[s] = d[n * 2]
+        else:
+            o = (s + 3) % 6
+            if (emask[n] >> o) & 1:
+                out[s] = d[n * 2 + netid[n * 6 + o]]
+
+
+@njit(cache=True)
+def _critical(dA, dB, D, nh, ttype, crit, cnt):
+    """crit[h] = 1 if every cheapest way between the corners uses empty hex h (it is the only
+    empty hex of its layer on such ways)."""
+    for k in range(nh + 2):
+        cnt[k] = 0
+    for h in range(nh):
+        crit[h] = 0
+    if D >= INF:
+        return
+    for h in range(nh):
+        if ttype[h] < 0 and dA[h * 2] + dB[h * 2] - 1 == D and dA[h * 2] <= nh:
+            cnt[dA[h * 2]] += 1
+    for h in range(nh):
+        if ttype[h] < 0 and dA[h * 2] + dB[h * 2] - 1 == D and dA[h * 2] <= nh:
+            if cnt[dA[h * 2]] == 1:
+                crit[h] = 1
+
+
+@njit(cache=True)
+def _hand_pairs(p, hand, n_orient, rot_of, pt, pr):
+    """Distinct (type, rotation) pairs seat p could play from its hand; returns how many."""
+    n = 0
+    hs = hand.shape[1]
+    for k in range(hs):
+        t = hand[p, k]
+        if t < 0:
+            continue
+        dup = False
+        for k2 in range(k):
+            if hand[p, k2] == t:
+                dup = True
+        if dup:
+            continue
+        for o in range(n_orient[t]):
+            pt[n] = t
+            pr[n] = rot_of[t, o]
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _candidates(p, placed_any, corners, ttype, front, nfront, cand):
+    """Hexes seat p may try: its empty corners before its first tile (written to cand), else the
+    frontier itself. Returns (array, count)."""
+    if placed_any[p] == 0:
+        n = 0
+        for k in range(2):
+            c = corners[p, k]
+            if ttype[c] < 0:
+                cand[n] = c
+                n += 1
+        return cand, n
+    return front, nfront
+
+
+@njit(cache=True)
+def _random_move(p, rng, block_connected, corners, n_orient, rot_of, emask_t, ttype, adj, need,
+                 front, nfront, placed_any, hand, pt, pr, cand, out):
+    """Uniform over legal (hex, type, rotation): rejection sampling, then exact enumeration."""
+    npairs = _hand_pairs(p, hand, n_orient, rot_of, pt, pr)
+    cands, ncand = _candidates(p, placed_any, corners, ttype, front, nfront, cand)
+    if npairs == 0 or ncand == 0:
+        return False
+    for _ in range(24):
+        i = below(rng, npairs)
+        h = cands[below(rng, ncand)]
+        if _legal(p, h, pt[i], pr[i], placed_any, corners, ttype, adj, need, emask_t,
+                  block_connected):
+            out[0] = h
+            out[1] = pt[i]
+            out[2] = pr[i]
+            return True
+    count = 0
+    for c in range(ncand):
+        for i in range(npairs):
+            if _legal(p, cands[c], pt[i], pr[i], placed_any, corners, ttype, adj, need, emask_t,
+                      block_connected):
+                count += 1
+    if count == 0:
+        return False
+    k = below(rng, count)
+    for c in range(ncand):
+        for i in range(npairs):
+            if _legal(p, cands[c], pt[i], pr[i], placed_any, corners, ttype, adj, need, emask_t,
+                      block_connected):
+                if k == 0:
+                    out[0] = cands[c]
+                    out[1] = pt[i]
+                    out[2] = pr[i]
+                    return True
+                k -= 1
+    return False
+
+
+@njit(cache=True)
+def _cost_with(h, t, r, src, dst, nbr, net_mask, emask_t, ttype, emask, netid, netm, d, pn, ps,
+               dq):
+    """Exact completion cost src -> dst if tile (t, r) stood on empty hex h (state restored)."""
+    ttype[h] = t
+    emask[h] = emask_t[t, r]
+    for j in range(2):
+        m = net_mask[t, r, j]
+        netm[h * 2 + j] = m
+        for s in range(6):
+            if (m >> s) & 1:
+                netid[h * 6 + s] = j
+    c = _bfs(src, dst, -1, nbr, ttype, emask, netid, netm, d, pn, ps, dq, True)
+    ttype[h] = -1
+    emask[h] = 0
+    for j in range(2):
+        netm[h * 2 + j] = 0
+    for s in range(6):
+        netid[h * 6 + s] = -1
+    return c
+
+
+@njit(cache=True)
+def _open_ends(c, nbr, ttype, emask, netm, par, need_c):
+    """Empty hexes that the lines of the network on corner hex c (with everything joined to it)
+    point into; need_c[n] = sides of n facing those line ends. Returns their number, -1 when
+    the corner holds no line."""
+    nh = ttype.shape[0]
+    for n in range(nh):
+        need_c[n] = 0
+    if ttype[c] < 0 or emask[c] == 0:
+        return -1
+    r0 = _find(par, c * 2) if netm[c * 2] != 0 else -2
+    r1 = _find(par, c * 2 + 1) if netm[c * 2 + 1] != 0 else -2
+    count = 0
+    for x in range(nh):
+        if ttype[x] < 0 or emask[x] == 0:
+            continue
+        for j in range(2):
+            m = netm[x * 2 + j]
+            if m == 0:
+                continue
+            r = _find(par, x * 2 + j)
+            if r != r0 and r != r1:
+                continue
+            for s in range(6):
+                if (m >> s) & 1:
+                    n = nbr[x, s]
+                    if n >= 0 and ttype[n] < 0:
+                        if need_c[n] == 0:
+                            count += 1
+                        need_c[n] |= 1 << ((s + 3) % 6)
+    return count
+
+
+@njit(cache=True)
+def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corners, nbr, n_orient,
+                 rot_of, net_mask, emask_t, ttype, emask, netid, netm, par, adj, need, front,
+                 nfront, placed_any, hand, pt, pr, cand, maps, sd, pn, ps, dq, arr, crit, cnt,
+                 need_c, gx, dist, seen, stamp, stack, cv, cd, out):
+    """Plays to win: cheapest completion (empty hexes still to fill) for both players, from both
+    of each player's corners (4 distance maps per turn); a candidate is scored by how it changes
+    own and opponent's completion cost: through the new tile (from the maps) or around it (exact
+    re-search only where the hex is on every cheapest way). Wins at once when it can, never
+    completes the opponent's path or cuts its own, takes an auto-win cut, blocks when that pays
+    (w_block), and pays `defense` for leaving the opponent a hex that would cut it off: a cut
+    hex next to a tile, or a corner network with a single open line end."""
+    nh = ttype.shape[0]
+    o = 1 - p
+    npairs = _hand_pairs(p, hand, n_orient, rot_of, pt, pr)
+    cands, ncand = _candidates(p, placed_any, corners, ttype, front, nfront, cand)
+    if npairs == 0 or ncand == 0:
+        return False
+    cm1 = corners[p, 0]
+    cm2 = corners[p, 1]
+    co1 = corners[o, 0]
+    co2 = corners[o, 1]
+    Dm = _bfs(cm1, cm2, -1, nbr, ttype, emask, netid, netm, maps[0], pn, ps, dq, False)
+    _bfs(cm2, cm1, -1, nbr, ttype, emask, netid, netm, maps[1], pn, ps, dq, False)
+    Do = _bfs(co1, co2, -1, nbr, ttype, emask, netid, netm, maps[2], pn, ps, dq, False)
+    _bfs(co2, co1, -1, nbr, ttype, emask, netid, netm, maps[3], pn, ps, dq, False)
+    _critical(maps[0], maps[1], Dm, nh, ttype, crit[0], cnt)
+    _critical(maps[2], maps[3], Do, nh, ttype, crit[1], cnt)
+    open0 = _open_ends(cm1, nbr, ttype, emask, netm, par, need_c[0])
+    open1 = _open_ends(cm2, nbr, ttype, emask, netm, par, need_c[1])
+    # gx[0, h]: own cost avoiding h; gx[1, h] = 1: h is a cut (every own way passes it)
+    n_cut_front = 0  # own cut hexes the opponent could fill next turn
+    for hh in range(nh):
+        gx[0, hh] = Dm
+        gx[1, hh] = 0
+        if crit[0, hh] and Dm < INF:
+            # only hexes a move can bring into reach matter: the frontier and next to it
+            near = adj[hh] > 0 or placed_any[p] == 0
+            for s in range(6):
+                n = nbr[hh, s]
+                if n >= 0 and ttype[n] < 0 and adj[n] > 0:
+                    near = True
+            if not near:
+                continue
+            if adj[hh] > 0:  # a candidate: the exact cost around it is needed
+                v = _bfs(cm1, cm2, hh, nbr, ttype, emask, netid, netm, sd, pn, ps, dq, True)
+            else:  # only whether it is a cut
+                ttype[hh] = BLOCK
+                v = INF if _reach(cm1, cm2, nbr, ttype, emask, netid, netm, dist, seen, stamp,
+                                  stack, pn, ps, cv, cd) < 0 else Dm + 1
+                ttype[hh] = -1
+            gx[0, hh] = v
+            if v >= INF:
+                gx[1, hh] = 1
+                if adj[hh] > 0:
+                    n_cut_front += 1
+    danger_now = n_cut_front > 0 or open0 == 1 or open1 == 1
+    cap = 60
+    dm_c = min(Dm, cap)
+    do_c = min(Do, cap)
+    both_finite = Dm < INF and Do < INF
+    best = -1e18
+    nbest = 0
+    for ci in range(ncand):
+        h = cands[ci]
+        for k in range(4):
+            _arrive(h, maps[k], nbr, ttype, emask, netid, arr[k])
+        # a hex off every cheapest way of both players and off the own corner networks' ends:
+        # all legal moves there score the same
+        if both_finite and crit[0, h] == 0 and crit[1, h] == 0 and need_c[0, h] == 0 \
+                and need_c[1, h] == 0:
+            lb_m = 0 if h == cm1 else min(arr[0, 0], arr[0, 1], arr[0, 2], arr[0, 3], arr[0, 4],
+                                           arr[0, 5])
+            if h != cm2:
+                lb_m += min(arr[1, 0], arr[1, 1], arr[1, 2], arr[1, 3], arr[1, 4], arr[1, 5])
+            lb_o = 0 if h == co1 else min(arr[2, 0], arr[2, 1], arr[2, 2], arr[2, 3], arr[2, 4],
+                                           arr[2, 5])
+            if h != co2:
+                lb_o += min(arr[3, 0], arr[3, 1], arr[3, 2], arr[3, 3], arr[3, 4], arr[3, 5])
+            if lb_m >= Dm and lb_o >= Do:
+                k = 0
+                for i in range(npairs):
+                    if _legal(p, h, pt[i], pr[i], placed_any, corners, ttype, adj, need, emask_t,
+                              block_connected):
+                        k += 1
+                if k == 0:
+                    continue
+                v0 = 0.0
+                dn = danger_now
+                for s in range(6):  # hexes next to h become placeable for the opponent
+                    n = nbr[h, s]
+                    if n >= 0 and ttype[n] < 0 and adj[n] == 0 and gx[1, n] == 1:
+                        dn = True
+                if dn:
+                    v0 = -defense
+                pick = -1
+                if v0 > best:
+                    best = v0
+                    nbest = k
+                    pick = below(rng, k)
+                elif v0 == best:
+                    nbest += k
+                    x = below(rng, nbest)
+                    if x < k:
+                        pick = x
+                if pick >= 0:
+                    for i in range(npairs):
+                        if _legal(p, h, pt[i], pr[i], placed_any, corners, ttype, adj, need,
+                                  emask_t, block_connected):
+                            if pick == 0:
+                                out[0] = h
+                                out[1] = pt[i]
+                                out[2] = pr[i]
+                                break
+                            pick -= 1
+                continue
+        # the cost of each player's cheapest way that avoids h
+        ex_m = gx[0, h]
+        # own cut hexes open to the opponent after a tile on h (h itself is filled)
+        dang_h = n_cut_front - (1 if gx[1, h] == 1 and adj[h] > 0 else 0) > 0
+        for s in range(6):
+            n = nbr[h, s]
+            if n >= 0 and ttype[n] < 0 and adj[n] == 0 and gx[1, n] == 1:
+                dang_h = True
+        ex_o = Do
+        if crit[1, h]:
+            ex_o = _bfs(co1, co2, h, nbr, ttype, emask, netid, netm, sd, pn, ps, dq, True)
+        for i in range(npairs):
+            t = pt[i]
+            r = pr[i]
+            if not _legal(p, h, t, r, placed_any, corners, ttype, adj, need, emask_t,
+                          block_connected):
+                continue
+            th_m = INF
+            th_o = INF
+            for j in range(2):
+                m = net_mask[t, r, j]
+                if m == 0:
+                    continue
+                v = _pair_through(m, arr[0], arr[1], h == cm1, h == cm2)
+                if v < th_m:
+                    th_m = v
+                v = _pair_through(m, arr[2], arr[3], h == co1, h == co2)
+                if v < th_o:
+                    th_o = v
+            # h is a cut of a player's ways: the maps may route through h itself, so the cost
+            # through the tile is searched exactly
+            if ex_m >= INF and th_m > 0:
+                th_m = _cost_with(h, t, r, cm1, cm2, nbr, net_mask, emask_t, ttype, emask, netid,
+                                  netm, sd, pn, ps, dq)
+            if ex_o >= INF and th_o > 0:
+                th_o = _cost_with(h, t, r, co1, co2, nbr, net_mask, emask_t, ttype, emask, netid,
+                                  netm, sd, pn, ps, dq)
+            if th_m == 0:
+                sc = 1e12
+            elif th_o == 0:
+                sc = -1e12
+            else:
+                my_n = min(th_m, ex_m)
+                op_n = min(th_o, ex_o)
+                if my_n >= INF:
+                    sc = -1e10 if op_n < INF else -1e9
+                elif op_n >= INF and Do < INF:
+                    sc = 1e10 if blocked_loses else 1e4
+                else:
+                    sc = w_block * (min(op_n, cap) - do_c) + (dm_c - my_n)
+                    # open line ends left on each own corner network after this tile
+                    dang = dang_h
+                    for k in range(2):
+                        opn = open0 if k == 0 else open1
+                        if opn < 0:
+                            # the first tile on an empty own corner: its own open ends count
+                            if h == corners[p, k]:
+                                newc = 0
+                                for j in range(2):
+                                    m = net_mask[t, r, j]
+                                    for s in range(6):
+                                        if (m >> s) & 1 and nbr[h, s] >= 0 and ttype[nbr[h, s]] < 0:
+                                            newc += 1
+                                if newc == 1:
+                                    dang = True
+                            continue
+                        if need_c[k, h] == 0:
+                            if opn == 1:
+                                dang = True
+                            continue
+                        newc = opn - 1
+                        for j in range(2):
+                            m = net_mask[t, r, j]
+                            if (m & need_c[k, h]) == 0:
+                                continue
+                            for s in range(6):
+                                if (m >> s) & 1:
+                                    n = nbr[h, s]
+                                    if n >= 0 and ttype[n] < 0 and need_c[k, n] == 0:
+                                        newc += 1
+                        if newc == 1:
+                            dang = True
+                    if dang:
+                        sc -= defense
+            if sc > best:
+                best = sc
+                nbest = 1
+                out[0] = h
+                out[1] = t
+                out[2] = r
+            elif sc == best:
+                nbest += 1
+                if below(rng, nbest) == 0:
+                    out[0] = h
+                    out[1] = t
+                    out[2] = r
+    return nbest > 0
+
+
+@njit(cache=True)
+def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, dist, n_orient,
+          rot_of, net_mask, emask_t, tileset, dots_fixed, dot_pool, free_hexes, res, record,
+          rec_moves, rec_bag, rec_dots, rec_path, rec_n):
+    """Play games first_game .. first_game + n_games - 1; res: int64[n_games, O_TILES + 22].
+
+    With `record`, the (single) game's moves, bags, dots and scored path go to the rec_* arrays.
+    """
+    nh = nbr.shape[0]
+    nn = nh * 2
+    nbag = tileset.shape[0]
+    ntypes = n_orient.shape[0]
+    hand_size = cfg[C_HAND]
+    block_connected = cfg[C_BLOCK_CONNECTED] != 0
+    blocked_loses = cfg[C_BLOCKED_LOSES] != 0
+    max_turns = cfg[C_MAX_TURNS]
+    ttype = np.empty(nh, np.int64)
+    trot = np.empty(nh, np.int64)
+    towner = np.empty(nh, np.int64)
+    emask = np.empty(nh, np.int64)
+    netid = np.empty(nh * 6, np.int64)
+    netm = np.empty(nn, np.int64)
+    par = np.empty(nn, np.int64)
+    adj = np.empty(nh, np.int64)
+    need = np.empty(nh, np.int64)
+    front = np.empty(nh, np.int64)
+    pos = np.empty(nh, np.int64)
+    dots = np.empty(nh, np.int64)
+    mult = np.empty(nh, np.int64)
+    bag = np.empty((2, nbag), np.int64)
+    bagn = np.empty(2, np.int64)
+    hand = np.empty((2, hand_size), np.int64)
+    placed_any = np.empty(2, np.int64)
+    blocked = np.empty(2, np.int64)
+    wit_in = np.empty((2, 2, nh), np.int64)
+    wit_out = np.empty((2, 2, nh), np.int64)
+    wvalid = np.zeros((2, 2), np.int64)
+    seen = np.zeros(nn, np.int64)
+    stamp = np.zeros(1, np.int64)
+    stack = np.empty(nn * 7, np.int64)
+    cv = np.empty(6, np.int64)
+    cd = np.empty(6, np.int64)
+    pt = np.empty(hand_size * 6, np.int64)
+    pr = np.empty(hand_size * 6, np.int64)
+    cand = np.empty(nh, np.int64)
+    mv = np.empty(3, np.int64)
+    maps = np.empty((4, nn), np.int64)
+    sd = np.empty(nn, np.int64)
+    pn = np.empty(nn, np.int64)
+    ps = np.empty(nn, np.int64)
+    dq = np.empty(nn * 12 + 4, np.int64)
+    arr = np.empty((4, 6), np.int64)
+    crit = np.empty((2, nh), np.int64)
+    cnt = np.empty(nh + 2, np.int64)
+    need_c = np.empty((2, nh), np.int64)
+    gx = np.empty((2, nh), np.int64)
+    stack_n = np.empty(nn + 1, np.int64)
+    stack_s = np.empty(nn + 1, np.int64)
+    on = np.empty(nn, np.int64)
+    hexcnt = np.empty(nh, np.int64)
+    best_nodes = np.empty(nn + 1, np.int64)
+    shuf = free_hexes.copy()
+    reach = np.empty(2, np.int64)
+    roots = np.empty((2, 2, 2), np.int64)
+    # the empty board's witness paths, searched once per chunk
+    wit0_in = np.empty((2, 2, nh), np.int64)
+    wit0_out = np.empty((2, 2, nh), np.int64)
+    wvalid0 = np.zeros((2, 2), np.int64)
+    if blocked_loses:
+        for h in range(nh):
+            ttype[h] = -1
+            emask[h] = 0
+        for i in range(nn):
+            netm[i] = 0
+        for q in range(2):
+            _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack,
+                           pn, ps, cv, cd, wit0_in, wit0_out, wvalid0)
+    # the board starts empty; after each game only the placed hexes and their neighbours are
+    # cleared again
+    for h in range(nh):
+        ttype[h] = -1
+        trot[h] = -1
+        towner[h] = -1
+        emask[h] = 0
+        adj[h] = 0
+        need[h] = 0
+        pos[h] = -1
+    for i in range(nh * 6):
+        netid[i] = -1
+    for i in range(nn):
+        netm[i] = 0
+        par[i] = i
+    rng = new_state(0)
+    for g in range(n_games):
+        rng[0] = game_seed(run_seed, first_game + g)  # == new_state(game_seed(...))
+        for h in range(nh):
+            if ttype[h] < 0:
+                continue
+            for s in range(6):
+                netid[h * 6 + s] = -1
+                n = nbr[h, s]
+                if n >= 0:
+                    adj[n] = 0
+                    need[n] = 0
+                    pos[n] = -1
+            for j in range(2):
+                netm[h * 2 + j] = 0
+                par[h * 2 + j] = h * 2 + j
+            ttype[h] = -1
+            trot[h] = -1
+            towner[h] = -1
+            emask[h] = 0
+            adj[h] = 0
+            need[h] = 0
+            pos[h] = -1
+        nfront = 0
+        row = res[g]
+        for c in range(row.shape[0]):
+            row[c] = 0
+        # set-up: coin flip, dots, bags, hands
+        if cfg[C_FIRST] == FIRST_RANDOM:
+            first = below(rng, 2)
+        elif cfg[C_FIRST] == FIRST_A:
+            first = 0
+        else:
+            first = 1
+        if cfg[C_DOTS_RANDOM] != 0:
+            for h in range(nh):
+                dots[h] = 0
+            for i in range(free_hexes.shape[0]):
+                shuf[i] = free_hexes[i]
+            shuffle(rng, shuf)
+            for i in range(dot_pool.shape[0]):
+                dots[shuf[i]] = dot_pool[i]
+        else:
+            for h in range(nh):
+                dots[h] = dots_fixed[h]
+        for h in range(nh):
+            mult[h] = dots[h] + 1 if dots[h] >= 2 else 0
+        for q in range(2):
+            for i in range(nbag):
+                bag[q, i] = tileset[i]
+            shuffle(rng, bag[q])
+            if record:
+                for i in range(nbag):
+                    rec_bag[q, i] = bag[q, i]
+            bagn[q] = nbag
+            for k in range(hand_size):
+                if bagn[q] > 0:
+                    bagn[q] -= 1
+                    hand[q, k] = bag[q, bagn[q]]
+                else:
+                    hand[q, k] = -1
+            placed_any[q] = 0
+            blocked[q] = 0
+        if record:
+            for h in range(nh):
+                rec_dots[h] = dots[h]
+        if blocked_loses:
+            for q in range(2):
+                for k in range(2):
+                    wvalid[q, k] = wvalid0[q, k]
+                    for h in range(nh):
+                        wit_in[q, k, h] = wit0_in[q, k, h]
+                        wit_out[q, k, h] = wit0_out[q, k, h]
+        cur = first
+        turn = 0
+        consec_pass = 0
+        winner = -1
+        reason = -1
+        path_owner = -1
+        nrec = 0
+        while True:
+            if turn >= max_turns:
+                reason = E_TURN_CAP
+                break
+            turn += 1
+            code = bot_code[cur]
+            if code == BOT_GREEDY:
+                ok = _greedy_move(cur, rng, bot_par[cur, 0], bot_par[cur, 1], block_connected,
+                                  blocked_loses, corners, nbr, n_orient, rot_of, net_mask, emask_t,
+                                  ttype, emask, netid, netm, par, adj, need, front, nfront,
+                                  placed_any, hand, pt, pr, cand, maps, sd, pn, ps, dq, arr, crit,
+                                  cnt, need_c, gx, dist, seen, stamp, stack, cv, cd, mv)
+            else:
+                ok = _random_move(cur, rng, block_connected, corners, n_orient, rot_of, emask_t,
+                                  ttype, adj, need, front, nfront, placed_any, hand, pt, pr, cand,
+                                  mv)
+            other = 1 - cur
+            if not ok:
+                if record:
+                    rec_moves[nrec, R_SEAT] = cur
+                    rec_moves[nrec, R_KIND] = 1
+                    rec_moves[nrec, R_HEX] = -1
+                    rec_moves[nrec, R_TYPE] = -1
+                    rec_moves[nrec, R_ROT] = -1
+                    rec_moves[nrec, R_TURN] = turn
+                    nrec += 1
+                has_tiles = False
+                for k in range(hand_size):
+                    if hand[cur, k] >= 0:
+                        has_tiles = True
+                if has_tiles and cfg[C_NO_MOVE] == 1:
+                    winner = other
+                    reason = E_NO_MOVE
+                    break
+                row[O_PASS_A + cur] += 1
+                consec_pass += 1
+                if consec_pass >= 2:
+                    reason = E_ST_CLOSEST if cfg[C_STALEMATE] == ST_CLOSEST else E_ST_DRAW
+                    break
+                cur = other
+                continue
+            consec_pass = 0
+            h = mv[0]
+            t = mv[1]
+            r = mv[2]
+            if record:
+                rec_moves[nrec, R_SEAT] = cur
+                rec_moves[nrec, R_KIND] = 0
+                rec_moves[nrec, R_HEX] = h
+                rec_moves[nrec, R_TYPE] = t
+                rec_moves[nrec, R_ROT] = r
+                rec_moves[nrec, R_TURN] = turn
+                nrec += 1
+            nfront = _place(cur, h, t, r, nbr, net_mask, emask_t, ttype, trot, towner, emask,
+                            netid, netm, par, adj, need, front, pos, nfront)
+            placed_any[cur] = 1
+            row[O_TILES + cur * ntypes + t] += 1
+            if t == BLOCK:
+                row[O_BLOCKS_A + cur] += 1
+            for k in range(hand_size):
+                if hand[cur, k] == t:
+                    if bagn[cur] > 0:
+                        bagn[cur] -= 1
+                        hand[cur, k] = bag[cur, bagn[cur]]
+                    else:
+                        hand[cur, k] = -1
+                    break
+            if _connected(corners[cur, 0], corners[cur, 1], ttype, netm, par):
+                winner = cur
+                reason = E_PATH
+                path_owner = cur
+                break
+            if _connected(corners[other, 0], corners[other, 1], ttype, netm, par):
+                winner = other
+                reason = E_OPP_PATH
+                path_owner = other
+                break
+            if blocked_loses:
+                newly0 = False
+                newly1 = False
+                for q in range(2):
+                    if blocked[q]:
+                        continue
+                    alive = False  # does a witness way of q survive this tile?
+                    for k in range(2):
+                        if wvalid[q, k] == 0:
+                            continue
+                        wi = wit_in[q, k, h]
+                        if wi == -2:
+                            alive = True
+                            continue
+                        wo = wit_out[q, k, h]
+                        req = 0
+                        if wi >= 0:
+                            req |= 1 << wi
+                        if wo >= 0:
+                            req |= 1 << wo
+                        keeps = False
+                        for j in range(2):
+                            m = netm[h * 2 + j]
+                            if m != 0 and (m & req) == req:
+                                keeps = True
+                        if keeps:
+                            wit_in[q, k, h] = -2
+                            alive = True
+                        else:
+                            wvalid[q, k] = 0
+                    if alive:
+                        continue
+                    dd = _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, dist, seen,
+                                        stamp, stack, pn, ps, cv, cd, wit_in, wit_out, wvalid)
+                    if dd >= INF:
+                        blocked[q] = 1
+                        if q == 0:
+                            newly0 = True
+                        else:
+                            newly1 = True
+                if cfg[C_BLOCK_CHECK] == BC_ANY or t == BLOCK:
+                    nb_cur = newly0 if cur == 0 else newly1
+                    nb_oth = newly1 if cur == 0 else newly0
+                    if nb_cur and nb_oth:
+                        reason = E_BOTH_BLOCKED
+                        break
+                    if nb_oth:
+                        winner = cur
+                        reason = E_BLOCKED
+                        break
+                    if nb_cur:
+                        winner = other
+                        reason = E_SELF_BLOCKED
+                        break
+            cur = other
+        # resolution and score
+        _reaches(corners, dist, ttype, netm, par, roots, reach)
+        reach0 = reach[0]
+        reach1 = reach[1]
+        row[O_DIST_A] = min(reach0, 99)
+        row[O_DIST_B] = min(reach1, 99)
+        if reason == E_ST_CLOSEST or (reason == E_BOTH_BLOCKED and cfg[C_STALEMATE] == ST_CLOSEST):
+            if reach0 < reach1:
+                winner = 0
+            elif reach1 < reach0:
+                winner = 1
+        npath = 0
+        if path_owner >= 0:
+            sc, ln, npath = _best_path(corners[path_owner, 0], corners[path_owner, 1], nbr, ttype,
+                                       emask, netid, netm, par, mult, stack_n, stack_s, on, hexcnt,
+                                       best_nodes)
+            row[O_COMPLETED] = 1
+            row[O_PATH_LEN] = ln
+            ndh = 0
+            nd = 0
+            for k in range(npath):
+                hh = best_nodes[k] >> 1
+                dup = False
+                for k2 in range(k):
+                    if best_nodes[k2] >> 1 == hh:
+                        dup = True
+                if not dup and mult[hh] > 0:
+                    ndh += 1
+                    nd += dots[hh]
+            row[O_PATH_DOT_HEXES] = ndh
+            row[O_PATH_DOTS] = nd
+            row[O_SCORE_A + winner] = 10 * sc if sc > 0 else 10
+        elif winner >= 0:
+            row[O_SCORE_A + winner] = 10
+        row[O_WINNER] = winner
+        row[O_REASON] = reason
+        row[O_TURNS] = turn
+        row[O_FIRST] = first
+        if record:
+            rec_n[0] = nrec
+            rec_n[1] = npath
+            for k in range(npath):
+                rec_path[k] = best_nodes[k]

@@ -1,0 +1,339 @@
+"""Pure-Python position API for HEXFLOW Race mode (tests, trace verification, designers).
+
+Written independently of the compiled kernel: connectivity here is a search over line
+*endpoints* (hex, side), not the kernel's union-find over networks, so the two check each other.
+
+    pos = Position.from_moves(["A Yr0 a9", "B S60 a1", "A St0 a8"])
+    pos.legal_moves("B", ["straight", "block"])     # [(hex, tile, rotation), ...]
+    pos.place("B", "a2", "straight", 0)
+    pos.winner()                                    # (seat or None, reason or None)
+    print(pos.ascii())
+
+Moves in text: "<seat> <tile code><rotation> <hex>", e.g. "A St0 a9" (tile codes in tiles.py,
+rotation 0..5 clockwise sixths, hex = column letter + row from the top of the column).
+
+ASCII boards (`ascii()` / `from_ascii`): 19 lines, one per half-hex height; even lines hold
+columns b, d, f, h, odd lines a, c, e, g, i; each hex is "." or "<code><rotation><seat>"
+(e.g. "St0A"); tokens are read in order, spacing is free.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from typing import Any
+
+from .board import BOARD, CORNERS, SEATS, multiplier
+from .rules import PARAMS, dots_for
+from .tiles import BLOCK, TILE_TYPES, TYPE_BY_CODE, TYPE_BY_NAME, networks, orientations
+
+NH = BOARD.size
+
+
+class _Budget(Exception):
+    pass
+
+
+def _seat(s: str | int) -> int:
+    if isinstance(s, int):
+        return s
+    return SEATS.index(s)
+
+
+def _hex(h: str | int) -> int:
+    return int(h) if not isinstance(h, str) else BOARD.hex_id(h)
+
+
+def _tile(t: str | int) -> int:
+    if not isinstance(t, str):
+        return int(t)
+    if t in TYPE_BY_NAME:
+        return TYPE_BY_NAME[t]
+    if t in TYPE_BY_CODE:
+        return TYPE_BY_CODE[t]
+    raise KeyError(f"unknown tile {t!r}; tiles: {', '.join(TYPE_BY_NAME)}")
+
+
+def parse_move(text: str) -> tuple[int, int, int, int]:
+    """'A St0 a9' -> (seat, hex, tile, rotation)."""
+    seat, tile, hx = text.split()
+    return _seat(seat), _hex(hx), _tile(tile[:2]), int(tile[2:])
+
+
+class Position:
+    """A Race-mode board: tiles placed so far (owner, type, rotation per hex)."""
+
+    def __init__(self, rules: dict[str, Any] | None = None, dots=None):
+        self.rules = {p.name: p.default for p in PARAMS}
+        self.rules.update(rules or {})
+        self.dots = list(dots) if dots is not None else dots_for(self.rules).tolist()
+        self.tiles: dict[int, tuple[int, int, int]] = {}
+        self.placed_any = [False, False]
+
+    # ---- building -----------------------------------------------------------------------------
+    @classmethod
+    def from_moves(cls, moves: Iterable[str], rules=None, dots=None, check: bool = True) -> Position:
+        pos = cls(rules, dots)
+        for m in moves:
+            seat, h, t, r = parse_move(m)
+            pos.place(seat, h, t, r, check=check)
+        return pos
+
+    @classmethod
+    def from_ascii(cls, text: str, rules=None, dots=None) -> Position:
+        lines = [ln.split() for ln in text.strip("\n").splitlines() if ln.strip()]
+        if len(lines) != 19:
+            raise ValueError(f"an ASCII board has 19 lines, got {len(lines)}")
+        pos = cls(rules, dots)
+        for dy, toks in enumerate(lines):
+            cols = [c for c in range(9) if (c + dy) % 2 == 1]
+            if len(toks) != len(cols):
+                raise ValueError(f"line {dy} needs {len(cols)} hexes, got {len(toks)}")
+            for c, tok in zip(cols, toks, strict=True):
+                if tok == ".":
+                    continue
+                t, r, seat = TYPE_BY_CODE[tok[:2]], int(tok[2]), SEATS.index(tok[3])
+                h = BOARD.index[(c, dy)]
+                pos.tiles[h] = (seat, t, r)
+                pos.placed_any[seat] = True
+        return pos
+
+    def ascii(self) -> str:
+        out = []
+        for dy in range(19):
+            line = ""
+            for c in range(9):
+                if (c + dy) % 2 == 0:
+                    continue
+                h = BOARD.index[(c, dy)]
+                if h in self.tiles:
+                    seat, t, r = self.tiles[h]
+                    tok = f"{TILE_TYPES[t].code}{r}{SEATS[seat]}"
+                else:
+                    tok = "."
+                line = line.ljust(c * 6) + tok
+            out.append(line.rstrip())
+        return "\n".join(out)
+
+    # ---- lines --------------------------------------------------------------------------------
+    def nets(self, h: int) -> list[int]:
+        """Side masks of the line networks on hex h (empty list for empty hex or Block)."""
+        if h not in self.tiles:
+            return []
+        _, t, r = self.tiles[h]
+        return networks(t, r)
+
+    def ends(self, h: int) -> int:
+        m = 0
+        for n in self.nets(h):
+            m |= n
+        return m
+
+    # ---- placement ----------------------------------------------------------------------------
+    def why_illegal(self, seat, h, t, r) -> str | None:
+        seat, h, t = _seat(seat), _hex(h), _tile(t)
+        if h in self.tiles:
+            return "hex is occupied"
+        if t == BLOCK and self.rules["block_placement"] == "connected":
+            return "a Block has no line to connect (block_placement = 'connected')"
+        if not self.placed_any[seat]:
+            if h not in [int(c) for c in CORNERS[seat]]:
+                return "the first tile must go on one of the player's own corners"
+            return None
+        if not any(int(n) in self.tiles for n in BOARD.nbr[h] if n >= 0):
+            return "not adjacent to any tile"
+        if t == BLOCK:
+            return None
+        mine = 0
+        for m in networks(t, r):
+            mine |= m
+        for s in range(6):
+            n = int(BOARD.nbr[h, s])
+            if n >= 0 and (mine >> s) & 1 and (self.ends(n) >> ((s + 3) % 6)) & 1:
+                return None
+        return "no line connects to a line of an adjacent tile"
+
+    def is_legal(self, seat, h, t, r) -> bool:
+        return self.why_illegal(seat, h, t, r) is None
+
+    def legal_moves(self, seat, hand: Iterable[str | int]) -> list[tuple[int, int, int]]:
+        """Distinct (hex, tile, rotation) placements seat may make with these tiles."""
+        out = []
+        for t in sorted({_tile(x) for x in hand}):
+            for r in orientations(t):
+                for h in range(NH):
+                    if self.is_legal(seat, h, t, r):
+                        out.append((h, t, r))
+        return out
+
+    def place(self, seat, h, t, r, check: bool = True) -> None:
+        seat, h, t = _seat(seat), _hex(h), _tile(t)
+        if check:
+            why = self.why_illegal(seat, h, t, r)
+            if why:
+                raise ValueError(f"illegal: {SEATS[seat]} {TILE_TYPES[t].name} rot {r} on "
+                                 f"{BOARD.names[h]}: {why}")
+        self.tiles[h] = (seat, t, r % 6)
+        self.placed_any[seat] = True
+
+    # ---- goals --------------------------------------------------------------------------------
+    def _search(self, seat, potential: bool) -> bool:
+        """Endpoint search from one corner to the other. With `potential`, empty hexes carry
+        a line between any two of their sides (a tile could still be laid there)."""
+        a, b = (int(x) for x in CORNERS[_seat(seat)])
+
+        def sides(h):
+            if h in self.tiles:
+                return [(m, s) for m in self.nets(h) for s in range(6) if (m >> s) & 1]
+            return [(63, s) for s in range(6)] if potential else []
+
+        start = [(a, s) for _, s in sides(a)]
+        seen = set(start)
+        todo = deque(start)
+        while todo:
+            h, s = todo.popleft()
+            if h == b:
+                return True
+            for m, s2 in sides(h):  # along a line inside the hex
+                if (m >> s) & 1 and (h, s2) not in seen:
+                    seen.add((h, s2))
+                    todo.append((h, s2))
+            n = int(BOARD.nbr[h, s])  # across the shared edge
+            o = (s + 3) % 6
+            if n >= 0 and any(s2 == o for _, s2 in sides(n)) and (n, o) not in seen:
+                seen.add((n, o))
+                todo.append((n, o))
+        return False
+
+    def connected(self, seat) -> bool:
+        """Do placed lines join seat's two corners?"""
+        return self._search(seat, potential=False)
+
+    def can_complete(self, seat) -> bool:
+        """Could seat still join its corners through empty hexes and compatible placed lines?"""
+        return self._search(seat, potential=True)
+
+    def _line_hexes_from(self, start: int) -> set[int]:
+        todo = [(start, m) for m in self.nets(start)]
+        seen = set(todo)
+        while todo:
+            h, m = todo.pop()
+            for s in range(6):
+                if not (m >> s) & 1:
+                    continue
+                n = int(BOARD.nbr[h, s])
+                if n < 0:
+                    continue
+                for m2 in self.nets(n):
+                    if (m2 >> ((s + 3) % 6)) & 1 and (n, m2) not in seen:
+                        seen.add((n, m2))
+                        todo.append((n, m2))
+        return {h for h, _ in seen}
+
+    def reach(self, seat) -> int | None:
+        """Stalemate measure: nearest hex distance from the lines on one of seat's corners to its
+        other corner (None if seat has lines on neither corner)."""
+        best = None
+        corners = [int(x) for x in CORNERS[_seat(seat)]]
+        for k in range(2):
+            goal = corners[1 - k]
+            for h in self._line_hexes_from(corners[k]):
+                d = int(BOARD.dist[h, goal])
+                best = d if best is None or d < best else best
+        return best
+
+    def best_path(self, seat, budget: int = 400_000) -> tuple[int, int, list[int]]:
+        """Best-scoring simple path of placed lines between seat's corners: (sum of dot
+        multipliers over its distinct hexes, hexes on it, the hexes); ties -> fewer hexes.
+        (-1, 0, []) when the corners are not joined; OverflowError past `budget` steps."""
+        a, b = (int(x) for x in CORNERS[_seat(seat)])
+        best = (-1, 0, [])
+        # the dots of every hex the corner's lines reach: no path can collect more
+        total = sum(multiplier(self.dots[x]) for x in self._line_hexes_from(a))
+        steps = 0
+
+        def visit(node, on, hexes):
+            nonlocal best, steps
+            steps += 1
+            if steps > budget:
+                raise _Budget
+            if total < best[0] or (total == best[0] and len(set(hexes)) >= best[1]):
+                return
+            h, m = node
+            if h == b:
+                score = sum(multiplier(self.dots[x]) for x in set(hexes))
+                n = len(set(hexes))
+                if score > best[0] or (score == best[0] and n < best[1]):
+                    best = (score, n, list(dict.fromkeys(hexes)))
+                return
+            for s in range(6):
+                if not (m >> s) & 1:
+                    continue
+                n = int(BOARD.nbr[h, s])
+                if n < 0:
+                    continue
+                for m2 in self.nets(n):
+                    nxt = (n, m2)
+                    if (m2 >> ((s + 3) % 6)) & 1 and nxt not in on:
+                        on.add(nxt)
+                        hexes.append(n)
+                        visit(nxt, on, hexes)
+                        hexes.pop()
+                        on.discard(nxt)
+
+        try:
+            for m in self.nets(a):
+                visit((a, m), {(a, m)}, [a])
+        except _Budget:
+            raise OverflowError("best_path: search budget exceeded") from None
+        return best
+
+    def score(self, seat) -> int:
+        """Tournament score of a winner: 10 x sum of multipliers on the best path, 10 without."""
+        s = self.best_path(seat)[0]
+        return 10 * s if s > 0 else 10
+
+    def winner(self) -> tuple[str | None, str | None]:
+        """Who has joined their corners by placed lines: ('A', 'path'), ... or (None, None).
+        (When both have, only `judge` knows the mover.)"""
+        for seat in SEATS:
+            if self.connected(seat):
+                return seat, "path"
+        return None, None
+
+    def judge(self, mover, tile, blocked_before=(False, False)):
+        """Outcome right after `mover` placed `tile`, following the rule switches:
+        (winner seat index or None, end reason or None if play goes on, blocked flags now)."""
+        p = _seat(mover)
+        o = 1 - p
+        blocked = list(blocked_before)
+        if self.connected(p):
+            return p, "path", blocked
+        if self.connected(o):
+            return o, "opponent_path", blocked
+        if not self.rules["blocked_player_loses"]:
+            return None, None, blocked
+        newly = [False, False]
+        for q in range(2):
+            if not blocked[q] and not self.can_complete(q):
+                blocked[q] = True
+                newly[q] = True
+        if self.rules["block_win_trigger"] == "any_tile" or _tile(tile) == BLOCK:
+            if newly[p] and newly[o]:
+                return self.stalemate_winner(), "both_blocked", blocked
+            if newly[o]:
+                return p, "blocked", blocked
+            if newly[p]:
+                return o, "self_blocked", blocked
+        return None, None, blocked
+
+    def stalemate_winner(self) -> int | None:
+        """stalemate_rule: 'closest' (nearest reach wins, tie = draw) or 'draw'."""
+        if self.rules["stalemate_rule"] == "draw":
+            return None
+        ra, rb = (self.reach(s) for s in SEATS)
+        ra = 99 if ra is None else ra
+        rb = 99 if rb is None else rb
+        if ra == rb:
+            return None
+        return 0 if ra < rb else 1
