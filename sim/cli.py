@@ -65,9 +65,13 @@ def run(
     from sim.variants import load
 
     loaded = [load(v) for v in variants]  # every file checked before any game is played
+    said: dict[str, list[str]] = {}
     for v in loaded:
         for w in v.warnings():
-            typer.echo(f"warning: {v.name}: {w}", err=True)
+            said.setdefault(w, []).append(v.name)
+    for w, names in said.items():
+        who = "all variants" if len(names) == len(loaded) > 1 else ", ".join(names)
+        typer.echo(f"warning ({who}): {w}", err=True)
     for v in loaded:
         r = sim.run(v, games, seed=seed, jobs=jobs, out=run_dir_for(out, v.name, len(loaded) > 1),
                     chunk_size=chunk_size, rotate_seats=rotate_seats, backend=backend,

@@ -638,8 +638,14 @@ def render(analyses: Sequence[Analysis], comparison: Comparison | None) -> Doc:
     for a in analyses:
         for w in a.warnings:
             doc.warn(w)
+    # rule-text warnings once each, naming the variants they apply to
+    text_warnings: dict[str, list[str]] = {}
+    for a in analyses:
         for w in a.run.manifest.get("warnings", []) or []:
-            doc.warn(f"{a.run.label}: rule text: {w}")
+            text_warnings.setdefault(w, []).append(a.run.label)
+    for w, labels in text_warnings.items():
+        who = "all variants" if len(labels) == len(analyses) > 1 else ", ".join(labels)
+        doc.warn(f"rule text ({who}): {w}")
 
     doc.h(2, "How games end")
     doc.p("Share of games per end reason with 95% Wilson intervals. Reasons marked non-win end a "

@@ -211,7 +211,7 @@ def test_markdown_and_html_contain_every_section(single):
         assert re.search(rf"^#+ {re.escape(title)}$", md, re.M), title
         assert re.search(rf"<h\d>{re.escape(title)}</h\d>", page), title
     for text in ["draw rate", "turn-cap rate", "first-player win rate", "balance (Ludii",
-                 "Minimum detectable effect", "p vs fair share", "rule text: the tile counts"]:
+                 "Minimum detectable effect", "p vs fair share", "): the tile counts"]:
         assert text in md and text in page, text
 
 
