@@ -715,17 +715,20 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
             _arrive(h, maps[k], nbr, ttype, emask, netid, arr[k])
         # a hex off every cheapest way of both players and off the own corner networks' ends:
         # all legal moves there score the same
-        if both_finite and crit[0, h] == 0 and crit[1, h] == 0 and need_c[0, h] == 0 \
-                and need_c[1, h] == 0:
-            lb_m = 0 if h == cm1 else min(arr[0, 0], arr[0, 1], arr[0, 2], arr[0, 3], arr[0, 4],
-                                           arr[0, 5])
-            if h != cm2:
-                lb_m += min(arr[1, 0], arr[1, 1], arr[1, 2], arr[1, 3], arr[1, 4], arr[1, 5])
-            lb_o = 0 if h == co1 else min(arr[2, 0], arr[2, 1], arr[2, 2], arr[2, 3], arr[2, 4],
-                                           arr[2, 5])
-            if h != co2:
-                lb_o += min(arr[3, 0], arr[3, 1], arr[3, 2], arr[3, 3], arr[3, 4], arr[3, 5])
-            if lb_m >= Dm and lb_o >= Do:
+        # no tile on h can shorten a player's way if even its best two sides cost too much, and
+        # none can lengthen it unless h is on every cheapest way: that player's cost stays
+        lb_m = 0 if h == cm1 else min(arr[0, 0], arr[0, 1], arr[0, 2], arr[0, 3], arr[0, 4],
+                                       arr[0, 5])
+        if h != cm2:
+            lb_m += min(arr[1, 0], arr[1, 1], arr[1, 2], arr[1, 3], arr[1, 4], arr[1, 5])
+        lb_o = 0 if h == co1 else min(arr[2, 0], arr[2, 1], arr[2, 2], arr[2, 3], arr[2, 4],
+                                       arr[2, 5])
+        if h != co2:
+            lb_o += min(arr[3, 0], arr[3, 1], arr[3, 2], arr[3, 3], arr[3, 4], arr[3, 5])
+        same_m = Dm < INF and crit[0, h] == 0 and lb_m >= Dm
+        same_o = Do < INF and crit[1, h] == 0 and lb_o >= Do
+        if both_finite and need_c[0, h] == 0 and need_c[1, h] == 0:
+            if same_m and same_o:
                 k = 0
                 for i in range(npairs):
                     if _legal(p, h, pt[i], pr[i], placed_any, corners, ttype, adj, need, emask_t,
@@ -785,12 +788,14 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
                 m = net_mask[t, r, j]
                 if m == 0:
                     continue
-                v = _pair_through(m, arr[0], arr[1], h == cm1, h == cm2)
-                if v < th_m:
-                    th_m = v
-                v = _pair_through(m, arr[2], arr[3], h == co1, h == co2)
-                if v < th_o:
-                    th_o = v
+                if not same_m:
+                    v = _pair_through(m, arr[0], arr[1], h == cm1, h == cm2)
+                    if v < th_m:
+                        th_m = v
+                if not same_o:
+                    v = _pair_through(m, arr[2], arr[3], h == co1, h == co2)
+                    if v < th_o:
+                        th_o = v
             # h is a cut of a player's ways: the maps may route through h itself, so the cost
             # through the tile is searched exactly
             if ex_m >= INF and th_m > 0:
