@@ -158,13 +158,28 @@ def replay(
 
 @app.command()
 @friendly
-def warm():
-    """Compile every game's kernels into the on-disk cache."""
+def warm(
+    jobs: Annotated[int, typer.Option(help="Games compiled at once (one process each).")] = 2,
+):
+    """Compile every game's kernels into the on-disk cache (games in parallel processes)."""
+    from concurrent.futures import ProcessPoolExecutor
+
     from sim import games
 
-    for name in games.available():
-        games.get(name).warm()
-        typer.echo(f"compiled {name}")
+    names = games.available()
+    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for name, seconds in zip(names, pool.map(_warm_one, names), strict=True):
+            typer.echo(f"compiled {name} ({seconds:.0f} s)")
+
+
+def _warm_one(name: str) -> float:
+    import time
+
+    from sim import games
+
+    t0 = time.perf_counter()
+    games.get(name).warm()
+    return time.perf_counter() - t0
 
 
 from sim.cli_workflows import register  # noqa: E402 - adds compare, sweep, baseline, check
