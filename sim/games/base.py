@@ -189,8 +189,22 @@ class Game:
 
     def report_metrics(self, df, rules: dict[str, Any]) -> list[dict[str, Any]]:
         """Game-specific report rows: dicts with metric, value and, for proportions,
-        successes and n (the report adds intervals)."""
+        successes and n (the report adds intervals). `df` is the outcome table as stored
+        (end_reason as names); use `end_reason_is` to test it."""
         return []
+
+    def end_reason_is(self, df, name: str) -> np.ndarray:
+        """Boolean mask of rows ending by `name`, for a stored table (names) or a raw chunk
+        frame (codes) alike."""
+        return end_reason_mask(df, self.end_reasons, name)
+
+
+def end_reason_mask(df, end_reasons: Sequence[str], name: str) -> np.ndarray:
+    """Rows of `df` ending by `name`: end_reason holds names (stored tables) or codes (chunks)."""
+    col = df["end_reason"]
+    if getattr(col.dtype, "kind", "O") in "iu":
+        return (col == list(end_reasons).index(name)).to_numpy()
+    return (col.astype(str) == name).to_numpy()
 
     def warm(self) -> None:
         """Compile the kernels (called by `make install` so the first run starts at once)."""

@@ -176,7 +176,7 @@ class FlagsGame(Game):
 
     def report_metrics(self, df, rules):
         from sim.games.flags.report import metrics
-        return metrics(df, rules)
+        return metrics(df, rules, self.end_reasons)
 
     def warm(self) -> None:
         rules = self.defaults()

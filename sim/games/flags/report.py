@@ -6,18 +6,21 @@ from typing import Any
 
 import numpy as np
 
+from sim.games.base import end_reason_mask
 
-def metrics(df, rules: dict[str, Any]) -> list[dict[str, Any]]:
+
+def metrics(df, rules: dict[str, Any], end_reasons) -> list[dict[str, Any]]:
     n = len(df)
     rows: list[dict[str, Any]] = []
     if n == 0:
         return rows
-    flags = int((df["end_reason"] == 0).sum())
-    cap = int((df["end_reason"] == 1).sum())
+    by_flags = end_reason_mask(df, end_reasons, "flags")
+    flags = int(by_flags.sum())
+    cap = int(end_reason_mask(df, end_reasons, "turn_cap").sum())
     rows.append({"metric": "ends by holding flags", "value": flags / n, "successes": flags, "n": n})
     rows.append({"metric": f"ends at the turn cap ({rules['max_turns']} turns, a draw)",
                  "value": cap / n, "successes": cap, "n": n})
-    won = df[df["end_reason"] == 0]
+    won = df[by_flags]
     if len(won):
         rows.append({"metric": "turns of games won by flags (median)",
                      "value": float(np.median(won["turns"]))})

@@ -49,7 +49,7 @@ def metrics(game, df, rules) -> list[dict]:
         rows.append(
             {"metric": f"mean points without rope, seat {s}", "value": float(df[f"hexatile_base_{s}"].mean())}
         )
-    full = df["end_reason"].to_numpy() == 0
+    full = game.end_reason_is(df, "tiles_placed")
     m = int(full.sum())
     if m:
         tot = np.stack([df[f"score_{s}"].to_numpy() for s in names], axis=1)[full]

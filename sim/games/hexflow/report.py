@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from .rules import END_REASONS
 from .tiles import TILE_TYPES
 
 
@@ -19,8 +18,6 @@ def metrics(df, rules: dict[str, Any]) -> list[dict[str, Any]]:
         out.append({"metric": metric, "value": k / n, "successes": k, "n": n})
 
     prop("path completed", df["hexflow_path_completed"].astype(bool))
-    for code, name in enumerate(END_REASONS):
-        prop(f"end: {name}", df["end_reason"] == code)
     for seat in ("A", "B"):
         out.append({"metric": f"passes per game, {seat}",
                     "value": float(df[f"hexflow_passes_{seat}"].mean())})
