@@ -1011,3 +1011,92 @@ def metrics(df, rules: dict[str, Any], end_reasons) -> list[dict[str, Any]]:
                     "value": won / max(1, int((decided["hexflow_battle_displacements_A"]
                                               + decided["hexflow_battle_displacements_B"]).sum()))})
     return out
+
+
+def warnings(rules: dict[str, Any]) -> list[str]:
+    return [
+        "hexflow battle: the transit-valid list (own tiles, contested zone, own corners) and the "
+        "transit-invalid rule (opponent tiles in THEIR territory) disagree on opponent tiles in "
+        f"your own territory; battle_transit_home = {rules['battle_transit_home']!r} decides.",
+        "hexflow battle: 'If all 85 hexes fill' cannot happen (44 tiles, fewer after captures); "
+        "the stalemate score is taken when neither player can place.",
+        "hexflow battle: the card says the Block 'Displaces any adjacent opponent tile' but also "
+        "'Block immunity: the Block tile cannot carry any path': a displacing Block takes the "
+        "target's hex and carries no line.",
+    ]
+
+
+# ---- pictures ---------------------------------------------------------------------------------
+_ZONE_TINT = ("#1f5fbf", None, "#c0392b")
+
+
+def _overlay(ax, pos: BattlePosition, captured_hexes, small: bool) -> None:
+    """Territory shading (A's columns blue, B's red) and rings on hexes where a tile was taken."""
+    import math
+
+    from matplotlib.patches import RegularPolygon
+
+    for h in range(BOARD.size):
+        x, y = BOARD.centre[h]
+        tint = _ZONE_TINT[zone_of(h)]
+        if tint:
+            ax.add_patch(RegularPolygon((x, y), 6, radius=0.97, orientation=math.pi / 6,
+                                        facecolor=tint, alpha=0.13, edgecolor="none", zorder=4))
+        if h in captured_hexes:
+            ax.add_patch(RegularPolygon((x, y), 6, radius=0.8, orientation=math.pi / 6,
+                                        facecolor="none", edgecolor="#8e44ad", linestyle="--",
+                                        linewidth=1.2 if small else 2.2, zorder=6))
+
+
+def draw_battle(trace, path: str, every_move: bool = False) -> None:
+    import math
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .draw import _board
+    from .rules import END_REASONS
+
+    corner_names = {s: START_CORNERS[s] for s in SEATS}
+    row = trace.row
+    winner = "draw" if row["winner"] < 0 else SEATS[row["winner"]]
+    head = (f"HEXFLOW battle, game {trace.game_index}: winner {winner} "
+            f"({END_REASONS[row['end_reason']]}), {row['turns']} turns, "
+            f"score A {row['score_A']} / B {row['score_B']}, displacements "
+            f"A {row['hexflow_battle_displacements_A']} / B {row['hexflow_battle_displacements_B']}")
+    frames = []
+    taken: set[int] = set()
+    for pos, mv in replay(trace):
+        if mv is not None and mv["kind"] == "displace":
+            taken.add(BOARD.hex_id(mv["hex"]))
+        if mv is not None and every_move:
+            frames.append((dict(pos.tiles), set(taken), mv))
+    if every_move:
+        cols = 6
+        rows = max(1, math.ceil(len(frames) / cols))
+        fig, axes = plt.subplots(rows, cols, figsize=(cols * 2.4, rows * 2.9), squeeze=False)
+        for k, ax in enumerate(axes.ravel()):
+            if k >= len(frames):
+                ax.axis("off")
+                continue
+            tiles, tk, mv = frames[k]
+            pos.tiles = tiles
+            _board(ax, pos, (), f"{k + 1}. {mv['seat']} {mv['move']}", small=True,
+                   corner_names=corner_names)
+            _overlay(ax, pos, tk, True)
+        fig.suptitle(head, fontsize=9)
+    else:
+        fig = plt.figure(figsize=(11, 8))
+        ax = fig.add_axes((0.0, 0.0, 0.68, 0.95))
+        _board(ax, pos, (), head, corner_names=corner_names)
+        _overlay(ax, pos, taken, False)
+        lines = [f"{i + 1:>2}. {m['seat']} {m['move']}" for i, m in enumerate(trace.moves)]
+        text = "\n".join(lines[:60]) + ("\n..." if len(lines) > 60 else "")
+        legend = ("territory: A a-c (blue), contested d-f,\nB g-i (red); dashed purple ring =\n"
+                  "a tile was displaced there\n\n")
+        fig.text(0.70, 0.95, legend + "moves (tile code + rotation, hex)\n\n" + text, va="top",
+                 family="monospace", fontsize=7)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

@@ -78,6 +78,10 @@ class HexflowGame(Game):
         R.validate(rules, where)
 
     def warnings(self, rules: dict[str, Any]) -> list[str]:
+        if rules["mode"] == "battle":
+            from .battle import warnings as battle_warnings
+
+            return R.warnings(rules) + battle_warnings(rules)
         return R.warnings(rules)
 
     def bench_cases(self) -> list[tuple[str, dict[str, Any]]]:
