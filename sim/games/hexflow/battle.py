@@ -784,6 +784,18 @@ class BattlePosition:
     def joined(self, seat: int, transit: bool = True) -> bool:
         return any(self.goalm[seat, h] for h, _ in self._walk(seat, transit))
 
+    def judge(self, mover: int) -> tuple[int | None, str | None, list[bool]]:
+        """After mover's placement: (winner, 'path' / 'opponent_path' / None, transit-blocked
+        flags). Only transit-valid paths count, the mover's first: a mover whose joined line is
+        transit-invalid hands the win to an opponent whose path is valid."""
+        tblock = [False, False]
+        for k, who in enumerate((mover, 1 - mover)):
+            if self.joined(who):
+                return who, ("path", "opponent_path")[k], tblock
+            if self.joined(who, transit=False):
+                tblock[who] = True
+        return None, None, tblock
+
     def stalemate_score(self, seat: int) -> tuple[int, int]:
         """(score, L): best transit-valid chain from a start hex (see the kernel's _chain_score)."""
         cap = self.rules["battle_capture_points"] * self.captures[seat]
@@ -944,12 +956,8 @@ def verify(trace, end_reasons) -> None:
         hands[q].remove(t)
         if bags[q]:
             hands[q].append(bags[q].pop())
-        for k, who in enumerate((q, 1 - q)):
-            if pos.joined(who):
-                winner, reason = who, ("path", "opponent_path")[k]
-                break
-            if pos.joined(who, transit=False):
-                tblock[who] = True
+        winner, reason, tb = pos.judge(q)
+        tblock = [a or b for a, b in zip(tblock, tb, strict=True)]
         if reason is not None:
             break
     if reason is None:
