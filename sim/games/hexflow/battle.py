@@ -162,6 +162,55 @@ def _cost(q, allow_empty, transit, blocked, stop, srcm, dstm, tz, nbr, ttype, to
 
 
 @njit(cache=True)
+def _joins(q, h, transit, srcm, dstm, tz, nbr, ttype, towner, emask, netid, netm, seen, stamp,
+           stack):
+    """Does a network of the tile just placed on hex h join a start hex of seat q to a goal hex
+    along placed lines (usable under the transit rule if `transit`)? Before a move nobody is
+    joined and a removal joins no one, so a new path must run through h: only the line chain of
+    h's networks is walked. seen/stamp: visit marks without clearing; stack: int64[2 NH]."""
+    if ttype[h] < 0 or (transit and towner[h] != q and tz[q, h] == 0):
+        return False
+    for j0 in range(2):
+        if netm[h * 2 + j0] == 0:
+            continue
+        stamp[0] += 1
+        st = stamp[0]
+        seen[h * 2 + j0] = st
+        stack[0] = h * 2 + j0
+        top = 1
+        got_s = False
+        got_d = False
+        while top > 0:
+            top -= 1
+            u = stack[top]
+            x = u >> 1
+            if srcm[q, x]:
+                got_s = True
+            if dstm[q, x]:
+                got_d = True
+            if got_s and got_d:
+                return True
+            m = netm[u]
+            for s in range(6):
+                if not (m >> s) & 1:
+                    continue
+                n = nbr[x, s]
+                if n < 0 or ttype[n] < 0:
+                    continue
+                o = (s + 3) % 6
+                if not (emask[n] >> o) & 1:
+                    continue
+                if transit and towner[n] != q and tz[q, n] == 0:
+                    continue
+                v = n * 2 + netid[n * 6 + o]
+                if seen[v] != st:
+                    seen[v] = st
+                    stack[top] = v
+                    top += 1
+    return False
+
+
+@njit(cache=True)
 def _put(p, h, t, r, net_mask, emask_t, ttype, trot, towner, emask, netid, netm):
     ttype[h] = t
     trot[h] = r
@@ -302,6 +351,83 @@ def _gen_moves(p, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr,
             mr[n] = pr[i]
             n += 1
     return n
+
+
+@njit(cache=True)
+def _random_pick(p, rng, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr, firstc,
+                 corner_any, ttype, towner, emask, pt, pr, mk, mh, mt, mr, cand, targ):
+    """Uniform over the legal moves: up to 24 uniform draws from (tile pair x frontier hex) plus
+    (displacer x target) checked for legality, then exact enumeration. Writes the move to
+    mk/mh/mt/mr[0]; returns False when there is none."""
+    nh = ttype.shape[0]
+    if placed_any[p] != 0:
+        npairs = _hand_pairs(p, hand, n_orient, rot_of, pt, pr)
+        block_conn = cfg[B_BLOCK_CONNECTED] != 0
+        ncand = 0
+        ntarg = 0
+        for h in range(nh):
+            occ = False
+            mine = False
+            for s in range(6):
+                nb = nbr[h, s]
+                if nb >= 0 and ttype[nb] >= 0:
+                    occ = True
+                    if towner[nb] == p:
+                        mine = True
+            if ttype[h] < 0:
+                if occ:
+                    cand[ncand] = h
+                    ncand += 1
+            elif mine and towner[h] != p and corner_any[h] == 0:
+                targ[ntarg] = h
+                ntarg += 1
+        ndp = 0  # displacer pairs first: pt/pr[0:ndp]
+        if tokens[p] > 0:
+            for i in range(npairs):
+                if pt[i] == STAR6 or (pt[i] == BLOCK and not block_conn):
+                    mk[ndp] = i
+                    ndp += 1
+        size = npairs * ncand + ndp * ntarg
+        for _ in range(24 if size > 0 else 0):
+            k = below(rng, size)
+            if k < npairs * ncand:
+                i = k // ncand
+                h = cand[k % ncand]
+                t = pt[i]
+                r = pr[i]
+                if t == BLOCK:
+                    if block_conn:
+                        continue
+                elif not _links(h, emask_t[t, r], nbr, ttype, emask):
+                    continue
+                kind = K_PLACE
+            else:
+                k -= npairs * ncand
+                i = mk[k // ntarg]
+                h = targ[k % ntarg]
+                t = pt[i]
+                r = pr[i]
+                em = emask_t[t, r]
+                if t != BLOCK and not _links(h, em, nbr, ttype, emask):
+                    continue
+                if cfg[B_ORPHAN] == 0 and _orphans(h, em, nbr, ttype, emask):
+                    continue
+                kind = K_DISPLACE
+            mk[0] = kind
+            mh[0] = h
+            mt[0] = t
+            mr[0] = r
+            return True
+    nm = _gen_moves(p, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr, firstc,
+                    corner_any, ttype, towner, emask, pt, pr, mk, mh, mt, mr)
+    if nm == 0:
+        return False
+    i = below(rng, nm)
+    mk[0] = mk[i]
+    mh[0] = mh[i]
+    mt[0] = mt[i]
+    mr[0] = mr[i]
+    return True
 
 
 @njit(cache=True)
@@ -501,6 +627,10 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
     stack = np.empty(nn, np.int64)
     hstamp = np.empty(nh, np.int64)
     lout = np.empty(1, np.int64)
+    jseen = np.zeros(nn, np.int64)
+    cand = np.empty(nh, np.int64)
+    targ = np.empty(nh, np.int64)
+    jstamp = np.zeros(1, np.int64)
     shuf = free_hexes.copy()
     rng = new_state(0)
     for g in range(n_games):
@@ -558,8 +688,14 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
                 break
             turn += 1
             other = 1 - cur
-            nm = _gen_moves(cur, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr,
-                            firstc, corner_any, ttype, towner, emask, pt, pr, mk, mh, mt, mr)
+            if bot_code[cur] == BOT_GREEDY:
+                nm = _gen_moves(cur, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t,
+                                nbr, firstc, corner_any, ttype, towner, emask, pt, pr, mk, mh, mt,
+                                mr)
+            else:
+                nm = 1 if _random_pick(cur, rng, cfg, tokens, placed_any, hand, n_orient, rot_of,
+                                       emask_t, nbr, firstc, corner_any, ttype, towner, emask, pt,
+                                       pr, mk, mh, mt, mr, cand, targ) else 0
             if nm == 0:
                 if record:
                     rec_moves[nrec, 0] = cur
@@ -589,7 +725,7 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
                                  tz, startm, goalm, nbr, net_mask, emask_t, ttype, trot, towner,
                                  emask, netid, netm, maps, dq, arr, crit, cnt, avoid)
             else:
-                i = below(rng, nm)
+                i = 0
             h = mh[i]
             t = mt[i]
             r = mr[i]
@@ -618,15 +754,18 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
             done = False
             for k in range(2):
                 q = cur if k == 0 else other
-                if _cost(q, 0, 1, -1, 1, startm, goalm, tz, nbr, ttype, towner, emask, netid,
-                         netm, maps[4], dq) == 0:
+                if _joins(q, h, 1, startm, goalm, tz, nbr, ttype, towner, emask, netid, netm,
+                          jseen, jstamp, stack):
                     winner = q
                     reason = E_PATH if k == 0 else E_OPP_PATH
                     done = True
                     break
-                if _cost(q, 0, 0, -1, 1, startm, goalm, tz, nbr, ttype, towner, emask, netid,
-                         netm, maps[4], dq) == 0:
-                    row[O_TBLOCK_A + q] = 1  # a joined line the transit rule does not count
+                # a joined line the transit rule does not count (once per game and seat is
+                # enough; before it is set no such line exists, so it too runs through h)
+                if row[O_TBLOCK_A + q] == 0 and _joins(q, h, 0, startm, goalm, tz, nbr, ttype,
+                                                       towner, emask, netid, netm, jseen, jstamp,
+                                                       stack):
+                    row[O_TBLOCK_A + q] = 1
             if done:
                 row[O_COMPLETED] = 1
                 break
