@@ -354,6 +354,50 @@ def _gen_moves(p, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr,
 
 
 @njit(cache=True)
+def _mark_chains(q, mult, startm, tz, nbr, ttype, towner, emask, netid, netm, mark, stack, out):
+    """mark[node] = 1 for every placed line node joined (transit-valid for q) to one of q's
+    start hexes; out[0] = hexes marked, out[1] = sum of their dot multipliers."""
+    nh = ttype.shape[0]
+    for i in range(2 * nh):
+        mark[i] = 0
+    top = 0
+    for h in range(nh):
+        if startm[q, h] and ttype[h] >= 0 and (towner[h] == q or tz[q, h]):
+            for j in range(2):
+                if netm[h * 2 + j] != 0:
+                    mark[h * 2 + j] = 1
+                    stack[top] = h * 2 + j
+                    top += 1
+    while top > 0:
+        top -= 1
+        u = stack[top]
+        x = u >> 1
+        m = netm[u]
+        for s in range(6):
+            if not (m >> s) & 1:
+                continue
+            n = nbr[x, s]
+            if n < 0 or ttype[n] < 0:
+                continue
+            o = (s + 3) % 6
+            if not (emask[n] >> o) & 1 or (towner[n] != q and tz[q, n] == 0):
+                continue
+            v = n * 2 + netid[n * 6 + o]
+            if mark[v] == 0:
+                mark[v] = 1
+                stack[top] = v
+                top += 1
+    L = 0
+    ms = 0
+    for h in range(nh):
+        if mark[h * 2] or mark[h * 2 + 1]:
+            L += 1
+            ms += mult[h]
+    out[0] = L
+    out[1] = ms
+
+
+@njit(cache=True)
 def _random_pick(p, rng, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr, firstc,
                  corner_any, ttype, towner, emask, pt, pr, mk, mh, mt, mr, cand, targ):
     """Uniform over the legal moves: up to 24 uniform draws from (tile pair x frontier hex) plus
@@ -431,13 +475,21 @@ def _random_pick(p, rng, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_
 
 
 @njit(cache=True)
-def _greedy_pick(p, rng, w_block, token_cost, nmoves, mk, mh, mt, mr, tz, startm, goalm, nbr,
-                 net_mask, emask_t, ttype, trot, towner, emask, netid, netm, maps, dq, arr, crit,
-                 cnt, avoid):
+def _greedy_pick(p, rng, w_block, token_cost, w_stale, cap_pts, mult, nmoves, mk, mh, mt, mr, tz,
+                 startm, goalm, nbr, net_mask, emask_t, ttype, trot, towner, emask, netid, netm,
+                 maps, dq, arr, crit, cnt, avoid, mark, stack, cs):
     """Index of the best move: own completion cost down, the opponent's up (x w_block), minus
-    token_cost for a displacement; a win at once beats everything, handing one over is last."""
+    token_cost for a displacement, plus w_stale x the stalemate score it gains (own chain
+    grown, a capture, an opponent chain tile taken); a win at once beats everything, handing
+    one over is last."""
     o = 1 - p
     nh = ttype.shape[0]
+    # stalemate chains: mark row 0 = own, 1 = the opponent's
+    _mark_chains(p, mult, startm, tz, nbr, ttype, towner, emask, netid, netm, mark[0], stack, cs[0])
+    _mark_chains(o, mult, startm, tz, nbr, ttype, towner, emask, netid, netm, mark[1], stack, cs[1])
+    own_l = cs[0, 0]
+    own_ms = cs[0, 1]
+    opp_ms = cs[1, 1]
     # maps[0/1]: seat p from start / goal; maps[2/3]: the opponent
     for k in range(2):
         q = p if k == 0 else o
@@ -512,8 +564,22 @@ def _greedy_pick(p, rng, w_block, token_cost, nmoves, mk, mh, mt, mr, tz, startm
             sc = -1e12
         else:
             sc = -min(mine, 60) + w_block * min(theirs, 60)
+            gain = 0.0
+            em = emask_t[t, r]
+            links = False
+            for s in range(6):
+                n = nbr[h, s]
+                if (em >> s) & 1 and n >= 0 and ttype[n] >= 0 and (emask[n] >> ((s + 3) % 6)) & 1:
+                    if mark[0, n * 2 + netid[n * 6 + (s + 3) % 6]]:
+                        links = True
+            if em != 0 and (links or (startm[p, h] and mk[i] == K_PLACE)):
+                gain += (own_l + 1) * (1 + own_ms + mult[h]) - own_l * (1 + own_ms)
             if mk[i] == K_DISPLACE:
                 sc -= token_cost
+                gain += cap_pts
+                if mark[1, h * 2] or mark[1, h * 2 + 1]:
+                    gain += 1 + opp_ms
+            sc += w_stale * gain
         if sc > best_sc:
             best_sc = sc
             pick = i
@@ -628,6 +694,8 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
     hstamp = np.empty(nh, np.int64)
     lout = np.empty(1, np.int64)
     jseen = np.zeros(nn, np.int64)
+    mark = np.zeros((2, nn), np.int64)
+    cs = np.zeros((2, 2), np.int64)
     cand = np.empty(nh, np.int64)
     targ = np.empty(nh, np.int64)
     jstamp = np.zeros(1, np.int64)
@@ -721,9 +789,10 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
                 continue
             consec = 0
             if bot_code[cur] == BOT_GREEDY:
-                i = _greedy_pick(cur, rng, bot_par[cur, 0], bot_par[cur, 2], nm, mk, mh, mt, mr,
-                                 tz, startm, goalm, nbr, net_mask, emask_t, ttype, trot, towner,
-                                 emask, netid, netm, maps, dq, arr, crit, cnt, avoid)
+                i = _greedy_pick(cur, rng, bot_par[cur, 0], bot_par[cur, 2], bot_par[cur, 3],
+                                 cfg[B_CAPTURE_PTS], mult, nm, mk, mh, mt, mr, tz, startm, goalm,
+                                 nbr, net_mask, emask_t, ttype, trot, towner, emask, netid, netm,
+                                 maps, dq, arr, crit, cnt, avoid, mark, stack, cs)
             else:
                 i = 0
             h = mh[i]

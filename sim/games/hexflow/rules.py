@@ -111,9 +111,13 @@ BOTS: tuple[Bot, ...] = (
          Param("token_cost", "float", 1.0,
                "Battle: completion-cost gain (in hexes) a displacement must bring over the best "
                "plain placement before the greedy spends a token on it.",
-               low=0.0, high=20.0))),
+               low=0.0, high=20.0),
+         Param("stalemate_weight", "float", 0.1,
+               "Battle: weight of the stalemate score a move gains (own chain grown, captures, "
+               "opponent chain tiles taken) against completion cost.",
+               low=0.0, high=10.0))),
 )
-N_BOT_PARAMS = 3
+N_BOT_PARAMS = 4
 
 END_REASONS = ("path", "opponent_path", "blocked", "self_blocked", "both_blocked",
                "stalemate_closest", "stalemate_draw", "no_move_loss", "turn_cap", "stalemate_score")
