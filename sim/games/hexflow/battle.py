@@ -399,7 +399,7 @@ def _mark_chains(q, mult, startm, tz, nbr, ttype, towner, emask, netid, netm, ma
 
 @njit(cache=True)
 def _random_pick(p, rng, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr, firstc,
-                 corner_any, ttype, towner, emask, pt, pr, mk, mh, mt, mr, cand, targ):
+                 corner_any, ttype, towner, emask, pt, pr, mk, mh, mt, mr, front, nfront, targ):
     """Uniform over the legal moves: up to 24 uniform draws from (tile pair x frontier hex) plus
     (displacer x target) checked for legality, then exact enumeration. Writes the move to
     mk/mh/mt/mr[0]; returns False when there is none."""
@@ -407,36 +407,30 @@ def _random_pick(p, rng, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_
     if placed_any[p] != 0:
         npairs = _hand_pairs(p, hand, n_orient, rot_of, pt, pr)
         block_conn = cfg[B_BLOCK_CONNECTED] != 0
-        ncand = 0
+        ncand = nfront  # the frontier: empty hexes next to a tile (occupancy only grows)
         ntarg = 0
-        for h in range(nh):
-            occ = False
-            mine = False
-            for s in range(6):
-                nb = nbr[h, s]
-                if nb >= 0 and ttype[nb] >= 0:
-                    occ = True
-                    if towner[nb] == p:
-                        mine = True
-            if ttype[h] < 0:
-                if occ:
-                    cand[ncand] = h
-                    ncand += 1
-            elif mine and towner[h] != p and corner_any[h] == 0:
-                targ[ntarg] = h
-                ntarg += 1
         ndp = 0  # displacer pairs first: pt/pr[0:ndp]
         if tokens[p] > 0:
             for i in range(npairs):
                 if pt[i] == STAR6 or (pt[i] == BLOCK and not block_conn):
                     mk[ndp] = i
                     ndp += 1
+        if ndp > 0:  # targets: opponent tiles off the corners next to one of p's tiles
+            for h in range(nh):
+                if ttype[h] < 0 or towner[h] == p or corner_any[h]:
+                    continue
+                for s in range(6):
+                    nb = nbr[h, s]
+                    if nb >= 0 and ttype[nb] >= 0 and towner[nb] == p:
+                        targ[ntarg] = h
+                        ntarg += 1
+                        break
         size = npairs * ncand + ndp * ntarg
         for _ in range(24 if size > 0 else 0):
             k = below(rng, size)
             if k < npairs * ncand:
                 i = k // ncand
-                h = cand[k % ncand]
+                h = front[k % ncand]
                 t = pt[i]
                 r = pr[i]
                 if t == BLOCK:
@@ -696,7 +690,8 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
     jseen = np.zeros(nn, np.int64)
     mark = np.zeros((2, nn), np.int64)
     cs = np.zeros((2, 2), np.int64)
-    cand = np.empty(nh, np.int64)
+    front = np.empty(nh, np.int64)
+    fpos = np.empty(nh, np.int64)
     targ = np.empty(nh, np.int64)
     jstamp = np.zeros(1, np.int64)
     shuf = free_hexes.copy()
@@ -705,6 +700,8 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
         rng[0] = game_seed(run_seed, first_game + g)
         for h in range(nh):
             _clear(h, ttype, trot, towner, emask, netid, netm)
+            fpos[h] = -1
+        nfront = 0
         row = res[g]
         for c in range(row.shape[0]):
             row[c] = 0
@@ -763,7 +760,7 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
             else:
                 nm = 1 if _random_pick(cur, rng, cfg, tokens, placed_any, hand, n_orient, rot_of,
                                        emask_t, nbr, firstc, corner_any, ttype, towner, emask, pt,
-                                       pr, mk, mh, mt, mr, cand, targ) else 0
+                                       pr, mk, mh, mt, mr, front, nfront, targ) else 0
             if nm == 0:
                 if record:
                     rec_moves[nrec, 0] = cur
@@ -812,6 +809,18 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
                 row[O_DISP_A + cur] += 1
             _put(cur, h, t, r, net_mask, emask_t, ttype, trot, towner, emask, netid, netm)
             placed_any[cur] = 1
+            if fpos[h] >= 0:  # h leaves the frontier, its empty neighbours join it
+                last = front[nfront - 1]
+                front[fpos[h]] = last
+                fpos[last] = fpos[h]
+                fpos[h] = -1
+                nfront -= 1
+            for s in range(6):
+                nb = nbr[h, s]
+                if nb >= 0 and ttype[nb] < 0 and fpos[nb] < 0:
+                    fpos[nb] = nfront
+                    front[nfront] = nb
+                    nfront += 1
             for k in range(hand_size):
                 if hand[cur, k] == t:
                     if bagn[cur] > 0:
