@@ -366,6 +366,11 @@ def test_draw_and_report(tmp_path):
     assert "transit-blocked path (joined line the transit rule refuses), A" in by
     ends = [k for k in by if k.startswith("end: ")]
     assert sum(by[k]["successes"] for k in ends) == 60
+    # the runner's tables hold end reasons as category names: same rows
+    named = pd.DataFrame(games)
+    named["end_reason"] = pd.Categorical.from_codes(games["end_reason"], list(GAME.end_reasons))
+    by2 = {row["metric"]: row for row in GAME.report_metrics(named, r)}
+    assert all(by2[k]["successes"] == by[k]["successes"] for k in ends)
 
 
 def test_warnings_docs_and_networks():

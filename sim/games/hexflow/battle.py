@@ -1214,9 +1214,12 @@ def metrics(df, rules: dict[str, Any], end_reasons) -> list[dict[str, Any]]:
         out.append({"metric": metric, "value": k / n, "successes": k, "n": n})
 
     prop("path completed", df["hexflow_path_completed"].astype(bool))
+    # the runner's tables hold end reasons as names (categorical); play_chunk columns as codes
+    reasons = df["end_reason"]
+    by_name = not np.issubdtype(np.asarray(reasons).dtype, np.integer)
     for code, name in enumerate(end_reasons):
         if name in ("path", "opponent_path", "no_move_loss", "turn_cap", "stalemate_score"):
-            prop(f"end: {name}", df["end_reason"] == code)
+            prop(f"end: {name}", (reasons.astype(str) == name) if by_name else (reasons == code))
     disp = df["hexflow_battle_displacements_A"] + df["hexflow_battle_displacements_B"]
     prop("games with a displacement", disp > 0)
     for seat in SEATS:

@@ -81,7 +81,9 @@ class HexflowGame(Game):
         if rules["mode"] == "battle":
             from .battle import warnings as battle_warnings
 
-            return R.warnings(rules) + battle_warnings(rules)
+            # Race's "85 hexes" warning names stalemate_rule, which Battle does not use
+            race = [w for w in R.warnings(rules) if "85 hexes" not in w]
+            return race + battle_warnings(rules)
         return R.warnings(rules)
 
     def bench_cases(self) -> list[tuple[str, dict[str, Any]]]:
