@@ -383,3 +383,24 @@ def test_warnings_docs_and_networks():
             assert f"`{p.name}`" in doc, p.name
     assert "`stalemate_score`" in doc
     assert networks(S6, 0) == [63]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from(["edge", "corners"]),
+       st.sampled_from(["corners", "edge"]), st.sampled_from(["allowed", "forbidden"]),
+       st.integers(0, 4), st.sampled_from(["line", "off"]),
+       st.sampled_from(["random", "greedy"]), st.sampled_from(["random", "greedy"]),
+       st.sampled_from(["default", "random", "none"]), st.integers(1, 4))
+def test_traced_games_verify_across_rules(index, goal, start, home, tokens, orphan, bot_a, bot_b,
+                                          dots, hand):
+    """Any rule combination and pairing: the traced game equals its chunk row and every move,
+    capture, pass and score re-checks with the pure-Python position."""
+    r = rules(battle_goal=goal, battle_start=start, battle_transit_home=home,
+              battle_tokens=tokens, battle_orphan=orphan, dots=dots, hand_size=hand)
+    seats = seats_for(GAME, r, [bot_a, bot_b])
+    row = GAME.play_chunk(r, seats, index, 1, 3)
+    trace = GAME.play_traced(r, seats, index, 3)
+    for k, v in row.items():
+        assert trace.row[k] == v[0], k
+    GAME.verify_trace(trace)
+    assert row["hexflow_battle_displacements_A"][0] <= tokens
