@@ -63,9 +63,10 @@ def _columns(res: np.ndarray) -> dict[str, np.ndarray]:
 
 class HexflowGame(Game):
     name = "hexflow"
-    title = "HEXFLOW (Race mode)"
+    title = "HEXFLOW (Race and Battle modes)"
     description = ("Two players lay line tiles on an 85-hex board; first to join their two "
-                   "diagonal corners with a continuous line wins.")
+                   "diagonal corners (Race) or their side to the far side under the transit "
+                   "rule, with displacement (Battle) wins.")
     params = R.PARAMS
     bots = R.BOTS
     end_reasons = R.END_REASONS
