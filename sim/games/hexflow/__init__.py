@@ -1,4 +1,4 @@
-"""HEXFLOW: line-tile race on an 85-hex board (Race mode). See docs/rules/hexflow.md."""
+"""HEXFLOW: line-tile game on an 85-hex board (Race and Battle modes). See docs/rules/hexflow.md."""
 
 from .game import HexflowGame
 

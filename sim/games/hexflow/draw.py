@@ -17,12 +17,13 @@ _INK = {0: "#f4f1e8", 1: "#2b2b2b"}
 _SEAT_COLOUR = {"A": "#1f5fbf", "B": "#c0392b"}
 
 
-def _board(ax, pos: Position, path_hexes=(), title: str = "", small: bool = False) -> None:
+def _board(ax, pos: Position, path_hexes=(), title: str = "", small: bool = False,
+           corner_names=CORNER_NAMES) -> None:
     from matplotlib.patches import PathPatch, RegularPolygon
     from matplotlib.path import Path
 
     r_mid = math.sqrt(3) / 2
-    corner_owner = {BOARD.hex_id(n): s for s, ns in CORNER_NAMES.items() for n in ns}
+    corner_owner = {BOARD.hex_id(n): s for s, ns in corner_names.items() for n in ns}
     on_path = set(path_hexes)
     for h in range(BOARD.size):
         x, y = BOARD.centre[h]

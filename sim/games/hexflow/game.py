@@ -63,9 +63,10 @@ def _columns(res: np.ndarray) -> dict[str, np.ndarray]:
 
 class HexflowGame(Game):
     name = "hexflow"
-    title = "HEXFLOW (Race mode)"
+    title = "HEXFLOW (Race and Battle modes)"
     description = ("Two players lay line tiles on an 85-hex board; first to join their two "
-                   "diagonal corners with a continuous line wins.")
+                   "diagonal corners (Race) or their side to the far side under the transit "
+                   "rule, with displacement (Battle) wins.")
     params = R.PARAMS
     bots = R.BOTS
     end_reasons = R.END_REASONS
@@ -78,13 +79,32 @@ class HexflowGame(Game):
         R.validate(rules, where)
 
     def warnings(self, rules: dict[str, Any]) -> list[str]:
+        if rules["mode"] == "battle":
+            from .battle import warnings as battle_warnings
+
+            # Race's "85 hexes" warning names stalemate_rule, which Battle does not use
+            race = [w for w in R.warnings(rules) if "85 hexes" not in w]
+            return race + battle_warnings(rules)
         return R.warnings(rules)
 
+    def bench_cases(self) -> list[tuple[str, dict[str, Any]]]:
+        return [("race", {}), ("battle", {"mode": "battle"})]
+
     def play_chunk(self, rules, seats, first_game, n_games, run_seed):
+        if rules["mode"] == "battle":
+            return _battle_columns(_battle_run(rules, seats, first_game, n_games, run_seed, False)[0])
         res, _ = _run(rules, seats, first_game, n_games, run_seed, record=False)
         return _columns(res)
 
     def play_traced(self, rules, seats, game_index, run_seed) -> Trace:
+        if rules["mode"] == "battle":
+            from . import battle as BT
+
+            res, rec = _battle_run(rules, seats, game_index, 1, run_seed, True)
+            row = {k: v[0].item() for k, v in BT.columns(res).items()}
+            data = {"bags": rec[1].tolist(), "dots": rec[2].tolist()}
+            return Trace(self.name, dict(rules), list(SEATS), game_index, run_seed,
+                         BT.moves_from_record(rec), row, data)
         res, (moves, bags, dots, path, n) = _run(rules, seats, game_index, 1, run_seed, record=True)
         row = {k: v[0].item() for k, v in _columns(res).items()}
         out = []
@@ -113,6 +133,10 @@ class HexflowGame(Game):
         from .position import Position
 
         rules = trace.rules
+        if rules["mode"] == "battle":
+            from .battle import verify
+
+            return verify(trace, self.end_reasons)
         pos = Position(rules, dots=trace.data["dots"])
         hs = rules["hand_size"]
         bags = [list(b) for b in trace.data["bags"]]
@@ -182,12 +206,35 @@ class HexflowGame(Game):
     def draw(self, trace: Trace, path: str, every_move: bool = False) -> None:
         from .draw import draw_trace
 
+        if trace.rules["mode"] == "battle":
+            from .battle import draw_battle
+
+            return draw_battle(trace, path, every_move)
         draw_trace(trace, path, every_move)
 
     def report_metrics(self, df, rules: dict[str, Any]) -> list[dict[str, Any]]:
         from .report import metrics
 
+        if rules["mode"] == "battle":
+            from .battle import metrics as battle_metrics
+
+            return battle_metrics(df, rules, self.end_reasons)
         return metrics(df, rules)
+
+
+def _battle_run(rules, seats, first_game, n_games, run_seed, record):
+    from . import battle as BT
+
+    if len(seats) != 2:
+        raise ValueError(f"hexflow battle needs 2 seats, got {len(seats)}")
+    codes, par = _bot_arrays(seats)
+    return BT.run(_tables(rules), rules, codes, par, first_game, n_games, run_seed, record)
+
+
+def _battle_columns(res):
+    from . import battle as BT
+
+    return BT.columns(res)
 
 
 TILE_TYPES_BY_NAME = {t.name: i for i, t in enumerate(TILE_TYPES)}

@@ -14,8 +14,9 @@ from .board import BOARD, CORNERS, DEFAULT_DOTS, dots_array, non_corner_hexes
 from .tiles import N_TYPES, TILE_TYPES, orientation_tables, tile_set
 
 PARAMS: tuple[Param, ...] = (
-    Param("mode", "str", "race", "Game mode; only Race mode (2 players, diagonal corners) so far.",
-          choices=("race",), seed_text="HEXFLOW -- Reference Cards (Race, Battle, Tri-Board)"),
+    Param("mode", "str", "race", "Game mode: Race (2 players, diagonal corners) or Battle "
+          "(left edge against right edge, transit rule, displacement).",
+          choices=("race", "battle"), seed_text="HEXFLOW -- Reference Cards (Race, Battle, Tri-Board)"),
     Param("block_placement", "str", "adjacent",
           "A Block needs only an adjacent tile ('adjacent') or, like every tile, a line "
           "connection it can never have ('connected': Blocks are never placeable).",
@@ -62,6 +63,36 @@ PARAMS: tuple[Param, ...] = (
     Param("max_turns", "int", 400,
           "Safety cap on turns (placements and passes); a capped game is a draw (turn_cap).",
           low=10, high=5000, seed_text="(not in the text: a simulator safeguard)"),
+    # ---- Battle mode only (Race ignores these) ----
+    Param("battle_goal", "str", "edge",
+          "Battle: where a path ends: any hex of the far edge column ('edge': A column i, B "
+          "column a) or one of the opponent's starting corners ('corners').",
+          choices=("edge", "corners"),
+          seed_text="First player to complete a valid, transit-compliant path from their starting "
+                    "side to the opponent's side wins immediately."),
+    Param("battle_start", "str", "corners",
+          "Battle: where a path starts: one of the player's two starting corners ('corners': A "
+          "a1/a9, B i1/i9) or any hex of the player's own edge column ('edge').",
+          choices=("corners", "edge"),
+          seed_text="Player A starts from both left-side corners (top-left & bottom-left)."),
+    Param("battle_transit_home", "str", "allowed",
+          "Battle: may a path use an opponent tile standing in the player's OWN territory? "
+          "'allowed' (only the opponent's territory is forbidden) or 'forbidden' (the "
+          "transit-valid list is exhaustive).",
+          choices=("allowed", "forbidden"),
+          seed_text="Transit-Valid: Your own tiles (anywhere) + Any tile in the Contested Zone "
+                    "(columns 4-6) + Your starting corner hexes. Transit-Invalid: Opponent-placed "
+                    "tiles located in their Territory"),
+    Param("battle_tokens", "int", 3,
+          "Battle: displacement tokens per player (0 = no displacement).", low=0, high=22,
+          seed_text="Each player takes 3 displacement tokens."),
+    Param("battle_orphan", "str", "line",
+          "Battle: a displacement is forbidden if a tile that had a line connection would have "
+          "none after it ('line'), or never ('off').",
+          choices=("line", "off"),
+          seed_text="Displacement would not orphan any tiles on the board"),
+    Param("battle_capture_points", "int", 2, "Battle: stalemate points per captured tile.",
+          low=0, high=10, seed_text="Per Capture 2 pts"),
 )
 
 BOTS: tuple[Bot, ...] = (
@@ -76,12 +107,20 @@ BOTS: tuple[Bot, ...] = (
                "Penalty (in hexes of completion cost) for leaving the opponent a hex that would "
                "cut this player off: an own cut hex next to a tile, or a corner network with a "
                "single open line end.",
-               low=0.0, high=20.0))),
+               low=0.0, high=20.0),
+         Param("token_cost", "float", 1.0,
+               "Battle: completion-cost gain (in hexes) a displacement must bring over the best "
+               "plain placement before the greedy spends a token on it.",
+               low=0.0, high=20.0),
+         Param("stalemate_weight", "float", 0.1,
+               "Battle: weight of the stalemate score a move gains (own chain grown, captures, "
+               "opponent chain tiles taken) against completion cost.",
+               low=0.0, high=10.0))),
 )
-N_BOT_PARAMS = 2
+N_BOT_PARAMS = 4
 
 END_REASONS = ("path", "opponent_path", "blocked", "self_blocked", "both_blocked",
-               "stalemate_closest", "stalemate_draw", "no_move_loss", "turn_cap")
+               "stalemate_closest", "stalemate_draw", "no_move_loss", "turn_cap", "stalemate_score")
 
 
 def validate(rules: dict[str, Any], where: str) -> None:

@@ -1,0 +1,1330 @@
+"""HEXFLOW Battle mode: compiled kernel (one call plays a chunk), its tables, and a pure-Python
+position written separately (endpoint search, no shared code with the kernel) that verifies traces.
+
+Same 85-hex board as Race (index map in board.py). A starts from the left corners a1 / a9 and
+heads for the right edge (column i), B from i1 / i9 to the left edge (column a).
+Territory: columns a-c are A's, d-f contested, g-i B's. Transit: a seat's path may use its own
+tiles anywhere, any tile in the contested zone, any tile on its own starting corners, and
+(default) an opponent tile in the seat's own territory; never an opponent tile in the opponent's
+territory. `tz[p, h]` = 1 where any tile is transit-valid for p whatever its owner.
+
+Kernel state (flat int64 arrays, as in kernel.py, but with no union-find: displacement removes
+tiles, so connectivity is searched, never merged): ttype[h] (-1 empty), trot, towner, emask,
+netid[h*6+s], netm[h*2+j]. Graph nodes h*2 (empty hex, cost 1) and h*2+j (network j, cost 0).
+
+Moves: kind 0 = place on an empty hex, kind 2 = displace (Block / Star-6 replaces an adjacent
+opponent tile, which goes to the mover's capture pile), kind 1 = pass.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from sim.rng import below, game_seed, new_state, shuffle
+
+from .board import BOARD, multiplier
+from .kernel import _arrive, _critical, _hand_pairs, _pair_through
+from .tiles import BLOCK, TILE_TYPES, networks, orientations
+
+INF = 1 << 20
+STAR6 = 7
+SEATS = ("A", "B")
+START_CORNERS = {"A": ("a1", "a9"), "B": ("i1", "i9")}
+ALL_CORNERS = ("a1", "a9", "i1", "i9")
+
+# cfg indices
+(B_HAND, B_BLOCK_CONNECTED, B_NO_MOVE, B_FIRST, B_MAX_TURNS, B_DOTS_RANDOM, B_TOKENS, B_ORPHAN,
+ B_CAPTURE_PTS) = range(9)
+N_BCFG = 9
+# end reasons: indices into rules.END_REASONS (set by rules.py)
+E_PATH, E_OPP_PATH, E_NO_MOVE, E_TURN_CAP, E_STALEMATE = 0, 1, 7, 8, 9
+# outputs
+(O_WINNER, O_REASON, O_TURNS, O_FIRST, O_SCORE_A, O_SCORE_B, O_PASS_A, O_PASS_B, O_DISP_A,
+ O_DISP_B, O_CHAIN_A, O_CHAIN_B, O_TBLOCK_A, O_TBLOCK_B, O_COMPLETED) = range(15)
+N_BOUT = 15
+BOT_RANDOM, BOT_GREEDY = 0, 1
+K_PLACE, K_PASS, K_DISPLACE = 0, 1, 2
+MAXMOVES = 85 * 24
+
+
+# ---- tables -----------------------------------------------------------------------------------
+def column_of(h: int) -> int:
+    return BOARD.cells[h][0]
+
+
+def zone_of(h: int) -> int:
+    """0 = A's territory (columns a-c), 1 = contested (d-f), 2 = B's (g-i)."""
+    return column_of(h) // 3
+
+
+def battle_tables(rules: dict[str, Any]):
+    """tz, startm, goalm, firstc, corner_any (see the module docstring)."""
+    nh = BOARD.size
+    tz = np.zeros((2, nh), np.int64)
+    startm = np.zeros((2, nh), np.int64)
+    goalm = np.zeros((2, nh), np.int64)
+    firstc = np.array([[BOARD.hex_id(n) for n in START_CORNERS[s]] for s in SEATS], np.int64)
+    corner_any = np.zeros(nh, np.int64)
+    for n in ALL_CORNERS:
+        corner_any[BOARD.hex_id(n)] = 1
+    home_ok = rules["battle_transit_home"] == "allowed"
+    for p in range(2):
+        own_zone = 0 if p == 0 else 2
+        own_col, far_col = (0, 8) if p == 0 else (8, 0)
+        for h in range(nh):
+            z = zone_of(h)
+            if z == 1 or (home_ok and z == own_zone) or h in firstc[p]:
+                tz[p, h] = 1
+            col = column_of(h)
+            if rules["battle_start"] == "corners":
+                startm[p, h] = h in firstc[p]
+            else:
+                startm[p, h] = col == own_col
+            if rules["battle_goal"] == "edge":
+                goalm[p, h] = col == far_col
+            else:
+                goalm[p, h] = h in firstc[1 - p]
+    return tz, startm, goalm, firstc, corner_any
+
+
+# ---- kernel -----------------------------------------------------------------------------------
+@njit(cache=True)
+def _cost(q, allow_empty, transit, blocked, stop, srcm, dstm, tz, nbr, ttype, towner, emask,
+          netid, netm, d, dq):
+    """0-1 BFS for seat q from the hexes with srcm[q, h] to those with dstm[q, h]: the number of
+    empty hexes still to fill (INF: none). `allow_empty` = 0: placed lines only (0 = complete);
+    `transit` = 0: ignore the transit rule; hex `blocked` is left out. d: int64[2 NH] (filled
+    with every node's cost when not `stop`); dq: int64[12 NH + 4]."""
+    nh = ttype.shape[0]
+    nn = nh * 2
+    for i in range(nn):
+        d[i] = INF
+    head = nn * 6
+    tail = head
+    for h in range(nh):
+        if srcm[q, h] == 0 or h == blocked:
+            continue
+        if ttype[h] < 0:
+            if allow_empty:
+                d[h * 2] = 1
+                dq[tail] = h * 2
+                tail += 1
+        elif not transit or towner[h] == q or tz[q, h]:
+            for j in range(2):
+                if netm[h * 2 + j] != 0:
+                    d[h * 2 + j] = 0
+                    head -= 1
+                    dq[head] = h * 2 + j
+    best = INF
+    while head < tail:
+        u = dq[head]
+        head += 1
+        h = u >> 1
+        du = d[u]
+        if dstm[q, h] and du < best:
+            best = du
+            if stop:
+                return best
+        m = 63 if ttype[h] < 0 else netm[u]
+        for s in range(6):
+            if not (m >> s) & 1:
+                continue
+            n = nbr[h, s]
+            if n < 0 or n == blocked:
+                continue
+            if ttype[n] < 0:
+                if not allow_empty:
+                    continue
+                v = n * 2
+                w = 1
+            else:
+                o = (s + 3) % 6
+                if not (emask[n] >> o) & 1:
+                    continue
+                if transit and towner[n] != q and tz[q, n] == 0:
+                    continue
+                v = n * 2 + netid[n * 6 + o]
+                w = 0
+            nd = du + w
+            if nd < d[v]:
+                d[v] = nd
+                if w == 0:
+                    head -= 1
+                    dq[head] = v
+                else:
+                    dq[tail] = v
+                    tail += 1
+    return best
+
+
+@njit(cache=True)
+def _joins(q, h, transit, srcm, dstm, tz, nbr, ttype, towner, emask, netid, netm, seen, stamp,
+           stack):
+    """Does a network of the tile just placed on hex h join a start hex of seat q to a goal hex
+    along placed lines (usable under the transit rule if `transit`)? Before a move nobody is
+    joined and a removal joins no one, so a new path must run through h: only the line chain of
+    h's networks is walked. seen/stamp: visit marks without clearing; stack: int64[2 NH]."""
+    if ttype[h] < 0 or (transit and towner[h] != q and tz[q, h] == 0):
+        return False
+    for j0 in range(2):
+        if netm[h * 2 + j0] == 0:
+            continue
+        stamp[0] += 1
+        st = stamp[0]
+        seen[h * 2 + j0] = st
+        stack[0] = h * 2 + j0
+        top = 1
+        got_s = False
+        got_d = False
+        while top > 0:
+            top -= 1
+            u = stack[top]
+            x = u >> 1
+            if srcm[q, x]:
+                got_s = True
+            if dstm[q, x]:
+                got_d = True
+            if got_s and got_d:
+                return True
+            m = netm[u]
+            for s in range(6):
+                if not (m >> s) & 1:
+                    continue
+                n = nbr[x, s]
+                if n < 0 or ttype[n] < 0:
+                    continue
+                o = (s + 3) % 6
+                if not (emask[n] >> o) & 1:
+                    continue
+                if transit and towner[n] != q and tz[q, n] == 0:
+                    continue
+                v = n * 2 + netid[n * 6 + o]
+                if seen[v] != st:
+                    seen[v] = st
+                    stack[top] = v
+                    top += 1
+    return False
+
+
+@njit(cache=True)
+def _put(p, h, t, r, net_mask, emask_t, ttype, trot, towner, emask, netid, netm):
+    ttype[h] = t
+    trot[h] = r
+    towner[h] = p
+    emask[h] = emask_t[t, r]
+    for s in range(6):
+        netid[h * 6 + s] = -1
+    for j in range(2):
+        m = net_mask[t, r, j]
+        netm[h * 2 + j] = m
+        for s in range(6):
+            if (m >> s) & 1:
+                netid[h * 6 + s] = j
+
+
+@njit(cache=True)
+def _clear(h, ttype, trot, towner, emask, netid, netm):
+    ttype[h] = -1
+    trot[h] = -1
+    towner[h] = -1
+    emask[h] = 0
+    for s in range(6):
+        netid[h * 6 + s] = -1
+    netm[h * 2] = 0
+    netm[h * 2 + 1] = 0
+
+
+@njit(cache=True)
+def _links(h, em, nbr, ttype, emask):
+    """Does a tile with side mask em on hex h join a line of a placed neighbour?"""
+    for s in range(6):
+        if (em >> s) & 1:
+            n = nbr[h, s]
+            if n >= 0 and ttype[n] >= 0 and (emask[n] >> ((s + 3) % 6)) & 1:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _orphans(h, em_new, nbr, ttype, emask):
+    """Would replacing the tile on h by one with side mask em_new leave a neighbour that had a
+    line connection with no line connection at all?"""
+    em_old = emask[h]
+    for s in range(6):
+        n = nbr[h, s]
+        if n < 0 or ttype[n] < 0:
+            continue
+        o = (s + 3) % 6
+        if not (emask[n] >> o) & 1 or not (em_old >> s) & 1 or (em_new >> s) & 1:
+            continue  # the link across s is unchanged (or never was)
+        other = False
+        for s2 in range(6):
+            if s2 == o or not (emask[n] >> s2) & 1:
+                continue
+            n2 = nbr[n, s2]
+            if n2 >= 0 and ttype[n2] >= 0 and (emask[n2] >> ((s2 + 3) % 6)) & 1:
+                other = True
+                break
+        if not other:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _gen_moves(p, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr, firstc,
+               corner_any, ttype, towner, emask, pt, pr, mk, mh, mt, mr):
+    """Every legal move of seat p (distinct kind, hex, tile, rotation); returns the count."""
+    nh = ttype.shape[0]
+    block_conn = cfg[B_BLOCK_CONNECTED] != 0
+    npairs = _hand_pairs(p, hand, n_orient, rot_of, pt, pr)
+    n = 0
+    if npairs == 0:
+        return 0
+    if placed_any[p] == 0:
+        for k in range(2):
+            h = firstc[p, k]
+            if ttype[h] >= 0:
+                continue
+            for i in range(npairs):
+                if pt[i] == BLOCK and block_conn:
+                    continue
+                mk[n] = K_PLACE
+                mh[n] = h
+                mt[n] = pt[i]
+                mr[n] = pr[i]
+                n += 1
+        return n
+    for h in range(nh):
+        if ttype[h] >= 0:
+            continue
+        adj = False
+        for s in range(6):
+            nb = nbr[h, s]
+            if nb >= 0 and ttype[nb] >= 0:
+                adj = True
+                break
+        if not adj:
+            continue
+        for i in range(npairs):
+            t = pt[i]
+            if t == BLOCK:
+                if block_conn:
+                    continue
+            elif not _links(h, emask_t[t, pr[i]], nbr, ttype, emask):
+                continue
+            mk[n] = K_PLACE
+            mh[n] = h
+            mt[n] = t
+            mr[n] = pr[i]
+            n += 1
+    if tokens[p] <= 0:
+        return n
+    for i in range(npairs):
+        t = pt[i]
+        if t != BLOCK and t != STAR6:
+            continue
+        if t == BLOCK and block_conn:
+            continue
+        em = emask_t[t, pr[i]]
+        for h in range(nh):
+            if ttype[h] < 0 or towner[h] == p or corner_any[h]:
+                continue
+            mine = False
+            for s in range(6):
+                nb = nbr[h, s]
+                if nb >= 0 and ttype[nb] >= 0 and towner[nb] == p:
+                    mine = True
+                    break
+            if not mine:
+                continue
+            if t != BLOCK and not _links(h, em, nbr, ttype, emask):
+                continue
+            if cfg[B_ORPHAN] == 0 and _orphans(h, em, nbr, ttype, emask):
+                continue
+            mk[n] = K_DISPLACE
+            mh[n] = h
+            mt[n] = t
+            mr[n] = pr[i]
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _mark_chains(q, mult, startm, tz, nbr, ttype, towner, emask, netid, netm, mark, stack, out):
+    """mark[node] = 1 for every placed line node joined (transit-valid for q) to one of q's
+    start hexes; out[0] = hexes marked, out[1] = sum of their dot multipliers."""
+    nh = ttype.shape[0]
+    for i in range(2 * nh):
+        mark[i] = 0
+    top = 0
+    for h in range(nh):
+        if startm[q, h] and ttype[h] >= 0 and (towner[h] == q or tz[q, h]):
+            for j in range(2):
+                if netm[h * 2 + j] != 0:
+                    mark[h * 2 + j] = 1
+                    stack[top] = h * 2 + j
+                    top += 1
+    while top > 0:
+        top -= 1
+        u = stack[top]
+        x = u >> 1
+        m = netm[u]
+        for s in range(6):
+            if not (m >> s) & 1:
+                continue
+            n = nbr[x, s]
+            if n < 0 or ttype[n] < 0:
+                continue
+            o = (s + 3) % 6
+            if not (emask[n] >> o) & 1 or (towner[n] != q and tz[q, n] == 0):
+                continue
+            v = n * 2 + netid[n * 6 + o]
+            if mark[v] == 0:
+                mark[v] = 1
+                stack[top] = v
+                top += 1
+    L = 0
+    ms = 0
+    for h in range(nh):
+        if mark[h * 2] or mark[h * 2 + 1]:
+            L += 1
+            ms += mult[h]
+    out[0] = L
+    out[1] = ms
+
+
+@njit(cache=True)
+def _random_pick(p, rng, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr, firstc,
+                 corner_any, ttype, towner, emask, pt, pr, mk, mh, mt, mr, front, nfront, targ):
+    """Uniform over the legal moves: up to 24 uniform draws from (tile pair x frontier hex) plus
+    (displacer x target) checked for legality, then exact enumeration. Writes the move to
+    mk/mh/mt/mr[0]; returns False when there is none."""
+    nh = ttype.shape[0]
+    if placed_any[p] != 0:
+        npairs = _hand_pairs(p, hand, n_orient, rot_of, pt, pr)
+        block_conn = cfg[B_BLOCK_CONNECTED] != 0
+        ncand = nfront  # the frontier: empty hexes next to a tile (occupancy only grows)
+        ntarg = 0
+        ndp = 0  # displacer pairs first: pt/pr[0:ndp]
+        if tokens[p] > 0:
+            for i in range(npairs):
+                if pt[i] == STAR6 or (pt[i] == BLOCK and not block_conn):
+                    mk[ndp] = i
+                    ndp += 1
+        if ndp > 0:  # targets: opponent tiles off the corners next to one of p's tiles
+            for h in range(nh):
+                if ttype[h] < 0 or towner[h] == p or corner_any[h]:
+                    continue
+                for s in range(6):
+                    nb = nbr[h, s]
+                    if nb >= 0 and ttype[nb] >= 0 and towner[nb] == p:
+                        targ[ntarg] = h
+                        ntarg += 1
+                        break
+        size = npairs * ncand + ndp * ntarg
+        for _ in range(24 if size > 0 else 0):
+            k = below(rng, size)
+            if k < npairs * ncand:
+                i = k // ncand
+                h = front[k % ncand]
+                t = pt[i]
+                r = pr[i]
+                if t == BLOCK:
+                    if block_conn:
+                        continue
+                elif not _links(h, emask_t[t, r], nbr, ttype, emask):
+                    continue
+                kind = K_PLACE
+            else:
+                k -= npairs * ncand
+                i = mk[k // ntarg]
+                h = targ[k % ntarg]
+                t = pt[i]
+                r = pr[i]
+                em = emask_t[t, r]
+                if t != BLOCK and not _links(h, em, nbr, ttype, emask):
+                    continue
+                if cfg[B_ORPHAN] == 0 and _orphans(h, em, nbr, ttype, emask):
+                    continue
+                kind = K_DISPLACE
+            mk[0] = kind
+            mh[0] = h
+            mt[0] = t
+            mr[0] = r
+            return True
+    nm = _gen_moves(p, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr, firstc,
+                    corner_any, ttype, towner, emask, pt, pr, mk, mh, mt, mr)
+    if nm == 0:
+        return False
+    i = below(rng, nm)
+    mk[0] = mk[i]
+    mh[0] = mh[i]
+    mt[0] = mt[i]
+    mr[0] = mr[i]
+    return True
+
+
+@njit(cache=True)
+def _greedy_pick(p, rng, w_block, token_cost, w_stale, cap_pts, mult, nmoves, mk, mh, mt, mr, tz,
+                 startm, goalm, nbr, net_mask, emask_t, ttype, trot, towner, emask, netid, netm,
+                 maps, dq, arr, crit, cnt, avoid, mark, stack, cs):
+    """Index of the best move: own completion cost down, the opponent's up (x w_block), minus
+    token_cost for a displacement, plus w_stale x the stalemate score it gains (own chain
+    grown, a capture, an opponent chain tile taken); a win at once beats everything, handing
+    one over is last."""
+    o = 1 - p
+    nh = ttype.shape[0]
+    # stalemate chains: mark row 0 = own, 1 = the opponent's
+    _mark_chains(p, mult, startm, tz, nbr, ttype, towner, emask, netid, netm, mark[0], stack, cs[0])
+    _mark_chains(o, mult, startm, tz, nbr, ttype, towner, emask, netid, netm, mark[1], stack, cs[1])
+    own_l = cs[0, 0]
+    own_ms = cs[0, 1]
+    opp_ms = cs[1, 1]
+    # maps[0/1]: seat p from start / goal; maps[2/3]: the opponent
+    for k in range(2):
+        q = p if k == 0 else o
+        _cost(q, 1, 1, -1, 0, startm, goalm, tz, nbr, ttype, towner, emask, netid, netm,
+              maps[2 * k], dq)
+        _cost(q, 1, 1, -1, 0, goalm, startm, tz, nbr, ttype, towner, emask, netid, netm,
+              maps[2 * k + 1], dq)
+    dcur0 = INF
+    dcur1 = INF
+    for k in range(2):
+        best = INF
+        for h in range(nh):
+            for j in range(2):
+                v = maps[2 * k][h * 2 + j]
+                if goalm[p if k == 0 else o, h] and v < best:
+                    if j == 0 or ttype[h] >= 0:
+                        best = v
+        if k == 0:
+            dcur0 = best
+        else:
+            dcur1 = best
+        _critical(maps[2 * k], maps[2 * k + 1], best, nh, ttype, crit[k], cnt)
+        for h in range(nh):
+            avoid[k, h] = -1
+    best_sc = -1e18
+    pick = -1
+    nbest = 0
+    for i in range(nmoves):
+        h = mh[i]
+        t = mt[i]
+        r = mr[i]
+        if mk[i] == K_DISPLACE:
+            ot = ttype[h]
+            orr = trot[h]
+            ow = towner[h]
+            _put(p, h, t, r, net_mask, emask_t, ttype, trot, towner, emask, netid, netm)
+            mine = _cost(p, 1, 1, -1, 1, startm, goalm, tz, nbr, ttype, towner, emask, netid,
+                         netm, maps[4], dq)
+            theirs = _cost(o, 1, 1, -1, 1, startm, goalm, tz, nbr, ttype, towner, emask, netid,
+                           netm, maps[4], dq)
+            _put(ow, h, ot, orr, net_mask, emask_t, ttype, trot, towner, emask, netid, netm)
+        else:
+            mine = INF
+            theirs = INF
+            for k in range(2):
+                q = p if k == 0 else o
+                if crit[k, h]:
+                    if avoid[k, h] < 0:
+                        avoid[k, h] = _cost(q, 1, 1, h, 1, startm, goalm, tz, nbr, ttype, towner,
+                                            emask, netid, netm, maps[4], dq)
+                    rest = avoid[k, h]
+                else:
+                    rest = dcur0 if k == 0 else dcur1
+                via = INF
+                if k == 0 or tz[q, h]:
+                    _arrive(h, maps[2 * k], nbr, ttype, emask, netid, arr[0])
+                    _arrive(h, maps[2 * k + 1], nbr, ttype, emask, netid, arr[1])
+                    for j in range(2):
+                        m = net_mask[t, r, j]
+                        if m != 0:
+                            c = _pair_through(m, arr[0], arr[1], startm[q, h] != 0,
+                                              goalm[q, h] != 0)
+                            if c < via:
+                                via = c
+                if k == 0:
+                    mine = min(rest, via)
+                else:
+                    theirs = min(rest, via)
+        if mine == 0:
+            sc = 1e12
+        elif theirs == 0:
+            sc = -1e12
+        else:
+            sc = -min(mine, 60) + w_block * min(theirs, 60)
+            gain = 0.0
+            em = emask_t[t, r]
+            links = False
+            for s in range(6):
+                n = nbr[h, s]
+                if (em >> s) & 1 and n >= 0 and ttype[n] >= 0 and (emask[n] >> ((s + 3) % 6)) & 1:
+                    if mark[0, n * 2 + netid[n * 6 + (s + 3) % 6]]:
+                        links = True
+            if em != 0 and (links or (startm[p, h] and mk[i] == K_PLACE)):
+                gain += (own_l + 1) * (1 + own_ms + mult[h]) - own_l * (1 + own_ms)
+            if mk[i] == K_DISPLACE:
+                sc -= token_cost
+                gain += cap_pts
+                if mark[1, h * 2] or mark[1, h * 2 + 1]:
+                    gain += 1 + opp_ms
+            sc += w_stale * gain
+        if sc > best_sc:
+            best_sc = sc
+            pick = i
+            nbest = 1
+        elif sc == best_sc:
+            nbest += 1
+            if below(rng, nbest) == 0:
+                pick = i
+    return pick
+
+
+@njit(cache=True)
+def _chain_score(q, captures, cap_pts, mult, startm, tz, nbr, ttype, towner, emask, netid, netm,
+                 seen, stack, hstamp, out):
+    """Stalemate score of seat q: best over its transit-valid line chains that touch a start hex
+    of L + cap_pts x captures + L x (sum of dot multipliers on it), L = tiles in the chain.
+    out[0] = L of the best chain. seen: int64[2 NH], stack: int64[2 NH], hstamp: int64[NH]."""
+    nh = ttype.shape[0]
+    for i in range(2 * nh):
+        seen[i] = 0
+    for h in range(nh):
+        hstamp[h] = 0
+    best = cap_pts * captures
+    out[0] = 0
+    comp = 0
+    for h0 in range(nh):
+        if startm[q, h0] == 0 or ttype[h0] < 0:
+            continue
+        if towner[h0] != q and tz[q, h0] == 0:
+            continue
+        for j0 in range(2):
+            u0 = h0 * 2 + j0
+            if netm[u0] == 0 or seen[u0]:
+                continue
+            comp += 1
+            seen[u0] = 1
+            stack[0] = u0
+            top = 1
+            L = 0
+            ms = 0
+            while top > 0:
+                top -= 1
+                u = stack[top]
+                h = u >> 1
+                if hstamp[h] != comp:
+                    hstamp[h] = comp
+                    L += 1
+                    ms += mult[h]
+                m = netm[u]
+                for s in range(6):
+                    if not (m >> s) & 1:
+                        continue
+                    n = nbr[h, s]
+                    if n < 0 or ttype[n] < 0:
+                        continue
+                    o = (s + 3) % 6
+                    if not (emask[n] >> o) & 1:
+                        continue
+                    if towner[n] != q and tz[q, n] == 0:
+                        continue
+                    v = n * 2 + netid[n * 6 + o]
+                    if seen[v] == 0:
+                        seen[v] = 1
+                        stack[top] = v
+                        top += 1
+            sc = L + cap_pts * captures + L * ms
+            if sc > best or (sc == best and L > out[0]):
+                best = sc
+                out[0] = L
+    return best
+
+
+@njit(cache=True)
+def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_orient, rot_of,
+                 net_mask, emask_t, tileset, dots_fixed, dot_pool, free_hexes, tz, startm, goalm,
+                 firstc, corner_any, res, record, rec_moves, rec_bag, rec_dots, rec_n):
+    """Play games first_game .. first_game + n_games - 1; res: int64[n_games, N_BOUT].
+    With `record` the single game's moves (seat, kind, hex, type, rotation, turn), bags and dots
+    go to rec_*."""
+    nh = nbr.shape[0]
+    nn = nh * 2
+    nbag = tileset.shape[0]
+    hand_size = cfg[B_HAND]
+    ttype = np.empty(nh, np.int64)
+    trot = np.empty(nh, np.int64)
+    towner = np.empty(nh, np.int64)
+    emask = np.empty(nh, np.int64)
+    netid = np.empty(nh * 6, np.int64)
+    netm = np.empty(nn, np.int64)
+    dots = np.empty(nh, np.int64)
+    mult = np.empty(nh, np.int64)
+    bag = np.empty((2, nbag), np.int64)
+    bagn = np.empty(2, np.int64)
+    hand = np.empty((2, hand_size), np.int64)
+    placed_any = np.empty(2, np.int64)
+    tokens = np.empty(2, np.int64)
+    captures = np.empty(2, np.int64)
+    pt = np.empty(hand_size * 6, np.int64)
+    pr = np.empty(hand_size * 6, np.int64)
+    mk = np.empty(MAXMOVES, np.int64)
+    mh = np.empty(MAXMOVES, np.int64)
+    mt = np.empty(MAXMOVES, np.int64)
+    mr = np.empty(MAXMOVES, np.int64)
+    maps = np.empty((5, nn), np.int64)
+    dq = np.empty(nn * 12 + 4, np.int64)
+    arr = np.empty((2, 6), np.int64)
+    crit = np.empty((2, nh), np.int64)
+    cnt = np.empty(nh + 2, np.int64)
+    avoid = np.empty((2, nh), np.int64)
+    seen = np.empty(nn, np.int64)
+    stack = np.empty(nn, np.int64)
+    hstamp = np.empty(nh, np.int64)
+    lout = np.empty(1, np.int64)
+    jseen = np.zeros(nn, np.int64)
+    mark = np.zeros((2, nn), np.int64)
+    cs = np.zeros((2, 2), np.int64)
+    front = np.empty(nh, np.int64)
+    fpos = np.empty(nh, np.int64)
+    targ = np.empty(nh, np.int64)
+    jstamp = np.zeros(1, np.int64)
+    shuf = free_hexes.copy()
+    rng = new_state(0)
+    for g in range(n_games):
+        rng[0] = game_seed(run_seed, first_game + g)
+        for h in range(nh):
+            _clear(h, ttype, trot, towner, emask, netid, netm)
+            fpos[h] = -1
+        nfront = 0
+        row = res[g]
+        for c in range(row.shape[0]):
+            row[c] = 0
+        if cfg[B_FIRST] == 0:
+            first = below(rng, 2)
+        else:
+            first = cfg[B_FIRST] - 1
+        if cfg[B_DOTS_RANDOM] != 0:
+            for h in range(nh):
+                dots[h] = 0
+            for i in range(free_hexes.shape[0]):
+                shuf[i] = free_hexes[i]
+            shuffle(rng, shuf)
+            for i in range(dot_pool.shape[0]):
+                dots[shuf[i]] = dot_pool[i]
+        else:
+            for h in range(nh):
+                dots[h] = dots_fixed[h]
+        for h in range(nh):
+            mult[h] = dots[h] + 1 if dots[h] >= 2 else 0
+            if record:
+                rec_dots[h] = dots[h]
+        for q in range(2):
+            for i in range(nbag):
+                bag[q, i] = tileset[i]
+            shuffle(rng, bag[q])
+            if record:
+                for i in range(nbag):
+                    rec_bag[q, i] = bag[q, i]
+            bagn[q] = nbag
+            for k in range(hand_size):
+                if bagn[q] > 0:
+                    bagn[q] -= 1
+                    hand[q, k] = bag[q, bagn[q]]
+                else:
+                    hand[q, k] = -1
+            placed_any[q] = 0
+            tokens[q] = cfg[B_TOKENS]
+            captures[q] = 0
+        cur = first
+        turn = 0
+        consec = 0
+        winner = -1
+        reason = -1
+        nrec = 0
+        while True:
+            if turn >= cfg[B_MAX_TURNS]:
+                reason = E_TURN_CAP
+                break
+            turn += 1
+            other = 1 - cur
+            if bot_code[cur] == BOT_GREEDY:
+                nm = _gen_moves(cur, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t,
+                                nbr, firstc, corner_any, ttype, towner, emask, pt, pr, mk, mh, mt,
+                                mr)
+            else:
+                nm = 1 if _random_pick(cur, rng, cfg, tokens, placed_any, hand, n_orient, rot_of,
+                                       emask_t, nbr, firstc, corner_any, ttype, towner, emask, pt,
+                                       pr, mk, mh, mt, mr, front, nfront, targ) else 0
+            if nm == 0:
+                if record:
+                    rec_moves[nrec, 0] = cur
+                    rec_moves[nrec, 1] = K_PASS
+                    for c in range(2, 5):
+                        rec_moves[nrec, c] = -1
+                    rec_moves[nrec, 5] = turn
+                    nrec += 1
+                has = False
+                for k in range(hand_size):
+                    if hand[cur, k] >= 0:
+                        has = True
+                if has and cfg[B_NO_MOVE] == 1:
+                    winner = other
+                    reason = E_NO_MOVE
+                    break
+                row[O_PASS_A + cur] += 1
+                consec += 1
+                if consec >= 2:
+                    reason = E_STALEMATE
+                    break
+                cur = other
+                continue
+            consec = 0
+            if bot_code[cur] == BOT_GREEDY:
+                i = _greedy_pick(cur, rng, bot_par[cur, 0], bot_par[cur, 2], bot_par[cur, 3],
+                                 cfg[B_CAPTURE_PTS], mult, nm, mk, mh, mt, mr, tz, startm, goalm,
+                                 nbr, net_mask, emask_t, ttype, trot, towner, emask, netid, netm,
+                                 maps, dq, arr, crit, cnt, avoid, mark, stack, cs)
+            else:
+                i = 0
+            h = mh[i]
+            t = mt[i]
+            r = mr[i]
+            if record:
+                rec_moves[nrec, 0] = cur
+                rec_moves[nrec, 1] = mk[i]
+                rec_moves[nrec, 2] = h
+                rec_moves[nrec, 3] = t
+                rec_moves[nrec, 4] = r
+                rec_moves[nrec, 5] = turn
+                nrec += 1
+            if mk[i] == K_DISPLACE:
+                tokens[cur] -= 1
+                captures[cur] += 1
+                row[O_DISP_A + cur] += 1
+            _put(cur, h, t, r, net_mask, emask_t, ttype, trot, towner, emask, netid, netm)
+            placed_any[cur] = 1
+            if fpos[h] >= 0:  # h leaves the frontier, its empty neighbours join it
+                last = front[nfront - 1]
+                front[fpos[h]] = last
+                fpos[last] = fpos[h]
+                fpos[h] = -1
+                nfront -= 1
+            for s in range(6):
+                nb = nbr[h, s]
+                if nb >= 0 and ttype[nb] < 0 and fpos[nb] < 0:
+                    fpos[nb] = nfront
+                    front[nfront] = nb
+                    nfront += 1
+            for k in range(hand_size):
+                if hand[cur, k] == t:
+                    if bagn[cur] > 0:
+                        bagn[cur] -= 1
+                        hand[cur, k] = bag[cur, bagn[cur]]
+                    else:
+                        hand[cur, k] = -1
+                    break
+            done = False
+            for k in range(2):
+                q = cur if k == 0 else other
+                if _joins(q, h, 1, startm, goalm, tz, nbr, ttype, towner, emask, netid, netm,
+                          jseen, jstamp, stack):
+                    winner = q
+                    reason = E_PATH if k == 0 else E_OPP_PATH
+                    done = True
+                    break
+                # a joined line the transit rule does not count (once per game and seat is
+                # enough; before it is set no such line exists, so it too runs through h)
+                if row[O_TBLOCK_A + q] == 0 and _joins(q, h, 0, startm, goalm, tz, nbr, ttype,
+                                                       towner, emask, netid, netm, jseen, jstamp,
+                                                       stack):
+                    row[O_TBLOCK_A + q] = 1
+            if done:
+                row[O_COMPLETED] = 1
+                break
+            cur = other
+        for q in range(2):
+            sc = _chain_score(q, captures[q], cfg[B_CAPTURE_PTS], mult, startm, tz, nbr, ttype,
+                              towner, emask, netid, netm, seen, stack, hstamp, lout)
+            row[O_CHAIN_A + q] = lout[0]
+            if reason == E_STALEMATE:
+                row[O_SCORE_A + q] = sc
+        if reason == E_STALEMATE:
+            if row[O_SCORE_A] > row[O_SCORE_B]:
+                winner = 0
+            elif row[O_SCORE_B] > row[O_SCORE_A]:
+                winner = 1
+        elif winner >= 0:
+            row[O_SCORE_A + winner] = 10
+        row[O_WINNER] = winner
+        row[O_REASON] = reason
+        row[O_TURNS] = turn
+        row[O_FIRST] = first
+        if record:
+            rec_n[0] = nrec
+
+
+# ---- pure-Python position (verification, tests, designers) ------------------------------------
+class BattlePosition:
+    """A Battle-mode board, searched over line endpoints (hex, side); independent of the kernel.
+
+    tiles: {hex: (seat, type, rotation)}; captures / tokens per seat.
+    """
+
+    def __init__(self, rules: dict[str, Any], dots=None):
+        self.rules = rules
+        self.dots = list(dots) if dots is not None else [0] * BOARD.size
+        self.tiles: dict[int, tuple[int, int, int]] = {}
+        self.placed_any = [False, False]
+        self.tokens = [rules["battle_tokens"]] * 2
+        self.captures = [0, 0]
+        self.captured: list[list[int]] = [[], []]
+        (self.tz, self.startm, self.goalm, self.firstc, self.corner_any) = battle_tables(rules)
+
+    def nets(self, h: int) -> list[int]:
+        if h not in self.tiles:
+            return []
+        _, t, r = self.tiles[h]
+        return networks(t, r)
+
+    def ends(self, h: int) -> int:
+        m = 0
+        for n in self.nets(h):
+            m |= n
+        return m
+
+    def _linked(self, h: int, ends: int) -> bool:
+        for s in range(6):
+            n = int(BOARD.nbr[h, s])
+            if (ends >> s) & 1 and n >= 0 and (self.ends(n) >> ((s + 3) % 6)) & 1:
+                return True
+        return False
+
+    def why_illegal(self, seat: int, kind: int, h: int, t: int, r: int) -> str | None:
+        block_conn = self.rules["block_placement"] == "connected"
+        if t == BLOCK and block_conn:
+            return "Blocks are never placeable (block_placement = 'connected')"
+        ends = 0
+        for m in networks(t, r):
+            ends |= m
+        if kind == K_PLACE:
+            if h in self.tiles:
+                return "hex is occupied"
+            if not self.placed_any[seat]:
+                return None if h in self.firstc[seat] else "first tile must go on an own corner"
+            if not any(int(n) in self.tiles for n in BOARD.nbr[h] if n >= 0):
+                return "not adjacent to a tile"
+            if t != BLOCK and not self._linked(h, ends):
+                return "no line connects"
+            return None
+        if t not in (BLOCK, STAR6):
+            return "only Block and Star-6 displace"
+        if self.tokens[seat] <= 0:
+            return "no displacement token left"
+        if h not in self.tiles or self.tiles[h][0] == seat:
+            return "target is not an opponent tile"
+        if self.corner_any[h]:
+            return "target is on a starting corner"
+        if not any(n >= 0 and int(n) in self.tiles and self.tiles[int(n)][0] == seat
+                   for n in BOARD.nbr[h]):
+            return "target is not adjacent to an own tile"
+        if t != BLOCK and not self._linked(h, ends):
+            return "no line connects"
+        if self.rules["battle_orphan"] == "line":
+            before = self.tiles[h]
+            linked_before = {n: self._linked(n, self.ends(n)) for n in self._nbrs(h)}
+            self.tiles[h] = (seat, t, r)
+            try:
+                for n, was in linked_before.items():
+                    if was and not self._linked(n, self.ends(n)):
+                        return f"displacement orphans the tile on {BOARD.names[n]}"
+            finally:
+                self.tiles[h] = before
+        return None
+
+    def _nbrs(self, h: int) -> list[int]:
+        return [int(n) for n in BOARD.nbr[h] if n >= 0 and int(n) in self.tiles]
+
+    def legal_moves(self, seat: int, hand) -> list[tuple[int, int, int, int]]:
+        out = []
+        for t in sorted(set(hand)):
+            for r in orientations(t):
+                for kind in (K_PLACE, K_DISPLACE):
+                    for h in range(BOARD.size):
+                        if self.why_illegal(seat, kind, h, t, r) is None:
+                            out.append((kind, h, t, r))
+        return out
+
+    def play(self, seat: int, kind: int, h: int, t: int, r: int) -> None:
+        why = self.why_illegal(seat, kind, h, t, r)
+        if why:
+            raise ValueError(f"illegal: {SEATS[seat]} {TILE_TYPES[t].name} on {BOARD.names[h]}: "
+                             f"{why}")
+        if kind == K_DISPLACE:
+            self.captured[seat].append(self.tiles[h][1])
+            self.captures[seat] += 1
+            self.tokens[seat] -= 1
+        self.tiles[h] = (seat, t, r % 6)
+        self.placed_any[seat] = True
+
+    def usable(self, seat: int, h: int) -> bool:
+        """Transit rule for the tile on hex h."""
+        return self.tiles[h][0] == seat or bool(self.tz[seat, h])
+
+    def _walk(self, seat: int, transit: bool) -> set[tuple[int, int]]:
+        """Endpoints (hex, side) reachable along placed lines from seat's start hexes."""
+        ok = (lambda h: self.usable(seat, h)) if transit else (lambda h: True)
+        todo = deque((h, s) for h in self.tiles if self.startm[seat, h] and ok(h)
+                     for m in self.nets(h) for s in range(6) if (m >> s) & 1)
+        seen = set(todo)
+        while todo:
+            h, s = todo.popleft()
+            for m in self.nets(h):
+                if (m >> s) & 1:
+                    for s2 in range(6):
+                        if (m >> s2) & 1 and (h, s2) not in seen:
+                            seen.add((h, s2))
+                            todo.append((h, s2))
+            n = int(BOARD.nbr[h, s])
+            o = (s + 3) % 6
+            if n >= 0 and n in self.tiles and ok(n) and (self.ends(n) >> o) & 1 \
+                    and (n, o) not in seen:
+                seen.add((n, o))
+                todo.append((n, o))
+        return seen
+
+    def joined(self, seat: int, transit: bool = True) -> bool:
+        return any(self.goalm[seat, h] for h, _ in self._walk(seat, transit))
+
+    def judge(self, mover: int) -> tuple[int | None, str | None, list[bool]]:
+        """After mover's placement: (winner, 'path' / 'opponent_path' / None, transit-blocked
+        flags). Only transit-valid paths count, the mover's first: a mover whose joined line is
+        transit-invalid hands the win to an opponent whose path is valid."""
+        tblock = [False, False]
+        for k, who in enumerate((mover, 1 - mover)):
+            if self.joined(who):
+                return who, ("path", "opponent_path")[k], tblock
+            if self.joined(who, transit=False):
+                tblock[who] = True
+        return None, None, tblock
+
+    def stalemate_score(self, seat: int) -> tuple[int, int]:
+        """(score, L): best transit-valid chain from a start hex (see the kernel's _chain_score)."""
+        cap = self.rules["battle_capture_points"] * self.captures[seat]
+        best, best_l = cap, 0
+        reach = self._walk(seat, True)
+        done: set[tuple[int, int]] = set()
+        for start in sorted(reach):
+            if start in done or not self.startm[seat, start[0]]:
+                continue
+            # the chain of this start endpoint: endpoints joined to it
+            comp = {start}
+            todo = [start]
+            while todo:
+                h, s = todo.pop()
+                nxt = [(h, s2) for m in self.nets(h) if (m >> s) & 1 for s2 in range(6)
+                       if (m >> s2) & 1]
+                n = int(BOARD.nbr[h, s])
+                if n >= 0 and n in self.tiles and self.usable(seat, n) and \
+                        (self.ends(n) >> ((s + 3) % 6)) & 1:
+                    nxt.append((n, (s + 3) % 6))
+                for e in nxt:
+                    if e not in comp:
+                        comp.add(e)
+                        todo.append(e)
+            done |= comp
+            hexes = {h for h, _ in comp}
+            length = len(hexes)
+            sc = length + cap + length * sum(multiplier(self.dots[h]) for h in hexes)
+            if sc > best or (sc == best and length > best_l):
+                best, best_l = sc, length
+        return best, best_l
+
+
+def stalemate_score(length: int, captures: int, dot_counts, capture_points: int = 2) -> int:
+    """The card's formula: L + capture_points x captures + L x (sum of the dot multipliers)."""
+    return length + capture_points * captures + length * sum(multiplier(d) for d in dot_counts)
+
+
+# ---- Python side: thin wrappers the Game object dispatches to ---------------------------------
+def _bcfg(rules: dict[str, Any]) -> np.ndarray:
+    cfg = np.zeros(N_BCFG, np.int64)
+    cfg[B_HAND] = rules["hand_size"]
+    cfg[B_BLOCK_CONNECTED] = rules["block_placement"] == "connected"
+    cfg[B_NO_MOVE] = ("pass", "lose").index(rules["no_move"])
+    cfg[B_FIRST] = ("random", "A", "B").index(rules["first_player"])
+    cfg[B_MAX_TURNS] = rules["max_turns"]
+    cfg[B_DOTS_RANDOM] = rules["dots"] == "random"
+    cfg[B_TOKENS] = rules["battle_tokens"]
+    cfg[B_ORPHAN] = ("line", "off").index(rules["battle_orphan"])
+    cfg[B_CAPTURE_PTS] = rules["battle_capture_points"]
+    return cfg
+
+
+def run(tb, rules: dict[str, Any], codes, par, first_game: int, n_games: int, run_seed: int,
+        record: bool):
+    """tb: the Race Tables of these rules (tile tables, dots); returns (res, records)."""
+    tz, startm, goalm, firstc, corner_any = battle_tables(rules)
+    res = np.zeros((n_games, N_BOUT), np.int64)
+    if record:
+        rec = (np.zeros((rules["max_turns"] + 1, 6), np.int64),
+               np.zeros((2, tb.tileset.shape[0]), np.int64), np.zeros(BOARD.size, np.int64),
+               np.zeros(2, np.int64))
+    else:
+        rec = (np.zeros((1, 6), np.int64), np.zeros((2, 1), np.int64), np.zeros(1, np.int64),
+               np.zeros(2, np.int64))
+    _battle_play(np.int64(first_game), np.int64(n_games), np.uint64(run_seed), _bcfg(rules),
+                 codes, par, tb.nbr, tb.n_orient, tb.rot_of, tb.net_mask, tb.emask, tb.tileset,
+                 tb.dots, tb.dot_pool, tb.free, tz, startm, goalm, firstc, corner_any, res,
+                 record, *rec)
+    return res, rec
+
+
+COLUMNS = (("winner", O_WINNER, np.int8), ("end_reason", O_REASON, np.int8),
+           ("turns", O_TURNS, np.int32), ("first_seat", O_FIRST, np.int8),
+           ("score_A", O_SCORE_A, np.int32), ("score_B", O_SCORE_B, np.int32),
+           ("hexflow_passes_A", O_PASS_A, np.int16), ("hexflow_passes_B", O_PASS_B, np.int16),
+           ("hexflow_battle_displacements_A", O_DISP_A, np.int8),
+           ("hexflow_battle_displacements_B", O_DISP_B, np.int8),
+           ("hexflow_battle_chain_A", O_CHAIN_A, np.int16),
+           ("hexflow_battle_chain_B", O_CHAIN_B, np.int16),
+           ("hexflow_battle_transit_blocked_A", O_TBLOCK_A, np.bool_),
+           ("hexflow_battle_transit_blocked_B", O_TBLOCK_B, np.bool_),
+           ("hexflow_path_completed", O_COMPLETED, np.bool_))
+
+
+def columns(res: np.ndarray) -> dict[str, np.ndarray]:
+    return {name: res[:, idx].astype(dt) for name, idx, dt in COLUMNS}
+
+
+def moves_from_record(rec) -> list[dict[str, Any]]:
+    moves, _, _, n = rec
+    out = []
+    for i in range(int(n[0])):
+        seat, kind, h, t, r, turn = (int(x) for x in moves[i])
+        if kind == K_PASS:
+            out.append({"seat": SEATS[seat], "move": "pass", "turn": turn, "kind": "pass"})
+            continue
+        label = f"{TILE_TYPES[t].code}{r} {BOARD.names[h]}"
+        out.append({"seat": SEATS[seat], "turn": turn, "hex": BOARD.names[h],
+                    "tile": TILE_TYPES[t].name, "rotation": r,
+                    "kind": "displace" if kind == K_DISPLACE else "place",
+                    "move": label + (" (displaces)" if kind == K_DISPLACE else "")})
+    return out
+
+
+def replay(trace):
+    """Yield (BattlePosition, move) before and after every move of a Battle trace."""
+    pos = BattlePosition(trace.rules, dots=trace.data["dots"])
+    yield pos, None
+    for mv in trace.moves:
+        if mv["kind"] != "pass":
+            kind = K_DISPLACE if mv["kind"] == "displace" else K_PLACE
+            pos.play(SEATS.index(mv["seat"]), kind, BOARD.hex_id(mv["hex"]),
+                     _type(mv["tile"]), mv["rotation"])
+        yield pos, mv
+
+
+def _type(name: str) -> int:
+    return next(i for i, t in enumerate(TILE_TYPES) if t.name == name)
+
+
+def verify(trace, end_reasons) -> None:
+    """Replay with BattlePosition: hands from the recorded bags, every move legal and from the
+    mover's hand, passes only without a legal move, tiles conserved (board + hand + bag +
+    the opponent's capture pile), declared winner, reason, scores and columns right."""
+    rules = trace.rules
+    row = trace.row
+    hs = rules["hand_size"]
+    bags = [list(b) for b in trace.data["bags"]]
+    full = sorted(bags[0])
+    hands = [[bags[q].pop() for _ in range(min(hs, len(bags[q])))] for q in range(2)]
+    pos = BattlePosition(rules, dots=trace.data["dots"])
+    winner, reason, consec = None, None, 0
+    passes, tblock = [0, 0], [False, False]
+    for i, mv in enumerate(trace.moves):
+        assert reason is None, f"move {i} after the end ({reason})"
+        q = SEATS.index(mv["seat"])
+        if i == 0:
+            assert q == row["first_seat"]
+        else:
+            assert q != SEATS.index(trace.moves[i - 1]["seat"]), f"move {i}: same seat twice"
+        if mv["kind"] == "pass":
+            legal = pos.legal_moves(q, hands[q])
+            assert not legal, f"move {i}: pass with {len(legal)} legal moves"
+            if hands[q] and rules["no_move"] == "lose":
+                winner, reason = 1 - q, "no_move_loss"
+                continue
+            passes[q] += 1
+            consec += 1
+            if consec >= 2:
+                reason = "stalemate_score"
+            continue
+        consec = 0
+        t = _type(mv["tile"])
+        assert t in hands[q], f"move {i}: {mv['tile']} not in hand {hands[q]}"
+        kind = K_DISPLACE if mv["kind"] == "displace" else K_PLACE
+        pos.play(q, kind, BOARD.hex_id(mv["hex"]), t, mv["rotation"])  # raises if illegal
+        hands[q].remove(t)
+        if bags[q]:
+            hands[q].append(bags[q].pop())
+        winner, reason, tb = pos.judge(q)
+        tblock = [a or b for a, b in zip(tblock, tb, strict=True)]
+        if reason is not None:
+            break
+    if reason is None:
+        assert len(trace.moves) >= rules["max_turns"], "game stopped with no end reason"
+        reason = "turn_cap"
+    for q in range(2):
+        on_board = [t for (s, t, _) in pos.tiles.values() if s == q]
+        assert sorted(on_board + hands[q] + bags[q] + pos.captured[1 - q]) == full, \
+            f"seat {q}: tiles not conserved"
+        assert row[f"hexflow_passes_{SEATS[q]}"] == passes[q]
+        assert row[f"hexflow_battle_displacements_{SEATS[q]}"] == pos.captures[q]
+        assert bool(row[f"hexflow_battle_transit_blocked_{SEATS[q]}"]) == tblock[q]
+        assert pos.tokens[q] >= 0
+    scores = [pos.stalemate_score(q) for q in range(2)]
+    for q in range(2):
+        assert row[f"hexflow_battle_chain_{SEATS[q]}"] == scores[q][1]
+    if reason == "stalemate_score":
+        a, b = scores[0][0], scores[1][0]
+        winner = None if a == b else (0 if a > b else 1)
+        assert (row["score_A"], row["score_B"]) == (a, b)
+    assert end_reasons[row["end_reason"]] == reason, \
+        f"declared {end_reasons[row['end_reason']]}, replay gives {reason}"
+    assert row["winner"] == (-1 if winner is None else winner)
+    assert row["turns"] == len(trace.moves)
+    assert bool(row["hexflow_path_completed"]) == (reason in ("path", "opponent_path"))
+
+
+def metrics(df, rules: dict[str, Any], end_reasons) -> list[dict[str, Any]]:
+    """Battle report rows: end reasons, displacements and captures, transit-blocked paths."""
+    n = len(df)
+    out: list[dict[str, Any]] = []
+    if n == 0:
+        return out
+
+    def prop(metric: str, mask) -> None:
+        k = int(mask.sum())
+        out.append({"metric": metric, "value": k / n, "successes": k, "n": n})
+
+    prop("path completed", df["hexflow_path_completed"].astype(bool))
+    # the runner's tables hold end reasons as names (categorical); play_chunk columns as codes
+    reasons = df["end_reason"]
+    by_name = not np.issubdtype(np.asarray(reasons).dtype, np.integer)
+    for code, name in enumerate(end_reasons):
+        if name in ("path", "opponent_path", "no_move_loss", "turn_cap", "stalemate_score"):
+            prop(f"end: {name}", (reasons.astype(str) == name) if by_name else (reasons == code))
+    disp = df["hexflow_battle_displacements_A"] + df["hexflow_battle_displacements_B"]
+    prop("games with a displacement", disp > 0)
+    for seat in SEATS:
+        d = df[f"hexflow_battle_displacements_{seat}"]
+        out.append({"metric": f"displacements used per game, {seat}", "value": float(d.mean())})
+        out.append({"metric": f"capture points per game, {seat}",
+                    "value": float(d.mean()) * rules["battle_capture_points"]})
+        prop(f"transit-blocked path (joined line the transit rule refuses), {seat}",
+             df[f"hexflow_battle_transit_blocked_{seat}"].astype(bool))
+        out.append({"metric": f"stalemate chain length (tiles), {seat}, mean",
+                    "value": float(df[f"hexflow_battle_chain_{seat}"].mean())})
+    decided = df[df["winner"] >= 0]
+    if len(decided):
+        won = sum(int(decided[f"hexflow_battle_displacements_{s}"][decided["winner"] == i].sum())
+                  for i, s in enumerate(SEATS))
+        out.append({"metric": "displacements by the winner, share of all in decided games",
+                    "value": won / max(1, int((decided["hexflow_battle_displacements_A"]
+                                              + decided["hexflow_battle_displacements_B"]).sum()))})
+    return out
+
+
+def warnings(rules: dict[str, Any]) -> list[str]:
+    return [
+        "hexflow battle: the transit-valid list (own tiles, contested zone, own corners) and the "
+        "transit-invalid rule (opponent tiles in THEIR territory) disagree on opponent tiles in "
+        f"your own territory; battle_transit_home = {rules['battle_transit_home']!r} decides.",
+        "hexflow battle: 'If all 85 hexes fill' cannot happen (44 tiles, fewer after captures); "
+        "the stalemate score is taken when neither player can place.",
+        "hexflow battle: the card says the Block 'Displaces any adjacent opponent tile' but also "
+        "'Block immunity: the Block tile cannot carry any path': a displacing Block takes the "
+        "target's hex and carries no line.",
+    ]
+
+
+# ---- pictures ---------------------------------------------------------------------------------
+_ZONE_TINT = ("#1f5fbf", None, "#c0392b")
+
+
+def _overlay(ax, pos: BattlePosition, captured_hexes, small: bool) -> None:
+    """Territory shading (A's columns blue, B's red) and rings on hexes where a tile was taken."""
+    import math
+
+    from matplotlib.patches import RegularPolygon
+
+    for h in range(BOARD.size):
+        x, y = BOARD.centre[h]
+        tint = _ZONE_TINT[zone_of(h)]
+        if tint:
+            ax.add_patch(RegularPolygon((x, y), 6, radius=0.97, orientation=math.pi / 6,
+                                        facecolor=tint, alpha=0.13, edgecolor="none", zorder=4))
+        if h in captured_hexes:
+            ax.add_patch(RegularPolygon((x, y), 6, radius=0.8, orientation=math.pi / 6,
+                                        facecolor="none", edgecolor="#8e44ad", linestyle="--",
+                                        linewidth=1.2 if small else 2.2, zorder=6))
+
+
+def draw_battle(trace, path: str, every_move: bool = False) -> None:
+    import math
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .draw import _board
+    from .rules import END_REASONS
+
+    corner_names = {s: START_CORNERS[s] for s in SEATS}
+    row = trace.row
+    winner = "draw" if row["winner"] < 0 else SEATS[row["winner"]]
+    head = (f"HEXFLOW battle, game {trace.game_index}: winner {winner} "
+            f"({END_REASONS[row['end_reason']]}), {row['turns']} turns, "
+            f"score A {row['score_A']} / B {row['score_B']}, displacements "
+            f"A {row['hexflow_battle_displacements_A']} / B {row['hexflow_battle_displacements_B']}")
+    frames = []
+    taken: set[int] = set()
+    for pos, mv in replay(trace):
+        if mv is not None and mv["kind"] == "displace":
+            taken.add(BOARD.hex_id(mv["hex"]))
+        if mv is not None and every_move:
+            frames.append((dict(pos.tiles), set(taken), mv))
+    if every_move:
+        cols = 6
+        rows = max(1, math.ceil(len(frames) / cols))
+        fig, axes = plt.subplots(rows, cols, figsize=(cols * 2.4, rows * 2.9), squeeze=False)
+        for k, ax in enumerate(axes.ravel()):
+            if k >= len(frames):
+                ax.axis("off")
+                continue
+            tiles, tk, mv = frames[k]
+            pos.tiles = tiles
+            _board(ax, pos, (), f"{k + 1}. {mv['seat']} {mv['move']}", small=True,
+                   corner_names=corner_names)
+            _overlay(ax, pos, tk, True)
+        fig.suptitle(head, fontsize=9)
+    else:
+        fig = plt.figure(figsize=(11, 8))
+        ax = fig.add_axes((0.0, 0.0, 0.68, 0.95))
+        _board(ax, pos, (), head, corner_names=corner_names)
+        _overlay(ax, pos, taken, False)
+        lines = [f"{i + 1:>2}. {m['seat']} {m['move']}" for i, m in enumerate(trace.moves)]
+        text = "\n".join(lines[:60]) + ("\n..." if len(lines) > 60 else "")
+        legend = ("territory: A a-c (blue), contested d-f,\nB g-i (red); dashed purple ring =\n"
+                  "a tile was displaced there\n\n")
+        fig.text(0.70, 0.95, legend + "moves (tile code + rotation, hex)\n\n" + text, va="top",
+                 family="monospace", fontsize=7)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
