@@ -316,16 +316,87 @@ def _random_move(p, rng, block_connected, wild_block, corners, corner_owner, n_o
 
 
 @njit(cache=True)
-def _greedy_move(p, rng, block_weight, ns, block_connected, wild_block, corners, corner_owner,
+def _open_ends(p, c, nbr, ttype, emask, netid, netm, par, end):
+    """end[h] = 1 for each empty hex a line of p's corner network points into; returns how many."""
+    nh = ttype.shape[0]
+    for h in range(nh):
+        end[h] = 0
+    if ttype[c] < 0:
+        return 0
+    r0 = _find(par, c * 2) if netm[c * 2] != 0 else -5
+    r1 = _find(par, c * 2 + 1) if netm[c * 2 + 1] != 0 else -5
+    ne = 0
+    for h in range(nh):
+        if ttype[h] < 0:
+            continue
+        for j in range(2):
+            m = netm[h * 2 + j]
+            if m == 0:
+                continue
+            r = _find(par, h * 2 + j)
+            if r != r0 and r != r1:
+                continue
+            for s in range(6):
+                if (m >> s) & 1:
+                    n = nbr[h, s]
+                    if n >= 0 and ttype[n] < 0 and end[n] == 0:
+                        end[n] = 1
+                        ne += 1
+    return ne
+
+
+@njit(cache=True)
+def _ends_after(p, h, t, r, first, corners, nbr, ttype, emask, netid, netm, par, net_mask, end, ne):
+    """Open line ends of p's corner network after tile (t, r) lands on h (see _open_ends)."""
+    if first:
+        k = 0
+        for j in range(2):
+            m = net_mask[t, r, j]
+            for s in range(6):
+                if (m >> s) & 1 and nbr[h, s] >= 0 and ttype[nbr[h, s]] < 0:
+                    k += 1
+        return k
+    if end[h] == 0:
+        return ne
+    c = corners[p]
+    r0 = _find(par, c * 2) if netm[c * 2] != 0 else -5
+    r1 = _find(par, c * 2 + 1) if netm[c * 2 + 1] != 0 else -5
+    k = ne - 1
+    for j in range(2):
+        m = net_mask[t, r, j]
+        if m == 0:
+            continue
+        joined = False
+        for s in range(6):
+            if (m >> s) & 1:
+                n = nbr[h, s]
+                o = (s + 3) % 6
+                if n >= 0 and ttype[n] >= 0 and (emask[n] >> o) & 1:
+                    rr = _find(par, n * 2 + netid[n * 6 + o])
+                    if rr == r0 or rr == r1:
+                        joined = True
+        if joined:
+            for s in range(6):
+                if (m >> s) & 1:
+                    n = nbr[h, s]
+                    if n >= 0 and ttype[n] < 0 and end[n] == 0:
+                        k += 1
+    return k
+
+
+@njit(cache=True)
+def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block, corners, corner_owner,
                  is_centre, centres, nbr, n_orient, rot_of, net_mask, emask_t, ttype, emask, netid,
-                 netm, adj, need, front, nfront, placed_any, hand, ot, od, orr, dfw, dgo, dq, crit,
-                 cnt, a1, a2, src, newc, out):
+                 netm, par, adj, need, front, nfront, placed_any, hand, ot, od, orr, dfw, dgo, dq,
+                 crit, cnt, a1, a2, src, newc, end, out):
     """Distance-map player. Per turn, for every seat q: cheapest completion D[q] (empty hexes
     still to fill from q's corner to a centre hex) and maps from the corner (dfw[q]) and from the
     centre hexes (dgo[q]; the same for every seat). A placement on h then gives q
     min(way through the new tile, D[q] or D[q] + 1 if h was on every cheapest way) - exact for
     completion (0). Score = -own + block_weight * (nearest opponent + half the other): wins at
-    once, never hands a win over, blocks the most dangerous opponent."""
+    once, never hands a win over, blocks the most dangerous opponent; pays `defense` when its
+    corner network is left with one open line end (an opponent's Block there seals it; half
+    with two in a 3-player game, where two opponents move before it; three times with none)."""
     nopt = _options(p, hand, n_orient, rot_of, wild_block, ot, od, orr)
     if nopt == 0:
         return False
@@ -349,6 +420,8 @@ def _greedy_move(p, rng, block_weight, ns, block_connected, wild_block, corners,
                         best = min(best, dfw[q, x * 2 + j])
         dmin[q] = best
         _critical(dfw[q], dgo, best, nh, ttype, crit[q], cnt)
+    first = placed_any[p] == 0
+    ne = _open_ends(p, corners[p], nbr, ttype, emask, netid, netm, par, end)
     bestsc = -1e18
     nbest = 0
     for i in range(nfront + 1):
@@ -399,6 +472,14 @@ def _greedy_move(p, rng, block_weight, ns, block_connected, wild_block, corners,
                     sc += w * min(newc[q], 30)
                 if hand_over:
                     sc -= 1e8
+                ea = _ends_after(p, h, t, r, first, corners, nbr, ttype, emask, netid, netm, par,
+                                 net_mask, end, ne)
+                if ea == 0:
+                    sc -= 3.0 * defense
+                elif ea == 1:
+                    sc -= defense
+                elif ea == 2 and ns == 3:
+                    sc -= 0.5 * defense
             if sc > bestsc:
                 bestsc = sc
                 nbest = 1
@@ -559,6 +640,7 @@ def _play(first_game, n_games, run_seed, cfg, order, bot_code, bot_par, corners,
     src = np.empty(max(3, centres.shape[0]), np.int64)
     newc = np.empty(ns, np.int64)
     cmask = np.zeros(ns, np.int64)
+    endm = np.zeros(nh, np.int64)
     sn = np.empty(nn + 1, np.int64)
     ss = np.empty(nn + 1, np.int64)
     on = np.zeros(nn, np.int64)
@@ -635,11 +717,11 @@ def _play(first_game, n_games, run_seed, cfg, order, bot_code, bot_par, corners,
             cur = order[oi]
             oi = (oi + 1) % ns
             if bot_code[cur] == BOT_GREEDY:
-                ok = _greedy_move(cur, rng, bot_par[cur, 0], ns, block_connected, wild_block,
+                ok = _greedy_move(cur, rng, bot_par[cur, 0], bot_par[cur, 1], ns, block_connected, wild_block,
                                   corners, corner_owner, is_centre, centres, nbr, n_orient, rot_of,
-                                  net_mask, emask_t, ttype, emask, netid, netm, adj, need, front,
-                                  nfront, placed_any, hand, ot, od, orr, dfw, dgo, dq, crit, cnt,
-                                  a1, a2, src, newc, mv)
+                                  net_mask, emask_t, ttype, emask, netid, netm, par, adj, need,
+                                  front, nfront, placed_any, hand, ot, od, orr, dfw, dgo, dq, crit,
+                                  cnt, a1, a2, src, newc, endm, mv)
             else:
                 ok = _random_move(cur, rng, block_connected, wild_block, corners, corner_owner,
                                   n_orient, rot_of, emask_t, ttype, adj, need, front, nfront,
