@@ -285,8 +285,22 @@ def _path_value(c, cmask, centres, nbr, ttype, emask, netid, netm, par, mult, sn
 def _random_move(p, rng, block_connected, wild_block, corners, corner_owner, n_orient, rot_of,
                  emask_t, ttype, adj, need, front, nfront, placed_any, hand, ot, od, orr, mh, mo,
                  out):
-    """Uniform over legal (hex, hand tile, declared type, rotation)."""
+    """Uniform over legal (hex, hand tile, declared type, rotation): rejection sampling over
+    (frontier hex, option) pairs, then exact enumeration when 24 tries fail."""
     nopt = _options(p, hand, n_orient, rot_of, wild_block, ot, od, orr)
+    if nopt == 0:
+        return False
+    if placed_any[p] != 0 and nfront > 0:
+        for _ in range(24):
+            h = front[below(rng, nfront)]
+            k = below(rng, nopt)
+            if _legal(p, h, od[k], orr[k], placed_any, corners, corner_owner, ttype, adj, need,
+                      emask_t, block_connected):
+                out[0] = h
+                out[1] = ot[k]
+                out[2] = od[k]
+                out[3] = orr[k]
+                return True
     n = 0
     if placed_any[p] == 0:
         h = corners[p]
