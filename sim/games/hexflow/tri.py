@@ -482,7 +482,7 @@ def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block,
                         hand_over = True
                     # an opponent weighs fully when level with or ahead of p (or one tile from
                     # the centre), a quarter otherwise: block only when threatened
-                    w = block_weight if dmin[q] <= dmin[p] or dmin[q] <= 2 else 0.25 * block_weight
+                    w = block_weight if dmin[q] < dmin[p] or dmin[q] <= 2 else 0.25 * block_weight
                     sc += w * min(newc[q], 30)
                 if hand_over:
                     sc -= 1e8
