@@ -17,7 +17,7 @@ from sim.errors import VariantError
 from sim.games.hexflow import GAME
 from sim.games.hexflow import tri as T
 from sim.games.hexflow.position import TriPosition
-from sim.games.hexflow.tiles import BLOCK, TILE_TYPES, TYPE_BY_CODE, networks
+from sim.games.hexflow.tiles import BLOCK, TILE_TYPES, TYPE_BY_CODE
 from sim.games.hexflow.tri import TriTables, _py_resolve
 from sim.games.hexflow.triboard import TRI_DISTRIBUTION, WILDCARD, bonus, tri_board, tri_tile_set
 from tests.game_checks import check_game, seats_for
@@ -246,7 +246,6 @@ def test_corner_reserved_wildcard_and_block_placement():
     assert {m[0] for m in pos.legal_moves("II", ["straight"])} == {pos.hex("a1")}
     pos.place("III", "a14", "star6", 0)
     pos.place("II", "a1", "star6", 0)
-    assert not pos.legal(pos.seat("III"), pos.hex("a2"), BLOCK, 0) or True  # a2 is II-adjacent
     assert pos.legal(pos.seat("III"), pos.hex("a2"), BLOCK, 0)  # Blocks anywhere adjacent
     assert not pos.legal(pos.seat("III"), pos.hex("n1"), TYPE_BY_CODE["S6"], 0)  # I's corner
     moves = pos.legal_moves("I", ["wildcard"])
@@ -263,7 +262,11 @@ def test_tri2p_dead_corner_is_no_hex():
     assert (tb.nbr[dead] == -1).all() and not (tb.nbr == dead).any()
     assert GAME.seat_names(rules) == ["II", "III"] and tb.order.tolist() == [1, 0]
     pos = TriPosition(rules)
-    assert pos.nbr(pos.hex("m1"), 2) == -1 or pos.board.nbr[pos.hex("m1"), 2] != dead
+    m1 = pos.hex("m1")  # next to the dead corner n1
+    assert all(pos.nbr(m1, s) != dead for s in range(6))
+    assert dead in pos.board.nbr[m1].tolist()
+    pos.place("III", "a14", "star6", 0)
+    assert all(m[0] != dead for m in pos.legal_moves("III", ["star6", "block", "wildcard"]))
 
 
 def test_draw_list_standing():
@@ -360,10 +363,31 @@ def test_draw_png(tmp_path):
     rules = GAME.resolve_rules({"mode": "tri"}, "t")
     tr = GAME.play_traced(rules, seats_for(GAME, rules, "greedy"), 1, 3)
     GAME.draw(tr, str(tmp_path / "a.png"))
+    rules = GAME.resolve_rules({"mode": "tri2p"}, "t")  # short games: a small grid
+    tr = GAME.play_traced(rules, seats_for(GAME, rules, "random"), 1, 3)
     GAME.draw(tr, str(tmp_path / "b.png"), every_move=True)
     assert (tmp_path / "a.png").stat().st_size > 10000 and (tmp_path / "b.png").stat().st_size > 10000
 
 
-def test_networks_of_declared_types_are_the_standard_ones():
-    for t in range(len(TILE_TYPES)):
-        assert networks(t, 0) == networks(t, 6 % 6)
+def test_wildcard_declared_type_is_recorded_and_scored_as_declared():
+    """Traced games where a Wildcard was played: the board holds the declared type, the hand
+    lost the Wildcard (verify_trace checks conservation with the Wildcard counted)."""
+    rules = GAME.resolve_rules({"mode": "tri"}, "t")
+    seats = seats_for(GAME, rules, "greedy")
+    c = GAME.play_chunk(rules, seats, 0, 40, 11)
+    idx = np.flatnonzero(c["hexflow_wildcards_III"] > 0)
+    assert len(idx) > 0
+    tr = GAME.play_traced(rules, seats, int(idx[0]), 11)
+    wild = [m for m in tr.moves if m.get("wildcard")]
+    assert any(m["seat"] == "III" for m in wild)
+    for m in wild:  # "W=<declared code><rotation> <hex>"
+        assert m["move"].startswith("W=")
+        assert TILE_TYPES[TYPE_BY_CODE[m["move"][2:4]]].name == m["tile"]
+    GAME.verify_trace(tr)
+    pos = TriPosition(rules, dots=tr.data["dots"])
+    for m in tr.moves:
+        if m["move"] != "pass":
+            pos.place(m["seat"], m["hex"], m["tile"], m["rotation"], wildcard=m["wildcard"],
+                      check=False)
+    h = pos.hex(wild[0]["hex"])
+    assert h in pos.wild and TILE_TYPES[pos.tiles[h][1]].name == wild[0]["tile"]
