@@ -85,7 +85,7 @@ def _columns(res: np.ndarray) -> dict[str, np.ndarray]:
 
 class HexflowGame(Game):
     name = "hexflow"
-    title = "HEXFLOW (Race mode)"
+    title = "HEXFLOW (Race mode; Tri-Board: mode = 'tri' / 'tri2p')"
     description = ("Two players lay line tiles on an 85-hex board; first to join their two "
                    "diagonal corners with a continuous line wins.")
     params = R.PARAMS

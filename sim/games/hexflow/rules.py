@@ -27,7 +27,7 @@ PARAMS: tuple[Param, ...] = (
                     "adjacent tile already on the board."),
     Param("blocked_player_loses", "bool", True,
           "After a placement, a player who can no longer complete any path (through empty hexes "
-          "and existing compatible lines) loses.",
+          "and existing compatible lines) loses (Race and tri2p; the 3-player tri ignores it).",
           seed_text="another Auto win is if a player places a block tile and stops their "
                     "opponents line and they have no other branches"),
     Param("block_win_trigger", "str", "any_tile",
