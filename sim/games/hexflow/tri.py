@@ -311,8 +311,14 @@ def _random_move(p, rng, block_connected, wild_block, corners, corner_owner, n_o
                 mo[n] = k
                 n += 1
     else:
+        block_opt = False  # without a Block option only hexes a line points into can take a tile
+        for k in range(nopt):
+            if od[k] == BLOCK and not block_connected:
+                block_opt = True
         for i in range(nfront):
             h = front[i]
+            if need[h] == 0 and not block_opt:
+                continue
             for k in range(nopt):
                 if _legal(p, h, od[k], orr[k], placed_any, corners, corner_owner, ttype, adj,
                           need, emask_t, block_connected):
