@@ -425,7 +425,7 @@ def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block,
     for k in range(nc):
         src[k] = centres[k]
     _dist_map(src, nc, nbr, ttype, emask, netid, netm, dgo, dq)
-    dmin = np.empty(3, np.int64)
+    dmin = newc[ns:]
     for q in range(ns):
         src[0] = corners[q]
         _dist_map(src, 1, nbr, ttype, emask, netid, netm, dfw[q], dq)
@@ -441,6 +441,10 @@ def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block,
         dmin[q] = best
         _critical(dfw[q], dgo, best, nh, ttype, crit[q], cnt)
     first = placed_any[p] == 0
+    block_opt = False  # without a Block option only hexes a line points into can take a tile
+    for k in range(nopt):
+        if od[k] == BLOCK and not block_connected:
+            block_opt = True
     ne = _open_ends(p, corners[p], nbr, ttype, emask, netid, netm, par, end)
     bestsc = -1e18
     nbest = 0
@@ -453,6 +457,8 @@ def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block,
             if i == nfront:
                 break
             h = front[i]
+            if need[h] == 0 and not block_opt:
+                continue
         for q in range(ns):
             _arrive(h, dfw[q], nbr, ttype, emask, netid, a1[q])
         _arrive(h, dgo, nbr, ttype, emask, netid, a2)
@@ -658,7 +664,7 @@ def _play(first_game, n_games, run_seed, cfg, order, bot_code, bot_par, corners,
     a1 = np.empty((ns, 6), np.int64)
     a2 = np.empty(6, np.int64)
     src = np.empty(max(3, centres.shape[0]), np.int64)
-    newc = np.empty(ns, np.int64)
+    newc = np.empty(2 * ns, np.int64)  # new costs, then (in the greedy) current costs
     cmask = np.zeros(ns, np.int64)
     endm = np.zeros(nh, np.int64)
     sn = np.empty(nn + 1, np.int64)
