@@ -391,3 +391,17 @@ def test_wildcard_declared_type_is_recorded_and_scored_as_declared():
                       check=False)
     h = pos.hex(wild[0]["hex"])
     assert h in pos.wild and TILE_TYPES[pos.tiles[h][1]].name == wild[0]["tile"]
+
+
+def test_simultaneous_connections_happen_in_play_and_verify():
+    """On the 91-hex board (one centre hex) random play sometimes completes two paths with one
+    tile; those games' tiebreak columns are re-derived by the Python replay."""
+    rules = GAME.resolve_rules({"mode": "tri", "board_side": 13}, "t")
+    seats = seats_for(GAME, rules, "random")
+    c = GAME.play_chunk(rules, seats, 900, 900, 7)  # about 1 game in 300 has a tiebreak
+    idx = np.flatnonzero(c["hexflow_tiebreak"] > 0) + 900
+    assert len(idx) >= 2
+    for i in idx[:3]:
+        tr = GAME.play_traced(rules, seats, int(i), 7)
+        GAME.verify_trace(tr)
+        assert tr.row["hexflow_winners"] == 1 and tr.row["winner"] >= 0
