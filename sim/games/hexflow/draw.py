@@ -127,3 +127,128 @@ def draw_trace(trace: Trace, path: str, every_move: bool = False) -> None:
                  family="monospace", fontsize=7)
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+# ---- Tri-Board pictures ------------------------------------------------------------------------
+
+_TRI_COLOUR = {"I": "#1f5fbf", "II": "#c0392b", "III": "#1e8449"}
+_TRI_FILL = {"I": "#cfe0f7", "II": "#f5d3cd", "III": "#cdebd6"}
+
+
+def _tri_board(ax, pos, title: str = "", small: bool = False) -> None:
+    """The triangle turned 90 degrees anticlockwise (I on top, II bottom-left, III bottom-right):
+    tiles in their owner's colour, corners and centre hexes marked, Wildcards starred."""
+    from matplotlib.patches import PathPatch, RegularPolygon
+    from matplotlib.path import Path
+
+    r_mid = math.sqrt(3) / 2
+    board = pos.board
+    corner_of = {c: s for s, c in zip(pos.seats, pos.corner, strict=True)}
+
+    def xy(px, py):  # turn 90 degrees anticlockwise
+        return -py, px
+
+    for h in range(board.size):
+        x, y = xy(*board.centre[h])
+        tile = pos.tiles.get(h)
+        if h == pos.dead:
+            face = "#777777"
+        elif tile:
+            face = _TRI_FILL[pos.seats[tile[0]]]
+        elif h in pos.centres:
+            face = "#f7e7a1"
+        elif h in corner_of:
+            face = _TRI_FILL[corner_of[h]]
+        else:
+            face = "#efeadb"
+        ax.add_patch(RegularPolygon((x, y), 6, radius=0.97, orientation=0.0, facecolor=face,
+                                    edgecolor="#d4a017" if h in pos.centres else "#8a8577",
+                                    linewidth=2.0 if h in pos.centres else 0.7))
+        if h in corner_of and not small:
+            ax.text(x, y + 0.55, corner_of[h], ha="center", va="center", fontsize=7,
+                    color=_TRI_COLOUR[corner_of[h]], weight="bold")
+        dots = pos.dots[h]
+        for k in range(dots if not tile else 0):
+            a = 2 * math.pi * k / max(dots, 1)
+            ax.plot(x + 0.3 * math.cos(a), y + 0.3 * math.sin(a), "o", ms=2.0, color="#b8860b")
+        if not tile:
+            if not small and h != pos.dead:
+                ax.text(x, y - 0.55, board.names[h], ha="center", va="center", fontsize=4.5,
+                        color="#8a8577")
+            continue
+        seat, t, _ = tile
+        ink = _TRI_COLOUR[pos.seats[seat]]
+        if h in pos.wild:
+            ax.plot(x + 0.5, y + 0.5, "*", ms=5 if not small else 3, color="#333333")
+        if t == BLOCK:
+            ax.add_patch(RegularPolygon((x, y), 6, radius=0.45, orientation=0.0, facecolor="none",
+                                        edgecolor=ink, linewidth=1.6))
+            continue
+        for m in pos.nets(h):
+            sides = [s for s in range(6) if (m >> s) & 1]
+            # side midpoints of the unturned hex, then turned with the board
+            pts = [xy(board.centre[h][0] + r_mid * math.cos(math.radians(_SIDE_ANGLE[s])),
+                      board.centre[h][1] + r_mid * math.sin(math.radians(_SIDE_ANGLE[s])))
+                   for s in sides]
+            if len(pts) == 2:
+                ax.add_patch(PathPatch(Path([pts[0], (x, y), pts[1]],
+                                            [Path.MOVETO, Path.CURVE3, Path.CURVE3]),
+                                       facecolor="none", edgecolor=ink, linewidth=2.0))
+            else:
+                for px, py in pts:
+                    ax.plot([x, px], [y, py], color=ink, linewidth=2.0, solid_capstyle="round")
+                ax.plot(x, y, "o", ms=2.5, color=ink)
+    ax.set_aspect("equal")
+    ax.autoscale_view()
+    ax.axis("off")
+    if title:
+        ax.set_title(title, fontsize=7 if small else 10)
+
+
+def draw_tri_trace(trace: Trace, path: str, every_move: bool = False) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .position import TriPosition
+    from .rules import END_REASONS
+
+    row = trace.row
+    seats = trace.seat_names
+    win = [s for q, s in enumerate(seats) if (row["hexflow_shared_mask"] >> q) & 1] \
+        or ([seats[row["winner"]]] if row["winner"] >= 0 else ["draw"])
+    scores = " / ".join(f"{s} {row['score_' + s]}" for s in seats)
+    head = (f"HEXFLOW {trace.rules['mode']}, game {trace.game_index}: winner {'+'.join(win)} "
+            f"({END_REASONS[row['end_reason']]}), {row['turns']} turns, score {scores}")
+
+    def replay(limit):
+        pos = TriPosition(trace.rules, dots=trace.data["dots"])
+        for mv in trace.moves[:limit]:
+            if mv["move"] != "pass":
+                pos.place(mv["seat"], mv["hex"], TYPE_BY_NAME[mv["tile"]], mv["rotation"],
+                          wildcard=mv["wildcard"], check=False)
+        return pos
+
+    if every_move:
+        n = len(trace.moves)
+        cols = 6
+        rows = max(1, math.ceil(n / cols))
+        fig, axes = plt.subplots(rows, cols, figsize=(cols * 2.4, rows * 2.6), squeeze=False)
+        for k, ax in enumerate(axes.ravel()):
+            if k >= n:
+                ax.axis("off")
+                continue
+            mv = trace.moves[k]
+            _tri_board(ax, replay(k + 1), f"{k + 1}. {mv['seat']} {mv['move']}", small=True)
+        fig.suptitle(head, fontsize=10)
+    else:
+        fig = plt.figure(figsize=(12, 8))
+        ax = fig.add_axes((0.0, 0.0, 0.7, 0.93))
+        _tri_board(ax, replay(len(trace.moves)), head)
+        lines = [f"{i + 1:>2}. {m['seat']:>3} {m['move']}" for i, m in enumerate(trace.moves)]
+        text = "\n".join(lines[:70]) + ("\n..." if len(lines) > 70 else "")
+        fig.text(0.72, 0.95, "moves (W= Wildcard declared as; tile code + rotation, hex)\n\n"
+                 + text, va="top", family="monospace", fontsize=6.5)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

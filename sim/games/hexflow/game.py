@@ -57,22 +57,48 @@ def _run(rules: dict[str, Any], seats: Sequence[SeatBot], first_game: int, n_gam
     return res, rec
 
 
+_TRI_TABLES: dict[str, Any] = {}
+
+
+def _tri_run(rules, seats, first_game, n_games, run_seed, record):
+    from .tri import TriTables, run_tri
+
+    key = json.dumps(rules, sort_keys=True)
+    if key not in _TRI_TABLES:
+        _TRI_TABLES[key] = TriTables(rules)
+    codes = np.array([s.bot.code for s in seats], dtype=np.int64)
+    par = np.zeros((len(seats), R.N_BOT_PARAMS), dtype=np.float64)
+    for i, s in enumerate(seats):
+        v = s.param_vector()
+        par[i, : len(v)] = v
+    tb = _TRI_TABLES[key]
+    return tb, run_tri(tb, rules, codes, par, first_game, n_games, run_seed, record)
+
+
+def _is_tri(rules) -> bool:
+    return rules["mode"] in ("tri", "tri2p")
+
+
 def _columns(res: np.ndarray) -> dict[str, np.ndarray]:
     return {name: res[:, idx].astype(dt) for name, idx, dt in R.column_names()}
 
 
 class HexflowGame(Game):
     name = "hexflow"
-    title = "HEXFLOW (Race and Battle modes)"
-    description = ("Two players lay line tiles on an 85-hex board; first to join their two "
-                   "diagonal corners (Race) or their side to the far side under the transit "
-                   "rule, with displacement (Battle) wins.")
+    title = "HEXFLOW (Race, Battle, Tri-Board and 2-player Tri-Board)"
+    description = ("Players lay line tiles; first to join their two diagonal corners (Race), "
+                   "their side to the far side under the transit rule with displacement "
+                   "(Battle), or their corner to a centre hex of the triangular Tri-Board wins.")
     params = R.PARAMS
     bots = R.BOTS
     end_reasons = R.END_REASONS
     default_bot = "greedy"
 
     def seat_names(self, rules: dict[str, Any]) -> list[str]:
+        if _is_tri(rules):
+            from .tri import tri_seats
+
+            return list(tri_seats(rules))
         return list(SEATS)
 
     def validate(self, rules: dict[str, Any], where: str) -> None:
@@ -87,12 +113,14 @@ class HexflowGame(Game):
             return race + battle_warnings(rules)
         return R.warnings(rules)
 
-    def bench_cases(self) -> list[tuple[str, dict[str, Any]]]:
-        return [("race", {}), ("battle", {"mode": "battle"})]
-
     def play_chunk(self, rules, seats, first_game, n_games, run_seed):
         if rules["mode"] == "battle":
             return _battle_columns(_battle_run(rules, seats, first_game, n_games, run_seed, False)[0])
+        if _is_tri(rules):
+            from .tri import tri_columns
+
+            _, (res, _) = _tri_run(rules, seats, first_game, n_games, run_seed, False)
+            return {name: res[:, idx].astype(dt) for name, idx, dt in tri_columns(rules)}
         res, _ = _run(rules, seats, first_game, n_games, run_seed, record=False)
         return _columns(res)
 
@@ -105,6 +133,10 @@ class HexflowGame(Game):
             data = {"bags": rec[1].tolist(), "dots": rec[2].tolist()}
             return Trace(self.name, dict(rules), list(SEATS), game_index, run_seed,
                          BT.moves_from_record(rec), row, data)
+        if _is_tri(rules):
+            from .tri import tri_traced
+
+            return tri_traced(self, rules, seats, game_index, run_seed)
         res, (moves, bags, dots, path, n) = _run(rules, seats, game_index, 1, run_seed, record=True)
         row = {k: v[0].item() for k, v in _columns(res).items()}
         out = []
@@ -124,12 +156,20 @@ class HexflowGame(Game):
         rules = self.resolve_rules({}, "warm")
         seats = [SeatBot(b, {p.name: p.default for p in b.params}) for b in self.bots]
         self.play_chunk(rules, seats, 0, 2, 0)
+        for mode in ("tri", "tri2p"):
+            rules = self.resolve_rules({"mode": mode}, "warm")
+            n = len(self.seat_names(rules))
+            self.play_chunk(rules, (seats * 2)[:n], 0, 2, 0)
 
     # ---- verification -------------------------------------------------------------------------
     def verify_trace(self, trace: Trace) -> None:
         """Replay with the pure-Python Position: hands drawn from the recorded bags, every
         placement legal and from the mover's hand, passes only without a legal placement,
         tiles conserved, declared winner, end reason, score and path columns right."""
+        if _is_tri(trace.rules):
+            from .tri import tri_verify
+
+            return tri_verify(self, trace)
         from .position import Position
 
         rules = trace.rules
@@ -204,6 +244,10 @@ class HexflowGame(Game):
 
     # ---- pictures and reports -----------------------------------------------------------------
     def draw(self, trace: Trace, path: str, every_move: bool = False) -> None:
+        if _is_tri(trace.rules):
+            from .draw import draw_tri_trace
+
+            return draw_tri_trace(trace, path, every_move)
         from .draw import draw_trace
 
         if trace.rules["mode"] == "battle":
@@ -213,6 +257,10 @@ class HexflowGame(Game):
         draw_trace(trace, path, every_move)
 
     def report_metrics(self, df, rules: dict[str, Any]) -> list[dict[str, Any]]:
+        if _is_tri(rules):
+            from .report import tri_metrics
+
+            return tri_metrics(df, rules, self.seat_names(rules))
         from .report import metrics
 
         if rules["mode"] == "battle":
@@ -220,6 +268,10 @@ class HexflowGame(Game):
 
             return battle_metrics(df, rules, self.end_reasons)
         return metrics(df, rules)
+
+    def bench_cases(self) -> list[tuple[str, dict[str, Any]]]:
+        return [("race", {}), ("battle", {"mode": "battle"}), ("tri", {"mode": "tri"}),
+                ("tri2p", {"mode": "tri2p"})]
 
 
 def _battle_run(rules, seats, first_game, n_games, run_seed, record):

@@ -337,3 +337,190 @@ class Position:
         if ra == rb:
             return None
         return 0 if ra < rb else 1
+
+
+# ---- Tri-Board (modes "tri" and "tri2p") ------------------------------------------------------
+
+class TriPosition:
+    """Pure-Python Tri-Board position, written apart from the kernel (tri.py): connectivity is a
+    search over line endpoints (hex, network), not union-find.
+
+        pos = TriPosition({"mode": "tri"})           # rules: any resolved hexflow rules
+        pos.place("III", "a14", "y_right", 0)
+        pos.legal_moves("II", ["straight", "wildcard"])
+        pos.centres_reached("III")                  # set of centre hexes joined by lines
+    """
+
+    def __init__(self, rules: dict[str, Any], dots=None):
+        from .triboard import TRI2P_SEATS, TRI_SEATS, tri_board
+
+        full = {p.name: p.default for p in PARAMS}
+        full.update(rules)
+        self.rules = full
+        self.tb = tri_board(full["board_side"])
+        self.board = self.tb.board
+        self.seats = TRI_SEATS if full["mode"] == "tri" else TRI2P_SEATS
+        self.dead = self.tb.corner["I"] if full["mode"] == "tri2p" else None
+        self.corner = [self.tb.corner[s] for s in self.seats]
+        self.centres = list(self.tb.centres)
+        self.tiles: dict[int, tuple[int, int, int]] = {}  # hex -> (seat, declared type, rotation)
+        self.wild: set[int] = set()
+        self.dots = list(dots) if dots is not None else list(self.tb.default_dots())
+
+    # -- helpers
+    def seat(self, s: str | int) -> int:
+        return self.seats.index(s) if isinstance(s, str) else int(s)
+
+    def hex(self, h: str | int) -> int:
+        return self.board.hex_id(h) if isinstance(h, str) else int(h)
+
+    def nbr(self, h: int, s: int) -> int:
+        n = int(self.board.nbr[h, s])
+        if n < 0 or n == self.dead or h == self.dead:
+            return -1
+        return n
+
+    def nets(self, h: int) -> list[int]:
+        seat, t, r = self.tiles[h]
+        return networks(t, r)
+
+    def _line_at(self, h: int, side: int) -> int | None:
+        """Index of the network of the tile on h with an endpoint on `side`, or None."""
+        if h not in self.tiles:
+            return None
+        for j, m in enumerate(self.nets(h)):
+            if (m >> side) & 1:
+                return j
+        return None
+
+    def legal(self, q: int, h: int, t: int, r: int) -> bool:
+        if h in self.tiles or h == self.dead:
+            return False
+        if h in self.corner and self.corner.index(h) != q:
+            return False
+        block_conn = self.rules["block_placement"] == "connected"
+        if not any(s == q for s, _, _ in self.tiles.values()):
+            return h == self.corner[q] and not (t == BLOCK and block_conn)
+        occupied = [s for s in range(6) if self.nbr(h, s) in self.tiles]
+        if not occupied:
+            return False
+        if t == BLOCK:
+            return not block_conn
+        lines = 0
+        for m in networks(t, r):
+            lines |= m
+        return any((lines >> s) & 1 and self._line_at(self.nbr(h, s), (s + 3) % 6) is not None
+                   for s in occupied)
+
+    def legal_moves(self, q, hand) -> list[tuple[int, int, int, int]]:
+        """Distinct (hex, hand tile, declared type, rotation); hand tiles by index or name."""
+        from .triboard import WILDCARD
+
+        q = self.seat(q)
+        out = []
+        kinds = sorted({WILDCARD if t == "wildcard" else (_tile(t) if isinstance(t, str) else t)
+                        for t in hand})
+        for th in kinds:
+            if th == WILDCARD:
+                declared = [d for d in range(len(TILE_TYPES))
+                            if d != BLOCK or self.rules["wildcard_block"]]
+            else:
+                declared = [th]
+            for d in declared:
+                for r in orientations(d):
+                    for h in range(self.board.size):
+                        if self.legal(q, h, d, r):
+                            out.append((h, th, d, r))
+        return out
+
+    def place(self, q, h, t, r, wildcard: bool = False, check: bool = True) -> None:
+        q, h, t = self.seat(q), self.hex(h), _tile(t)
+        if check and not self.legal(q, h, t, r):
+            raise ValueError(f"illegal: {self.seats[q]} {TILE_TYPES[t].name} r{r} on "
+                             f"{self.board.names[h]}")
+        self.tiles[h] = (q, t, r)
+        if wildcard:
+            self.wild.add(h)
+
+    def _component(self, h: int) -> set[tuple[int, int]]:
+        """(hex, network) nodes joined by lines to any network of the tile on h."""
+        todo = [(h, j) for j in range(len(self.nets(h)))] if h in self.tiles else []
+        seen = set(todo)
+        while todo:
+            x, j = todo.pop()
+            m = self.nets(x)[j]
+            for s in range(6):
+                if (m >> s) & 1:
+                    n = self.nbr(x, s)
+                    k = self._line_at(n, (s + 3) % 6) if n >= 0 else None
+                    if k is not None and (n, k) not in seen:
+                        seen.add((n, k))
+                        todo.append((n, k))
+        return seen
+
+    def centres_reached(self, q) -> set[int]:
+        comp = self._component(self.corner[self.seat(q)])
+        return {c for c in self.centres if any((c, j) in comp for j in range(2))}
+
+    def can_reach(self, q) -> bool:
+        """Could a line still join q's corner to a centre hex (empty hexes carry any line)?"""
+        c = self.corner[self.seat(q)]
+        start = [(c, -1)] if c not in self.tiles else [(c, j) for j in range(len(self.nets(c)))]
+        seen, todo = set(start), list(start)
+        while todo:
+            x, j = todo.pop()
+            if x in self.centres:
+                return True
+            m = 63 if j < 0 else self.nets(x)[j]
+            for s in range(6):
+                if not (m >> s) & 1:
+                    continue
+                n = self.nbr(x, s)
+                if n < 0:
+                    continue
+                k = -1 if n not in self.tiles else self._line_at(n, (s + 3) % 6)
+                if k is None or (n, k) in seen:
+                    continue
+                seen.add((n, k))
+                todo.append((n, k))
+        return False
+
+    def path_value(self, q, weight) -> int:
+        """Best sum of weight[hex] over the distinct hexes of a simple line path from q's corner
+        to a reached centre hex (exhaustive search)."""
+        q = self.seat(q)
+        c = self.corner[q]
+        goals = self.centres_reached(q)
+        best = -1
+
+        def dfs(node, on, hexes, val):
+            nonlocal best
+            x, j = node
+            if x in goals:  # a path may also run on through one centre hex to another
+                best = max(best, val)
+            m = self.nets(x)[j]
+            for s in range(6):
+                if (m >> s) & 1:
+                    n = self.nbr(x, s)
+                    k = self._line_at(n, (s + 3) % 6) if n >= 0 else None
+                    if k is None or (n, k) in on:
+                        continue
+                    add = 0 if n in hexes else weight[n]
+                    dfs((n, k), on | {(n, k)}, hexes | {n}, val + add)
+
+        if c in goals:
+            return weight[c]
+        for j in range(len(self.nets(c))):
+            dfs((c, j), {(c, j)}, {c}, weight[c])
+        return best
+
+    def standing(self, q) -> tuple[int, int, int]:
+        """Draw list: (hexes from q's corner lines to the nearest centre, their tile points,
+        their dot hexes); no corner tile = (large, 0, 0)."""
+        c = self.corner[self.seat(q)]
+        if c not in self.tiles:
+            return 1 << 20, 0, 0
+        hexes = {x for x, _ in self._component(c)} | {c}
+        d = min(int(self.board.dist[x, y]) for x in hexes for y in self.centres)
+        pts = sum(TILE_TYPES[self.tiles[x][1]].points for x in hexes)
+        return d, pts, sum(1 for x in hexes if self.dots[x] >= 2)

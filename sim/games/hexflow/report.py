@@ -44,3 +44,35 @@ def metrics(df, rules: dict[str, Any]) -> list[dict[str, Any]]:
             out.append({"metric": f"{t.name} placed per game, winner - loser",
                         "value": (won - lost) / len(decided)})
     return out
+
+
+def tri_metrics(df, rules: dict[str, Any], seats: list[str]) -> list[dict[str, Any]]:
+    """Tri-Board rows: win rate per corner (a shared win counts for every seat in it), shared
+    wins, draws, tiebreaks, end reasons, Blocks / Wildcards / passes per seat."""
+    n = len(df)
+    out: list[dict[str, Any]] = []
+    if n == 0:
+        return out
+
+    def prop(metric: str, mask) -> None:
+        k = int(mask.sum())
+        out.append({"metric": metric, "value": k / n, "successes": k, "n": n})
+
+    shared = df["hexflow_shared_mask"].to_numpy().astype(int)
+    winner = df["winner"].to_numpy()
+    for q, seat in enumerate(seats):
+        won = (winner == q) | ((shared >> q) & 1).astype(bool)
+        prop(f"corner {seat} wins (shared wins included)", won)
+        prop(f"corner {seat} wins alone", (winner == q) & (shared == 0))
+    prop("shared victory", shared > 0)
+    prop("draw", df["winner"] == -1)
+    prop("same-centre tiebreak used", df["hexflow_tiebreak"] > 0)
+    for seat in seats:
+        for what, label in (("blocks", "Blocks placed"), ("wildcards", "Wildcards placed"),
+                            ("passes", "passes")):
+            col = f"hexflow_{what}_{seat}"
+            if col in df:
+                out.append({"metric": f"{label} per game, {seat}", "value": float(df[col].mean())})
+        out.append({"metric": f"hexes from {seat}'s lines to a centre hex at the end, mean",
+                    "value": float(df[f"hexflow_reach_{seat}"].mean())})
+    return out

@@ -14,9 +14,12 @@ from .board import BOARD, CORNERS, DEFAULT_DOTS, dots_array, non_corner_hexes
 from .tiles import N_TYPES, TILE_TYPES, orientation_tables, tile_set
 
 PARAMS: tuple[Param, ...] = (
-    Param("mode", "str", "race", "Game mode: Race (2 players, diagonal corners) or Battle "
-          "(left edge against right edge, transit rule, displacement).",
-          choices=("race", "battle"), seed_text="HEXFLOW -- Reference Cards (Race, Battle, Tri-Board)"),
+    Param("mode", "str", "race",
+          "Game mode: Race (2 players, diagonal corners), Battle (left edge against right edge, "
+          "transit rule, displacement), Tri-Board for 3 players ('tri') or the 2-player "
+          "Tri-Board variant ('tri2p').",
+          choices=("race", "battle", "tri", "tri2p"),
+          seed_text="HEXFLOW -- Reference Cards (Race, Battle, Tri-Board)"),
     Param("block_placement", "str", "adjacent",
           "A Block needs only an adjacent tile ('adjacent') or, like every tile, a line "
           "connection it can never have ('connected': Blocks are never placeable).",
@@ -25,7 +28,7 @@ PARAMS: tuple[Param, ...] = (
                     "adjacent tile already on the board."),
     Param("blocked_player_loses", "bool", True,
           "After a placement, a player who can no longer complete any path (through empty hexes "
-          "and existing compatible lines) loses.",
+          "and existing compatible lines) loses (Race and tri2p; the 3-player tri ignores it).",
           seed_text="another Auto win is if a player places a block tile and stops their "
                     "opponents line and they have no other branches"),
     Param("block_win_trigger", "str", "any_tile",
@@ -60,6 +63,21 @@ PARAMS: tuple[Param, ...] = (
           low=1, high=6, seed_text="Each player draws 3 tiles to form a starting hand."),
     Param("copies_per_type", "int", 2, "Copies of each of the 11 tile types per player.",
           low=1, high=4, seed_text="22 tiles per player (2 copies each of 11 types)"),
+    Param("board_side", "int", 14,
+          "Tri modes: hexes per side of the triangle (14: 105 hexes, 3 centre hexes; 13: the "
+          "card's 91 hexes but a single centre hex).",
+          low=7, high=20,
+          seed_text="Hexes per side 14 / Total hexes 91 / Centre hexes 3"),
+    Param("shared_victory", "str", "shared",
+          "Tri modes: players joining DIFFERENT centre hexes with one placement all win "
+          "('shared'), or the same-centre tiebreak decides among all of them ('tiebreak').",
+          choices=("shared", "tiebreak"),
+          seed_text="Two players can each connect to different centre hexes simultaneously. In "
+                    "casual play, this is a shared victory."),
+    Param("wildcard_block", "bool", True,
+          "Tri mode: the Wildcard may be declared a Block (the Block is one of the 11 standard "
+          "types of the tile guide); false = only line tiles.",
+          seed_text="Wildcard: Declared as any standard tile type at placement."),
     Param("max_turns", "int", 400,
           "Safety cap on turns (placements and passes); a capped game is a draw (turn_cap).",
           low=10, high=5000, seed_text="(not in the text: a simulator safeguard)"),
@@ -124,6 +142,12 @@ END_REASONS = ("path", "opponent_path", "blocked", "self_blocked", "both_blocked
 
 
 def validate(rules: dict[str, Any], where: str) -> None:
+    if rules["mode"] in ("tri", "tri2p"):
+        if rules["dots"] == "list" or rules["dot_list"]:
+            raise VariantError(f"{where}: [rules] dots = 'list' / dot_list are Race-mode only; "
+                               f"allowed in mode {rules['mode']!r}: dots = 'default', 'none', "
+                               f"'random'")
+        return
     if rules["dots"] == "list":
         if not rules["dot_list"]:
             raise VariantError(f"{where}: [rules] dots = 'list' needs a non-empty dot_list")
@@ -143,6 +167,8 @@ def validate(rules: dict[str, Any], where: str) -> None:
 
 
 def warnings(rules: dict[str, Any]) -> list[str]:
+    if rules["mode"] in ("tri", "tri2p"):
+        return tri_warnings(rules)
     out = [
         "hexflow: the card ends the game 'if all 85 hexes fill', but 2 x 22 = 44 tiles cannot fill "
         "85 hexes; the game ends when no player can place and stalemate_rule decides.",
@@ -154,6 +180,21 @@ def warnings(rules: dict[str, Any]) -> list[str]:
     if rules["block_placement"] == "connected":
         out.append("hexflow: with block_placement = 'connected' Block tiles are never placeable "
                    "and stay in hand for the whole game.")
+    return out
+
+
+def tri_warnings(rules: dict[str, Any]) -> list[str]:
+    n = rules["board_side"]
+    out = [
+        f"hexflow tri: the card's '14 hexes per side', '91 hexes' and '3 centre hexes' cannot all "
+        f"hold (side 14 = 105 hexes, 3 centre hexes; side 13 = 91 hexes, 1 centre hex); "
+        f"board_side = {n} gives {n * (n + 1) // 2} hexes.",
+        "hexflow tri: the card's draw list starts 'If all 91 hexes fill', which the tiles cannot "
+        "do; it is applied when no player can place.",
+    ]
+    if rules["mode"] == "tri":
+        out.append("hexflow tri: 'Tile Distribution (18 tiles each)' lists quantities that sum to "
+                   "17; the list is used as given (17 tiles each).")
     return out
 
 

@@ -1,0 +1,1150 @@
+"""Compiled Tri-Board kernel (modes "tri", 3 players, and "tri2p"): one call plays a chunk.
+
+Board state and the placement/union-find helpers are Race mode's (kernel.py: `_place`, `_find`,
+`_best_path`, `_arrive`, `_pair_through`, `_critical`); what differs lives here:
+- seats 0..ns-1 each own ONE corner (corners[q]); goals are the centre hexes (any of them);
+  a corner is reserved for its owner; in tri2p the dead corner I is cut out of `nbr`;
+- a hand tile may be the Wildcard (index WILD = 11), declared as a standard type when placed;
+- after each placement every seat joined by lines to a centre hex has a path; several at once
+  are resolved by the card's tiebreak (`_resolve`), per centre hex or over all (cfg C_SHARED);
+- when no one can place, the card's draw list decides (`_standing`);
+- tri2p keeps Race's blocked-player loss: a witness way per seat is re-searched only when a
+  tile lands on one of its empty hexes (`_reach_goal`).
+
+Graph nodes as in kernel.py: h*2 = empty hex h, h*2 + j = network j of the tile on h.
+Outputs: one int64 row per game, O_* columns.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.rng import below, game_seed, new_state, shuffle
+
+from .kernel import _arrive, _best_path, _critical, _find, _pair_through, _place
+
+INF = 1 << 20
+BLOCK = 4
+WILD = 11
+
+C_HAND, C_BLOCK_CONNECTED, C_BLOCKED_LOSES, C_BLOCK_CHECK, C_MAX_TURNS, C_DOTS_RANDOM, \
+    C_SHARED, C_WILD_BLOCK, C_STALEMATE = range(9)
+N_CFG = 9
+# end reasons: the Race tuple's codes (rules.END_REASONS)
+E_PATH, E_OPP_PATH, E_BLOCKED, E_SELF_BLOCKED, E_BOTH_BLOCKED, E_ST_CLOSEST, E_ST_DRAW, \
+    E_NO_MOVE, E_TURN_CAP = range(9)
+# tiebreak levels (column hexflow_tiebreak)
+TB_NONE, TB_POINTS, TB_DOTS, TB_ORDER = 0, 1, 2, 3
+O_WINNER, O_REASON, O_TURNS, O_FIRST, O_SHARED, O_NWIN, O_TIEBREAK = range(7)
+O_SCORE = 7
+O_PASS = 10
+O_BLOCKS = 13
+O_REACH = 16
+O_WILD = 19
+N_OUT = 22
+BOT_RANDOM, BOT_GREEDY = 0, 1
+# recorded move: seat, kind (0 place, 1 pass), hex, hand tile, declared type, rotation, turn
+N_REC = 7
+
+
+@njit(cache=True)
+def _centre_mask(c, centres, ttype, netm, par):
+    """Bit k set when the lines on corner hex c reach centre hex centres[k]."""
+    out = 0
+    if ttype[c] < 0:
+        return 0
+    for k in range(centres.shape[0]):
+        x = centres[k]
+        if ttype[x] < 0:
+            continue
+        if x == c:
+            out |= 1 << k
+            continue
+        for i in range(2):
+            if netm[c * 2 + i] == 0:
+                continue
+            a = _find(par, c * 2 + i)
+            for j in range(2):
+                if netm[x * 2 + j] != 0 and _find(par, x * 2 + j) == a:
+                    out |= 1 << k
+    return out
+
+
+@njit(cache=True)
+def _legal(p, h, t, r, placed_any, corners, corner_owner, ttype, adj, need, emask_t,
+           block_connected):
+    if ttype[h] >= 0:
+        return False
+    co = corner_owner[h]
+    if co >= 0 and co != p:
+        return False
+    if placed_any[p] == 0:
+        if h != corners[p]:
+            return False
+        return not (t == BLOCK and block_connected)
+    if adj[h] == 0:
+        return False
+    if t == BLOCK:
+        return not block_connected
+    return (emask_t[t, r] & need[h]) != 0
+
+
+@njit(cache=True)
+def _options(p, hand, n_orient, rot_of, wild_block, ot, od, orr):
+    """Distinct (hand tile, declared type, rotation) seat p could play; returns how many."""
+    n = 0
+    for k in range(hand.shape[1]):
+        t = hand[p, k]
+        if t < 0:
+            continue
+        dup = False
+        for k2 in range(k):
+            if hand[p, k2] == t:
+                dup = True
+        if dup:
+            continue
+        lo = t
+        hi = t + 1
+        if t == WILD:
+            lo = 0
+            hi = WILD
+        for d in range(lo, hi):
+            if t == WILD and d == BLOCK and not wild_block:
+                continue
+            for o in range(n_orient[d]):
+                ot[n] = t
+                od[n] = d
+                orr[n] = rot_of[d, o]
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def _dist_map(src, nsrc, nbr, ttype, emask, netid, netm, d, dq):
+    """0-1 BFS from the hexes src[:nsrc] (empty: cost 1, placed: each network cost 0) over the
+    potential graph; d[node] = empty hexes to fill on the cheapest way, the node's own included.
+    dq: int64[12 * 2 * NH + 4]. (Race's `kernel._bfs` is the one-source, one-goal case.)"""
+    nn = d.shape[0]
+    for i in range(nn):
+        d[i] = INF
+    head = nn * 6
+    tail = head
+    for k in range(nsrc):
+        h = src[k]
+        if ttype[h] < 0:
+            d[h * 2] = 1
+            dq[tail] = h * 2
+            tail += 1
+        else:
+            for j in range(2):
+                if netm[h * 2 + j] != 0:
+                    d[h * 2 + j] = 0
+                    head -= 1
+                    dq[head] = h * 2 + j
+    while head < tail:
+        u = dq[head]
+        head += 1
+        h = u >> 1
+        du = d[u]
+        m = 63 if ttype[h] < 0 else netm[u]
+        for s in range(6):
+            if not (m >> s) & 1:
+                continue
+            n = nbr[h, s]
+            if n < 0:
+                continue
+            if ttype[n] < 0:
+                v = n * 2
+                w = 1
+            else:
+                o = (s + 3) % 6
+                if not (emask[n] >> o) & 1:
+                    continue
+                v = n * 2 + netid[n * 6 + o]
+                w = 0
+            if du + w < d[v]:
+                d[v] = du + w
+                if w == 0:
+                    head -= 1
+                    dq[head] = v
+                else:
+                    dq[tail] = v
+                    tail += 1
+
+
+@njit(cache=True)
+def _reach_goal(c, is_centre, dcen, nbr, ttype, emask, netid, netm, seen, stamp, stack, wit):
+    """Can a line still run from corner hex c to a centre hex? Depth-first, nearest-to-centre
+    first. On success marks the empty hexes of the way found in wit (cleared first)."""
+    nh = ttype.shape[0]
+    for h in range(nh):
+        wit[h] = 0
+    stamp[0] += 1
+    st = stamp[0]
+    nn = seen.shape[0]
+    pn = stack[nn * 7:]
+    top = 0
+    if ttype[c] < 0:
+        stack[0] = c * 2
+        top = 1
+        seen[c * 2] = st
+        pn[c * 2] = -1
+    else:
+        for j in range(2):
+            if netm[c * 2 + j] != 0:
+                stack[top] = c * 2 + j
+                top += 1
+                seen[c * 2 + j] = st
+                pn[c * 2 + j] = -1
+    while top > 0:
+        top -= 1
+        u = stack[top]
+        h = u >> 1
+        if is_centre[h]:
+            v = u
+            while v != -1:
+                if ttype[v >> 1] < 0:
+                    wit[v >> 1] = 1
+                v = pn[v]
+            return True
+        m = 63 if ttype[h] < 0 else netm[u]
+        # push the farthest first so the nearest is searched first
+        for pass_d in range(2):
+            for s in range(6):
+                if not (m >> s) & 1:
+                    continue
+                n = nbr[h, s]
+                if n < 0:
+                    continue
+                if ttype[n] < 0:
+                    v = n * 2
+                else:
+                    o = (s + 3) % 6
+                    if not (emask[n] >> o) & 1:
+                        continue
+                    v = n * 2 + netid[n * 6 + o]
+                near = dcen[n] < dcen[h]
+                if near != (pass_d == 1) or seen[v] == st:
+                    continue
+                seen[v] = st
+                pn[v] = u
+                stack[top] = v
+                top += 1
+    return False
+
+
+@njit(cache=True)
+def _standing(q, c, centres, dist, points, dots, ttype, netm, par):
+    """Draw-list measures of seat q (corner c): hexes from its corner lines to the nearest
+    centre hex (INF without a corner tile), tile points and dot hexes of those lines."""
+    if ttype[c] < 0:
+        return INF, 0, 0
+    r0 = _find(par, c * 2) if netm[c * 2] != 0 else -5
+    r1 = _find(par, c * 2 + 1) if netm[c * 2 + 1] != 0 else -5
+    best = INF
+    pts = 0
+    nd = 0
+    for h in range(ttype.shape[0]):
+        if ttype[h] < 0:
+            continue
+        on = h == c
+        for j in range(2):
+            if netm[h * 2 + j] != 0:
+                r = _find(par, h * 2 + j)
+                if r == r0 or r == r1:
+                    on = True
+        if not on:
+            continue
+        pts += points[ttype[h]]
+        if dots[h] >= 2:
+            nd += 1
+        for k in range(centres.shape[0]):
+            if dist[h, centres[k]] < best:
+                best = dist[h, centres[k]]
+    return best, pts, nd
+
+
+@njit(cache=True)
+def _path_value(c, cmask, centres, nbr, ttype, emask, netid, netm, par, mult, sn, ss, on, hc, bn):
+    """Best sum of mult over a simple line path from corner hex c to any reached centre hex."""
+    best = 0
+    for k in range(centres.shape[0]):
+        if (cmask >> k) & 1:
+            if centres[k] == c:
+                v = mult[c]
+            else:
+                v, _, _ = _best_path(c, centres[k], nbr, ttype, emask, netid, netm, par, mult, sn,
+                                     ss, on, hc, bn)
+            if v > best:
+                best = v
+    return best
+
+
+@njit(cache=True)
+def _random_move(p, rng, block_connected, wild_block, corners, corner_owner, n_orient, rot_of,
+                 emask_t, ttype, adj, need, front, nfront, placed_any, hand, ot, od, orr, mh, mo,
+                 out):
+    """Uniform over legal (hex, hand tile, declared type, rotation): rejection sampling over
+    (frontier hex, option) pairs, then exact enumeration when 24 tries fail."""
+    nopt = _options(p, hand, n_orient, rot_of, wild_block, ot, od, orr)
+    if nopt == 0:
+        return False
+    if placed_any[p] != 0 and nfront > 0:
+        for _ in range(24):
+            h = front[below(rng, nfront)]
+            k = below(rng, nopt)
+            if _legal(p, h, od[k], orr[k], placed_any, corners, corner_owner, ttype, adj, need,
+                      emask_t, block_connected):
+                out[0] = h
+                out[1] = ot[k]
+                out[2] = od[k]
+                out[3] = orr[k]
+                return True
+    n = 0
+    if placed_any[p] == 0:
+        h = corners[p]
+        for k in range(nopt):
+            if _legal(p, h, od[k], orr[k], placed_any, corners, corner_owner, ttype, adj, need,
+                      emask_t, block_connected):
+                mh[n] = h
+                mo[n] = k
+                n += 1
+    else:
+        block_opt = False  # without a Block option only hexes a line points into can take a tile
+        for k in range(nopt):
+            if od[k] == BLOCK and not block_connected:
+                block_opt = True
+        for i in range(nfront):
+            h = front[i]
+            if need[h] == 0 and not block_opt:
+                continue
+            for k in range(nopt):
+                if _legal(p, h, od[k], orr[k], placed_any, corners, corner_owner, ttype, adj,
+                          need, emask_t, block_connected):
+                    mh[n] = h
+                    mo[n] = k
+                    n += 1
+    if n == 0:
+        return False
+    i = below(rng, n)
+    out[0] = mh[i]
+    out[1] = ot[mo[i]]
+    out[2] = od[mo[i]]
+    out[3] = orr[mo[i]]
+    return True
+
+
+@njit(cache=True)
+def _open_ends(p, c, nbr, ttype, emask, netid, netm, par, end):
+    """end[h] = 1 for each empty hex a line of p's corner network points into; returns how many."""
+    nh = ttype.shape[0]
+    for h in range(nh):
+        end[h] = 0
+    if ttype[c] < 0:
+        return 0
+    r0 = _find(par, c * 2) if netm[c * 2] != 0 else -5
+    r1 = _find(par, c * 2 + 1) if netm[c * 2 + 1] != 0 else -5
+    ne = 0
+    for h in range(nh):
+        if ttype[h] < 0:
+            continue
+        for j in range(2):
+            m = netm[h * 2 + j]
+            if m == 0:
+                continue
+            r = _find(par, h * 2 + j)
+            if r != r0 and r != r1:
+                continue
+            for s in range(6):
+                if (m >> s) & 1:
+                    n = nbr[h, s]
+                    if n >= 0 and ttype[n] < 0 and end[n] == 0:
+                        end[n] = 1
+                        ne += 1
+    return ne
+
+
+@njit(cache=True)
+def _ends_after(p, h, t, r, first, corners, nbr, ttype, emask, netid, netm, par, net_mask, end, ne):
+    """Open line ends of p's corner network after tile (t, r) lands on h (see _open_ends)."""
+    if first:
+        k = 0
+        for j in range(2):
+            m = net_mask[t, r, j]
+            for s in range(6):
+                if (m >> s) & 1 and nbr[h, s] >= 0 and ttype[nbr[h, s]] < 0:
+                    k += 1
+        return k
+    if end[h] == 0:
+        return ne
+    c = corners[p]
+    r0 = _find(par, c * 2) if netm[c * 2] != 0 else -5
+    r1 = _find(par, c * 2 + 1) if netm[c * 2 + 1] != 0 else -5
+    k = ne - 1
+    for j in range(2):
+        m = net_mask[t, r, j]
+        if m == 0:
+            continue
+        joined = False
+        for s in range(6):
+            if (m >> s) & 1:
+                n = nbr[h, s]
+                o = (s + 3) % 6
+                if n >= 0 and ttype[n] >= 0 and (emask[n] >> o) & 1:
+                    rr = _find(par, n * 2 + netid[n * 6 + o])
+                    if rr == r0 or rr == r1:
+                        joined = True
+        if joined:
+            for s in range(6):
+                if (m >> s) & 1:
+                    n = nbr[h, s]
+                    if n >= 0 and ttype[n] < 0 and end[n] == 0:
+                        k += 1
+    return k
+
+
+@njit(cache=True)
+def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block, corners, corner_owner,
+                 is_centre, centres, nbr, n_orient, rot_of, net_mask, emask_t, ttype, emask, netid,
+                 netm, par, adj, need, front, nfront, placed_any, hand, ot, od, orr, dfw, dgo, dq,
+                 crit, cnt, a1, a2, src, newc, end, out):
+    """Distance-map player. Per turn, for every seat q: cheapest completion D[q] (empty hexes
+    still to fill from q's corner to a centre hex) and maps from the corner (dfw[q]) and from the
+    centre hexes (dgo[q]; the same for every seat). A placement on h then gives q
+    min(way through the new tile, D[q] or D[q] + 1 if h was on every cheapest way) - exact for
+    completion (0). Score = -own + block_weight * (nearest opponent + half the other): wins at
+    once, never hands a win over, blocks the most dangerous opponent; pays `defense` when its
+    corner network is left with one open line end (an opponent's Block there seals it; half
+    with two in a 3-player game, where two opponents move before it; three times with none)."""
+    nopt = _options(p, hand, n_orient, rot_of, wild_block, ot, od, orr)
+    if nopt == 0:
+        return False
+    nh = ttype.shape[0]
+    nc = centres.shape[0]
+    for k in range(nc):
+        src[k] = centres[k]
+    _dist_map(src, nc, nbr, ttype, emask, netid, netm, dgo, dq)
+    dmin = newc[ns:]
+    for q in range(ns):
+        src[0] = corners[q]
+        _dist_map(src, 1, nbr, ttype, emask, netid, netm, dfw[q], dq)
+        best = INF
+        for k in range(nc):
+            x = centres[k]
+            if ttype[x] < 0:
+                best = min(best, dfw[q, x * 2])
+            else:
+                for j in range(2):
+                    if netm[x * 2 + j] != 0:
+                        best = min(best, dfw[q, x * 2 + j])
+        dmin[q] = best
+        _critical(dfw[q], dgo, best, nh, ttype, crit[q], cnt)
+    first = placed_any[p] == 0
+    block_opt = False  # without a Block option only hexes a line points into can take a tile
+    for k in range(nopt):
+        if od[k] == BLOCK and not block_connected:
+            block_opt = True
+    ne = _open_ends(p, corners[p], nbr, ttype, emask, netid, netm, par, end)
+    bestsc = -1e18
+    nbest = 0
+    for i in range(nfront + 1):
+        if placed_any[p] == 0:
+            if i > 0:
+                break
+            h = corners[p]
+        else:
+            if i == nfront:
+                break
+            h = front[i]
+            if need[h] == 0 and not block_opt:
+                continue
+        for q in range(ns):
+            _arrive(h, dfw[q], nbr, ttype, emask, netid, a1[q])
+        _arrive(h, dgo, nbr, ttype, emask, netid, a2)
+        for k in range(nopt):
+            t = od[k]
+            r = orr[k]
+            if not _legal(p, h, t, r, placed_any, corners, corner_owner, ttype, adj, need,
+                          emask_t, block_connected):
+                continue
+            for q in range(ns):
+                without = INF if h == corners[q] else dmin[q] + crit[q, h]
+                via = INF
+                for j in range(2):
+                    m = net_mask[t, r, j]
+                    if m == 0:
+                        continue
+                    v = _pair_through(m, a1[q], a2, h == corners[q], is_centre[h] == 1)
+                    via = min(via, v)
+                newc[q] = min(via, without)
+            sc = 0.0
+            if newc[p] == 0:
+                sc = 1e9
+                for q in range(ns):
+                    if q != p and newc[q] == 0:
+                        sc -= 1e6
+            else:
+                hand_over = False
+                sc = -min(newc[p], 30)
+                for q in range(ns):
+                    if q == p:
+                        continue
+                    if newc[q] == 0:
+                        hand_over = True
+                    # an opponent weighs fully when level with or ahead of p (or one tile from
+                    # the centre), a quarter otherwise: block only when threatened
+                    w = block_weight if dmin[q] < dmin[p] or dmin[q] <= 2 else 0.25 * block_weight
+                    sc += w * min(newc[q], 30)
+                if hand_over:
+                    sc -= 1e8
+                ea = _ends_after(p, h, t, r, first, corners, nbr, ttype, emask, netid, netm, par,
+                                 net_mask, end, ne)
+                if ea == 0:
+                    sc -= 3.0 * defense
+                elif ea == 1:
+                    sc -= defense
+                elif ea == 2 and ns == 3:
+                    sc -= 0.5 * defense
+            if sc > bestsc:
+                bestsc = sc
+                nbest = 1
+                out[0] = h
+                out[1] = ot[k]
+                out[2] = t
+                out[3] = r
+            elif sc == bestsc:
+                nbest += 1
+                if below(rng, nbest) == 0:
+                    out[0] = h
+                    out[1] = ot[k]
+                    out[2] = t
+                    out[3] = r
+    return nbest > 0
+
+
+@njit(cache=True)
+def _resolve(wmask, cmask, mover, ns, order_pos, shared, corners, centres, points, dots, nbr,
+             ttype, emask, netid, netm, par, sn, ss, on, hc, bn, row):
+    """Several seats joined a centre hex with one placement: returns the winners' bit mask and
+    writes the tiebreak level. Seats whose reached centre hexes overlap (all of them when
+    shared = 1, 'tiebreak') are one contest: tile points of the best path, then dot hexes of the
+    best path, then the earlier seat in turn order."""
+    nh = ttype.shape[0]
+    pmult = np.zeros(nh, np.int64)
+    dmult = np.zeros(nh, np.int64)
+    for h in range(nh):
+        if ttype[h] >= 0:
+            pmult[h] = points[ttype[h]]
+        if dots[h] >= 2:
+            dmult[h] = 1
+    grp = np.arange(ns)
+    for a in range(ns):
+        for b in range(a + 1, ns):
+            if (wmask >> a) & 1 and (wmask >> b) & 1:
+                if shared == 1 or (cmask[a] & cmask[b]) != 0:
+                    ga = grp[a]
+                    gb = grp[b]
+                    for q in range(ns):
+                        if grp[q] == gb:
+                            grp[q] = ga
+    pts = np.zeros(ns, np.int64)
+    ndh = np.zeros(ns, np.int64)
+    level = TB_NONE
+    win = 0
+    for g in range(ns):
+        members = 0
+        cntm = 0
+        for q in range(ns):
+            if (wmask >> q) & 1 and grp[q] == g:
+                members |= 1 << q
+                cntm += 1
+        if cntm == 0:
+            continue
+        if cntm == 1:
+            win |= members
+            continue
+        for q in range(ns):
+            if (members >> q) & 1:
+                pts[q] = _path_value(corners[q], cmask[q], centres, nbr, ttype, emask, netid,
+                                     netm, par, pmult, sn, ss, on, hc, bn)
+                ndh[q] = _path_value(corners[q], cmask[q], centres, nbr, ttype, emask, netid,
+                                     netm, par, dmult, sn, ss, on, hc, bn)
+        bq = -1
+        lv = TB_ORDER
+        for q in range(ns):
+            if not (members >> q) & 1:
+                continue
+            if bq < 0:
+                bq = q
+                continue
+            if pts[q] != pts[bq]:
+                if pts[q] > pts[bq]:
+                    bq = q
+            elif ndh[q] != ndh[bq]:
+                if ndh[q] > ndh[bq]:
+                    bq = q
+            elif order_pos[q] < order_pos[bq]:
+                bq = q
+        # the level the contest was decided at
+        top_p = pts[bq]
+        n_p = 0
+        n_d = 0
+        for q in range(ns):
+            if (members >> q) & 1:
+                if pts[q] == top_p:
+                    n_p += 1
+                    if ndh[q] == ndh[bq]:
+                        n_d += 1
+        if n_p == 1:
+            lv = TB_POINTS
+        elif n_d == 1:
+            lv = TB_DOTS
+        level = max(level, lv)
+        win |= 1 << bq
+    row[O_TIEBREAK] = level
+    return win
+
+
+@njit(cache=True)
+def _play(first_game, n_games, run_seed, cfg, order, bot_code, bot_par, corners, corner_owner,
+          centres, is_centre, dcen, nbr, dist, n_orient, rot_of, net_mask, emask_t, points,
+          tileset, dots_fixed, dot_pool, free_hexes, res, record, rec_moves, rec_bag, rec_dots,
+          rec_n):
+    """Play games first_game .. first_game + n_games - 1 of a Tri-Board mode; res[n_games, N_OUT].
+
+    order: seats in turn order (III first). With `record`, the single game's moves (N_REC
+    fields), bags and dots go to rec_*."""
+    nh = nbr.shape[0]
+    nn = nh * 2
+    ns = corners.shape[0]
+    nbag = tileset.shape[0]
+    hand_size = cfg[C_HAND]
+    block_connected = cfg[C_BLOCK_CONNECTED] != 0
+    blocked_loses = cfg[C_BLOCKED_LOSES] != 0
+    wild_block = cfg[C_WILD_BLOCK] != 0
+    max_turns = cfg[C_MAX_TURNS]
+    order_pos = np.empty(ns, np.int64)
+    for k in range(ns):
+        order_pos[order[k]] = k
+    ttype = np.full(nh, -1, np.int64)
+    trot = np.full(nh, -1, np.int64)
+    towner = np.full(nh, -1, np.int64)
+    emask = np.zeros(nh, np.int64)
+    netid = np.full(nh * 6, -1, np.int64)
+    netm = np.zeros(nn, np.int64)
+    par = np.arange(nn)
+    adj = np.zeros(nh, np.int64)
+    need = np.zeros(nh, np.int64)
+    front = np.empty(nh, np.int64)
+    pos = np.full(nh, -1, np.int64)
+    dots = np.empty(nh, np.int64)
+    mult = np.empty(nh, np.int64)
+    bag = np.empty((ns, nbag), np.int64)
+    bagn = np.empty(ns, np.int64)
+    hand = np.empty((ns, hand_size), np.int64)
+    placed_any = np.empty(ns, np.int64)
+    blocked = np.empty(ns, np.int64)
+    wit = np.zeros((ns, nh), np.int64)
+    seen = np.zeros(nn, np.int64)
+    stamp = np.zeros(1, np.int64)
+    stack = np.empty(nn * 8, np.int64)
+    nopt_max = hand_size * 70
+    ot = np.empty(nopt_max, np.int64)
+    od = np.empty(nopt_max, np.int64)
+    orr = np.empty(nopt_max, np.int64)
+    mh = np.empty(nopt_max * nh, np.int64)
+    mo = np.empty(nopt_max * nh, np.int64)
+    mv = np.empty(4, np.int64)
+    dfw = np.empty((ns, nn), np.int64)
+    dgo = np.empty(nn, np.int64)
+    dq = np.empty(nn * 12 + 4, np.int64)
+    crit = np.zeros((ns, nh), np.int64)
+    cnt = np.empty(nh + 2, np.int64)
+    a1 = np.empty((ns, 6), np.int64)
+    a2 = np.empty(6, np.int64)
+    src = np.empty(max(3, centres.shape[0]), np.int64)
+    newc = np.empty(2 * ns, np.int64)  # new costs, then (in the greedy) current costs
+    cmask = np.zeros(ns, np.int64)
+    endm = np.zeros(nh, np.int64)
+    sn = np.empty(nn + 1, np.int64)
+    ss = np.empty(nn + 1, np.int64)
+    on = np.zeros(nn, np.int64)
+    hc = np.zeros(nh, np.int64)
+    bn = np.empty(nn + 1, np.int64)
+    shuf = free_hexes.copy()
+    rng = new_state(0)
+    for g in range(n_games):
+        rng[0] = game_seed(run_seed, first_game + g)
+        for h in range(nh):
+            ttype[h] = -1
+            trot[h] = -1
+            towner[h] = -1
+            emask[h] = 0
+            adj[h] = 0
+            need[h] = 0
+            pos[h] = -1
+        for i in range(nh * 6):
+            netid[i] = -1
+        for i in range(nn):
+            netm[i] = 0
+            par[i] = i
+        nfront = 0
+        row = res[g]
+        for c in range(row.shape[0]):
+            row[c] = 0
+        if cfg[C_DOTS_RANDOM] != 0:
+            for h in range(nh):
+                dots[h] = 0
+            for i in range(free_hexes.shape[0]):
+                shuf[i] = free_hexes[i]
+            shuffle(rng, shuf)
+            for i in range(dot_pool.shape[0]):
+                dots[shuf[i]] = dot_pool[i]
+        else:
+            for h in range(nh):
+                dots[h] = dots_fixed[h]
+        for h in range(nh):
+            mult[h] = dots[h] + 1 if dots[h] >= 2 else 0
+        for q in range(ns):
+            for i in range(nbag):
+                bag[q, i] = tileset[i]
+            shuffle(rng, bag[q])
+            if record:
+                for i in range(nbag):
+                    rec_bag[q, i] = bag[q, i]
+            bagn[q] = nbag
+            for k in range(hand_size):
+                if bagn[q] > 0:
+                    bagn[q] -= 1
+                    hand[q, k] = bag[q, bagn[q]]
+                else:
+                    hand[q, k] = -1
+            placed_any[q] = 0
+            blocked[q] = 0
+            if blocked_loses:
+                _reach_goal(corners[q], is_centre, dcen, nbr, ttype, emask, netid, netm, seen,
+                            stamp, stack, wit[q])
+        if record:
+            for h in range(nh):
+                rec_dots[h] = dots[h]
+        oi = 0
+        turn = 0
+        consec = 0
+        winner = -1
+        reason = -1
+        wins = 0
+        nrec = 0
+        while True:
+            if turn >= max_turns:
+                reason = E_TURN_CAP
+                break
+            turn += 1
+            cur = order[oi]
+            oi = (oi + 1) % ns
+            if bot_code[cur] == BOT_GREEDY:
+                ok = _greedy_move(cur, rng, bot_par[cur, 0], bot_par[cur, 1], ns, block_connected, wild_block,
+                                  corners, corner_owner, is_centre, centres, nbr, n_orient, rot_of,
+                                  net_mask, emask_t, ttype, emask, netid, netm, par, adj, need,
+                                  front, nfront, placed_any, hand, ot, od, orr, dfw, dgo, dq, crit,
+                                  cnt, a1, a2, src, newc, endm, mv)
+            else:
+                ok = _random_move(cur, rng, block_connected, wild_block, corners, corner_owner,
+                                  n_orient, rot_of, emask_t, ttype, adj, need, front, nfront,
+                                  placed_any, hand, ot, od, orr, mh, mo, mv)
+            if not ok:
+                if record:
+                    rec_moves[nrec, 0] = cur
+                    rec_moves[nrec, 1] = 1
+                    for f in range(2, 6):
+                        rec_moves[nrec, f] = -1
+                    rec_moves[nrec, 6] = turn
+                    nrec += 1
+                row[O_PASS + cur] += 1
+                consec += 1
+                if consec >= ns:
+                    reason = E_ST_CLOSEST if cfg[C_STALEMATE] == 0 else E_ST_DRAW
+                    break
+                continue
+            consec = 0
+            h = mv[0]
+            th = mv[1]
+            t = mv[2]
+            r = mv[3]
+            if record:
+                rec_moves[nrec, 0] = cur
+                rec_moves[nrec, 1] = 0
+                rec_moves[nrec, 2] = h
+                rec_moves[nrec, 3] = th
+                rec_moves[nrec, 4] = t
+                rec_moves[nrec, 5] = r
+                rec_moves[nrec, 6] = turn
+                nrec += 1
+            nfront = _place(cur, h, t, r, nbr, net_mask, emask_t, ttype, trot, towner, emask,
+                            netid, netm, par, adj, need, front, pos, nfront)
+            placed_any[cur] = 1
+            if t == BLOCK:
+                row[O_BLOCKS + cur] += 1
+            if th == WILD:
+                row[O_WILD + cur] += 1
+            for k in range(hand_size):
+                if hand[cur, k] == th:
+                    if bagn[cur] > 0:
+                        bagn[cur] -= 1
+                        hand[cur, k] = bag[cur, bagn[cur]]
+                    else:
+                        hand[cur, k] = -1
+                    break
+            wmask = 0
+            for q in range(ns):
+                cmask[q] = _centre_mask(corners[q], centres, ttype, netm, par)
+                if cmask[q] != 0:
+                    wmask |= 1 << q
+            if wmask != 0:
+                wins = wmask
+                if wmask & (wmask - 1):
+                    wins = _resolve(wmask, cmask, cur, ns, order_pos, cfg[C_SHARED], corners,
+                                    centres, points, dots, nbr, ttype, emask, netid, netm, par,
+                                    sn, ss, on, hc, bn, row)
+                reason = E_PATH if (wins >> cur) & 1 else E_OPP_PATH
+                break
+            if blocked_loses:
+                newly = 0
+                for q in range(ns):
+                    if blocked[q] or wit[q, h] == 0:
+                        continue
+                    if not _reach_goal(corners[q], is_centre, dcen, nbr, ttype, emask, netid,
+                                       netm, seen, stamp, stack, wit[q]):
+                        blocked[q] = 1
+                        newly |= 1 << q
+                if newly != 0 and (cfg[C_BLOCK_CHECK] == 0 or t == BLOCK):
+                    others = newly & ~(1 << cur)
+                    if (newly >> cur) & 1 and others != 0:
+                        reason = E_BOTH_BLOCKED
+                        break
+                    if others != 0:
+                        wins = 1 << cur
+                        reason = E_BLOCKED
+                        break
+                    wins = ((1 << ns) - 1) & ~(1 << cur)
+                    reason = E_SELF_BLOCKED
+                    break
+        # resolution and scores
+        for q in range(ns):
+            d, _, _ = _standing(q, corners[q], centres, dist, points, dots, ttype, netm, par)
+            row[O_REACH + q] = min(d, 99)
+        if reason == E_ST_CLOSEST or (reason == E_BOTH_BLOCKED and cfg[C_STALEMATE] == 0):
+            # the card's draw list: nearest to a centre, then tile points, then dot hexes
+            key = np.empty(ns, np.int64)
+            for q in range(ns):
+                d, pt, nd = _standing(q, corners[q], centres, dist, points, dots, ttype, netm,
+                                      par)
+                key[q] = (INF - d) * 1000000 + pt * 1000 + nd
+            bd = key.max()
+            nb = 0
+            for q in range(ns):
+                if key[q] == bd:
+                    nb += 1
+            if nb == 1:
+                for q in range(ns):
+                    if key[q] == bd:
+                        wins = 1 << q
+            if reason == E_ST_CLOSEST and wins == 0:
+                reason = E_ST_DRAW
+        nwin = 0
+        for k in range(ns):
+            q = order[k]
+            if (wins >> q) & 1:
+                nwin += 1
+                if winner < 0:
+                    winner = q
+                if reason == E_PATH or reason == E_OPP_PATH:
+                    cq = _centre_mask(corners[q], centres, ttype, netm, par)
+                    row[O_SCORE + q] = 10 + _path_value(corners[q], cq, centres, nbr, ttype,
+                                                        emask, netid, netm, par, mult, sn, ss, on,
+                                                        hc, bn)
+                else:
+                    row[O_SCORE + q] = 10
+        row[O_WINNER] = winner
+        row[O_REASON] = reason
+        row[O_TURNS] = turn
+        row[O_FIRST] = order[0]
+        row[O_SHARED] = wins if nwin > 1 else 0
+        row[O_NWIN] = nwin
+        if record:
+            rec_n[0] = nrec
+
+
+# ---- Python side: tables, the thin wrapper, outcome columns -------------------------------------
+
+def tri_seats(rules) -> tuple[str, ...]:
+    from .triboard import TRI2P_SEATS, TRI_SEATS
+
+    return TRI_SEATS if rules["mode"] == "tri" else TRI2P_SEATS
+
+
+class TriTables:
+    """Every array the Tri-Board kernel needs, built once per rule set."""
+
+    def __init__(self, rules):
+        from .tiles import TILE_TYPES, orientation_tables, tile_set
+        from .triboard import tri_board, tri_tile_set
+
+        tb = tri_board(rules["board_side"])
+        self.tb = tb
+        seats = tri_seats(rules)
+        self.seats = seats
+        self.n_orient, self.rot_of, self.net_mask = (a.astype(np.int64)
+                                                     for a in orientation_tables())
+        self.emask = (self.net_mask[:, :, 0] | self.net_mask[:, :, 1]).astype(np.int64)
+        nbr = tb.board.nbr.astype(np.int64)
+        self.dead = -1
+        if rules["mode"] == "tri2p":  # corner I: no tile, no transit
+            self.dead = tb.corner["I"]
+            nbr[self.dead, :] = -1
+            nbr[nbr == self.dead] = -1
+        self.nbr = nbr
+        self.dist = tb.board.dist.astype(np.int64)
+        self.corners = np.array([tb.corner[s] for s in seats], dtype=np.int64)
+        self.corner_owner = np.full(tb.size, -1, dtype=np.int64)
+        for q, c in enumerate(self.corners):
+            self.corner_owner[c] = q
+        self.order = np.array([seats.index(s) for s in ("III", "II", "I") if s in seats],
+                              dtype=np.int64)
+        self.centres = np.array(tb.centres, dtype=np.int64)
+        self.is_centre = np.zeros(tb.size, dtype=np.int64)
+        self.is_centre[self.centres] = 1
+        self.dcen = self.dist[:, self.centres].min(axis=1).copy()
+        self.points = np.array([t.points for t in TILE_TYPES], dtype=np.int64)
+        self.tileset = (tri_tile_set() if rules["mode"] == "tri"
+                        else tile_set(rules["copies_per_type"]).astype(np.int64))
+        default = tb.default_dots()
+        self.dots = default if rules["dots"] in ("default", "random") else np.zeros_like(default)
+        self.dot_pool = np.sort(default[default > 0])[::-1].copy()
+        free = tb.free_hexes()
+        self.free = free[free != self.dead].copy()
+        cfg = np.zeros(N_CFG, dtype=np.int64)
+        cfg[C_HAND] = rules["hand_size"]
+        cfg[C_BLOCK_CONNECTED] = rules["block_placement"] == "connected"
+        cfg[C_BLOCKED_LOSES] = rules["mode"] == "tri2p" and rules["blocked_player_loses"]
+        cfg[C_BLOCK_CHECK] = ("any_tile", "block_tile").index(rules["block_win_trigger"])
+        cfg[C_MAX_TURNS] = rules["max_turns"]
+        cfg[C_DOTS_RANDOM] = rules["dots"] == "random"
+        cfg[C_SHARED] = ("shared", "tiebreak").index(rules["shared_victory"])
+        cfg[C_WILD_BLOCK] = rules["wildcard_block"]
+        cfg[C_STALEMATE] = ("closest", "draw").index(rules["stalemate_rule"])
+        self.cfg = cfg
+
+
+def tri_columns(rules) -> list[tuple[str, int, object]]:
+    seats = tri_seats(rules)
+    cols = [("winner", O_WINNER, np.int8), ("end_reason", O_REASON, np.int8),
+            ("turns", O_TURNS, np.int32), ("first_seat", O_FIRST, np.int8)]
+    cols += [(f"score_{s}", O_SCORE + q, np.int32) for q, s in enumerate(seats)]
+    cols += [("hexflow_shared_mask", O_SHARED, np.int8), ("hexflow_winners", O_NWIN, np.int8),
+             ("hexflow_tiebreak", O_TIEBREAK, np.int8)]
+    for what, base, dt in (("passes", O_PASS, np.int16), ("blocks", O_BLOCKS, np.int8),
+                           ("reach", O_REACH, np.int8), ("wildcards", O_WILD, np.int8)):
+        cols += [(f"hexflow_{what}_{s}", base + q, dt) for q, s in enumerate(seats)]
+    return cols
+
+
+def run_tri(tb: TriTables, rules, codes, par, first_game, n_games, run_seed, record):
+    """Thin wrapper: allocate, call the kernel; returns (res, (moves, bags, dots, n))."""
+    ns = len(tb.seats)
+    if codes.shape[0] != ns:
+        raise ValueError(f"hexflow {rules['mode']} needs {ns} seats, got {codes.shape[0]}")
+    res = np.zeros((n_games, N_OUT), dtype=np.int64)
+    nh = tb.tb.size
+    if record:
+        rec = (np.zeros((rules["max_turns"] + 1, N_REC), np.int64),
+               np.zeros((ns, tb.tileset.shape[0]), np.int64), np.zeros(nh, np.int64),
+               np.zeros(2, np.int64))
+    else:
+        rec = (np.zeros((1, N_REC), np.int64), np.zeros((ns, 1), np.int64),
+               np.zeros(1, np.int64), np.zeros(2, np.int64))
+    _play(np.int64(first_game), np.int64(n_games), np.uint64(run_seed), tb.cfg, tb.order, codes,
+          par, tb.corners, tb.corner_owner, tb.centres, tb.is_centre, tb.dcen, tb.nbr, tb.dist,
+          tb.n_orient, tb.rot_of, tb.net_mask, tb.emask, tb.points, tb.tileset, tb.dots,
+          tb.dot_pool, tb.free, res, record, *rec)
+    return res, rec
+
+
+def tri_traced(game, rules, seats, game_index, run_seed):
+    """The same game as play_chunk's row `game_index`, move by move."""
+    from sim.games.base import Trace
+
+    from .tiles import TILE_TYPES
+
+    tb, (res, (moves, bags, dots, n)) = _tri_run_for(rules, seats, game_index, run_seed)
+    names = tb.tb.board.names
+    row = {name: res[0, idx].item() for name, idx, _ in tri_columns(rules)}
+    out = []
+    for i in range(int(n[0])):
+        seat, kind, h, th, t, r, turn = (int(x) for x in moves[i])
+        if kind == 1:
+            out.append({"seat": tb.seats[seat], "move": "pass", "turn": turn})
+            continue
+        code = TILE_TYPES[t].code
+        mv = {"seat": tb.seats[seat], "turn": turn, "hex": names[h], "tile": TILE_TYPES[t].name,
+              "rotation": r, "wildcard": th == WILD,
+              "move": f"{'W=' if th == WILD else ''}{code}{r} {names[h]}"}
+        out.append(mv)
+    data = {"bags": bags.tolist(), "dots": dots.tolist()}
+    return Trace(game.name, dict(rules), list(tb.seats), game_index, run_seed, out, row, data)
+
+
+def _tri_run_for(rules, seats, game_index, run_seed):
+    from .game import _tri_run
+
+    return _tri_run(rules, seats, game_index, 1, run_seed, True)
+
+
+def tri_verify(game, trace) -> None:
+    """Replay a Tri-Board trace with the pure-Python TriPosition: hands from the recorded bags,
+    turn order III, II, I, every placement legal and from the mover's hand, passes only without
+    a legal placement, tiles conserved, winners / tiebreak / shared mask / scores / end reason."""
+    from .position import TriPosition
+    from .triboard import bonus
+
+    rules = trace.rules
+    pos = TriPosition(rules, dots=trace.data["dots"])
+    seats = list(pos.seats)
+    ns = len(seats)
+    order = [seats.index(s) for s in ("III", "II", "I") if s in seats]
+    hs = rules["hand_size"]
+    bags = [list(b) for b in trace.data["bags"]]
+    full_set = sorted(bags[0])
+    hands = [[bags[q].pop() for _ in range(min(hs, len(bags[q])))] for q in range(ns)]
+    row = trace.row
+    passes, blocks, wilds = [0] * ns, [0] * ns, [0] * ns
+    blocked = [False] * ns
+    consec = 0
+    wins: set[int] = set()
+    reason = None
+    level = TB_NONE
+    tri2p_block = rules["mode"] == "tri2p" and rules["blocked_player_loses"]
+    for i, mv in enumerate(trace.moves):
+        assert reason is None, f"move {i} after the game ended ({reason})"
+        q = seats.index(mv["seat"])
+        assert q == order[i % ns], f"move {i}: {mv['seat']} out of turn order"
+        if mv["move"] == "pass":
+            legal = pos.legal_moves(q, hands[q]) if hands[q] else []
+            assert not legal, f"move {i}: {mv['seat']} passed with {len(legal)} legal moves"
+            passes[q] += 1
+            consec += 1
+            if consec >= ns:
+                reason = "stalemate"
+            continue
+        consec = 0
+        t = TILE_TYPES_BY_NAME[mv["tile"]]
+        th = WILD if mv["wildcard"] else t
+        assert th in hands[q], f"move {i}: {mv['move']} not in {mv['seat']}'s hand {hands[q]}"
+        if th == WILD:
+            assert t != BLOCK or rules["wildcard_block"], f"move {i}: Wildcard declared a Block"
+        pos.place(q, mv["hex"], t, mv["rotation"], wildcard=th == WILD)
+        hands[q].remove(th)
+        if bags[q]:
+            hands[q].append(bags[q].pop())
+        blocks[q] += t == BLOCK
+        wilds[q] += th == WILD
+        reached = {p: pos.centres_reached(p) for p in range(ns)}
+        joined = [p for p in range(ns) if reached[p]]
+        if joined:
+            wins, level = _py_resolve(pos, joined, reached, order, rules["shared_victory"])
+            reason = "path" if q in wins else "opponent_path"
+            continue
+        if tri2p_block:
+            newly = set()
+            for p in range(ns):
+                if not blocked[p] and not pos.can_reach(p):
+                    blocked[p] = True
+                    newly.add(p)
+            if newly and (rules["block_win_trigger"] == "any_tile" or t == BLOCK):
+                if q in newly and len(newly) > 1:
+                    reason = "both_blocked"
+                elif newly - {q}:
+                    wins, reason = {q}, "blocked"
+                else:
+                    wins, reason = set(range(ns)) - {q}, "self_blocked"
+    if reason is None:
+        assert len(trace.moves) >= rules["max_turns"], "game stopped with no end reason"
+        reason = "turn_cap"
+    if reason == "stalemate":
+        reason = "stalemate_closest" if rules["stalemate_rule"] == "closest" else "stalemate_draw"
+    if reason == "stalemate_closest" or (reason == "both_blocked"
+                                         and rules["stalemate_rule"] == "closest"):
+        keys = [(-pos.standing(p)[0], pos.standing(p)[1], pos.standing(p)[2]) for p in range(ns)]
+        top = max(keys)
+        if keys.count(top) == 1:
+            wins = {keys.index(top)}
+        elif reason == "stalemate_closest":
+            reason = "stalemate_draw"
+    # conservation: board + hand + bag = the set, per seat
+    for p in range(ns):
+        on_board = [WILD if h in pos.wild else t for h, (s, t, _) in pos.tiles.items() if s == p]
+        assert sorted(on_board + hands[p] + bags[p]) == full_set, f"seat {p}: tiles not conserved"
+        assert row[f"hexflow_passes_{seats[p]}"] == passes[p]
+        assert row[f"hexflow_blocks_{seats[p]}"] == blocks[p]
+        assert row[f"hexflow_wildcards_{seats[p]}"] == wilds[p]
+        assert row[f"hexflow_reach_{seats[p]}"] == min(pos.standing(p)[0], 99)
+    assert game.end_reasons[row["end_reason"]] == reason, \
+        f"declared {game.end_reasons[row['end_reason']]}, replay gives {reason}"
+    first = next((p for p in order if p in wins), -1)
+    assert row["winner"] == first, f"declared winner {row['winner']}, replay gives {first}"
+    assert row["hexflow_winners"] == len(wins)
+    assert row["hexflow_shared_mask"] == (sum(1 << p for p in wins) if len(wins) > 1 else 0)
+    assert row["hexflow_tiebreak"] == level
+    assert row["turns"] == len(trace.moves)
+    assert row["first_seat"] == order[0]
+    bon = [bonus(d) for d in pos.dots]
+    for p in range(ns):
+        want = 0
+        if p in wins:
+            want = 10 + pos.path_value(p, bon) if reason in ("path", "opponent_path") else 10
+        assert row[f"score_{seats[p]}"] == want, \
+            f"score_{seats[p]} = {row[f'score_{seats[p]}']}, replay gives {want}"
+
+
+def _py_resolve(pos, joined, reached, order, shared):
+    """Python tiebreak (independent of `_resolve`): contests = groups of seats whose reached
+    centre hexes overlap (or all, shared = 'tiebreak')."""
+    groups: list[set[int]] = []
+    for p in joined:
+        merged = {p}
+        rest = []
+        for g in groups:
+            if shared == "tiebreak" or any(reached[p] & reached[x] for x in g):
+                merged |= g
+            else:
+                rest.append(g)
+        groups = rest + [merged]
+    pts_w = [0] * pos.board.size
+    dot_w = [1 if d >= 2 else 0 for d in pos.dots]
+    for h, (_, t, _) in pos.tiles.items():
+        pts_w[h] = TILE_TYPES[t].points
+    wins, level = set(), TB_NONE
+    for g in groups:
+        if len(g) == 1:
+            wins |= g
+            continue
+        key = {p: (pos.path_value(p, pts_w), pos.path_value(p, dot_w), -order.index(p)) for p in g}
+        best = max(g, key=lambda p: key[p])
+        wins.add(best)
+        if sum(key[p][0] == key[best][0] for p in g) == 1:
+            lv = TB_POINTS
+        elif sum(key[p][:2] == key[best][:2] for p in g) == 1:
+            lv = TB_DOTS
+        else:
+            lv = TB_ORDER
+        level = max(level, lv)
+    return wins, level
+
+
+def _tile_names():
+    from .tiles import TILE_TYPES as TT
+
+    return TT, {t.name: i for i, t in enumerate(TT)}
+
+
+TILE_TYPES, TILE_TYPES_BY_NAME = _tile_names()
