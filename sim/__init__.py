@@ -12,7 +12,7 @@ __version__ = "0.1.0"
 
 
 def _numba_cache_dir() -> None:
-    """Key numba's on-disk cache on a hash of the package sources.
+    """Key numba's on-disk cache on a hash of the kernel sources (rng, hexgrid, games/).
 
     numba's `cache=True` only notices edits to the file of the cached function itself, not to
     kernels it calls from other modules, so after a rule edit a stale kernel could silently play
@@ -27,7 +27,10 @@ def _numba_cache_dir() -> None:
         return
     root = Path(__file__).resolve().parent
     h = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
+    kernel_sources = [root / "rng.py", root / "hexgrid.py", *sorted((root / "games").rglob("*.py"))]
+    for path in kernel_sources:
+        if not path.exists():
+            continue
         h.update(str(path.relative_to(root)).encode())
         h.update(path.read_bytes())
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "hexsim" / "numba"

@@ -197,6 +197,9 @@ class Analysis:
 
 
 def _seat_bot_labels(run: Run) -> list[str]:
+    labels = run.manifest.get("seat_labels") or {}
+    if all(s in labels for s in run.seats):  # bot name plus only the non-default parameters
+        return [labels[s] for s in run.seats]
     seats_cfg = run.manifest["variant"].get("seats", {}) or {}
     out = []
     for s in run.seats:

@@ -151,6 +151,7 @@ def _manifest(variant: Variant, games: int, seed: int, rotate: bool, chunk: int)
         "variant": variant.describe(),
         "variant_hash": variant.hash,
         "seat_names": variant.seat_names,
+        "seat_labels": {s: b.label() for s, b in variant.seats.items()},
         "games": games,
         "seed": seed,
         "rotate_seats": rotate,

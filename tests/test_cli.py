@@ -68,6 +68,7 @@ def test_run_then_report(cli, variant_file, tmp_path):
     assert res.exit_code == 0, res.output
     html = (tmp_path / "rep" / "report.html").read_text()
     assert "racedice/v" in html and "data:image/png;base64" in html
+    assert "A (greedy), B (greedy)" in (tmp_path / "rep" / "report.md").read_text()
     summary = pd.read_csv(tmp_path / "rep" / "summary.csv")
     assert {"metric", "variant", "value", "successes", "n", "ci_low", "ci_high"} <= set(summary)
     assert (summary["variant"] == "racedice/v").any()

@@ -31,6 +31,7 @@ def test_table_columns_and_manifest(variant, tmp_path):
     m = json.loads((tmp_path / "r" / "manifest.json").read_text())
     assert m["status"] == "complete" and m["games"] == 100 and m["seed"] == 3
     assert m["variant"]["rules"]["goal"] == 25 and m["variant_hash"] == variant.hash
+    assert m["seat_labels"] == {"A": "random", "B": "greedy"}  # default bot parameters not repeated
     assert len(list((tmp_path / "r" / "games").glob("part-*.parquet"))) == 4
     assert m["timings"]["games_played_now"] == 100
 
