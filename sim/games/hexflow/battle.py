@@ -27,7 +27,7 @@ from numba import njit
 from sim.rng import below, game_seed, new_state, shuffle
 
 from .board import BOARD, multiplier
-from .kernel import _arrive, _critical, _hand_pairs, _pair_through
+from .kernel import _arrive, _critical, _deal, _hand_pairs, _pair_through
 from .tiles import BLOCK, TILE_TYPES, networks, orientations
 
 INF = 1 << 20
@@ -725,19 +725,7 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
             if record:
                 rec_dots[h] = dots[h]
         for q in range(2):
-            for i in range(nbag):
-                bag[q, i] = tileset[i]
-            shuffle(rng, bag[q])
-            if record:
-                for i in range(nbag):
-                    rec_bag[q, i] = bag[q, i]
-            bagn[q] = nbag
-            for k in range(hand_size):
-                if bagn[q] > 0:
-                    bagn[q] -= 1
-                    hand[q, k] = bag[q, bagn[q]]
-                else:
-                    hand[q, k] = -1
+            _deal(rng, q, tileset, nbag, bag, bagn, hand, hand_size, record, rec_bag)
             placed_any[q] = 0
             tokens[q] = cfg[B_TOKENS]
             captures[q] = 0

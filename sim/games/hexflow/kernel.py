@@ -53,6 +53,25 @@ R_SEAT, R_KIND, R_HEX, R_TYPE, R_ROT, R_TURN = range(6)
 
 
 @njit(cache=True)
+def _deal(rng, q, tileset, nbag, bag, bagn, hand, hand_size, record, rec_bag):
+    """Seat q's bag: the tile set shuffled (recorded when tracing), then its opening hand drawn
+    from the top (-1 = empty slot). Shared by the Race, Battle and Tri-Board kernels."""
+    for i in range(nbag):
+        bag[q, i] = tileset[i]
+    shuffle(rng, bag[q])
+    if record:
+        for i in range(nbag):
+            rec_bag[q, i] = bag[q, i]
+    bagn[q] = nbag
+    for k in range(hand_size):
+        if bagn[q] > 0:
+            bagn[q] -= 1
+            hand[q, k] = bag[q, bagn[q]]
+        else:
+            hand[q, k] = -1
+
+
+@njit(cache=True)
 def _find(par, x):
     while par[x] != x:
         par[x] = par[par[x]]
@@ -1006,19 +1025,7 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
         for h in range(nh):
             mult[h] = dots[h] + 1 if dots[h] >= 2 else 0
         for q in range(2):
-            for i in range(nbag):
-                bag[q, i] = tileset[i]
-            shuffle(rng, bag[q])
-            if record:
-                for i in range(nbag):
-                    rec_bag[q, i] = bag[q, i]
-            bagn[q] = nbag
-            for k in range(hand_size):
-                if bagn[q] > 0:
-                    bagn[q] -= 1
-                    hand[q, k] = bag[q, bagn[q]]
-                else:
-                    hand[q, k] = -1
+            _deal(rng, q, tileset, nbag, bag, bagn, hand, hand_size, record, rec_bag)
             placed_any[q] = 0
             blocked[q] = 0
         if record:

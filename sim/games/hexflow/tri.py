@@ -22,7 +22,7 @@ from numba import njit
 
 from sim.rng import below, game_seed, new_state, shuffle
 
-from .kernel import _arrive, _best_path, _critical, _find, _pair_through, _place
+from .kernel import _arrive, _best_path, _critical, _deal, _find, _pair_through, _place
 
 INF = 1 << 20
 BLOCK = 4
@@ -707,19 +707,7 @@ def _play(first_game, n_games, run_seed, cfg, order, bot_code, bot_par, corners,
         for h in range(nh):
             mult[h] = dots[h] + 1 if dots[h] >= 2 else 0
         for q in range(ns):
-            for i in range(nbag):
-                bag[q, i] = tileset[i]
-            shuffle(rng, bag[q])
-            if record:
-                for i in range(nbag):
-                    rec_bag[q, i] = bag[q, i]
-            bagn[q] = nbag
-            for k in range(hand_size):
-                if bagn[q] > 0:
-                    bagn[q] -= 1
-                    hand[q, k] = bag[q, bagn[q]]
-                else:
-                    hand[q, k] = -1
+            _deal(rng, q, tileset, nbag, bag, bagn, hand, hand_size, record, rec_bag)
             placed_any[q] = 0
             blocked[q] = 0
             if blocked_loses:
