@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 # 40,000 games give 95% intervals of about +/-0.5 points on a win rate near 50%.
 GAMES ?= 40000
 
-.PHONY: install run test bench lint clean
+.PHONY: install run test bench scale lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -30,6 +30,12 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m sim.bench
+
+# Scale check (issue 8): memory of the process tree and games/s over a long Race run, then the
+# report on its table. SCALE_GAMES=10000000 for the 10M check (about half an hour here).
+SCALE_GAMES ?= 1000000
+scale: $(STAMP)
+	$(BIN)/python -m sim.scale variants/hexflow/race.toml --games $(SCALE_GAMES) --report
 
 lint: $(STAMP)
 	$(BIN)/ruff check sim tests

@@ -99,8 +99,7 @@ def main(argv=None) -> int:
             entry["compile_seconds_empty_cache"] = compile_seconds(name)
             print(f"{name}: compile with an empty cache {entry['compile_seconds_empty_cache']} s",
                   flush=True)
-        cases = getattr(game, "bench_cases", lambda: [("default", {})])()
-        for label, rules in cases:
+        for label, rules in game.modes():
             rules = game.resolve_rules(rules, "bench")
             for bot in ("random", "greedy"):
                 r = rate(game, rules, bot, args.seconds)

@@ -124,11 +124,14 @@ def rules(
     for b in g.bots:
         extra = ", ".join(f"{p.name}={p.default}" for p in b.params)
         typer.echo(f"  {b.name:10s} {b.doc}" + (f" [{extra}]" if extra else ""))
-    warnings = g.warnings(g.defaults())
-    if warnings:
-        typer.echo("\nwarnings (defaults):")
-        for w in warnings:
-            typer.echo(f"  ! {w}")
+    modes = g.modes()
+    for label, overrides in modes:
+        warnings = g.warnings(g.resolve_rules(overrides, "rules"))
+        if warnings:
+            where = "defaults" if len(modes) == 1 else f"defaults of mode {label}"
+            typer.echo(f"\nwarnings ({where}):")
+            for w in warnings:
+                typer.echo(f"  ! {w}")
     if draw is not None:
         if not hasattr(g, "draw_rules"):
             raise UserError(f"--draw: {game} has no rule pictures")

@@ -89,6 +89,15 @@ def test_rules_lists_parameters(cli, racedice):
     assert res.exit_code == 2 and "unknown game 'chess'" in res.output
 
 
+def test_rules_warns_per_mode(cli):
+    """HEXFLOW's Battle and Tri-Board contradictions show, not only Race's (its defaults)."""
+    res = cli.invoke(app, ["rules", "hexflow"])
+    assert res.exit_code == 0, res.output
+    for mode in ("race", "battle", "tri", "tri2p"):
+        assert f"warnings (defaults of mode {mode}):" in res.output
+    assert "battle_transit_home" in res.output and "sum to 17" in res.output
+
+
 def test_replay_draws(cli, variant_file, tmp_path):
     v = variant_file("v.toml", TEXT)
     png = tmp_path / "g.png"

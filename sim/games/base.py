@@ -170,6 +170,11 @@ class Game:
         """Where the rule text contradicts itself for these rules: one line each."""
         return []
 
+    def modes(self) -> list[tuple[str, dict[str, Any]]]:
+        """One (label, rule overrides) per mode of play: `make bench` times each and
+        `hexsim rules` prints each one's warnings. A one-mode game keeps this default."""
+        return [("default", {})]
+
     def play_chunk(self, rules: dict[str, Any], seats: Sequence[SeatBot], first_game: int,
                    n_games: int, run_seed: int) -> dict[str, np.ndarray]:
         raise NotImplementedError

@@ -269,7 +269,7 @@ class HexflowGame(Game):
             return battle_metrics(df, rules, self.end_reasons)
         return metrics(df, rules)
 
-    def bench_cases(self) -> list[tuple[str, dict[str, Any]]]:
+    def modes(self) -> list[tuple[str, dict[str, Any]]]:
         return [("race", {}), ("battle", {"mode": "battle"}), ("tri", {"mode": "tri"}),
                 ("tri2p", {"mode": "tri2p"})]
 
