@@ -224,40 +224,7 @@ def _mark_patterns(
 
 
 @njit(cache=True)
-def _greedy(
-    rng,
-    cells,
-    ncell,
-    types_ok,
-    rot_n,
-    me,
-    ns,
-    seat_col,
-    bp,
-    rh,
-    mark,
-    vflag,
-    lend,
-    rope_now,
-    vcode,
-    cell_vert,
-    cell_slot,
-    low_tri,
-    vslot_cell,
-    vslot_k,
-    contrib,
-    ocol,
-    vtype,
-    ntip,
-    pot,
-    ptsc,
-    spts,
-    line_next,
-    line_side,
-    smode,
-    arrows,
-    res,
-):
+def _greedy(rng, cells, ncell, types_ok, rot_n, me, ns, seat_col, bp, view, smode, arrows, res):
     """Best (cell, orientation) by immediate points for me minus for the others (pattern points a
     tile creates, the Arrow rules ignored), minus what it leaves them to complete at its corners
     (setup_weight), plus what it prepares for me (plan_weight) and tip-to-tip joins (rope_weight).
@@ -270,6 +237,8 @@ def _greedy(
     Per cell the value splits into a part per corner k and slot state (vk[6, 11]) and a part per
     rhombus position and colour (vr[6, 4]); an orientation then costs 6 + 3 lookups.
     """
+    (rh, mark, vflag, lend, rope_now, vcode, cell_vert, cell_slot, low_tri, vslot_cell, vslot_k, contrib,
+     ocol, vtype, ntip, pot, ptsc, spts, line_next, line_side) = view
     if bp[3] == 0.0:
         arrows = 0  # this bot does not foresee the Arrow rules
     w = np.zeros(4)
@@ -353,6 +322,18 @@ def _greedy(
                         res[0] = c
                         res[1] = o
     return best
+
+
+@njit(cache=True)
+def _type_values(rng, cells, ncell, types_ok, rot_n, me, ns, seat_col, bp, view, smode, arrows, res):
+    """Greedy's best value with only a Tile 1 and with only a Tile 2 (the bag redraw and the
+    opponent's pick weigh them). Leaves types_ok and res to be set by the caller."""
+    vals = np.zeros(2)
+    for q in range(2):
+        types_ok[0] = 1 if q == 0 else 0
+        types_ok[1] = 1 if q == 1 else 0
+        vals[q] = _greedy(rng, cells, ncell, types_ok, rot_n, me, ns, seat_col, bp, view, smode, arrows, res)
+    return vals
 
 
 @njit(cache=True)
@@ -667,6 +648,9 @@ def _play_game(
     cells = np.zeros(n, np.int64)
     choice = np.zeros(2, np.int64)
     types_ok = np.zeros(2, np.uint8)
+    # what the greedy bot reads: board state and lookup tables, one argument
+    view = (rh, mark, vflag, lend, rope_now, vcode, cell_vert, cell_slot, low_tri, vslot_cell,
+            vslot_k, contrib, ocol, vtype, ntip, pot, ptsc, spts, line_next, line_side)
     last_cell = -1
     rot_n = 6 if ri[4] == 1 else 1
     smode = ri[7]
@@ -692,44 +676,8 @@ def _play_game(
                 if bot_code[seat] == BOT_RANDOM:
                     back = below(rng, 2) == 1
                 else:
-                    vals = np.zeros(2)
-                    for q in range(2):
-                        types_ok[0] = 1 if q == 0 else 0
-                        types_ok[1] = 1 if q == 1 else 0
-                        vals[q] = _greedy(
-                            rng,
-                            cells,
-                            ncell,
-                            types_ok,
-                            rot_n,
-                            seat,
-                            players,
-                            seat_col,
-                            bot_par[seat],
-                            rh,
-                            mark,
-                            vflag,
-                            lend,
-                            rope_now,
-                            vcode,
-                            cell_vert,
-                            cell_slot,
-                            low_tri,
-                            vslot_cell,
-                            vslot_k,
-                            contrib,
-                            ocol,
-                            vtype,
-                            ntip,
-                            pot,
-                            ptsc,
-                            spts,
-                            line_next,
-                            line_side,
-                            smode,
-                            arrows,
-                            choice,
-                        )
+                    vals = _type_values(rng, cells, ncell, types_ok, rot_n, seat, players, seat_col,
+                                        bot_par[seat], view, smode, arrows, choice)
                     expect = (rem[0] * vals[0] + rem[1] * vals[1]) / (rem[0] + rem[1])
                     back = vals[tt] < expect - 1e-9
                 if back:
@@ -743,44 +691,8 @@ def _play_game(
                 tt = below(rng, 2)
             else:
                 # the picker hands over the tile type whose best use is worst for the mover
-                vals = np.zeros(2)
-                for q in range(2):
-                    types_ok[0] = 1 if q == 0 else 0
-                    types_ok[1] = 1 if q == 1 else 0
-                    vals[q] = _greedy(
-                        rng,
-                        cells,
-                        ncell,
-                        types_ok,
-                        rot_n,
-                        seat,
-                        players,
-                        seat_col,
-                        bot_par[picker],
-                        rh,
-                        mark,
-                        vflag,
-                        lend,
-                        rope_now,
-                        vcode,
-                        cell_vert,
-                        cell_slot,
-                        low_tri,
-                        vslot_cell,
-                        vslot_k,
-                        contrib,
-                        ocol,
-                        vtype,
-                        ntip,
-                        pot,
-                        ptsc,
-                        spts,
-                        line_next,
-                        line_side,
-                        smode,
-                        arrows,
-                        choice,
-                    )
+                vals = _type_values(rng, cells, ncell, types_ok, rot_n, seat, players, seat_col,
+                                    bot_par[picker], view, smode, arrows, choice)
                 tt = 0 if vals[0] < vals[1] else 1
                 if vals[0] == vals[1]:
                     tt = below(rng, 2)
@@ -795,40 +707,8 @@ def _play_game(
                 tt = 1
             o = tt * 6 + (below(rng, 6) if rot_n == 6 else 0)
         else:
-            _greedy(
-                rng,
-                cells,
-                ncell,
-                types_ok,
-                rot_n,
-                seat,
-                players,
-                seat_col,
-                bot_par[seat],
-                rh,
-                mark,
-                vflag,
-                lend,
-                rope_now,
-                vcode,
-                cell_vert,
-                cell_slot,
-                low_tri,
-                vslot_cell,
-                vslot_k,
-                contrib,
-                ocol,
-                vtype,
-                ntip,
-                pot,
-                ptsc,
-                spts,
-                line_next,
-                line_side,
-                smode,
-                arrows,
-                choice,
-            )
+            _greedy(rng, cells, ncell, types_ok, rot_n, seat, players, seat_col, bot_par[seat], view, smode,
+                    arrows, choice)
             c = choice[0]
             o = choice[1]
         _apply(c, o, seat, rh, cell_o, placer, vcode, cell_vert, cell_slot, low_tri, contrib, ocol)
