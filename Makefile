@@ -19,9 +19,10 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 # The main job: every shipped HEXFLOW variant (Race, Battle, Tri-Board), greedy bots, then the
-# balance report. Rerunning resumes finished games.
+# balance report. Rerunning resumes finished games; a variant whose file, rules code or game
+# count changed since the last run is played again (--replace-stale), never mixed.
 run: $(STAMP)
-	$(BIN)/hexsim run variants/hexflow/*.toml --games $(GAMES) --jobs $(JOBS) --out data/runs/latest
+	$(BIN)/hexsim run variants/hexflow/*.toml --games $(GAMES) --jobs $(JOBS) --out data/runs/latest --replace-stale
 	$(BIN)/hexsim report data/runs/latest/* --out reports/latest
 	@echo "report: reports/latest/report.html"
 

@@ -59,6 +59,9 @@ def run(
     backend: Annotated[str, typer.Option(help="loky (local), dask, threading or sequential.")] = "loky",
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address (tcp://HOST:PORT).")] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    replace_stale: Annotated[bool, typer.Option(
+        help="A run folder made by another variant, rules code, seed or game count is emptied "
+             "and played again instead of refused (a matching one still resumes).")] = False,
 ):
     """Play games of one or more variants and write their outcome tables."""
     import sim
@@ -75,7 +78,7 @@ def run(
     for v in loaded:
         r = sim.run(v, games, seed=seed, jobs=jobs, out=run_dir_for(out, v.name, len(loaded) > 1),
                     chunk_size=chunk_size, rotate_seats=rotate_seats, backend=backend,
-                    scheduler=scheduler, progress=progress)
+                    scheduler=scheduler, progress=progress, replace_stale=replace_stale)
         t = r.manifest["timings"]
         rate = f", {t['games_per_second']:,.0f} games/s" if t["games_per_second"] else ""
         typer.echo(f"{v.name}: {r.manifest['games'] * r.manifest['rotations']:,} games in "

@@ -31,7 +31,8 @@ from sim.variants import Variant
 
 RUNS_DIR = Path("data/runs")
 # Fields of the manifest that define the games: a folder holding other values is never mixed.
-IDENTITY = ("variant_hash", "seed", "games", "rotate_seats", "chunk_size")
+# code_hash: the game's rules code (Game.code_hash), so an edited kernel never resumes an old run.
+IDENTITY = ("variant_hash", "code_hash", "seed", "games", "rotate_seats", "chunk_size")
 MAX_RETRIES = 3  # worker deaths tolerated per run before giving up
 
 
@@ -150,6 +151,7 @@ def _manifest(variant: Variant, games: int, seed: int, rotate: bool, chunk: int)
         "status": "running",
         "variant": variant.describe(),
         "variant_hash": variant.hash,
+        "code_hash": variant.game.code_hash(),
         "seat_names": variant.seat_names,
         "seat_labels": {s: b.label() for s, b in variant.seats.items()},
         "games": games,
@@ -167,29 +169,45 @@ def _manifest(variant: Variant, games: int, seed: int, rotate: bool, chunk: int)
     }
 
 
-def _check_existing(out: Path, want: dict[str, Any]) -> dict[str, Any] | None:
+def _mismatch(have: dict[str, Any], want: dict[str, Any]) -> str | None:
+    """Why a run folder's manifest cannot be resumed by this command, or None."""
+    for key in IDENTITY:
+        if have.get(key) != want[key]:
+            if key == "code_hash":
+                return (f"was played by other {want['variant']['game']} rules code (code_hash "
+                        f"{have.get(key)!r}, commit {have.get('git_commit')!r}; this checkout "
+                        f"has {want[key]!r}): its games would mix with this code's")
+            return f"holds a run with {key} = {have.get(key)!r}, this command asks for {want[key]!r}"
+    return None
+
+
+def _check_existing(out: Path, want: dict[str, Any], replace_stale: bool) -> dict[str, Any] | None:
     if not (out / tables.MANIFEST).exists():
         if tables.finished_parts(out):
             raise UserError(f"{out}: holds game parts but no manifest; refusing to mix runs "
                             "(use another --out or delete the folder)")
         return None
     have = tables.read_manifest(out)
-    for key in IDENTITY:
-        if have.get(key) != want[key]:
-            raise UserError(f"{out}: holds a run with {key} = {have.get(key)!r}, this command "
-                            f"asks for {want[key]!r}; refusing to mix runs (use another --out "
-                            "or delete the folder)")
-    return have
+    why = _mismatch(have, want)
+    if why is None:
+        return have
+    if replace_stale:
+        tables.clear_run(out)
+        return None
+    raise UserError(f"{out}: {why}; refusing to mix runs (use another --out, delete the folder, "
+                    "or --replace-stale to start it again)")
 
 
 def run(variant: Variant, games: int, seed: int = 0, jobs: int | None = None,
         out: str | Path | None = None, chunk_size: int | None = None,
         rotate_seats: bool = False, backend: str = "loky", scheduler: str | None = None,
-        progress: bool = True) -> RunResult:
+        progress: bool = True, replace_stale: bool = False) -> RunResult:
     """Play `games` games of `variant` (times the number of seats with `rotate_seats`).
 
     Writes `out/games/part-*.parquet` and `out/manifest.json`; resumes a run of the same
-    variant, seed, games and chunking found in `out`. Returns the run (its table is lazy).
+    variant, rules code, seed, games and chunking found in `out`; a folder holding any other
+    run is refused, or with `replace_stale` emptied and played again. Returns the run (its
+    table is lazy).
     """
     if games < 1:
         raise UserError(f"--games {games}: must be at least 1")
@@ -197,15 +215,18 @@ def run(variant: Variant, games: int, seed: int = 0, jobs: int | None = None,
         raise UserError(f"--seed {seed}: must be in [0, 2**63)")
     jobs = jobs or os.cpu_count() or 1
     out = Path(out) if out is not None else RUNS_DIR / variant.name
-    existing = None
+    given_chunk = chunk_size
     if (out / tables.MANIFEST).exists() and chunk_size is None:
-        existing = tables.read_manifest(out)
-        chunk_size = existing.get("chunk_size")
+        chunk_size = tables.read_manifest(out).get("chunk_size")  # resume with its chunking
     chunk = int(chunk_size or default_chunk(games, jobs))
     if chunk < 1:
         raise UserError(f"--chunk-size {chunk}: must be at least 1")
     manifest = _manifest(variant, games, seed, rotate_seats, chunk)
-    existing = _check_existing(out, manifest)
+    existing = _check_existing(out, manifest, replace_stale)
+    if existing is None and given_chunk is None and chunk != default_chunk(games, jobs):
+        # the replaced folder's chunking no longer binds: use this run's default
+        chunk = default_chunk(games, jobs)
+        manifest = _manifest(variant, games, seed, rotate_seats, chunk)
     if existing is not None:
         manifest["created"] = existing.get("created", manifest["created"])
     try:

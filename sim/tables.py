@@ -76,6 +76,14 @@ def read_manifest(run_dir: str | Path) -> dict[str, Any]:
         raise UserError(f"{path}: corrupt manifest: {e}") from None
 
 
+def clear_run(run_dir: str | Path) -> None:
+    """Empty a run folder (its parts, then its manifest) so a new run can start there."""
+    run_dir = Path(run_dir)
+    for part in (run_dir / GAMES_DIR).glob("*.parquet"):
+        part.unlink()
+    (run_dir / MANIFEST).unlink(missing_ok=True)
+
+
 def finished_parts(run_dir: str | Path) -> list[Path]:
     return sorted((Path(run_dir) / GAMES_DIR).glob("part-*.parquet"))
 

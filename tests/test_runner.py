@@ -85,6 +85,52 @@ def test_refuses_to_mix_runs(variant, tmp_path, variant_file):
         sim.run(variant, 30, jobs=1, out=out, progress=False)
 
 
+def test_edited_rules_code_never_resumes_an_old_run(variant, tmp_path, monkeypatch):
+    """A run folder played by other rules code is refused (its games would mix with the new
+    code's); --replace-stale empties it and plays it again; a matching folder still resumes."""
+    out = tmp_path / "r"
+    sim.run(variant, 40, jobs=1, out=out, chunk_size=10, progress=False)
+    cls = type(variant.game)
+    monkeypatch.setattr(cls, "code_hash", lambda self: "0123456789abcdef")
+    with pytest.raises(UserError, match="other racedice rules code .*its games would mix"):
+        sim.run(variant, 40, jobs=1, out=out, progress=False)
+    r = sim.run(variant, 40, jobs=1, out=out, progress=False, replace_stale=True)
+    assert r.manifest["code_hash"] == "0123456789abcdef"
+    assert r.manifest["timings"]["games_resumed"] == 0 and r.manifest["chunk_size"] == 250
+    assert len(list((out / "games").glob("part-*"))) == 1
+    again = sim.run(variant, 40, jobs=1, out=out, progress=False, replace_stale=True)
+    assert again.manifest["timings"]["games_resumed"] == 40  # matching: resumed, not replayed
+    m = json.loads((out / "manifest.json").read_text())
+    del m["code_hash"]  # a folder written before manifests recorded the code
+    (out / "manifest.json").write_text(json.dumps(m))
+    with pytest.raises(UserError, match="rules code .*None"):
+        sim.run(variant, 40, jobs=1, out=out, progress=False)
+
+
+def test_code_hash_follows_the_game_package(tmp_path, monkeypatch):
+    """Editing any module of a game's package changes its code_hash; other games keep theirs."""
+    import importlib
+    import sys
+
+    from sim import games
+
+    pkg = tmp_path / "mygame"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("from .game import GAME\n")
+    (pkg / "game.py").write_text("from sim.games.base import Game\n\nclass G(Game):\n    name = 'g'\n\n"
+                                 "GAME = G()\n")
+    (pkg / "kernel.py").write_text("X = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    before = importlib.import_module("mygame").GAME.code_hash()
+    assert before == importlib.import_module("mygame").GAME.code_hash()
+    (pkg / "kernel.py").write_text("X = 2\n")
+    assert importlib.import_module("mygame").GAME.code_hash() != before
+    hashes = {n: games.get(n).code_hash() for n in ("hexflow", "flags", "hexatile", "hexatrex")}
+    assert len(set(hashes.values())) == 4
+    for m in [m for m in sys.modules if m == "mygame" or m.startswith("mygame.")]:
+        del sys.modules[m]
+
+
 def test_crash_names_variant_game_and_seed(variant_file, tmp_path):
     v = load(str(variant_file("c.toml", TEXT.replace("goal = 25", "goal = 25\ncrash_at = 37"))))
     with pytest.raises(GameCrash, match=r"racedice/c: game 37 \(run seed 5.*ValueError: "

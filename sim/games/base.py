@@ -21,8 +21,12 @@ legal, pieces conserved, declared result correct). The shared check suite in
 from __future__ import annotations
 
 import difflib
+import hashlib
+import inspect
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -169,6 +173,24 @@ class Game:
     def warnings(self, rules: dict[str, Any]) -> list[str]:
         """Where the rule text contradicts itself for these rules: one line each."""
         return []
+
+    def code_hash(self) -> str:
+        """16 hex digits over the source that decides this game's outcomes: the package that
+        defines the Game class (or its module, outside a package), sim/rng.py, sim/hexgrid.py
+        and this file. A run folder records it, so games played by edited rules code are never
+        mixed into an older run's table."""
+        sim_root = Path(__file__).resolve().parent.parent
+        module = sys.modules[type(self).__module__]
+        package = sys.modules.get(module.__package__ or "")
+        if package is not None and getattr(package, "__file__", None):
+            files = sorted(Path(package.__file__).resolve().parent.rglob("*.py"))
+        else:
+            files = [Path(inspect.getfile(type(self))).resolve()]
+        h = hashlib.sha256()
+        for path in [sim_root / "rng.py", sim_root / "hexgrid.py", Path(__file__).resolve(), *files]:
+            if path.exists():
+                h.update(path.name.encode() + b"\0" + path.read_bytes())
+        return h.hexdigest()[:16]
 
     def modes(self) -> list[tuple[str, dict[str, Any]]]:
         """One (label, rule overrides) per mode of play: `make bench` times each and
