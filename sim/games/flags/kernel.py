@@ -201,6 +201,7 @@ def play_turn(seat, owner, units, hands, hand_n, deck, disc, ctr, card_hex, nbr,
                 _rec(record, rec, ctr, seat, K_ALLOC, x, alloc[j, 1], 0)
         else:
             _rec(record, rec, ctr, seat, K_PLAY, card, h, EFFECT_DISCARD)
+            continue  # a wasted card changes nothing on the board
         if flag_of[h] >= 0:
             valid[1] = 0
     roll = 1 + below(rng, rp[R_DIE])
@@ -212,10 +213,9 @@ def play_turn(seat, owner, units, hands, hand_n, deck, disc, ctr, card_hex, nbr,
         if mv[0] < 0:
             break
         if owner[mv[1]] == 1 - seat:
-            valid[0] = 0
-            valid[1] = 0
-        elif flag_of[mv[0]] >= 0 or flag_of[mv[1]] >= 0:
-            valid[1] = 0
+            valid[0] = 0  # an enemy stack is gone: what the enemy can reach changes
+        if flag_of[mv[0]] >= 0 or flag_of[mv[1]] >= 0:
+            valid[1] = 0  # counts and field only depend on the hexes around flags
         apply_step(owner, units, seat, mv[0], mv[1], mv[2], ctr)
         _rec(record, rec, ctr, seat, K_STEP, mv[0], mv[1], mv[2])
     _draw_up(seat, hands, hand_n, deck, disc, ctr, rp[R_HAND], rng, record, rec)
