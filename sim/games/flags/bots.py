@@ -128,7 +128,7 @@ def _flag_score(cnt, seat, flag_nn, ftw, aggr):
 
 
 @njit(cache=True)
-def prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, hd, rp, aggr, cnt, field, tm, valid,
+def prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, near, rp, aggr, cnt, field, tm, valid,
             dec):
     """Bring the per-turn tables up to date (valid[0]: tm, valid[1]: cnt and field; the kernel
     clears them when the board changes in a way that matters). Returns the flag score.
@@ -146,12 +146,14 @@ def prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, hd, rp, aggr, cnt, 
         for e in range(56):
             if owner[e] != o or units[e] - keep < 1:
                 continue
-            for h in range(56):
-                d = hd[e, h]
-                if 1 <= d <= reach:
-                    x = units[e] - keep * d
-                    if x > tm[h]:
-                        tm[h] = x
+            for j in range(1, 56):  # j = 0 is e itself
+                d = near[e, j, 1]
+                if d > reach:
+                    break
+                h = near[e, j, 0]
+                x = units[e] - keep * d
+                if x > tm[h]:
+                    tm[h] = x
         valid[0] = 1
     if valid[1] == 0:
         _counts(owner, units, flag_nbrs, flag_nn, m, cnt)
@@ -358,7 +360,7 @@ def _greedy_reinforce(seat, v, owner, units, flag_nn, flag_of, rp, aggr, dfn, tw
 
 @njit(cache=True)
 def choose_card(code, par, seat, hand, hn, owner, units, card_hex, nbr, nbr_n, is_flag, flag_nbrs,
-                flag_nn, flag_of, terr, hd, rp, rng, cnt, field, tm, valid, dec, scratch):
+                flag_nn, flag_of, terr, near, rp, rng, cnt, field, tm, valid, dec, scratch):
     """Index into `hand` (own cards only) of the card to play next."""
     if code == BOT_RANDOM:
         return below(rng, hn)
@@ -367,7 +369,7 @@ def choose_card(code, par, seat, hand, hn, owner, units, card_hex, nbr, nbr_n, i
     tw = par[2]
     m = rp[_R_MIN]
     ftw = rp[_R_WIN]
-    base = prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, hd, rp, aggr, cnt, field, tm,
+    base = prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, near, rp, aggr, cnt, field, tm,
                    valid, dec)
     best = -1e18
     bi = 0
@@ -391,11 +393,11 @@ def choose_card(code, par, seat, hand, hn, owner, units, card_hex, nbr, nbr_n, i
 
 @njit(cache=True)
 def reinforce_plan(code, par, seat, v, owner, units, nbr, nbr_n, is_flag, flag_nbrs, flag_nn,
-                   flag_of, terr, hd, rp, rng, cnt, field, tm, valid, dec, alloc):
+                   flag_of, terr, near, rp, rng, cnt, field, tm, valid, dec, alloc):
     """Distribute v units over own hexes: alloc[:n] = (hex, units); returns n."""
     if code == BOT_RANDOM:
         return _random_reinforce(seat, v, owner, rng, alloc)
-    prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, hd, rp, par[0], cnt, field, tm, valid,
+    prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, near, rp, par[0], cnt, field, tm, valid,
             dec)
     return _greedy_reinforce(seat, v, owner, units, flag_nn, flag_of, rp, par[0], par[1], par[2],
                              cnt, field, tm, alloc)[0]
@@ -403,7 +405,7 @@ def reinforce_plan(code, par, seat, v, owner, units, nbr, nbr_n, is_flag, flag_n
 
 @njit(cache=True)
 def choose_step(code, par, seat, owner, units, nbr, nbr_n, is_flag, flag_nbrs, flag_nn, flag_of,
-                terr, hd, rp, rng, cnt, field, tm, valid, dec, mv):
+                terr, near, rp, rng, cnt, field, tm, valid, dec, mv):
     """Next move step: mv = (src, dst, k), or mv[0] = -1 to stop."""
     bleed = rp[_R_BLEED] == 1
     if code == BOT_RANDOM:
@@ -415,7 +417,7 @@ def choose_step(code, par, seat, owner, units, nbr, nbr_n, is_flag, flag_nbrs, f
     m = rp[_R_MIN]
     ftw = rp[_R_WIN]
     keep = 1 if bleed else 0
-    base = prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, hd, rp, aggr, cnt, field, tm,
+    base = prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, near, rp, aggr, cnt, field, tm,
                    valid, dec)
     o = 1 - seat
     best = EPS
@@ -476,11 +478,13 @@ def choose_step(code, par, seat, owner, units, nbr, nbr_n, is_flag, flag_nbrs, f
 
 
 @njit(cache=True)
-def decay_table(hd):
+def decay_table(near):
     """dec[t, h] = 0.7 ** (steps from t to h), 0 beyond 11 steps or through a flag."""
     dec = np.zeros((56, 56))
     for t in range(56):
-        for h in range(56):
-            if hd[t, h] < 12:
-                dec[t, h] = _DECAY[hd[t, h]]
+        for j in range(56):
+            d = near[t, j, 1]
+            if d >= 12:
+                break
+            dec[t, near[t, j, 0]] = _DECAY[d]
     return dec
