@@ -222,6 +222,17 @@ def _counted(o, u, m):
 
 
 @njit(cache=True)
+def _recount(cnt, f, o, u, o_new, u_new, m):
+    """A hex around flag f (f = -1: none, nothing to do) goes from (o, u) to (o_new, u_new):
+    move its count in cnt. Called again with the states swapped, it undoes itself."""
+    if f >= 0:
+        if _counted(o, u, m):
+            cnt[o, f] -= 1
+        if _counted(o_new, u_new, m):
+            cnt[o_new, f] += 1
+
+
+@njit(cache=True)
 def delta(seat, h1, o1n, u1n, h2, o2n, u2n, owner, units, cnt, base, field, tm, flag_nn,
           flag_of, m, ftw, aggr, dfn, tw):
     """Score change when hex h1 (or -1) becomes (o1n, u1n) and hex h2 becomes (o2n, u2n)."""
@@ -236,28 +247,12 @@ def delta(seat, h1, o1n, u1n, h2, o2n, u2n, owner, units, cnt, base, field, tm, 
                       (_counted(o1, u1, m) and o1 != o1n))
     c2 = f2 >= 0 and (_counted(o2, u2, m) != _counted(o2n, u2n, m) or
                       (_counted(o2, u2, m) and o2 != o2n))
-    if c1 or c2:  # some surround count changes
-        if f1 >= 0:
-            if _counted(o1, u1, m):
-                cnt[o1, f1] -= 1
-            if _counted(o1n, u1n, m):
-                cnt[o1n, f1] += 1
-        if f2 >= 0:
-            if _counted(o2, u2, m):
-                cnt[o2, f2] -= 1
-            if _counted(o2n, u2n, m):
-                cnt[o2n, f2] += 1
+    if c1 or c2:  # some surround count changes: score the counts as they would be, then undo
+        _recount(cnt, f1, o1, u1, o1n, u1n, m)
+        _recount(cnt, f2, o2, u2, o2n, u2n, m)
         d += _flag_score(cnt, seat, flag_nn, ftw, aggr) - base
-        if f2 >= 0:
-            if _counted(o2n, u2n, m):
-                cnt[o2n, f2] -= 1
-            if _counted(o2, u2, m):
-                cnt[o2, f2] += 1
-        if f1 >= 0:
-            if _counted(o1n, u1n, m):
-                cnt[o1n, f1] -= 1
-            if _counted(o1, u1, m):
-                cnt[o1, f1] += 1
+        _recount(cnt, f2, o2n, u2n, o2, u2, m)
+        _recount(cnt, f1, o1n, u1n, o1, u1, m)
     if h1 >= 0:
         cs = cnt[seat, f1] if f1 >= 0 else 0
         nn = flag_nn[f1] if f1 >= 0 else 0
@@ -270,10 +265,6 @@ def delta(seat, h1, o1n, u1n, h2, o2n, u2n, owner, units, cnt, base, field, tm, 
     return d
 
 
-@njit(cache=True)
-def _adjust(cnt, f, o, u, m, sign):
-    if f >= 0 and o >= 0 and u >= m:
-        cnt[o, f] += sign
 
 
 @njit(cache=True)
@@ -325,20 +316,16 @@ def _greedy_reinforce(seat, v, owner, units, flag_nn, flag_of, rp, aggr, dfn, tw
                     best_r = 0.0
                     break
         gain += best_r * best_a
-        f = flag_of[best_h]
-        _adjust(cnt, f, seat, units[best_h], m, -1)
+        _recount(cnt, flag_of[best_h], seat, units[best_h], seat, units[best_h] + best_a, m)
         units[best_h] += best_a
-        _adjust(cnt, f, seat, units[best_h], m, 1)
         alloc[n, 0] = best_h
         alloc[n, 1] = best_a
         n += 1
         rem -= best_a
     for j in range(n - 1, -1, -1):
         h = alloc[j, 0]
-        f = flag_of[h]
-        _adjust(cnt, f, seat, units[h], m, -1)
+        _recount(cnt, flag_of[h], seat, units[h], seat, units[h] - alloc[j, 1], m)
         units[h] -= alloc[j, 1]
-        _adjust(cnt, f, seat, units[h], m, 1)
     # merge entries for the same hex
     k = 0
     for j in range(n):
