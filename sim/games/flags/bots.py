@@ -46,6 +46,7 @@ def _random_step(seat, owner, units, nbr, nbr_n, is_flag, bleed, rng, mv):
     """Uniform over (source, destination) pairs with a legal step, plus stopping; then a uniform
     legal unit count."""
     keep = 1 if bleed else 0
+    legal = np.empty(56 * 6, dtype=np.int64)  # source * 6 + neighbour slot, in board order
     n = 0
     for src in range(56):
         if owner[src] != seat or units[src] - keep < 1:
@@ -54,44 +55,37 @@ def _random_step(seat, owner, units, nbr, nbr_n, is_flag, bleed, rng, mv):
             dst = nbr[src, i]
             if is_flag[dst] == 1 or (owner[dst] == 1 - seat and units[src] - keep <= units[dst]):
                 continue
+            legal[n] = src * 6 + i
             n += 1
     pick = below(rng, n + 1)
     mv[0] = -1
     if pick == n:
         return
-    for src in range(56):
-        if owner[src] != seat or units[src] - keep < 1:
-            continue
-        for i in range(nbr_n[src]):
-            dst = nbr[src, i]
-            if is_flag[dst] == 1 or (owner[dst] == 1 - seat and units[src] - keep <= units[dst]):
-                continue
-            if pick == 0:
-                kmin = units[dst] + 1 if owner[dst] == 1 - seat else 1
-                kmax = units[src] - keep
-                mv[0] = src
-                mv[1] = dst
-                mv[2] = kmin + below(rng, kmax - kmin + 1)
-                return
-            pick -= 1
+    src = legal[pick] // 6
+    dst = nbr[src, legal[pick] % 6]
+    kmin = units[dst] + 1 if owner[dst] == 1 - seat else 1
+    kmax = units[src] - keep
+    mv[0] = src
+    mv[1] = dst
+    mv[2] = kmin + below(rng, kmax - kmin + 1)
 
 
 @njit(cache=True)
 def _random_reinforce(seat, v, owner, rng, alloc):
-    own = np.zeros(56, dtype=np.int64)
+    """Each of the v units to a uniformly chosen own hex; alloc[:n] = (hex, units) in hex order."""
     n_own = 0
     for h in range(56):
         if owner[h] == seat:
-            own[n_own] = h
+            alloc[n_own, 0] = h
+            alloc[n_own, 1] = 0
             n_own += 1
-    add = np.zeros(56, dtype=np.int64)
     for _ in range(v):
-        add[own[below(rng, n_own)]] += 1
+        alloc[below(rng, n_own), 1] += 1
     n = 0
-    for h in range(56):
-        if add[h] > 0:
-            alloc[n, 0] = h
-            alloc[n, 1] = add[h]
+    for j in range(n_own):
+        if alloc[j, 1] > 0:
+            alloc[n, 0] = alloc[j, 0]
+            alloc[n, 1] = alloc[j, 1]
             n += 1
     return n
 
