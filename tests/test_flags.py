@@ -50,6 +50,20 @@ def test_board_neighbour_counts(layout):
         assert mapped == set(neighbours(7 - r, 6 - c, layout))
 
 
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_near_lists_every_reachable_hex_nearest_first(layout):
+    """near[e] (what the greedy bot scans for enemy reach) is hd's row e sorted by steps."""
+    b = board(layout)
+    for e in range(N_HEX):
+        reach = [(int(b.hd[e, h]), h) for h in range(N_HEX) if b.hd[e, h] < 99]
+        n = len(reach)
+        assert n == (0 if b.is_flag[e] else 52)
+        assert [tuple(x) for x in b.near[e, :n, ::-1].tolist()] == sorted(reach)
+        assert (b.near[e, n:, 0] == -1).all() and (b.near[e, n:, 1] == 99).all()
+    dec = decay_table(b.near)
+    assert np.allclose(dec, np.where(b.hd < 12, 0.7 ** np.minimum(b.hd, 12), 0.0))
+
+
 def test_standard_flag_cells():
     b = board("standard")
     assert [divmod(int(h), 7) for h in b.flag_hex] == [(0, 3), (7, 3), (4, 0), (3, 6)]
@@ -287,7 +301,7 @@ def _turn(code, opp_hand, deck_order, seed=5):
     codes = np.array([code, code])
     bp = np.array([[1.0, 0.25, 8.0]] * 2)
     ws = (np.zeros((2, 4), dtype=np.int64), np.zeros(56), np.zeros(56, dtype=np.int64),
-          np.zeros(2, dtype=np.int64), decay_table(b.hd))
+          np.zeros(2, dtype=np.int64), decay_table(b.near))
     K.play_turn(0, owner, units, hands, hand_n, deck, disc, ctr, card_hex, *b.tables(), rp, codes,
                 bp, new_state(seed), True, rec, np.zeros((56, 2), dtype=np.int64), *ws)
     acts = [tuple(r) for r in rec[:ctr[K.C_REC]] if r[1] not in (K.K_DRAW, K.K_SHUFFLE)]

@@ -46,6 +46,7 @@ def _random_step(seat, owner, units, nbr, nbr_n, is_flag, bleed, rng, mv):
     """Uniform over (source, destination) pairs with a legal step, plus stopping; then a uniform
     legal unit count."""
     keep = 1 if bleed else 0
+    legal = np.empty(56 * 6, dtype=np.int64)  # source * 6 + neighbour slot, in board order
     n = 0
     for src in range(56):
         if owner[src] != seat or units[src] - keep < 1:
@@ -54,44 +55,37 @@ def _random_step(seat, owner, units, nbr, nbr_n, is_flag, bleed, rng, mv):
             dst = nbr[src, i]
             if is_flag[dst] == 1 or (owner[dst] == 1 - seat and units[src] - keep <= units[dst]):
                 continue
+            legal[n] = src * 6 + i
             n += 1
     pick = below(rng, n + 1)
     mv[0] = -1
     if pick == n:
         return
-    for src in range(56):
-        if owner[src] != seat or units[src] - keep < 1:
-            continue
-        for i in range(nbr_n[src]):
-            dst = nbr[src, i]
-            if is_flag[dst] == 1 or (owner[dst] == 1 - seat and units[src] - keep <= units[dst]):
-                continue
-            if pick == 0:
-                kmin = units[dst] + 1 if owner[dst] == 1 - seat else 1
-                kmax = units[src] - keep
-                mv[0] = src
-                mv[1] = dst
-                mv[2] = kmin + below(rng, kmax - kmin + 1)
-                return
-            pick -= 1
+    src = legal[pick] // 6
+    dst = nbr[src, legal[pick] % 6]
+    kmin = units[dst] + 1 if owner[dst] == 1 - seat else 1
+    kmax = units[src] - keep
+    mv[0] = src
+    mv[1] = dst
+    mv[2] = kmin + below(rng, kmax - kmin + 1)
 
 
 @njit(cache=True)
 def _random_reinforce(seat, v, owner, rng, alloc):
-    own = np.zeros(56, dtype=np.int64)
+    """Each of the v units to a uniformly chosen own hex; alloc[:n] = (hex, units) in hex order."""
     n_own = 0
     for h in range(56):
         if owner[h] == seat:
-            own[n_own] = h
+            alloc[n_own, 0] = h
+            alloc[n_own, 1] = 0
             n_own += 1
-    add = np.zeros(56, dtype=np.int64)
     for _ in range(v):
-        add[own[below(rng, n_own)]] += 1
+        alloc[below(rng, n_own), 1] += 1
     n = 0
-    for h in range(56):
-        if add[h] > 0:
-            alloc[n, 0] = h
-            alloc[n, 1] = add[h]
+    for j in range(n_own):
+        if alloc[j, 1] > 0:
+            alloc[n, 0] = alloc[j, 0]
+            alloc[n, 1] = alloc[j, 1]
             n += 1
     return n
 
@@ -128,7 +122,7 @@ def _flag_score(cnt, seat, flag_nn, ftw, aggr):
 
 
 @njit(cache=True)
-def prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, hd, rp, aggr, cnt, field, tm, valid,
+def prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, near, rp, aggr, cnt, field, tm, valid,
             dec):
     """Bring the per-turn tables up to date (valid[0]: tm, valid[1]: cnt and field; the kernel
     clears them when the board changes in a way that matters). Returns the flag score.
@@ -146,12 +140,14 @@ def prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, hd, rp, aggr, cnt, 
         for e in range(56):
             if owner[e] != o or units[e] - keep < 1:
                 continue
-            for h in range(56):
-                d = hd[e, h]
-                if 1 <= d <= reach:
-                    x = units[e] - keep * d
-                    if x > tm[h]:
-                        tm[h] = x
+            for j in range(1, 56):  # j = 0 is e itself
+                d = near[e, j, 1]
+                if d > reach:
+                    break
+                h = near[e, j, 0]
+                x = units[e] - keep * d
+                if x > tm[h]:
+                    tm[h] = x
         valid[0] = 1
     if valid[1] == 0:
         _counts(owner, units, flag_nbrs, flag_nn, m, cnt)
@@ -220,6 +216,17 @@ def _counted(o, u, m):
 
 
 @njit(cache=True)
+def _recount(cnt, f, o, u, o_new, u_new, m):
+    """A hex around flag f (f = -1: none, nothing to do) goes from (o, u) to (o_new, u_new):
+    move its count in cnt. Called again with the states swapped, it undoes itself."""
+    if f >= 0:
+        if _counted(o, u, m):
+            cnt[o, f] -= 1
+        if _counted(o_new, u_new, m):
+            cnt[o_new, f] += 1
+
+
+@njit(cache=True)
 def delta(seat, h1, o1n, u1n, h2, o2n, u2n, owner, units, cnt, base, field, tm, flag_nn,
           flag_of, m, ftw, aggr, dfn, tw):
     """Score change when hex h1 (or -1) becomes (o1n, u1n) and hex h2 becomes (o2n, u2n)."""
@@ -234,28 +241,12 @@ def delta(seat, h1, o1n, u1n, h2, o2n, u2n, owner, units, cnt, base, field, tm, 
                       (_counted(o1, u1, m) and o1 != o1n))
     c2 = f2 >= 0 and (_counted(o2, u2, m) != _counted(o2n, u2n, m) or
                       (_counted(o2, u2, m) and o2 != o2n))
-    if c1 or c2:  # some surround count changes
-        if f1 >= 0:
-            if _counted(o1, u1, m):
-                cnt[o1, f1] -= 1
-            if _counted(o1n, u1n, m):
-                cnt[o1n, f1] += 1
-        if f2 >= 0:
-            if _counted(o2, u2, m):
-                cnt[o2, f2] -= 1
-            if _counted(o2n, u2n, m):
-                cnt[o2n, f2] += 1
+    if c1 or c2:  # some surround count changes: score the counts as they would be, then undo
+        _recount(cnt, f1, o1, u1, o1n, u1n, m)
+        _recount(cnt, f2, o2, u2, o2n, u2n, m)
         d += _flag_score(cnt, seat, flag_nn, ftw, aggr) - base
-        if f2 >= 0:
-            if _counted(o2n, u2n, m):
-                cnt[o2n, f2] -= 1
-            if _counted(o2, u2, m):
-                cnt[o2, f2] += 1
-        if f1 >= 0:
-            if _counted(o1n, u1n, m):
-                cnt[o1n, f1] -= 1
-            if _counted(o1, u1, m):
-                cnt[o1, f1] += 1
+        _recount(cnt, f2, o2n, u2n, o2, u2, m)
+        _recount(cnt, f1, o1n, u1n, o1, u1, m)
     if h1 >= 0:
         cs = cnt[seat, f1] if f1 >= 0 else 0
         nn = flag_nn[f1] if f1 >= 0 else 0
@@ -268,10 +259,6 @@ def delta(seat, h1, o1n, u1n, h2, o2n, u2n, owner, units, cnt, base, field, tm, 
     return d
 
 
-@njit(cache=True)
-def _adjust(cnt, f, o, u, m, sign):
-    if f >= 0 and o >= 0 and u >= m:
-        cnt[o, f] += sign
 
 
 @njit(cache=True)
@@ -323,20 +310,16 @@ def _greedy_reinforce(seat, v, owner, units, flag_nn, flag_of, rp, aggr, dfn, tw
                     best_r = 0.0
                     break
         gain += best_r * best_a
-        f = flag_of[best_h]
-        _adjust(cnt, f, seat, units[best_h], m, -1)
+        _recount(cnt, flag_of[best_h], seat, units[best_h], seat, units[best_h] + best_a, m)
         units[best_h] += best_a
-        _adjust(cnt, f, seat, units[best_h], m, 1)
         alloc[n, 0] = best_h
         alloc[n, 1] = best_a
         n += 1
         rem -= best_a
     for j in range(n - 1, -1, -1):
         h = alloc[j, 0]
-        f = flag_of[h]
-        _adjust(cnt, f, seat, units[h], m, -1)
+        _recount(cnt, flag_of[h], seat, units[h], seat, units[h] - alloc[j, 1], m)
         units[h] -= alloc[j, 1]
-        _adjust(cnt, f, seat, units[h], m, 1)
     # merge entries for the same hex
     k = 0
     for j in range(n):
@@ -358,7 +341,7 @@ def _greedy_reinforce(seat, v, owner, units, flag_nn, flag_of, rp, aggr, dfn, tw
 
 @njit(cache=True)
 def choose_card(code, par, seat, hand, hn, owner, units, card_hex, nbr, nbr_n, is_flag, flag_nbrs,
-                flag_nn, flag_of, terr, hd, rp, rng, cnt, field, tm, valid, dec, scratch):
+                flag_nn, flag_of, terr, near, rp, rng, cnt, field, tm, valid, dec, scratch):
     """Index into `hand` (own cards only) of the card to play next."""
     if code == BOT_RANDOM:
         return below(rng, hn)
@@ -367,7 +350,7 @@ def choose_card(code, par, seat, hand, hn, owner, units, card_hex, nbr, nbr_n, i
     tw = par[2]
     m = rp[_R_MIN]
     ftw = rp[_R_WIN]
-    base = prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, hd, rp, aggr, cnt, field, tm,
+    base = prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, near, rp, aggr, cnt, field, tm,
                    valid, dec)
     best = -1e18
     bi = 0
@@ -391,11 +374,11 @@ def choose_card(code, par, seat, hand, hn, owner, units, card_hex, nbr, nbr_n, i
 
 @njit(cache=True)
 def reinforce_plan(code, par, seat, v, owner, units, nbr, nbr_n, is_flag, flag_nbrs, flag_nn,
-                   flag_of, terr, hd, rp, rng, cnt, field, tm, valid, dec, alloc):
+                   flag_of, terr, near, rp, rng, cnt, field, tm, valid, dec, alloc):
     """Distribute v units over own hexes: alloc[:n] = (hex, units); returns n."""
     if code == BOT_RANDOM:
         return _random_reinforce(seat, v, owner, rng, alloc)
-    prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, hd, rp, par[0], cnt, field, tm, valid,
+    prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, near, rp, par[0], cnt, field, tm, valid,
             dec)
     return _greedy_reinforce(seat, v, owner, units, flag_nn, flag_of, rp, par[0], par[1], par[2],
                              cnt, field, tm, alloc)[0]
@@ -403,7 +386,7 @@ def reinforce_plan(code, par, seat, v, owner, units, nbr, nbr_n, is_flag, flag_n
 
 @njit(cache=True)
 def choose_step(code, par, seat, owner, units, nbr, nbr_n, is_flag, flag_nbrs, flag_nn, flag_of,
-                terr, hd, rp, rng, cnt, field, tm, valid, dec, mv):
+                terr, near, rp, rng, cnt, field, tm, valid, dec, mv):
     """Next move step: mv = (src, dst, k), or mv[0] = -1 to stop."""
     bleed = rp[_R_BLEED] == 1
     if code == BOT_RANDOM:
@@ -415,7 +398,7 @@ def choose_step(code, par, seat, owner, units, nbr, nbr_n, is_flag, flag_nbrs, f
     m = rp[_R_MIN]
     ftw = rp[_R_WIN]
     keep = 1 if bleed else 0
-    base = prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, hd, rp, aggr, cnt, field, tm,
+    base = prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, near, rp, aggr, cnt, field, tm,
                    valid, dec)
     o = 1 - seat
     best = EPS
@@ -476,11 +459,13 @@ def choose_step(code, par, seat, owner, units, nbr, nbr_n, is_flag, flag_nbrs, f
 
 
 @njit(cache=True)
-def decay_table(hd):
+def decay_table(near):
     """dec[t, h] = 0.7 ** (steps from t to h), 0 beyond 11 steps or through a flag."""
     dec = np.zeros((56, 56))
     for t in range(56):
-        for h in range(56):
-            if hd[t, h] < 12:
-                dec[t, h] = _DECAY[hd[t, h]]
+        for j in range(56):
+            d = near[t, j, 1]
+            if d >= 12:
+                break
+            dec[t, near[t, j, 0]] = _DECAY[d]
     return dec

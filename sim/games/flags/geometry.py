@@ -67,11 +67,14 @@ class Board:
     terr: np.ndarray  # (52,) territory hexes in index order
     dist: np.ndarray  # (56, 4) steps from a hex to the nearest neighbour hex of each flag
     hd: np.ndarray  # (56, 56) steps between hexes through territory (99: a flag, never entered)
+    # (56, 56, 2) near[e, j] = (hex, steps from e): every hex e can reach, nearest first (e itself
+    # at j = 0), then (-1, 99): what an enemy stack can reach is read off the front of its row
+    near: np.ndarray
 
     def tables(self) -> tuple:
         """The arrays in the order the kernels take them."""
         return (self.nbr, self.nbr_n, self.is_flag, self.flag_nbrs, self.flag_nn, self.flag_of,
-                self.terr, self.hd)
+                self.terr, self.near)
 
 
 _BOARDS: dict[str, Board] = {}
@@ -135,7 +138,14 @@ def _build(layout: str) -> Board:
                         hd[s, y] = d
                         nxt.append(int(y))
             frontier = nxt
-    return Board(layout, nbr, nbr_n, is_flag, flag_hex, flag_nbrs, flag_nn, flag_of, terr, dist, hd)
+    near = np.full((N_HEX, N_HEX, 2), -1, dtype=np.int64)
+    near[:, :, 1] = 99
+    for s in terr:
+        order = sorted((int(hd[s, h]), h) for h in range(N_HEX) if hd[s, h] < 99)
+        near[s, :len(order), 0] = [h for _, h in order]
+        near[s, :len(order), 1] = [d for d, _ in order]
+    return Board(layout, nbr, nbr_n, is_flag, flag_hex, flag_nbrs, flag_nn, flag_of, terr, dist, hd,
+                 near)
 
 
 def ascii_board(layout: str = "standard", cells=None) -> str:

@@ -159,7 +159,7 @@ def _draw_up(seat, hands, hand_n, deck, disc, ctr, hand_size, rng, record, rec):
 
 @njit(cache=True)
 def play_turn(seat, owner, units, hands, hand_n, deck, disc, ctr, card_hex, nbr, nbr_n, is_flag,
-              flag_nbrs, flag_nn, flag_of, terr, hd, rp, codes, bp, rng, record, rec, alloc,
+              flag_nbrs, flag_nn, flag_of, terr, near, rp, codes, bp, rng, record, rec, alloc,
               cnt, field, tm, valid, dec):
     """One full turn of `seat`: play cards, roll, move, draw back up.
 
@@ -173,7 +173,7 @@ def play_turn(seat, owner, units, hands, hand_n, deck, disc, ctr, card_hex, nbr,
     valid[1] = 0
     for _ in range(rp[R_CARDS]):
         i = choose_card(code, par, seat, hands[seat], hand_n[seat], owner, units, card_hex, nbr,
-                        nbr_n, is_flag, flag_nbrs, flag_nn, flag_of, terr, hd, rp, rng, cnt,
+                        nbr_n, is_flag, flag_nbrs, flag_nn, flag_of, terr, near, rp, rng, cnt,
                         field, tm, valid, dec, alloc)
         card = hands[seat, i]
         hand_n[seat] -= 1
@@ -191,7 +191,7 @@ def play_turn(seat, owner, units, hands, hand_n, deck, disc, ctr, card_hex, nbr,
         elif owner[h] == seat:
             _rec(record, rec, ctr, seat, K_PLAY, card, h, EFFECT_REINFORCE)
             n = reinforce_plan(code, par, seat, v, owner, units, nbr, nbr_n, is_flag, flag_nbrs,
-                               flag_nn, flag_of, terr, hd, rp, rng, cnt, field, tm, valid, dec,
+                               flag_nn, flag_of, terr, near, rp, rng, cnt, field, tm, valid, dec,
                                alloc)
             for j in range(n):
                 x = alloc[j, 0]
@@ -201,6 +201,7 @@ def play_turn(seat, owner, units, hands, hand_n, deck, disc, ctr, card_hex, nbr,
                 _rec(record, rec, ctr, seat, K_ALLOC, x, alloc[j, 1], 0)
         else:
             _rec(record, rec, ctr, seat, K_PLAY, card, h, EFFECT_DISCARD)
+            continue  # a wasted card changes nothing on the board
         if flag_of[h] >= 0:
             valid[1] = 0
     roll = 1 + below(rng, rp[R_DIE])
@@ -208,21 +209,20 @@ def play_turn(seat, owner, units, hands, hand_n, deck, disc, ctr, card_hex, nbr,
     mv = np.empty(3, dtype=np.int64)
     for _ in range(roll):
         choose_step(code, par, seat, owner, units, nbr, nbr_n, is_flag, flag_nbrs, flag_nn,
-                    flag_of, terr, hd, rp, rng, cnt, field, tm, valid, dec, mv)
+                    flag_of, terr, near, rp, rng, cnt, field, tm, valid, dec, mv)
         if mv[0] < 0:
             break
         if owner[mv[1]] == 1 - seat:
-            valid[0] = 0
-            valid[1] = 0
-        elif flag_of[mv[0]] >= 0 or flag_of[mv[1]] >= 0:
-            valid[1] = 0
+            valid[0] = 0  # an enemy stack is gone: what the enemy can reach changes
+        if flag_of[mv[0]] >= 0 or flag_of[mv[1]] >= 0:
+            valid[1] = 0  # counts and field only depend on the hexes around flags
         apply_step(owner, units, seat, mv[0], mv[1], mv[2], ctr)
         _rec(record, rec, ctr, seat, K_STEP, mv[0], mv[1], mv[2])
     _draw_up(seat, hands, hand_n, deck, disc, ctr, rp[R_HAND], rng, record, rec)
 
 
 @njit(cache=True)
-def play_game(seed, game_index, nbr, nbr_n, is_flag, flag_nbrs, flag_nn, flag_of, terr, hd, rp,
+def play_game(seed, game_index, nbr, nbr_n, is_flag, flag_nbrs, flag_nn, flag_of, terr, near, rp,
               codes, bp, record, rec, out, card_hex, dec):
     """Play one game. out[:] = winner, end reason, turns, first seat, held A, held B,
     first flag turn A, first flag turn B, combats, units A, units B, cards played, claims,
@@ -279,7 +279,7 @@ def play_game(seed, game_index, nbr, nbr_n, is_flag, flag_nbrs, flag_nn, flag_of
     seat = first
     while turns < rp[R_MAXT]:
         play_turn(seat, owner, units, hands, hand_n, deck, disc, ctr, card_hex, nbr, nbr_n,
-                  is_flag, flag_nbrs, flag_nn, flag_of, terr, hd, rp, codes, bp, rng, record,
+                  is_flag, flag_nbrs, flag_nn, flag_of, terr, near, rp, codes, bp, rng, record,
                   rec, alloc, cnt, field, tm, valid, dec)
         turns += 1
         ma = held_mask(owner, units, 0, flag_nbrs, flag_nn, rp[R_MIN])
@@ -330,7 +330,7 @@ N_OUT = 14
 
 @njit(cache=True)
 def run_kernel(run_seed, first_game, n_games, nbr, nbr_n, is_flag, flag_nbrs, flag_nn, flag_of,
-               terr, hd, rp, codes, bp, record, rec):
+               terr, near, rp, codes, bp, record, rec):
     """Play games first_game .. first_game + n_games - 1 (one entry point for chunks and traces,
     so the whole game compiles once). Returns out[n_games, N_OUT], the last game's card_hex (52,)
     and, when record is true (n_games = 1), the number of rows written to rec."""
@@ -338,10 +338,10 @@ def run_kernel(run_seed, first_game, n_games, nbr, nbr_n, is_flag, flag_nbrs, fl
     card_hex = np.zeros(52, dtype=np.int64)
     row = np.zeros(N_OUT, dtype=np.int64)
     n = 0
-    dec = decay_table(hd)
+    dec = decay_table(near)
     for g in range(n_games):
         gi = first_game + g
         n = play_game(game_seed(run_seed, gi), gi, nbr, nbr_n, is_flag, flag_nbrs, flag_nn,
-                      flag_of, terr, hd, rp, codes, bp, record, rec, row, card_hex, dec)
+                      flag_of, terr, near, rp, codes, bp, record, rec, row, card_hex, dec)
         out[g, :] = row
     return out, card_hex, n
