@@ -170,10 +170,10 @@ def _uf_find(par, v, x):
 
 
 @njit(cache=True)
-def _uf_link(h, par, flg, tz, nbr, ttype, towner, emask, netid, netm):
-    """Join the networks of the tile on hex h to the lines of its placed neighbours, in every
-    view that may use both tiles (view q < 2: seat q under the transit rule; view 2: any tile).
-    A root's flags are the OR of its members' start / goal bits."""
+def _uf_link(h, lim, par, flg, tz, nbr, ttype, towner, emask, netid, netm):
+    """Join the networks of the tile on hex h to the lines of its placed neighbours below hex
+    lim, in every view that may use both tiles (view q < 2: seat q under the transit rule;
+    view 2: any tile). A root's flags are the OR of its members' start / goal bits."""
     for v in range(3):
         if v < 2 and towner[h] != v and tz[v, h] == 0:
             continue
@@ -183,7 +183,7 @@ def _uf_link(h, par, flg, tz, nbr, ttype, towner, emask, netid, netm):
                 continue
             n = nbr[h, s]
             o = (s + 3) % 6
-            if n < 0 or ttype[n] < 0 or not (emask[n] >> o) & 1:
+            if n < 0 or n >= lim or ttype[n] < 0 or not (emask[n] >> o) & 1:
                 continue
             if v < 2 and towner[n] != v and tz[v, n] == 0:
                 continue
@@ -211,24 +211,38 @@ def _uf_rebuild(par, flg, startm, goalm, tz, nbr, ttype, towner, emask, netid, n
     undo (at most battle_tokens x 2 times a game)."""
     nh = ttype.shape[0]
     for h in range(nh):
-        _uf_init(h, par, flg, startm, goalm)
-    for h in range(nh):
         if ttype[h] >= 0:
-            _uf_link(h, par, flg, tz, nbr, ttype, towner, emask, netid, netm)
+            _uf_init(h, par, flg, startm, goalm)
+    for h in range(nh):
+        if ttype[h] >= 0:  # each touching pair once, from its higher hex
+            _uf_link(h, h, par, flg, tz, nbr, ttype, towner, emask, netid, netm)
 
 
 @njit(cache=True)
-def _uf_joined(q, h, transit, par, flg, tz, ttype, towner, netm):
-    """Does a network of the tile just placed on hex h join a start hex of seat q to a goal hex
-    along placed lines (usable under the transit rule if `transit`)? Before a move nobody is
-    joined and a removal joins no one, so a new path must run through h."""
-    if ttype[h] < 0 or (transit and towner[h] != q and tz[q, h] == 0):
-        return False
-    v = q if transit else 2
-    for j in range(2):
-        if netm[h * 2 + j] != 0 and (flg[v, _uf_find(par, v, h * 2 + j)] >> (2 * q)) & 3 == 3:
-            return True
-    return False
+def _uf_joins(h, par, flg, tz, ttype, towner, netm):
+    """Which start-to-goal joins run through the tile just placed on hex h: bit q = seat q's,
+    along lines usable under the transit rule; bit 2 + q = seat q's along any lines. Before a
+    move nobody is joined and a removal joins no one, so a new path must run through h."""
+    out = 0
+    if ttype[h] < 0:
+        return 0
+    for v in range(3):
+        if v < 2 and towner[h] != v and tz[v, h] == 0:
+            continue
+        f = 0
+        for j in range(2):
+            if netm[h * 2 + j] != 0:
+                f |= flg[v, _uf_find(par, v, h * 2 + j)]
+                # two networks of one tile are two components: a seat is joined only if one
+                # of them holds both its start and goal bits
+                if v < 2 and (f >> (2 * v)) & 3 == 3:
+                    out |= 1 << v
+                if v == 2:
+                    for q in range(2):
+                        if (f >> (2 * q)) & 3 == 3:
+                            out |= 1 << (2 + q)
+                f = 0
+    return out
 
 
 @njit(cache=True)
@@ -902,19 +916,19 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
                 _uf_rebuild(upar, uflg, startm, goalm, tz, nbr, ttype, towner, emask, netid, netm)
             else:
                 _uf_init(h, upar, uflg, startm, goalm)
-                _uf_link(h, upar, uflg, tz, nbr, ttype, towner, emask, netid, netm)
+                _uf_link(h, nh, upar, uflg, tz, nbr, ttype, towner, emask, netid, netm)
             done = False
+            js = _uf_joins(h, upar, uflg, tz, ttype, towner, netm)
             for k in range(2):
                 q = cur if k == 0 else other
-                if _uf_joined(q, h, 1, upar, uflg, tz, ttype, towner, netm):
+                if (js >> q) & 1:
                     winner = q
                     reason = E_PATH if k == 0 else E_OPP_PATH
                     done = True
                     break
                 # a joined line the transit rule does not count (once per game and seat is
                 # enough; before it is set no such line exists, so it too runs through h)
-                if row[O_TBLOCK_A + q] == 0 and _uf_joined(q, h, 0, upar, uflg, tz, ttype, towner,
-                                                           netm):
+                if (js >> (2 + q)) & 1:
                     row[O_TBLOCK_A + q] = 1
             if done:
                 row[O_COMPLETED] = 1
