@@ -98,7 +98,8 @@ def _cost(q, allow_empty, transit, blocked, stop, srcm, dstm, tz, nbr, ttype, to
     """0-1 BFS for seat q from the hexes with srcm[q, h] to those with dstm[q, h]: the number of
     empty hexes still to fill (INF: none). `allow_empty` = 0: placed lines only (0 = complete);
     `transit` = 0: ignore the transit rule; hex `blocked` is left out. d: int64[2 NH] (filled
-    with every node's cost when not `stop`); dq: int64[12 NH + 4]."""
+    with every node's cost when not `stop`); dq: int64[12 NH + 4], entries (cost << 8) | node
+    (NH <= 127), so each node is expanded once, at its final cost."""
     nh = ttype.shape[0]
     nn = nh * 2
     for i in range(nn):
@@ -111,7 +112,7 @@ def _cost(q, allow_empty, transit, blocked, stop, srcm, dstm, tz, nbr, ttype, to
         if ttype[h] < 0:
             if allow_empty:
                 d[h * 2] = 1
-                dq[tail] = h * 2
+                dq[tail] = (1 << 8) | (h * 2)
                 tail += 1
         elif not transit or towner[h] == q or tz[q, h]:
             for j in range(2):
@@ -121,10 +122,13 @@ def _cost(q, allow_empty, transit, blocked, stop, srcm, dstm, tz, nbr, ttype, to
                     dq[head] = h * 2 + j
     best = INF
     while head < tail:
-        u = dq[head]
+        e = dq[head]
         head += 1
+        u = e & 255
+        du = e >> 8
+        if du != d[u]:
+            continue  # a stale entry: u was reached more cheaply since, and expanded then
         h = u >> 1
-        du = d[u]
         if dstm[q, h] and du < best:
             best = du
             if stop:
@@ -154,9 +158,9 @@ def _cost(q, allow_empty, transit, blocked, stop, srcm, dstm, tz, nbr, ttype, to
                 d[v] = nd
                 if w == 0:
                     head -= 1
-                    dq[head] = v
+                    dq[head] = (nd << 8) | v
                 else:
-                    dq[tail] = v
+                    dq[tail] = (nd << 8) | v
                     tail += 1
     return best
 
