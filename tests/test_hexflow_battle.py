@@ -404,3 +404,136 @@ def test_traced_games_verify_across_rules(index, goal, start, home, tokens, orph
         assert trace.row[k] == v[0], k
     GAME.verify_trace(trace)
     assert row["hexflow_battle_displacements_A"][0] <= tokens
+
+
+# ---- incremental kernel structures vs recomputation ----------------------------------------------
+def _components(k: KBoard, view: int) -> dict[int, int]:
+    """node -> component label from scratch: placed line nodes joined across matching sides,
+    using only tiles the view may use (view q: seat q under the transit rule; 2: any tile)."""
+    def usable(h):
+        return view == 2 or k.towner[h] == view or k.tz[view, h]
+
+    label: dict[int, int] = {}
+    for h in np.flatnonzero(k.ttype >= 0):
+        for j in range(2):
+            u = int(h) * 2 + j
+            if k.netm[u] == 0 or u in label or not usable(int(h)):
+                continue
+            label[u] = u
+            todo = [u]
+            while todo:
+                x = todo.pop()
+                xh = x >> 1
+                for s in range(6):
+                    n, o = int(k.tb.nbr[xh, s]), (s + 3) % 6
+                    if (k.netm[x] >> s) & 1 and n >= 0 and k.ttype[n] >= 0 and \
+                            (k.emask[n] >> o) & 1 and usable(n):
+                        v = n * 2 + int(k.netid[n * 6 + o])
+                        if v not in label:
+                            label[v] = u
+                            todo.append(v)
+    return label
+
+
+def _find(par, v, x):
+    while par[v, x] != x:
+        x = par[v, x]
+    return x
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from(["random", "greedy"]),
+       st.sampled_from(["allowed", "forbidden"]), st.sampled_from(["edge", "corners"]))
+def test_union_find_and_need_equal_recomputation(index, bot, home, start):
+    """Along a game with many displacements, the kernel's incremental structures, updated move
+    by move as _battle_play does, equal a from-scratch computation: need[h] (sides where a
+    neighbour's line ends), the union-find partition of line nodes in all three views with each
+    root's start / goal flags, and _uf_joins' bits against the pure position's joined()."""
+    r = rules(battle_tokens=22, battle_orphan="off", battle_transit_home=home, battle_start=start)
+    trace = GAME.play_traced(r, seats_for(GAME, r, bot), index, 5)
+    k = KBoard(BT.BattlePosition(r))
+    nh, nn = BOARD.size, BOARD.size * 2
+    need = np.zeros(nh, np.int64)
+    par, flg = np.zeros((3, nn), np.int64), np.zeros((3, nn), np.int64)
+    bits = [int(k.startm[0, h] | k.goalm[0, h] << 1 | k.startm[1, h] << 2 | k.goalm[1, h] << 3)
+            for h in range(nh)]
+    for pos, mv in BT.replay(trace):
+        if mv is None or mv["kind"] == "pass":
+            continue
+        h, t = H(mv["hex"]), TYPE_BY_NAME[mv["tile"]]
+        BT._put(BT.SEATS.index(mv["seat"]), h, t, mv["rotation"], k.tb.net_mask, k.tb.emask,
+                k.ttype, k.trot, k.towner, k.emask, k.netid, k.netm)
+        BT._set_need(h, k.tb.nbr, k.emask, need)
+        args = (k.tz, k.tb.nbr, k.ttype, k.towner, k.emask, k.netid, k.netm)
+        if mv["kind"] == "displace":
+            BT._uf_rebuild(par, flg, k.startm, k.goalm, *args)
+        else:
+            BT._uf_init(h, par, flg, k.startm, k.goalm)
+            BT._uf_link(h, nh, par, flg, *args)
+        for x in range(nh):
+            want = 0
+            for s in range(6):
+                n = int(k.tb.nbr[x, s])
+                if n >= 0 and (k.emask[n] >> ((s + 3) % 6)) & 1:
+                    want |= 1 << s
+            assert need[x] == want, (mv, x)
+        for v in range(3):
+            label = _components(k, v)
+            root_of = {u: _find(par, v, u) for u in label}
+            flags: dict[int, int] = {}
+            for u, lab in label.items():
+                flags[lab] = flags.get(lab, 0) | bits[u >> 1]
+            for u, lab in label.items():
+                assert flg[v, root_of[u]] == flags[lab], (mv, v, u)
+                for u2, lab2 in label.items():
+                    assert (root_of[u] == root_of[u2]) == (lab == lab2), (mv, v, u, u2)
+        js = BT._uf_joins(h, par, flg, k.tz, k.ttype, k.towner, k.netm)
+        for q in range(2):
+            assert bool(js >> q & 1) == pos.joined(q), (mv, q)
+            assert not js >> (2 + q) & 1 or pos.joined(q, transit=False), (mv, q)
+    assert trace.row["hexflow_battle_displacements_A"] + trace.row[
+        "hexflow_battle_displacements_B"] > 0 or len(trace.moves) < 20
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from(["allowed", "forbidden"]),
+       st.sampled_from(["edge", "corners"]), st.sampled_from(["corners", "edge"]))
+def test_displaced_cost_equals_a_search_on_the_changed_board(index, home, goal, start):
+    """The greedy's displacement costs from the turn's maps (_displaced_cost) equal a full
+    search after actually putting the Star-6 or Block on the target, for both seats, at every
+    position of a game and every displacement the mover could make there."""
+    r = rules(battle_tokens=22, battle_orphan="off", battle_transit_home=home, battle_goal=goal,
+              battle_start=start)
+    trace = GAME.play_traced(r, seats_for(GAME, r, "random"), index, 9)
+    nh = BOARD.size
+    checked = 0
+    for i, (pos, mv) in enumerate(BT.replay(trace)):
+        if i % 2 or i >= len(trace.moves):
+            continue
+        p = BT.SEATS.index(trace.moves[i]["seat"])
+        k = KBoard(pos)
+        maps, arr = np.zeros((5, nh * 2), np.int64), np.zeros((4, 6), np.int64)
+        avoid = np.full((2, nh), -1, np.int64)
+        D = []
+        for j, q in enumerate((p, 1 - p)):
+            for m, (src, dst) in enumerate(((k.startm, k.goalm), (k.goalm, k.startm))):
+                BT._cost(q, 1, 1, -1, 0, src, dst, k.tz, k.tb.nbr, k.ttype, k.towner, k.emask,
+                         k.netid, k.netm, maps[2 * j + m], k.dq)
+            D.append(k.cost(q))
+        for kind, h, t, rot in k.moves(p, [S6, BK], [22, 22], [1, 1]):
+            if kind != BT.K_DISPLACE:
+                continue
+            for j in range(4):
+                BT._arrive(h, maps[j], k.tb.nbr, k.ttype, k.emask, k.netid, arr[j])
+            got = [BT._displaced_cost(q, j, h, t == S6, D[j], maps, arr, avoid, k.startm,
+                                      k.goalm, k.tz, k.tb.nbr, k.ttype, k.towner, k.emask,
+                                      k.netid, k.netm, k.dq) for j, q in enumerate((p, 1 - p))]
+            old = (int(k.ttype[h]), int(k.trot[h]), int(k.towner[h]))
+            BT._put(p, h, t, rot, k.tb.net_mask, k.tb.emask, k.ttype, k.trot, k.towner, k.emask,
+                    k.netid, k.netm)
+            want = [k.cost(q) for q in (p, 1 - p)]
+            BT._put(old[2], h, old[0], old[1], k.tb.net_mask, k.tb.emask, k.ttype, k.trot,
+                    k.towner, k.emask, k.netid, k.netm)
+            assert got == want, (i, BOARD.names[h], t)
+            checked += 1
+    assert checked > 0 or len(trace.moves) < 10

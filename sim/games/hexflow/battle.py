@@ -98,7 +98,8 @@ def _cost(q, allow_empty, transit, blocked, stop, srcm, dstm, tz, nbr, ttype, to
     """0-1 BFS for seat q from the hexes with srcm[q, h] to those with dstm[q, h]: the number of
     empty hexes still to fill (INF: none). `allow_empty` = 0: placed lines only (0 = complete);
     `transit` = 0: ignore the transit rule; hex `blocked` is left out. d: int64[2 NH] (filled
-    with every node's cost when not `stop`); dq: int64[12 NH + 4]."""
+    with every node's cost when not `stop`); dq: int64[12 NH + 4], entries (cost << 8) | node
+    (NH <= 127), so each node is expanded once, at its final cost."""
     nh = ttype.shape[0]
     nn = nh * 2
     for i in range(nn):
@@ -111,7 +112,7 @@ def _cost(q, allow_empty, transit, blocked, stop, srcm, dstm, tz, nbr, ttype, to
         if ttype[h] < 0:
             if allow_empty:
                 d[h * 2] = 1
-                dq[tail] = h * 2
+                dq[tail] = (1 << 8) | (h * 2)
                 tail += 1
         elif not transit or towner[h] == q or tz[q, h]:
             for j in range(2):
@@ -121,10 +122,13 @@ def _cost(q, allow_empty, transit, blocked, stop, srcm, dstm, tz, nbr, ttype, to
                     dq[head] = h * 2 + j
     best = INF
     while head < tail:
-        u = dq[head]
+        e = dq[head]
         head += 1
+        u = e & 255
+        du = e >> 8
+        if du != d[u]:
+            continue  # a stale entry: u was reached more cheaply since, and expanded then
         h = u >> 1
-        du = d[u]
         if dstm[q, h] and du < best:
             best = du
             if stop:
@@ -154,60 +158,95 @@ def _cost(q, allow_empty, transit, blocked, stop, srcm, dstm, tz, nbr, ttype, to
                 d[v] = nd
                 if w == 0:
                     head -= 1
-                    dq[head] = v
+                    dq[head] = (nd << 8) | v
                 else:
-                    dq[tail] = v
+                    dq[tail] = (nd << 8) | v
                     tail += 1
     return best
 
 
 @njit(cache=True)
-def _joins(q, h, transit, srcm, dstm, tz, nbr, ttype, towner, emask, netid, netm, seen, stamp,
-           stack):
-    """Does a network of the tile just placed on hex h join a start hex of seat q to a goal hex
-    along placed lines (usable under the transit rule if `transit`)? Before a move nobody is
-    joined and a removal joins no one, so a new path must run through h: only the line chain of
-    h's networks is walked. seen/stamp: visit marks without clearing; stack: int64[2 NH]."""
-    if ttype[h] < 0 or (transit and towner[h] != q and tz[q, h] == 0):
-        return False
-    for j0 in range(2):
-        if netm[h * 2 + j0] == 0:
+def _uf_find(par, v, x):
+    while par[v, x] != x:
+        par[v, x] = par[v, par[v, x]]
+        x = par[v, x]
+    return x
+
+
+@njit(cache=True)
+def _uf_link(h, lim, par, flg, tz, nbr, ttype, towner, emask, netid, netm):
+    """Join the networks of the tile on hex h to the lines of its placed neighbours below hex
+    lim, in every view that may use both tiles (view q < 2: seat q under the transit rule;
+    view 2: any tile). A root's flags are the OR of its members' start / goal bits."""
+    for v in range(3):
+        if v < 2 and towner[h] != v and tz[v, h] == 0:
             continue
-        stamp[0] += 1
-        st = stamp[0]
-        seen[h * 2 + j0] = st
-        stack[0] = h * 2 + j0
-        top = 1
-        got_s = False
-        got_d = False
-        while top > 0:
-            top -= 1
-            u = stack[top]
-            x = u >> 1
-            if srcm[q, x]:
-                got_s = True
-            if dstm[q, x]:
-                got_d = True
-            if got_s and got_d:
-                return True
-            m = netm[u]
-            for s in range(6):
-                if not (m >> s) & 1:
-                    continue
-                n = nbr[x, s]
-                if n < 0 or ttype[n] < 0:
-                    continue
-                o = (s + 3) % 6
-                if not (emask[n] >> o) & 1:
-                    continue
-                if transit and towner[n] != q and tz[q, n] == 0:
-                    continue
-                v = n * 2 + netid[n * 6 + o]
-                if seen[v] != st:
-                    seen[v] = st
-                    stack[top] = v
-                    top += 1
-    return False
+        em = emask[h]
+        for s in range(6):
+            if not (em >> s) & 1:
+                continue
+            n = nbr[h, s]
+            o = (s + 3) % 6
+            if n < 0 or n >= lim or ttype[n] < 0 or not (emask[n] >> o) & 1:
+                continue
+            if v < 2 and towner[n] != v and tz[v, n] == 0:
+                continue
+            a = _uf_find(par, v, h * 2 + netid[h * 6 + s])
+            b = _uf_find(par, v, n * 2 + netid[n * 6 + o])
+            if a != b:
+                par[v, a] = b
+                flg[v, b] |= flg[v, a]
+
+
+@njit(cache=True)
+def _uf_init(h, par, flg, startm, goalm):
+    """Hex h's two network nodes become singletons in every view, flagged with bit 2q (a start
+    hex of seat q) and bit 2q + 1 (a goal hex of seat q)."""
+    f = startm[0, h] | (goalm[0, h] << 1) | (startm[1, h] << 2) | (goalm[1, h] << 3)
+    for v in range(3):
+        for j in range(2):
+            par[v, h * 2 + j] = h * 2 + j
+            flg[v, h * 2 + j] = f
+
+
+@njit(cache=True)
+def _uf_rebuild(par, flg, startm, goalm, tz, nbr, ttype, towner, emask, netid, netm):
+    """Line components from scratch: a displacement removes a tile, which a union-find cannot
+    undo (at most battle_tokens x 2 times a game)."""
+    nh = ttype.shape[0]
+    for h in range(nh):
+        if ttype[h] >= 0:
+            _uf_init(h, par, flg, startm, goalm)
+    for h in range(nh):
+        if ttype[h] >= 0:  # each touching pair once, from its higher hex
+            _uf_link(h, h, par, flg, tz, nbr, ttype, towner, emask, netid, netm)
+
+
+@njit(cache=True)
+def _uf_joins(h, par, flg, tz, ttype, towner, netm):
+    """Which start-to-goal joins run through the tile just placed on hex h: bit q = seat q's,
+    along lines usable under the transit rule; bit 2 + q = seat q's along any lines. Before a
+    move nobody is joined and a removal joins no one, so a new path must run through h."""
+    out = 0
+    if ttype[h] < 0:
+        return 0
+    for v in range(3):
+        if v < 2 and towner[h] != v and tz[v, h] == 0:
+            continue
+        f = 0
+        for j in range(2):
+            if netm[h * 2 + j] != 0:
+                f |= flg[v, _uf_find(par, v, h * 2 + j)]
+                # two networks of one tile are two components: a seat is joined only if one
+                # of them holds both its start and goal bits
+                if v < 2 and (f >> (2 * v)) & 3 == 3:
+                    out |= 1 << v
+                if v == 2:
+                    for q in range(2):
+                        if (f >> (2 * q)) & 3 == 3:
+                            out |= 1 << (2 + q)
+                f = 0
+    return out
 
 
 @njit(cache=True)
@@ -247,6 +286,18 @@ def _links(h, em, nbr, ttype, emask):
             if n >= 0 and ttype[n] >= 0 and (emask[n] >> ((s + 3) % 6)) & 1:
                 return True
     return False
+
+
+@njit(cache=True)
+def _set_need(h, nbr, emask, need):
+    """need[n] = sides of hex n where a neighbour's line ends (a tile on n links a line iff it
+    covers one); after the tile on h changed, only the bit of each neighbour facing h moves."""
+    em = emask[h]
+    for s in range(6):
+        n = nbr[h, s]
+        if n >= 0:
+            o = (s + 3) % 6
+            need[n] = (need[n] & ~(1 << o)) | (((em >> s) & 1) << o)
 
 
 @njit(cache=True)
@@ -302,11 +353,12 @@ def _gen_moves(p, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr,
         if ttype[h] >= 0:
             continue
         adj = False
+        need = 0  # sides of h where a neighbour's line ends
         for s in range(6):
             nb = nbr[h, s]
             if nb >= 0 and ttype[nb] >= 0:
                 adj = True
-                break
+                need |= ((emask[nb] >> ((s + 3) % 6)) & 1) << s
         if not adj:
             continue
         for i in range(npairs):
@@ -314,7 +366,7 @@ def _gen_moves(p, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr,
             if t == BLOCK:
                 if block_conn:
                     continue
-            elif not _links(h, emask_t[t, pr[i]], nbr, ttype, emask):
+            elif emask_t[t, pr[i]] & need == 0:
                 continue
             mk[n] = K_PLACE
             mh[n] = h
@@ -399,10 +451,12 @@ def _mark_chains(q, mult, startm, tz, nbr, ttype, towner, emask, netid, netm, ma
 
 @njit(cache=True)
 def _random_pick(p, rng, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr, firstc,
-                 corner_any, ttype, towner, emask, pt, pr, mk, mh, mt, mr, front, nfront, targ):
+                 corner_any, ttype, towner, emask, need, pt, pr, mk, mh, mt, mr, front, nfront,
+                 targ):
     """Uniform over the legal moves: up to 24 uniform draws from (tile pair x frontier hex) plus
     (displacer x target) checked for legality, then exact enumeration. Writes the move to
-    mk/mh/mt/mr[0]; returns False when there is none."""
+    mk/mh/mt/mr[0]; returns False when there is none. need[h]: the sides of h where a
+    neighbour's line ends (see _set_need)."""
     nh = ttype.shape[0]
     if placed_any[p] != 0:
         npairs = _hand_pairs(p, hand, n_orient, rot_of, pt, pr)
@@ -436,7 +490,7 @@ def _random_pick(p, rng, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_
                 if t == BLOCK:
                     if block_conn:
                         continue
-                elif not _links(h, emask_t[t, r], nbr, ttype, emask):
+                elif emask_t[t, r] & need[h] == 0:
                     continue
                 kind = K_PLACE
             else:
@@ -446,7 +500,7 @@ def _random_pick(p, rng, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_
                 t = pt[i]
                 r = pr[i]
                 em = emask_t[t, r]
-                if t != BLOCK and not _links(h, em, nbr, ttype, emask):
+                if t != BLOCK and em & need[h] == 0:
                     continue
                 if cfg[B_ORPHAN] == 0 and _orphans(h, em, nbr, ttype, emask):
                     continue
@@ -466,6 +520,46 @@ def _random_pick(p, rng, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_
     mt[0] = mt[i]
     mr[0] = mr[i]
     return True
+
+
+@njit(cache=True)
+def _displaced_cost(q, k, h, star, D, maps, arr, avoid, startm, goalm, tz, nbr, ttype, towner,
+                    emask, netid, netm, dq):
+    """Seat q's completion cost (as _cost) once the mover's Star-6 (`star`) or Block replaces
+    the tile on hex h, from this turn's maps (maps[2k] from q's starts, maps[2k+1] from its
+    goals; D = q's cost now; arr[2k], arr[2k+1]: their arrivals at h), without searching the
+    changed board where it can.
+    A Star-6 q may use is one node joined across every side, so it joins at least what the old
+    tile did: the cost can only fall, to its best way through h, which enters from the cheapest
+    side of the start map and leaves by the cheapest of the goal map (those minima may run
+    through the old tile, but the side a way crosses before first entering h is a Star-6 side
+    too, so they equal the minima of the board without h). A Block, or a Star-6 q may not use,
+    takes h out of q's ways: the cost stays D unless a node of h lies on a cheapest way, and
+    then one search leaving h out is cached in avoid[k, h]."""
+    if star and (k == 0 or tz[q, h]):
+        x = 0
+        y = 0
+        if startm[q, h] == 0:
+            x = INF
+            for s in range(6):
+                x = min(x, arr[2 * k, s])
+        if goalm[q, h] == 0:
+            y = INF
+            for s in range(6):
+                y = min(y, arr[2 * k + 1, s])
+        return min(D, x + y)
+    if avoid[k, h] < 0:
+        dS = maps[2 * k]
+        dG = maps[2 * k + 1]
+        a = D
+        for j in range(2):
+            u = h * 2 + j
+            if D < INF and netm[u] != 0 and dS[u] + dG[u] == D:
+                a = _cost(q, 1, 1, h, 1, startm, goalm, tz, nbr, ttype, towner, emask, netid,
+                          netm, maps[4], dq)
+                break
+        avoid[k, h] = a
+    return avoid[k, h]
 
 
 @njit(cache=True)
@@ -511,20 +605,30 @@ def _greedy_pick(p, rng, w_block, token_cost, w_stale, cap_pts, mult, nmoves, mk
     best_sc = -1e18
     pick = -1
     nbest = 0
+    ch = -1  # the hex whose arrivals (arr) and own-chain link sides (lm) are at hand
+    lm = 0
     for i in range(nmoves):
         h = mh[i]
         t = mt[i]
         r = mr[i]
+        if h != ch:  # placements come grouped by hex
+            ch = h
+            for k in range(2):
+                if k == 0 or tz[o, h]:
+                    _arrive(h, maps[2 * k], nbr, ttype, emask, netid, arr[2 * k])
+                    _arrive(h, maps[2 * k + 1], nbr, ttype, emask, netid, arr[2 * k + 1])
+            lm = 0
+            for s in range(6):
+                n = nbr[h, s]
+                so = (s + 3) % 6
+                if n >= 0 and ttype[n] >= 0 and (emask[n] >> so) & 1 and \
+                        mark[0, n * 2 + netid[n * 6 + so]]:
+                    lm |= 1 << s
         if mk[i] == K_DISPLACE:
-            ot = ttype[h]
-            orr = trot[h]
-            ow = towner[h]
-            _put(p, h, t, r, net_mask, emask_t, ttype, trot, towner, emask, netid, netm)
-            mine = _cost(p, 1, 1, -1, 1, startm, goalm, tz, nbr, ttype, towner, emask, netid,
-                         netm, maps[4], dq)
-            theirs = _cost(o, 1, 1, -1, 1, startm, goalm, tz, nbr, ttype, towner, emask, netid,
-                           netm, maps[4], dq)
-            _put(ow, h, ot, orr, net_mask, emask_t, ttype, trot, towner, emask, netid, netm)
+            mine = _displaced_cost(p, 0, h, t == STAR6, dcur0, maps, arr, avoid, startm, goalm,
+                                   tz, nbr, ttype, towner, emask, netid, netm, dq)
+            theirs = _displaced_cost(o, 1, h, t == STAR6, dcur1, maps, arr, avoid, startm,
+                                     goalm, tz, nbr, ttype, towner, emask, netid, netm, dq)
         else:
             mine = INF
             theirs = INF
@@ -539,12 +643,10 @@ def _greedy_pick(p, rng, w_block, token_cost, w_stale, cap_pts, mult, nmoves, mk
                     rest = dcur0 if k == 0 else dcur1
                 via = INF
                 if k == 0 or tz[q, h]:
-                    _arrive(h, maps[2 * k], nbr, ttype, emask, netid, arr[0])
-                    _arrive(h, maps[2 * k + 1], nbr, ttype, emask, netid, arr[1])
                     for j in range(2):
                         m = net_mask[t, r, j]
                         if m != 0:
-                            c = _pair_through(m, arr[0], arr[1], startm[q, h] != 0,
+                            c = _pair_through(m, arr[2 * k], arr[2 * k + 1], startm[q, h] != 0,
                                               goalm[q, h] != 0)
                             if c < via:
                                 via = c
@@ -560,13 +662,7 @@ def _greedy_pick(p, rng, w_block, token_cost, w_stale, cap_pts, mult, nmoves, mk
             sc = -min(mine, 60) + w_block * min(theirs, 60)
             gain = 0.0
             em = emask_t[t, r]
-            links = False
-            for s in range(6):
-                n = nbr[h, s]
-                if (em >> s) & 1 and n >= 0 and ttype[n] >= 0 and (emask[n] >> ((s + 3) % 6)) & 1:
-                    if mark[0, n * 2 + netid[n * 6 + (s + 3) % 6]]:
-                        links = True
-            if em != 0 and (links or (startm[p, h] and mk[i] == K_PLACE)):
+            if em != 0 and (em & lm != 0 or (startm[p, h] and mk[i] == K_PLACE)):
                 gain += (own_l + 1) * (1 + own_ms + mult[h]) - own_l * (1 + own_ms)
             if mk[i] == K_DISPLACE:
                 sc -= token_cost
@@ -679,7 +775,7 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
     mr = np.empty(MAXMOVES, np.int64)
     maps = np.empty((5, nn), np.int64)
     dq = np.empty(nn * 12 + 4, np.int64)
-    arr = np.empty((2, 6), np.int64)
+    arr = np.empty((4, 6), np.int64)
     crit = np.empty((2, nh), np.int64)
     cnt = np.empty(nh + 2, np.int64)
     avoid = np.empty((2, nh), np.int64)
@@ -687,13 +783,14 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
     stack = np.empty(nn, np.int64)
     hstamp = np.empty(nh, np.int64)
     lout = np.empty(1, np.int64)
-    jseen = np.zeros(nn, np.int64)
+    upar = np.zeros((3, nn), np.int64)
+    uflg = np.zeros((3, nn), np.int64)
     mark = np.zeros((2, nn), np.int64)
     cs = np.zeros((2, 2), np.int64)
     front = np.empty(nh, np.int64)
     fpos = np.empty(nh, np.int64)
+    need = np.empty(nh, np.int64)
     targ = np.empty(nh, np.int64)
-    jstamp = np.zeros(1, np.int64)
     shuf = free_hexes.copy()
     rng = new_state(0)
     for g in range(n_games):
@@ -701,6 +798,7 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
         for h in range(nh):
             _clear(h, ttype, trot, towner, emask, netid, netm)
             fpos[h] = -1
+            need[h] = 0
         nfront = 0
         row = res[g]
         for c in range(row.shape[0]):
@@ -747,8 +845,8 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
                                 mr)
             else:
                 nm = 1 if _random_pick(cur, rng, cfg, tokens, placed_any, hand, n_orient, rot_of,
-                                       emask_t, nbr, firstc, corner_any, ttype, towner, emask, pt,
-                                       pr, mk, mh, mt, mr, front, nfront, targ) else 0
+                                       emask_t, nbr, firstc, corner_any, ttype, towner, emask,
+                                       need, pt, pr, mk, mh, mt, mr, front, nfront, targ) else 0
             if nm == 0:
                 if record:
                     rec_moves[nrec, 0] = cur
@@ -796,6 +894,7 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
                 captures[cur] += 1
                 row[O_DISP_A + cur] += 1
             _put(cur, h, t, r, net_mask, emask_t, ttype, trot, towner, emask, netid, netm)
+            _set_need(h, nbr, emask, need)
             placed_any[cur] = 1
             if fpos[h] >= 0:  # h leaves the frontier, its empty neighbours join it
                 last = front[nfront - 1]
@@ -817,20 +916,23 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
                     else:
                         hand[cur, k] = -1
                     break
+            if mk[i] == K_DISPLACE:
+                _uf_rebuild(upar, uflg, startm, goalm, tz, nbr, ttype, towner, emask, netid, netm)
+            else:
+                _uf_init(h, upar, uflg, startm, goalm)
+                _uf_link(h, nh, upar, uflg, tz, nbr, ttype, towner, emask, netid, netm)
             done = False
+            js = _uf_joins(h, upar, uflg, tz, ttype, towner, netm)
             for k in range(2):
                 q = cur if k == 0 else other
-                if _joins(q, h, 1, startm, goalm, tz, nbr, ttype, towner, emask, netid, netm,
-                          jseen, jstamp, stack):
+                if (js >> q) & 1:
                     winner = q
                     reason = E_PATH if k == 0 else E_OPP_PATH
                     done = True
                     break
                 # a joined line the transit rule does not count (once per game and seat is
                 # enough; before it is set no such line exists, so it too runs through h)
-                if row[O_TBLOCK_A + q] == 0 and _joins(q, h, 0, startm, goalm, tz, nbr, ttype,
-                                                       towner, emask, netid, netm, jseen, jstamp,
-                                                       stack):
+                if (js >> (2 + q)) & 1:
                     row[O_TBLOCK_A + q] = 1
             if done:
                 row[O_COMPLETED] = 1
