@@ -30,6 +30,11 @@ from sim.rng import below, game_seed, new_state, shuffle
 
 INF = 1 << 20
 BLOCK = 4
+# typed (not literal) call arguments: numba compiles a callee once per distinct argument type,
+# and a literal -1 / True / 0 is a type of its own
+NO_HEX = np.int64(-1)
+STOP = np.bool_(True)
+FULL = np.bool_(False)
 
 # cfg indices
 C_HAND, C_BLOCK_CONNECTED, C_BLOCKED_LOSES, C_STALEMATE, C_NO_MOVE, C_FIRST, C_MAX_TURNS, \
@@ -247,7 +252,7 @@ def _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, dist, seen, stamp
                cd)
     if v < 0:
         return INF
-    _witness_to(q, 0, v, ttype, pn, ps, wit_in, wit_out)
+    _witness_to(q, np.int64(0), v, ttype, pn, ps, wit_in, wit_out)
     wvalid[q, 0] = 1
     nh = ttype.shape[0]
     for h in range(nh):  # wall off witness 0's inner hexes for a moment
@@ -256,7 +261,7 @@ def _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, dist, seen, stamp
     v = _reach(c1, c2, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack, pn, ps, cv,
                cd)
     if v >= 0:
-        _witness_to(q, 1, v, ttype, pn, ps, wit_in, wit_out)
+        _witness_to(q, np.int64(1), v, ttype, pn, ps, wit_in, wit_out)
         wvalid[q, 1] = 1
     for h in range(nh):
         if wit_in[q, 0, h] >= 0 and wit_out[q, 0, h] >= 0:
@@ -622,7 +627,7 @@ def _cost_with(h, t, r, src, dst, nbr, net_mask, emask_t, ttype, emask, netid, n
         for s in range(6):
             if (m >> s) & 1:
                 netid[h * 6 + s] = j
-    c = _bfs(src, dst, -1, nbr, ttype, emask, netid, netm, d, pn, ps, dq, True)
+    c = _bfs(src, dst, NO_HEX, nbr, ttype, emask, netid, netm, d, pn, ps, dq, STOP)
     ttype[h] = -1
     emask[h] = 0
     for j in range(2):
@@ -687,10 +692,10 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
     cm2 = corners[p, 1]
     co1 = corners[o, 0]
     co2 = corners[o, 1]
-    Dm = _bfs(cm1, cm2, -1, nbr, ttype, emask, netid, netm, maps[0], pn, ps, dq, False)
-    _bfs(cm2, cm1, -1, nbr, ttype, emask, netid, netm, maps[1], pn, ps, dq, False)
-    Do = _bfs(co1, co2, -1, nbr, ttype, emask, netid, netm, maps[2], pn, ps, dq, False)
-    _bfs(co2, co1, -1, nbr, ttype, emask, netid, netm, maps[3], pn, ps, dq, False)
+    Dm = _bfs(cm1, cm2, NO_HEX, nbr, ttype, emask, netid, netm, maps[0], pn, ps, dq, FULL)
+    _bfs(cm2, cm1, NO_HEX, nbr, ttype, emask, netid, netm, maps[1], pn, ps, dq, FULL)
+    Do = _bfs(co1, co2, NO_HEX, nbr, ttype, emask, netid, netm, maps[2], pn, ps, dq, FULL)
+    _bfs(co2, co1, NO_HEX, nbr, ttype, emask, netid, netm, maps[3], pn, ps, dq, FULL)
     _critical(maps[0], maps[1], Dm, nh, ttype, crit[0], cnt)
     _critical(maps[2], maps[3], Do, nh, ttype, crit[1], cnt)
     open0 = _open_ends(cm1, nbr, ttype, emask, netm, par, need_c[0])
@@ -710,7 +715,7 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
             if not near:
                 continue
             if adj[hh] > 0:  # a candidate: the exact cost around it is needed
-                v = _bfs(cm1, cm2, hh, nbr, ttype, emask, netid, netm, sd, pn, ps, dq, True)
+                v = _bfs(cm1, cm2, hh, nbr, ttype, emask, netid, netm, sd, pn, ps, dq, STOP)
             else:  # only whether it is a cut
                 ttype[hh] = BLOCK
                 v = INF if _reach(cm1, cm2, nbr, ttype, emask, netid, netm, dist, seen, stamp,
@@ -727,7 +732,7 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
     do_c = min(Do, cap)
     both_finite = Dm < INF and Do < INF
     best = -1e18
-    nbest = 0
+    nbest = np.int64(0)
     for ci in range(ncand):
         h = cands[ci]
         for k in range(4):
@@ -794,7 +799,7 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
                 dang_h = True
         ex_o = Do
         if crit[1, h]:
-            ex_o = _bfs(co1, co2, h, nbr, ttype, emask, netid, netm, sd, pn, ps, dq, True)
+            ex_o = _bfs(co1, co2, h, nbr, ttype, emask, netid, netm, sd, pn, ps, dq, STOP)
         for i in range(npairs):
             t = pt[i]
             r = pr[i]
@@ -1000,13 +1005,13 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
             adj[h] = 0
             need[h] = 0
             pos[h] = -1
-        nfront = 0
+        nfront = np.int64(0)  # not a literal 0: callees compile once, for int64
         row = res[g]
         for c in range(row.shape[0]):
             row[c] = 0
         # set-up: coin flip, dots, bags, hands
         if cfg[C_FIRST] == FIRST_RANDOM:
-            first = below(rng, 2)
+            first = below(rng, np.int64(2))
         elif cfg[C_FIRST] == FIRST_A:
             first = 0
         else:
