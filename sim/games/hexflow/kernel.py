@@ -638,6 +638,18 @@ def _cost_with(h, t, r, src, dst, nbr, net_mask, emask_t, ttype, emask, netid, n
 
 
 @njit(cache=True)
+def _cut_arrivals(h, c1, c2, nbr, ttype, emask, netid, netm, sd, pn, ps, dq, a1, a2):
+    """a1[s] / a2[s]: cost from corner c1 / c2 to the node across side s of empty hex h by ways
+    that avoid h. When h is a cut (every way passes it), a way through a one-line tile on h
+    passes h exactly once, so _pair_through over a1, a2 is the exact cost through that tile:
+    two searches per hex instead of one per tile and rotation (_cost_with)."""
+    _bfs(c1, c1, h, nbr, ttype, emask, netid, netm, sd, pn, ps, dq, FULL)  # dst = src: map only
+    _arrive(h, sd, nbr, ttype, emask, netid, a1)
+    _bfs(c2, c2, h, nbr, ttype, emask, netid, netm, sd, pn, ps, dq, FULL)
+    _arrive(h, sd, nbr, ttype, emask, netid, a2)
+
+
+@njit(cache=True)
 def _open_ends(c, nbr, ttype, emask, netm, par, need_c):
     """Empty hexes that the lines of the network on corner hex c (with everything joined to it)
     point into; need_c[n] = sides of n facing those line ends. Returns their number, -1 when
@@ -673,8 +685,8 @@ def _open_ends(c, nbr, ttype, emask, netm, par, need_c):
 @njit(cache=True)
 def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corners, nbr, n_orient,
                  rot_of, net_mask, emask_t, ttype, emask, netid, netm, par, adj, need, front,
-                 nfront, placed_any, hand, pt, pr, cand, maps, sd, pn, ps, dq, arr, crit, cnt,
-                 need_c, gx, dist, seen, stamp, stack, cv, cd, out):
+                 nfront, placed_any, hand, pt, pr, cand, maps, sd, pn, ps, dq, arr, carr, crit,
+                 cnt, need_c, gx, dist, seen, stamp, stack, cv, cd, out):
     """Plays to win: cheapest completion (empty hexes still to fill) for both players, from both
     of each player's corners (4 distance maps per turn); a candidate is scored by how it changes
     own and opponent's completion cost: through the new tile (from the maps) or around it (exact
@@ -800,6 +812,8 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
         ex_o = Do
         if crit[1, h]:
             ex_o = _bfs(co1, co2, h, nbr, ttype, emask, netid, netm, sd, pn, ps, dq, STOP)
+        cut_m = False  # carr[0:2] / carr[2:4] hold _cut_arrivals of h for own / opponent's ways
+        cut_o = False
         for i in range(npairs):
             t = pt[i]
             r = pr[i]
@@ -822,12 +836,28 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
                         th_o = v
             # h is a cut of a player's ways: the maps may route through h itself, so the cost
             # through the tile is searched exactly
+            # through the tile is exact (an X-Cross's two lines may both be used: searched)
+            two_lines = net_mask[t, r, 1] != 0
             if ex_m >= INF and th_m > 0:
-                th_m = _cost_with(h, t, r, cm1, cm2, nbr, net_mask, emask_t, ttype, emask, netid,
-                                  netm, sd, pn, ps, dq)
+                if two_lines:
+                    th_m = _cost_with(h, t, r, cm1, cm2, nbr, net_mask, emask_t, ttype, emask,
+                                      netid, netm, sd, pn, ps, dq)
+                else:
+                    if not cut_m:
+                        _cut_arrivals(h, cm1, cm2, nbr, ttype, emask, netid, netm, sd, pn, ps, dq,
+                                      carr[0], carr[1])
+                        cut_m = True
+                    th_m = _pair_through(net_mask[t, r, 0], carr[0], carr[1], h == cm1, h == cm2)
             if ex_o >= INF and th_o > 0:
-                th_o = _cost_with(h, t, r, co1, co2, nbr, net_mask, emask_t, ttype, emask, netid,
-                                  netm, sd, pn, ps, dq)
+                if two_lines:
+                    th_o = _cost_with(h, t, r, co1, co2, nbr, net_mask, emask_t, ttype, emask,
+                                      netid, netm, sd, pn, ps, dq)
+                else:
+                    if not cut_o:
+                        _cut_arrivals(h, co1, co2, nbr, ttype, emask, netid, netm, sd, pn, ps, dq,
+                                      carr[2], carr[3])
+                        cut_o = True
+                    th_o = _pair_through(net_mask[t, r, 0], carr[2], carr[3], h == co1, h == co2)
             if th_m == 0:
                 sc = 1e12
             elif th_o == 0:
@@ -942,6 +972,7 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
     ps = np.empty(nn, np.int64)
     dq = np.empty(nn * 12 + 4, np.int64)
     arr = np.empty((4, 6), np.int64)
+    carr = np.empty((4, 6), np.int64)
     crit = np.empty((2, nh), np.int64)
     cnt = np.empty(nh + 2, np.int64)
     need_c = np.empty((2, nh), np.int64)
@@ -1060,8 +1091,8 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
                 ok = _greedy_move(cur, rng, bot_par[cur, 0], bot_par[cur, 1], block_connected,
                                   blocked_loses, corners, nbr, n_orient, rot_of, net_mask, emask_t,
                                   ttype, emask, netid, netm, par, adj, need, front, nfront,
-                                  placed_any, hand, pt, pr, cand, maps, sd, pn, ps, dq, arr, crit,
-                                  cnt, need_c, gx, dist, seen, stamp, stack, cv, cd, mv)
+                                  placed_any, hand, pt, pr, cand, maps, sd, pn, ps, dq, arr, carr,
+                                  crit, cnt, need_c, gx, dist, seen, stamp, stack, cv, cd, mv)
             else:
                 ok = _random_move(cur, rng, block_connected, corners, n_orient, rot_of, emask_t,
                                   ttype, adj, need, front, nfront, placed_any, hand, pt, pr, cand,
