@@ -409,10 +409,10 @@ class KernelBoard:
 
     def cost(self, seat, blocked=-1):
         nn = 2 * BOARD.size
-        d, pn, ps = (np.zeros(nn, np.int64) for _ in range(3))
+        d, done = np.zeros(nn, np.int64), np.zeros(nn, np.int64)
         dq = np.zeros(nn * 12 + 4, np.int64)
         return K._bfs(CORNERS[seat, 0], CORNERS[seat, 1], blocked, self.t.nbr, self.ttype,
-                      self.emask, self.netid, self.netm, d, pn, ps, dq, False)
+                      self.emask, self.netid, self.netm, d, done, dq, False)
 
     def best_path(self, seat):
         nn = 2 * BOARD.size
@@ -465,15 +465,15 @@ def _through_cut(kb, seat, h, t, r):
     """Cost of seat's way through tile (t, r) on empty hex h from the greedy's two maps that
     avoid h (_cut_arrivals), and from a search with the tile placed (_cost_with)."""
     nn = 2 * BOARD.size
-    sd, pn, ps = (np.zeros(nn, np.int64) for _ in range(3))
+    sd, done = np.zeros(nn, np.int64), np.zeros(nn, np.int64)
     dq = np.zeros(nn * 12 + 4, np.int64)
     a1, a2 = np.zeros(6, np.int64), np.zeros(6, np.int64)
     c1, c2 = int(CORNERS[seat, 0]), int(CORNERS[seat, 1])
-    K._cut_arrivals(h, c1, c2, kb.t.nbr, kb.ttype, kb.emask, kb.netid, kb.netm, sd, pn, ps, dq,
+    K._cut_arrivals(h, c1, c2, kb.t.nbr, kb.ttype, kb.emask, kb.netid, kb.netm, sd, done, dq,
                     a1, a2)
     maps = K._pair_through(kb.t.net_mask[t, r, 0], a1, a2, h == c1, h == c2)
     search = K._cost_with(h, t, r, c1, c2, kb.t.nbr, kb.t.net_mask, kb.t.emask, kb.ttype,
-                          kb.emask, kb.netid, kb.netm, sd, pn, ps, dq)
+                          kb.emask, kb.netid, kb.netm, sd, done, dq)
     return maps, search
 
 

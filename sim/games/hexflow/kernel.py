@@ -85,10 +85,10 @@ def _find(par, x):
 
 
 @njit(cache=True)
-def _bfs(src, dst, blocked, nbr, ttype, emask, netid, netm, d, pn, ps, dq, stop):
+def _bfs(src, dst, blocked, nbr, ttype, emask, netid, netm, d, done, dq, stop):
     """0-1 BFS from corner hex `src` over the potential graph (hex `blocked` removed).
 
-    d, pn, ps: int64[2 * NH] distance, parent node, side taken from the parent; dq: int64[24 * NH].
+    d: int64[2 * NH] distance; done: int64[2 * NH] scratch (node expanded); dq: int64[24 * NH].
     Returns the number of empty hexes still to fill on the cheapest way to corner `dst` (INF if
     none); a placed start/end network costs 0, an empty corner 1. With `stop`, the search ends
     as soon as dst is reached (d is then only partly filled).
@@ -96,25 +96,27 @@ def _bfs(src, dst, blocked, nbr, ttype, emask, netid, netm, d, pn, ps, dq, stop)
     nn = d.shape[0]
     for i in range(nn):
         d[i] = INF
+        done[i] = 0
     if src == blocked or dst == blocked:
         return INF
     head = nn * 6
     tail = head
     if ttype[src] < 0:
         d[src * 2] = 1
-        pn[src * 2] = -1
         dq[tail] = src * 2
         tail += 1
     else:
         for j in range(2):
             if netm[src * 2 + j] != 0:
                 d[src * 2 + j] = 0
-                pn[src * 2 + j] = -1
                 dq[tail] = src * 2 + j
                 tail += 1
     while head < tail:
         u = dq[head]
         head += 1
+        if done[u]:
+            continue  # queued again after a cheaper way was found: already expanded
+        done[u] = 1
         h = u >> 1
         du = d[u]
         if h == dst and stop:
@@ -138,8 +140,6 @@ def _bfs(src, dst, blocked, nbr, ttype, emask, netid, netm, d, pn, ps, dq, stop)
             nd = du + w
             if nd < d[v]:
                 d[v] = nd
-                pn[v] = u
-                ps[v] = s
                 if w == 0:
                     head -= 1
                     dq[head] = v
@@ -616,7 +616,7 @@ def _random_move(p, rng, block_connected, corners, n_orient, rot_of, emask_t, tt
 
 
 @njit(cache=True)
-def _cost_with(h, t, r, src, dst, nbr, net_mask, emask_t, ttype, emask, netid, netm, d, pn, ps,
+def _cost_with(h, t, r, src, dst, nbr, net_mask, emask_t, ttype, emask, netid, netm, d, done,
                dq):
     """Exact completion cost src -> dst if tile (t, r) stood on empty hex h (state restored)."""
     ttype[h] = t
@@ -627,7 +627,7 @@ def _cost_with(h, t, r, src, dst, nbr, net_mask, emask_t, ttype, emask, netid, n
         for s in range(6):
             if (m >> s) & 1:
                 netid[h * 6 + s] = j
-    c = _bfs(src, dst, NO_HEX, nbr, ttype, emask, netid, netm, d, pn, ps, dq, STOP)
+    c = _bfs(src, dst, NO_HEX, nbr, ttype, emask, netid, netm, d, done, dq, STOP)
     ttype[h] = -1
     emask[h] = 0
     for j in range(2):
@@ -638,14 +638,14 @@ def _cost_with(h, t, r, src, dst, nbr, net_mask, emask_t, ttype, emask, netid, n
 
 
 @njit(cache=True)
-def _cut_arrivals(h, c1, c2, nbr, ttype, emask, netid, netm, sd, pn, ps, dq, a1, a2):
+def _cut_arrivals(h, c1, c2, nbr, ttype, emask, netid, netm, sd, done, dq, a1, a2):
     """a1[s] / a2[s]: cost from corner c1 / c2 to the node across side s of empty hex h by ways
     that avoid h. When h is a cut (every way passes it), a way through a one-line tile on h
     passes h exactly once, so _pair_through over a1, a2 is the exact cost through that tile:
     two searches per hex instead of one per tile and rotation (_cost_with)."""
-    _bfs(c1, c1, h, nbr, ttype, emask, netid, netm, sd, pn, ps, dq, FULL)  # dst = src: map only
+    _bfs(c1, c1, h, nbr, ttype, emask, netid, netm, sd, done, dq, FULL)  # dst = src: map only
     _arrive(h, sd, nbr, ttype, emask, netid, a1)
-    _bfs(c2, c2, h, nbr, ttype, emask, netid, netm, sd, pn, ps, dq, FULL)
+    _bfs(c2, c2, h, nbr, ttype, emask, netid, netm, sd, done, dq, FULL)
     _arrive(h, sd, nbr, ttype, emask, netid, a2)
 
 
@@ -704,10 +704,10 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
     cm2 = corners[p, 1]
     co1 = corners[o, 0]
     co2 = corners[o, 1]
-    Dm = _bfs(cm1, cm2, NO_HEX, nbr, ttype, emask, netid, netm, maps[0], pn, ps, dq, FULL)
-    _bfs(cm2, cm1, NO_HEX, nbr, ttype, emask, netid, netm, maps[1], pn, ps, dq, FULL)
-    Do = _bfs(co1, co2, NO_HEX, nbr, ttype, emask, netid, netm, maps[2], pn, ps, dq, FULL)
-    _bfs(co2, co1, NO_HEX, nbr, ttype, emask, netid, netm, maps[3], pn, ps, dq, FULL)
+    Dm = _bfs(cm1, cm2, NO_HEX, nbr, ttype, emask, netid, netm, maps[0], pn, dq, FULL)
+    _bfs(cm2, cm1, NO_HEX, nbr, ttype, emask, netid, netm, maps[1], pn, dq, FULL)
+    Do = _bfs(co1, co2, NO_HEX, nbr, ttype, emask, netid, netm, maps[2], pn, dq, FULL)
+    _bfs(co2, co1, NO_HEX, nbr, ttype, emask, netid, netm, maps[3], pn, dq, FULL)
     _critical(maps[0], maps[1], Dm, nh, ttype, crit[0], cnt)
     _critical(maps[2], maps[3], Do, nh, ttype, crit[1], cnt)
     open0 = _open_ends(cm1, nbr, ttype, emask, netm, par, need_c[0])
@@ -727,7 +727,7 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
             if not near:
                 continue
             if adj[hh] > 0:  # a candidate: the exact cost around it is needed
-                v = _bfs(cm1, cm2, hh, nbr, ttype, emask, netid, netm, sd, pn, ps, dq, STOP)
+                v = _bfs(cm1, cm2, hh, nbr, ttype, emask, netid, netm, sd, pn, dq, STOP)
             else:  # only whether it is a cut
                 ttype[hh] = BLOCK
                 v = INF if _reach(cm1, cm2, nbr, ttype, emask, netid, netm, dist, seen, stamp,
@@ -811,7 +811,7 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
                 dang_h = True
         ex_o = Do
         if crit[1, h]:
-            ex_o = _bfs(co1, co2, h, nbr, ttype, emask, netid, netm, sd, pn, ps, dq, STOP)
+            ex_o = _bfs(co1, co2, h, nbr, ttype, emask, netid, netm, sd, pn, dq, STOP)
         cut_m = False  # carr[0:2] / carr[2:4] hold _cut_arrivals of h for own / opponent's ways
         cut_o = False
         for i in range(npairs):
@@ -841,20 +841,20 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
             if ex_m >= INF and th_m > 0:
                 if two_lines:
                     th_m = _cost_with(h, t, r, cm1, cm2, nbr, net_mask, emask_t, ttype, emask,
-                                      netid, netm, sd, pn, ps, dq)
+                                      netid, netm, sd, pn, dq)
                 else:
                     if not cut_m:
-                        _cut_arrivals(h, cm1, cm2, nbr, ttype, emask, netid, netm, sd, pn, ps, dq,
+                        _cut_arrivals(h, cm1, cm2, nbr, ttype, emask, netid, netm, sd, pn, dq,
                                       carr[0], carr[1])
                         cut_m = True
                     th_m = _pair_through(net_mask[t, r, 0], carr[0], carr[1], h == cm1, h == cm2)
             if ex_o >= INF and th_o > 0:
                 if two_lines:
                     th_o = _cost_with(h, t, r, co1, co2, nbr, net_mask, emask_t, ttype, emask,
-                                      netid, netm, sd, pn, ps, dq)
+                                      netid, netm, sd, pn, dq)
                 else:
                     if not cut_o:
-                        _cut_arrivals(h, co1, co2, nbr, ttype, emask, netid, netm, sd, pn, ps, dq,
+                        _cut_arrivals(h, co1, co2, nbr, ttype, emask, netid, netm, sd, pn, dq,
                                       carr[2], carr[3])
                         cut_o = True
                     th_o = _pair_through(net_mask[t, r, 0], carr[2], carr[3], h == co1, h == co2)
