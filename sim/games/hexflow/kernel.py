@@ -220,12 +220,15 @@ def _reach(src, dst, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack, p
 
 
 @njit(cache=True)
-def _witness_to(q, k, v, ttype, pn, ps, wit_in, wit_out):
+def _witness_to(q, k, v, ttype, pn, ps, wit_in, wit_out, wpath, wlen):
     """Store the way ending at node v (found by _reach) as witness k of seat q: the (in side,
-    out side) of each empty hex on it (-1 = the way starts/ends there, -2 = not on it)."""
-    for h in range(wit_in.shape[2]):
+    out side) of each empty hex on it (-1 = the way starts/ends there, -2 = not on it).
+    wpath[q, k, :wlen[q, k]] lists those hexes, so only they are cleared again (not the board)."""
+    for i in range(wlen[q, k]):
+        h = wpath[q, k, i]
         wit_in[q, k, h] = -2
         wit_out[q, k, h] = -2
+    n = 0
     out = -1
     while v != -1:
         h = v >> 1
@@ -233,14 +236,17 @@ def _witness_to(q, k, v, ttype, pn, ps, wit_in, wit_out):
         if ttype[h] < 0:
             wit_in[q, k, h] = (ps[v] + 3) % 6 if u != -1 else -1
             wit_out[q, k, h] = out
+            wpath[q, k, n] = h
+            n += 1
         if u != -1:
             out = ps[v]
         v = u
+    wlen[q, k] = n
 
 
 @njit(cache=True)
 def _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack, pn, ps,
-                   cv, cd, wit_in, wit_out, wvalid):
+                   cv, cd, wit_in, wit_out, wpath, wlen, wvalid):
     """Search seat q's ways anew: witness 0 = any way, witness 1 = one through none of its inner
     empty hexes (if any). A placement can only cut q off if it breaks both, so the search runs
     again only then. Returns INF when q is cut off, else 0."""
@@ -252,18 +258,19 @@ def _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, dist, seen, stamp
                cd)
     if v < 0:
         return INF
-    _witness_to(q, np.int64(0), v, ttype, pn, ps, wit_in, wit_out)
+    _witness_to(q, np.int64(0), v, ttype, pn, ps, wit_in, wit_out, wpath, wlen)
     wvalid[q, 0] = 1
-    nh = ttype.shape[0]
-    for h in range(nh):  # wall off witness 0's inner hexes for a moment
+    for i in range(wlen[q, 0]):  # wall off witness 0's inner hexes for a moment
+        h = wpath[q, 0, i]
         if wit_in[q, 0, h] >= 0 and wit_out[q, 0, h] >= 0:
             ttype[h] = BLOCK
     v = _reach(c1, c2, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack, pn, ps, cv,
                cd)
     if v >= 0:
-        _witness_to(q, np.int64(1), v, ttype, pn, ps, wit_in, wit_out)
+        _witness_to(q, np.int64(1), v, ttype, pn, ps, wit_in, wit_out, wpath, wlen)
         wvalid[q, 1] = 1
-    for h in range(nh):
+    for i in range(wlen[q, 0]):
+        h = wpath[q, 0, i]
         if wit_in[q, 0, h] >= 0 and wit_out[q, 0, h] >= 0:
             ttype[h] = -1
     return 0
@@ -954,8 +961,10 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
     hand = np.empty((2, hand_size), np.int64)
     placed_any = np.empty(2, np.int64)
     blocked = np.empty(2, np.int64)
-    wit_in = np.empty((2, 2, nh), np.int64)
-    wit_out = np.empty((2, 2, nh), np.int64)
+    wit_in = np.full((2, 2, nh), -2, np.int64)
+    wit_out = np.full((2, 2, nh), -2, np.int64)
+    wpath = np.empty((2, 2, nh), np.int64)
+    wlen = np.zeros((2, 2), np.int64)
     wvalid = np.zeros((2, 2), np.int64)
     seen = np.zeros(nn, np.int64)
     stamp = np.zeros(1, np.int64)
@@ -986,8 +995,10 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
     reach = np.empty(2, np.int64)
     roots = np.empty((2, 2, 2), np.int64)
     # the empty board's witness paths, searched once per chunk
-    wit0_in = np.empty((2, 2, nh), np.int64)
-    wit0_out = np.empty((2, 2, nh), np.int64)
+    wit0_in = np.full((2, 2, nh), -2, np.int64)
+    wit0_out = np.full((2, 2, nh), -2, np.int64)
+    wpath0 = np.empty((2, 2, nh), np.int64)
+    wlen0 = np.zeros((2, 2), np.int64)
     wvalid0 = np.zeros((2, 2), np.int64)
     if blocked_loses:
         for h in range(nh):
@@ -997,7 +1008,7 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
             netm[i] = 0
         for q in range(2):
             _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack,
-                           pn, ps, cv, cd, wit0_in, wit0_out, wvalid0)
+                           pn, ps, cv, cd, wit0_in, wit0_out, wpath0, wlen0, wvalid0)
     # the board starts empty; after each game only the placed hexes and their neighbours are
     # cleared again
     for h in range(nh):
@@ -1070,8 +1081,16 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
         if blocked_loses:
             for q in range(2):
                 for k in range(2):
+                    # back to the empty board's witnesses: clear the last game's, copy the stored
                     wvalid[q, k] = wvalid0[q, k]
-                    for h in range(nh):
+                    for i in range(wlen[q, k]):
+                        h = wpath[q, k, i]
+                        wit_in[q, k, h] = -2
+                        wit_out[q, k, h] = -2
+                    wlen[q, k] = wlen0[q, k]
+                    for i in range(wlen0[q, k]):
+                        h = wpath0[q, k, i]
+                        wpath[q, k, i] = h
                         wit_in[q, k, h] = wit0_in[q, k, h]
                         wit_out[q, k, h] = wit0_out[q, k, h]
         cur = first
@@ -1191,7 +1210,8 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
                     if alive:
                         continue
                     dd = _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, dist, seen,
-                                        stamp, stack, pn, ps, cv, cd, wit_in, wit_out, wvalid)
+                                        stamp, stack, pn, ps, cv, cd, wit_in, wit_out, wpath,
+                                        wlen, wvalid)
                     if dd >= INF:
                         blocked[q] = 1
                         if q == 0:
