@@ -657,6 +657,20 @@ def _cut_arrivals(h, c1, c2, nbr, ttype, emask, netid, netm, sd, done, dq, a1, a
 
 
 @njit(cache=True)
+def _through_cut(h, t, r, c1, c2, mapped, nbr, net_mask, emask_t, ttype, emask, netid, netm, sd,
+                 done, dq, a1, a2):
+    """Exact cost c1 -> c2 through tile (t, r) on cut hex h: from a1, a2 (_cut_arrivals, filled
+    here unless `mapped`) for a one-line tile; searched for an X-Cross, whose two lines a way
+    may both use."""
+    if net_mask[t, r, 1] != 0:
+        return _cost_with(h, t, r, c1, c2, nbr, net_mask, emask_t, ttype, emask, netid, netm, sd,
+                          done, dq)
+    if not mapped:
+        _cut_arrivals(h, c1, c2, nbr, ttype, emask, netid, netm, sd, done, dq, a1, a2)
+    return _pair_through(net_mask[t, r, 0], a1, a2, h == c1, h == c2)
+
+
+@njit(cache=True)
 def _open_ends(c, nbr, ttype, emask, netm, par, need_c):
     """Empty hexes that the lines of the network on corner hex c (with everything joined to it)
     point into; need_c[n] = sides of n facing those line ends. Returns their number, -1 when
@@ -819,8 +833,9 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
         ex_o = Do
         if crit[1, h]:
             ex_o = _bfs(co1, co2, h, nbr, ttype, emask, netid, netm, sd, pn, dq, STOP)
-        cut_m = False  # carr[0:2] / carr[2:4] hold _cut_arrivals of h for own / opponent's ways
-        cut_o = False
+        # carr[0:2] / carr[2:4] hold _cut_arrivals of h for own / opponent's ways once set
+        cut_m = np.bool_(False)
+        cut_o = np.bool_(False)
         for i in range(npairs):
             t = pt[i]
             r = pr[i]
@@ -842,29 +857,16 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
                     if v < th_o:
                         th_o = v
             # h is a cut of a player's ways: the maps may route through h itself, so the cost
-            # through the tile is searched exactly
-            # through the tile is exact (an X-Cross's two lines may both be used: searched)
-            two_lines = net_mask[t, r, 1] != 0
+            # through the tile is taken from maps that avoid h (or searched, see _through_cut)
+            one_line = net_mask[t, r, 1] == 0
             if ex_m >= INF and th_m > 0:
-                if two_lines:
-                    th_m = _cost_with(h, t, r, cm1, cm2, nbr, net_mask, emask_t, ttype, emask,
-                                      netid, netm, sd, pn, dq)
-                else:
-                    if not cut_m:
-                        _cut_arrivals(h, cm1, cm2, nbr, ttype, emask, netid, netm, sd, pn, dq,
-                                      carr[0], carr[1])
-                        cut_m = True
-                    th_m = _pair_through(net_mask[t, r, 0], carr[0], carr[1], h == cm1, h == cm2)
+                th_m = _through_cut(h, t, r, cm1, cm2, cut_m, nbr, net_mask, emask_t, ttype,
+                                    emask, netid, netm, sd, pn, dq, carr[0], carr[1])
+                cut_m = cut_m or one_line
             if ex_o >= INF and th_o > 0:
-                if two_lines:
-                    th_o = _cost_with(h, t, r, co1, co2, nbr, net_mask, emask_t, ttype, emask,
-                                      netid, netm, sd, pn, dq)
-                else:
-                    if not cut_o:
-                        _cut_arrivals(h, co1, co2, nbr, ttype, emask, netid, netm, sd, pn, dq,
-                                      carr[2], carr[3])
-                        cut_o = True
-                    th_o = _pair_through(net_mask[t, r, 0], carr[2], carr[3], h == co1, h == co2)
+                th_o = _through_cut(h, t, r, co1, co2, cut_o, nbr, net_mask, emask_t, ttype,
+                                    emask, netid, netm, sd, pn, dq, carr[2], carr[3])
+                cut_o = cut_o or one_line
             if th_m == 0:
                 sc = 1e12
             elif th_o == 0:
