@@ -409,10 +409,10 @@ class KernelBoard:
 
     def cost(self, seat, blocked=-1):
         nn = 2 * BOARD.size
-        d, pn, ps = (np.zeros(nn, np.int64) for _ in range(3))
+        d, done = np.zeros(nn, np.int64), np.zeros(nn, np.int64)
         dq = np.zeros(nn * 12 + 4, np.int64)
         return K._bfs(CORNERS[seat, 0], CORNERS[seat, 1], blocked, self.t.nbr, self.ttype,
-                      self.emask, self.netid, self.netm, d, pn, ps, dq, False)
+                      self.emask, self.netid, self.netm, d, done, dq, False)
 
     def best_path(self, seat):
         nn = 2 * BOARD.size
@@ -459,6 +459,54 @@ def test_random_positions_kernel_equals_position(picks, block_connected):
         for q in range(2):
             assert kb.connected(q) == pos.connected(q)
             assert (kb.cost(q) < K.INF) == pos.can_complete(q)
+
+
+def _through_cut(kb, seat, h, t, r):
+    """Cost of seat's way through tile (t, r) on empty hex h from the greedy's two maps that
+    avoid h (_cut_arrivals), and from a search with the tile placed (_cost_with)."""
+    nn = 2 * BOARD.size
+    sd, done = np.zeros(nn, np.int64), np.zeros(nn, np.int64)
+    dq = np.zeros(nn * 12 + 4, np.int64)
+    a1, a2 = np.zeros(6, np.int64), np.zeros(6, np.int64)
+    c1, c2 = int(CORNERS[seat, 0]), int(CORNERS[seat, 1])
+    K._cut_arrivals(h, c1, c2, kb.t.nbr, kb.ttype, kb.emask, kb.netid, kb.netm, sd, done, dq,
+                    a1, a2)
+    maps = K._pair_through(kb.t.net_mask[t, r, 0], a1, a2, h == c1, h == c2)
+    search = K._cost_with(h, t, r, c1, c2, kb.t.nbr, kb.t.net_mask, kb.t.emask, kb.ttype,
+                          kb.emask, kb.netid, kb.netm, sd, done, dq)
+    return maps, search
+
+
+def test_cut_hex_cost_from_maps_equals_search():
+    """On a cut hex (every way of a seat passes it) the cost through a one-line tile taken from
+    the two maps that avoid the hex equals a search with the tile placed, for every tile and
+    rotation, over positions grown by random legal moves (X-Cross, two lines, is searched)."""
+    rng = np.random.default_rng(7)
+    checked = 0
+    for _ in range(12):
+        pos, kb = Position({}), KernelBoard()
+        for i in range(40):
+            seat = i % 2
+            moves = pos.legal_moves(seat, [int(x) for x in rng.integers(0, len(TILE_TYPES), 3)])
+            if not moves:
+                break
+            h, t, r = moves[int(rng.integers(len(moves)))]
+            pos.place(seat, h, t, r)
+            kb.place(seat, h, t, r)
+            for q in range(2):
+                if kb.cost(q) >= K.INF:
+                    continue
+                for hh in range(BOARD.size):
+                    if kb.ttype[hh] >= 0 or kb.cost(q, blocked=hh) < K.INF:
+                        continue
+                    for t2, tt in enumerate(TILE_TYPES):
+                        if len(tt.networks) > 1:
+                            continue
+                        for r2 in orientations(t2):
+                            maps, search = _through_cut(kb, q, hh, t2, r2)
+                            assert maps == search, (q, BOARD.names[hh], tt.name, r2)
+                            checked += 1
+    assert checked > 200
 
 
 # ---- whole games ------------------------------------------------------------------------------

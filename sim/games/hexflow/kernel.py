@@ -30,6 +30,11 @@ from sim.rng import below, game_seed, new_state, shuffle
 
 INF = 1 << 20
 BLOCK = 4
+# typed (not literal) call arguments: numba compiles a callee once per distinct argument type,
+# and a literal -1 / True / 0 is a type of its own
+NO_HEX = np.int64(-1)
+STOP = np.bool_(True)
+FULL = np.bool_(False)
 
 # cfg indices
 C_HAND, C_BLOCK_CONNECTED, C_BLOCKED_LOSES, C_STALEMATE, C_NO_MOVE, C_FIRST, C_MAX_TURNS, \
@@ -80,10 +85,10 @@ def _find(par, x):
 
 
 @njit(cache=True)
-def _bfs(src, dst, blocked, nbr, ttype, emask, netid, netm, d, pn, ps, dq, stop):
+def _bfs(src, dst, blocked, nbr, ttype, emask, netid, netm, d, done, dq, stop):
     """0-1 BFS from corner hex `src` over the potential graph (hex `blocked` removed).
 
-    d, pn, ps: int64[2 * NH] distance, parent node, side taken from the parent; dq: int64[24 * NH].
+    d: int64[2 * NH] distance; done: int64[2 * NH] scratch (node expanded); dq: int64[24 * NH].
     Returns the number of empty hexes still to fill on the cheapest way to corner `dst` (INF if
     none); a placed start/end network costs 0, an empty corner 1. With `stop`, the search ends
     as soon as dst is reached (d is then only partly filled).
@@ -91,25 +96,27 @@ def _bfs(src, dst, blocked, nbr, ttype, emask, netid, netm, d, pn, ps, dq, stop)
     nn = d.shape[0]
     for i in range(nn):
         d[i] = INF
+        done[i] = 0
     if src == blocked or dst == blocked:
         return INF
     head = nn * 6
     tail = head
     if ttype[src] < 0:
         d[src * 2] = 1
-        pn[src * 2] = -1
         dq[tail] = src * 2
         tail += 1
     else:
         for j in range(2):
             if netm[src * 2 + j] != 0:
                 d[src * 2 + j] = 0
-                pn[src * 2 + j] = -1
                 dq[tail] = src * 2 + j
                 tail += 1
     while head < tail:
         u = dq[head]
         head += 1
+        if done[u]:
+            continue  # queued again after a cheaper way was found: already expanded
+        done[u] = 1
         h = u >> 1
         du = d[u]
         if h == dst and stop:
@@ -133,8 +140,6 @@ def _bfs(src, dst, blocked, nbr, ttype, emask, netid, netm, d, pn, ps, dq, stop)
             nd = du + w
             if nd < d[v]:
                 d[v] = nd
-                pn[v] = u
-                ps[v] = s
                 if w == 0:
                     head -= 1
                     dq[head] = v
@@ -215,12 +220,15 @@ def _reach(src, dst, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack, p
 
 
 @njit(cache=True)
-def _witness_to(q, k, v, ttype, pn, ps, wit_in, wit_out):
+def _witness_to(q, k, v, ttype, pn, ps, wit_in, wit_out, wpath, wlen):
     """Store the way ending at node v (found by _reach) as witness k of seat q: the (in side,
-    out side) of each empty hex on it (-1 = the way starts/ends there, -2 = not on it)."""
-    for h in range(wit_in.shape[2]):
+    out side) of each empty hex on it (-1 = the way starts/ends there, -2 = not on it).
+    wpath[q, k, :wlen[q, k]] lists those hexes, so only they are cleared again (not the board)."""
+    for i in range(wlen[q, k]):
+        h = wpath[q, k, i]
         wit_in[q, k, h] = -2
         wit_out[q, k, h] = -2
+    n = 0
     out = -1
     while v != -1:
         h = v >> 1
@@ -228,14 +236,17 @@ def _witness_to(q, k, v, ttype, pn, ps, wit_in, wit_out):
         if ttype[h] < 0:
             wit_in[q, k, h] = (ps[v] + 3) % 6 if u != -1 else -1
             wit_out[q, k, h] = out
+            wpath[q, k, n] = h
+            n += 1
         if u != -1:
             out = ps[v]
         v = u
+    wlen[q, k] = n
 
 
 @njit(cache=True)
 def _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack, pn, ps,
-                   cv, cd, wit_in, wit_out, wvalid):
+                   cv, cd, wit_in, wit_out, wpath, wlen, wvalid):
     """Search seat q's ways anew: witness 0 = any way, witness 1 = one through none of its inner
     empty hexes (if any). A placement can only cut q off if it breaks both, so the search runs
     again only then. Returns INF when q is cut off, else 0."""
@@ -247,18 +258,19 @@ def _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, dist, seen, stamp
                cd)
     if v < 0:
         return INF
-    _witness_to(q, 0, v, ttype, pn, ps, wit_in, wit_out)
+    _witness_to(q, np.int64(0), v, ttype, pn, ps, wit_in, wit_out, wpath, wlen)
     wvalid[q, 0] = 1
-    nh = ttype.shape[0]
-    for h in range(nh):  # wall off witness 0's inner hexes for a moment
+    for i in range(wlen[q, 0]):  # wall off witness 0's inner hexes for a moment
+        h = wpath[q, 0, i]
         if wit_in[q, 0, h] >= 0 and wit_out[q, 0, h] >= 0:
             ttype[h] = BLOCK
     v = _reach(c1, c2, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack, pn, ps, cv,
                cd)
     if v >= 0:
-        _witness_to(q, 1, v, ttype, pn, ps, wit_in, wit_out)
+        _witness_to(q, np.int64(1), v, ttype, pn, ps, wit_in, wit_out, wpath, wlen)
         wvalid[q, 1] = 1
-    for h in range(nh):
+    for i in range(wlen[q, 0]):
+        h = wpath[q, 0, i]
         if wit_in[q, 0, h] >= 0 and wit_out[q, 0, h] >= 0:
             ttype[h] = -1
     return 0
@@ -611,7 +623,7 @@ def _random_move(p, rng, block_connected, corners, n_orient, rot_of, emask_t, tt
 
 
 @njit(cache=True)
-def _cost_with(h, t, r, src, dst, nbr, net_mask, emask_t, ttype, emask, netid, netm, d, pn, ps,
+def _cost_with(h, t, r, src, dst, nbr, net_mask, emask_t, ttype, emask, netid, netm, d, done,
                dq):
     """Exact completion cost src -> dst if tile (t, r) stood on empty hex h (state restored)."""
     ttype[h] = t
@@ -622,7 +634,7 @@ def _cost_with(h, t, r, src, dst, nbr, net_mask, emask_t, ttype, emask, netid, n
         for s in range(6):
             if (m >> s) & 1:
                 netid[h * 6 + s] = j
-    c = _bfs(src, dst, -1, nbr, ttype, emask, netid, netm, d, pn, ps, dq, True)
+    c = _bfs(src, dst, NO_HEX, nbr, ttype, emask, netid, netm, d, done, dq, STOP)
     ttype[h] = -1
     emask[h] = 0
     for j in range(2):
@@ -630,6 +642,32 @@ def _cost_with(h, t, r, src, dst, nbr, net_mask, emask_t, ttype, emask, netid, n
     for s in range(6):
         netid[h * 6 + s] = -1
     return c
+
+
+@njit(cache=True)
+def _cut_arrivals(h, c1, c2, nbr, ttype, emask, netid, netm, sd, done, dq, a1, a2):
+    """a1[s] / a2[s]: cost from corner c1 / c2 to the node across side s of empty hex h by ways
+    that avoid h. When h is a cut (every way passes it), a way through a one-line tile on h
+    passes h exactly once, so _pair_through over a1, a2 is the exact cost through that tile:
+    two searches per hex instead of one per tile and rotation (_cost_with)."""
+    _bfs(c1, c1, h, nbr, ttype, emask, netid, netm, sd, done, dq, FULL)  # dst = src: map only
+    _arrive(h, sd, nbr, ttype, emask, netid, a1)
+    _bfs(c2, c2, h, nbr, ttype, emask, netid, netm, sd, done, dq, FULL)
+    _arrive(h, sd, nbr, ttype, emask, netid, a2)
+
+
+@njit(cache=True)
+def _through_cut(h, t, r, c1, c2, mapped, nbr, net_mask, emask_t, ttype, emask, netid, netm, sd,
+                 done, dq, a1, a2):
+    """Exact cost c1 -> c2 through tile (t, r) on cut hex h: from a1, a2 (_cut_arrivals, filled
+    here unless `mapped`) for a one-line tile; searched for an X-Cross, whose two lines a way
+    may both use."""
+    if net_mask[t, r, 1] != 0:
+        return _cost_with(h, t, r, c1, c2, nbr, net_mask, emask_t, ttype, emask, netid, netm, sd,
+                          done, dq)
+    if not mapped:
+        _cut_arrivals(h, c1, c2, nbr, ttype, emask, netid, netm, sd, done, dq, a1, a2)
+    return _pair_through(net_mask[t, r, 0], a1, a2, h == c1, h == c2)
 
 
 @njit(cache=True)
@@ -668,8 +706,8 @@ def _open_ends(c, nbr, ttype, emask, netm, par, need_c):
 @njit(cache=True)
 def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corners, nbr, n_orient,
                  rot_of, net_mask, emask_t, ttype, emask, netid, netm, par, adj, need, front,
-                 nfront, placed_any, hand, pt, pr, cand, maps, sd, pn, ps, dq, arr, crit, cnt,
-                 need_c, gx, dist, seen, stamp, stack, cv, cd, out):
+                 nfront, placed_any, hand, pt, pr, cand, maps, sd, pn, ps, dq, arr, carr, crit,
+                 cnt, need_c, gx, dist, seen, stamp, stack, cv, cd, out):
     """Plays to win: cheapest completion (empty hexes still to fill) for both players, from both
     of each player's corners (4 distance maps per turn); a candidate is scored by how it changes
     own and opponent's completion cost: through the new tile (from the maps) or around it (exact
@@ -687,10 +725,10 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
     cm2 = corners[p, 1]
     co1 = corners[o, 0]
     co2 = corners[o, 1]
-    Dm = _bfs(cm1, cm2, -1, nbr, ttype, emask, netid, netm, maps[0], pn, ps, dq, False)
-    _bfs(cm2, cm1, -1, nbr, ttype, emask, netid, netm, maps[1], pn, ps, dq, False)
-    Do = _bfs(co1, co2, -1, nbr, ttype, emask, netid, netm, maps[2], pn, ps, dq, False)
-    _bfs(co2, co1, -1, nbr, ttype, emask, netid, netm, maps[3], pn, ps, dq, False)
+    Dm = _bfs(cm1, cm2, NO_HEX, nbr, ttype, emask, netid, netm, maps[0], pn, dq, FULL)
+    _bfs(cm2, cm1, NO_HEX, nbr, ttype, emask, netid, netm, maps[1], pn, dq, FULL)
+    Do = _bfs(co1, co2, NO_HEX, nbr, ttype, emask, netid, netm, maps[2], pn, dq, FULL)
+    _bfs(co2, co1, NO_HEX, nbr, ttype, emask, netid, netm, maps[3], pn, dq, FULL)
     _critical(maps[0], maps[1], Dm, nh, ttype, crit[0], cnt)
     _critical(maps[2], maps[3], Do, nh, ttype, crit[1], cnt)
     open0 = _open_ends(cm1, nbr, ttype, emask, netm, par, need_c[0])
@@ -710,7 +748,7 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
             if not near:
                 continue
             if adj[hh] > 0:  # a candidate: the exact cost around it is needed
-                v = _bfs(cm1, cm2, hh, nbr, ttype, emask, netid, netm, sd, pn, ps, dq, True)
+                v = _bfs(cm1, cm2, hh, nbr, ttype, emask, netid, netm, sd, pn, dq, STOP)
             else:  # only whether it is a cut
                 ttype[hh] = BLOCK
                 v = INF if _reach(cm1, cm2, nbr, ttype, emask, netid, netm, dist, seen, stamp,
@@ -727,7 +765,7 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
     do_c = min(Do, cap)
     both_finite = Dm < INF and Do < INF
     best = -1e18
-    nbest = 0
+    nbest = np.int64(0)
     for ci in range(ncand):
         h = cands[ci]
         for k in range(4):
@@ -794,7 +832,10 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
                 dang_h = True
         ex_o = Do
         if crit[1, h]:
-            ex_o = _bfs(co1, co2, h, nbr, ttype, emask, netid, netm, sd, pn, ps, dq, True)
+            ex_o = _bfs(co1, co2, h, nbr, ttype, emask, netid, netm, sd, pn, dq, STOP)
+        # carr[0:2] / carr[2:4] hold _cut_arrivals of h for own / opponent's ways once set
+        cut_m = np.bool_(False)
+        cut_o = np.bool_(False)
         for i in range(npairs):
             t = pt[i]
             r = pr[i]
@@ -816,13 +857,16 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
                     if v < th_o:
                         th_o = v
             # h is a cut of a player's ways: the maps may route through h itself, so the cost
-            # through the tile is searched exactly
+            # through the tile is taken from maps that avoid h (or searched, see _through_cut)
+            one_line = net_mask[t, r, 1] == 0
             if ex_m >= INF and th_m > 0:
-                th_m = _cost_with(h, t, r, cm1, cm2, nbr, net_mask, emask_t, ttype, emask, netid,
-                                  netm, sd, pn, ps, dq)
+                th_m = _through_cut(h, t, r, cm1, cm2, cut_m, nbr, net_mask, emask_t, ttype,
+                                    emask, netid, netm, sd, pn, dq, carr[0], carr[1])
+                cut_m = cut_m or one_line
             if ex_o >= INF and th_o > 0:
-                th_o = _cost_with(h, t, r, co1, co2, nbr, net_mask, emask_t, ttype, emask, netid,
-                                  netm, sd, pn, ps, dq)
+                th_o = _through_cut(h, t, r, co1, co2, cut_o, nbr, net_mask, emask_t, ttype,
+                                    emask, netid, netm, sd, pn, dq, carr[2], carr[3])
+                cut_o = cut_o or one_line
             if th_m == 0:
                 sc = 1e12
             elif th_o == 0:
@@ -919,8 +963,10 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
     hand = np.empty((2, hand_size), np.int64)
     placed_any = np.empty(2, np.int64)
     blocked = np.empty(2, np.int64)
-    wit_in = np.empty((2, 2, nh), np.int64)
-    wit_out = np.empty((2, 2, nh), np.int64)
+    wit_in = np.full((2, 2, nh), -2, np.int64)
+    wit_out = np.full((2, 2, nh), -2, np.int64)
+    wpath = np.empty((2, 2, nh), np.int64)
+    wlen = np.zeros((2, 2), np.int64)
     wvalid = np.zeros((2, 2), np.int64)
     seen = np.zeros(nn, np.int64)
     stamp = np.zeros(1, np.int64)
@@ -937,6 +983,7 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
     ps = np.empty(nn, np.int64)
     dq = np.empty(nn * 12 + 4, np.int64)
     arr = np.empty((4, 6), np.int64)
+    carr = np.empty((4, 6), np.int64)
     crit = np.empty((2, nh), np.int64)
     cnt = np.empty(nh + 2, np.int64)
     need_c = np.empty((2, nh), np.int64)
@@ -950,8 +997,10 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
     reach = np.empty(2, np.int64)
     roots = np.empty((2, 2, 2), np.int64)
     # the empty board's witness paths, searched once per chunk
-    wit0_in = np.empty((2, 2, nh), np.int64)
-    wit0_out = np.empty((2, 2, nh), np.int64)
+    wit0_in = np.full((2, 2, nh), -2, np.int64)
+    wit0_out = np.full((2, 2, nh), -2, np.int64)
+    wpath0 = np.empty((2, 2, nh), np.int64)
+    wlen0 = np.zeros((2, 2), np.int64)
     wvalid0 = np.zeros((2, 2), np.int64)
     if blocked_loses:
         for h in range(nh):
@@ -961,7 +1010,7 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
             netm[i] = 0
         for q in range(2):
             _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack,
-                           pn, ps, cv, cd, wit0_in, wit0_out, wvalid0)
+                           pn, ps, cv, cd, wit0_in, wit0_out, wpath0, wlen0, wvalid0)
     # the board starts empty; after each game only the placed hexes and their neighbours are
     # cleared again
     for h in range(nh):
@@ -1000,13 +1049,13 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
             adj[h] = 0
             need[h] = 0
             pos[h] = -1
-        nfront = 0
+        nfront = np.int64(0)  # not a literal 0: callees compile once, for int64
         row = res[g]
         for c in range(row.shape[0]):
             row[c] = 0
         # set-up: coin flip, dots, bags, hands
         if cfg[C_FIRST] == FIRST_RANDOM:
-            first = below(rng, 2)
+            first = below(rng, np.int64(2))
         elif cfg[C_FIRST] == FIRST_A:
             first = 0
         else:
@@ -1034,8 +1083,16 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
         if blocked_loses:
             for q in range(2):
                 for k in range(2):
+                    # back to the empty board's witnesses: clear the last game's, copy the stored
                     wvalid[q, k] = wvalid0[q, k]
-                    for h in range(nh):
+                    for i in range(wlen[q, k]):
+                        h = wpath[q, k, i]
+                        wit_in[q, k, h] = -2
+                        wit_out[q, k, h] = -2
+                    wlen[q, k] = wlen0[q, k]
+                    for i in range(wlen0[q, k]):
+                        h = wpath0[q, k, i]
+                        wpath[q, k, i] = h
                         wit_in[q, k, h] = wit0_in[q, k, h]
                         wit_out[q, k, h] = wit0_out[q, k, h]
         cur = first
@@ -1055,8 +1112,8 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
                 ok = _greedy_move(cur, rng, bot_par[cur, 0], bot_par[cur, 1], block_connected,
                                   blocked_loses, corners, nbr, n_orient, rot_of, net_mask, emask_t,
                                   ttype, emask, netid, netm, par, adj, need, front, nfront,
-                                  placed_any, hand, pt, pr, cand, maps, sd, pn, ps, dq, arr, crit,
-                                  cnt, need_c, gx, dist, seen, stamp, stack, cv, cd, mv)
+                                  placed_any, hand, pt, pr, cand, maps, sd, pn, ps, dq, arr, carr,
+                                  crit, cnt, need_c, gx, dist, seen, stamp, stack, cv, cd, mv)
             else:
                 ok = _random_move(cur, rng, block_connected, corners, n_orient, rot_of, emask_t,
                                   ttype, adj, need, front, nfront, placed_any, hand, pt, pr, cand,
@@ -1155,7 +1212,8 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
                     if alive:
                         continue
                     dd = _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, dist, seen,
-                                        stamp, stack, pn, ps, cv, cd, wit_in, wit_out, wvalid)
+                                        stamp, stack, pn, ps, cv, cd, wit_in, wit_out, wpath,
+                                        wlen, wvalid)
                     if dd >= INF:
                         blocked[q] = 1
                         if q == 0:
