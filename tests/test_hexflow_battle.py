@@ -491,8 +491,16 @@ def test_union_find_and_need_equal_recomputation(index, bot, home, start):
         for q in range(2):
             assert bool(js >> q & 1) == pos.joined(q), (mv, q)
             assert not js >> (2 + q) & 1 or pos.joined(q, transit=False), (mv, q)
-    assert trace.row["hexflow_battle_displacements_A"] + trace.row[
-        "hexflow_battle_displacements_B"] > 0 or len(trace.moves) < 20
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_recomputation_games_displace(bot):
+    """The games the test above draws from do displace tiles (so it checks the union-find
+    rebuild, not only its links): most of 20 games with 22 tokens each use displacement."""
+    r = rules(battle_tokens=22, battle_orphan="off")
+    cols = GAME.play_chunk(r, seats_for(GAME, r, bot), 0, 20, 5)
+    used = cols["hexflow_battle_displacements_A"] + cols["hexflow_battle_displacements_B"]
+    assert (used > 0).sum() >= 10
 
 
 @settings(max_examples=8, deadline=None)
