@@ -405,3 +405,23 @@ def test_simultaneous_connections_happen_in_play_and_verify():
         tr = GAME.play_traced(rules, seats, int(i), 7)
         GAME.verify_trace(tr)
         assert tr.row["hexflow_winners"] == 1 and tr.row["winner"] >= 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(ns=st.integers(2, 3), p=st.integers(0, 2), cp=st.integers(1, 40),
+       wo=st.lists(st.integers(0, 40), min_size=3, max_size=3),
+       cut=st.lists(st.integers(0, 40), min_size=3, max_size=3),
+       wq=st.lists(st.sampled_from([0.0, 0.375, 1.5, 2.5, 10.0]), min_size=3, max_size=3))
+def test_greedy_score_bound_never_undercuts_the_score(ns, p, cp, wo, cut, wq):
+    """The greedy skips a candidate when `_upper` (own cost cp, opponents at their cost avoiding
+    the hex) is below the best score: any real score (opponents' costs at most wo) is <= it."""
+    p %= ns
+    wo_a = np.array(wo[:ns], np.int64)
+    wq_a = np.array(wq[:ns], np.float64)
+    ub = T._upper(p, cp, wo_a, wq_a, ns)
+    sc = float(-min(cp, 30))  # the kernel's score before its (non-negative) penalties
+    for q in range(ns):
+        if q != p:
+            sc += wq_a[q] * min(max(wo[q] - cut[q], 0), 30)
+    assert sc <= ub
+    assert T._upper(p, 0, wo_a, wq_a, ns) >= 1e18  # a win is never skipped

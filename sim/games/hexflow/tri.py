@@ -405,10 +405,24 @@ def _ends_after(p, h, t, r, first, corners, nbr, ttype, emask, netid, netm, par,
 
 
 @njit(cache=True)
+def _upper(p, cp, wo, wq, ns):
+    """The greedy's score for p's new cost cp when every opponent q keeps wo[q] (its cost
+    avoiding the hex): an upper bound on the real score once cp > 0 (INF when cp = 0, a win)."""
+    if cp == 0:
+        return 1e18
+    sc = 0.0
+    sc = -min(cp, 30)
+    for q in range(ns):
+        if q != p:
+            sc += wq[q] * min(wo[q], 30)
+    return sc
+
+
+@njit(cache=True)
 def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block, corners, corner_owner,
                  is_centre, centres, nbr, n_orient, rot_of, net_mask, emask_t, ttype, emask, netid,
                  netm, par, adj, need, front, nfront, placed_any, hand, ot, od, orr, dfw, dgo, dq,
-                 crit, cnt, a1, a2, src, newc, end, out):
+                 crit, cnt, a1, a2, src, newc, wq, end, out):
     """Distance-map player. Per turn, for every seat q: cheapest completion D[q] (empty hexes
     still to fill from q's corner to a centre hex) and maps from the corner (dfw[q]) and from the
     centre hexes (dgo[q]; the same for every seat). A placement on h then gives q
@@ -446,6 +460,16 @@ def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block,
         if od[k] == BLOCK and not block_connected:
             block_opt = True
     ne = _open_ends(p, corners[p], nbr, ttype, emask, netid, netm, par, end)
+    # per-turn opponent weights: an opponent weighs fully when level with or ahead of p (or one
+    # tile from the centre), a quarter otherwise (block only when threatened)
+    for q in range(ns):
+        wq[q] = block_weight if dmin[q] < dmin[p] or dmin[q] <= 2 else 0.25 * block_weight
+    # bounds: a candidate leaves each opponent q at most `without` (its cost avoiding h), and p at
+    # least the cheapest pair of arrivals; one scoring below the best so far (strictly: ties draw
+    # from rng) is skipped without its opponents' searches. Float rounding is monotone, so the
+    # bound summed in the score's order never undercuts the score.
+    prune = block_weight >= 0.0 and defense >= 0.0
+    wo = newc[2 * ns:]
     bestsc = -1e18
     nbest = 0
     for i in range(nfront + 1):
@@ -460,24 +484,46 @@ def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block,
             if need[h] == 0 and not block_opt:
                 continue
         for q in range(ns):
-            _arrive(h, dfw[q], nbr, ttype, emask, netid, a1[q])
+            wo[q] = INF if h == corners[q] else dmin[q] + crit[q, h]
+        at1 = h == corners[p]
+        at2 = is_centre[h] == 1
+        _arrive(h, dfw[p], nbr, ttype, emask, netid, a1[p])
         _arrive(h, dgo, nbr, ttype, emask, netid, a2)
+        if prune:
+            m1 = INF
+            m2 = INF
+            for s in range(6):
+                m1 = min(m1, a1[p, s])
+                m2 = min(m2, a2[s])
+            lb = m2 if at1 else (m1 if at2 else m1 + m2)
+            if _upper(p, min(lb, wo[p]), wo, wq, ns) < bestsc:
+                continue
+        have_opp = False
         for k in range(nopt):
             t = od[k]
             r = orr[k]
             if not _legal(p, h, t, r, placed_any, corners, corner_owner, ttype, adj, need,
                           emask_t, block_connected):
                 continue
+            via = INF
+            for j in range(2):
+                via = min(via, _pair_through(net_mask[t, r, j], a1[p], a2, at1, at2))
+            newc[p] = min(via, wo[p])
+            if prune and _upper(p, newc[p], wo, wq, ns) < bestsc:
+                continue
+            if not have_opp:
+                have_opp = True
+                for q in range(ns):
+                    if q != p:
+                        _arrive(h, dfw[q], nbr, ttype, emask, netid, a1[q])
             for q in range(ns):
-                without = INF if h == corners[q] else dmin[q] + crit[q, h]
+                if q == p:
+                    continue
                 via = INF
                 for j in range(2):
-                    m = net_mask[t, r, j]
-                    if m == 0:
-                        continue
-                    v = _pair_through(m, a1[q], a2, h == corners[q], is_centre[h] == 1)
-                    via = min(via, v)
-                newc[q] = min(via, without)
+                    via = min(via, _pair_through(net_mask[t, r, j], a1[q], a2, h == corners[q],
+                                                 at2))
+                newc[q] = min(via, wo[q])
             sc = 0.0
             if newc[p] == 0:
                 sc = 1e9
@@ -492,10 +538,7 @@ def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block,
                         continue
                     if newc[q] == 0:
                         hand_over = True
-                    # an opponent weighs fully when level with or ahead of p (or one tile from
-                    # the centre), a quarter otherwise: block only when threatened
-                    w = block_weight if dmin[q] < dmin[p] or dmin[q] <= 2 else 0.25 * block_weight
-                    sc += w * min(newc[q], 30)
+                    sc += wq[q] * min(newc[q], 30)
                 if hand_over:
                     sc -= 1e8
                 ea = _ends_after(p, h, t, r, first, corners, nbr, ttype, emask, netid, netm, par,
@@ -664,7 +707,8 @@ def _play(first_game, n_games, run_seed, cfg, order, bot_code, bot_par, corners,
     a1 = np.empty((ns, 6), np.int64)
     a2 = np.empty(6, np.int64)
     src = np.empty(max(3, centres.shape[0]), np.int64)
-    newc = np.empty(2 * ns, np.int64)  # new costs, then (in the greedy) current costs
+    newc = np.empty(3 * ns, np.int64)  # new costs, current costs, costs avoiding the hex
+    wq = np.empty(ns, np.float64)  # the greedy's opponent weights
     cmask = np.zeros(ns, np.int64)
     endm = np.zeros(nh, np.int64)
     sn = np.empty(nn + 1, np.int64)
@@ -735,7 +779,7 @@ def _play(first_game, n_games, run_seed, cfg, order, bot_code, bot_par, corners,
                                   corners, corner_owner, is_centre, centres, nbr, n_orient, rot_of,
                                   net_mask, emask_t, ttype, emask, netid, netm, par, adj, need,
                                   front, nfront, placed_any, hand, ot, od, orr, dfw, dgo, dq, crit,
-                                  cnt, a1, a2, src, newc, endm, mv)
+                                  cnt, a1, a2, src, newc, wq, endm, mv)
             else:
                 ok = _random_move(cur, rng, block_connected, wild_block, corners, corner_owner,
                                   n_orient, rot_of, emask_t, ttype, adj, need, front, nfront,
