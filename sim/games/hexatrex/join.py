@@ -54,13 +54,15 @@ FAR = 1 << 20
 @njit(cache=True)
 def new_store():
     """Side-walk store: head (2, 2**HASH_BITS) (0 = left sides, 1 = right sides), then per
-    entry: value, next, length, first cell, mask lo, mask hi, binary-operator flag, cells,
-    and the entry count."""
+    entry: value, next, length, first cell, mask lo, mask hi, binary-operator flag, cells;
+    the entry count; and per value bucket (`_vbucket`) a bit per side length stored, so a join
+    skips the (value, length) chains that are surely empty."""
     return (np.full((2, 1 << HASH_BITS), -1, np.int64), np.empty(STORE_CAP, np.int64),
             np.empty(STORE_CAP, np.int64), np.empty(STORE_CAP, np.int8),
             np.empty(STORE_CAP, np.int64), np.empty(STORE_CAP, np.uint64),
             np.empty(STORE_CAP, np.uint64), np.empty(STORE_CAP, np.int8),
-            np.empty((STORE_CAP, MAX_SIDE), np.int64), np.zeros(1, np.int64))
+            np.empty((STORE_CAP, MAX_SIDE), np.int64), np.zeros(1, np.int64),
+            np.zeros((2, 1 << HASH_BITS), np.uint8))
 
 
 @njit(cache=True)
@@ -74,7 +76,8 @@ def new_scratch():
             np.empty((NEW_CAP, 2), np.uint64), np.empty(POOL_CAP, np.int64),
             np.zeros((8, 16), np.int64), np.zeros((2, 16), np.uint64),
             np.empty(NEW_CAP, np.int64), np.zeros(SPECIAL_CAP + 1, np.int64),
-            np.zeros(2 * SPECIAL_CAP, np.int64), np.zeros((3, SPECIAL_CAP), np.int64))
+            np.zeros(2 * SPECIAL_CAP, np.int64), np.zeros((3, SPECIAL_CAP), np.int64),
+            np.empty(NEW_CAP, np.int64))
 
 
 @njit(cache=True)
@@ -82,6 +85,11 @@ def _bucket(v, length):
     """Chains are per (value, side length), so a join only walks partners short enough."""
     key = np.uint64(v * 8 + length)
     return np.int64((key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - HASH_BITS))
+
+
+@njit(cache=True)
+def _vbucket(v):
+    return np.int64((np.uint64(v) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - HASH_BITS))
 
 
 @njit(cache=True)
@@ -126,7 +134,7 @@ def _side_walks(sym, order, nb_off, eq, tile, bit, mark, dist, max_side, cfg, tr
     right side (walk order) or a left side (reversed) with reachable values. Other cells are
     table tiles. dist: from `_distances`. Rows go to scratch (meta[:, 8] = mark of the special
     cell). Returns the row count, -1 when the scratch is full, FULL when the trie is."""
-    cells, meta, masks, pool, st, mk, _, _, _, _ = scratch
+    cells, meta, masks, pool, st, mk, _, _, _, _, _ = scratch
     rows = trie[0]
     text = trie[3][0]
     never = cfg[6] != 0
@@ -259,7 +267,9 @@ def _side_walks(sym, order, nb_off, eq, tile, bit, mark, dist, max_side, cfg, tr
     return n_new
 
 
-@njit(cache=True)
+# The join's helpers are inlined (numba IR): as calls, the reference counting of the store and
+# scratch arrays they take cost more than the join itself (measured: ~4 ms of ~8 per game).
+@njit(cache=True, inline='always')
 def _record(lo, hi, found_lo, found_hi, found_size, n_found):
     for j in range(n_found):
         if found_lo[j] == lo and found_hi[j] == hi:
@@ -273,7 +283,7 @@ def _record(lo, hi, found_lo, found_hi, found_size, n_found):
     return n_found + 1, size, n_found
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _rec_walk(rec_walks, rec_len, slot, lcells, lrow, llen, eq, rcells, rrow, rlen):
     """Write the equation (left walk read towards "=", "=", right walk) as found's slot."""
     if slot < 0 or slot >= rec_walks.shape[0]:
@@ -286,16 +296,21 @@ def _rec_walk(rec_walks, rec_len, slot, lcells, lrow, llen, eq, rcells, rrow, rl
     rec_len[slot] = llen + 1 + rlen
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _join_store(kind, v, i, cells, meta, masks, store, eq, eqbit, max_len, req_op, never,
                 found_lo, found_hi, found_size, rec_walks, rec_len, n_found):
     """New walk i with value v as a right side (kind 0: partners are stored left sides) or as
     a left side (kind 1: stored right sides). Returns (distinct tile sets, points added)."""
-    head, val, nxt_e, ln, first, elo, ehi, ebin, ecells, _ = store
+    head, val, nxt_e, ln, first, elo, ehi, ebin, ecells, _, lens = store
     k = meta[i, 0]
     ibin = meta[i, 2] if kind == 0 else meta[i, 5]
     total = 0
+    want = np.int64(lens[kind, _vbucket(v)]) & ((1 << (max_len - k)) - 2)
+    if want == 0:
+        return n_found, 0
     for plen in range(1, max_len - k):
+        if (want >> plen) & 1 == 0:
+            continue
         e = head[kind, _bucket(v, plen)]
         while e >= 0:
             if val[e] == v and ln[e] == plen and first[e] != meta[i, 1] and \
@@ -312,12 +327,12 @@ def _join_store(kind, v, i, cells, meta, masks, store, eq, eqbit, max_len, req_o
     return n_found, total
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _join(group, a, b, scratch, store, eq, eqbit, max_len, cfg, found_lo, found_hi, found_size,
           rec_walks, rec_len):
     """Equations of the new walks group[a:b] (one special cell): each joined with the store and,
     as a right side, with the group's left sides. Returns (distinct tile sets, score)."""
-    cells, meta, masks, pool, _, _, _, _, _, _ = scratch
+    cells, meta, masks, pool, _, _, _, _, _, _, part = scratch
     req_op = cfg[2] != 0
     never = cfg[6] != 0
     n_found = 0
@@ -325,21 +340,27 @@ def _join(group, a, b, scratch, store, eq, eqbit, max_len, cfg, found_lo, found_
     for ii in range(a, b):
         i = group[ii]
         k = meta[i, 0]
+        n_part = 0  # the group's left sides walk i can meet as a right side
+        if meta[i, 4] > 0:
+            for jj in range(a, b):
+                j2 = group[jj]
+                if meta[j2, 7] == 0 or meta[j2, 0] + k + 1 > max_len or meta[j2, 1] == meta[i, 1]:
+                    continue
+                if req_op and not (meta[i, 2] or meta[j2, 5]):
+                    continue
+                if never and ((masks[j2, 0] & masks[i, 0]) | (masks[j2, 1] & masks[i, 1])) != 0:
+                    continue
+                part[n_part] = j2
+                n_part += 1
         for x in range(meta[i, 4]):
             v = pool[meta[i, 3] + x]
             n_found, sz = _join_store(0, v, i, cells, meta, masks, store, eq, eqbit, max_len,
                                       req_op, never, found_lo, found_hi, found_size, rec_walks,
                                       rec_len, n_found)
             total += sz
-            for jj in range(a, b):
-                j2 = group[jj]
+            for q in range(n_part):
+                j2 = part[q]
                 k2 = meta[j2, 0]
-                if k2 + k + 1 > max_len or meta[j2, 1] == meta[i, 1]:
-                    continue
-                if req_op and not (meta[i, 2] or meta[j2, 5]):
-                    continue
-                if never and ((masks[j2, 0] & masks[i, 0]) | (masks[j2, 1] & masks[i, 1])) != 0:
-                    continue
                 hit = False
                 for y in range(meta[j2, 7]):
                     if pool[meta[j2, 6] + y] == v:
@@ -426,8 +447,8 @@ def _score_join(sym, order, nb_off, cq, cr, eq, p, occ, n_occ, mark, dist, max_l
 def _insert(store, scratch, n_new):
     """Add the new side walks left in scratch by _score_join to the store.
     Returns False when the store is full (the caller then falls back to the DFS finder)."""
-    head, val, nxt_e, ln, first, elo, ehi, ebin, ecells, count = store
-    cells, meta, masks, pool, _, _, _, _, _, _ = scratch
+    head, val, nxt_e, ln, first, elo, ehi, ebin, ecells, count, lens = store
+    cells, meta, masks, pool, _, _, _, _, _, _, _ = scratch
     n = count[0]
     for i in range(n_new):
         for kind in range(2):
@@ -439,6 +460,7 @@ def _insert(store, scratch, n_new):
                     return False
                 v = pool[start + a]
                 b = _bucket(v, meta[i, 0])
+                lens[kind, _vbucket(v)] |= np.uint8(1 << meta[i, 0])
                 val[n] = v
                 nxt_e[n] = head[kind, b]
                 head[kind, b] = n
@@ -458,6 +480,7 @@ def _insert(store, scratch, n_new):
 def _clear(store):
     store[0][:, :] = -1
     store[9][0] = 0
+    store[10][:, :] = 0
 
 
 def join_compiled(pos, placed, rules, max_len=None) -> dict:
