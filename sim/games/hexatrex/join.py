@@ -127,6 +127,17 @@ def _distances(sym, nb_off, cq, cr, eq, mark, spec, n_spec, occ, n_occ, dist, ma
                 tail += 1
 
 
+@njit(cache=True, inline='always')
+def _copy_values(src, start, count, dst, n, lim, refilter):
+    """Append src[start:start+count] to dst at n (only |v| < lim when refilter); new n."""
+    for j in range(count):
+        v = src[start + j]
+        if not refilter or -lim < v < lim:
+            dst[n] = v
+            n += 1
+    return n
+
+
 @njit(cache=True)
 def _side_walks(sym, order, nb_off, eq, tile, bit, mark, dist, max_side, cfg, trie, scratch):
     """Every side walk out of "=", at most max_side cells, that takes exactly one special cell
@@ -190,19 +201,11 @@ def _side_walks(sym, order, nb_off, eq, tile, bit, mark, dist, max_side, cfg, tr
                         return -1
                     lim = lims[k]
                     r0 = n_pool
-                    b = rows[nd, C_RSTART]
-                    for j in range(rc):
-                        v = trie[1][b + j]
-                        if not refilter or -lim < v < lim:
-                            pool[n_pool] = v
-                            n_pool += 1
+                    n_pool = _copy_values(trie[1], rows[nd, C_RSTART], rc, pool, n_pool, lim,
+                                          refilter)
                     l0 = n_pool
-                    b = rows[nd, C_LSTART]
-                    for j in range(lc):
-                        v = trie[1][b + j]
-                        if not refilter or -lim < v < lim:
-                            pool[n_pool] = v
-                            n_pool += 1
+                    n_pool = _copy_values(trie[1], rows[nd, C_LSTART], lc, pool, n_pool, lim,
+                                          refilter)
                     if n_pool > r0:
                         for j in range(k):
                             cells[n_new, j] = walk[j]
@@ -483,46 +486,50 @@ def _clear(store):
     store[10][:, :] = 0
 
 
-def join_compiled(pos, placed, rules, max_len=None) -> dict:
-    """Score `placed` on a `position.Position` the way the chunk kernel does (tests): every
-    other tile is added to a store in placement order first. Returns
-    {frozenset(cells): walk} like `finder.find_compiled`."""
+def _replay(pos, cells, rules, m, trie=None, last=None):
+    """Place the tiles of `cells` (a `position.Position`'s, in this order, "=" first) on a
+    compiled board, scoring each with _score_join and storing its side walks, except those of
+    `last` (tests). Returns (board, arrays, equations of the last tile scored)."""
     from sim.games.hexatrex.finder import find_cfg
     from sim.games.hexatrex.tiles import TEXT_SYMBOL, Board, hex_distance
     from sim.games.hexatrex.trie import TRIE_CAP, TRIE_POOL
 
-    m = rules["max_equation_tiles"] if max_len is None else max_len
     if m - 2 > MAX_SIDE:
         raise ValueError("join scorer only for max_equation_tiles <= MAX_SIDE + 2")
-    radius = max(hex_distance(c, (0, 0)) for c in pos.tiles) + 1
-    board = Board(radius)
-    sym = np.full(board.size, -1, np.int8)
-    order = np.full(board.size, -1, np.int16)
-    mark = np.full(board.size, -1, np.int32)
-    dist = np.zeros(board.size, np.int64)
-    occ = np.zeros(len(pos.order), np.int64)
-    cfg = find_cfg(rules)
-    store, scratch = new_store(), new_scratch()
-    trie = new_trie(m - 2, TRIE_CAP, TRIE_POOL)
-    cap = 4096
-    lo, hi = np.zeros(cap, np.uint64), np.zeros(cap, np.uint64)
-    size = np.zeros(cap, np.int64)
-    walks, wlen = np.zeros((cap, 16), np.int64), np.zeros(cap, np.int64)
-    cells = [c for c in pos.order if c != placed] + [placed]
+    board = Board(max(hex_distance(c, (0, 0)) for c in pos.tiles) + 2)
+    t = dict(sym=np.full(board.size, -1, np.int8), order=np.full(board.size, -1, np.int16),
+             mark=np.full(board.size, -1, np.int32), dist=np.zeros(board.size, np.int64),
+             occ=np.zeros(len(pos.order), np.int64), cfg=find_cfg(rules), store=new_store(),
+             scratch=new_scratch(), lo=np.zeros(4096, np.uint64), hi=np.zeros(4096, np.uint64),
+             size=np.zeros(4096, np.int64), walks=np.zeros((4096, 16), np.int64),
+             wlen=np.zeros(4096, np.int64))
+    t["trie"] = new_trie(m - 2, TRIE_CAP, TRIE_POOL) if trie is None else trie
     n = 0
     for i, cell in enumerate(cells):
         idx = board.index(*cell)
-        sym[idx] = TEXT_SYMBOL[pos.tiles[cell]]
-        order[idx] = i
-        occ[i] = idx
+        t["sym"][idx] = TEXT_SYMBOL[pos.tiles[cell]]
+        t["order"][idx] = i
+        t["occ"][i] = idx
         if i == 0:
             continue
-        n, _, n_new = _score_join(sym, order, board.nb_off, board.q, board.r, board.center, idx,
-                                  occ, i + 1, mark, dist, np.int64(m), cfg, trie, store, scratch,
-                                  lo, hi, size, walks, wlen)
-        assert n >= 0, "scratch overflow"
-        if cell != placed:
-            assert _insert(store, scratch, n_new)
+        n, _, n_new = _score_join(t["sym"], t["order"], board.nb_off, board.q, board.r,
+                                  board.center, idx, t["occ"], i + 1, t["mark"], t["dist"],
+                                  np.int64(m), t["cfg"], t["trie"], t["store"], t["scratch"],
+                                  t["lo"], t["hi"], t["size"], t["walks"], t["wlen"])
+        if n < 0 or (cell != last and not _insert(t["store"], t["scratch"], n_new)):
+            return board, t, -1
+    return board, t, n
+
+
+def join_compiled(pos, placed, rules, max_len=None) -> dict:
+    """Score `placed` on a `position.Position` the way the chunk kernel does (tests): every
+    other tile is added to a store in placement order first. Returns
+    {frozenset(cells): walk} like `finder.find_compiled`."""
+    m = rules["max_equation_tiles"] if max_len is None else max_len
+    cells = [c for c in pos.order if c != placed] + [placed]
+    board, t, n = _replay(pos, cells, rules, m, last=placed)
+    assert n >= 0, "scratch overflow"
+    walks, wlen = t["walks"], t["wlen"]
     return {frozenset(board.coord(int(c)) for c in walks[e, : wlen[e]]):
             [board.coord(int(c)) for c in walks[e, : wlen[e]]] for e in range(n)}
 
@@ -532,46 +539,21 @@ def score_cells_compiled(pos, tile, rules, trie=None):
     greedy bot does (tests): the table's side walks are stored first, in placement order.
     Returns {cell: (distinct tile sets, score)}, or None when a buffer overflowed. A trie may
     be passed in to be shared between calls (made with the rules' max_equation_tiles)."""
-    from sim.games.hexatrex.finder import find_cfg
-    from sim.games.hexatrex.tiles import TEXT_SYMBOL, Board, hex_distance
-    from sim.games.hexatrex.trie import TRIE_CAP, TRIE_POOL
+    from sim.games.hexatrex.tiles import TEXT_SYMBOL
 
     m = rules["max_equation_tiles"]
-    if m - 2 > MAX_SIDE:
-        raise ValueError("join scorer only for max_equation_tiles <= MAX_SIDE + 2")
-    board = Board(max(hex_distance(c, (0, 0)) for c in pos.tiles) + 2)
-    sym = np.full(board.size, -1, np.int8)
-    order = np.full(board.size, -1, np.int16)
-    mark = np.full(board.size, -1, np.int32)
-    dist = np.zeros(board.size, np.int64)
-    occ = np.zeros(len(pos.order), np.int64)
-    cfg = find_cfg(rules)
-    store, scratch = new_store(), new_scratch()
-    if trie is None:
-        trie = new_trie(m - 2, TRIE_CAP, TRIE_POOL)
-    lo, hi = np.zeros(4096, np.uint64), np.zeros(4096, np.uint64)
-    size = np.zeros(4096, np.int64)
-    no_walks, no_len = np.zeros((0, 16), np.int64), np.zeros(0, np.int64)
-    _clear(store)
-    for i, cell in enumerate(pos.order):
-        idx = board.index(*cell)
-        sym[idx] = TEXT_SYMBOL[pos.tiles[cell]]
-        order[idx] = i
-        occ[i] = idx
-        if i > 0:
-            n, _, n_new = _score_join(sym, order, board.nb_off, board.q, board.r, board.center,
-                                      idx, occ, i + 1, mark, dist, np.int64(m), cfg, trie, store,
-                                      scratch, lo, hi, size, no_walks, no_len)
-            if n < 0 or not _insert(store, scratch, n_new):
-                return None
+    board, t, n = _replay(pos, pos.order, rules, m, trie)
+    if n < 0:
+        return None
     cells = sorted(pos.legal_cells())
     spec = np.array([board.index(*c) for c in cells], np.int64)
-    mark[spec] = np.arange(len(cells), dtype=np.int32)
-    per = scratch[9]
-    n_new = _score_specials(sym, order, board.nb_off, board.q, board.r, board.center,
-                            np.int64(TEXT_SYMBOL[tile]), np.int64(len(pos.order)), mark, spec,
-                            len(cells), occ, len(pos.order), dist, np.int64(m), cfg, trie, store,
-                            scratch, lo, hi, size, no_walks, no_len, per[0], per[1])
+    t["mark"][spec] = np.arange(len(cells), dtype=np.int32)
+    per = t["scratch"][9]
+    n_new = _score_specials(t["sym"], t["order"], board.nb_off, board.q, board.r, board.center,
+                            np.int64(TEXT_SYMBOL[tile]), np.int64(len(pos.order)), t["mark"],
+                            spec, len(cells), t["occ"], len(pos.order), t["dist"], np.int64(m),
+                            t["cfg"], t["trie"], t["store"], t["scratch"], t["lo"], t["hi"],
+                            t["size"], t["walks"][:0], t["wlen"][:0], per[0], per[1])
     if n_new < 0:
         return None
     return {c: (int(per[0, i]), int(per[1, i])) for i, c in enumerate(cells)}
