@@ -330,7 +330,7 @@ def _join_store(kind, v, i, cells, meta, masks, store, eq, eqbit, max_len, req_o
     return n_found, total
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _join(group, a, b, scratch, store, eq, eqbit, max_len, cfg, found_lo, found_hi, found_size,
           rec_walks, rec_len):
     """Equations of the new walks group[a:b] (one special cell): each joined with the store and,
