@@ -55,6 +55,29 @@ def _hexdist(cq, cr, a, b):
 
 
 @njit(cache=True)
+def _fwd_step(cs, nlen, zl, nb, s, lead0):
+    """One symbol s (not "=") read forwards after syntax state cs, whose number so far has nlen
+    digits (zl: it starts with 0) and which holds nb binary operators. Returns the new
+    (state, nlen, zl, nb); state -1 when s cannot follow. Shared by the finder and the side
+    trie, so both parse a side the same way."""
+    if s <= 9:
+        if cs == S_NUM:
+            if nlen == 1 and zl == 1 and not lead0:
+                return -1, 0, 0, nb
+            return S_NUM, nlen + 1, zl, nb
+        return S_NUM, 1, 1 if s == 0 else 0, nb
+    if s == 11:
+        if cs == S_NUM:
+            return S_OP, 0, 0, nb + 1
+        if cs == S_START or cs == S_OP:
+            return S_NEG, 0, 0, nb
+        return -1, 0, 0, nb
+    if cs == S_NUM:
+        return S_OP, 0, 0, nb + 1
+    return -1, 0, 0, nb
+
+
+@njit(cache=True)
 def _apply(a, op, b):
     """a op b; returns (ok, value). op: 10 plus, 11 minus, 12 times, 13 divide (exact only)."""
     if op == 10:
@@ -247,16 +270,8 @@ def _find(sym, order, nb_off, cq, cr, occ, n_occ, eq_cell, p_cell, max_len, cfg,
             continue
         walk[0] = s
         dirs[0] = 0
-        if ss == 11:
-            syn[0] = S_NEG
-            nlen[0] = 0
-            zl[0] = 0
-        else:
-            syn[0] = S_NUM
-            nlen[0] = 1
-            zl[0] = 1 if ss == 0 else 0
+        syn[0], nlen[0], zl[0], nbin[0] = _fwd_step(S_START, 0, 0, 0, ss, lead0)
         pc[0] = p0
-        nbin[0] = 0
         o = order[s]
         if o < 64:
             mlo[0] = np.uint64(1) << np.uint64(o)
@@ -289,41 +304,17 @@ def _find(sym, order, nb_off, cq, cr, occ, n_occ, eq_cell, p_cell, max_len, cfg,
                 bhi = np.uint64(1) << np.uint64(o - 64)
             if never and ((mlo[depth] & blo) | (mhi[depth] & bhi)) != np.uint64(0):
                 continue
-            # --- syntax step
-            cs = syn[depth]
-            nnl = 0
-            nzl = 0
-            nb = nbin[depth]
-            is_eq = False
-            if ns <= 9:
-                if cs == S_NUM:
-                    if nlen[depth] == 1 and zl[depth] == 1 and not lead0:
-                        continue
-                    nsyn = S_NUM
-                    nnl = nlen[depth] + 1
-                    nzl = zl[depth]
-                else:
-                    nsyn = S_NUM
-                    nnl = 1
-                    nzl = 1 if ns == 0 else 0
-            elif ns == 11:
-                if cs == S_NUM:
-                    nsyn = S_OP
-                    nb += 1
-                elif cs == S_START or cs == S_OP:
-                    nsyn = S_NEG
-                else:
+            # --- syntax step ("=" ends the left side: the right side starts afresh)
+            is_eq = ns == 14
+            if is_eq:
+                if syn[depth] != S_NUM or eqpos >= 0:
                     continue
-            elif ns == 14:
-                if cs != S_NUM or eqpos >= 0:
-                    continue
-                nsyn = S_START
-                is_eq = True
+                nsyn, nnl, nzl, nb = S_START, 0, 0, nbin[depth]
             else:
-                if cs != S_NUM:
+                nsyn, nnl, nzl, nb = _fwd_step(syn[depth], nlen[depth], zl[depth], nbin[depth], ns,
+                                               lead0)
+                if nsyn < 0:
                     continue
-                nsyn = S_OP
-                nb += 1
             npc = pc[depth] + (1 if nxt == p_cell else 0)
             # --- can the walk still reach "=" and the placed tile in the symbols left?
             rem = max_len - (depth + 2)

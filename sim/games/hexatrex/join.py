@@ -9,6 +9,13 @@ walks through P: each is joined, on equal values, with the stored walks of the o
 with the other new walks. A join is valid when the walk fits in max_len symbols, the two first
 cells differ (they are 2 apart across "="), and under "never" the two sides share no tile.
 
+The walk search scores many cells at once: the greedy bot tries its tile on every frontier
+cell, and a side walk holds at most one of them (only one is placed), so one search over the
+table with the tile on *every* frontier cell ("special" cells) lists the new side walks of all
+candidates, sharing the walk prefixes over the table that most of them have in common; each
+walk is tagged with its special cell and joined within its group. Scoring the placed tile is
+the same search with one special cell. Readings come from the side trie (`trie.py`).
+
 This gives exactly the tile sets of `finder._find` (tests check both against each other and
 against a brute force); `_find` stays the reference and the fallback for long equations.
 """
@@ -18,92 +25,59 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.games.hexatrex.finder import S_NEG, S_NUM, S_OP, S_START, _eval_side, _hexdist, _popcount
+from sim.games.hexatrex.finder import _hexdist, _popcount
+from sim.games.hexatrex.trie import (
+    C_LBIN,
+    C_LCOUNT,
+    C_LSTART,
+    C_RBIN,
+    C_RCOUNT,
+    C_RSTART,
+    DEAD,
+    FULL,
+    UNSEEN,
+    _reach_limit,
+    _trie_child,
+    _trie_clear,
+    new_trie,  # noqa: F401  (re-exported for the kernel)
+)
 
 MAX_SIDE = 6            # stores are used while max_equation_tiles - 2 <= MAX_SIDE
 HASH_BITS = 12
 STORE_CAP = 1 << 18
 POOL_CAP = 1 << 18
-NEW_CAP = 1 << 15        # > 23436 = side walks of <= 6 cells out of "=" on any table
-CACHE_BITS = 16         # side-value cache: 65536 slots, shared by every game of a chunk
-CACHE_POOL = 1 << 20
-# reverse-reading states of a left side (read from "=" backwards)
-R_START, R_NUM, R_OPNEED, R_MINUS = 0, 1, 2, 3
+NEW_CAP = 1 << 15        # new side walks of one search (overflow: the caller uses the DFS finder)
+SPECIAL_CAP = 1024       # special cells of one search (a frontier holds <= 6 x 128)
+FAR = 1 << 20
 
 
+@njit(cache=True)
 def new_store():
     """Side-walk store: head (2, 2**HASH_BITS) (0 = left sides, 1 = right sides), then per
-    entry: value, next, length, first cell, mask lo, mask hi, binary-operator flag, cells."""
-    return (np.full((2, 1 << HASH_BITS), -1, np.int64), np.zeros(STORE_CAP, np.int64),
-            np.zeros(STORE_CAP, np.int64), np.zeros(STORE_CAP, np.int8),
-            np.zeros(STORE_CAP, np.int64), np.zeros(STORE_CAP, np.uint64),
-            np.zeros(STORE_CAP, np.uint64), np.zeros(STORE_CAP, np.int8),
-            np.zeros((STORE_CAP, MAX_SIDE), np.int64), np.zeros(1, np.int64))
+    entry: value, next, length, first cell, mask lo, mask hi, binary-operator flag, cells;
+    the entry count; and per value bucket (`_vbucket`) a bit per side length stored, so a join
+    skips the (value, length) chains that are surely empty."""
+    return (np.full((2, 1 << HASH_BITS), -1, np.int64), np.empty(STORE_CAP, np.int64),
+            np.empty(STORE_CAP, np.int64), np.empty(STORE_CAP, np.int8),
+            np.empty(STORE_CAP, np.int64), np.empty(STORE_CAP, np.uint64),
+            np.empty(STORE_CAP, np.uint64), np.empty(STORE_CAP, np.int8),
+            np.empty((STORE_CAP, MAX_SIDE), np.int64), np.zeros(1, np.int64),
+            np.zeros((2, 1 << HASH_BITS), np.uint8))
 
 
+@njit(cache=True)
 def new_scratch():
-    """Per-call scratch: the new side walks of one tile and their values."""
-    return (np.zeros((NEW_CAP, MAX_SIDE), np.int64), np.zeros((NEW_CAP, 8), np.int64),
-            np.zeros((NEW_CAP, 2), np.uint64), np.zeros(POOL_CAP, np.int64),
-            np.zeros((10, 16), np.int64), np.zeros((2, 16), np.uint64))
-
-
-def new_cache():
-    """Values of side symbol sequences already evaluated (the rules are fixed for a chunk):
-    keys (length and 4-bit symbols packed), start and count in the value pool, pool use."""
-    return (np.full(1 << CACHE_BITS, -1, np.int64), np.zeros(1 << CACHE_BITS, np.int64),
-            np.zeros(1 << CACHE_BITS, np.int64), np.empty(CACHE_POOL, np.int64),
-            np.zeros(2, np.int64))
-
-
-@njit(cache=True)
-def _side_values(side, k, six9, plus_t, any_br, neg0, lhs, ev, cache, pool, n_pool):
-    """Append the values of side[0:k] to pool at n_pool (through the cache); returns the
-    count, or -1 when the pool is full."""
-    keys, cstart, ccount, cpool, used = cache
-    key = k
-    for j in range(k):
-        key = (key << 4) | side[j]
-    slot = np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - CACHE_BITS))
-    for _ in range(64):
-        if keys[slot] == key:
-            c = ccount[slot]
-            if n_pool + c > pool.shape[0]:
-                return -1
-            b = cstart[slot]
-            for j in range(c):
-                pool[n_pool + j] = cpool[b + j]
-            return c
-        if keys[slot] < 0:
-            break
-        slot = (slot + 1) & ((1 << CACHE_BITS) - 1)
-    n = _eval_side(side, k, six9, plus_t, any_br, neg0, lhs, ev)
-    if n_pool + n > pool.shape[0]:
-        return -1
-    for j in range(n):
-        pool[n_pool + j] = lhs[j]
-    if keys[slot] < 0 and used[0] + n <= cpool.shape[0] and used[1] < (1 << (CACHE_BITS - 1)):
-        keys[slot] = key
-        cstart[slot] = used[0]
-        ccount[slot] = n
-        for j in range(n):
-            cpool[used[0] + j] = lhs[j]
-        used[0] += n
-        used[1] += 1
-    return n
-
-
-@njit(cache=True)
-def _keep_reachable(pool, start, n, lim):
-    """Drop values the other side cannot reach: j symbols never make |value| >= 10**j (a
-    number of d digits is < 10**d; a + b, a - b stay < 2 * 10**(j-2); a x b < 10**(j-1))."""
-    kept = 0
-    for j in range(n):
-        v = pool[start + j]
-        if -lim < v < lim:
-            pool[start + kept] = v
-            kept += 1
-    return kept
+    """Per-search scratch: the new side walks (cells, meta, masks, values), the search stacks,
+    walks grouped by special cell (index, group starts), the distance search's queue, and per
+    special cell (rows): equations, score, the cell (for one special).
+    meta row: length, first cell, right binop, right value start, right count, left binop,
+    left value start, left count, special cell's index."""
+    return (np.empty((NEW_CAP, MAX_SIDE), np.int64), np.empty((NEW_CAP, 9), np.int64),
+            np.empty((NEW_CAP, 2), np.uint64), np.empty(POOL_CAP, np.int64),
+            np.zeros((8, 16), np.int64), np.zeros((2, 16), np.uint64),
+            np.empty(NEW_CAP, np.int64), np.zeros(SPECIAL_CAP + 1, np.int64),
+            np.zeros(2 * SPECIAL_CAP, np.int64), np.zeros((3, SPECIAL_CAP), np.int64),
+            np.empty(NEW_CAP, np.int64))
 
 
 @njit(cache=True)
@@ -114,134 +88,136 @@ def _bucket(v, length):
 
 
 @njit(cache=True)
-def _check_side(side, n, lead0):
-    """Is side[0:n] an expression? Returns (ok, has binary operator)."""
-    i = 0
-    nb = 0
-    while True:
-        if i < n and side[i] == 11:
-            i += 1
-        start = i
-        while i < n and side[i] <= 9:
-            i += 1
-        if i == start:
-            return False, False
-        if i - start > 1 and side[start] == 0 and not lead0:
-            return False, False
-        if i == n:
-            return True, nb > 0
-        if side[i] > 13:
-            return False, False
-        nb += 1
-        i += 1
+def _vbucket(v):
+    return np.int64((np.uint64(v) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - HASH_BITS))
 
 
 @njit(cache=True)
-def _new_sides(sym, order, nb_off, cq, cr, eq, p, max_side, cfg, cells, meta, masks, pool,
-               st, mk, side, lhs, ev, cache):
-    """Every side walk out of "=" through p, at most max_side long, readable as a right side
-    (in walk order) or a left side (reversed). meta row: length, first, right binop, right
-    value start, right count, left binop, left value start, left count. Returns the count,
-    or -1 when the scratch buffers are full (the caller then uses the DFS finder)."""
-    any_br = cfg[1] != 0
-    lead0 = cfg[3] != 0
-    six9 = cfg[4] != 0
-    plus_t = cfg[5] != 0
+def _bits(o):
+    if o < 64:
+        return np.uint64(1) << np.uint64(o), np.uint64(0)
+    return np.uint64(0), np.uint64(1) << np.uint64(o - 64)
+
+
+@njit(cache=True)
+def _distances(sym, nb_off, cq, cr, eq, mark, spec, n_spec, occ, n_occ, dist, max_side, queue):
+    """dist[c] for every table tile c: fewest steps over table tiles to a special cell (a lower
+    bound on what a walk from c needs to take one in); FAR beyond max_side."""
+    for i in range(n_occ):
+        dist[occ[i]] = FAR
+    tail = 0
+    for i in range(n_spec):
+        c = spec[i]
+        if _hexdist(cq, cr, c, eq) <= max_side:
+            dist[c] = 0
+            queue[tail] = c
+            tail += 1
+    head = 0
+    while head < tail:
+        c = queue[head]
+        head += 1
+        dc = dist[c] + 1
+        if dc >= max_side:
+            continue
+        for d in range(6):
+            x = c + nb_off[d]
+            if sym[x] >= 0 and sym[x] != 14 and mark[x] < 0 and dist[x] > dc:
+                dist[x] = dc
+                queue[tail] = x
+                tail += 1
+
+
+@njit(cache=True, inline='always')
+def _copy_values(src, start, count, dst, n, lim, refilter):
+    """Append src[start:start+count] to dst at n (only |v| < lim when refilter); new n."""
+    for j in range(count):
+        v = src[start + j]
+        if not refilter or -lim < v < lim:
+            dst[n] = v
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _side_walks(sym, order, nb_off, eq, tile, bit, mark, dist, max_side, cfg, trie, scratch):
+    """Every side walk out of "=", at most max_side cells, that takes exactly one special cell
+    (mark[c] >= 0; it holds `tile`, placement index `bit`, and may recur) and that reads as a
+    right side (walk order) or a left side (reversed) with reachable values. Other cells are
+    table tiles. dist: from `_distances`. Rows go to scratch (meta[:, 8] = mark of the special
+    cell). Returns the row count, -1 when the scratch is full, FULL when the trie is."""
+    cells, meta, masks, pool, st, mk, _, _, _, _, _ = scratch
+    rows = trie[0]
+    text = trie[3][0]
     never = cfg[6] != 0
-    neg0 = cfg[7] != 0
-    if _hexdist(cq, cr, p, eq) > max_side:
-        return 0
+    refilter = max_side < trie[2][2]
     walk = st[0]
     dirs = st[1]
-    syn = st[2]
-    nlen = st[3]
-    zl = st[4]
-    pc = st[5]
-    nbin = st[6]
-    rst = st[7]
+    node = st[2]
+    spc = st[3]
+    wsym = st[4]
+    lims = st[5]
     mlo = mk[0]
     mhi = mk[1]
+    for k in range(1, max_side + 1):
+        lims[k] = _reach_limit(max_side, k)
+    sbl, sbh = _bits(bit)
     n_new = 0
     n_pool = 0
     for d0 in range(6):
         y = eq + nb_off[d0]
-        s = sym[y]
-        if s < 0:
+        sp = mark[y]
+        s = tile if sp >= 0 else sym[y]
+        if s < 0 or max_side < 1 or (sp < 0 and dist[y] > max_side - 1):
             continue
-        # first symbol next to "=": right reading starts here, left reading ends here
-        if s <= 9:
-            syn[0] = S_NUM
-            nlen[0] = 1
-            zl[0] = 1 if s == 0 else 0
-            rst[0] = R_NUM
-        elif s == 11:
-            syn[0] = S_NEG
-            nlen[0] = 0
-            zl[0] = 0
-            rst[0] = -1
-        else:
+        c = rows[0, s]
+        if c == UNSEEN:
+            text[0] = s
+            c = _trie_child(trie, 0, s, cfg)
+            if c == FULL:
+                return FULL
+        if c == DEAD:
             continue
-        nbin[0] = 0
-        pc[0] = 1 if y == p else 0
-        if pc[0] == 0 and _hexdist(cq, cr, y, p) > max_side - 1:
-            continue
-        o = order[y]
-        mlo[0] = np.uint64(1) << np.uint64(o) if o < 64 else np.uint64(0)
-        mhi[0] = np.uint64(1) << np.uint64(o - 64) if o >= 64 else np.uint64(0)
         walk[0] = y
+        wsym[0] = s
         dirs[0] = 0
+        node[0] = c
+        if sp >= 0:
+            spc[0] = y
+            mlo[0], mhi[0] = sbl, sbh
+        else:
+            spc[0] = -1
+            mlo[0], mhi[0] = _bits(order[y])
         depth = 0
         fresh = True
         while depth >= 0:
             if fresh:
                 fresh = False
-                if pc[depth] > 0:
+                nd = node[depth]
+                rc = rows[nd, C_RCOUNT]
+                lc = rows[nd, C_LCOUNT]
+                if spc[depth] >= 0 and rc + lc > 0:
                     k = depth + 1
-                    lim = 1
-                    for _ in range(max_side + 1 - k):
-                        lim *= 10
-                    r_ok = syn[depth] == S_NUM
-                    l_ok = rst[depth] == R_NUM or rst[depth] == R_MINUS
-                    nr = 0
-                    nl = 0
-                    rb = False
-                    lb = False
+                    if n_new >= cells.shape[0] or n_pool + rc + lc > pool.shape[0]:
+                        return -1
+                    lim = lims[k]
                     r0 = n_pool
-                    if r_ok:
-                        for j in range(k):
-                            side[j] = sym[walk[j]]
-                        nr = _side_values(side, k, six9, plus_t, any_br, neg0, lhs, ev, cache, pool,
-                                          n_pool)
-                        if nr < 0:
-                            return -1
-                        nr = _keep_reachable(pool, n_pool, nr, lim)
-                        n_pool += nr
-                        rb = nbin[depth] > 0
+                    n_pool = _copy_values(trie[1], rows[nd, C_RSTART], rc, pool, n_pool, lim,
+                                          refilter)
                     l0 = n_pool
-                    if l_ok:
-                        for j in range(k):
-                            side[j] = sym[walk[k - 1 - j]]
-                        ok, lb = _check_side(side, k, lead0)
-                        if ok:
-                            nl = _side_values(side, k, six9, plus_t, any_br, neg0, lhs, ev, cache,
-                                              pool, n_pool)
-                            if nl < 0:
-                                return -1
-                            nl = _keep_reachable(pool, n_pool, nl, lim)
-                            n_pool += nl
-                    if nr + nl > 0:
-                        if n_new >= cells.shape[0]:
-                            return -1
+                    n_pool = _copy_values(trie[1], rows[nd, C_LSTART], lc, pool, n_pool, lim,
+                                          refilter)
+                    if n_pool > r0:
                         for j in range(k):
                             cells[n_new, j] = walk[j]
                         meta[n_new, 0] = k
                         meta[n_new, 1] = walk[0]
-                        meta[n_new, 2] = rb
+                        meta[n_new, 2] = rows[nd, C_RBIN]
                         meta[n_new, 3] = r0
-                        meta[n_new, 4] = nr
-                        meta[n_new, 5] = lb
+                        meta[n_new, 4] = l0 - r0
+                        meta[n_new, 5] = rows[nd, C_LBIN]
                         meta[n_new, 6] = l0
-                        meta[n_new, 7] = nl
+                        meta[n_new, 7] = n_pool - l0
+                        meta[n_new, 8] = mark[spc[depth]]
                         masks[n_new, 0] = mlo[depth]
                         masks[n_new, 1] = mhi[depth]
                         n_new += 1
@@ -251,81 +227,52 @@ def _new_sides(sym, order, nb_off, cq, cr, eq, p, max_side, cfg, cells, meta, ma
             d = dirs[depth]
             dirs[depth] = d + 1
             nxt = walk[depth] + nb_off[d]
-            ns = sym[nxt]
-            if ns < 0 or ns == 14:
-                continue
+            sp = mark[nxt]
+            if sp >= 0:
+                if spc[depth] >= 0 and spc[depth] != nxt:  # one special cell per walk
+                    continue
+                ns = tile
+                blo, bhi = sbl, sbh
+            else:
+                ns = sym[nxt]
+                if ns < 0 or ns == 14:
+                    continue
+                blo, bhi = _bits(order[nxt])
             if depth >= 1 and walk[depth - 1] == nxt:
                 continue
-            o = order[nxt]
-            blo = np.uint64(1) << np.uint64(o) if o < 64 else np.uint64(0)
-            bhi = np.uint64(1) << np.uint64(o - 64) if o >= 64 else np.uint64(0)
             if never and ((mlo[depth] & blo) | (mhi[depth] & bhi)) != np.uint64(0):
                 continue
-            npc = pc[depth] + (1 if nxt == p else 0)
-            if npc == 0 and _hexdist(cq, cr, nxt, p) > max_side - depth - 2:
-                continue
-            # forward (right side) reading
-            cs = syn[depth]
-            fs = -1
-            fnl = 0
-            fzl = 0
-            fnb = nbin[depth]
-            if cs >= 0:
-                if ns <= 9:
-                    if cs == S_NUM:
-                        if not (nlen[depth] == 1 and zl[depth] == 1 and not lead0):
-                            fs = S_NUM
-                            fnl = nlen[depth] + 1
-                            fzl = zl[depth]
-                    else:
-                        fs = S_NUM
-                        fnl = 1
-                        fzl = 1 if ns == 0 else 0
-                elif ns == 11:
-                    if cs == S_NUM:
-                        fs = S_OP
-                        fnb += 1
-                    elif cs == S_START or cs == S_OP:
-                        fs = S_NEG
-                elif cs == S_NUM:
-                    fs = S_OP
-                    fnb += 1
-            # backward (left side) reading
-            rs = rst[depth]
-            nrs = -1
-            if rs == R_NUM:
-                if ns <= 9:
-                    nrs = R_NUM
-                elif ns == 11:
-                    nrs = R_MINUS
-                else:
-                    nrs = R_OPNEED
-            elif rs == R_OPNEED:
-                if ns <= 9:
-                    nrs = R_NUM
-            elif rs == R_MINUS:
-                if ns <= 9:
-                    nrs = R_NUM
-                else:
-                    nrs = R_OPNEED
-            if fs < 0 and nrs < 0:
+            nspc = spc[depth]
+            if nspc < 0:
+                if sp >= 0:
+                    nspc = nxt
+                elif dist[nxt] > max_side - depth - 2:
+                    continue
+            c = rows[node[depth], ns]
+            if c == UNSEEN:
+                for j in range(depth + 1):
+                    text[j] = wsym[j]
+                text[depth + 1] = ns
+                c = _trie_child(trie, node[depth], ns, cfg)
+                if c == FULL:
+                    return FULL
+            if c == DEAD:
                 continue
             depth += 1
             walk[depth] = nxt
+            wsym[depth] = ns
             dirs[depth] = 0
-            syn[depth] = fs
-            nlen[depth] = fnl
-            zl[depth] = fzl
-            nbin[depth] = fnb
-            rst[depth] = nrs
-            pc[depth] = npc
+            node[depth] = c
+            spc[depth] = nspc
             mlo[depth] = mlo[depth - 1] | blo
             mhi[depth] = mhi[depth - 1] | bhi
             fresh = True
     return n_new
 
 
-@njit(cache=True)
+# The join's helpers are inlined (numba IR): as calls, the reference counting of the store and
+# scratch arrays they take cost more than the join itself (measured: ~4 ms of ~8 per game).
+@njit(cache=True, inline='always')
 def _record(lo, hi, found_lo, found_hi, found_size, n_found):
     for j in range(n_found):
         if found_lo[j] == lo and found_hi[j] == hi:
@@ -339,58 +286,87 @@ def _record(lo, hi, found_lo, found_hi, found_size, n_found):
     return n_found + 1, size, n_found
 
 
+@njit(cache=True, inline='always')
+def _rec_walk(rec_walks, rec_len, slot, lcells, lrow, llen, eq, rcells, rrow, rlen):
+    """Write the equation (left walk read towards "=", "=", right walk) as found's slot."""
+    if slot < 0 or slot >= rec_walks.shape[0]:
+        return
+    for j in range(llen):
+        rec_walks[slot, j] = lcells[lrow, llen - 1 - j]
+    rec_walks[slot, llen] = eq
+    for j in range(rlen):
+        rec_walks[slot, llen + 1 + j] = rcells[rrow, j]
+    rec_len[slot] = llen + 1 + rlen
+
+
+@njit(cache=True, inline='always')
+def _join_store(kind, v, i, cells, meta, masks, store, eq, eqbit, max_len, req_op, never,
+                found_lo, found_hi, found_size, rec_walks, rec_len, n_found):
+    """New walk i with value v as a right side (kind 0: partners are stored left sides) or as
+    a left side (kind 1: stored right sides). Returns (distinct tile sets, points added)."""
+    head, val, nxt_e, ln, first, elo, ehi, ebin, ecells, _, lens = store
+    k = meta[i, 0]
+    ibin = meta[i, 2] if kind == 0 else meta[i, 5]
+    total = 0
+    want = np.int64(lens[kind, _vbucket(v)]) & ((1 << (max_len - k)) - 2)
+    if want == 0:
+        return n_found, 0
+    for plen in range(1, max_len - k):
+        if (want >> plen) & 1 == 0:
+            continue
+        e = head[kind, _bucket(v, plen)]
+        while e >= 0:
+            if val[e] == v and ln[e] == plen and first[e] != meta[i, 1] and \
+                    (not req_op or ibin or ebin[e]) and \
+                    (not never or ((elo[e] & masks[i, 0]) | (ehi[e] & masks[i, 1])) == 0):
+                n_found, sz, slot = _record(elo[e] | masks[i, 0] | eqbit, ehi[e] | masks[i, 1],
+                                            found_lo, found_hi, found_size, n_found)
+                total += sz
+                if kind == 0:
+                    _rec_walk(rec_walks, rec_len, slot, ecells, e, plen, eq, cells, i, k)
+                else:
+                    _rec_walk(rec_walks, rec_len, slot, cells, i, k, eq, ecells, e, plen)
+            e = nxt_e[e]
+    return n_found, total
+
+
 @njit(cache=True)
-def _score_join(sym, order, nb_off, cq, cr, eq, p, max_len, cfg, store, scratch, cache,
-                found_lo, found_hi, found_size, rec_walks, rec_len, side, lhs, ev):
-    """Equations through p (already on the table, not yet in the store). Returns
-    (distinct tile sets, score, new side walks); the new walks stay in scratch for _insert.
-    (-1, 0, -1) when the scratch buffers overflow: score with `finder._find` instead."""
-    head, val, nxt_e, ln, first, elo, ehi, ebin, ecells, _ = store
-    cells, meta, masks, pool, st, mk = scratch
+def _join(group, a, b, scratch, store, eq, eqbit, max_len, cfg, found_lo, found_hi, found_size,
+          rec_walks, rec_len):
+    """Equations of the new walks group[a:b] (one special cell): each joined with the store and,
+    as a right side, with the group's left sides. Returns (distinct tile sets, score)."""
+    cells, meta, masks, pool, _, _, _, _, _, _, part = scratch
     req_op = cfg[2] != 0
     never = cfg[6] != 0
-    eqbit = np.uint64(1) << np.uint64(order[eq])
-    n_new = _new_sides(sym, order, nb_off, cq, cr, eq, p, max_len - 2, cfg, cells, meta, masks,
-                       pool, st, mk, side, lhs, ev, cache)
-    if n_new < 0:
-        return -1, 0, -1
     n_found = 0
     total = 0
-    rcap = rec_walks.shape[0]
-    for i in range(n_new):
+    for ii in range(a, b):
+        i = group[ii]
         k = meta[i, 0]
-        # walk i as the right side: partners are stored left sides and new left sides
-        for a in range(meta[i, 4]):
-            v = pool[meta[i, 3] + a]
-            for plen in range(1, max_len - k):
-                e = head[0, _bucket(v, plen)]
-                while e >= 0:
-                    if val[e] == v and ln[e] == plen and first[e] != meta[i, 1] and \
-                            (not req_op or meta[i, 2] or ebin[e]) and \
-                            (not never or ((elo[e] & masks[i, 0]) | (ehi[e] & masks[i, 1])) == 0):
-                        n_found, sz, slot = _record(elo[e] | masks[i, 0] | eqbit,
-                                                    ehi[e] | masks[i, 1], found_lo, found_hi,
-                                                    found_size, n_found)
-                        total += sz
-                        if slot >= 0 and slot < rcap:
-                            for j in range(ln[e]):
-                                rec_walks[slot, j] = ecells[e, ln[e] - 1 - j]
-                            rec_walks[slot, ln[e]] = eq
-                            for j in range(k):
-                                rec_walks[slot, ln[e] + 1 + j] = cells[i, j]
-                            rec_len[slot] = ln[e] + 1 + k
-                    e = nxt_e[e]
-            for j2 in range(n_new):
-                k2 = meta[j2, 0]
-                if k2 + k + 1 > max_len or meta[j2, 1] == meta[i, 1]:
+        n_part = 0  # the group's left sides walk i can meet as a right side
+        if meta[i, 4] > 0:
+            for jj in range(a, b):
+                j2 = group[jj]
+                if meta[j2, 7] == 0 or meta[j2, 0] + k + 1 > max_len or meta[j2, 1] == meta[i, 1]:
                     continue
                 if req_op and not (meta[i, 2] or meta[j2, 5]):
                     continue
                 if never and ((masks[j2, 0] & masks[i, 0]) | (masks[j2, 1] & masks[i, 1])) != 0:
                     continue
+                part[n_part] = j2
+                n_part += 1
+        for x in range(meta[i, 4]):
+            v = pool[meta[i, 3] + x]
+            n_found, sz = _join_store(0, v, i, cells, meta, masks, store, eq, eqbit, max_len,
+                                      req_op, never, found_lo, found_hi, found_size, rec_walks,
+                                      rec_len, n_found)
+            total += sz
+            for q in range(n_part):
+                j2 = part[q]
+                k2 = meta[j2, 0]
                 hit = False
-                for b in range(meta[j2, 7]):
-                    if pool[meta[j2, 6] + b] == v:
+                for y in range(meta[j2, 7]):
+                    if pool[meta[j2, 6] + y] == v:
                         hit = True
                         break
                 if hit:
@@ -398,43 +374,84 @@ def _score_join(sym, order, nb_off, cq, cr, eq, p, max_len, cfg, store, scratch,
                                                 masks[j2, 1] | masks[i, 1],
                                                 found_lo, found_hi, found_size, n_found)
                     total += sz
-                    if slot >= 0 and slot < rcap:
-                        for j in range(k2):
-                            rec_walks[slot, j] = cells[j2, k2 - 1 - j]
-                        rec_walks[slot, k2] = eq
-                        for j in range(k):
-                            rec_walks[slot, k2 + 1 + j] = cells[i, j]
-                        rec_len[slot] = k2 + 1 + k
-        # walk i as the left side, against stored right sides
-        for a in range(meta[i, 7]):
-            v = pool[meta[i, 6] + a]
-            for plen in range(1, max_len - k):
-                e = head[1, _bucket(v, plen)]
-                while e >= 0:
-                    if val[e] == v and ln[e] == plen and first[e] != meta[i, 1] and \
-                            (not req_op or meta[i, 5] or ebin[e]) and \
-                            (not never or ((elo[e] & masks[i, 0]) | (ehi[e] & masks[i, 1])) == 0):
-                        n_found, sz, slot = _record(elo[e] | masks[i, 0] | eqbit,
-                                                    ehi[e] | masks[i, 1], found_lo, found_hi,
-                                                    found_size, n_found)
-                        total += sz
-                        if slot >= 0 and slot < rcap:
-                            for j in range(k):
-                                rec_walks[slot, j] = cells[i, k - 1 - j]
-                            rec_walks[slot, k] = eq
-                            for j in range(ln[e]):
-                                rec_walks[slot, k + 1 + j] = ecells[e, j]
-                            rec_len[slot] = k + 1 + ln[e]
-                    e = nxt_e[e]
-    return n_found, total, n_new
+                    _rec_walk(rec_walks, rec_len, slot, cells, j2, k2, eq, cells, i, k)
+        for x in range(meta[i, 7]):
+            v = pool[meta[i, 6] + x]
+            n_found, sz = _join_store(1, v, i, cells, meta, masks, store, eq, eqbit, max_len,
+                                      req_op, never, found_lo, found_hi, found_size, rec_walks,
+                                      rec_len, n_found)
+            total += sz
+    return n_found, total
+
+
+@njit(cache=True)
+def _score_specials(sym, order, nb_off, cq, cr, eq, tile, bit, mark, spec, n_spec, occ, n_occ,
+                    dist, max_len, cfg, trie, store, scratch, found_lo, found_hi, found_size,
+                    rec_walks, rec_len, n_eq, score):
+    """Score `tile` on each special cell spec[i] (mark[spec[i]] == i; table tiles or empty
+    cells; none in the store yet), every one as if it alone were placed, with placement index
+    `bit`: n_eq[i] distinct tile sets, score[i] points. found_* / rec_* hold the last
+    special's equations. Returns the number of new side walks (left in scratch for _insert),
+    or -1 when a buffer overflowed: score with `finder._find` instead."""
+    if n_spec > SPECIAL_CAP:
+        return -1
+    max_side = max_len - 2
+    _distances(sym, nb_off, cq, cr, eq, mark, spec, n_spec, occ, n_occ, dist, max_side,
+               scratch[8])
+    n_new = _side_walks(sym, order, nb_off, eq, tile, bit, mark, dist, max_side, cfg, trie, scratch)
+    if n_new == FULL:  # the trie is a cache: empty it and search again
+        _trie_clear(trie)
+        n_new = _side_walks(sym, order, nb_off, eq, tile, bit, mark, dist, max_side, cfg, trie,
+                            scratch)
+    if n_new < 0:
+        return -1
+    meta = scratch[1]
+    group = scratch[6]
+    start = scratch[7]
+    start[: n_spec + 1] = 0
+    for i in range(n_new):  # walks grouped by special cell, in search order within a group
+        start[meta[i, 8] + 1] += 1
+    for s in range(n_spec):
+        start[s + 1] += start[s]
+    for i in range(n_new):
+        s = meta[i, 8]
+        group[start[s]] = i
+        start[s] += 1
+    eqbit = np.uint64(1) << np.uint64(order[eq])
+    a = 0
+    for s in range(n_spec):
+        b = start[s]
+        n_eq[s], score[s] = _join(group, a, b, scratch, store, eq, eqbit, max_len, cfg, found_lo,
+                                  found_hi, found_size, rec_walks, rec_len)
+        a = b
+    return n_new
+
+
+@njit(cache=True)
+def _score_join(sym, order, nb_off, cq, cr, eq, p, occ, n_occ, mark, dist, max_len, cfg, trie,
+                store, scratch, found_lo, found_hi, found_size, rec_walks, rec_len):
+    """Equations through p (already on the table, not yet in the store; mark is -1 everywhere
+    and stays so). Returns (distinct tile sets, score, new side walks); the new walks stay in
+    scratch for _insert. (-1, 0, -1) when a buffer overflows: score with `finder._find`."""
+    per = scratch[9]
+    per[2, 0] = p
+    mark[p] = 0
+    n_new = _score_specials(sym, order, nb_off, cq, cr, eq, np.int64(sym[p]), np.int64(order[p]),
+                            mark, per[2], 1,
+                            occ, n_occ, dist, max_len, cfg, trie, store, scratch, found_lo,
+                            found_hi, found_size, rec_walks, rec_len, per[0], per[1])
+    mark[p] = -1
+    if n_new < 0:
+        return -1, 0, -1
+    return per[0, 0], per[1, 0], n_new
 
 
 @njit(cache=True)
 def _insert(store, scratch, n_new):
     """Add the new side walks left in scratch by _score_join to the store.
     Returns False when the store is full (the caller then falls back to the DFS finder)."""
-    head, val, nxt_e, ln, first, elo, ehi, ebin, ecells, count = store
-    cells, meta, masks, pool, st, mk = scratch
+    head, val, nxt_e, ln, first, elo, ehi, ebin, ecells, count, lens = store
+    cells, meta, masks, pool, _, _, _, _, _, _, _ = scratch
     n = count[0]
     for i in range(n_new):
         for kind in range(2):
@@ -446,6 +463,7 @@ def _insert(store, scratch, n_new):
                     return False
                 v = pool[start + a]
                 b = _bucket(v, meta[i, 0])
+                lens[kind, _vbucket(v)] |= np.uint8(1 << meta[i, 0])
                 val[n] = v
                 nxt_e[n] = head[kind, b]
                 head[kind, b] = n
@@ -465,43 +483,77 @@ def _insert(store, scratch, n_new):
 def _clear(store):
     store[0][:, :] = -1
     store[9][0] = 0
+    store[10][:, :] = 0
+
+
+def _replay(pos, cells, rules, m, trie=None, last=None):
+    """Place the tiles of `cells` (a `position.Position`'s, in this order, "=" first) on a
+    compiled board, scoring each with _score_join and storing its side walks, except those of
+    `last` (tests). Returns (board, arrays, equations of the last tile scored)."""
+    from sim.games.hexatrex.finder import find_cfg
+    from sim.games.hexatrex.tiles import TEXT_SYMBOL, Board, hex_distance
+    from sim.games.hexatrex.trie import TRIE_CAP, TRIE_POOL
+
+    if m - 2 > MAX_SIDE:
+        raise ValueError("join scorer only for max_equation_tiles <= MAX_SIDE + 2")
+    board = Board(max(hex_distance(c, (0, 0)) for c in pos.tiles) + 2)
+    t = dict(sym=np.full(board.size, -1, np.int8), order=np.full(board.size, -1, np.int16),
+             mark=np.full(board.size, -1, np.int32), dist=np.zeros(board.size, np.int64),
+             occ=np.zeros(len(pos.order), np.int64), cfg=find_cfg(rules), store=new_store(),
+             scratch=new_scratch(), lo=np.zeros(4096, np.uint64), hi=np.zeros(4096, np.uint64),
+             size=np.zeros(4096, np.int64), walks=np.zeros((4096, 16), np.int64),
+             wlen=np.zeros(4096, np.int64))
+    t["trie"] = new_trie(m - 2, TRIE_CAP, TRIE_POOL) if trie is None else trie
+    n = 0
+    for i, cell in enumerate(cells):
+        idx = board.index(*cell)
+        t["sym"][idx] = TEXT_SYMBOL[pos.tiles[cell]]
+        t["order"][idx] = i
+        t["occ"][i] = idx
+        if i == 0:
+            continue
+        n, _, n_new = _score_join(t["sym"], t["order"], board.nb_off, board.q, board.r,
+                                  board.center, idx, t["occ"], i + 1, t["mark"], t["dist"],
+                                  np.int64(m), t["cfg"], t["trie"], t["store"], t["scratch"],
+                                  t["lo"], t["hi"], t["size"], t["walks"], t["wlen"])
+        if n < 0 or (cell != last and not _insert(t["store"], t["scratch"], n_new)):
+            return board, t, -1
+    return board, t, n
 
 
 def join_compiled(pos, placed, rules, max_len=None) -> dict:
     """Score `placed` on a `position.Position` the way the chunk kernel does (tests): every
     other tile is added to a store in placement order first. Returns
     {frozenset(cells): walk} like `finder.find_compiled`."""
-    from sim.games.hexatrex.finder import POOL_PER, VALUE_CAP, find_cfg
-    from sim.games.hexatrex.tiles import TEXT_SYMBOL, Board, hex_distance
-
     m = rules["max_equation_tiles"] if max_len is None else max_len
-    if m - 2 > MAX_SIDE:
-        raise ValueError("join scorer only for max_equation_tiles <= MAX_SIDE + 2")
-    radius = max(hex_distance(c, (0, 0)) for c in pos.tiles) + 1
-    board = Board(radius)
-    sym = np.full(board.size, -1, np.int8)
-    order = np.full(board.size, -1, np.int16)
-    cfg = find_cfg(rules)
-    store, scratch, cache = new_store(), new_scratch(), new_cache()
-    cap = 4096
-    lo, hi = np.zeros(cap, np.uint64), np.zeros(cap, np.uint64)
-    size = np.zeros(cap, np.int64)
-    walks, wlen = np.zeros((cap, 16), np.int64), np.zeros(cap, np.int64)
-    side, lhs = np.zeros(16, np.int64), np.zeros(VALUE_CAP, np.int64)
-    ev = np.zeros(256 + 64 * POOL_PER, np.int64)
     cells = [c for c in pos.order if c != placed] + [placed]
-    n = 0
-    for i, cell in enumerate(cells):
-        idx = board.index(*cell)
-        sym[idx] = TEXT_SYMBOL[pos.tiles[cell]]
-        order[idx] = i
-        if i == 0:
-            continue
-        n, _, n_new = _score_join(sym, order, board.nb_off, board.q, board.r, board.center, idx,
-                                  np.int64(m), cfg, store, scratch, cache, lo, hi, size, walks, wlen,
-                                  side, lhs, ev)
-        assert n >= 0, "scratch overflow"
-        if cell != placed:
-            assert _insert(store, scratch, n_new)
+    board, t, n = _replay(pos, cells, rules, m, last=placed)
+    assert n >= 0, "scratch overflow"
+    walks, wlen = t["walks"], t["wlen"]
     return {frozenset(board.coord(int(c)) for c in walks[e, : wlen[e]]):
             [board.coord(int(c)) for c in walks[e, : wlen[e]]] for e in range(n)}
+
+
+def score_cells_compiled(pos, tile, rules, trie=None):
+    """Score `tile` on every legal cell of a `position.Position` in one search, the way the
+    greedy bot does (tests): the table's side walks are stored first, in placement order.
+    Returns {cell: (distinct tile sets, score)}, or None when a buffer overflowed. A trie may
+    be passed in to be shared between calls (made with the rules' max_equation_tiles)."""
+    from sim.games.hexatrex.tiles import TEXT_SYMBOL
+
+    m = rules["max_equation_tiles"]
+    board, t, n = _replay(pos, pos.order, rules, m, trie)
+    if n < 0:
+        return None
+    cells = sorted(pos.legal_cells())
+    spec = np.array([board.index(*c) for c in cells], np.int64)
+    t["mark"][spec] = np.arange(len(cells), dtype=np.int32)
+    per = t["scratch"][9]
+    n_new = _score_specials(t["sym"], t["order"], board.nb_off, board.q, board.r, board.center,
+                            np.int64(TEXT_SYMBOL[tile]), np.int64(len(pos.order)), t["mark"],
+                            spec, len(cells), t["occ"], len(pos.order), t["dist"], np.int64(m),
+                            t["cfg"], t["trie"], t["store"], t["scratch"], t["lo"], t["hi"],
+                            t["size"], t["walks"][:0], t["wlen"][:0], per[0], per[1])
+    if n_new < 0:
+        return None
+    return {c: (int(per[0, i]), int(per[1, i])) for i, c in enumerate(cells)}

@@ -14,17 +14,15 @@ from numba import njit
 
 from sim.games.hexatrex.finder import _find, _hexdist
 from sim.games.hexatrex.join import (
-    CACHE_BITS,
-    CACHE_POOL,
-    HASH_BITS,
     MAX_SIDE,
-    NEW_CAP,
-    POOL_CAP,
-    STORE_CAP,
     _clear,
     _insert,
     _score_join,
+    _score_specials,
+    new_scratch,
+    new_store,
 )
+from sim.games.hexatrex.trie import TRIE_CAP, TRIE_POOL, new_trie
 from sim.rng import below, game_seed, new_state, shuffle
 
 BOT_RANDOM, BOT_GREEDY = 0, 1
@@ -110,17 +108,12 @@ def _play(first_game, n_games, run_seed, players, bot_code, bot_max, tiles, firs
     rhs = np.zeros(16384, np.int64)
     side = np.zeros(16, np.int64)
     ev = np.zeros(256 + 64 * 132, np.int64)
-    store = (np.full((2, 1 << HASH_BITS), -1, np.int64), np.empty(STORE_CAP, np.int64),
-             np.empty(STORE_CAP, np.int64), np.empty(STORE_CAP, np.int8),
-             np.empty(STORE_CAP, np.int64), np.empty(STORE_CAP, np.uint64),
-             np.empty(STORE_CAP, np.uint64), np.empty(STORE_CAP, np.int8),
-             np.empty((STORE_CAP, MAX_SIDE), np.int64), np.zeros(1, np.int64))
-    scratch = (np.empty((NEW_CAP, MAX_SIDE), np.int64), np.empty((NEW_CAP, 8), np.int64),
-               np.empty((NEW_CAP, 2), np.uint64), np.empty(POOL_CAP, np.int64),
-               np.zeros((10, 16), np.int64), np.zeros((2, 16), np.uint64))
-    cache = (np.full(1 << CACHE_BITS, -1, np.int64), np.zeros(1 << CACHE_BITS, np.int64),
-             np.zeros(1 << CACHE_BITS, np.int64), np.empty(CACHE_POOL, np.int64),
-             np.zeros(2, np.int64))
+    store = new_store()
+    scratch = new_scratch()
+    trie = new_trie(max_len - 2, TRIE_CAP, TRIE_POOL)
+    per = scratch[9]  # per frontier cell: equations, score
+    mark = np.full(n_cells, -1, np.int32)
+    dist = np.zeros(n_cells, np.int64)
     n_rec = 0
     for g in range(n_games):
         gi = first_game + g
@@ -162,26 +155,28 @@ def _play(first_game, n_games, run_seed, players, bot_code, bot_max, tiles, firs
             if bot_code[seat] == BOT_RANDOM:
                 cell = front[below(rng, n_front)]
             else:
+                # every frontier cell scored in one search; the DFS finder cell by cell when
+                # the side-walk store is off or a buffer overflows
                 bm = bot_max[seat]
+                shared = use_join and _score_specials(
+                    sym, order, nb_off, cq, cr, center, tile, n_occ, fpos, front, n_front, occ,
+                    n_occ, dist, bm, cfg, trie, store, scratch, f_lo, f_hi, f_size, no_walks,
+                    no_len, per[0], per[1]) >= 0
                 best = -1
                 ties = 0
                 cell = front[0]
                 for fi in range(n_front):
                     f = front[fi]
                     sc = 0
-                    if _hexdist(cq, cr, f, center) + 2 <= bm:
+                    if shared:
+                        sc = per[1, fi]
+                    elif _hexdist(cq, cr, f, center) + 2 <= bm:
                         sym[f] = tile
                         order[f] = n_occ
                         occ[n_occ] = f
-                        ne = -1
-                        if use_join:
-                            ne, sc, _ = _score_join(sym, order, nb_off, cq, cr, center, f, bm, cfg,
-                                                   store, scratch, cache, f_lo, f_hi, f_size,
-                                                   no_walks, no_len, side, lhs, ev)
-                        if ne < 0:
-                            _, sc = _find(sym, order, nb_off, cq, cr, occ, n_occ + 1, center, f,
-                                          bm, cfg, f_lo, f_hi, f_size, no_walks, no_len, st, mk,
-                                          lhs, rhs, side, ev)
+                        _, sc = _find(sym, order, nb_off, cq, cr, occ, n_occ + 1, center, f, bm,
+                                      cfg, f_lo, f_hi, f_size, no_walks, no_len, st, mk, lhs, rhs,
+                                      side, ev)
                         sym[f] = -1
                         order[f] = -1
                     if sc > best:
@@ -213,9 +208,9 @@ def _play(first_game, n_games, run_seed, players, bot_code, bot_max, tiles, firs
             walks = rec_walks if trace else no_walks
             ne = -1
             if use_join:
-                ne, sc, n_new = _score_join(sym, order, nb_off, cq, cr, center, cell, max_len,
-                                            cfg, store, scratch, cache, f_lo, f_hi, f_size, walks,
-                                            rec_len, side, lhs, ev)
+                ne, sc, n_new = _score_join(sym, order, nb_off, cq, cr, center, cell, occ, n_occ,
+                                            mark, dist, max_len, cfg, trie, store, scratch, f_lo,
+                                            f_hi, f_size, walks, rec_len)
                 use_join = ne >= 0 and _insert(store, scratch, n_new)
             if ne < 0:
                 ne, sc = _find(sym, order, nb_off, cq, cr, occ, n_occ, center, cell, max_len, cfg,

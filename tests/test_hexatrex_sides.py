@@ -1,0 +1,136 @@
+"""The side trie and the one-search scorer of every frontier cell, against from-scratch
+computation: the trie's readings against the plain-Python side evaluator, the shared search
+against the DFS finder run cell by cell."""
+
+from __future__ import annotations
+
+import random
+import zlib
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sim.games.hexatrex.finder import find_cfg, find_compiled
+from sim.games.hexatrex.join import score_cells_compiled
+from sim.games.hexatrex.position import has_binop, side_values
+from sim.games.hexatrex.tiles import SYMBOL_TEXT
+from sim.games.hexatrex.trie import (
+    C_LBIN,
+    C_LCOUNT,
+    C_LSTART,
+    C_RBIN,
+    C_RCOUNT,
+    C_RSTART,
+    DEAD,
+    TRIE_CAP,
+    TRIE_POOL,
+    new_trie,
+    trie_side,
+)
+from tests.test_hexatrex_finder import RULESETS, random_cluster, rules
+
+TRIE_RULES = [dict(max_equation_tiles=7), dict(max_equation_tiles=8, bracketing="any"),
+              dict(max_equation_tiles=7, leading_zero=True, negative_zero=True),
+              dict(max_equation_tiles=6, six_as_nine=False, plus_as_times=False)]
+TRIES = {}
+
+
+def _values(trie, row, start, count):
+    return trie[1][trie[0][row, start]: trie[0][row, start] + trie[0][row, count]].tolist()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(range(len(TRIE_RULES))),
+       st.lists(st.sampled_from(range(14)), min_size=1, max_size=6))
+def test_trie_readings_match_the_plain_evaluator(which, symbols):
+    """Each string's right reading (as written) and left reading (reversed) hold exactly the
+    values of the plain-Python evaluator that the other side can reach, in the order the
+    compiled evaluator gives them; DEAD only when no reading is a side or can become one."""
+    rl = rules(**TRIE_RULES[which])
+    ms = rl["max_equation_tiles"] - 2
+    symbols = symbols[:ms]
+    if which not in TRIES:  # one trie per rule set, shared by all examples: it is a cache
+        TRIES[which] = new_trie(ms, TRIE_CAP, TRIE_POOL)
+    trie = TRIES[which]
+    cfg = find_cfg(rl)
+    text = [SYMBOL_TEXT[s] for s in symbols]
+    lim = 10 ** (ms + 1 - len(symbols))
+    right = {v for v in side_values(text, rl) if abs(v) < lim}
+    left = {v for v in side_values(text[::-1], rl) if abs(v) < lim}
+    row = trie_side(trie, symbols, cfg)
+    if row == DEAD:
+        assert not right and not left
+        return
+    got_r = _values(trie, row, C_RSTART, C_RCOUNT)
+    got_l = _values(trie, row, C_LSTART, C_LCOUNT)
+    assert len(got_r) == len(set(got_r)) and set(got_r) == right, (text, "right")
+    assert len(got_l) == len(set(got_l)) and set(got_l) == left, (text, "left")
+    if right:
+        assert bool(trie[0][row, C_RBIN]) == has_binop(text)
+    if left:
+        assert bool(trie[0][row, C_LBIN]) == has_binop(text[::-1])
+
+
+def test_dead_strings_have_no_side_in_any_extension():
+    """A DEAD child is never followed: no string that starts with it reads as a side either
+    way (checked on every extension of up to two symbols of the dead strings of length 2)."""
+    rl = rules(max_equation_tiles=6)
+    cfg = find_cfg(rl)
+    trie = new_trie(4, TRIE_CAP, TRIE_POOL)
+    dead = [[a, b] for a in range(14) for b in range(14) if trie_side(trie, [a, b], cfg) == DEAD]
+    assert dead, "no dead strings of length 2: the check proves nothing"
+    for d in dead:
+        for ext in [[]] + [[x] for x in range(14)] + [[x, y] for x in range(14) for y in range(14)]:
+            text = [SYMBOL_TEXT[s] for s in d + ext]
+            assert not side_values(text, rl) and not side_values(text[::-1], rl), text
+
+
+def _finder_scores(pos, tile, rl):
+    out = {}
+    for cell in sorted(pos.legal_cells()):
+        trial = pos.copy()
+        trial.place(cell, tile)
+        found = find_compiled(trial, cell, rl)
+        out[cell] = (len(found), sum(len(k) for k in found))
+    return out
+
+
+@pytest.mark.parametrize("kw", RULESETS, ids=lambda kw: ",".join(f"{k}={v}" for k, v in kw.items()))
+def test_one_search_scores_every_cell_like_the_finder(kw):
+    """The greedy bot's one search over all frontier cells gives, cell by cell, the equations
+    and score of the DFS finder run on that cell alone; a small trie shared by all the
+    clusters is emptied and refilled on the way and must change nothing."""
+    rl = rules(**kw)
+    rng = random.Random(zlib.crc32(repr(sorted(kw.items())).encode()) + 1)
+    ms = rl["max_equation_tiles"] - 2
+    small = new_trie(ms, 300, 4000)
+    scored = 0
+    answered = 0
+    for _ in range(12):
+        pos, _ = random_cluster(rng, rng.randint(6, 13))
+        tile = rng.choice("0123456789+-x/")
+        want = _finder_scores(pos, tile, rl)
+        assert score_cells_compiled(pos, tile, rl) == want, (pos.tiles, tile)
+        got = score_cells_compiled(pos, tile, rl, small)
+        assert got is None or got == want, (pos.tiles, tile)
+        answered += got is not None
+        scored += sum(s > 0 for _, s in want.values())
+    assert scored >= 10, f"only {scored} scoring cells: the test proves little"
+    assert small[2][3] > 0 and answered > 0, "the small trie was never emptied, or always full"
+
+
+def test_one_search_on_an_empty_table_and_short_reach():
+    """Only the "=": every neighbour scores nothing. 2 + 4 = . with a 6: the empty cell right
+    of "=" scores 5 (the card's example), as does every other neighbour of "=" (6 = 4 + 2 read
+    round the corner); with a 3-symbol reach nothing scores."""
+    from sim.games.hexatrex.position import Position
+
+    pos = Position()
+    assert score_cells_compiled(pos, "5", rules()) == {c: (0, 0) for c in pos.legal_cells()}
+    pos = Position.from_text("2 + 4 = .")
+    got = score_cells_compiled(pos, "6", rules())
+    assert got == _finder_scores(pos, "6", rules())
+    assert got[(1, 0)] == (1, 5)
+    short = score_cells_compiled(pos, "6", rules(max_equation_tiles=3))
+    assert set(short.values()) == {(0, 0)}
