@@ -515,7 +515,7 @@ def test_displaced_cost_equals_a_search_on_the_changed_board(index, home, goal, 
     trace = GAME.play_traced(r, seats_for(GAME, r, "random"), index, 9)
     nh = BOARD.size
     checked = 0
-    for i, (pos, mv) in enumerate(BT.replay(trace)):
+    for i, (pos, _mv) in enumerate(BT.replay(trace)):
         if i % 2 or i >= len(trace.moves):
             continue
         p = BT.SEATS.index(trace.moves[i]["seat"])
