@@ -112,7 +112,9 @@ def read_games(files: Sequence[str], game_name: str, seats: Sequence[str]) -> pd
     if missing:
         raise UserError(f"{Path(files[0]).parent}: outcome table lacks column(s) {', '.join(missing)}")
     table = dataset.to_table(columns=[c for c in want if c in names])
-    return table.to_pandas(strings_to_categorical=True)
+    # split_blocks + self_destruct: each Arrow column is freed as it is converted, so the peak
+    # is about one copy of the columns, not two (10M rows: see README, Scale)
+    return table.to_pandas(strings_to_categorical=True, split_blocks=True, self_destruct=True)
 
 
 def load_run(run_dir: str | Path, game_lookup: Callable[[str], Any] = default_game_lookup) -> Run:
