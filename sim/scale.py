@@ -76,9 +76,10 @@ def watch(cmd: list[str], interval: float, progress=None) -> dict:
         rows.append([round(t, 2), round(rss, 1), round(pss, 1), progress() if progress else None])
         time.sleep(interval)
     seconds = time.perf_counter() - t0
-    if child.returncode != 0:
-        raise SystemExit(f"error: {' '.join(cmd)} exited with {child.returncode}")
-    return {"seconds": round(seconds, 2),
+    if child.returncode != 0:  # killed or failed: what was measured up to then still counts
+        print(f"hexsim scale: {' '.join(cmd[2:4])} exited with {child.returncode}; "
+              "recording the run up to there", file=sys.stderr)
+    return {"seconds": round(seconds, 2), "exit_code": child.returncode,
             "peak_rss_mb": max((r[1] for r in rows), default=0.0),
             "peak_pss_mb": max((r[2] for r in rows), default=0.0),
             "timeline": rows}
@@ -129,15 +130,18 @@ def main(argv=None) -> int:
     hexsim = [sys.executable, "-m", "sim.cli"]
     run = watch(hexsim + ["run", args.variant, "--games", str(args.games), "--jobs", str(args.jobs),
                           "--out", str(out), "--no-progress"], args.interval, games_done(out))
-    run["games_per_second"] = round(args.games / run["seconds"], 1)
+    done = games_done(out)() if run["exit_code"] else args.games
+    run["games_done"] = min(done, args.games)
+    run["games_per_second"] = round(run["games_done"] / run["seconds"], 1)
     run.update(phases(run["timeline"], args.games))
     result = {"variant": args.variant, "games": args.games, "jobs": args.jobs, "run": run}
-    print(f"run {args.games:,} games: {run['seconds']} s, {run['games_per_second']:,} games/s, "
+    print(f"run {run['games_done']:,} of {args.games:,} games: {run['seconds']} s, "
+          f"{run['games_per_second']:,} games/s, "
           f"peak tree RSS {run['peak_rss_mb']:.0f} MB, PSS {run['peak_pss_mb']:.0f} MB", flush=True)
     for f in run["fifths"]:
         print(f"  games {f['games_from']:>11,}-{f['games_to']:<11,} peak RSS {f['peak_rss_mb']:6.0f} MB"
               f"  PSS {f['peak_pss_mb']:6.0f} MB  {f['games_per_second'] or 0:>10,.0f} games/s")
-    if args.report:
+    if args.report and run["exit_code"] == 0:
         rep = watch(hexsim + ["report", str(out), "--out", str(out) + "-report"], args.interval)
         result["report"] = rep
         print(f"report: {rep['seconds']} s, peak RSS {rep['peak_rss_mb']:.0f} MB, "
@@ -146,7 +150,7 @@ def main(argv=None) -> int:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(result) + "\n")
     print(f"written {path}")
-    return 0
+    return 0 if run["exit_code"] == 0 else 1
 
 
 if __name__ == "__main__":

@@ -43,3 +43,14 @@ def test_main_runs_and_reports(tmp_path, monkeypatch, capsys):
     assert len(pd.read_parquet(out / "games")) == 3000
     assert (tmp_path / "run-report" / "report.md").exists()
     assert "games/s" in capsys.readouterr().out
+
+
+def test_a_failed_or_killed_run_is_still_recorded(tmp_path, capsys):
+    """The child exits non-zero (here: an unknown variant): the tool says so, writes what it
+    measured up to there with the exit code, and returns 1."""
+    js = tmp_path / "s.json"
+    assert scale.main(["nosuchgame/x", "--games", "10", "--jobs", "1", "--out", str(tmp_path / "r"),
+                       "--json", str(js), "--interval", "0.05"]) == 1
+    result = json.loads(js.read_text())
+    assert result["run"]["exit_code"] == 2 and result["run"]["games_done"] == 0
+    assert "recording the run up to there" in capsys.readouterr().err
