@@ -24,10 +24,10 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from sim.rng import below, game_seed, new_state, shuffle
+from sim.rng import below, game_seed, new_state
 
 from .board import BOARD, multiplier
-from .kernel import _arrive, _critical, _deal, _hand_pairs, _pair_through
+from .kernel import _arrive, _critical, _deal, _hand_pairs, _lay_dots, _pair_through
 from .tiles import BLOCK, TILE_TYPES, networks, orientations
 
 INF = 1 << 20
@@ -807,20 +807,9 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
             first = below(rng, 2)
         else:
             first = cfg[B_FIRST] - 1
-        if cfg[B_DOTS_RANDOM] != 0:
+        _lay_dots(rng, cfg[B_DOTS_RANDOM] != 0, free_hexes, dot_pool, dots_fixed, shuf, dots, mult)
+        if record:
             for h in range(nh):
-                dots[h] = 0
-            for i in range(free_hexes.shape[0]):
-                shuf[i] = free_hexes[i]
-            shuffle(rng, shuf)
-            for i in range(dot_pool.shape[0]):
-                dots[shuf[i]] = dot_pool[i]
-        else:
-            for h in range(nh):
-                dots[h] = dots_fixed[h]
-        for h in range(nh):
-            mult[h] = dots[h] + 1 if dots[h] >= 2 else 0
-            if record:
                 rec_dots[h] = dots[h]
         for q in range(2):
             _deal(rng, q, tileset, nbag, bag, bagn, hand, hand_size, record, rec_bag)

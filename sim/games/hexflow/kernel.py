@@ -77,6 +77,26 @@ def _deal(rng, q, tileset, nbag, bag, bagn, hand, hand_size, record, rec_bag):
 
 
 @njit(cache=True)
+def _lay_dots(rng, random_dots, free_hexes, dot_pool, dots_fixed, shuf, dots, mult):
+    """This game's dot hexes (dot_pool shuffled over free_hexes, or the fixed layout) and the
+    path multiplier of each hex (dot value + 1 from a 2-dot on, else 0)."""
+    nh = dots.shape[0]
+    if random_dots:
+        for h in range(nh):
+            dots[h] = 0
+        for i in range(free_hexes.shape[0]):
+            shuf[i] = free_hexes[i]
+        shuffle(rng, shuf)
+        for i in range(dot_pool.shape[0]):
+            dots[shuf[i]] = dot_pool[i]
+    else:
+        for h in range(nh):
+            dots[h] = dots_fixed[h]
+    for h in range(nh):
+        mult[h] = dots[h] + 1 if dots[h] >= 2 else 0
+
+
+@njit(cache=True)
 def _find(par, x):
     while par[x] != x:
         par[x] = par[par[x]]
@@ -1060,19 +1080,7 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
             first = 0
         else:
             first = 1
-        if cfg[C_DOTS_RANDOM] != 0:
-            for h in range(nh):
-                dots[h] = 0
-            for i in range(free_hexes.shape[0]):
-                shuf[i] = free_hexes[i]
-            shuffle(rng, shuf)
-            for i in range(dot_pool.shape[0]):
-                dots[shuf[i]] = dot_pool[i]
-        else:
-            for h in range(nh):
-                dots[h] = dots_fixed[h]
-        for h in range(nh):
-            mult[h] = dots[h] + 1 if dots[h] >= 2 else 0
+        _lay_dots(rng, cfg[C_DOTS_RANDOM] != 0, free_hexes, dot_pool, dots_fixed, shuf, dots, mult)
         for q in range(2):
             _deal(rng, q, tileset, nbag, bag, bagn, hand, hand_size, record, rec_bag)
             placed_any[q] = 0

@@ -20,9 +20,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.rng import below, game_seed, new_state, shuffle
+from sim.rng import below, game_seed, new_state
 
-from .kernel import _arrive, _best_path, _critical, _deal, _find, _pair_through, _place
+from .kernel import _arrive, _best_path, _critical, _deal, _find, _lay_dots, _pair_through, _place
 
 INF = 1 << 20
 BLOCK = 4
@@ -737,19 +737,7 @@ def _play(first_game, n_games, run_seed, cfg, order, bot_code, bot_par, corners,
         row = res[g]
         for c in range(row.shape[0]):
             row[c] = 0
-        if cfg[C_DOTS_RANDOM] != 0:
-            for h in range(nh):
-                dots[h] = 0
-            for i in range(free_hexes.shape[0]):
-                shuf[i] = free_hexes[i]
-            shuffle(rng, shuf)
-            for i in range(dot_pool.shape[0]):
-                dots[shuf[i]] = dot_pool[i]
-        else:
-            for h in range(nh):
-                dots[h] = dots_fixed[h]
-        for h in range(nh):
-            mult[h] = dots[h] + 1 if dots[h] >= 2 else 0
+        _lay_dots(rng, cfg[C_DOTS_RANDOM] != 0, free_hexes, dot_pool, dots_fixed, shuf, dots, mult)
         for q in range(ns):
             _deal(rng, q, tileset, nbag, bag, bagn, hand, hand_size, record, rec_bag)
             placed_any[q] = 0
