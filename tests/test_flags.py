@@ -329,7 +329,8 @@ def test_bot_functions_take_only_own_hand():
     import inspect
 
     from sim.games.flags import bots
-    for fn in (bots.choose_card, bots.choose_step, bots.reinforce_plan):
+    for fn in (bots.choose_card, bots.choose_step, bots.reinforce_plan, bots.random_card,
+               bots.random_step, bots.random_reinforce):
         names = set(inspect.signature(fn.py_func).parameters)
         assert not names & {"hands", "deck", "disc", "hand_n", "ctr"}
 

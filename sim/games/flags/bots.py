@@ -42,7 +42,13 @@ def _value(card):
 
 # ---- random -------------------------------------------------------------------------------------
 @njit(cache=True)
-def _random_step(seat, owner, units, nbr, nbr_n, is_flag, bleed, rng, legal, mv):
+def random_card(rng, hn):
+    """Index into the hand of the card to play next: uniform."""
+    return below(rng, hn)
+
+
+@njit(cache=True)
+def random_step(seat, owner, units, nbr, nbr_n, is_flag, bleed, rng, legal, mv):
     """Uniform over (source, destination) pairs with a legal step, plus stopping; then a uniform
     legal unit count. legal (336,) is scratch: source * 6 + neighbour slot, in board order."""
     keep = 1 if bleed else 0
@@ -70,7 +76,7 @@ def _random_step(seat, owner, units, nbr, nbr_n, is_flag, bleed, rng, legal, mv)
 
 
 @njit(cache=True)
-def _random_reinforce(seat, v, owner, rng, alloc):
+def random_reinforce(seat, v, owner, rng, alloc):
     """Each of the v units to a uniformly chosen own hex; alloc[:n] = (hex, units) in hex order."""
     n_own = 0
     for h in range(56):
@@ -369,15 +375,15 @@ def _greedy_reinforce(seat, v, owner, units, flag_nn, flag_of, rp, aggr, dfn, tw
 
 
 # ---- decisions (what the kernel calls) ------------------------------------------------------------
-# Greedy keeps its per-turn tables in a workspace the kernel owns (see workspace): all of it
-# derived from the public board.
+# The kernel calls random_card / random_reinforce / random_step for the random bot and these for
+# greedy, which keeps its per-turn tables in a workspace the kernel owns (see workspace): all of
+# it derived from the public board. Each takes only what it uses: every array argument of a
+# call costs reference counting.
 
 @njit(cache=True)
-def choose_card(code, par, seat, hand, hn, owner, units, card_hex, nbr, nbr_n, is_flag, flag_nbrs,
-                flag_nn, flag_of, terr, near, rp, rng, ws, scratch):
+def choose_card(par, seat, hand, hn, owner, units, card_hex, flag_nbrs, flag_nn, flag_of, near, rp,
+                ws, scratch):
     """Index into `hand` (own cards only) of the card to play next."""
-    if code == BOT_RANDOM:
-        return below(rng, hn)
     cnt, field, tm = ws[0], ws[1], ws[2]
     aggr = par[0]
     dfn = par[1]
@@ -406,24 +412,18 @@ def choose_card(code, par, seat, hand, hn, owner, units, card_hex, nbr, nbr_n, i
 
 
 @njit(cache=True)
-def reinforce_plan(code, par, seat, v, owner, units, nbr, nbr_n, is_flag, flag_nbrs, flag_nn,
-                   flag_of, terr, near, rp, rng, ws, alloc):
+def reinforce_plan(par, seat, v, owner, units, flag_nbrs, flag_nn, flag_of, near, rp, ws, alloc):
     """Distribute v units over own hexes: alloc[:n] = (hex, units); returns n."""
-    if code == BOT_RANDOM:
-        return _random_reinforce(seat, v, owner, rng, alloc)
     prepare(seat, owner, units, flag_nbrs, flag_nn, near, rp, par[0], ws)
     return _greedy_reinforce(seat, v, owner, units, flag_nn, flag_of, rp, par[0], par[1], par[2],
                              ws[0], ws[1], ws[2], alloc)[0]
 
 
 @njit(cache=True)
-def choose_step(code, par, seat, owner, units, nbr, nbr_n, is_flag, flag_nbrs, flag_nn, flag_of,
-                terr, near, rp, rng, ws, mv):
+def choose_step(par, seat, owner, units, nbr, nbr_n, is_flag, flag_nbrs, flag_nn, flag_of, near,
+                rp, ws, mv):
     """Next move step: mv = (src, dst, k), or mv[0] = -1 to stop."""
     bleed = rp[_R_BLEED] == 1
-    if code == BOT_RANDOM:
-        _random_step(seat, owner, units, nbr, nbr_n, is_flag, bleed, rng, ws[8], mv)
-        return
     cnt, field, tm, ks = ws[0], ws[1], ws[2], ws[7]
     aggr = par[0]
     dfn = par[1]

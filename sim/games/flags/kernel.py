@@ -18,7 +18,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.games.flags.bots import choose_card, choose_step, decay_table, reinforce_plan, workspace
+from sim.games.flags.bots import (
+    BOT_RANDOM,
+    choose_card,
+    choose_step,
+    decay_table,
+    random_card,
+    random_reinforce,
+    random_step,
+    reinforce_plan,
+    workspace,
+)
 from sim.rng import below, game_seed, new_state, shuffle
 
 # rule vector indices
@@ -172,9 +182,11 @@ def play_turn(seat, owner, units, hands, hand_n, deck, disc, ctr, card_hex, nbr,
     valid[0] = 0
     valid[1] = 0
     for _ in range(rp[R_CARDS]):
-        i = choose_card(code, par, seat, hands[seat], hand_n[seat], owner, units, card_hex, nbr,
-                        nbr_n, is_flag, flag_nbrs, flag_nn, flag_of, terr, near, rp, rng, ws,
-                        alloc)
+        if code == BOT_RANDOM:
+            i = random_card(rng, hand_n[seat])
+        else:
+            i = choose_card(par, seat, hands[seat], hand_n[seat], owner, units, card_hex,
+                            flag_nbrs, flag_nn, flag_of, near, rp, ws, alloc)
         card = hands[seat, i]
         hand_n[seat] -= 1
         hands[seat, i] = hands[seat, hand_n[seat]]
@@ -190,8 +202,11 @@ def play_turn(seat, owner, units, hands, hand_n, deck, disc, ctr, card_hex, nbr,
             _rec(record, rec, ctr, seat, K_PLAY, card, h, EFFECT_PLACE)
         elif owner[h] == seat:
             _rec(record, rec, ctr, seat, K_PLAY, card, h, EFFECT_REINFORCE)
-            n = reinforce_plan(code, par, seat, v, owner, units, nbr, nbr_n, is_flag, flag_nbrs,
-                               flag_nn, flag_of, terr, near, rp, rng, ws, alloc)
+            if code == BOT_RANDOM:
+                n = random_reinforce(seat, v, owner, rng, alloc)
+            else:
+                n = reinforce_plan(par, seat, v, owner, units, flag_nbrs, flag_nn, flag_of, near,
+                                   rp, ws, alloc)
             for j in range(n):
                 x = alloc[j, 0]
                 if flag_of[x] >= 0 and units[x] < rp[R_MIN]:
@@ -207,8 +222,11 @@ def play_turn(seat, owner, units, hands, hand_n, deck, disc, ctr, card_hex, nbr,
     _rec(record, rec, ctr, seat, K_ROLL, roll, 0, 0)
     mv = ws[9]
     for _ in range(roll):
-        choose_step(code, par, seat, owner, units, nbr, nbr_n, is_flag, flag_nbrs, flag_nn,
-                    flag_of, terr, near, rp, rng, ws, mv)
+        if code == BOT_RANDOM:
+            random_step(seat, owner, units, nbr, nbr_n, is_flag, rp[R_BLEED] == 1, rng, ws[8], mv)
+        else:
+            choose_step(par, seat, owner, units, nbr, nbr_n, is_flag, flag_nbrs, flag_nn, flag_of,
+                        near, rp, ws, mv)
         if mv[0] < 0:
             break
         if owner[mv[1]] == 1 - seat:
