@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from sim.errors import VariantError
 from sim.games.flags import GAME
 from sim.games.flags import kernel as K
-from sim.games.flags.bots import decay_table
+from sim.games.flags.bots import decay_table, workspace
 from sim.games.flags.game import rule_vector
 from sim.games.flags.geometry import LAYOUTS, N_HEX, board, neighbours
 from sim.games.flags.position import Position, card_value, claim_result
@@ -300,10 +300,9 @@ def _turn(code, opp_hand, deck_order, seed=5):
     rec = np.zeros((400, K.REC_COLS), dtype=np.int64)
     codes = np.array([code, code])
     bp = np.array([[1.0, 0.25, 8.0]] * 2)
-    ws = (np.zeros((2, 4), dtype=np.int64), np.zeros(56), np.zeros(56, dtype=np.int64),
-          np.zeros(2, dtype=np.int64), decay_table(b.near))
+    ws = workspace(decay_table(b.near))
     K.play_turn(0, owner, units, hands, hand_n, deck, disc, ctr, card_hex, *b.tables(), rp, codes,
-                bp, new_state(seed), True, rec, np.zeros((56, 2), dtype=np.int64), *ws)
+                bp, new_state(seed), True, rec, np.zeros((56, 2), dtype=np.int64), ws)
     acts = [tuple(r) for r in rec[:ctr[K.C_REC]] if r[1] not in (K.K_DRAW, K.K_SHUFFLE)]
     return acts, owner.tolist(), units.tolist()
 
@@ -330,7 +329,8 @@ def test_bot_functions_take_only_own_hand():
     import inspect
 
     from sim.games.flags import bots
-    for fn in (bots.choose_card, bots.choose_step, bots.reinforce_plan):
+    for fn in (bots.choose_card, bots.choose_step, bots.reinforce_plan, bots.random_card,
+               bots.random_step, bots.random_reinforce):
         names = set(inspect.signature(fn.py_func).parameters)
         assert not names & {"hands", "deck", "disc", "hand_n", "ctr"}
 

@@ -42,11 +42,16 @@ def _value(card):
 
 # ---- random -------------------------------------------------------------------------------------
 @njit(cache=True)
-def _random_step(seat, owner, units, nbr, nbr_n, is_flag, bleed, rng, mv):
+def random_card(rng, hn):
+    """Index into the hand of the card to play next: uniform."""
+    return below(rng, hn)
+
+
+@njit(cache=True)
+def random_step(seat, owner, units, nbr, nbr_n, is_flag, bleed, rng, legal, mv):
     """Uniform over (source, destination) pairs with a legal step, plus stopping; then a uniform
-    legal unit count."""
+    legal unit count. legal (336,) is scratch: source * 6 + neighbour slot, in board order."""
     keep = 1 if bleed else 0
-    legal = np.empty(56 * 6, dtype=np.int64)  # source * 6 + neighbour slot, in board order
     n = 0
     for src in range(56):
         if owner[src] != seat or units[src] - keep < 1:
@@ -71,7 +76,7 @@ def _random_step(seat, owner, units, nbr, nbr_n, is_flag, bleed, rng, mv):
 
 
 @njit(cache=True)
-def _random_reinforce(seat, v, owner, rng, alloc):
+def random_reinforce(seat, v, owner, rng, alloc):
     """Each of the v units to a uniformly chosen own hex; alloc[:n] = (hex, units) in hex order."""
     n_own = 0
     for h in range(56):
@@ -122,14 +127,27 @@ def _flag_score(cnt, seat, flag_nn, ftw, aggr):
 
 
 @njit(cache=True)
-def prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, near, rp, aggr, cnt, field, tm, valid,
-            dec):
+def workspace(dec):
+    """Greedy's tables for one game, all derived from the public board, as one tuple:
+    cnt (2, 4), field (56,), tm (56,), valid (3,) (see prepare), dec (56, 56) = 0.7 ** distance,
+    fpart (2, 4, 56) and fsig (2, 4) (each seat's field per flag, and the surround it was built
+    for), and scratch: ks (4,) unit counts a step tries, legal (336,) the random bot's step list,
+    mv (3,) the step chosen."""
+    return (np.zeros((2, 4), dtype=np.int64), np.zeros(56), np.zeros(56, dtype=np.int64),
+            np.array([0, 0, -1], dtype=np.int64), dec, np.zeros((2, 4, 56)),
+            -np.ones((2, 4), dtype=np.int64), np.zeros(4, dtype=np.int64),
+            np.zeros(56 * 6, dtype=np.int64), np.zeros(3, dtype=np.int64))
+
+
+@njit(cache=True)
+def prepare(seat, owner, units, flag_nbrs, flag_nn, near, rp, aggr, ws):
     """Bring the per-turn tables up to date (valid[0]: tm, valid[1]: cnt and field; the kernel
     clears them when the board changes in a way that matters). Returns the flag score.
 
     cnt[q, f]: counted neighbours of flag f for seat q. field[h]: worth of one spare unit on h
     (near flag hexes that need units: own surrounds to complete, enemy surrounds to break).
     tm[h]: most units one enemy stack can bring to h within half a die roll."""
+    cnt, field, tm, valid, dec, fpart, fsig = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6]
     m = rp[_R_MIN]
     o = 1 - seat
     if valid[0] == 0:
@@ -138,23 +156,39 @@ def prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, near, rp, aggr, cnt
         for h in range(56):
             tm[h] = 0
         for e in range(56):
-            if owner[e] != o or units[e] - keep < 1:
+            ue = units[e]
+            if owner[e] != o or ue - keep < 1:
                 continue
+            # with the bleed a stack brings ue - d units d steps away: none from ue steps on
+            lim = reach if keep == 0 or ue > reach else ue - 1
             for j in range(1, 56):  # j = 0 is e itself
                 d = near[e, j, 1]
-                if d > reach:
+                if d > lim:
                     break
                 h = near[e, j, 0]
-                x = units[e] - keep * d
+                x = ue - keep * d
                 if x > tm[h]:
                     tm[h] = x
         valid[0] = 1
     if valid[1] == 0:
         _counts(owner, units, flag_nbrs, flag_nn, m, cnt)
-        for h in range(56):
-            field[h] = 0.02
+        # field = the largest pull of any flag; a flag's pull only depends on who holds its
+        # surrounding hexes and which of them count, so each seat keeps it per flag and
+        # rebuilds it only when that surround changed (a max does not depend on the order)
+        changed = valid[2] != seat
         for f in range(4):
             nn = flag_nn[f]
+            sig = 0
+            for i in range(nn):
+                t = flag_nbrs[f, i]
+                st = 0 if owner[t] < 0 else 1 + 2 * owner[t] + (1 if units[t] >= m else 0)
+                sig = sig * 5 + st
+            if sig == fsig[seat, f]:
+                continue
+            fsig[seat, f] = sig
+            changed = True
+            for h in range(56):
+                fpart[seat, f, h] = 0.02
             occ = 0
             for i in range(nn):
                 if owner[flag_nbrs[f, i]] == o:
@@ -175,7 +209,12 @@ def prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, near, rp, aggr, cnt
                 else:
                     continue
                 for h in range(56):
-                    field[h] = max(field[h], imp * dec[t, h])
+                    fpart[seat, f, h] = max(fpart[seat, f, h], imp * dec[t, h])
+        if changed:
+            for h in range(56):
+                field[h] = max(max(fpart[seat, 0, h], fpart[seat, 1, h]),
+                               max(fpart[seat, 2, h], fpart[seat, 3, h]))
+            valid[2] = seat
         valid[1] = 1
     return _flag_score(cnt, seat, flag_nn, rp[_R_WIN], aggr)
 
@@ -336,22 +375,22 @@ def _greedy_reinforce(seat, v, owner, units, flag_nn, flag_of, rp, aggr, dfn, tw
 
 
 # ---- decisions (what the kernel calls) ------------------------------------------------------------
-# Greedy keeps its per-turn tables in a workspace the kernel owns: cnt (2, 4), field (56,),
-# tm (56,), valid (2,) (see prepare), dec (56, 56) = 0.7 ** distance; all of it from the public board.
+# The kernel calls random_card / random_reinforce / random_step for the random bot and these for
+# greedy, which keeps its per-turn tables in a workspace the kernel owns (see workspace): all of
+# it derived from the public board. Each takes only what it uses: every array argument of a
+# call costs reference counting.
 
 @njit(cache=True)
-def choose_card(code, par, seat, hand, hn, owner, units, card_hex, nbr, nbr_n, is_flag, flag_nbrs,
-                flag_nn, flag_of, terr, near, rp, rng, cnt, field, tm, valid, dec, scratch):
+def choose_card(par, seat, hand, hn, owner, units, card_hex, flag_nbrs, flag_nn, flag_of, near, rp,
+                ws, scratch):
     """Index into `hand` (own cards only) of the card to play next."""
-    if code == BOT_RANDOM:
-        return below(rng, hn)
+    cnt, field, tm = ws[0], ws[1], ws[2]
     aggr = par[0]
     dfn = par[1]
     tw = par[2]
     m = rp[_R_MIN]
     ftw = rp[_R_WIN]
-    base = prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, near, rp, aggr, cnt, field, tm,
-                   valid, dec)
+    base = prepare(seat, owner, units, flag_nbrs, flag_nn, near, rp, aggr, ws)
     best = -1e18
     bi = 0
     for i in range(hn):
@@ -373,37 +412,29 @@ def choose_card(code, par, seat, hand, hn, owner, units, card_hex, nbr, nbr_n, i
 
 
 @njit(cache=True)
-def reinforce_plan(code, par, seat, v, owner, units, nbr, nbr_n, is_flag, flag_nbrs, flag_nn,
-                   flag_of, terr, near, rp, rng, cnt, field, tm, valid, dec, alloc):
+def reinforce_plan(par, seat, v, owner, units, flag_nbrs, flag_nn, flag_of, near, rp, ws, alloc):
     """Distribute v units over own hexes: alloc[:n] = (hex, units); returns n."""
-    if code == BOT_RANDOM:
-        return _random_reinforce(seat, v, owner, rng, alloc)
-    prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, near, rp, par[0], cnt, field, tm, valid,
-            dec)
+    prepare(seat, owner, units, flag_nbrs, flag_nn, near, rp, par[0], ws)
     return _greedy_reinforce(seat, v, owner, units, flag_nn, flag_of, rp, par[0], par[1], par[2],
-                             cnt, field, tm, alloc)[0]
+                             ws[0], ws[1], ws[2], alloc)[0]
 
 
 @njit(cache=True)
-def choose_step(code, par, seat, owner, units, nbr, nbr_n, is_flag, flag_nbrs, flag_nn, flag_of,
-                terr, near, rp, rng, cnt, field, tm, valid, dec, mv):
+def choose_step(par, seat, owner, units, nbr, nbr_n, is_flag, flag_nbrs, flag_nn, flag_of, near,
+                rp, ws, mv):
     """Next move step: mv = (src, dst, k), or mv[0] = -1 to stop."""
     bleed = rp[_R_BLEED] == 1
-    if code == BOT_RANDOM:
-        _random_step(seat, owner, units, nbr, nbr_n, is_flag, bleed, rng, mv)
-        return
+    cnt, field, tm, ks = ws[0], ws[1], ws[2], ws[7]
     aggr = par[0]
     dfn = par[1]
     tw = par[2]
     m = rp[_R_MIN]
     ftw = rp[_R_WIN]
     keep = 1 if bleed else 0
-    base = prepare(seat, owner, units, flag_nbrs, flag_nn, flag_of, near, rp, aggr, cnt, field, tm,
-                   valid, dec)
+    base = prepare(seat, owner, units, flag_nbrs, flag_nn, near, rp, aggr, ws)
     o = 1 - seat
     best = EPS
     mv[0] = -1
-    ks = np.empty(4, dtype=np.int64)
     for src in range(56):
         if owner[src] != seat:
             continue

@@ -18,7 +18,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.games.flags.bots import choose_card, choose_step, decay_table, reinforce_plan
+from sim.games.flags.bots import (
+    BOT_RANDOM,
+    choose_card,
+    choose_step,
+    decay_table,
+    random_card,
+    random_reinforce,
+    random_step,
+    reinforce_plan,
+    workspace,
+)
 from sim.rng import below, game_seed, new_state, shuffle
 
 # rule vector indices
@@ -159,22 +169,24 @@ def _draw_up(seat, hands, hand_n, deck, disc, ctr, hand_size, rng, record, rec):
 
 @njit(cache=True)
 def play_turn(seat, owner, units, hands, hand_n, deck, disc, ctr, card_hex, nbr, nbr_n, is_flag,
-              flag_nbrs, flag_nn, flag_of, terr, near, rp, codes, bp, rng, record, rec, alloc,
-              cnt, field, tm, valid, dec):
+              flag_nbrs, flag_nn, flag_of, terr, near, rp, codes, bp, rng, record, rec, alloc, ws):
     """One full turn of `seat`: play cards, roll, move, draw back up.
 
     The bot functions receive hands[seat] only (never the other hand, the deck or the discards'
-    order) and a workspace (cnt, field, tm, valid, dec) of tables derived from the public board;
-    drawing happens after every decision of the turn.
+    order) and a workspace of tables derived from the public board (bots.workspace); drawing
+    happens after every decision of the turn.
     """
     code = codes[seat]
     par = bp[seat]
+    valid = ws[3]
     valid[0] = 0
     valid[1] = 0
     for _ in range(rp[R_CARDS]):
-        i = choose_card(code, par, seat, hands[seat], hand_n[seat], owner, units, card_hex, nbr,
-                        nbr_n, is_flag, flag_nbrs, flag_nn, flag_of, terr, near, rp, rng, cnt,
-                        field, tm, valid, dec, alloc)
+        if code == BOT_RANDOM:
+            i = random_card(rng, hand_n[seat])
+        else:
+            i = choose_card(par, seat, hands[seat], hand_n[seat], owner, units, card_hex,
+                            flag_nbrs, flag_nn, flag_of, near, rp, ws, alloc)
         card = hands[seat, i]
         hand_n[seat] -= 1
         hands[seat, i] = hands[seat, hand_n[seat]]
@@ -190,9 +202,11 @@ def play_turn(seat, owner, units, hands, hand_n, deck, disc, ctr, card_hex, nbr,
             _rec(record, rec, ctr, seat, K_PLAY, card, h, EFFECT_PLACE)
         elif owner[h] == seat:
             _rec(record, rec, ctr, seat, K_PLAY, card, h, EFFECT_REINFORCE)
-            n = reinforce_plan(code, par, seat, v, owner, units, nbr, nbr_n, is_flag, flag_nbrs,
-                               flag_nn, flag_of, terr, near, rp, rng, cnt, field, tm, valid, dec,
-                               alloc)
+            if code == BOT_RANDOM:
+                n = random_reinforce(seat, v, owner, rng, alloc)
+            else:
+                n = reinforce_plan(par, seat, v, owner, units, flag_nbrs, flag_nn, flag_of, near,
+                                   rp, ws, alloc)
             for j in range(n):
                 x = alloc[j, 0]
                 if flag_of[x] >= 0 and units[x] < rp[R_MIN]:
@@ -206,10 +220,13 @@ def play_turn(seat, owner, units, hands, hand_n, deck, disc, ctr, card_hex, nbr,
             valid[1] = 0
     roll = 1 + below(rng, rp[R_DIE])
     _rec(record, rec, ctr, seat, K_ROLL, roll, 0, 0)
-    mv = np.empty(3, dtype=np.int64)
+    mv = ws[9]
     for _ in range(roll):
-        choose_step(code, par, seat, owner, units, nbr, nbr_n, is_flag, flag_nbrs, flag_nn,
-                    flag_of, terr, near, rp, rng, cnt, field, tm, valid, dec, mv)
+        if code == BOT_RANDOM:
+            random_step(seat, owner, units, nbr, nbr_n, is_flag, rp[R_BLEED] == 1, rng, ws[8], mv)
+        else:
+            choose_step(par, seat, owner, units, nbr, nbr_n, is_flag, flag_nbrs, flag_nn, flag_of,
+                        near, rp, ws, mv)
         if mv[0] < 0:
             break
         if owner[mv[1]] == 1 - seat:
@@ -256,10 +273,7 @@ def play_game(seed, game_index, nbr, nbr_n, is_flag, flag_nbrs, flag_nn, flag_of
     disc = -np.ones(52, dtype=np.int64)
     ctr = np.zeros(8, dtype=np.int64)
     alloc = np.zeros((56, 2), dtype=np.int64)
-    cnt = np.zeros((2, 4), dtype=np.int64)
-    field = np.zeros(56)
-    tm = np.zeros(56, dtype=np.int64)
-    valid = np.zeros(2, dtype=np.int64)
+    ws = workspace(dec)
     shuffle(rng, deck)
     ctr[C_DECK] = 52
     # deal one card at a time, alternately, starting with the first player
@@ -280,7 +294,7 @@ def play_game(seed, game_index, nbr, nbr_n, is_flag, flag_nbrs, flag_nn, flag_of
     while turns < rp[R_MAXT]:
         play_turn(seat, owner, units, hands, hand_n, deck, disc, ctr, card_hex, nbr, nbr_n,
                   is_flag, flag_nbrs, flag_nn, flag_of, terr, near, rp, codes, bp, rng, record,
-                  rec, alloc, cnt, field, tm, valid, dec)
+                  rec, alloc, ws)
         turns += 1
         ma = held_mask(owner, units, 0, flag_nbrs, flag_nn, rp[R_MIN])
         mb = held_mask(owner, units, 1, flag_nbrs, flag_nn, rp[R_MIN])

@@ -1,0 +1,88 @@
+"""Greedy's per-turn tables in Four flags (bots.prepare) are kept between calls: the field per
+flag and seat (rebuilt only for a surround that changed) and the enemy reach. Over random
+sequences of boards, the kept tables must equal the tables computed from scratch, here in plain
+Python from their definitions."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sim.games.flags import kernel as K
+from sim.games.flags.bots import decay_table, prepare, workspace
+from sim.games.flags.geometry import LAYOUTS, N_HEX, board
+
+
+def field_from_scratch(b, owner, units, seat, m, aggr):
+    """field[h] = max(0.02, imp(t) * 0.7 ** steps(t, h)) over surrounding hexes t that need
+    units: enemy ones (to break the surround) and empty or weak ones (to complete it)."""
+    o = 1 - seat
+    field = np.full(N_HEX, 0.02)
+    for f in range(4):
+        ts = [int(t) for t in b.flag_nbrs[f, :b.flag_nn[f]]]
+        nn = len(ts)
+        cnt = [sum(1 for t in ts if owner[t] == q and units[t] >= m) for q in (0, 1)]
+        occ = sum(1 for t in ts if owner[t] == o)
+        for t in ts:
+            if owner[t] == o:
+                imp = (3.0 * aggr if cnt[o] == nn else 1.5 * aggr if cnt[o] == nn - 1
+                       else 0.5 + 0.5 * cnt[seat])
+            elif owner[t] == -1 or units[t] < m:
+                imp = max(0.3, 1.0 + cnt[seat] - 0.5 * occ)
+            else:
+                continue
+            for h in range(N_HEX):
+                if b.hd[t, h] < 12:
+                    field[h] = max(field[h], imp * 0.7 ** b.hd[t, h])
+    return field
+
+
+def reach_from_scratch(b, owner, units, seat, die, bleed):
+    """tm[h]: most units one enemy stack (other than one on h) brings to h in half a roll."""
+    keep = 1 if bleed else 0
+    tm = np.zeros(N_HEX, dtype=np.int64)
+    for e in range(N_HEX):
+        if owner[e] != 1 - seat or units[e] - keep < 1:
+            continue
+        for h in range(N_HEX):
+            d = b.hd[e, h]
+            if 1 <= d <= (die + 1) // 2:
+                tm[h] = max(tm[h], units[e] - keep * d)
+    return tm
+
+
+@settings(max_examples=30, deadline=None)
+@given(layout=st.sampled_from(LAYOUTS), m=st.integers(1, 4), die=st.integers(1, 12),
+       bleed=st.booleans(), aggr=st.sampled_from([0.0, 0.7, 1.0, 2.5]), seed=st.integers(0, 2**32))
+def test_kept_tables_equal_tables_from_scratch(layout, m, die, bleed, aggr, seed):
+    b = board(layout)
+    rp = np.zeros(K.N_RULES, dtype=np.int64)
+    rp[K.R_DIE], rp[K.R_MIN], rp[K.R_WIN], rp[K.R_BLEED] = die, m, 3, int(bleed)
+    ws = workspace(decay_table(b.near))
+    cnt, field, tm, valid = ws[0], ws[1], ws[2], ws[3]
+    rng = np.random.default_rng(seed)
+    owner = -np.ones(N_HEX, dtype=np.int64)
+    units = np.zeros(N_HEX, dtype=np.int64)
+    surround = b.flag_nbrs[b.flag_nbrs >= 0]
+    for _ in range(40):
+        # change a few hexes, mostly around the flags (where the field lives); sometimes none
+        for _ in range(rng.integers(0, 4)):
+            h = int(rng.choice(surround) if rng.random() < 0.7 else rng.choice(b.terr))
+            owner[h] = rng.integers(-1, 2)
+            units[h] = 0 if owner[h] < 0 else rng.integers(1, 3 * m + 2)
+        seat = int(rng.integers(0, 2))
+        valid[0] = 0
+        valid[1] = 0
+        score = prepare(seat, owner, units, b.flag_nbrs, b.flag_nn, b.near, rp, aggr, ws)
+        for q in (0, 1):
+            for f in range(4):
+                ts = b.flag_nbrs[f, :b.flag_nn[f]]
+                assert cnt[q, f] == sum(1 for t in ts if owner[t] == q and units[t] >= m)
+        assert np.allclose(field, field_from_scratch(b, owner, units, seat, m, aggr),
+                           rtol=1e-12, atol=0)
+        assert (tm == reach_from_scratch(b, owner, units, seat, die, bleed)).all()
+        # the kept tables are exactly what a fresh workspace builds
+        fresh = workspace(ws[4])
+        assert prepare(seat, owner, units, b.flag_nbrs, b.flag_nn, b.near, rp, aggr, fresh) == score
+        assert (fresh[1] == field).all() and (fresh[2] == tm).all() and (fresh[0] == cnt).all()
