@@ -148,22 +148,18 @@ def _bfs(src, dst, blocked, nbr, ttype, emask, netid, netm, d, done, dq, stop):
             n = nbr[h, s]
             if n < 0 or n == blocked:
                 continue
-            if ttype[n] < 0:
-                v = n * 2
-                w = 1
-            else:
-                o = (s + 3) % 6
-                if not (emask[n] >> o) & 1:
-                    continue
-                v = n * 2 + netid[n * 6 + o]
-                w = 0
-            nd = du + w
-            if nd < d[v]:
-                d[v] = nd
-                if w == 0:
+            # netid is -1 on every side without a line (all six sides of an empty hex)
+            j = netid[n * 6 + (s + 3 if s < 3 else s - 3)]
+            if j >= 0:
+                v = n * 2 + j
+                if du < d[v]:
+                    d[v] = du
                     head -= 1
                     dq[head] = v
-                else:
+            elif ttype[n] < 0:
+                v = n * 2
+                if du + 1 < d[v]:
+                    d[v] = du + 1
                     dq[tail] = v
                     tail += 1
     if ttype[dst] < 0:
