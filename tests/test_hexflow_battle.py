@@ -448,12 +448,14 @@ def test_union_find_and_need_equal_recomputation(index, bot, home, start):
     """Along a game with many displacements, the kernel's incremental structures, updated move
     by move as _battle_play does, equal a from-scratch computation: need[h] (sides where a
     neighbour's line ends), the union-find partition of line nodes in all three views with each
-    root's start / goal flags, and _uf_joins' bits against the pure position's joined()."""
+    root's start / goal flags, nown[q, h] (seat q's tiles next to h), and _uf_joins' bits
+    against the pure position's joined()."""
     r = rules(battle_tokens=22, battle_orphan="off", battle_transit_home=home, battle_start=start)
     trace = GAME.play_traced(r, seats_for(GAME, r, bot), index, 5)
     k = KBoard(BT.BattlePosition(r))
     nh, nn = BOARD.size, BOARD.size * 2
     need = np.zeros(nh, np.int64)
+    nown = np.zeros((2, nh), np.int64)
     par, flg = np.zeros((3, nn), np.int64), np.zeros((3, nn), np.int64)
     bits = [int(k.startm[0, h] | k.goalm[0, h] << 1 | k.startm[1, h] << 2 | k.goalm[1, h] << 3)
             for h in range(nh)]
@@ -461,9 +463,13 @@ def test_union_find_and_need_equal_recomputation(index, bot, home, start):
         if mv is None or mv["kind"] == "pass":
             continue
         h, t = H(mv["hex"]), TYPE_BY_NAME[mv["tile"]]
+        BT._set_owner(h, k.towner[h], BT.SEATS.index(mv["seat"]), k.tb.nbr, nown)
         BT._put(BT.SEATS.index(mv["seat"]), h, t, mv["rotation"], k.tb.net_mask, k.tb.emask,
                 k.ttype, k.trot, k.towner, k.emask, k.netid, k.netm)
         BT._set_need(h, k.tb.nbr, k.emask, need)
+        for x in range(nh):
+            for q in range(2):
+                assert nown[q, x] == sum(1 for n in k.tb.nbr[x] if n >= 0 and k.towner[n] == q)
         args = (k.tz, k.tb.nbr, k.ttype, k.towner, k.emask, k.netid, k.netm)
         if mv["kind"] == "displace":
             BT._uf_rebuild(par, flg, k.startm, k.goalm, *args)

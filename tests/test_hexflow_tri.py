@@ -425,3 +425,103 @@ def test_greedy_score_bound_never_undercuts_the_score(ns, p, cp, wo, cut, wq):
             sc += wq_a[q] * min(max(wo[q] - cut[q], 0), 30)
     assert sc <= ub
     assert T._upper(p, 0, wo_a, wq_a, ns) >= 1e18  # a win is never skipped
+
+
+# ---- the greedy's link table and distance maps -------------------------------------------------
+
+def _links_from_scratch(nbr, ttype, emask, netid, netm):
+    """Every node's step across every side, worked out from the board alone (see `T._link`)."""
+    nh = nbr.shape[0]
+    want = np.full(nh * 12, -1, np.int64)
+    for h in range(nh):
+        for j in range(2):
+            sides = 63 if ttype[h] < 0 and j == 0 else (netm[h * 2 + j] if ttype[h] >= 0 else 0)
+            for s in range(6):
+                n = int(nbr[h, s])
+                if not (sides >> s) & 1 or n < 0:
+                    continue
+                if ttype[n] < 0:
+                    want[(h * 2 + j) * 6 + s] = (n * 2) * 2 + 1
+                elif (emask[n] >> ((s + 3) % 6)) & 1:
+                    want[(h * 2 + j) * 6 + s] = (n * 2 + netid[n * 6 + (s + 3) % 6]) * 2
+    return want
+
+
+def _maps_by_dijkstra(srcs, nbr, ttype, emask, netid, netm):
+    """Cheapest number of empty hexes to fill from the hexes srcs to every node (INF: none),
+    by a plain Dijkstra over the board (independent of the kernel's link table and deque)."""
+    import heapq
+
+    nh = nbr.shape[0]
+    d = [T.INF] * (2 * nh)
+    heap = []
+    for h in srcs:
+        for j in ((0,) if ttype[h] < 0 else (0, 1)):
+            if ttype[h] < 0 or netm[h * 2 + j]:
+                d[h * 2 + j] = 1 if ttype[h] < 0 else 0
+                heap.append((d[h * 2 + j], h * 2 + j))
+    heapq.heapify(heap)
+    while heap:
+        du, u = heapq.heappop(heap)
+        if du > d[u]:
+            continue
+        h = u >> 1
+        m = 63 if ttype[h] < 0 else netm[u]
+        for s in range(6):
+            n = int(nbr[h, s])
+            if not (m >> s) & 1 or n < 0:
+                continue
+            o = (s + 3) % 6
+            if ttype[n] < 0:
+                v, w = n * 2, 1
+            elif (emask[n] >> o) & 1:
+                v, w = n * 2 + netid[n * 6 + o], 0
+            else:
+                continue
+            if du + w < d[v]:
+                d[v] = du + w
+                heapq.heappush(heap, (d[v], v))
+    return np.array(d, np.int64)
+
+
+@pytest.mark.parametrize("mode,bots", [("tri", "greedy"), ("tri", "random"), ("tri2p", "greedy"),
+                                       ("tri2p", "random")])
+def test_link_table_and_distance_maps_equal_recomputation(mode, bots):
+    """Along played games, the link table kept by `_relink` after each tile equals the one
+    worked out from scratch, and `_dist_map` over it equals a plain Dijkstra from the centre
+    hexes and from every corner."""
+    from sim.games.hexflow.kernel import _place
+
+    rules = GAME.resolve_rules({"mode": mode}, "t")
+    tb = TriTables(rules)
+    names = {n: i for i, n in enumerate(tb.tb.board.names)}
+    nh = tb.nbr.shape[0]
+    d = np.empty(2 * nh, np.int64)
+    dq = np.empty(24 * nh + 4, np.int64)
+    placed = 0
+    for index in range(4):
+        tr = GAME.play_traced(rules, seats_for(GAME, rules, bots), index, 5)
+        ttype, trot, towner = (np.full(nh, -1, np.int64) for _ in range(3))
+        emask, adj, need = (np.zeros(nh, np.int64) for _ in range(3))
+        netid = np.full(nh * 6, -1, np.int64)
+        netm = np.zeros(2 * nh, np.int64)
+        par = np.arange(2 * nh)
+        front, pos = np.empty(nh, np.int64), np.full(nh, -1, np.int64)
+        lnk = tb.lnk0.copy()
+        nfront = 0
+        for mv in tr.moves:
+            if mv["move"] == "pass":
+                continue
+            h, t = names[mv["hex"]], T.TILE_TYPES_BY_NAME[mv["tile"]]
+            nfront = _place(list(tb.seats).index(mv["seat"]), h, t, mv["rotation"], tb.nbr,
+                            tb.net_mask, tb.emask, ttype, trot, towner, emask, netid, netm, par,
+                            adj, need, front, pos, nfront)
+            T._relink(h, tb.nbr, ttype, emask, netid, netm, lnk)
+            placed += 1
+            assert np.array_equal(lnk, _links_from_scratch(tb.nbr, ttype, emask, netid, netm))
+            for srcs in [list(tb.centres)] + [[c] for c in tb.corners]:
+                src = np.array(srcs, np.int64)
+                T._dist_map(src, len(srcs), lnk, ttype, netm, d, dq)
+                want = _maps_by_dijkstra(srcs, tb.nbr, ttype, emask, netid, netm)
+                assert np.array_equal(d, want)
+    assert placed >= 20

@@ -301,6 +301,18 @@ def _set_need(h, nbr, emask, need):
 
 
 @njit(cache=True)
+def _set_owner(h, old, new, nbr, nown):
+    """nown[q, n] = tiles of seat q next to hex n; the tile on h passes from seat old (-1: h was
+    empty) to seat new."""
+    for s in range(6):
+        n = nbr[h, s]
+        if n >= 0:
+            if old >= 0:
+                nown[old, n] -= 1
+            nown[new, n] += 1
+
+
+@njit(cache=True)
 def _orphans(h, em_new, nbr, ttype, emask):
     """Would replacing the tile on h by one with side mask em_new leave a neighbour that had a
     line connection with no line connection at all?"""
@@ -450,13 +462,38 @@ def _mark_chains(q, mult, startm, tz, nbr, ttype, towner, emask, netid, netm, ma
 
 
 @njit(cache=True)
+def _displace_ok(h, t, em, cfg, nbr, ttype, emask, need):
+    """May a displacer (t, side mask em) replace the target tile on h? A Star-6 must meet a
+    line; with battle_orphan = "line" no neighbour may lose its last line connection."""
+    if t != BLOCK and em & need[h] == 0:
+        return False
+    return not (cfg[B_ORPHAN] == 0 and _orphans(h, em, nbr, ttype, emask))
+
+
+@njit(cache=True)
+def _pair_fits(x, npairs, pt, pr, emask_t, block_conn, fit):
+    """How many hand pairs may be placed on an empty frontier hex whose need is x; cached in
+    fit[x] (-1 = not yet counted)."""
+    if fit[x] < 0:
+        c = 0
+        for i in range(npairs):
+            t = pt[i]
+            if (not block_conn) if t == BLOCK else (emask_t[t, pr[i]] & x) != 0:
+                c += 1
+        fit[x] = c
+    return fit[x]
+
+
+@njit(cache=True)
 def _random_pick(p, rng, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr, firstc,
-                 corner_any, ttype, towner, emask, need, pt, pr, mk, mh, mt, mr, front, nfront,
-                 targ):
+                 corner_any, ttype, towner, emask, need, nown, pt, pr, mk, mh, mt, mr, front,
+                 nfront, fpos, targ, fit):
     """Uniform over the legal moves: up to 24 uniform draws from (tile pair x frontier hex) plus
-    (displacer x target) checked for legality, then exact enumeration. Writes the move to
-    mk/mh/mt/mr[0]; returns False when there is none. need[h]: the sides of h where a
-    neighbour's line ends (see _set_need)."""
+    (displacer x target) checked for legality, then the k-th legal move in _gen_moves' order,
+    k uniform, counted per need value on the frontier (fit: int64[64] scratch). Writes the move
+    to mk/mh/mt/mr[0]; returns False when there is none. need[h]: the sides of h where a
+    neighbour's line ends (see _set_need); nown (see _set_owner); fpos[h] >= 0: h is on the
+    frontier."""
     nh = ttype.shape[0]
     if placed_any[p] != 0:
         npairs = _hand_pairs(p, hand, n_orient, rot_of, pt, pr)
@@ -471,20 +508,15 @@ def _random_pick(p, rng, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_
                     ndp += 1
         if ndp > 0:  # targets: opponent tiles off the corners next to one of p's tiles
             for h in range(nh):
-                if ttype[h] < 0 or towner[h] == p or corner_any[h]:
-                    continue
-                for s in range(6):
-                    nb = nbr[h, s]
-                    if nb >= 0 and ttype[nb] >= 0 and towner[nb] == p:
-                        targ[ntarg] = h
-                        ntarg += 1
-                        break
+                if towner[h] == 1 - p and nown[p, h] > 0 and corner_any[h] == 0:
+                    targ[ntarg] = h
+                    ntarg += 1
         size = npairs * ncand + ndp * ntarg
         for _ in range(24 if size > 0 else 0):
             k = below(rng, size)
             if k < npairs * ncand:
                 i = k // ncand
-                h = front[k % ncand]
+                h = front[k - i * ncand]  # k % ncand without a second division
                 t = pt[i]
                 r = pr[i]
                 if t == BLOCK:
@@ -495,14 +527,12 @@ def _random_pick(p, rng, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_
                 kind = K_PLACE
             else:
                 k -= npairs * ncand
-                i = mk[k // ntarg]
-                h = targ[k % ntarg]
+                i = k // ntarg
+                h = targ[k - i * ntarg]
+                i = mk[i]
                 t = pt[i]
                 r = pr[i]
-                em = emask_t[t, r]
-                if t != BLOCK and em & need[h] == 0:
-                    continue
-                if cfg[B_ORPHAN] == 0 and _orphans(h, em, nbr, ttype, emask):
+                if not _displace_ok(h, t, emask_t[t, r], cfg, nbr, ttype, emask, need):
                     continue
                 kind = K_DISPLACE
             mk[0] = kind
@@ -510,6 +540,55 @@ def _random_pick(p, rng, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_
             mt[0] = t
             mr[0] = r
             return True
+        # no draw was legal: count the legal moves, draw one, find it in _gen_moves' order
+        # (placements by hex and pair, then displacements by displacer pair and target)
+        for x in range(64):
+            fit[x] = -1
+        nplace = 0
+        for j in range(nfront):
+            nplace += _pair_fits(need[front[j]], npairs, pt, pr, emask_t, block_conn, fit)
+        ndisp = 0
+        for a in range(ndp):
+            for b in range(ntarg):
+                i = mk[a]
+                if _displace_ok(targ[b], pt[i], emask_t[pt[i], pr[i]], cfg, nbr, ttype, emask,
+                                need):
+                    ndisp += 1
+        if nplace + ndisp == 0:
+            return False
+        k = below(rng, nplace + ndisp)
+        if k < nplace:
+            for h in range(nh):
+                if fpos[h] < 0:  # the frontier, in hex order
+                    continue
+                c = _pair_fits(need[h], npairs, pt, pr, emask_t, block_conn, fit)
+                if k >= c:
+                    k -= c
+                    continue
+                for i in range(npairs):
+                    t = pt[i]
+                    if (not block_conn) if t == BLOCK else (emask_t[t, pr[i]] & need[h]) != 0:
+                        if k == 0:
+                            mk[0] = K_PLACE
+                            mh[0] = h
+                            mt[0] = t
+                            mr[0] = pr[i]
+                            return True
+                        k -= 1
+        k -= nplace
+        for a in range(ndp):
+            for b in range(ntarg):
+                i = mk[a]
+                h = targ[b]
+                if _displace_ok(h, pt[i], emask_t[pt[i], pr[i]], cfg, nbr, ttype, emask, need):
+                    if k == 0:
+                        mk[0] = K_DISPLACE
+                        mh[0] = h
+                        mt[0] = pt[i]
+                        mr[0] = pr[i]
+                        return True
+                    k -= 1
+        return False
     nm = _gen_moves(p, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr, firstc,
                     corner_any, ttype, towner, emask, pt, pr, mk, mh, mt, mr)
     if nm == 0:
@@ -791,6 +870,8 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
     fpos = np.empty(nh, np.int64)
     need = np.empty(nh, np.int64)
     targ = np.empty(nh, np.int64)
+    fit = np.empty(64, np.int64)
+    nown = np.zeros((2, nh), np.int64)
     shuf = free_hexes.copy()
     rng = new_state(0)
     for g in range(n_games):
@@ -799,6 +880,8 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
             _clear(h, ttype, trot, towner, emask, netid, netm)
             fpos[h] = -1
             need[h] = 0
+            nown[0, h] = 0
+            nown[1, h] = 0
         nfront = 0
         row = res[g]
         for c in range(row.shape[0]):
@@ -835,7 +918,8 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
             else:
                 nm = 1 if _random_pick(cur, rng, cfg, tokens, placed_any, hand, n_orient, rot_of,
                                        emask_t, nbr, firstc, corner_any, ttype, towner, emask,
-                                       need, pt, pr, mk, mh, mt, mr, front, nfront, targ) else 0
+                                       need, nown, pt, pr, mk, mh, mt, mr, front, nfront, fpos,
+                                       targ, fit) else 0
             if nm == 0:
                 if record:
                     rec_moves[nrec, 0] = cur
@@ -882,6 +966,7 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
                 tokens[cur] -= 1
                 captures[cur] += 1
                 row[O_DISP_A + cur] += 1
+            _set_owner(h, towner[h], cur, nbr, nown)
             _put(cur, h, t, r, net_mask, emask_t, ttype, trot, towner, emask, netid, netm)
             _set_need(h, nbr, emask, need)
             placed_any[cur] = 1

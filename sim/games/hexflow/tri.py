@@ -1,7 +1,9 @@
 """Compiled Tri-Board kernel (modes "tri", 3 players, and "tri2p"): one call plays a chunk.
 
 Board state and the placement/union-find helpers are Race mode's (kernel.py: `_place`, `_find`,
-`_best_path`, `_arrive`, `_pair_through`, `_critical`); what differs lives here:
+`_best_path`, `_pair_through`, `_critical`); what differs lives here:
+- the greedy's distance maps step along a link table (`lnk`, node x side -> next node and cost)
+  kept up to date tile by tile (`_relink`) instead of re-reading the board at every step;
 - seats 0..ns-1 each own ONE corner (corners[q]); goals are the centre hexes (any of them);
   a corner is reserved for its owner; in tri2p the dead corner I is cut out of `nbr`;
 - a hand tile may be the Wildcard (index WILD = 11), declared as a standard type when placed;
@@ -22,7 +24,7 @@ from numba import njit
 
 from sim.rng import below, game_seed, new_state
 
-from .kernel import _arrive, _best_path, _critical, _deal, _find, _lay_dots, _pair_through, _place
+from .kernel import _best_path, _critical, _deal, _find, _lay_dots, _pair_through, _place
 
 INF = 1 << 20
 BLOCK = 4
@@ -121,10 +123,62 @@ def _options(p, hand, n_orient, rot_of, wild_block, ot, od, orr):
 
 
 @njit(cache=True)
-def _dist_map(src, nsrc, nbr, ttype, emask, netid, netm, d, dq):
+def _link(u, s, nbr, ttype, emask, netid):
+    """The step from node u (an empty hex, or a network with a line end on side s) across side s
+    of its hex: (v << 1) | w for node v at cost w (1: an empty hex to fill, 0: a line joined),
+    -1 when no line can cross there."""
+    h = u >> 1
+    n = nbr[h, s]
+    if n < 0:
+        return -1
+    if ttype[n] < 0:
+        return (n * 2) << 1 | 1
+    o = (s + 3) % 6
+    if (emask[n] >> o) & 1:
+        return (n * 2 + netid[n * 6 + o]) << 1
+    return -1
+
+
+@njit(cache=True)
+def _relink(h, nbr, ttype, emask, netid, netm, lnk):
+    """Keep lnk[u * 6 + s] = _link(u, s) for every node after a tile landed on hex h: the tile's
+    networks, and the nodes of its neighbours that stepped onto the empty hex h."""
+    for j in range(2):
+        u = h * 2 + j
+        m = netm[u]
+        for s in range(6):
+            lnk[u * 6 + s] = _link(u, s, nbr, ttype, emask, netid) if (m >> s) & 1 else -1
+    for s in range(6):
+        n = nbr[h, s]
+        if n < 0:
+            continue
+        o = (s + 3) % 6
+        if ttype[n] < 0:
+            u = n * 2
+        elif (emask[n] >> o) & 1:
+            u = n * 2 + netid[n * 6 + o]
+        else:
+            continue
+        lnk[u * 6 + o] = _link(u, o, nbr, ttype, emask, netid)
+
+
+def empty_links(nbr: np.ndarray) -> np.ndarray:
+    """lnk of the empty board (see `_link`): every hex's empty node steps to its neighbours'."""
+    nh = nbr.shape[0]
+    lnk = np.full(nh * 12, -1, np.int64)
+    for h in range(nh):
+        for s in range(6):
+            if nbr[h, s] >= 0:
+                lnk[h * 12 + s] = (int(nbr[h, s]) * 2) << 1 | 1
+    return lnk
+
+
+@njit(cache=True)
+def _dist_map(src, nsrc, lnk, ttype, netm, d, dq):
     """0-1 BFS from the hexes src[:nsrc] (empty: cost 1, placed: each network cost 0) over the
     potential graph; d[node] = empty hexes to fill on the cheapest way, the node's own included.
-    dq: int64[12 * 2 * NH + 4]. (Race's `kernel._bfs` is the one-source, one-goal case.)"""
+    Steps come from the link table (`_relink`). dq: int64[12 * 2 * NH + 4]. (Race's
+    `kernel._bfs` is the one-source, one-goal case.)"""
     nn = d.shape[0]
     for i in range(nn):
         d[i] = INF
@@ -145,24 +199,14 @@ def _dist_map(src, nsrc, nbr, ttype, emask, netid, netm, d, dq):
     while head < tail:
         u = dq[head]
         head += 1
-        h = u >> 1
         du = d[u]
-        m = 63 if ttype[h] < 0 else netm[u]
+        b = u * 6
         for s in range(6):
-            if not (m >> s) & 1:
+            e = lnk[b + s]
+            if e < 0:
                 continue
-            n = nbr[h, s]
-            if n < 0:
-                continue
-            if ttype[n] < 0:
-                v = n * 2
-                w = 1
-            else:
-                o = (s + 3) % 6
-                if not (emask[n] >> o) & 1:
-                    continue
-                v = n * 2 + netid[n * 6 + o]
-                w = 0
+            v = e >> 1
+            w = e & 1
             if du + w < d[v]:
                 d[v] = du + w
                 if w == 0:
@@ -171,6 +215,16 @@ def _dist_map(src, nsrc, nbr, ttype, emask, netid, netm, d, dq):
                 else:
                     dq[tail] = v
                     tail += 1
+
+
+@njit(cache=True)
+def _arrive_l(h, d, lnk, out):
+    """out[s] = cost (map d) of the node a line on side s of empty hex h would join (INF: none);
+    kernel._arrive read from the link table."""
+    b = h * 12
+    for s in range(6):
+        e = lnk[b + s]
+        out[s] = INF if e < 0 else d[e >> 1]
 
 
 @njit(cache=True)
@@ -282,11 +336,33 @@ def _path_value(c, cmask, centres, nbr, ttype, emask, netid, netm, par, mult, sn
 
 
 @njit(cache=True)
+def _fits(p, h, nopt, nblk, corner_owner, need, emask_t, od, orr, fit):
+    """How many of the turn's options seat p may place on frontier hex h (empty, next to a
+    tile): every Block option (nblk, 0 when Blocks must connect) plus the others whose line
+    ends meet need[h]. fit[x] caches the latter per need value x (-1 = not yet counted)."""
+    co = corner_owner[h]
+    if co >= 0 and co != p:
+        return 0
+    x = need[h]
+    if fit[x] < 0:
+        c = 0
+        for k in range(nopt):
+            t = od[k]
+            if t != BLOCK and (emask_t[t, orr[k]] & x) != 0:
+                c += 1
+        fit[x] = c
+    return fit[x] + nblk
+
+
+@njit(cache=True)
 def _random_move(p, rng, block_connected, wild_block, corners, corner_owner, n_orient, rot_of,
-                 emask_t, ttype, adj, need, front, nfront, placed_any, hand, ot, od, orr, mh, mo,
+                 emask_t, ttype, adj, need, front, nfront, placed_any, hand, ot, od, orr, fit,
                  out):
     """Uniform over legal (hex, hand tile, declared type, rotation): rejection sampling over
-    (frontier hex, option) pairs, then exact enumeration when 24 tries fail."""
+    (frontier hex, option) pairs, then, when 24 tries fail, the i-th of all legal pairs in
+    (frontier order, option order) with i uniform. Legality on a frontier hex depends only on
+    need[h] (and the reserved corners), so the pairs are counted per need value (`_fits`)
+    rather than tested one by one."""
     nopt = _options(p, hand, n_orient, rot_of, wild_block, ot, od, orr)
     if nopt == 0:
         return False
@@ -301,38 +377,57 @@ def _random_move(p, rng, block_connected, wild_block, corners, corner_owner, n_o
                 out[2] = od[k]
                 out[3] = orr[k]
                 return True
-    n = 0
-    if placed_any[p] == 0:
+    if placed_any[p] == 0:  # the first tile: only the own corner
         h = corners[p]
+        n = 0
         for k in range(nopt):
             if _legal(p, h, od[k], orr[k], placed_any, corners, corner_owner, ttype, adj, need,
                       emask_t, block_connected):
-                mh[n] = h
-                mo[n] = k
                 n += 1
-    else:
-        block_opt = False  # without a Block option only hexes a line points into can take a tile
+        if n == 0:
+            return False
+        i = below(rng, n)
         for k in range(nopt):
-            if od[k] == BLOCK and not block_connected:
-                block_opt = True
-        for i in range(nfront):
-            h = front[i]
-            if need[h] == 0 and not block_opt:
-                continue
-            for k in range(nopt):
-                if _legal(p, h, od[k], orr[k], placed_any, corners, corner_owner, ttype, adj,
-                          need, emask_t, block_connected):
-                    mh[n] = h
-                    mo[n] = k
-                    n += 1
+            if _legal(p, h, od[k], orr[k], placed_any, corners, corner_owner, ttype, adj, need,
+                      emask_t, block_connected):
+                if i == 0:
+                    out[0] = h
+                    out[1] = ot[k]
+                    out[2] = od[k]
+                    out[3] = orr[k]
+                    return True
+                i -= 1
+        return False
+    nblk = 0
+    if not block_connected:
+        for k in range(nopt):
+            if od[k] == BLOCK:
+                nblk += 1
+    for x in range(64):
+        fit[x] = -1
+    n = 0
+    for j in range(nfront):
+        n += _fits(p, front[j], nopt, nblk, corner_owner, need, emask_t, od, orr, fit)
     if n == 0:
         return False
     i = below(rng, n)
-    out[0] = mh[i]
-    out[1] = ot[mo[i]]
-    out[2] = od[mo[i]]
-    out[3] = orr[mo[i]]
-    return True
+    for j in range(nfront):
+        h = front[j]
+        c = _fits(p, h, nopt, nblk, corner_owner, need, emask_t, od, orr, fit)
+        if i >= c:
+            i -= c
+            continue
+        for k in range(nopt):
+            if _legal(p, h, od[k], orr[k], placed_any, corners, corner_owner, ttype, adj, need,
+                      emask_t, block_connected):
+                if i == 0:
+                    out[0] = h
+                    out[1] = ot[k]
+                    out[2] = od[k]
+                    out[3] = orr[k]
+                    return True
+                i -= 1
+    return False
 
 
 @njit(cache=True)
@@ -421,8 +516,8 @@ def _upper(p, cp, wo, wq, ns):
 @njit(cache=True)
 def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block, corners, corner_owner,
                  is_centre, centres, nbr, n_orient, rot_of, net_mask, emask_t, ttype, emask, netid,
-                 netm, par, adj, need, front, nfront, placed_any, hand, ot, od, orr, dfw, dgo, dq,
-                 crit, cnt, a1, a2, src, newc, wq, end, out):
+                 netm, par, adj, need, front, nfront, placed_any, hand, ot, od, orr, lnk, dfw, dgo,
+                 dq, crit, cnt, a1, a2, src, newc, wq, end, out):
     """Distance-map player. Per turn, for every seat q: cheapest completion D[q] (empty hexes
     still to fill from q's corner to a centre hex) and maps from the corner (dfw[q]) and from the
     centre hexes (dgo[q]; the same for every seat). A placement on h then gives q
@@ -438,11 +533,11 @@ def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block,
     nc = centres.shape[0]
     for k in range(nc):
         src[k] = centres[k]
-    _dist_map(src, nc, nbr, ttype, emask, netid, netm, dgo, dq)
+    _dist_map(src, nc, lnk, ttype, netm, dgo, dq)
     dmin = newc[ns:]
     for q in range(ns):
         src[0] = corners[q]
-        _dist_map(src, 1, nbr, ttype, emask, netid, netm, dfw[q], dq)
+        _dist_map(src, 1, lnk, ttype, netm, dfw[q], dq)
         best = INF
         for k in range(nc):
             x = centres[k]
@@ -487,8 +582,8 @@ def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block,
             wo[q] = INF if h == corners[q] else dmin[q] + crit[q, h]
         at1 = h == corners[p]
         at2 = is_centre[h] == 1
-        _arrive(h, dfw[p], nbr, ttype, emask, netid, a1[p])
-        _arrive(h, dgo, nbr, ttype, emask, netid, a2)
+        _arrive_l(h, dfw[p], lnk, a1[p])
+        _arrive_l(h, dgo, lnk, a2)
         if prune:
             m1 = INF
             m2 = INF
@@ -515,7 +610,7 @@ def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block,
                 have_opp = True
                 for q in range(ns):
                     if q != p:
-                        _arrive(h, dfw[q], nbr, ttype, emask, netid, a1[q])
+                        _arrive_l(h, dfw[q], lnk, a1[q])
             for q in range(ns):
                 if q == p:
                     continue
@@ -652,11 +747,12 @@ def _resolve(wmask, cmask, mover, ns, order_pos, shared, corners, centres, point
 @njit(cache=True)
 def _play(first_game, n_games, run_seed, cfg, order, bot_code, bot_par, corners, corner_owner,
           centres, is_centre, dcen, nbr, dist, n_orient, rot_of, net_mask, emask_t, points,
-          tileset, dots_fixed, dot_pool, free_hexes, res, record, rec_moves, rec_bag, rec_dots,
-          rec_n):
+          tileset, dots_fixed, dot_pool, free_hexes, lnk0, res, record, rec_moves, rec_bag,
+          rec_dots, rec_n):
     """Play games first_game .. first_game + n_games - 1 of a Tri-Board mode; res[n_games, N_OUT].
 
-    order: seats in turn order (III first). With `record`, the single game's moves (N_REC
+    order: seats in turn order (III first). lnk0: the empty board's link table (`empty_links`),
+    kept up to date only when a greedy seat reads it. With `record`, the single game's moves (N_REC
     fields), bags and dots go to rec_*."""
     nh = nbr.shape[0]
     nn = nh * 2
@@ -696,8 +792,7 @@ def _play(first_game, n_games, run_seed, cfg, order, bot_code, bot_par, corners,
     ot = np.empty(nopt_max, np.int64)
     od = np.empty(nopt_max, np.int64)
     orr = np.empty(nopt_max, np.int64)
-    mh = np.empty(nopt_max * nh, np.int64)
-    mo = np.empty(nopt_max * nh, np.int64)
+    fit = np.empty(64, np.int64)
     mv = np.empty(4, np.int64)
     dfw = np.empty((ns, nn), np.int64)
     dgo = np.empty(nn, np.int64)
@@ -710,6 +805,7 @@ def _play(first_game, n_games, run_seed, cfg, order, bot_code, bot_par, corners,
     newc = np.empty(3 * ns, np.int64)  # new costs, current costs, costs avoiding the hex
     wq = np.empty(ns, np.float64)  # the greedy's opponent weights
     cmask = np.zeros(ns, np.int64)
+    key = np.empty(ns, np.int64)  # draw-list standing per seat
     endm = np.zeros(nh, np.int64)
     sn = np.empty(nn + 1, np.int64)
     ss = np.empty(nn + 1, np.int64)
@@ -717,9 +813,17 @@ def _play(first_game, n_games, run_seed, cfg, order, bot_code, bot_par, corners,
     hc = np.zeros(nh, np.int64)
     bn = np.empty(nn + 1, np.int64)
     shuf = free_hexes.copy()
+    lnk = lnk0.copy()
+    greedy = False
+    for q in range(ns):
+        if bot_code[q] == BOT_GREEDY:
+            greedy = True
     rng = new_state(0)
     for g in range(n_games):
         rng[0] = game_seed(run_seed, first_game + g)
+        if greedy:
+            for i in range(lnk.shape[0]):
+                lnk[i] = lnk0[i]
         for h in range(nh):
             ttype[h] = -1
             trot[h] = -1
@@ -766,12 +870,12 @@ def _play(first_game, n_games, run_seed, cfg, order, bot_code, bot_par, corners,
                 ok = _greedy_move(cur, rng, bot_par[cur, 0], bot_par[cur, 1], ns, block_connected, wild_block,
                                   corners, corner_owner, is_centre, centres, nbr, n_orient, rot_of,
                                   net_mask, emask_t, ttype, emask, netid, netm, par, adj, need,
-                                  front, nfront, placed_any, hand, ot, od, orr, dfw, dgo, dq, crit,
-                                  cnt, a1, a2, src, newc, wq, endm, mv)
+                                  front, nfront, placed_any, hand, ot, od, orr, lnk, dfw, dgo, dq,
+                                  crit, cnt, a1, a2, src, newc, wq, endm, mv)
             else:
                 ok = _random_move(cur, rng, block_connected, wild_block, corners, corner_owner,
                                   n_orient, rot_of, emask_t, ttype, adj, need, front, nfront,
-                                  placed_any, hand, ot, od, orr, mh, mo, mv)
+                                  placed_any, hand, ot, od, orr, fit, mv)
             if not ok:
                 if record:
                     rec_moves[nrec, 0] = cur
@@ -802,6 +906,8 @@ def _play(first_game, n_games, run_seed, cfg, order, bot_code, bot_par, corners,
                 nrec += 1
             nfront = _place(cur, h, t, r, nbr, net_mask, emask_t, ttype, trot, towner, emask,
                             netid, netm, par, adj, need, front, pos, nfront)
+            if greedy:
+                _relink(h, nbr, ttype, emask, netid, netm, lnk)
             placed_any[cur] = 1
             if t == BLOCK:
                 row[O_BLOCKS + cur] += 1
@@ -851,15 +957,11 @@ def _play(first_game, n_games, run_seed, cfg, order, bot_code, bot_par, corners,
                     break
         # resolution and scores
         for q in range(ns):
-            d, _, _ = _standing(q, corners[q], centres, dist, points, dots, ttype, netm, par)
+            d, pt, nd = _standing(q, corners[q], centres, dist, points, dots, ttype, netm, par)
             row[O_REACH + q] = min(d, 99)
-        if reason == E_ST_CLOSEST or (reason == E_BOTH_BLOCKED and cfg[C_STALEMATE] == 0):
             # the card's draw list: nearest to a centre, then tile points, then dot hexes
-            key = np.empty(ns, np.int64)
-            for q in range(ns):
-                d, pt, nd = _standing(q, corners[q], centres, dist, points, dots, ttype, netm,
-                                      par)
-                key[q] = (INF - d) * 1000000 + pt * 1000 + nd
+            key[q] = (INF - d) * 1000000 + pt * 1000 + nd
+        if reason == E_ST_CLOSEST or (reason == E_BOTH_BLOCKED and cfg[C_STALEMATE] == 0):
             bd = key.max()
             nb = 0
             for q in range(ns):
@@ -924,6 +1026,7 @@ class TriTables:
             nbr[self.dead, :] = -1
             nbr[nbr == self.dead] = -1
         self.nbr = nbr
+        self.lnk0 = empty_links(nbr)
         self.dist = tb.board.dist.astype(np.int64)
         self.corners = np.array([tb.corner[s] for s in seats], dtype=np.int64)
         self.corner_owner = np.full(tb.size, -1, dtype=np.int64)
@@ -986,7 +1089,7 @@ def run_tri(tb: TriTables, rules, codes, par, first_game, n_games, run_seed, rec
     _play(np.int64(first_game), np.int64(n_games), np.uint64(run_seed), tb.cfg, tb.order, codes,
           par, tb.corners, tb.corner_owner, tb.centres, tb.is_centre, tb.dcen, tb.nbr, tb.dist,
           tb.n_orient, tb.rot_of, tb.net_mask, tb.emask, tb.points, tb.tileset, tb.dots,
-          tb.dot_pool, tb.free, res, record, *rec)
+          tb.dot_pool, tb.free, tb.lnk0, res, record, *rec)
     return res, rec
 
 
