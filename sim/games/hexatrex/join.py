@@ -344,7 +344,7 @@ def _join_store(kind, v, i, cells, meta, masks, store, eq, eqbit, max_len, req_o
     return n_found, total
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _join(group, a, b, scratch, store, eq, eqbit, max_len, cfg, found_lo, found_hi, found_size,
           rec_walks, rec_len):
     """Equations of the new walks group[a:b] (one special cell): each joined with the store and,
@@ -403,7 +403,7 @@ def _gbucket(v):
     return np.int64((np.uint64(v) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - GROUP_BITS))
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _bound(group, a, b, scratch, store, max_len, cap):
     """An upper bound on the score `_join` finds for group[a:b], following no chain: each
     equation is found as a walk i of the group (k cells) read with one of its values v, "=",
@@ -442,8 +442,8 @@ def _bound(group, a, b, scratch, store, max_len, cap):
 @njit(cache=True)
 def _join_groups(s0, s1, scratch, store, eq, eqbit, max_len, cfg, found_lo, found_hi,
                  found_size, rec_walks, rec_len, n_eq, score, prune):
-    """Join the groups s0 .. s1-1 of the last search (one call for all: a call per group
-    costs more in reference counting of the ~20 arrays than most groups' joins), writing
+    """Join the groups s0 .. s1-1 of the last search (empty groups, most of them, without a
+    call: a call costs more in reference counting of the ~20 arrays than most joins), writing
     n_eq[s], score[s]; with prune, -1 for a cell whose `_bound` is below the best score of
     the cells before it (see `_score_specials`)."""
     group = scratch[6]
