@@ -7,14 +7,22 @@ from __future__ import annotations
 import random
 import zlib
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.games.hexatrex.finder import find_cfg, find_compiled
-from sim.games.hexatrex.join import score_cells_compiled
+from sim.games.hexatrex.join import (
+    _bound,
+    _replay,
+    _score_group,
+    _score_specials,
+    join_compiled,
+    score_cells_compiled,
+)
 from sim.games.hexatrex.position import has_binop, side_values
-from sim.games.hexatrex.tiles import SYMBOL_TEXT
+from sim.games.hexatrex.tiles import SYMBOL_TEXT, TEXT_SYMBOL
 from sim.games.hexatrex.trie import (
     C_LBIN,
     C_LCOUNT,
@@ -134,3 +142,101 @@ def test_one_search_on_an_empty_table_and_short_reach():
     assert got[(1, 0)] == (1, 5)
     short = score_cells_compiled(pos, "6", rules(max_equation_tiles=3))
     assert set(short.values()) == {(0, 0)}
+
+
+def _rows(board, scratch, a, b):
+    """The side walks group[a:b] of the last search, as comparable tuples (cells as coords)."""
+    cells, meta, masks, pool, group = scratch[0], scratch[1], scratch[2], scratch[3], scratch[6]
+    out = []
+    for i in group[a:b].tolist():
+        k = int(meta[i, 0])
+        out.append(([board.coord(int(c)) for c in cells[i, :k]], int(meta[i, 2]), int(meta[i, 5]),
+                    pool[meta[i, 3]: meta[i, 3] + meta[i, 4]].tolist(),
+                    pool[meta[i, 6]: meta[i, 6] + meta[i, 7]].tolist(), masks[i].tolist()))
+    return out
+
+
+def _random_tables(kw, salt, n):
+    """n random compact tables and a tile in hand, seeded by the rule set and salt."""
+    rng = random.Random(zlib.crc32(repr(sorted(kw.items())).encode()) + salt)
+    for _ in range(n):
+        pos, _ = random_cluster(rng, rng.randint(6, 13))
+        yield pos, rng.choice("0123456789+-x/")
+
+
+def _search_every_cell(pos, tile, rl):
+    """The table's side walks stored, then one unpruned search with `tile` on every legal cell
+    (sorted): (board, arrays, cells, per-cell equations and scores); the walks stay in
+    scratch, grouped by cell."""
+    m = rl["max_equation_tiles"]
+    board, t, n = _replay(pos, pos.order, rl, m)
+    assert n >= 0
+    cells = sorted(pos.legal_cells())
+    spec = np.array([board.index(*c) for c in cells], np.int64)
+    t["mark"][spec] = np.arange(len(cells), dtype=np.int32)
+    per = t["scratch"][9]
+    assert _score_specials(t["sym"], t["order"], board.nb_off, board.q, board.r, board.center,
+                           np.int64(TEXT_SYMBOL[tile]), np.int64(len(pos.order)), t["mark"], spec,
+                           len(cells), t["occ"], len(pos.order), t["dist"], np.int64(m), t["cfg"],
+                           t["trie"], t["store"], t["scratch"], t["lo"], t["hi"], t["size"],
+                           t["walks"][:0], t["wlen"][:0], per[0], per[1], False) >= 0
+    return board, t, cells, per
+
+
+@pytest.mark.parametrize("kw", RULESETS, ids=lambda kw: ",".join(f"{k}={v}" for k, v in kw.items()))
+def test_the_placed_cell_reuses_its_walks_from_the_turns_search(kw):
+    """The kernel scores the greedy bot's chosen cell by joining again that cell's walks from
+    the turn's shared search (`_score_group`), not by a second search: for every legal cell,
+    those walks are the very rows, in the same order, that the one-cell search of the placed
+    tile lists (`_score_join`), and the join gives the equations (with the same recorded walks)
+    of `join_compiled` and the tile sets of the DFS finder."""
+    rl = rules(**kw)
+    m = rl["max_equation_tiles"]
+    compared = 0
+    for pos, tile in _random_tables(kw, 2, 16):
+        board, t, cells, per = _search_every_cell(pos, tile, rl)
+        for s, cell in enumerate(cells):
+            ne, sc, a, b = _score_group(s, t["scratch"], t["store"], board.center, t["order"],
+                                        np.int64(m), t["cfg"], t["lo"], t["hi"], t["size"],
+                                        t["walks"], t["wlen"])
+            got = {frozenset(board.coord(int(c)) for c in t["walks"][e, : t["wlen"][e]]):
+                   [board.coord(int(c)) for c in t["walks"][e, : t["wlen"][e]]] for e in range(ne)}
+            rows = _rows(board, t["scratch"], a, b)
+            trial = pos.copy()
+            trial.place(cell, tile)
+            board1, t1, n1 = _replay(trial, trial.order, rl, m, last=cell)
+            assert _rows(board1, t1["scratch"], 0, t1["n_new"]) == rows, (pos.tiles, tile, cell)
+            assert got == join_compiled(trial, cell, rl), (pos.tiles, tile, cell)
+            assert set(got) == set(find_compiled(trial, cell, rl))
+            assert (ne, sc) == (len(got), sum(len(k) for k in got)) == (per[0, s], per[1, s])
+            compared += sc > 0
+    assert compared >= 10, f"only {compared} scoring cells: the test proves little"
+
+
+@pytest.mark.parametrize("kw", RULESETS, ids=lambda kw: ",".join(f"{k}={v}" for k, v in kw.items()))
+def test_the_bound_never_undercuts_a_score_and_pruning_keeps_the_choice(kw):
+    """`_bound` is at least the exact score of every cell; the greedy bot's pruned scoring
+    gives the exact score of every cell that could reach the best score of the cells before
+    it (in the order the bot reads them) and -1 only for cells whose exact score is below that
+    best, so the bot's choice and its random tie-breaks are those of the exact scores."""
+    rl = rules(**kw)
+    m = rl["max_equation_tiles"]
+    pruned = 0
+    for pos, tile in _random_tables(kw, 3, 10):
+        exact = score_cells_compiled(pos, tile, rl)
+        board, t, cells, _ = _search_every_cell(pos, tile, rl)
+        start = t["scratch"][7]
+        for s, cell in enumerate(cells):
+            u = _bound(t["scratch"][6], 0 if s == 0 else start[s - 1], start[s], t["scratch"],
+                       t["store"], np.int64(m), np.int64(1 << 40))
+            assert u >= exact[cell][1], (pos.tiles, tile, cell)
+        got = score_cells_compiled(pos, tile, rl, prune=True)
+        best = 0
+        for cell in cells:
+            if got[cell] == (-1, -1):
+                assert exact[cell][1] < best, (pos.tiles, tile, cell)
+                pruned += 1
+            else:
+                assert got[cell] == exact[cell], (pos.tiles, tile, cell)
+                best = max(best, exact[cell][1])
+    assert pruned >= 5, f"only {pruned} cells pruned: the test proves little"

@@ -14,7 +14,12 @@ cell, and a side walk holds at most one of them (only one is placed), so one sea
 table with the tile on *every* frontier cell ("special" cells) lists the new side walks of all
 candidates, sharing the walk prefixes over the table that most of them have in common; each
 walk is tagged with its special cell and joined within its group. Scoring the placed tile is
-the same search with one special cell. Readings come from the side trie (`trie.py`).
+the same search with one special cell, or, when the bot's search had the rules' reach, the
+join of the chosen cell's group again (its walks are the ones that search would list). The
+bot needs exact scores only for cells that could reach the best score of the cells before
+them (ties draw lots in that order), so a cell whose cheap upper bound (`_bound`: partners
+counted, not followed) is below that best is not joined. Readings come from the side trie
+(`trie.py`).
 
 This gives exactly the tile sets of `finder._find` (tests check both against each other and
 against a brute force); `_find` stays the reference and the fallback for long equations.
@@ -49,27 +54,33 @@ POOL_CAP = 1 << 18
 NEW_CAP = 1 << 15        # new side walks of one search (overflow: the caller uses the DFS finder)
 SPECIAL_CAP = 1024       # special cells of one search (a frontier holds <= 6 x 128)
 FAR = 1 << 20
+GROUP_BITS = 8           # value buckets of one group's left sides in `_bound`
+# a stored side walk: one 64-byte row, so following a chain reads one cache line per entry
+E_VAL, E_NEXT, E_LEN, E_FIRST, E_LO, E_HI, E_BIN = 0, 1, 2, 3, 4, 5, 6  # E_LO, E_HI: uint64 view
+ENTRY = 8
 
 
 @njit(cache=True)
 def new_store():
-    """Side-walk store: head (2, 2**HASH_BITS) (0 = left sides, 1 = right sides), then per
-    entry: value, next, length, first cell, mask lo, mask hi, binary-operator flag, cells;
-    the entry count; and per value bucket (`_vbucket`) a bit per side length stored, so a join
-    skips the (value, length) chains that are surely empty."""
-    return (np.full((2, 1 << HASH_BITS), -1, np.int64), np.empty(STORE_CAP, np.int64),
-            np.empty(STORE_CAP, np.int64), np.empty(STORE_CAP, np.int8),
-            np.empty(STORE_CAP, np.int64), np.empty(STORE_CAP, np.uint64),
-            np.empty(STORE_CAP, np.uint64), np.empty(STORE_CAP, np.int8),
+    """Side-walk store: head (2, 2**HASH_BITS) (0 = left sides, 1 = right sides), the entries
+    (STORE_CAP, ENTRY) int64 (columns E_*: value, next entry of the chain, length, first cell,
+    tile mask lo / hi, binary-operator flag) and the same rows viewed as uint64 (for the masks),
+    their cells; the entry count; per value bucket (`_vbucket`) a bit per side length stored,
+    so a join skips the (value, length) chains that are surely empty; and per value bucket and
+    length the number of entries (for `_bound`)."""
+    ent = np.empty((STORE_CAP, ENTRY), np.int64)
+    return (np.full((2, 1 << HASH_BITS), -1, np.int64), ent, ent.view(np.uint64),
             np.empty((STORE_CAP, MAX_SIDE), np.int64), np.zeros(1, np.int64),
-            np.zeros((2, 1 << HASH_BITS), np.uint8))
+            np.zeros((2, 1 << HASH_BITS), np.uint8),
+            np.zeros((2, 1 << HASH_BITS, MAX_SIDE + 2), np.int32))
 
 
 @njit(cache=True)
 def new_scratch():
     """Per-search scratch: the new side walks (cells, meta, masks, values), the search stacks,
     walks grouped by special cell (index, group starts), the distance search's queue, and per
-    special cell (rows): equations, score, the cell (for one special).
+    special cell (rows): equations, score, the cell (for one special); the new-new partners of
+    a walk; the group's left values counted by (value bucket, length) for `_bound`.
     meta row: length, first cell, right binop, right value start, right count, left binop,
     left value start, left count, special cell's index."""
     return (np.empty((NEW_CAP, MAX_SIDE), np.int64), np.empty((NEW_CAP, 9), np.int64),
@@ -77,7 +88,7 @@ def new_scratch():
             np.zeros((8, 16), np.int64), np.zeros((2, 16), np.uint64),
             np.empty(NEW_CAP, np.int64), np.zeros(SPECIAL_CAP + 1, np.int64),
             np.zeros(2 * SPECIAL_CAP, np.int64), np.zeros((3, SPECIAL_CAP), np.int64),
-            np.empty(NEW_CAP, np.int64))
+            np.empty(NEW_CAP, np.int64), np.zeros((1 << GROUP_BITS, MAX_SIDE + 2), np.int64))
 
 
 @njit(cache=True)
@@ -145,7 +156,8 @@ def _side_walks(sym, order, nb_off, eq, tile, bit, mark, dist, max_side, cfg, tr
     right side (walk order) or a left side (reversed) with reachable values. Other cells are
     table tiles. dist: from `_distances`. Rows go to scratch (meta[:, 8] = mark of the special
     cell). Returns the row count, -1 when the scratch is full, FULL when the trie is."""
-    cells, meta, masks, pool, st, mk, _, _, _, _, _ = scratch
+    cells, meta, masks, pool, st, mk = scratch[0], scratch[1], scratch[2], scratch[3], scratch[4], \
+        scratch[5]
     rows = trie[0]
     text = trie[3][0]
     never = cfg[6] != 0
@@ -304,7 +316,7 @@ def _join_store(kind, v, i, cells, meta, masks, store, eq, eqbit, max_len, req_o
                 found_lo, found_hi, found_size, rec_walks, rec_len, n_found):
     """New walk i with value v as a right side (kind 0: partners are stored left sides) or as
     a left side (kind 1: stored right sides). Returns (distinct tile sets, points added)."""
-    head, val, nxt_e, ln, first, elo, ehi, ebin, ecells, _, lens = store
+    head, ent, entu, ecells, _, lens, _ = store
     k = meta[i, 0]
     ibin = meta[i, 2] if kind == 0 else meta[i, 5]
     total = 0
@@ -316,17 +328,19 @@ def _join_store(kind, v, i, cells, meta, masks, store, eq, eqbit, max_len, req_o
             continue
         e = head[kind, _bucket(v, plen)]
         while e >= 0:
-            if val[e] == v and ln[e] == plen and first[e] != meta[i, 1] and \
-                    (not req_op or ibin or ebin[e]) and \
-                    (not never or ((elo[e] & masks[i, 0]) | (ehi[e] & masks[i, 1])) == 0):
-                n_found, sz, slot = _record(elo[e] | masks[i, 0] | eqbit, ehi[e] | masks[i, 1],
+            if ent[e, E_VAL] == v and ent[e, E_LEN] == plen and ent[e, E_FIRST] != meta[i, 1] \
+                    and (not req_op or ibin or ent[e, E_BIN]) and \
+                    (not never or ((entu[e, E_LO] & masks[i, 0]) |
+                                   (entu[e, E_HI] & masks[i, 1])) == 0):
+                n_found, sz, slot = _record(entu[e, E_LO] | masks[i, 0] | eqbit,
+                                            entu[e, E_HI] | masks[i, 1],
                                             found_lo, found_hi, found_size, n_found)
                 total += sz
                 if kind == 0:
                     _rec_walk(rec_walks, rec_len, slot, ecells, e, plen, eq, cells, i, k)
                 else:
                     _rec_walk(rec_walks, rec_len, slot, cells, i, k, eq, ecells, e, plen)
-            e = nxt_e[e]
+            e = ent[e, E_NEXT]
     return n_found, total
 
 
@@ -335,7 +349,7 @@ def _join(group, a, b, scratch, store, eq, eqbit, max_len, cfg, found_lo, found_
           rec_walks, rec_len):
     """Equations of the new walks group[a:b] (one special cell): each joined with the store and,
     as a right side, with the group's left sides. Returns (distinct tile sets, score)."""
-    cells, meta, masks, pool, _, _, _, _, _, _, part = scratch
+    cells, meta, masks, pool, part = scratch[0], scratch[1], scratch[2], scratch[3], scratch[10]
     req_op = cfg[2] != 0
     never = cfg[6] != 0
     n_found = 0
@@ -384,14 +398,82 @@ def _join(group, a, b, scratch, store, eq, eqbit, max_len, cfg, found_lo, found_
     return n_found, total
 
 
+@njit(cache=True, inline='always')
+def _gbucket(v):
+    return np.int64((np.uint64(v) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - GROUP_BITS))
+
+
+@njit(cache=True)
+def _bound(group, a, b, scratch, store, max_len, cap):
+    """An upper bound on the score `_join` finds for group[a:b], following no chain: each
+    equation is found as a walk i of the group (k cells) read with one of its values v, "=",
+    and a partner of plen < max_len - k cells holding v (a stored side, or one of the group's
+    left sides), and scores at most k + plen + 1 tiles; partners are counted by value bucket
+    and length, which can only overcount. Stops adding once the sum reaches cap."""
+    meta, pool, gcount = scratch[1], scratch[3], scratch[11]
+    lcount = store[6]
+    for ii in range(a, b):  # the group's left sides, counted by (value bucket, length)
+        i = group[ii]
+        for x in range(meta[i, 7]):
+            gcount[_gbucket(pool[meta[i, 6] + x]), meta[i, 0]] += 1
+    u = 0
+    for ii in range(a, b):
+        if u >= cap:
+            break
+        i = group[ii]
+        k = meta[i, 0]
+        for x in range(meta[i, 4]):  # as a right side: stored and new left sides
+            v = pool[meta[i, 3] + x]
+            vb = _vbucket(v)
+            gb = _gbucket(v)
+            for plen in range(1, max_len - k):
+                u += (lcount[0, vb, plen] + gcount[gb, plen]) * (k + plen + 1)
+        for x in range(meta[i, 7]):  # as a left side: stored right sides
+            vb = _vbucket(pool[meta[i, 6] + x])
+            for plen in range(1, max_len - k):
+                u += lcount[1, vb, plen] * (k + plen + 1)
+    for ii in range(a, b):  # leave the counts at zero for the next group
+        i = group[ii]
+        for x in range(meta[i, 7]):
+            gcount[_gbucket(pool[meta[i, 6] + x]), meta[i, 0]] = 0
+    return u
+
+
+@njit(cache=True)
+def _join_groups(s0, s1, scratch, store, eq, eqbit, max_len, cfg, found_lo, found_hi,
+                 found_size, rec_walks, rec_len, n_eq, score, prune):
+    """Join the groups s0 .. s1-1 of the last search (empty groups, most of them, without a
+    call: a call costs more in reference counting of the ~20 arrays than most joins), writing
+    n_eq[s], score[s]; with prune, -1 for a cell whose `_bound` is below the best score of
+    the cells before it (see `_score_specials`)."""
+    group = scratch[6]
+    start = scratch[7]
+    a = 0 if s0 == 0 else start[s0 - 1]
+    best = 0
+    for s in range(s0, s1):
+        b = start[s]
+        if a == b:  # no new side walk: no equation
+            n_eq[s], score[s] = 0, 0
+        elif prune and best > 0 and _bound(group, a, b, scratch, store, max_len, best) < best:
+            n_eq[s], score[s] = -1, -1
+        else:
+            n_eq[s], score[s] = _join(group, a, b, scratch, store, eq, eqbit, max_len, cfg,
+                                      found_lo, found_hi, found_size, rec_walks, rec_len)
+            best = max(best, score[s])
+        a = b
+
+
 @njit(cache=True)
 def _score_specials(sym, order, nb_off, cq, cr, eq, tile, bit, mark, spec, n_spec, occ, n_occ,
                     dist, max_len, cfg, trie, store, scratch, found_lo, found_hi, found_size,
-                    rec_walks, rec_len, n_eq, score):
+                    rec_walks, rec_len, n_eq, score, prune):
     """Score `tile` on each special cell spec[i] (mark[spec[i]] == i; table tiles or empty
     cells; none in the store yet), every one as if it alone were placed, with placement index
     `bit`: n_eq[i] distinct tile sets, score[i] points. found_* / rec_* hold the last
-    special's equations. Returns the number of new side walks (left in scratch for _insert),
+    joined special's equations. With prune (the greedy bot's choice, which needs exact scores
+    only where a cell could reach the best score of the cells before it), a cell whose
+    `_bound` is below that best is not joined: n_eq = score = -1.
+    Returns the number of new side walks (left in scratch for _insert),
     or -1 when a buffer overflowed: score with `finder._find` instead."""
     if n_spec > SPECIAL_CAP:
         return -1
@@ -418,12 +500,8 @@ def _score_specials(sym, order, nb_off, cq, cr, eq, tile, bit, mark, spec, n_spe
         group[start[s]] = i
         start[s] += 1
     eqbit = np.uint64(1) << np.uint64(order[eq])
-    a = 0
-    for s in range(n_spec):
-        b = start[s]
-        n_eq[s], score[s] = _join(group, a, b, scratch, store, eq, eqbit, max_len, cfg, found_lo,
-                                  found_hi, found_size, rec_walks, rec_len)
-        a = b
+    _join_groups(0, n_spec, scratch, store, eq, eqbit, max_len, cfg, found_lo, found_hi,
+                 found_size, rec_walks, rec_len, n_eq, score, prune)
     return n_new
 
 
@@ -439,7 +517,7 @@ def _score_join(sym, order, nb_off, cq, cr, eq, p, occ, n_occ, mark, dist, max_l
     n_new = _score_specials(sym, order, nb_off, cq, cr, eq, np.int64(sym[p]), np.int64(order[p]),
                             mark, per[2], 1,
                             occ, n_occ, dist, max_len, cfg, trie, store, scratch, found_lo,
-                            found_hi, found_size, rec_walks, rec_len, per[0], per[1])
+                            found_hi, found_size, rec_walks, rec_len, per[0], per[1], False)
     mark[p] = -1
     if n_new < 0:
         return -1, 0, -1
@@ -447,31 +525,51 @@ def _score_join(sym, order, nb_off, cq, cr, eq, p, occ, n_occ, mark, dist, max_l
 
 
 @njit(cache=True)
-def _insert(store, scratch, n_new):
-    """Add the new side walks left in scratch by _score_join to the store.
+def _score_group(s, scratch, store, eq, order, max_len, cfg, found_lo, found_hi, found_size,
+                 rec_walks, rec_len):
+    """Join again the walks of special s of the last `_score_specials` (still in scratch):
+    when s is the cell the tile is then placed on, these are exactly the walks `_score_join`
+    would list for it, in the same order (the shared search visits the same walk tree, only
+    wider), so this scores the placed tile without a second search. Returns (distinct tile
+    sets, score, a, b): its walks are group[a:b] (`_insert` adds them to the store)."""
+    start = scratch[7]
+    per = scratch[9]
+    eqbit = np.uint64(1) << np.uint64(order[eq])
+    _join_groups(s, s + 1, scratch, store, eq, eqbit, max_len, cfg, found_lo, found_hi,
+                 found_size, rec_walks, rec_len, per[0], per[1], False)
+    return per[0, s], per[1, s], 0 if s == 0 else start[s - 1], start[s]
+
+
+@njit(cache=True)
+def _insert(store, scratch, a, b):
+    """Add the new side walks group[a:b] of the last search (`_score_join`: a = 0, b = its
+    row count; `_score_group`: its range) to the store, in that order.
     Returns False when the store is full (the caller then falls back to the DFS finder)."""
-    head, val, nxt_e, ln, first, elo, ehi, ebin, ecells, count, lens = store
-    cells, meta, masks, pool, _, _, _, _, _, _, _ = scratch
+    head, ent, entu, ecells, count, lens, lcount = store
+    cells, meta, masks, pool, group = scratch[0], scratch[1], scratch[2], scratch[3], scratch[6]
     n = count[0]
-    for i in range(n_new):
+    for ii in range(a, b):
+        i = group[ii]
         for kind in range(2):
             start = meta[i, 3] if kind == 1 else meta[i, 6]
-            cnt = meta[i, 4] if kind == 1 else meta[i, 7]
-            for a in range(cnt):
-                if n >= val.shape[0]:
+            n_val = meta[i, 4] if kind == 1 else meta[i, 7]
+            for x in range(n_val):
+                if n >= ent.shape[0]:
                     count[0] = n
                     return False
-                v = pool[start + a]
-                b = _bucket(v, meta[i, 0])
-                lens[kind, _vbucket(v)] |= np.uint8(1 << meta[i, 0])
-                val[n] = v
-                nxt_e[n] = head[kind, b]
-                head[kind, b] = n
-                ln[n] = meta[i, 0]
-                first[n] = meta[i, 1]
-                elo[n] = masks[i, 0]
-                ehi[n] = masks[i, 1]
-                ebin[n] = meta[i, 2] if kind == 1 else meta[i, 5]
+                v = pool[start + x]
+                h = _bucket(v, meta[i, 0])
+                vb = _vbucket(v)
+                lens[kind, vb] |= np.uint8(1 << meta[i, 0])
+                lcount[kind, vb, meta[i, 0]] += 1
+                ent[n, E_VAL] = v
+                ent[n, E_NEXT] = head[kind, h]
+                head[kind, h] = n
+                ent[n, E_LEN] = meta[i, 0]
+                ent[n, E_FIRST] = meta[i, 1]
+                entu[n, E_LO] = masks[i, 0]
+                entu[n, E_HI] = masks[i, 1]
+                ent[n, E_BIN] = meta[i, 2] if kind == 1 else meta[i, 5]
                 for j in range(meta[i, 0]):
                     ecells[n, j] = cells[i, j]
                 n += 1
@@ -482,8 +580,9 @@ def _insert(store, scratch, n_new):
 @njit(cache=True)
 def _clear(store):
     store[0][:, :] = -1
-    store[9][0] = 0
-    store[10][:, :] = 0
+    store[4][0] = 0
+    store[5][:, :] = 0
+    store[6][:, :, :] = 0
 
 
 def _replay(pos, cells, rules, m, trie=None, last=None):
@@ -516,8 +615,9 @@ def _replay(pos, cells, rules, m, trie=None, last=None):
                                   board.center, idx, t["occ"], i + 1, t["mark"], t["dist"],
                                   np.int64(m), t["cfg"], t["trie"], t["store"], t["scratch"],
                                   t["lo"], t["hi"], t["size"], t["walks"], t["wlen"])
-        if n < 0 or (cell != last and not _insert(t["store"], t["scratch"], n_new)):
+        if n < 0 or (cell != last and not _insert(t["store"], t["scratch"], 0, n_new)):
             return board, t, -1
+        t["n_new"] = n_new
     return board, t, n
 
 
@@ -534,11 +634,12 @@ def join_compiled(pos, placed, rules, max_len=None) -> dict:
             [board.coord(int(c)) for c in walks[e, : wlen[e]]] for e in range(n)}
 
 
-def score_cells_compiled(pos, tile, rules, trie=None):
+def score_cells_compiled(pos, tile, rules, trie=None, prune=False):
     """Score `tile` on every legal cell of a `position.Position` in one search, the way the
     greedy bot does (tests): the table's side walks are stored first, in placement order.
-    Returns {cell: (distinct tile sets, score)}, or None when a buffer overflowed. A trie may
-    be passed in to be shared between calls (made with the rules' max_equation_tiles)."""
+    Returns {cell: (distinct tile sets, score)} in the order the bot reads them, or None when
+    a buffer overflowed. A trie may be passed in to be shared between calls (made with the
+    rules' max_equation_tiles); prune: as the bot, (-1, -1) for cells that cannot be best."""
     from sim.games.hexatrex.tiles import TEXT_SYMBOL
 
     m = rules["max_equation_tiles"]
@@ -553,7 +654,7 @@ def score_cells_compiled(pos, tile, rules, trie=None):
                             np.int64(TEXT_SYMBOL[tile]), np.int64(len(pos.order)), t["mark"],
                             spec, len(cells), t["occ"], len(pos.order), t["dist"], np.int64(m),
                             t["cfg"], t["trie"], t["store"], t["scratch"], t["lo"], t["hi"],
-                            t["size"], t["walks"][:0], t["wlen"][:0], per[0], per[1])
+                            t["size"], t["walks"][:0], t["wlen"][:0], per[0], per[1], prune)
     if n_new < 0:
         return None
     return {c: (int(per[0, i]), int(per[1, i])) for i, c in enumerate(cells)}

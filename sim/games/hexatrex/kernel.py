@@ -17,6 +17,7 @@ from sim.games.hexatrex.join import (
     MAX_SIDE,
     _clear,
     _insert,
+    _score_group,
     _score_join,
     _score_specials,
     new_scratch,
@@ -152,6 +153,7 @@ def _play(first_game, n_games, run_seed, players, bot_code, bot_max, tiles, firs
             seat = (first + t) % players
             tile = hand[seat]
             # ---- choose a cell
+            searched = False  # the turn's search scored every cell with the rules' reach
             if bot_code[seat] == BOT_RANDOM:
                 cell = front[below(rng, n_front)]
             else:
@@ -161,14 +163,15 @@ def _play(first_game, n_games, run_seed, players, bot_code, bot_max, tiles, firs
                 shared = use_join and _score_specials(
                     sym, order, nb_off, cq, cr, center, tile, n_occ, fpos, front, n_front, occ,
                     n_occ, dist, bm, cfg, trie, store, scratch, f_lo, f_hi, f_size, no_walks,
-                    no_len, per[0], per[1]) >= 0
+                    no_len, per[0], per[1], True) >= 0
+                searched = shared and bm == max_len
                 best = -1
                 ties = 0
                 cell = front[0]
                 for fi in range(n_front):
                     f = front[fi]
                     sc = 0
-                    if shared:
+                    if shared:  # -1: the cell cannot reach the best score so far
                         sc = per[1, fi]
                     elif _hexdist(cq, cr, f, center) + 2 <= bm:
                         sym[f] = tile
@@ -204,14 +207,18 @@ def _play(first_game, n_games, run_seed, players, bot_code, bot_max, tiles, firs
                     fpos[c] = n_front
                     front[n_front] = c
                     n_front += 1
-            # ---- score it with the full finder
+            # ---- score it: every equation through it (an exact finder, whatever the bot saw)
             walks = rec_walks if trace else no_walks
             ne = -1
-            if use_join:
+            if use_join and searched:  # its walks are still in scratch: join them again
+                ne, sc, a, b = _score_group(k, scratch, store, center, order, max_len, cfg, f_lo,
+                                            f_hi, f_size, walks, rec_len)
+                use_join = _insert(store, scratch, a, b)
+            elif use_join:
                 ne, sc, n_new = _score_join(sym, order, nb_off, cq, cr, center, cell, occ, n_occ,
                                             mark, dist, max_len, cfg, trie, store, scratch, f_lo,
                                             f_hi, f_size, walks, rec_len)
-                use_join = ne >= 0 and _insert(store, scratch, n_new)
+                use_join = ne >= 0 and _insert(store, scratch, 0, n_new)
             if ne < 0:
                 ne, sc = _find(sym, order, nb_off, cq, cr, occ, n_occ, center, cell, max_len, cfg,
                                f_lo, f_hi, f_size, walks, rec_len, st, mk, lhs, rhs, side, ev)
