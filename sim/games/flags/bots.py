@@ -265,7 +265,10 @@ def _recount(cnt, f, o, u, o_new, u_new, m):
             cnt[o_new, f] += 1
 
 
-@njit(cache=True)
+# inlined into its callers: it takes seven arrays, and their reference counting on every call
+# cost more than the evaluation (greedy vs greedy 1,840-1,900 -> 2,160-2,270 games/s per core;
+# compile time unchanged)
+@njit(cache=True, inline="always")
 def delta(seat, h1, o1n, u1n, h2, o2n, u2n, owner, units, cnt, base, field, tm, flag_nn,
           flag_of, m, ftw, aggr, dfn, tw):
     """Score change when hex h1 (or -1) becomes (o1n, u1n) and hex h2 becomes (o2n, u2n)."""
