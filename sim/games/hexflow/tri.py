@@ -355,6 +355,24 @@ def _fits(p, h, nopt, nblk, corner_owner, need, emask_t, od, orr, fit):
 
 
 @njit(cache=True)
+def _nth_legal(p, h, i, nopt, ot, od, orr, placed_any, corners, corner_owner, ttype, adj, need,
+               emask_t, block_connected, out):
+    """out = (h, tile, declared type, rotation) of the i-th legal option on hex h (0-based, in
+    option order); False if h has i or fewer. The random bot's fallback after failed draws."""
+    for k in range(nopt):
+        if _legal(p, h, od[k], orr[k], placed_any, corners, corner_owner, ttype, adj, need,
+                  emask_t, block_connected):
+            if i == 0:
+                out[0] = h
+                out[1] = ot[k]
+                out[2] = od[k]
+                out[3] = orr[k]
+                return True
+            i -= 1
+    return False
+
+
+@njit(cache=True)
 def _random_move(p, rng, block_connected, wild_block, corners, corner_owner, n_orient, rot_of,
                  emask_t, ttype, adj, need, front, nfront, placed_any, hand, ot, od, orr, fit,
                  out):
@@ -386,18 +404,8 @@ def _random_move(p, rng, block_connected, wild_block, corners, corner_owner, n_o
                 n += 1
         if n == 0:
             return False
-        i = below(rng, n)
-        for k in range(nopt):
-            if _legal(p, h, od[k], orr[k], placed_any, corners, corner_owner, ttype, adj, need,
-                      emask_t, block_connected):
-                if i == 0:
-                    out[0] = h
-                    out[1] = ot[k]
-                    out[2] = od[k]
-                    out[3] = orr[k]
-                    return True
-                i -= 1
-        return False
+        return _nth_legal(p, h, below(rng, n), nopt, ot, od, orr, placed_any, corners,
+                          corner_owner, ttype, adj, need, emask_t, block_connected, out)
     nblk = 0
     if not block_connected:
         for k in range(nopt):
@@ -417,16 +425,8 @@ def _random_move(p, rng, block_connected, wild_block, corners, corner_owner, n_o
         if i >= c:
             i -= c
             continue
-        for k in range(nopt):
-            if _legal(p, h, od[k], orr[k], placed_any, corners, corner_owner, ttype, adj, need,
-                      emask_t, block_connected):
-                if i == 0:
-                    out[0] = h
-                    out[1] = ot[k]
-                    out[2] = od[k]
-                    out[3] = orr[k]
-                    return True
-                i -= 1
+        return _nth_legal(p, h, i, nopt, ot, od, orr, placed_any, corners, corner_owner, ttype,
+                          adj, need, emask_t, block_connected, out)
     return False
 
 
