@@ -165,26 +165,30 @@ def replay(
 @app.command()
 @friendly
 def warm(
-    jobs: Annotated[int, typer.Option(help="Games compiled at once (one process each).")] = 2,
+    jobs: Annotated[int, typer.Option(help="Parts compiled at once (one process each).")] = 2,
 ):
-    """Compile every game's kernels into the on-disk cache (games in parallel processes)."""
+    """Compile every game's kernels into the on-disk cache: each game's independent parts (e.g.
+    HEXFLOW's modes) in parallel processes, the longest first."""
     from concurrent.futures import ProcessPoolExecutor
 
     from sim import games
 
-    names = games.available()
+    tasks = sorted(((name, part, est) for name in games.available()
+                    for part, est in games.get(name).warm_parts), key=lambda t: -t[2])
     with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for name, seconds in zip(names, pool.map(_warm_one, names), strict=True):
-            typer.echo(f"compiled {name} ({seconds:.0f} s)")
+        futures = [(name, part, pool.submit(_warm_one, name, part)) for name, part, _ in tasks]
+        for name, part, fut in futures:
+            label = name if part == "all" else f"{name} {part}"
+            typer.echo(f"compiled {label} ({fut.result():.0f} s)")
 
 
-def _warm_one(name: str) -> float:
+def _warm_one(name: str, part: str) -> float:
     import time
 
     from sim import games
 
     t0 = time.perf_counter()
-    games.get(name).warm()
+    games.get(name).warm(part)
     return time.perf_counter() - t0
 
 

@@ -10,3 +10,26 @@ def test_rate_times_repeats_of_one_chunk_size(racedice):
     assert r["games_per_second"] >= r["median_games_per_second"] > 0
     # seconds is rounded to ms: games / seconds agrees within that rounding
     assert r["games"] / (r["seconds"] + 0.0005) <= r["games_per_second"] <= r["games"] / (r["seconds"] - 0.0005)
+
+
+def test_warm_parts_cover_every_mode_and_warm_one_part(monkeypatch):
+    """`hexsim warm` and the bench compile a game part by part: the parts must cover every mode,
+    and warming one part plays only that part's modes (tri2p comes with tri: same kernels)."""
+    from sim import games
+
+    for name in games.available():
+        g = games.get(name)
+        parts = [p for p, _ in g.warm_parts]
+        assert len(set(parts)) == len(parts) and all(s > 0 for _, s in g.warm_parts)
+    hexflow = games.get("hexflow")
+    played = []
+    monkeypatch.setattr(type(hexflow), "play_chunk",
+                        lambda self, rules, seats, *a: played.append((rules["mode"], len(seats))))
+    hexflow.warm("battle")
+    assert played == [("battle", 2)]
+    played.clear()
+    hexflow.warm("tri")
+    assert played == [("tri", 3), ("tri2p", 2)]
+    played.clear()
+    hexflow.warm()
+    assert [m for m, _ in played] == [label for label, _ in hexflow.modes()]

@@ -192,6 +192,16 @@ class Game:
                 h.update(path.name.encode() + b"\0" + path.read_bytes())
         return h.hexdigest()[:16]
 
+    # ---- compile ------------------------------------------------------------------------------
+    # The independent parts of warm() (e.g. a game's modes, each with its own kernels) and a rough
+    # empty-cache compile time of each: `hexsim warm` compiles every game's parts in parallel
+    # processes, longest first, and `make bench` times each part from an empty cache.
+    warm_parts: tuple[tuple[str, float], ...] = (("all", 30.0),)
+
+    def warm(self, part: str = "all") -> None:
+        """Compile the kernels of one part of `warm_parts` ("all": every part) into numba's
+        on-disk cache (`make install` does this so the first run starts playing at once)."""
+
     def modes(self) -> list[tuple[str, dict[str, Any]]]:
         """One (label, rule overrides) per mode of play: `make bench` times each and
         `hexsim rules` prints each one's warnings. A one-mode game keeps this default."""
@@ -232,9 +242,6 @@ def end_reason_mask(df, end_reasons: Sequence[str], name: str) -> np.ndarray:
     if getattr(col.dtype, "kind", "O") in "iu":
         return (col == list(end_reasons).index(name)).to_numpy()
     return (col.astype(str) == name).to_numpy()
-
-    def warm(self) -> None:
-        """Compile the kernels (called by `make install` so the first run starts at once)."""
 
 
 def unknown_key(where: str, section: str, key: str, valid: Sequence[str]) -> str:

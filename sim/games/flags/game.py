@@ -178,7 +178,9 @@ class FlagsGame(Game):
         from sim.games.flags.report import metrics
         return metrics(df, rules, self.end_reasons)
 
-    def warm(self) -> None:
+    warm_parts = (("all", 30.0),)
+
+    def warm(self, part: str = "all") -> None:
         rules = self.defaults()
         seats = [SeatBot(BOTS[1], {p.name: p.default for p in BOTS[1].params})] * 2
         self.play_chunk(rules, seats, 0, 1, 0)

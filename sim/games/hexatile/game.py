@@ -424,7 +424,9 @@ class Hexatile(Game):
 
         return metrics(self, df, rules)
 
-    def warm(self):
+    warm_parts = (("all", 25.0),)
+
+    def warm(self, part: str = "all") -> None:
         rules = self.resolve_rules({}, "warm")
         seats = [SeatBot(b, {p.name: p.default for p in b.params}) for b in self.bots]
         self.play_chunk(rules, seats, 0, 2, 1)

@@ -273,7 +273,9 @@ class HexaTrex(Game):
         from sim.games.hexatrex.metrics import metrics
         return metrics(df, rules, self.seat_names(rules))
 
-    def warm(self) -> None:
+    warm_parts = (("all", 60.0),)
+
+    def warm(self, part: str = "all") -> None:
         rules = self.resolve_rules({}, "warm")
         for bot in self.bots:
             seats = [SeatBot(bot, {p.name: p.default for p in bot.params})] * rules["players"]
