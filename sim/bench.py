@@ -1,7 +1,7 @@
 """`make bench`: games/s per core for every game and bot pairing, compile time with an empty
 cache, 1-vs-2-worker scaling and per-chunk overhead of the runner. Writes reports/bench.json.
 
-Usage: python -m sim.bench [--games-seconds S] [--only GAME] [--no-compile] [--out FILE]
+Usage: python -m sim.bench [--seconds S] [--only GAME] [--no-compile] [--out FILE]
 Timing is done here, never in unit tests.
 """
 
@@ -26,29 +26,55 @@ def seats(game: Game, rules: dict, bot: str) -> list[SeatBot]:
     return [SeatBot(b, {p.name: p.default for p in b.params}) for _ in game.seat_names(rules)]
 
 
+FIRST = 10  # the timed chunks play games FIRST .. FIRST + n - 1 of run seed 1
+
+
+def calibrate(game: Game, rules: dict, bot: str, share: float) -> tuple[list[SeatBot], int]:
+    """The seats and a chunk size whose one call lasts about `share` CPU seconds."""
+    s = seats(game, rules, bot)
+    game.play_chunk(rules, s, 0, 2, 0)  # compile / load from cache
+    n = 16
+    while True:
+        dt = time_chunk(game, rules, s, n)
+        if dt > share / 2 or n >= 2_000_000:
+            return s, n
+        n = int(n * max(2.0, min(10.0, share / max(dt, 1e-6))))
+
+
+def time_chunk(game: Game, rules: dict, s: list[SeatBot], n: int) -> float:
+    """CPU seconds of one chunk of n games (a kernel is single-threaded: CPU time is its time
+    on one core, and other processes on the machine do not count against it)."""
+    t0 = time.process_time()
+    game.play_chunk(rules, s, FIRST, n, 1)
+    return time.process_time() - t0
+
+
+def summarize(n: int, times: list[float]) -> dict:
+    best = min(times)
+    return {"games": n, "seconds": round(best, 3), "repeats": len(times),
+            "games_per_second": round(n / best, 1),
+            "median_games_per_second": round(n / sorted(times)[len(times) // 2], 1)}
+
+
 def rate(game: Game, rules: dict, bot: str, seconds: float, repeats: int = 3) -> dict:
     """Games/s on this core: grow the chunk until one call lasts about `seconds` / (repeats + 1),
     then time `repeats` calls of that size (same games) and keep the fastest: on a shared
     virtual machine single timings of the same code vary by +/-20%, the minimum far less."""
-    s = seats(game, rules, bot)
-    game.play_chunk(rules, s, 0, 2, 0)  # compile / load from cache
-    n, first, share = 16, 10, seconds / (repeats + 1)
-    while True:
-        t0 = time.perf_counter()
-        game.play_chunk(rules, s, first, n, 1)
-        dt = time.perf_counter() - t0
-        if dt > share / 2 or n >= 2_000_000:
-            break
-        n = int(n * max(2.0, min(10.0, share / max(dt, 1e-6))))
-    times = []
+    return rates([(game, rules, bot)], seconds, repeats)[0]
+
+
+def rates(figures: list[tuple[Game, dict, str]], seconds: float, repeats: int = 3) -> list[dict]:
+    """rate() of many (game, rules, bot) figures, timed in rounds: each round times every
+    figure once, and each figure keeps its fastest round. This VM's speed drifts by up to 30%
+    over minutes; timing a figure's repeats back to back let one slow phase set a whole figure,
+    while rounds spread every figure's repeats over the whole bench."""
+    share = seconds / (repeats + 1)
+    setups = [(g, r, *calibrate(g, r, b, share)) for g, r, b in figures]
+    times: list[list[float]] = [[] for _ in setups]
     for _ in range(repeats):
-        t0 = time.perf_counter()
-        game.play_chunk(rules, s, first, n, 1)
-        times.append(time.perf_counter() - t0)
-    best = min(times)
-    return {"games": n, "seconds": round(best, 3), "repeats": repeats,
-            "games_per_second": round(n / best, 1),
-            "median_games_per_second": round(n / sorted(times)[len(times) // 2], 1)}
+        for k, (g, r, s, n) in enumerate(setups):
+            times[k].append(time_chunk(g, r, s, n))
+    return [summarize(n, t) for (_, _, _, n), t in zip(setups, times, strict=True)]
 
 
 def compile_seconds(name: str, part: str = "all") -> float:
@@ -95,7 +121,7 @@ def scaling(variant_spec: str, games_n: int) -> dict:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=4.0,
-                    help="target seconds per measurement (best of 3 timed calls)")
+                    help="target CPU seconds per figure (best of 3 timed calls, in rounds)")
     ap.add_argument("--only", default=None, help="one game")
     ap.add_argument("--no-compile", action="store_true", help="skip the empty-cache compile timing")
     ap.add_argument("--scaling-games", type=int, default=0,
@@ -107,9 +133,10 @@ def main(argv=None) -> int:
               "games": {}}
     names = [args.only] if args.only else [g for g in games.available()
                                           if g in ("hexflow", "flags", "hexatile", "hexatrex")]
+    figures = []  # (game name, key, rules, bot)
     for name in names:
         game = games.get(name)
-        entry = {}
+        entry = result["games"].setdefault(name, {})
         if not args.no_compile:
             # each part alone from an empty cache: what a designer waits for who plays only it
             parts = {part: compile_seconds(name, part) for part, _ in game.warm_parts}
@@ -119,15 +146,15 @@ def main(argv=None) -> int:
                 f"{p} {s} s" for p, s in parts.items()) + ", each from an empty cache)"
             print(f"{name}: compile with an empty cache {entry['compile_seconds_empty_cache']} s"
                   f"{detail}", flush=True)
-        for label, rules in game.modes():
-            rules = game.resolve_rules(rules, "bench")
-            for bot in ("random", "greedy"):
-                r = rate(game, rules, bot, args.seconds)
-                entry[f"{label}/{bot}"] = r
-                print(f"{name:9s} {label:12s} {bot:7s} vs {bot:7s} "
-                      f"{r['games_per_second']:>12,.0f} games/s per core "
-                      f"(median of 3: {r['median_games_per_second']:,.0f})", flush=True)
-        result["games"][name] = entry
+        figures += [(name, f"{label}/{bot}", game.resolve_rules(rules, "bench"), bot)
+                    for label, rules in game.modes() for bot in ("random", "greedy")]
+    # every figure of every game in rounds (see rates): drift hits them all alike
+    timed = rates([(games.get(name), rules, bot) for name, _, rules, bot in figures], args.seconds)
+    for (name, key, _, bot), r in zip(figures, timed, strict=True):
+        result["games"][name][key] = r
+        print(f"{name:9s} {key.split('/')[0]:12s} {bot:7s} vs {bot:7s} "
+              f"{r['games_per_second']:>12,.0f} games/s per core "
+              f"(median of 3: {r['median_games_per_second']:,.0f})", flush=True)
     if "hexflow" in names:
         g = games.get("hexflow")
         gps = result["games"]["hexflow"].get("race/greedy", {}).get("games_per_second", 2000)
