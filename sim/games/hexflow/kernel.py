@@ -720,6 +720,45 @@ def _open_ends(c, nbr, ttype, emask, netm, par, need_c):
 
 
 @njit(cache=True)
+def _legal_set(p, h, npairs, pt, pe, placed_any, corners, ttype, adj, need, block_connected):
+    """The hand pairs seat p may place on hex h, as a bit set (bit i: pair i, type pt[i], side
+    mask pe[i]): _legal for all pairs at once, the hex's part tested once."""
+    if ttype[h] >= 0:
+        return 0
+    first = placed_any[p] == 0
+    if first and h != corners[p, 0] and h != corners[p, 1]:
+        return 0
+    if not first and adj[h] == 0:
+        return 0
+    nd = need[h]
+    bits = 0
+    for i in range(npairs):
+        if pt[i] == BLOCK:
+            ok = not block_connected
+        else:
+            ok = first or (pe[i] & nd) != 0
+        if ok:
+            bits |= 1 << i
+    return bits
+
+
+@njit(cache=True)
+def _arrive4(h, maps, nbr, ttype, emask, netid, arr):
+    """arr[k, s] = cost (map maps[k], k = 0..3) of the node across side s of empty hex h that a
+    line on s would join: _arrive for the four maps, the neighbours looked up once."""
+    for s in range(6):
+        n = nbr[h, s]
+        v = -1
+        if n >= 0:
+            if ttype[n] < 0:
+                v = n * 2
+            elif (emask[n] >> (s + 3 if s < 3 else s - 3)) & 1:
+                v = n * 2 + netid[n * 6 + (s + 3 if s < 3 else s - 3)]
+        for k in range(4):
+            arr[k, s] = INF if v < 0 else maps[k, v]
+
+
+@njit(cache=True)
 def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corners, nbr, n_orient,
                  rot_of, net_mask, emask_t, ttype, emask, netid, netm, par, adj, need, front,
                  nfront, placed_any, hand, pt, pr, cand, maps, sd, pn, ps, dq, arr, carr, crit,
@@ -737,6 +776,9 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
     cands, ncand = _candidates(p, placed_any, corners, ttype, front, nfront, cand)
     if npairs == 0 or ncand == 0:
         return False
+    pe = np.empty(npairs, np.int64)  # side mask of each hand pair, for _legal_set
+    for i in range(npairs):
+        pe[i] = emask_t[pt[i], pr[i]]
     cm1 = corners[p, 0]
     cm2 = corners[p, 1]
     co1 = corners[o, 0]
@@ -784,8 +826,9 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
     nbest = np.int64(0)
     for ci in range(ncand):
         h = cands[ci]
-        for k in range(4):
-            _arrive(h, maps[k], nbr, ttype, emask, netid, arr[k])
+        _arrive4(h, maps, nbr, ttype, emask, netid, arr)
+        legal = _legal_set(p, h, npairs, pt, pe, placed_any, corners, ttype, adj, need,
+                           block_connected)
         # a hex off every cheapest way of both players and off the own corner networks' ends:
         # all legal moves there score the same
         # no tile on h can shorten a player's way if even its best two sides cost too much, and
@@ -804,9 +847,7 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
             if same_m and same_o:
                 k = 0
                 for i in range(npairs):
-                    if _legal(p, h, pt[i], pr[i], placed_any, corners, ttype, adj, need, emask_t,
-                              block_connected):
-                        k += 1
+                    k += (legal >> i) & 1
                 if k == 0:
                     continue
                 v0 = 0.0
@@ -829,8 +870,7 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
                         pick = x
                 if pick >= 0:
                     for i in range(npairs):
-                        if _legal(p, h, pt[i], pr[i], placed_any, corners, ttype, adj, need,
-                                  emask_t, block_connected):
+                        if (legal >> i) & 1:
                             if pick == 0:
                                 out[0] = h
                                 out[1] = pt[i]
@@ -855,8 +895,7 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
         for i in range(npairs):
             t = pt[i]
             r = pr[i]
-            if not _legal(p, h, t, r, placed_any, corners, ttype, adj, need, emask_t,
-                          block_connected):
+            if not (legal >> i) & 1:
                 continue
             th_m = INF
             th_o = INF
