@@ -82,3 +82,68 @@ def test_arrive4_equals_arrive_for_each_map(seed):
                 assert arr[k].tolist() == one.tolist(), (BOARD.names[h], k, step)
             checked += 1
     assert checked > 100
+
+
+def reference_costs(kb, src, blocked):
+    """Cost to every node from corner hex src, hex `blocked` removed: Dijkstra in plain Python
+    over the rules' graph (a line runs on across a side into a placed line that fits there at
+    cost 0, into an empty hex at cost 1)."""
+    import heapq
+
+    nbr, nn = kb.t.nbr, 2 * BOARD.size
+    d = [K.INF] * nn
+    if src == blocked:
+        return d
+    heap = []
+    if kb.ttype[src] < 0:
+        heap.append((1, src * 2))
+    else:
+        heap += [(0, src * 2 + j) for j in range(2) if kb.netm[src * 2 + j]]
+    while heap:
+        du, u = heapq.heappop(heap)
+        if du >= d[u]:
+            continue
+        d[u] = du
+        h = u // 2
+        sides = range(6) if kb.ttype[h] < 0 else [s for s in range(6) if kb.netm[u] >> s & 1]
+        for s in sides:
+            n = int(nbr[h, s])
+            if n < 0 or n == blocked:
+                continue
+            if kb.ttype[n] < 0:
+                heapq.heappush(heap, (du + 1, n * 2))
+            elif kb.emask[n] >> ((s + 3) % 6) & 1:
+                heapq.heappush(heap, (du, n * 2 + int(kb.netid[n * 6 + (s + 3) % 6])))
+    return d
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_link_table_search_equals_reference(seed):
+    """_bfs_links over one _links table, from every corner with random hexes removed, gives
+    every reachable node's cost of a plain Dijkstra; with `stop`, the cost to the other corner."""
+    rng = np.random.default_rng(100 + seed)
+    kb = KernelBoard()
+    nn = 2 * BOARD.size
+    d, done, dq = (np.zeros(nn, np.int64), np.zeros(nn, np.int64),
+                   np.zeros(nn * 12 + 4, np.int64))
+    lk = np.zeros(nn * 6, np.int64)
+    for _ in range(6):
+        grow(kb, rng, 7)
+        K._links(kb.t.nbr, kb.ttype, kb.netid, kb.netm, lk)
+        for q in range(2):
+            for c in range(2):
+                src, dst = CORNERS[q, c], CORNERS[q, 1 - c]
+                for blocked in [-1, *rng.integers(0, BOARD.size, 3)]:
+                    want = reference_costs(kb, src, blocked)
+                    K._bfs_links(src, src, blocked, lk, kb.ttype, kb.netm, d, done, dq, K.FULL)
+                    live = [u for u in range(nn) if kb.ttype[u // 2] >= 0 or u % 2 == 0]
+                    assert [d[u] for u in live] == [want[u] for u in live]
+                    goal = min(want[dst * 2 + j] for j in range(2)) if kb.ttype[dst] >= 0 \
+                        else want[dst * 2]
+                    if kb.ttype[dst] >= 0 and not kb.netm[dst * 2] | kb.netm[dst * 2 + 1]:
+                        goal = K.INF
+                    if blocked == dst:
+                        goal = K.INF
+                    got = K._bfs_links(src, dst, blocked, lk, kb.ttype, kb.netm, d, done, dq,
+                                       K.STOP)
+                    assert got == goal
