@@ -680,7 +680,9 @@ def _cost_with(h, t, r, src, dst, nbr, net_mask, emask_t, ttype, emask, netid, n
         for s in range(6):
             if (m >> s) & 1:
                 netid[h * 6 + s] = j
-    c = _bfs(src, dst, NO_HEX, nbr, ttype, emask, netid, netm, d, done, dq, STOP)
+    lk = np.empty(d.shape[0] * 6, np.int64)
+    _links(nbr, ttype, netid, netm, lk)
+    c = _bfs_links(src, dst, NO_HEX, lk, ttype, netm, d, done, dq, STOP)
     ttype[h] = -1
     emask[h] = 0
     for j in range(2):
