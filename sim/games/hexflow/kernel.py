@@ -105,14 +105,50 @@ def _find(par, x):
 
 
 @njit(cache=True)
+def _links(nbr, ttype, netid, netm, lk):
+    """The potential graph of the board as a table: lk[u * 6 + s] = 2 * v + c for the node v
+    across side s of node u (c = 1: v is an empty hex to fill, 0: a placed line that fits),
+    -1 where no line can cross. An empty hex is node h*2 (h*2 + 1 has no links); lk: int64[12 * NH].
+    Built once per board and shared by every search on it (_bfs_links)."""
+    nh = ttype.shape[0]
+    for h in range(nh):
+        for j in range(2):
+            u = h * 2 + j
+            if ttype[h] < 0:
+                m = 63 if j == 0 else 0
+            else:
+                m = netm[u]
+            for s in range(6):
+                e = -1
+                n = nbr[h, s]
+                if (m >> s) & 1 and n >= 0:
+                    # netid is -1 on every side without a line (all six sides of an empty hex)
+                    jn = netid[n * 6 + (s + 3 if s < 3 else s - 3)]
+                    if jn >= 0:
+                        e = (n * 2 + jn) * 2
+                    elif ttype[n] < 0:
+                        e = n * 4 + 1
+                lk[u * 6 + s] = e
+
+
+@njit(cache=True)
 def _bfs(src, dst, blocked, nbr, ttype, emask, netid, netm, d, done, dq, stop):
     """0-1 BFS from corner hex `src` over the potential graph (hex `blocked` removed).
 
     d: int64[2 * NH] distance; done: int64[2 * NH] scratch (node expanded); dq: int64[24 * NH].
     Returns the number of empty hexes still to fill on the cheapest way to corner `dst` (INF if
     none); a placed start/end network costs 0, an empty corner 1. With `stop`, the search ends
-    as soon as dst is reached (d is then only partly filled).
+    as soon as dst is reached (d is then only partly filled). One search: _links, then
+    _bfs_links (which several searches on one board share).
     """
+    lk = np.empty(d.shape[0] * 6, np.int64)
+    _links(nbr, ttype, netid, netm, lk)
+    return _bfs_links(src, dst, blocked, lk, ttype, netm, d, done, dq, stop)
+
+
+@njit(cache=True)
+def _bfs_links(src, dst, blocked, lk, ttype, netm, d, done, dq, stop):
+    """_bfs over the board's link table lk (_links)."""
     nn = d.shape[0]
     for i in range(nn):
         d[i] = INF
@@ -137,31 +173,25 @@ def _bfs(src, dst, blocked, nbr, ttype, emask, netid, netm, d, done, dq, stop):
         if done[u]:
             continue  # queued again after a cheaper way was found: already expanded
         done[u] = 1
-        h = u >> 1
         du = d[u]
-        if h == dst and stop:
+        if stop and u >> 1 == dst:
             return du  # a 0-1 BFS pops nodes in order of cost: this one is final
-        m = 63 if ttype[h] < 0 else netm[u]
         for s in range(6):
-            if not (m >> s) & 1:
+            e = lk[u * 6 + s]
+            if e < 0:
                 continue
-            n = nbr[h, s]
-            if n < 0 or n == blocked:
+            v = e >> 1
+            if v >> 1 == blocked:
                 continue
-            # netid is -1 on every side without a line (all six sides of an empty hex)
-            j = netid[n * 6 + (s + 3 if s < 3 else s - 3)]
-            if j >= 0:
-                v = n * 2 + j
-                if du < d[v]:
-                    d[v] = du
-                    head -= 1
-                    dq[head] = v
-            elif ttype[n] < 0:
-                v = n * 2
+            if e & 1:
                 if du + 1 < d[v]:
                     d[v] = du + 1
                     dq[tail] = v
                     tail += 1
+            elif du < d[v]:
+                d[v] = du
+                head -= 1
+                dq[head] = v
     if ttype[dst] < 0:
         return d[dst * 2]
     best = INF
@@ -650,7 +680,9 @@ def _cost_with(h, t, r, src, dst, nbr, net_mask, emask_t, ttype, emask, netid, n
         for s in range(6):
             if (m >> s) & 1:
                 netid[h * 6 + s] = j
-    c = _bfs(src, dst, NO_HEX, nbr, ttype, emask, netid, netm, d, done, dq, STOP)
+    lk = np.empty(d.shape[0] * 6, np.int64)
+    _links(nbr, ttype, netid, netm, lk)
+    c = _bfs_links(src, dst, NO_HEX, lk, ttype, netm, d, done, dq, STOP)
     ttype[h] = -1
     emask[h] = 0
     for j in range(2):
@@ -666,23 +698,31 @@ def _cut_arrivals(h, c1, c2, nbr, ttype, emask, netid, netm, sd, done, dq, a1, a
     that avoid h. When h is a cut (every way passes it), a way through a one-line tile on h
     passes h exactly once, so _pair_through over a1, a2 is the exact cost through that tile:
     two searches per hex instead of one per tile and rotation (_cost_with)."""
-    _bfs(c1, c1, h, nbr, ttype, emask, netid, netm, sd, done, dq, FULL)  # dst = src: map only
+    lk = np.empty(sd.shape[0] * 6, np.int64)
+    _links(nbr, ttype, netid, netm, lk)
+    _cut_arrivals_links(h, c1, c2, lk, nbr, ttype, emask, netid, netm, sd, done, dq, a1, a2)
+
+
+@njit(cache=True)
+def _cut_arrivals_links(h, c1, c2, lk, nbr, ttype, emask, netid, netm, sd, done, dq, a1, a2):
+    """_cut_arrivals on a board whose link table lk (_links) is built."""
+    _bfs_links(c1, c1, h, lk, ttype, netm, sd, done, dq, FULL)  # dst = src: map only
     _arrive(h, sd, nbr, ttype, emask, netid, a1)
-    _bfs(c2, c2, h, nbr, ttype, emask, netid, netm, sd, done, dq, FULL)
+    _bfs_links(c2, c2, h, lk, ttype, netm, sd, done, dq, FULL)
     _arrive(h, sd, nbr, ttype, emask, netid, a2)
 
 
 @njit(cache=True)
-def _through_cut(h, t, r, c1, c2, mapped, nbr, net_mask, emask_t, ttype, emask, netid, netm, sd,
-                 done, dq, a1, a2):
+def _through_cut(h, t, r, c1, c2, mapped, lk, nbr, net_mask, emask_t, ttype, emask, netid, netm,
+                 sd, done, dq, a1, a2):
     """Exact cost c1 -> c2 through tile (t, r) on cut hex h: from a1, a2 (_cut_arrivals, filled
-    here unless `mapped`) for a one-line tile; searched for an X-Cross, whose two lines a way
-    may both use."""
+    here unless `mapped`; lk: the board's _links) for a one-line tile; searched for an X-Cross,
+    whose two lines a way may both use."""
     if net_mask[t, r, 1] != 0:
         return _cost_with(h, t, r, c1, c2, nbr, net_mask, emask_t, ttype, emask, netid, netm, sd,
                           done, dq)
     if not mapped:
-        _cut_arrivals(h, c1, c2, nbr, ttype, emask, netid, netm, sd, done, dq, a1, a2)
+        _cut_arrivals_links(h, c1, c2, lk, nbr, ttype, emask, netid, netm, sd, done, dq, a1, a2)
     return _pair_through(net_mask[t, r, 0], a1, a2, h == c1, h == c2)
 
 
@@ -720,6 +760,45 @@ def _open_ends(c, nbr, ttype, emask, netm, par, need_c):
 
 
 @njit(cache=True)
+def _legal_set(p, h, npairs, pt, pe, placed_any, corners, ttype, adj, need, block_connected):
+    """The hand pairs seat p may place on hex h, as a bit set (bit i: pair i, type pt[i], side
+    mask pe[i]): _legal for all pairs at once, the hex's part tested once."""
+    if ttype[h] >= 0:
+        return 0
+    first = placed_any[p] == 0
+    if first and h != corners[p, 0] and h != corners[p, 1]:
+        return 0
+    if not first and adj[h] == 0:
+        return 0
+    nd = need[h]
+    bits = 0
+    for i in range(npairs):
+        if pt[i] == BLOCK:
+            ok = not block_connected
+        else:
+            ok = first or (pe[i] & nd) != 0
+        if ok:
+            bits |= 1 << i
+    return bits
+
+
+@njit(cache=True)
+def _arrive4(h, maps, nbr, ttype, emask, netid, arr):
+    """arr[k, s] = cost (map maps[k], k = 0..3) of the node across side s of empty hex h that a
+    line on s would join: _arrive for the four maps, the neighbours looked up once."""
+    for s in range(6):
+        n = nbr[h, s]
+        v = -1
+        if n >= 0:
+            if ttype[n] < 0:
+                v = n * 2
+            elif (emask[n] >> (s + 3 if s < 3 else s - 3)) & 1:
+                v = n * 2 + netid[n * 6 + (s + 3 if s < 3 else s - 3)]
+        for k in range(4):
+            arr[k, s] = INF if v < 0 else maps[k, v]
+
+
+@njit(cache=True)
 def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corners, nbr, n_orient,
                  rot_of, net_mask, emask_t, ttype, emask, netid, netm, par, adj, need, front,
                  nfront, placed_any, hand, pt, pr, cand, maps, sd, pn, ps, dq, arr, carr, crit,
@@ -737,14 +816,21 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
     cands, ncand = _candidates(p, placed_any, corners, ttype, front, nfront, cand)
     if npairs == 0 or ncand == 0:
         return False
+    pe = np.empty(npairs, np.int64)  # side mask of each hand pair, for _legal_set
+    for i in range(npairs):
+        pe[i] = emask_t[pt[i], pr[i]]
     cm1 = corners[p, 0]
     cm2 = corners[p, 1]
     co1 = corners[o, 0]
     co2 = corners[o, 1]
-    Dm = _bfs(cm1, cm2, NO_HEX, nbr, ttype, emask, netid, netm, maps[0], pn, dq, FULL)
-    _bfs(cm2, cm1, NO_HEX, nbr, ttype, emask, netid, netm, maps[1], pn, dq, FULL)
-    Do = _bfs(co1, co2, NO_HEX, nbr, ttype, emask, netid, netm, maps[2], pn, dq, FULL)
-    _bfs(co2, co1, NO_HEX, nbr, ttype, emask, netid, netm, maps[3], pn, dq, FULL)
+    # every search of this turn runs on the board as it is now (tiles tried on a hex are
+    # searched by _cost_with, which builds its own table)
+    lk = np.empty(nh * 12, np.int64)
+    _links(nbr, ttype, netid, netm, lk)
+    Dm = _bfs_links(cm1, cm2, NO_HEX, lk, ttype, netm, maps[0], pn, dq, FULL)
+    _bfs_links(cm2, cm1, NO_HEX, lk, ttype, netm, maps[1], pn, dq, FULL)
+    Do = _bfs_links(co1, co2, NO_HEX, lk, ttype, netm, maps[2], pn, dq, FULL)
+    _bfs_links(co2, co1, NO_HEX, lk, ttype, netm, maps[3], pn, dq, FULL)
     _critical(maps[0], maps[1], Dm, nh, ttype, crit[0], cnt)
     _critical(maps[2], maps[3], Do, nh, ttype, crit[1], cnt)
     open0 = _open_ends(cm1, nbr, ttype, emask, netm, par, need_c[0])
@@ -764,7 +850,7 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
             if not near:
                 continue
             if adj[hh] > 0:  # a candidate: the exact cost around it is needed
-                v = _bfs(cm1, cm2, hh, nbr, ttype, emask, netid, netm, sd, pn, dq, STOP)
+                v = _bfs_links(cm1, cm2, hh, lk, ttype, netm, sd, pn, dq, STOP)
             else:  # only whether it is a cut
                 ttype[hh] = BLOCK
                 v = INF if _reach(cm1, cm2, nbr, ttype, emask, netid, netm, dist, seen, stamp,
@@ -784,8 +870,9 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
     nbest = np.int64(0)
     for ci in range(ncand):
         h = cands[ci]
-        for k in range(4):
-            _arrive(h, maps[k], nbr, ttype, emask, netid, arr[k])
+        _arrive4(h, maps, nbr, ttype, emask, netid, arr)
+        legal = _legal_set(p, h, npairs, pt, pe, placed_any, corners, ttype, adj, need,
+                           block_connected)
         # a hex off every cheapest way of both players and off the own corner networks' ends:
         # all legal moves there score the same
         # no tile on h can shorten a player's way if even its best two sides cost too much, and
@@ -804,9 +891,7 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
             if same_m and same_o:
                 k = 0
                 for i in range(npairs):
-                    if _legal(p, h, pt[i], pr[i], placed_any, corners, ttype, adj, need, emask_t,
-                              block_connected):
-                        k += 1
+                    k += (legal >> i) & 1
                 if k == 0:
                     continue
                 v0 = 0.0
@@ -829,8 +914,7 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
                         pick = x
                 if pick >= 0:
                     for i in range(npairs):
-                        if _legal(p, h, pt[i], pr[i], placed_any, corners, ttype, adj, need,
-                                  emask_t, block_connected):
+                        if (legal >> i) & 1:
                             if pick == 0:
                                 out[0] = h
                                 out[1] = pt[i]
@@ -848,15 +932,14 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
                 dang_h = True
         ex_o = Do
         if crit[1, h]:
-            ex_o = _bfs(co1, co2, h, nbr, ttype, emask, netid, netm, sd, pn, dq, STOP)
+            ex_o = _bfs_links(co1, co2, h, lk, ttype, netm, sd, pn, dq, STOP)
         # carr[0:2] / carr[2:4] hold _cut_arrivals of h for own / opponent's ways once set
         cut_m = np.bool_(False)
         cut_o = np.bool_(False)
         for i in range(npairs):
             t = pt[i]
             r = pr[i]
-            if not _legal(p, h, t, r, placed_any, corners, ttype, adj, need, emask_t,
-                          block_connected):
+            if not (legal >> i) & 1:
                 continue
             th_m = INF
             th_o = INF
@@ -876,11 +959,11 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
             # through the tile is taken from maps that avoid h (or searched, see _through_cut)
             one_line = net_mask[t, r, 1] == 0
             if ex_m >= INF and th_m > 0:
-                th_m = _through_cut(h, t, r, cm1, cm2, cut_m, nbr, net_mask, emask_t, ttype,
+                th_m = _through_cut(h, t, r, cm1, cm2, cut_m, lk, nbr, net_mask, emask_t, ttype,
                                     emask, netid, netm, sd, pn, dq, carr[0], carr[1])
                 cut_m = cut_m or one_line
             if ex_o >= INF and th_o > 0:
-                th_o = _through_cut(h, t, r, co1, co2, cut_o, nbr, net_mask, emask_t, ttype,
+                th_o = _through_cut(h, t, r, co1, co2, cut_o, lk, nbr, net_mask, emask_t, ttype,
                                     emask, netid, netm, sd, pn, dq, carr[2], carr[3])
                 cut_o = cut_o or one_line
             if th_m == 0:
