@@ -23,7 +23,6 @@ from sim.games.hexatrex.join import (
     new_scratch,
     new_store,
 )
-from sim.games.hexatrex.trie import TRIE_CAP, TRIE_POOL, new_trie
 from sim.rng import below, game_seed, new_state, shuffle
 
 BOT_RANDOM, BOT_GREEDY = 0, 1
@@ -75,13 +74,15 @@ def _pick_first(rng, tiles, players, work, draws, trace):
 
 @njit(cache=True)
 def _play(first_game, n_games, run_seed, players, bot_code, bot_max, tiles, first_rule, cfg,
-          nb_off, cq, cr, center, n_cells, trace, allow_join,
+          nb_off, cq, cr, center, n_cells, trace, allow_join, trie,
           winner, first_seat, turns, score, n_eq, longest, scoring, rounds_out, hist,
           tr_moves, tr_eq_walk, tr_eq_len, tr_eq_turn, tr_eq_size, tr_draws, tr_n_eq, tr_pile):
     """Play games first_game .. first_game+n_games-1 of run run_seed.
 
     bot_code (players,), bot_max (players,) int: each seat's bot and the equation length it sees.
     tiles (T,) int8: the playable tiles. allow_join False scores with the DFS finder only.
+    trie: the side trie (`trie.new_trie` for max_side = cfg[0] - 2 and these rules), a cache
+    the caller may keep from chunk to chunk (no result depends on what it holds).
     Outputs are per game (axis 0) and per seat (axis 1);
     tr_* are filled only when trace (one game): tr_moves (T, 6) = seat, cell, symbol, score,
     equations, frontier size; equations of turn t are rows tr_eq_turn == t.
@@ -111,7 +112,6 @@ def _play(first_game, n_games, run_seed, players, bot_code, bot_max, tiles, firs
     ev = np.zeros(256 + 64 * 132, np.int64)
     store = new_store()
     scratch = new_scratch()
-    trie = new_trie(max_len - 2, TRIE_CAP, TRIE_POOL)
     per = scratch[9]  # per frontier cell: equations, score
     mark = np.full(n_cells, -1, np.int32)
     dist = np.zeros(n_cells, np.int64)

@@ -1,11 +1,11 @@
 """Side strings in a trie: every symbol string a side walk reads, parsed and evaluated once per
-chunk (compiled).
+rule set and process (compiled).
 
 A side walk out of "=" is read forwards as a right side and backwards as a left side; both
 readings depend on its symbol string alone, and the string grows one symbol per step of the
 walk. So the walk searches of `join.py` keep a trie node per step: the next node is one row
 lookup, and a string met for the first time is parsed and evaluated here, once, then kept (the
-rules are fixed for a chunk). A string neither reading can complete is a DEAD child: the search
+rules are fixed for a trie). A string neither reading can complete is a DEAD child: the search
 does not go on through it.
 
 Row layout (int32; the children and the two value counts share the first 64 bytes):
@@ -33,7 +33,7 @@ UNSEEN, DEAD, FULL = -1, -2, -3
 ROW = 32
 C_RCOUNT, C_LCOUNT, C_RSTART, C_LSTART, C_RBIN, C_LBIN = 14, 15, 16, 17, 18, 19
 C_LEN, C_SYN, C_NLEN, C_ZL, C_NB, C_REV = 20, 21, 22, 23, 24, 25
-TRIE_CAP = 1 << 16
+TRIE_CAP = 1 << 19       # every live string of <= 5 symbols (254k with the default rules)
 TRIE_POOL = 1 << 20
 # reverse-reading states of a left side (read from "=" backwards)
 R_START, R_NUM, R_OPNEED, R_MINUS = 0, 1, 2, 3
@@ -43,7 +43,9 @@ R_START, R_NUM, R_OPNEED, R_MINUS = 0, 1, 2, 3
 def new_trie(max_side, cap, pool):
     """An empty trie for sides of at most max_side symbols, with room for cap strings and pool
     values: rows, value pool, use (rows, pool values, max_side, times emptied), two strings and the
-    evaluator's scratch. (TRIE_CAP, TRIE_POOL) suit a chunk."""
+    evaluator's scratch. (TRIE_CAP, TRIE_POOL) hold every string a side of <= 5 symbols can
+    read (max_equation_tiles 7), so a trie kept by a process (`game.side_trie`) stops growing;
+    rows are allocated but untouched until used."""
     trie = (np.empty((cap, ROW), np.int32), np.empty(pool, np.int64), np.zeros(4, np.int64),
             np.zeros((2, 16), np.int64), np.zeros(VALUE_CAP, np.int64),
             np.zeros(256 + 64 * POOL_PER, np.int64))
