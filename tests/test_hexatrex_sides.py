@@ -30,6 +30,7 @@ from sim.games.hexatrex.trie import (
     C_RBIN,
     C_RCOUNT,
     C_RSTART,
+    C_VKIDS,
     DEAD,
     TRIE_CAP,
     TRIE_POOL,
@@ -92,6 +93,33 @@ def test_dead_strings_have_no_side_in_any_extension():
         for ext in [[]] + [[x] for x in range(14)] + [[x, y] for x in range(14) for y in range(14)]:
             text = [SYMBOL_TEXT[s] for s in d + ext]
             assert not side_values(text, rl) and not side_values(text[::-1], rl), text
+
+
+@pytest.mark.parametrize("which", range(len(TRIE_RULES)))
+def test_the_mask_of_children_with_values_matches_the_children(which):
+    """Each row's C_VKIDS bit for symbol s is set exactly when its child by s is a row with a
+    value in either reading (the search keeps or drops a leaf walk by that bit alone), over a
+    trie filled with every string of up to 3 symbols and random longer ones."""
+    rl = rules(**TRIE_RULES[which])
+    cfg = find_cfg(rl)
+    ms = rl["max_equation_tiles"] - 2
+    trie = new_trie(ms, TRIE_CAP, TRIE_POOL)
+    rng = random.Random(which)
+    strings = [[a, b, c][:n] for a in range(14) for b in range(14) for c in range(14)
+               for n in (1, 2, 3)]
+    strings += [[rng.randrange(14) for _ in range(ms)] for _ in range(3000)]
+    for text in strings:
+        trie_side(trie, text[:ms], cfg)
+    rows = trie[0]
+    n_rows = int(trie[2][0])
+    with_values = 0
+    for r in range(n_rows):
+        for sym in range(14):
+            c = int(rows[r, sym])
+            has = c >= 0 and rows[c, C_RCOUNT] + rows[c, C_LCOUNT] > 0
+            assert bool((int(rows[r, C_VKIDS]) >> sym) & 1) == has, (r, sym)
+            with_values += has
+    assert with_values > 100, "too few children with values: the check proves little"
 
 
 def _finder_scores(pos, tile, rl):

@@ -38,6 +38,7 @@ from sim.games.hexatrex.trie import (
     C_RBIN,
     C_RCOUNT,
     C_RSTART,
+    C_VKIDS,
     DEAD,
     FULL,
     UNSEEN,
@@ -149,16 +150,50 @@ def _copy_values(src, start, count, dst, n, lim, refilter):
     return n
 
 
+@njit(cache=True, inline='always')
+def _keep_walk(rows, values, nd, k, walk, spm, lo, hi, lim, refilter, scratch, n_new, n_pool):
+    """Add the side walk walk[:k] (its string: trie row nd, which holds values; special cell
+    mark spm; tile mask lo / hi) as scratch row n_new, unless refilter leaves no value.
+    Returns (rows, pool values); rows -1 when the scratch is full."""
+    cells, meta, masks, pool = scratch[0], scratch[1], scratch[2], scratch[3]
+    rc = rows[nd, C_RCOUNT]
+    lc = rows[nd, C_LCOUNT]
+    if n_new >= cells.shape[0] or n_pool + rc + lc > pool.shape[0]:
+        return -1, n_pool
+    r0 = n_pool
+    n_pool = _copy_values(values, rows[nd, C_RSTART], rc, pool, n_pool, lim, refilter)
+    l0 = n_pool
+    n_pool = _copy_values(values, rows[nd, C_LSTART], lc, pool, n_pool, lim, refilter)
+    if n_pool == r0:
+        return n_new, n_pool
+    for j in range(k):
+        cells[n_new, j] = walk[j]
+    meta[n_new, 0] = k
+    meta[n_new, 1] = walk[0]
+    meta[n_new, 2] = rows[nd, C_RBIN]
+    meta[n_new, 3] = r0
+    meta[n_new, 4] = l0 - r0
+    meta[n_new, 5] = rows[nd, C_LBIN]
+    meta[n_new, 6] = l0
+    meta[n_new, 7] = n_pool - l0
+    meta[n_new, 8] = spm
+    masks[n_new, 0] = lo
+    masks[n_new, 1] = hi
+    return n_new + 1, n_pool
+
+
 @njit(cache=True)
 def _side_walks(sym, order, nb_off, eq, tile, bit, mark, dist, max_side, cfg, trie, scratch):
     """Every side walk out of "=", at most max_side cells, that takes exactly one special cell
     (mark[c] >= 0; it holds `tile`, placement index `bit`, and may recur) and that reads as a
     right side (walk order) or a left side (reversed) with reachable values. Other cells are
     table tiles. dist: from `_distances`. Rows go to scratch (meta[:, 8] = mark of the special
-    cell). Returns the row count, -1 when the scratch is full, FULL when the trie is."""
-    cells, meta, masks, pool, st, mk = scratch[0], scratch[1], scratch[2], scratch[3], scratch[4], \
-        scratch[5]
+    cell). Returns the row count, -1 when the scratch is full, FULL when the trie is.
+    A walk of max_side cells (a leaf: half the walks met) is kept or dropped from its parent's
+    row (C_VKIDS), without a step onto it."""
+    st, mk = scratch[4], scratch[5]
     rows = trie[0]
+    values = trie[1]
     text = trie[3][0]
     never = cfg[6] != 0
     refilter = max_side < trie[2][2]
@@ -168,6 +203,7 @@ def _side_walks(sym, order, nb_off, eq, tile, bit, mark, dist, max_side, cfg, tr
     spc = st[3]
     wsym = st[4]
     lims = st[5]
+    hasv = st[6]
     mlo = mk[0]
     mhi = mk[1]
     for k in range(1, max_side + 1):
@@ -193,6 +229,7 @@ def _side_walks(sym, order, nb_off, eq, tile, bit, mark, dist, max_side, cfg, tr
         wsym[0] = s
         dirs[0] = 0
         node[0] = c
+        hasv[0] = (rows[0, C_VKIDS] >> s) & 1
         if sp >= 0:
             spc[0] = y
             mlo[0], mhi[0] = sbl, sbh
@@ -204,35 +241,12 @@ def _side_walks(sym, order, nb_off, eq, tile, bit, mark, dist, max_side, cfg, tr
         while depth >= 0:
             if fresh:
                 fresh = False
-                nd = node[depth]
-                rc = rows[nd, C_RCOUNT]
-                lc = rows[nd, C_LCOUNT]
-                if spc[depth] >= 0 and rc + lc > 0:
-                    k = depth + 1
-                    if n_new >= cells.shape[0] or n_pool + rc + lc > pool.shape[0]:
+                if spc[depth] >= 0 and hasv[depth]:
+                    n_new, n_pool = _keep_walk(rows, values, node[depth], depth + 1, walk,
+                                               mark[spc[depth]], mlo[depth], mhi[depth],
+                                               lims[depth + 1], refilter, scratch, n_new, n_pool)
+                    if n_new < 0:
                         return -1
-                    lim = lims[k]
-                    r0 = n_pool
-                    n_pool = _copy_values(trie[1], rows[nd, C_RSTART], rc, pool, n_pool, lim,
-                                          refilter)
-                    l0 = n_pool
-                    n_pool = _copy_values(trie[1], rows[nd, C_LSTART], lc, pool, n_pool, lim,
-                                          refilter)
-                    if n_pool > r0:
-                        for j in range(k):
-                            cells[n_new, j] = walk[j]
-                        meta[n_new, 0] = k
-                        meta[n_new, 1] = walk[0]
-                        meta[n_new, 2] = rows[nd, C_RBIN]
-                        meta[n_new, 3] = r0
-                        meta[n_new, 4] = l0 - r0
-                        meta[n_new, 5] = rows[nd, C_LBIN]
-                        meta[n_new, 6] = l0
-                        meta[n_new, 7] = n_pool - l0
-                        meta[n_new, 8] = mark[spc[depth]]
-                        masks[n_new, 0] = mlo[depth]
-                        masks[n_new, 1] = mhi[depth]
-                        n_new += 1
             if dirs[depth] >= 6 or depth + 1 >= max_side:
                 depth -= 1
                 continue
@@ -260,21 +274,33 @@ def _side_walks(sym, order, nb_off, eq, tile, bit, mark, dist, max_side, cfg, tr
                     nspc = nxt
                 elif dist[nxt] > max_side - depth - 2:
                     continue
-            c = rows[node[depth], ns]
+            nd = node[depth]
+            c = rows[nd, ns]
             if c == UNSEEN:
                 for j in range(depth + 1):
                     text[j] = wsym[j]
                 text[depth + 1] = ns
-                c = _trie_child(trie, node[depth], ns, cfg)
+                c = _trie_child(trie, nd, ns, cfg)
                 if c == FULL:
                     return FULL
             if c == DEAD:
+                continue
+            hv = (rows[nd, C_VKIDS] >> ns) & 1
+            if depth + 2 >= max_side:  # a leaf: kept here if it has values, never stepped on
+                if hv and nspc >= 0:
+                    walk[depth + 1] = nxt
+                    n_new, n_pool = _keep_walk(rows, values, c, depth + 2, walk, mark[nspc],
+                                               mlo[depth] | blo, mhi[depth] | bhi,
+                                               lims[depth + 2], refilter, scratch, n_new, n_pool)
+                    if n_new < 0:
+                        return -1
                 continue
             depth += 1
             walk[depth] = nxt
             wsym[depth] = ns
             dirs[depth] = 0
             node[depth] = c
+            hasv[depth] = hv
             spc[depth] = nspc
             mlo[depth] = mlo[depth - 1] | blo
             mhi[depth] = mhi[depth - 1] | bhi
