@@ -15,6 +15,7 @@ from numba import njit
 from sim.games.hexatrex.finder import _find, _hexdist
 from sim.games.hexatrex.join import (
     MAX_SIDE,
+    REACH_COLS,
     _clear,
     _insert,
     _score_group,
@@ -114,7 +115,7 @@ def _play(first_game, n_games, run_seed, players, bot_code, bot_max, tiles, firs
     scratch = new_scratch()
     per = scratch[9]  # per frontier cell: equations, score
     mark = np.full(n_cells, -1, np.int32)
-    dist = np.zeros(n_cells, np.int64)
+    reach = np.zeros((n_cells, REACH_COLS), np.int64)
     n_rec = 0
     for g in range(n_games):
         gi = first_game + g
@@ -162,7 +163,7 @@ def _play(first_game, n_games, run_seed, players, bot_code, bot_max, tiles, firs
                 bm = bot_max[seat]
                 shared = use_join and _score_specials(
                     sym, order, nb_off, cq, cr, center, tile, n_occ, fpos, front, n_front, occ,
-                    n_occ, dist, bm, cfg, trie, store, scratch, f_lo, f_hi, f_size, no_walks,
+                    n_occ, reach, bm, cfg, trie, store, scratch, f_lo, f_hi, f_size, no_walks,
                     no_len, per[0], per[1], True) >= 0
                 searched = shared and bm == max_len
                 best = -1
@@ -216,7 +217,7 @@ def _play(first_game, n_games, run_seed, players, bot_code, bot_max, tiles, firs
                 use_join = _insert(store, scratch, a, b)
             elif use_join:
                 ne, sc, n_new = _score_join(sym, order, nb_off, cq, cr, center, cell, occ, n_occ,
-                                            mark, dist, max_len, cfg, trie, store, scratch, f_lo,
+                                            mark, reach, max_len, cfg, trie, store, scratch, f_lo,
                                             f_hi, f_size, walks, rec_len)
                 use_join = ne >= 0 and _insert(store, scratch, 0, n_new)
             if ne < 0:
