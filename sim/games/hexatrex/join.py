@@ -246,7 +246,6 @@ def _side_walks(sym, order, nb_off, eq, tile, bit, mark, reach, max_side, cfg, t
     spc = st[3]
     wsym = st[4]
     lims = st[5]
-    hasv = st[6]
     mlo = mk[0]
     mhi = mk[1]
     for k in range(1, max_side + 1):
@@ -271,7 +270,6 @@ def _side_walks(sym, order, nb_off, eq, tile, bit, mark, reach, max_side, cfg, t
         walk[0] = y
         wsym[0] = s
         node[0] = c
-        hasv[0] = (rows[0, C_VKIDS] >> s) & 1
         if sp >= 0:
             spc[0] = y
             mlo[0], mhi[0] = sbl, sbh
@@ -279,17 +277,17 @@ def _side_walks(sym, order, nb_off, eq, tile, bit, mark, reach, max_side, cfg, t
             spc[0] = -1
             mlo[0], mhi[0] = _bits(order[y])
         cand[0] = _moves(reach, y, spc[0], max_side - 2)  # "=" is in no mask
+        # the walk to keep next (keep cells; 0: none): the one just stepped onto or a leaf
+        keep = 1 if sp >= 0 and (rows[0, C_VKIDS] >> s) & 1 else 0
+        knode, kspc, klo, khi = c, y, mlo[0], mhi[0]
         depth = 0
-        fresh = True
         while depth >= 0:
-            if fresh:
-                fresh = False
-                if spc[depth] >= 0 and hasv[depth]:
-                    n_new, n_pool = _keep_walk(rows, values, node[depth], depth + 1, walk,
-                                               mark[spc[depth]], mlo[depth], mhi[depth],
-                                               lims[depth + 1], refilter, scratch, n_new, n_pool)
-                    if n_new < 0:
-                        return -1
+            if keep > 0:
+                n_new, n_pool = _keep_walk(rows, values, knode, keep, walk, mark[kspc], klo, khi,
+                                           lims[keep], refilter, scratch, n_new, n_pool)
+                if n_new < 0:
+                    return -1
+                keep = 0
             m = cand[depth]  # never the cell before (BACK), "=", empty or too far cells
             if m == 0:
                 depth -= 1
@@ -321,26 +319,19 @@ def _side_walks(sym, order, nb_off, eq, tile, bit, mark, reach, max_side, cfg, t
                     return FULL
             if c == DEAD:
                 continue
-            hv = (rows[nd, C_VKIDS] >> ns) & 1
-            if depth + 2 >= max_side:  # a leaf: kept here if it has values, never stepped on
-                if hv and nspc >= 0:
-                    walk[depth + 1] = nxt
-                    n_new, n_pool = _keep_walk(rows, values, c, depth + 2, walk, mark[nspc],
-                                               mlo[depth] | blo, mhi[depth] | bhi,
-                                               lims[depth + 2], refilter, scratch, n_new, n_pool)
-                    if n_new < 0:
-                        return -1
+            if nspc >= 0 and (rows[nd, C_VKIDS] >> ns) & 1:
+                keep, knode, kspc, klo, khi = depth + 2, c, nspc, mlo[depth] | blo, mhi[depth] | bhi
+            if depth + 2 >= max_side:  # a leaf: kept (at the loop's top) but never stepped on
+                walk[depth + 1] = nxt
                 continue
             depth += 1
             walk[depth] = nxt
             wsym[depth] = ns
             cand[depth] = _moves(reach, nxt, nspc, max_side - depth - 2) & ~(1 << BACK[d])
             node[depth] = c
-            hasv[depth] = hv
             spc[depth] = nspc
             mlo[depth] = mlo[depth - 1] | blo
             mhi[depth] = mhi[depth - 1] | bhi
-            fresh = True
     return n_new
 
 
@@ -398,10 +389,11 @@ def _join_store(kind, v, i, cells, meta, masks, store, eq, eqbit, max_len, req_o
                                             entu[e, E_HI] | masks[i, 1],
                                             found_lo, found_hi, found_size, n_found)
                 total += sz
-                if kind == 0:
-                    _rec_walk(rec_walks, rec_len, slot, ecells, e, plen, eq, cells, i, k)
+                if kind == 0:  # the stored walk is the left side
+                    lcells, lrow, llen, rcells, rrow, rlen = ecells, e, plen, cells, i, k
                 else:
-                    _rec_walk(rec_walks, rec_len, slot, cells, i, k, eq, ecells, e, plen)
+                    lcells, lrow, llen, rcells, rrow, rlen = cells, i, k, ecells, e, plen
+                _rec_walk(rec_walks, rec_len, slot, lcells, lrow, llen, eq, rcells, rrow, rlen)
             e = ent[e, E_NEXT]
     return n_found, total
 
@@ -431,32 +423,29 @@ def _join(group, a, b, scratch, store, eq, eqbit, max_len, cfg, found_lo, found_
                     continue
                 part[n_part] = j2
                 n_part += 1
-        for x in range(meta[i, 4]):
-            v = pool[meta[i, 3] + x]
-            n_found, sz = _join_store(0, v, i, cells, meta, masks, store, eq, eqbit, max_len,
-                                      req_op, never, found_lo, found_hi, found_size, rec_walks,
-                                      rec_len, n_found)
-            total += sz
-            for q in range(n_part):
-                j2 = part[q]
-                k2 = meta[j2, 0]
-                hit = False
-                for y in range(meta[j2, 7]):
-                    if pool[meta[j2, 6] + y] == v:
-                        hit = True
-                        break
-                if hit:
-                    n_found, sz, slot = _record(masks[j2, 0] | masks[i, 0] | eqbit,
-                                                masks[j2, 1] | masks[i, 1],
-                                                found_lo, found_hi, found_size, n_found)
-                    total += sz
-                    _rec_walk(rec_walks, rec_len, slot, cells, j2, k2, eq, cells, i, k)
-        for x in range(meta[i, 7]):
-            v = pool[meta[i, 6] + x]
-            n_found, sz = _join_store(1, v, i, cells, meta, masks, store, eq, eqbit, max_len,
-                                      req_op, never, found_lo, found_hi, found_size, rec_walks,
-                                      rec_len, n_found)
-            total += sz
+        # its right values (kind 0: stored left sides, then the group's), then its left
+        # values (kind 1: stored right sides); one call site each keeps the compile short
+        for kind in range(2):
+            for x in range(meta[i, 4] if kind == 0 else meta[i, 7]):
+                v = pool[meta[i, 3 if kind == 0 else 6] + x]
+                n_found, sz = _join_store(kind, v, i, cells, meta, masks, store, eq, eqbit,
+                                          max_len, req_op, never, found_lo, found_hi, found_size,
+                                          rec_walks, rec_len, n_found)
+                total += sz
+                for q in range(n_part if kind == 0 else 0):
+                    j2 = part[q]
+                    k2 = meta[j2, 0]
+                    hit = False
+                    for y in range(meta[j2, 7]):
+                        if pool[meta[j2, 6] + y] == v:
+                            hit = True
+                            break
+                    if hit:
+                        n_found, sz, slot = _record(masks[j2, 0] | masks[i, 0] | eqbit,
+                                                    masks[j2, 1] | masks[i, 1],
+                                                    found_lo, found_hi, found_size, n_found)
+                        total += sz
+                        _rec_walk(rec_walks, rec_len, slot, cells, j2, k2, eq, cells, i, k)
     return n_found, total
 
 
