@@ -4,6 +4,7 @@ pairing, variant files, pictures, report rows, schema errors and bot strength.""
 from __future__ import annotations
 
 import tomllib
+from collections import OrderedDict
 from pathlib import Path
 
 import numpy as np
@@ -172,3 +173,34 @@ def test_side_walk_store_plays_the_same_games_as_the_dfs_finder(kw):
     for key in fast:
         np.testing.assert_array_equal(fast[key], slow[key], err_msg=key)
     assert fast["score_A"].sum() > 0
+
+
+def test_kept_side_trie_is_only_a_cache():
+    """The side trie outlives a chunk (one per rule set and thread, the least recently used
+    dropped): games played with a trie warmed by other games, or by a chunk that filled and
+    emptied it, equal the same games from an empty trie."""
+    from sim.games.hexatrex import game, trie
+
+    rules = GAME.resolve_rules({}, "t")
+    seats = seats_for(GAME, rules, "greedy")
+    cfg = game.finder.find_cfg(rules)
+    game._tries.kept = None
+    cold = GAME.play_chunk(rules, seats, 5, 2, 3)  # games 5, 6 from an empty trie
+    kept = game.side_trie(cfg)
+    assert kept is game.side_trie(cfg) and kept[2][0] > 1000
+    GAME.play_chunk(rules, seats, 0, 5, 3)  # games 0-4 add to it
+    assert kept[2][3] == 0, "the default trie should never fill"
+    warm = GAME.play_chunk(rules, seats, 5, 2, 3)
+    for key in cold:
+        np.testing.assert_array_equal(cold[key], warm[key], err_msg=key)
+    # a small kept trie that fills and is emptied on the way plays the same games too
+    game._tries.kept = OrderedDict({cfg.tobytes(): trie.new_trie(5, 2000, 20000)})
+    small = GAME.play_chunk(rules, seats, 5, 2, 3)
+    assert game._tries.kept[cfg.tobytes()][2][3] > 1, "the small trie was never emptied"
+    for key in cold:
+        np.testing.assert_array_equal(cold[key], small[key], err_msg=key)
+    game._tries.kept = None
+    for kw in ({"bracketing": "any"}, {"leading_zero": True}, {}):
+        game.side_trie(game.finder.find_cfg(GAME.resolve_rules(kw, "t")))
+    assert len(game._tries.kept) == game.TRIES_KEPT
+    assert cfg.tobytes() in game._tries.kept  # the last used stays

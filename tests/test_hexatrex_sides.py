@@ -30,6 +30,7 @@ from sim.games.hexatrex.trie import (
     C_RBIN,
     C_RCOUNT,
     C_RSTART,
+    C_VKIDS,
     DEAD,
     TRIE_CAP,
     TRIE_POOL,
@@ -92,6 +93,33 @@ def test_dead_strings_have_no_side_in_any_extension():
         for ext in [[]] + [[x] for x in range(14)] + [[x, y] for x in range(14) for y in range(14)]:
             text = [SYMBOL_TEXT[s] for s in d + ext]
             assert not side_values(text, rl) and not side_values(text[::-1], rl), text
+
+
+@pytest.mark.parametrize("which", range(len(TRIE_RULES)))
+def test_the_mask_of_children_with_values_matches_the_children(which):
+    """Each row's C_VKIDS bit for symbol s is set exactly when its child by s is a row with a
+    value in either reading (the search keeps or drops a leaf walk by that bit alone), over a
+    trie filled with every string of up to 3 symbols and random longer ones."""
+    rl = rules(**TRIE_RULES[which])
+    cfg = find_cfg(rl)
+    ms = rl["max_equation_tiles"] - 2
+    trie = new_trie(ms, TRIE_CAP, TRIE_POOL)
+    rng = random.Random(which)
+    strings = [[a, b, c][:n] for a in range(14) for b in range(14) for c in range(14)
+               for n in (1, 2, 3)]
+    strings += [[rng.randrange(14) for _ in range(ms)] for _ in range(3000)]
+    for text in strings:
+        trie_side(trie, text[:ms], cfg)
+    rows = trie[0]
+    n_rows = int(trie[2][0])
+    with_values = 0
+    for r in range(n_rows):
+        for sym in range(14):
+            c = int(rows[r, sym])
+            has = c >= 0 and rows[c, C_RCOUNT] + rows[c, C_LCOUNT] > 0
+            assert bool((int(rows[r, C_VKIDS]) >> sym) & 1) == has, (r, sym)
+            with_values += has
+    assert with_values > 100, "too few children with values: the check proves little"
 
 
 def _finder_scores(pos, tile, rl):
@@ -177,7 +205,7 @@ def _search_every_cell(pos, tile, rl):
     per = t["scratch"][9]
     assert _score_specials(t["sym"], t["order"], board.nb_off, board.q, board.r, board.center,
                            np.int64(TEXT_SYMBOL[tile]), np.int64(len(pos.order)), t["mark"], spec,
-                           len(cells), t["occ"], len(pos.order), t["dist"], np.int64(m), t["cfg"],
+                           len(cells), t["occ"], len(pos.order), t["reach"], np.int64(m), t["cfg"],
                            t["trie"], t["store"], t["scratch"], t["lo"], t["hi"], t["size"],
                            t["walks"][:0], t["wlen"][:0], per[0], per[1], False) >= 0
     return board, t, cells, per
@@ -240,3 +268,54 @@ def test_the_bound_never_undercuts_a_score_and_pruning_keeps_the_choice(kw):
                 assert got[cell] == exact[cell], (pos.tiles, tile, cell)
                 best = max(best, exact[cell][1])
     assert pruned >= 5, f"only {pruned} cells pruned: the test proves little"
+
+
+def test_reach_masks_match_a_plain_recount():
+    """`_reach`, the table the search steps by: for every table tile and legal cell, the
+    distance to a legal cell over table tiles and the direction masks (table tiles, legal
+    cells, and cells within r steps of a legal cell) recounted in plain Python from the
+    position; BACK and LOW_BIT agree with the board's neighbour order."""
+    from sim.games.hexatrex.join import BACK, FAR, LOW_BIT, R_DIST, R_NEAR, R_SPECIAL, R_TABLE
+    from sim.games.hexatrex.tiles import NEIGHBOURS, hex_distance
+
+    rl = rules(max_equation_tiles=7)
+    ms = rl["max_equation_tiles"] - 2
+    checked = 0
+    for pos, tile in _random_tables({"reach": 1}, 4, 8):
+        board, t, cells, _ = _search_every_cell(pos, tile, rl)
+        for d in range(6):
+            assert board.nb_off[BACK[d]] == -board.nb_off[d]
+        assert all(LOW_BIT[m] == min(d for d in range(6) if m >> d & 1) for m in range(1, 64))
+        legal = set(cells)
+        table = {c for c in pos.tiles if pos.tiles[c] != "="}
+        dist = {c: 0 for c in legal if hex_distance(c, (0, 0)) <= ms}
+        frontier = list(dist)
+        while frontier:  # breadth first over table tiles, out to ms - 1 steps
+            nxt = []
+            for c in frontier:
+                for dq, dr in NEIGHBOURS:
+                    x = (c[0] + dq, c[1] + dr)
+                    if x in table and x not in dist and dist[c] + 1 < ms:
+                        dist[x] = dist[c] + 1
+                        nxt.append(x)
+            frontier = nxt
+        for c in sorted(table | legal):
+            row = t["reach"][board.index(*c)]
+            want_t = want_s = 0
+            near = [0] * (ms - 1)
+            for d, (dq, dr) in enumerate(NEIGHBOURS):
+                x = (c[0] + dq, c[1] + dr)
+                assert board.index(*x) == board.index(*c) + board.nb_off[d]
+                if x in legal:
+                    want_s |= 1 << d
+                elif x in table:
+                    want_t |= 1 << d
+                for r in range(ms - 1):
+                    if x in legal or (x in table and dist.get(x, FAR) <= r):
+                        near[r] |= 1 << d
+            if c in table:
+                assert row[R_DIST] == dist.get(c, FAR), c
+            assert (row[R_TABLE], row[R_SPECIAL]) == (want_t, want_s), c
+            assert row[R_NEAR: R_NEAR + ms - 1].tolist() == near, c
+            checked += 1
+    assert checked > 100

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -10,12 +11,34 @@ import numpy as np
 
 from sim.errors import VariantError
 from sim.games.base import Bot, Game, Param, SeatBot, Trace
-from sim.games.hexatrex import finder, kernel
+from sim.games.hexatrex import finder, kernel, trie
 from sim.games.hexatrex.position import Position, reading
 from sim.games.hexatrex.tiles import COUNT_NAMES, DEFAULT_COUNTS, SYMBOL_TEXT, Board, pile
 
 SEATS = ["A", "B", "C", "D"]
 FIRST_RULES = ("draw", "A", "rotate")
+TRIES_KEPT = 2  # side tries kept per thread (one per rule set, the least recently used goes)
+_tries = threading.local()
+
+
+def side_trie(cfg: np.ndarray):
+    """The side trie for a rule set (finder cfg), kept from chunk to chunk in this thread.
+
+    Every chunk used to start from an empty trie and parse and evaluate again each side string
+    its games met (~5,600 strings a greedy game, ~0.4 us each: a third of a greedy game's
+    time). The trie is a cache (no result depends on what it holds), so it can outlive a chunk;
+    it is per thread because the kernel writes to it."""
+    kept = getattr(_tries, "kept", None)
+    if kept is None:
+        kept = _tries.kept = OrderedDict()
+    key = cfg.tobytes()
+    if key in kept:
+        kept.move_to_end(key)
+    else:
+        kept[key] = trie.new_trie(int(cfg[0]) - 2, trie.TRIE_CAP, trie.TRIE_POOL)
+        while len(kept) > TRIES_KEPT:
+            kept.popitem(last=False)
+    return kept[key]
 
 PARAMS = (
     Param("players", "int", 2, "number of players (seats A, B, C, D in clockwise order)",
@@ -137,7 +160,7 @@ class HexaTrex(Game):
                      np.int64(players), codes, bot_max, tiles,
                      np.int64(FIRST_RULES.index(rules["first_player"])), cfg, board.nb_off,
                      board.q, board.r, np.int64(board.center), np.int64(board.size), trace,
-                     allow_join,
+                     allow_join, side_trie(cfg),
                      out["winner"], out["first_seat"], out["turns"], out["score"], out["n_eq"],
                      out["longest"], out["scoring"], out["rounds"], out["hist"],
                      tr["moves"], tr["walk"], tr["wlen"], tr["turn"], tr["size"], tr["draws"],

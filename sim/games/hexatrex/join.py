@@ -38,6 +38,7 @@ from sim.games.hexatrex.trie import (
     C_RBIN,
     C_RCOUNT,
     C_RSTART,
+    C_VKIDS,
     DEAD,
     FULL,
     UNSEEN,
@@ -55,6 +56,13 @@ NEW_CAP = 1 << 15        # new side walks of one search (overflow: the caller us
 SPECIAL_CAP = 1024       # special cells of one search (a frontier holds <= 6 x 128)
 FAR = 1 << 20
 GROUP_BITS = 8           # value buckets of one group's left sides in `_bound`
+# columns of the per-cell reach table (`_reach`): distance, neighbour masks
+R_DIST, R_TABLE, R_SPECIAL, R_NEAR = 0, 1, 2, 3
+REACH_COLS = R_NEAR + MAX_SIDE - 1
+# LOW_BIT[m]: the lowest set bit of a 6-bit direction mask; BACK[d]: the opposite direction
+# (tiles.Board orders nb_off so that nb_off[(d + 3) % 6] == -nb_off[d])
+LOW_BIT = np.array([0] + [(m & -m).bit_length() - 1 for m in range(1, 64)], np.int64)
+BACK = np.array([3, 4, 5, 0, 1, 2], np.int64)
 # a stored side walk: one 64-byte row, so following a chain reads one cache line per entry
 E_VAL, E_NEXT, E_LEN, E_FIRST, E_LO, E_HI, E_BIN = 0, 1, 2, 3, 4, 5, 6  # E_LO, E_HI: uint64 view
 ENTRY = 8
@@ -111,31 +119,67 @@ def _bits(o):
 
 
 @njit(cache=True)
-def _distances(sym, nb_off, cq, cr, eq, mark, spec, n_spec, occ, n_occ, dist, max_side, queue):
-    """dist[c] for every table tile c: fewest steps over table tiles to a special cell (a lower
-    bound on what a walk from c needs to take one in); FAR beyond max_side."""
+def _reach(sym, nb_off, cq, cr, eq, mark, spec, n_spec, occ, n_occ, reach, max_side, queue):
+    """Where a walk may step, for every table tile and special cell c: reach[c, R_DIST] the
+    fewest steps over table tiles to a special cell (a lower bound on what a walk from c needs
+    to take one in; FAR beyond max_side), then c's neighbours as direction masks (bit d:
+    c + nb_off[d]): R_TABLE table tiles (not "="), R_SPECIAL special cells, and R_NEAR + r
+    the special cells and the table tiles within r steps of one (where a walk that holds no
+    special cell yet may step when it has r steps left after that one)."""
     for i in range(n_occ):
-        dist[occ[i]] = FAR
+        reach[occ[i], R_DIST] = FAR
     tail = 0
     for i in range(n_spec):
         c = spec[i]
         if _hexdist(cq, cr, c, eq) <= max_side:
-            dist[c] = 0
+            reach[c, R_DIST] = 0
             queue[tail] = c
             tail += 1
     head = 0
     while head < tail:
         c = queue[head]
         head += 1
-        dc = dist[c] + 1
+        dc = reach[c, R_DIST] + 1
         if dc >= max_side:
             continue
         for d in range(6):
             x = c + nb_off[d]
-            if sym[x] >= 0 and sym[x] != 14 and mark[x] < 0 and dist[x] > dc:
-                dist[x] = dc
+            if sym[x] >= 0 and sym[x] != 14 and mark[x] < 0 and reach[x, R_DIST] > dc:
+                reach[x, R_DIST] = dc
                 queue[tail] = x
                 tail += 1
+    for i in range(n_occ + n_spec):
+        c = occ[i] if i < n_occ else spec[i - n_occ]
+        table = 0
+        special = 0
+        for r in range(max_side - 1):
+            reach[c, R_NEAR + r] = 0
+        for d in range(6):
+            x = c + nb_off[d]
+            if mark[x] >= 0:
+                special |= 1 << d
+            elif sym[x] >= 0 and sym[x] != 14:
+                table |= 1 << d
+                for r in range(reach[x, R_DIST], max_side - 1):
+                    reach[c, R_NEAR + r] |= 1 << d
+        reach[c, R_TABLE] = table
+        reach[c, R_SPECIAL] = special
+        for r in range(max_side - 1):
+            reach[c, R_NEAR + r] |= special
+
+
+@njit(cache=True, inline='always')
+def _moves(reach, c, spc, r):
+    """The directions a walk standing on c may take next (r steps left after that one): one
+    that holds its special cell spc (>= 0) goes on over table tiles and back to spc (other
+    special cells are refused step by step); one without goes where `_reach` allows."""
+    if spc >= 0:
+        if c == spc:
+            return reach[c, R_TABLE]
+        return reach[c, R_TABLE] | reach[c, R_SPECIAL]
+    if r < 0:
+        return 0
+    return reach[c, R_NEAR + r]
 
 
 @njit(cache=True, inline='always')
@@ -149,21 +193,55 @@ def _copy_values(src, start, count, dst, n, lim, refilter):
     return n
 
 
+@njit(cache=True, inline='always')
+def _keep_walk(rows, values, nd, k, walk, spm, lo, hi, lim, refilter, scratch, n_new, n_pool):
+    """Add the side walk walk[:k] (its string: trie row nd, which holds values; special cell
+    mark spm; tile mask lo / hi) as scratch row n_new, unless refilter leaves no value.
+    Returns (rows, pool values); rows -1 when the scratch is full."""
+    cells, meta, masks, pool = scratch[0], scratch[1], scratch[2], scratch[3]
+    rc = rows[nd, C_RCOUNT]
+    lc = rows[nd, C_LCOUNT]
+    if n_new >= cells.shape[0] or n_pool + rc + lc > pool.shape[0]:
+        return -1, n_pool
+    r0 = n_pool
+    n_pool = _copy_values(values, rows[nd, C_RSTART], rc, pool, n_pool, lim, refilter)
+    l0 = n_pool
+    n_pool = _copy_values(values, rows[nd, C_LSTART], lc, pool, n_pool, lim, refilter)
+    if n_pool == r0:
+        return n_new, n_pool
+    for j in range(k):
+        cells[n_new, j] = walk[j]
+    meta[n_new, 0] = k
+    meta[n_new, 1] = walk[0]
+    meta[n_new, 2] = rows[nd, C_RBIN]
+    meta[n_new, 3] = r0
+    meta[n_new, 4] = l0 - r0
+    meta[n_new, 5] = rows[nd, C_LBIN]
+    meta[n_new, 6] = l0
+    meta[n_new, 7] = n_pool - l0
+    meta[n_new, 8] = spm
+    masks[n_new, 0] = lo
+    masks[n_new, 1] = hi
+    return n_new + 1, n_pool
+
+
 @njit(cache=True)
-def _side_walks(sym, order, nb_off, eq, tile, bit, mark, dist, max_side, cfg, trie, scratch):
+def _side_walks(sym, order, nb_off, eq, tile, bit, mark, reach, max_side, cfg, trie, scratch):
     """Every side walk out of "=", at most max_side cells, that takes exactly one special cell
     (mark[c] >= 0; it holds `tile`, placement index `bit`, and may recur) and that reads as a
     right side (walk order) or a left side (reversed) with reachable values. Other cells are
-    table tiles. dist: from `_distances`. Rows go to scratch (meta[:, 8] = mark of the special
-    cell). Returns the row count, -1 when the scratch is full, FULL when the trie is."""
-    cells, meta, masks, pool, st, mk = scratch[0], scratch[1], scratch[2], scratch[3], scratch[4], \
-        scratch[5]
+    table tiles. reach: from `_reach`. Rows go to scratch (meta[:, 8] = mark of the special
+    cell). Returns the row count, -1 when the scratch is full, FULL when the trie is.
+    A walk of max_side cells (a leaf: half the walks met) is kept or dropped from its parent's
+    row (C_VKIDS), without a step onto it."""
+    st, mk = scratch[4], scratch[5]
     rows = trie[0]
+    values = trie[1]
     text = trie[3][0]
     never = cfg[6] != 0
     refilter = max_side < trie[2][2]
     walk = st[0]
-    dirs = st[1]
+    cand = st[1]  # directions not tried yet, per depth
     node = st[2]
     spc = st[3]
     wsym = st[4]
@@ -179,7 +257,7 @@ def _side_walks(sym, order, nb_off, eq, tile, bit, mark, dist, max_side, cfg, tr
         y = eq + nb_off[d0]
         sp = mark[y]
         s = tile if sp >= 0 else sym[y]
-        if s < 0 or max_side < 1 or (sp < 0 and dist[y] > max_side - 1):
+        if s < 0 or max_side < 1 or (sp < 0 and reach[y, R_DIST] > max_side - 1):
             continue
         c = rows[0, s]
         if c == UNSEEN:
@@ -191,7 +269,6 @@ def _side_walks(sym, order, nb_off, eq, tile, bit, mark, dist, max_side, cfg, tr
             continue
         walk[0] = y
         wsym[0] = s
-        dirs[0] = 0
         node[0] = c
         if sp >= 0:
             spc[0] = y
@@ -199,86 +276,62 @@ def _side_walks(sym, order, nb_off, eq, tile, bit, mark, dist, max_side, cfg, tr
         else:
             spc[0] = -1
             mlo[0], mhi[0] = _bits(order[y])
+        cand[0] = _moves(reach, y, spc[0], max_side - 2)  # "=" is in no mask
+        # the walk to keep next (keep cells; 0: none): the one just stepped onto or a leaf
+        keep = 1 if sp >= 0 and (rows[0, C_VKIDS] >> s) & 1 else 0
+        knode, kspc, klo, khi = c, y, mlo[0], mhi[0]
         depth = 0
-        fresh = True
         while depth >= 0:
-            if fresh:
-                fresh = False
-                nd = node[depth]
-                rc = rows[nd, C_RCOUNT]
-                lc = rows[nd, C_LCOUNT]
-                if spc[depth] >= 0 and rc + lc > 0:
-                    k = depth + 1
-                    if n_new >= cells.shape[0] or n_pool + rc + lc > pool.shape[0]:
-                        return -1
-                    lim = lims[k]
-                    r0 = n_pool
-                    n_pool = _copy_values(trie[1], rows[nd, C_RSTART], rc, pool, n_pool, lim,
-                                          refilter)
-                    l0 = n_pool
-                    n_pool = _copy_values(trie[1], rows[nd, C_LSTART], lc, pool, n_pool, lim,
-                                          refilter)
-                    if n_pool > r0:
-                        for j in range(k):
-                            cells[n_new, j] = walk[j]
-                        meta[n_new, 0] = k
-                        meta[n_new, 1] = walk[0]
-                        meta[n_new, 2] = rows[nd, C_RBIN]
-                        meta[n_new, 3] = r0
-                        meta[n_new, 4] = l0 - r0
-                        meta[n_new, 5] = rows[nd, C_LBIN]
-                        meta[n_new, 6] = l0
-                        meta[n_new, 7] = n_pool - l0
-                        meta[n_new, 8] = mark[spc[depth]]
-                        masks[n_new, 0] = mlo[depth]
-                        masks[n_new, 1] = mhi[depth]
-                        n_new += 1
-            if dirs[depth] >= 6 or depth + 1 >= max_side:
+            if keep > 0:
+                n_new, n_pool = _keep_walk(rows, values, knode, keep, walk, mark[kspc], klo, khi,
+                                           lims[keep], refilter, scratch, n_new, n_pool)
+                if n_new < 0:
+                    return -1
+                keep = 0
+            m = cand[depth]  # never the cell before (BACK), "=", empty or too far cells
+            if m == 0:
                 depth -= 1
                 continue
-            d = dirs[depth]
-            dirs[depth] = d + 1
+            d = LOW_BIT[m]
+            cand[depth] = m & (m - 1)
             nxt = walk[depth] + nb_off[d]
             sp = mark[nxt]
+            nspc = spc[depth]
             if sp >= 0:
-                if spc[depth] >= 0 and spc[depth] != nxt:  # one special cell per walk
+                if nspc >= 0 and nspc != nxt:  # one special cell per walk
                     continue
+                nspc = nxt
                 ns = tile
                 blo, bhi = sbl, sbh
             else:
                 ns = sym[nxt]
-                if ns < 0 or ns == 14:
-                    continue
                 blo, bhi = _bits(order[nxt])
-            if depth >= 1 and walk[depth - 1] == nxt:
-                continue
             if never and ((mlo[depth] & blo) | (mhi[depth] & bhi)) != np.uint64(0):
                 continue
-            nspc = spc[depth]
-            if nspc < 0:
-                if sp >= 0:
-                    nspc = nxt
-                elif dist[nxt] > max_side - depth - 2:
-                    continue
-            c = rows[node[depth], ns]
+            nd = node[depth]
+            c = rows[nd, ns]
             if c == UNSEEN:
                 for j in range(depth + 1):
                     text[j] = wsym[j]
                 text[depth + 1] = ns
-                c = _trie_child(trie, node[depth], ns, cfg)
+                c = _trie_child(trie, nd, ns, cfg)
                 if c == FULL:
                     return FULL
             if c == DEAD:
                 continue
+            if nspc >= 0 and (rows[nd, C_VKIDS] >> ns) & 1:
+                keep, knode, kspc, klo, khi = depth + 2, c, nspc, mlo[depth] | blo, mhi[depth] | bhi
+            if depth + 2 >= max_side:  # a leaf: kept (at the loop's top) but never stepped on
+                walk[depth + 1] = nxt
+                continue
             depth += 1
             walk[depth] = nxt
             wsym[depth] = ns
-            dirs[depth] = 0
+            cand[depth] = _moves(reach, nxt, nspc, max_side - depth - 2) & ~(1 << BACK[d])
             node[depth] = c
             spc[depth] = nspc
             mlo[depth] = mlo[depth - 1] | blo
             mhi[depth] = mhi[depth - 1] | bhi
-            fresh = True
     return n_new
 
 
@@ -336,10 +389,11 @@ def _join_store(kind, v, i, cells, meta, masks, store, eq, eqbit, max_len, req_o
                                             entu[e, E_HI] | masks[i, 1],
                                             found_lo, found_hi, found_size, n_found)
                 total += sz
-                if kind == 0:
-                    _rec_walk(rec_walks, rec_len, slot, ecells, e, plen, eq, cells, i, k)
+                if kind == 0:  # the stored walk is the left side
+                    lcells, lrow, llen, rcells, rrow, rlen = ecells, e, plen, cells, i, k
                 else:
-                    _rec_walk(rec_walks, rec_len, slot, cells, i, k, eq, ecells, e, plen)
+                    lcells, lrow, llen, rcells, rrow, rlen = cells, i, k, ecells, e, plen
+                _rec_walk(rec_walks, rec_len, slot, lcells, lrow, llen, eq, rcells, rrow, rlen)
             e = ent[e, E_NEXT]
     return n_found, total
 
@@ -369,32 +423,29 @@ def _join(group, a, b, scratch, store, eq, eqbit, max_len, cfg, found_lo, found_
                     continue
                 part[n_part] = j2
                 n_part += 1
-        for x in range(meta[i, 4]):
-            v = pool[meta[i, 3] + x]
-            n_found, sz = _join_store(0, v, i, cells, meta, masks, store, eq, eqbit, max_len,
-                                      req_op, never, found_lo, found_hi, found_size, rec_walks,
-                                      rec_len, n_found)
-            total += sz
-            for q in range(n_part):
-                j2 = part[q]
-                k2 = meta[j2, 0]
-                hit = False
-                for y in range(meta[j2, 7]):
-                    if pool[meta[j2, 6] + y] == v:
-                        hit = True
-                        break
-                if hit:
-                    n_found, sz, slot = _record(masks[j2, 0] | masks[i, 0] | eqbit,
-                                                masks[j2, 1] | masks[i, 1],
-                                                found_lo, found_hi, found_size, n_found)
-                    total += sz
-                    _rec_walk(rec_walks, rec_len, slot, cells, j2, k2, eq, cells, i, k)
-        for x in range(meta[i, 7]):
-            v = pool[meta[i, 6] + x]
-            n_found, sz = _join_store(1, v, i, cells, meta, masks, store, eq, eqbit, max_len,
-                                      req_op, never, found_lo, found_hi, found_size, rec_walks,
-                                      rec_len, n_found)
-            total += sz
+        # its right values (kind 0: stored left sides, then the group's), then its left
+        # values (kind 1: stored right sides); one call site each keeps the compile short
+        for kind in range(2):
+            for x in range(meta[i, 4] if kind == 0 else meta[i, 7]):
+                v = pool[meta[i, 3 if kind == 0 else 6] + x]
+                n_found, sz = _join_store(kind, v, i, cells, meta, masks, store, eq, eqbit,
+                                          max_len, req_op, never, found_lo, found_hi, found_size,
+                                          rec_walks, rec_len, n_found)
+                total += sz
+                for q in range(n_part if kind == 0 else 0):
+                    j2 = part[q]
+                    k2 = meta[j2, 0]
+                    hit = False
+                    for y in range(meta[j2, 7]):
+                        if pool[meta[j2, 6] + y] == v:
+                            hit = True
+                            break
+                    if hit:
+                        n_found, sz, slot = _record(masks[j2, 0] | masks[i, 0] | eqbit,
+                                                    masks[j2, 1] | masks[i, 1],
+                                                    found_lo, found_hi, found_size, n_found)
+                        total += sz
+                        _rec_walk(rec_walks, rec_len, slot, cells, j2, k2, eq, cells, i, k)
     return n_found, total
 
 
@@ -465,7 +516,7 @@ def _join_groups(s0, s1, scratch, store, eq, eqbit, max_len, cfg, found_lo, foun
 
 @njit(cache=True)
 def _score_specials(sym, order, nb_off, cq, cr, eq, tile, bit, mark, spec, n_spec, occ, n_occ,
-                    dist, max_len, cfg, trie, store, scratch, found_lo, found_hi, found_size,
+                    reach, max_len, cfg, trie, store, scratch, found_lo, found_hi, found_size,
                     rec_walks, rec_len, n_eq, score, prune):
     """Score `tile` on each special cell spec[i] (mark[spec[i]] == i; table tiles or empty
     cells; none in the store yet), every one as if it alone were placed, with placement index
@@ -478,12 +529,13 @@ def _score_specials(sym, order, nb_off, cq, cr, eq, tile, bit, mark, spec, n_spe
     if n_spec > SPECIAL_CAP:
         return -1
     max_side = max_len - 2
-    _distances(sym, nb_off, cq, cr, eq, mark, spec, n_spec, occ, n_occ, dist, max_side,
+    _reach(sym, nb_off, cq, cr, eq, mark, spec, n_spec, occ, n_occ, reach, max_side,
                scratch[8])
-    n_new = _side_walks(sym, order, nb_off, eq, tile, bit, mark, dist, max_side, cfg, trie, scratch)
+    n_new = _side_walks(sym, order, nb_off, eq, tile, bit, mark, reach, max_side, cfg, trie,
+                        scratch)
     if n_new == FULL:  # the trie is a cache: empty it and search again
         _trie_clear(trie)
-        n_new = _side_walks(sym, order, nb_off, eq, tile, bit, mark, dist, max_side, cfg, trie,
+        n_new = _side_walks(sym, order, nb_off, eq, tile, bit, mark, reach, max_side, cfg, trie,
                             scratch)
     if n_new < 0:
         return -1
@@ -506,7 +558,7 @@ def _score_specials(sym, order, nb_off, cq, cr, eq, tile, bit, mark, spec, n_spe
 
 
 @njit(cache=True)
-def _score_join(sym, order, nb_off, cq, cr, eq, p, occ, n_occ, mark, dist, max_len, cfg, trie,
+def _score_join(sym, order, nb_off, cq, cr, eq, p, occ, n_occ, mark, reach, max_len, cfg, trie,
                 store, scratch, found_lo, found_hi, found_size, rec_walks, rec_len):
     """Equations through p (already on the table, not yet in the store; mark is -1 everywhere
     and stays so). Returns (distinct tile sets, score, new side walks); the new walks stay in
@@ -516,7 +568,7 @@ def _score_join(sym, order, nb_off, cq, cr, eq, p, occ, n_occ, mark, dist, max_l
     mark[p] = 0
     n_new = _score_specials(sym, order, nb_off, cq, cr, eq, np.int64(sym[p]), np.int64(order[p]),
                             mark, per[2], 1,
-                            occ, n_occ, dist, max_len, cfg, trie, store, scratch, found_lo,
+                            occ, n_occ, reach, max_len, cfg, trie, store, scratch, found_lo,
                             found_hi, found_size, rec_walks, rec_len, per[0], per[1], False)
     mark[p] = -1
     if n_new < 0:
@@ -597,7 +649,8 @@ def _replay(pos, cells, rules, m, trie=None, last=None):
         raise ValueError("join scorer only for max_equation_tiles <= MAX_SIDE + 2")
     board = Board(max(hex_distance(c, (0, 0)) for c in pos.tiles) + 2)
     t = dict(sym=np.full(board.size, -1, np.int8), order=np.full(board.size, -1, np.int16),
-             mark=np.full(board.size, -1, np.int32), dist=np.zeros(board.size, np.int64),
+             mark=np.full(board.size, -1, np.int32),
+             reach=np.zeros((board.size, REACH_COLS), np.int64),
              occ=np.zeros(len(pos.order), np.int64), cfg=find_cfg(rules), store=new_store(),
              scratch=new_scratch(), lo=np.zeros(4096, np.uint64), hi=np.zeros(4096, np.uint64),
              size=np.zeros(4096, np.int64), walks=np.zeros((4096, 16), np.int64),
@@ -612,7 +665,7 @@ def _replay(pos, cells, rules, m, trie=None, last=None):
         if i == 0:
             continue
         n, _, n_new = _score_join(t["sym"], t["order"], board.nb_off, board.q, board.r,
-                                  board.center, idx, t["occ"], i + 1, t["mark"], t["dist"],
+                                  board.center, idx, t["occ"], i + 1, t["mark"], t["reach"],
                                   np.int64(m), t["cfg"], t["trie"], t["store"], t["scratch"],
                                   t["lo"], t["hi"], t["size"], t["walks"], t["wlen"])
         if n < 0 or (cell != last and not _insert(t["store"], t["scratch"], 0, n_new)):
@@ -652,7 +705,7 @@ def score_cells_compiled(pos, tile, rules, trie=None, prune=False):
     per = t["scratch"][9]
     n_new = _score_specials(t["sym"], t["order"], board.nb_off, board.q, board.r, board.center,
                             np.int64(TEXT_SYMBOL[tile]), np.int64(len(pos.order)), t["mark"],
-                            spec, len(cells), t["occ"], len(pos.order), t["dist"], np.int64(m),
+                            spec, len(cells), t["occ"], len(pos.order), t["reach"], np.int64(m),
                             t["cfg"], t["trie"], t["store"], t["scratch"], t["lo"], t["hi"],
                             t["size"], t["walks"][:0], t["wlen"][:0], per[0], per[1], prune)
     if n_new < 0:

@@ -15,6 +15,7 @@ from numba import njit
 from sim.games.hexatrex.finder import _find, _hexdist
 from sim.games.hexatrex.join import (
     MAX_SIDE,
+    REACH_COLS,
     _clear,
     _insert,
     _score_group,
@@ -23,7 +24,6 @@ from sim.games.hexatrex.join import (
     new_scratch,
     new_store,
 )
-from sim.games.hexatrex.trie import TRIE_CAP, TRIE_POOL, new_trie
 from sim.rng import below, game_seed, new_state, shuffle
 
 BOT_RANDOM, BOT_GREEDY = 0, 1
@@ -75,13 +75,15 @@ def _pick_first(rng, tiles, players, work, draws, trace):
 
 @njit(cache=True)
 def _play(first_game, n_games, run_seed, players, bot_code, bot_max, tiles, first_rule, cfg,
-          nb_off, cq, cr, center, n_cells, trace, allow_join,
+          nb_off, cq, cr, center, n_cells, trace, allow_join, trie,
           winner, first_seat, turns, score, n_eq, longest, scoring, rounds_out, hist,
           tr_moves, tr_eq_walk, tr_eq_len, tr_eq_turn, tr_eq_size, tr_draws, tr_n_eq, tr_pile):
     """Play games first_game .. first_game+n_games-1 of run run_seed.
 
     bot_code (players,), bot_max (players,) int: each seat's bot and the equation length it sees.
     tiles (T,) int8: the playable tiles. allow_join False scores with the DFS finder only.
+    trie: the side trie (`trie.new_trie` for max_side = cfg[0] - 2 and these rules), a cache
+    the caller may keep from chunk to chunk (no result depends on what it holds).
     Outputs are per game (axis 0) and per seat (axis 1);
     tr_* are filled only when trace (one game): tr_moves (T, 6) = seat, cell, symbol, score,
     equations, frontier size; equations of turn t are rows tr_eq_turn == t.
@@ -111,10 +113,9 @@ def _play(first_game, n_games, run_seed, players, bot_code, bot_max, tiles, firs
     ev = np.zeros(256 + 64 * 132, np.int64)
     store = new_store()
     scratch = new_scratch()
-    trie = new_trie(max_len - 2, TRIE_CAP, TRIE_POOL)
     per = scratch[9]  # per frontier cell: equations, score
     mark = np.full(n_cells, -1, np.int32)
-    dist = np.zeros(n_cells, np.int64)
+    reach = np.zeros((n_cells, REACH_COLS), np.int64)
     n_rec = 0
     for g in range(n_games):
         gi = first_game + g
@@ -162,7 +163,7 @@ def _play(first_game, n_games, run_seed, players, bot_code, bot_max, tiles, firs
                 bm = bot_max[seat]
                 shared = use_join and _score_specials(
                     sym, order, nb_off, cq, cr, center, tile, n_occ, fpos, front, n_front, occ,
-                    n_occ, dist, bm, cfg, trie, store, scratch, f_lo, f_hi, f_size, no_walks,
+                    n_occ, reach, bm, cfg, trie, store, scratch, f_lo, f_hi, f_size, no_walks,
                     no_len, per[0], per[1], True) >= 0
                 searched = shared and bm == max_len
                 best = -1
@@ -216,7 +217,7 @@ def _play(first_game, n_games, run_seed, players, bot_code, bot_max, tiles, firs
                 use_join = _insert(store, scratch, a, b)
             elif use_join:
                 ne, sc, n_new = _score_join(sym, order, nb_off, cq, cr, center, cell, occ, n_occ,
-                                            mark, dist, max_len, cfg, trie, store, scratch, f_lo,
+                                            mark, reach, max_len, cfg, trie, store, scratch, f_lo,
                                             f_hi, f_size, walks, rec_len)
                 use_join = ne >= 0 and _insert(store, scratch, 0, n_new)
             if ne < 0:

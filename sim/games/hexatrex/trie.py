@@ -1,20 +1,22 @@
 """Side strings in a trie: every symbol string a side walk reads, parsed and evaluated once per
-chunk (compiled).
+rule set and process (compiled).
 
 A side walk out of "=" is read forwards as a right side and backwards as a left side; both
 readings depend on its symbol string alone, and the string grows one symbol per step of the
 walk. So the walk searches of `join.py` keep a trie node per step: the next node is one row
 lookup, and a string met for the first time is parsed and evaluated here, once, then kept (the
-rules are fixed for a chunk). A string neither reading can complete is a DEAD child: the search
+rules are fixed for a trie). A string neither reading can complete is a DEAD child: the search
 does not go on through it.
 
-Row layout (int32; the children and the two value counts share the first 64 bytes):
+Row layout (int32; the children and the mask of children with values share the first 64 bytes):
 
-    [0:14]  child per symbol 0..13 ("=" never is one): UNSEEN, DEAD or the child's row
-    [14] right count   [15] left count   [16] right start   [17] left start (in the pool)
-    [18] right side has a binary operator   [19] left side has one   [20] length
-    [21] forward syntax state (finder.S_*, -1 none)   [22] digits of its number so far
-    [23] that number starts with 0   [24] binary operators so far   [25] reverse state (R_*)
+    [0:14] child per symbol 0..13 ("=" never is one): UNSEEN, DEAD or the child's row
+    [14] a bit per symbol: that child has values (either reading), so a search can skip a
+    leaf without reading its row   [15] unused
+    [16] right count   [17] left count   [18] right start   [19] left start (in the pool)
+    [20] right side has a binary operator   [21] left side has one   [22] length
+    [23] forward syntax state (finder.S_*, -1 none)   [24] digits of its number so far
+    [25] that number starts with 0   [26] binary operators so far   [27] reverse state (R_*)
 
 Values are kept only if the other side can reach them: with j symbols a side never makes
 |value| >= 10**j (a number of d digits is < 10**d; a + b, a - b stay < 2 * 10**(j-2); a x b
@@ -31,9 +33,10 @@ from sim.games.hexatrex.finder import POOL_PER, S_NUM, S_START, VALUE_CAP, _eval
 
 UNSEEN, DEAD, FULL = -1, -2, -3
 ROW = 32
-C_RCOUNT, C_LCOUNT, C_RSTART, C_LSTART, C_RBIN, C_LBIN = 14, 15, 16, 17, 18, 19
-C_LEN, C_SYN, C_NLEN, C_ZL, C_NB, C_REV = 20, 21, 22, 23, 24, 25
-TRIE_CAP = 1 << 16
+C_VKIDS = 14
+C_RCOUNT, C_LCOUNT, C_RSTART, C_LSTART, C_RBIN, C_LBIN = 16, 17, 18, 19, 20, 21
+C_LEN, C_SYN, C_NLEN, C_ZL, C_NB, C_REV = 22, 23, 24, 25, 26, 27
+TRIE_CAP = 1 << 19       # every live string of <= 5 symbols (254k with the default rules)
 TRIE_POOL = 1 << 20
 # reverse-reading states of a left side (read from "=" backwards)
 R_START, R_NUM, R_OPNEED, R_MINUS = 0, 1, 2, 3
@@ -43,7 +46,9 @@ R_START, R_NUM, R_OPNEED, R_MINUS = 0, 1, 2, 3
 def new_trie(max_side, cap, pool):
     """An empty trie for sides of at most max_side symbols, with room for cap strings and pool
     values: rows, value pool, use (rows, pool values, max_side, times emptied), two strings and the
-    evaluator's scratch. (TRIE_CAP, TRIE_POOL) suit a chunk."""
+    evaluator's scratch. (TRIE_CAP, TRIE_POOL) hold every string a side of <= 5 symbols can
+    read (max_equation_tiles 7), so a trie kept by a process (`game.side_trie`) stops growing;
+    rows are allocated but untouched until used."""
     trie = (np.empty((cap, ROW), np.int32), np.empty(pool, np.int64), np.zeros(4, np.int64),
             np.zeros((2, 16), np.int64), np.zeros(VALUE_CAP, np.int64),
             np.zeros(256 + 64 * POOL_PER, np.int64))
@@ -189,6 +194,8 @@ def _trie_child(trie, node, s, cfg):
             row[C_LBIN] = lb
     use[0] = c + 1
     rows[node, s] = c
+    if row[C_RCOUNT] + row[C_LCOUNT] > 0:
+        rows[node, C_VKIDS] |= 1 << s
     return c
 
 
