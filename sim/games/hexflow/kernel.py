@@ -366,15 +366,14 @@ def _place(p, h, t, r, nbr, net_mask, emask_t, ttype, trot, towner, emask, netid
 
 @njit(cache=True)
 def _connected(c1, c2, ttype, netm, par):
-    """Do placed lines join corner hex c1 to corner hex c2? (One exit: see _fits.)"""
+    """Do placed lines join corner hex c1 to corner hex c2? (An empty hex or a Block has no
+    network: netm is 0. One flat loop and one exit: see _fits.)"""
     joined = False
-    if ttype[c1] >= 0 and ttype[c2] >= 0:
-        for i in range(2):
-            if netm[c1 * 2 + i] != 0:
-                a = _find(par, c1 * 2 + i)
-                for j in range(2):
-                    if netm[c2 * 2 + j] != 0 and _find(par, c2 * 2 + j) == a:
-                        joined = True
+    for x in range(4):
+        a = c1 * 2 + (x >> 1)
+        b = c2 * 2 + (x & 1)
+        if netm[a] != 0 and netm[b] != 0 and _find(par, a) == _find(par, b):
+            joined = True
     return joined
 
 
@@ -643,13 +642,24 @@ def _random_move(p, rng, block_connected, corners, n_orient, rot_of, emask_t, tt
                 ncand += 1
     c0 = corners[p, 0]
     c1 = corners[p, 1]
+    # 24 tries of a uniform (pair, hex); if all miss, one sweep over every (hex, pair) in the
+    # list's order counts the legal ones and a second walks to a uniformly drawn one. One flat
+    # loop per sweep, left by its condition: nested loops or a break here defeat the pruning.
     found = False
-    if npairs > 0 and ncand > 0:
-        for _ in range(24):
-            if found:
-                continue
-            i = below(rng, npairs)
-            c = below(rng, ncand)
+    count = 0
+    k = -1
+    for sweep in range(3 if npairs > 0 and ncand > 0 else 0):
+        if sweep == 2:
+            k = below(rng, count) if count > 0 else -1
+        nx = 24 if sweep == 0 else ncand * npairs
+        x = 0
+        while x < nx and not found:
+            if sweep == 0:
+                i = below(rng, npairs)
+                c = below(rng, ncand)
+            else:
+                i = x % npairs
+                c = x // npairs
             h = cand[c] if first else front[c]
             t = -1
             r = -1
@@ -659,33 +669,15 @@ def _random_move(p, rng, block_connected, corners, n_orient, rot_of, emask_t, tt
                     r = rot_of[t, i - pr[j]]
             if _fits(ttype[h] < 0, first, h == c0 or h == c1, adj[h], need[h], emask_t[t, r],
                      t == BLOCK, block_connected):
-                out[0] = h
-                out[1] = t
-                out[2] = r
-                found = True
-        # every try failed: count the legal placements, draw one, walk to it
-        count = 0
-        k = -1
-        for sweep in range(0 if found else 2):
-            if sweep == 1:
-                k = below(rng, count) if count > 0 else -1
-            for c in range(ncand):
-                h = cand[c] if first else front[c]
-                for j in range(nt):
-                    t = pt[j]
-                    for o in range(n_orient[t]):
-                        r = rot_of[t, o]
-                        if _fits(ttype[h] < 0, first, h == c0 or h == c1, adj[h], need[h],
-                                 emask_t[t, r], t == BLOCK, block_connected):
-                            if sweep == 0:
-                                count += 1
-                            else:
-                                if k == 0:
-                                    out[0] = h
-                                    out[1] = t
-                                    out[2] = r
-                                    found = True
-                                k -= 1
+                if sweep == 1:
+                    count += 1
+                elif sweep == 0 or k == 0:
+                    out[0] = h
+                    out[1] = t
+                    out[2] = r
+                    found = True
+                k -= 1
+            x += 1
     return found
 
 
