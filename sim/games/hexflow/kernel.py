@@ -322,19 +322,32 @@ def _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, dist, seen, stamp
     return 0
 
 
+# Reference counting: numba counts a reference to every array argument of a call on entry and
+# drops it on exit (two atomic calls per array), unless its pruning pass can pair them up, which
+# it cannot across a call to another compiled function or a `break` / inner `return` of a loop.
+# The random bot's hot path (~20 moves and ~80 legality tests a game) is therefore written with
+# plain-value helpers, no calls and a single exit: this alone was ~20% of a random game.
+
+
+@njit(cache=True)
+def _fits(empty, first, at_corner, adj_h, need_h, em, is_block, block_connected):
+    """_legal on plain values (no arrays, so nothing to count): empty hex; the seat's first tile
+    goes on one of its corners, later tiles next to a tile and covering a line end that points
+    in (need_h, against the tile's sides em); a Block needs only a neighbour, or is never legal
+    under block_connected."""
+    ok = False
+    if empty:
+        if first:
+            ok = at_corner and not (is_block and block_connected)
+        elif adj_h != 0:
+            ok = not block_connected if is_block else (em & need_h) != 0
+    return ok
+
+
 @njit(cache=True)
 def _legal(p, h, t, r, placed_any, corners, ttype, adj, need, emask_t, block_connected):
-    if ttype[h] >= 0:
-        return False
-    if placed_any[p] == 0:
-        if h != corners[p, 0] and h != corners[p, 1]:
-            return False
-        return not (t == BLOCK and block_connected)
-    if adj[h] == 0:
-        return False
-    if t == BLOCK:
-        return not block_connected
-    return (emask_t[t, r] & need[h]) != 0
+    return _fits(ttype[h] < 0, placed_any[p] == 0, h == corners[p, 0] or h == corners[p, 1],
+                 adj[h], need[h], emask_t[t, r], t == BLOCK, block_connected)
 
 
 @njit(cache=True)
@@ -383,17 +396,15 @@ def _place(p, h, t, r, nbr, net_mask, emask_t, ttype, trot, towner, emask, netid
 
 @njit(cache=True)
 def _connected(c1, c2, ttype, netm, par):
-    """Do placed lines join corner hex c1 to corner hex c2?"""
-    if ttype[c1] < 0 or ttype[c2] < 0:
-        return False
-    for i in range(2):
-        if netm[c1 * 2 + i] == 0:
-            continue
-        a = _find(par, c1 * 2 + i)
-        for j in range(2):
-            if netm[c2 * 2 + j] != 0 and _find(par, c2 * 2 + j) == a:
-                return True
-    return False
+    """Do placed lines join corner hex c1 to corner hex c2? (An empty hex or a Block has no
+    network: netm is 0. One flat loop and one exit: see _fits.)"""
+    joined = False
+    for x in range(4):
+        a = c1 * 2 + (x >> 1)
+        b = c2 * 2 + (x & 1)
+        if netm[a] != 0 and netm[b] != 0 and _find(par, a) == _find(par, b):
+            joined = True
+    return joined
 
 
 @njit(cache=True)
@@ -632,40 +643,72 @@ def _candidates(p, placed_any, corners, ttype, front, nfront, cand):
 @njit(cache=True)
 def _random_move(p, rng, block_connected, corners, n_orient, rot_of, emask_t, ttype, adj, need,
                  front, nfront, placed_any, hand, pt, pr, cand, out):
-    """Uniform over legal (hex, type, rotation): rejection sampling, then exact enumeration."""
-    npairs = _hand_pairs(p, hand, n_orient, rot_of, pt, pr)
-    cands, ncand = _candidates(p, placed_any, corners, ttype, front, nfront, cand)
-    if npairs == 0 or ncand == 0:
-        return False
-    for _ in range(24):
-        i = below(rng, npairs)
-        h = cands[below(rng, ncand)]
-        if _legal(p, h, pt[i], pr[i], placed_any, corners, ttype, adj, need, emask_t,
-                  block_connected):
-            out[0] = h
-            out[1] = pt[i]
-            out[2] = pr[i]
-            return True
+    """Uniform over legal (hex, type, rotation): rejection sampling, then exact enumeration.
+
+    The same draws as over _hand_pairs' list (pair i: distinct hand types in hand order, each
+    with its n_orient rotations) and _candidates' hexes, without calling either and with one
+    exit (see _fits). pt[:nt] holds the distinct types, pr[:nt] the list index of each one's
+    first rotation; cand the empty corners before the seat's first tile."""
+    nt = 0
+    npairs = 0
+    for k in range(hand.shape[1]):
+        t = hand[p, k]
+        fresh = t >= 0
+        for k2 in range(k):
+            if hand[p, k2] == t:
+                fresh = False
+        if fresh:
+            pt[nt] = t
+            pr[nt] = npairs
+            nt += 1
+            npairs += n_orient[t]
+    first = placed_any[p] == 0
+    ncand = nfront
+    if first:
+        ncand = 0
+        for k in range(2):
+            if ttype[corners[p, k]] < 0:
+                cand[ncand] = corners[p, k]
+                ncand += 1
+    c0 = corners[p, 0]
+    c1 = corners[p, 1]
+    # 24 tries of a uniform (pair, hex); if all miss, one sweep over every (hex, pair) in the
+    # list's order counts the legal ones and a second walks to a uniformly drawn one. One flat
+    # loop per sweep, left by its condition: nested loops or a break here defeat the pruning.
+    found = False
     count = 0
-    for c in range(ncand):
-        for i in range(npairs):
-            if _legal(p, cands[c], pt[i], pr[i], placed_any, corners, ttype, adj, need, emask_t,
-                      block_connected):
-                count += 1
-    if count == 0:
-        return False
-    k = below(rng, count)
-    for c in range(ncand):
-        for i in range(npairs):
-            if _legal(p, cands[c], pt[i], pr[i], placed_any, corners, ttype, adj, need, emask_t,
-                      block_connected):
-                if k == 0:
-                    out[0] = cands[c]
-                    out[1] = pt[i]
-                    out[2] = pr[i]
-                    return True
+    k = -1
+    for sweep in range(3 if npairs > 0 and ncand > 0 else 0):
+        if sweep == 2:
+            k = below(rng, count) if count > 0 else -1
+        nx = 24 if sweep == 0 else ncand * npairs
+        x = 0
+        while x < nx and not found:
+            if sweep == 0:
+                i = below(rng, npairs)
+                c = below(rng, ncand)
+            else:
+                i = x % npairs
+                c = x // npairs
+            h = cand[c] if first else front[c]
+            t = -1
+            r = -1
+            for j in range(nt):
+                if pr[j] <= i < pr[j] + n_orient[pt[j]]:
+                    t = pt[j]
+                    r = rot_of[t, i - pr[j]]
+            if _fits(ttype[h] < 0, first, h == c0 or h == c1, adj[h], need[h], emask_t[t, r],
+                     t == BLOCK, block_connected):
+                if sweep == 1:
+                    count += 1
+                elif sweep == 0 or k == 0:
+                    out[0] = h
+                    out[1] = t
+                    out[2] = r
+                    found = True
                 k -= 1
-    return False
+            x += 1
+    return found
 
 
 @njit(cache=True)
