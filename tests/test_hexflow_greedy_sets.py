@@ -129,7 +129,7 @@ def test_link_table_search_equals_reference(seed):
     lk = np.zeros(nn * 6, np.int64)
     for _ in range(6):
         grow(kb, rng, 7)
-        K._links(kb.t.nbr, kb.ttype, kb.netid, kb.netm, lk)
+        K._links(kb.t.nbr, kb.ttype, kb.netid, kb.netm, kb.emask, lk)
         for q in range(2):
             for c in range(2):
                 src, dst = CORNERS[q, c], CORNERS[q, 1 - c]

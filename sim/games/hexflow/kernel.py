@@ -104,12 +104,29 @@ def _find(par, x):
     return x
 
 
+@njit(cache=True, inline="always")  # a leaf called per node and side: no call cost
+def _link(u, s, nbr, ttype, emask, netid):
+    """The step from node u (an empty hex, or a network with a line end on side s) across side s
+    of its hex: (v << 1) | w for node v at cost w (1: an empty hex to fill, 0: a line joined),
+    -1 when no line can cross there."""
+    h = u >> 1
+    n = nbr[h, s]
+    if n < 0:
+        return -1
+    if ttype[n] < 0:
+        return (n * 2) << 1 | 1
+    o = (s + 3) % 6
+    if (emask[n] >> o) & 1:
+        return (n * 2 + netid[n * 6 + o]) << 1
+    return -1
+
+
 @njit(cache=True)
-def _links(nbr, ttype, netid, netm, lk):
-    """The potential graph of the board as a table: lk[u * 6 + s] = 2 * v + c for the node v
-    across side s of node u (c = 1: v is an empty hex to fill, 0: a placed line that fits),
-    -1 where no line can cross. An empty hex is node h*2 (h*2 + 1 has no links); lk: int64[12 * NH].
-    Built once per board and shared by every search on it (_bfs_links)."""
+def _links(nbr, ttype, netid, netm, emask, lk):
+    """The potential graph of the board as a table: lk[u * 6 + s] = _link(u, s) where node u
+    has a way out across side s (an empty hex h is node h*2 on all six sides; h*2 + 1 has none),
+    else -1; lk: int64[12 * NH]. Built once per board and shared by every search on it
+    (_bfs_links); Tri keeps the same table up to date as tiles land (tri._relink)."""
     nh = ttype.shape[0]
     for h in range(nh):
         for j in range(2):
@@ -119,16 +136,7 @@ def _links(nbr, ttype, netid, netm, lk):
             else:
                 m = netm[u]
             for s in range(6):
-                e = -1
-                n = nbr[h, s]
-                if (m >> s) & 1 and n >= 0:
-                    # netid is -1 on every side without a line (all six sides of an empty hex)
-                    jn = netid[n * 6 + (s + 3 if s < 3 else s - 3)]
-                    if jn >= 0:
-                        e = (n * 2 + jn) * 2
-                    elif ttype[n] < 0:
-                        e = n * 4 + 1
-                lk[u * 6 + s] = e
+                lk[u * 6 + s] = _link(u, s, nbr, ttype, emask, netid) if (m >> s) & 1 else -1
 
 
 @njit(cache=True)
@@ -142,7 +150,7 @@ def _bfs(src, dst, blocked, nbr, ttype, emask, netid, netm, d, done, dq, stop):
     _bfs_links (which several searches on one board share).
     """
     lk = np.empty(d.shape[0] * 6, np.int64)
-    _links(nbr, ttype, netid, netm, lk)
+    _links(nbr, ttype, netid, netm, emask, lk)
     return _bfs_links(src, dst, blocked, lk, ttype, netm, d, done, dq, stop)
 
 
@@ -724,7 +732,7 @@ def _cost_with(h, t, r, src, dst, nbr, net_mask, emask_t, ttype, emask, netid, n
             if (m >> s) & 1:
                 netid[h * 6 + s] = j
     lk = np.empty(d.shape[0] * 6, np.int64)
-    _links(nbr, ttype, netid, netm, lk)
+    _links(nbr, ttype, netid, netm, emask, lk)
     c = _bfs_links(src, dst, NO_HEX, lk, ttype, netm, d, done, dq, STOP)
     ttype[h] = -1
     emask[h] = 0
@@ -742,7 +750,7 @@ def _cut_arrivals(h, c1, c2, nbr, ttype, emask, netid, netm, sd, done, dq, a1, a
     passes h exactly once, so _pair_through over a1, a2 is the exact cost through that tile:
     two searches per hex instead of one per tile and rotation (_cost_with)."""
     lk = np.empty(sd.shape[0] * 6, np.int64)
-    _links(nbr, ttype, netid, netm, lk)
+    _links(nbr, ttype, netid, netm, emask, lk)
     _cut_arrivals_links(h, c1, c2, lk, nbr, ttype, emask, netid, netm, sd, done, dq, a1, a2)
 
 
@@ -869,7 +877,7 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
     # every search of this turn runs on the board as it is now (tiles tried on a hex are
     # searched by _cost_with, which builds its own table)
     lk = np.empty(nh * 12, np.int64)
-    _links(nbr, ttype, netid, netm, lk)
+    _links(nbr, ttype, netid, netm, emask, lk)
     Dm = _bfs_links(cm1, cm2, NO_HEX, lk, ttype, netm, maps[0], pn, dq, FULL)
     _bfs_links(cm2, cm1, NO_HEX, lk, ttype, netm, maps[1], pn, dq, FULL)
     Do = _bfs_links(co1, co2, NO_HEX, lk, ttype, netm, maps[2], pn, dq, FULL)

@@ -24,7 +24,7 @@ from numba import njit
 
 from sim.rng import below, game_seed, new_state
 
-from .kernel import _best_path, _critical, _deal, _find, _lay_dots, _pair_through, _place
+from .kernel import _best_path, _critical, _deal, _find, _lay_dots, _link, _pair_through, _place
 
 INF = 1 << 20
 BLOCK = 4
@@ -120,23 +120,6 @@ def _options(p, hand, n_orient, rot_of, wild_block, ot, od, orr):
                 orr[n] = rot_of[d, o]
                 n += 1
     return n
-
-
-@njit(cache=True)
-def _link(u, s, nbr, ttype, emask, netid):
-    """The step from node u (an empty hex, or a network with a line end on side s) across side s
-    of its hex: (v << 1) | w for node v at cost w (1: an empty hex to fill, 0: a line joined),
-    -1 when no line can cross there."""
-    h = u >> 1
-    n = nbr[h, s]
-    if n < 0:
-        return -1
-    if ttype[n] < 0:
-        return (n * 2) << 1 | 1
-    o = (s + 3) % 6
-    if (emask[n] >> o) & 1:
-        return (n * 2 + netid[n * 6 + o]) << 1
-    return -1
 
 
 @njit(cache=True)
