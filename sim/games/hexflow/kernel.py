@@ -299,17 +299,83 @@ def _witness_to(q, k, v, ttype, pn, ps, wit_in, wit_out, wpath, wlen):
 
 
 @njit(cache=True)
-def _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack, pn, ps,
-                   cv, cd, wit_in, wit_out, wpath, wlen, wvalid):
+def _side_order(corners, nbr, dist, order):
+    """order[q, h*6 : h*6 + 6]: the sides of hex h with a neighbour, the one nearest to seat q's
+    second corner last (ties: higher side last), then -1s; _way pushes them in this order."""
+    nh = nbr.shape[0]
+    for q in range(2):
+        dst = corners[q, 1]
+        for h in range(nh):
+            k = 0
+            for s in range(6):
+                n = nbr[h, s]
+                if n >= 0:
+                    dv = dist[n, dst]
+                    i = k
+                    while i > 0 and dist[nbr[h, order[q, h * 6 + i - 1]], dst] < dv:
+                        order[q, h * 6 + i] = order[q, h * 6 + i - 1]
+                        i -= 1
+                    order[q, h * 6 + i] = s
+                    k += 1
+            for i in range(k, 6):
+                order[q, h * 6 + i] = -1
+
+
+@njit(cache=True)
+def _way(q, corners, order, nbr, ttype, emask, netid, netm, seen, stamp, stack, pn, ps):
+    """_reach from seat q's first corner to its second with the neighbour order precomputed
+    (_side_order: nearest to the goal popped first) rather than sorted at every node. Returns
+    the node reached on the second corner (-1: none); pn/ps hold the way back. Which way it
+    finds is free (any way is a witness); only whether one exists matters."""
+    src = corners[q, 0]
+    dst = corners[q, 1]
+    stamp[0] += 1
+    st = stamp[0]
+    top = 0
+    for j in range(1 if ttype[src] < 0 else 2):
+        u = src * 2 + j
+        if ttype[src] < 0 or netm[u] != 0:
+            stack[top] = u
+            top += 1
+            seen[u] = st
+            pn[u] = -1
+    found = -1
+    while top > 0 and found < 0:
+        top -= 1
+        u = stack[top]
+        h = u >> 1
+        if h == dst:
+            found = u
+        m = 63 if ttype[h] < 0 else netm[u]
+        i = 0
+        s = order[q, h * 6]
+        while i < 6 and s >= 0:
+            if (m >> s) & 1:
+                n = nbr[h, s]
+                v = n * 2
+                if ttype[n] >= 0:
+                    o = (s + 3) % 6
+                    v = n * 2 + netid[n * 6 + o] if (emask[n] >> o) & 1 else -1
+                if v >= 0 and seen[v] != st:
+                    seen[v] = st
+                    pn[v] = u
+                    ps[v] = s
+                    stack[top] = v
+                    top += 1
+            i += 1
+            s = order[q, h * 6 + i] if i < 6 else -1
+    return found
+
+
+@njit(cache=True)
+def _new_witnesses(q, corners, order, nbr, ttype, emask, netid, netm, seen, stamp, stack, pn,
+                   ps, wit_in, wit_out, wpath, wlen, wvalid):
     """Search seat q's ways anew: witness 0 = any way, witness 1 = one through none of its inner
     empty hexes (if any). A placement can only cut q off if it breaks both, so the search runs
     again only then. Returns INF when q is cut off, else 0."""
-    c1 = corners[q, 0]
-    c2 = corners[q, 1]
     wvalid[q, 0] = 0
     wvalid[q, 1] = 0
-    v = _reach(c1, c2, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack, pn, ps, cv,
-               cd)
+    v = _way(q, corners, order, nbr, ttype, emask, netid, netm, seen, stamp, stack, pn, ps)
     if v < 0:
         return INF
     _witness_to(q, np.int64(0), v, ttype, pn, ps, wit_in, wit_out, wpath, wlen)
@@ -318,8 +384,7 @@ def _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, dist, seen, stamp
         h = wpath[q, 0, i]
         if wit_in[q, 0, h] >= 0 and wit_out[q, 0, h] >= 0:
             ttype[h] = BLOCK
-    v = _reach(c1, c2, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack, pn, ps, cv,
-               cd)
+    v = _way(q, corners, order, nbr, ttype, emask, netid, netm, seen, stamp, stack, pn, ps)
     if v >= 0:
         _witness_to(q, np.int64(1), v, ttype, pn, ps, wit_in, wit_out, wpath, wlen)
         wvalid[q, 1] = 1
@@ -1152,15 +1217,17 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
     wpath0 = np.empty((2, 2, nh), np.int64)
     wlen0 = np.zeros((2, 2), np.int64)
     wvalid0 = np.zeros((2, 2), np.int64)
+    order = np.empty((2, nh * 6), np.int64)
     if blocked_loses:
+        _side_order(corners, nbr, dist, order)
         for h in range(nh):
             ttype[h] = -1
             emask[h] = 0
         for i in range(nn):
             netm[i] = 0
         for q in range(2):
-            _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack,
-                           pn, ps, cv, cd, wit0_in, wit0_out, wpath0, wlen0, wvalid0)
+            _new_witnesses(q, corners, order, nbr, ttype, emask, netid, netm, seen, stamp, stack,
+                           pn, ps, wit0_in, wit0_out, wpath0, wlen0, wvalid0)
     # the board starts empty; after each game only the placed hexes and their neighbours are
     # cleared again
     for h in range(nh):
@@ -1349,9 +1416,9 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
                             wvalid[q, k] = 0
                     if alive:
                         continue
-                    dd = _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, dist, seen,
-                                        stamp, stack, pn, ps, cv, cd, wit_in, wit_out, wpath,
-                                        wlen, wvalid)
+                    dd = _new_witnesses(q, corners, order, nbr, ttype, emask, netid, netm, seen,
+                                        stamp, stack, pn, ps, wit_in, wit_out, wpath, wlen,
+                                        wvalid)
                     if dd >= INF:
                         blocked[q] = 1
                         if q == 0:
