@@ -1,4 +1,4 @@
-"""HEXFLOW Race: the blocked-player search (_side_order, _way, _new_witnesses).
+"""HEXFLOW Race: the blocked-player search (_side_order, _way, _new_witness).
 
 Which way a witness follows is free (a seat is cut off exactly when no way is left, whatever the
 witnesses were), so _way only has to agree with _reach on whether a way exists and return a real
@@ -125,38 +125,41 @@ def test_way_finds_a_way_exactly_when_reach_does(seed, turns, walls):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 2**32), st.integers(0, 60))
-def test_new_witnesses_are_ways_and_the_second_avoids_the_first(seed, turns):
-    kb = random_position(seed, turns, 0)
+@given(st.integers(0, 2**32), st.integers(0, 60), st.integers(0, 30))
+def test_new_witness_stores_the_sides_of_a_way_through_empty_hexes(seed, turns, walls):
+    kb = random_position(seed, turns, walls)
     order = side_order(kb)
     srch = Search()
-    wit_in = np.full((2, 2, NH), -2, np.int64)
-    wit_out = np.full((2, 2, NH), -2, np.int64)
-    wpath = np.zeros((2, 2, NH), np.int64)
-    wlen = np.zeros((2, 2), np.int64)
-    wvalid = np.zeros((2, 2), np.int64)
+    wreq = np.zeros((2, NH), np.int64)
+    wpath = np.zeros((2, NH), np.int64)
+    wlen = np.zeros(2, np.int64)
     for q in range(2):
-        before = kb.ttype.copy()
-        dd = K._new_witnesses(q, CORNERS, order, kb.t.nbr, kb.ttype, kb.emask, kb.netid, kb.netm,
-                              srch.seen, srch.stamp, srch.stack, srch.pn, srch.ps, wit_in, wit_out,
-                              wpath, wlen, wvalid)
-        assert np.array_equal(kb.ttype, before)  # the walls are taken down again
-        assert (dd >= K.INF) == (kb.cost(q) >= K.INF)
-        assert wvalid[q, 0] == (dd < K.INF)
-        inner = [set(), set()]
-        for k in range(2):
-            if not wvalid[q, k]:
+        # a stale witness first: the new one must replace it, not add to it
+        stale = np.flatnonzero(kb.ttype < 0)[:3]
+        wlen[q] = len(stale)
+        wpath[q, :len(stale)] = stale
+        wreq[q, stale] = 63
+        found = K._new_witness(q, CORNERS, order, kb.t.nbr, kb.ttype, kb.emask, kb.netid,
+                               kb.netm, srch.seen, srch.stamp, srch.stack, srch.pn, srch.ps, wreq,
+                               wpath, wlen)
+        assert found == (kb.cost(q) < K.INF)
+        on = [int(h) for h in wpath[q, :wlen[q]]]
+        assert sorted(on) == sorted(np.flatnonzero(wreq[q]))
+        if not found:
+            assert not on
+            continue
+        # the recorded sides are those of the way _way left in pn/ps
+        nodes = check_way(kb, srch, q, srch.way(kb, order, q))
+        expect = {}
+        for i, v in enumerate(nodes):  # nodes run from the goal back to the start
+            h = v >> 1
+            if kb.ttype[h] >= 0:
                 continue
-            on = set(int(h) for h in wpath[q, k, :wlen[q, k]])
-            assert on == set(np.flatnonzero(wit_in[q, k] != -2))
-            assert all(kb.ttype[h] < 0 for h in on)  # only empty hexes are recorded
-            for h in on:
-                if wit_in[q, k, h] >= 0 and wit_out[q, k, h] >= 0:
-                    inner[k].add(h)
-        assert not inner[0] & inner[1]
-        # without a second way, every way runs through an inner hex of the first
-        if wvalid[q, 0] and not wvalid[q, 1]:
-            for h in inner[0]:
-                kb.ttype[h] = K.BLOCK
-            assert kb.cost(q) >= K.INF
-            kb.ttype[:] = before
+            m = 0
+            if i > 0:
+                m |= 1 << srch.ps[nodes[i - 1]]
+            if i + 1 < len(nodes):
+                m |= 1 << (srch.ps[v] + 3) % 6
+            expect[h] = m
+        assert {h: int(wreq[q, h]) for h in on} == expect
+        assert all(bin(m).count("1") == (1 if h in CORNERS[q] else 2) for h, m in expect.items())
