@@ -14,9 +14,10 @@ Graph nodes (for distances and blocking): node h*2 is an empty hex (any line can
 cost 1 to fill), node h*2 + j is network j of a placed tile (cost 0). Two nodes touch across a
 side when both can carry a line there.
 
-Blocked players: each seat keeps two witness ways between its corners (per empty hex on them:
-the sides the way enters and leaves by); a placement can only cut a seat off if it breaks both,
-and only then are ways searched again (a depth-first reach that heads for the goal).
+Blocked players: each seat keeps one witness way between its corners (per empty hex on it: the
+sides the way enters and leaves by); a placement can only cut a seat off if it breaks it, and
+only then is a way searched again (_way: depth first, heading for the goal by a side order fixed
+per chunk). Which way is kept never changes a game, only how often the search runs.
 
 cfg (int64) indices are the C_* constants below; outputs are one int64 row per game (O_* columns).
 """
