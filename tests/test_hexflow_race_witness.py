@@ -105,16 +105,23 @@ def random_position(seed: int, turns: int, walls: int) -> KernelBoard:
             kb.place(p, *(int(x) for x in out))
     empty = np.flatnonzero(kb.ttype < 0)
     for h in pick.choice(empty, size=min(walls, len(empty)), replace=False):
-        kb.ttype[h] = K.BLOCK  # a wall that carries no line (as _new_witnesses lays them)
+        kb.ttype[h] = K.BLOCK  # a wall: no line crosses it
     return kb
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.integers(0, 2**32), st.integers(0, 60), st.integers(0, 30))
-def test_way_finds_a_way_exactly_when_reach_does(seed, turns, walls):
+# random positions: seed, turns of random-bot play, walls
+POSITIONS = (st.integers(0, 2**32), st.integers(0, 60), st.integers(0, 30))
+
+
+def searchable(seed: int, turns: int, walls: int) -> tuple[KernelBoard, np.ndarray, Search]:
     kb = random_position(seed, turns, walls)
-    order = side_order(kb)
-    srch = Search()
+    return kb, side_order(kb), Search()
+
+
+@settings(max_examples=60, deadline=None)
+@given(*POSITIONS)
+def test_way_finds_a_way_exactly_when_reach_does(seed, turns, walls):
+    kb, order, srch = searchable(seed, turns, walls)
     for q in range(2):
         exists = srch.reach(kb, q) >= 0
         assert exists == (kb.cost(q) < K.INF)
@@ -125,11 +132,9 @@ def test_way_finds_a_way_exactly_when_reach_does(seed, turns, walls):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 2**32), st.integers(0, 60), st.integers(0, 30))
+@given(*POSITIONS)
 def test_new_witness_stores_the_sides_of_a_way_through_empty_hexes(seed, turns, walls):
-    kb = random_position(seed, turns, walls)
-    order = side_order(kb)
-    srch = Search()
+    kb, order, srch = searchable(seed, turns, walls)
     wreq = np.zeros((2, NH), np.int64)
     wpath = np.zeros((2, NH), np.int64)
     wlen = np.zeros(2, np.int64)
