@@ -14,9 +14,10 @@ Graph nodes (for distances and blocking): node h*2 is an empty hex (any line can
 cost 1 to fill), node h*2 + j is network j of a placed tile (cost 0). Two nodes touch across a
 side when both can carry a line there.
 
-Blocked players: each seat keeps two witness ways between its corners (per empty hex on them:
-the sides the way enters and leaves by); a placement can only cut a seat off if it breaks both,
-and only then are ways searched again (a depth-first reach that heads for the goal).
+Blocked players: each seat keeps one witness way between its corners (per empty hex on it: the
+sides the way enters and leaves by); a placement can only cut a seat off if it breaks it, and
+only then is a way searched again (_way: depth first, heading for the goal by a side order fixed
+per chunk). Which way is kept never changes a game, only how often the search runs.
 
 cfg (int64) indices are the C_* constants below; outputs are one int64 row per game (O_* columns).
 """
@@ -274,60 +275,98 @@ def _reach(src, dst, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack, p
 
 
 @njit(cache=True)
-def _witness_to(q, k, v, ttype, pn, ps, wit_in, wit_out, wpath, wlen):
-    """Store the way ending at node v (found by _reach) as witness k of seat q: the (in side,
-    out side) of each empty hex on it (-1 = the way starts/ends there, -2 = not on it).
-    wpath[q, k, :wlen[q, k]] lists those hexes, so only they are cleared again (not the board)."""
-    for i in range(wlen[q, k]):
-        h = wpath[q, k, i]
-        wit_in[q, k, h] = -2
-        wit_out[q, k, h] = -2
-    n = 0
-    out = -1
-    while v != -1:
-        h = v >> 1
-        u = pn[v]
-        if ttype[h] < 0:
-            wit_in[q, k, h] = (ps[v] + 3) % 6 if u != -1 else -1
-            wit_out[q, k, h] = out
-            wpath[q, k, n] = h
-            n += 1
-        if u != -1:
-            out = ps[v]
-        v = u
-    wlen[q, k] = n
+def _side_order(corners, nbr, dist, order):
+    """order[q, h*6 : h*6 + 6]: the sides of hex h with a neighbour, the one nearest to seat q's
+    second corner last (ties: higher side last), then -1s; _way pushes them in this order."""
+    nh = nbr.shape[0]
+    for q in range(2):
+        dst = corners[q, 1]
+        for h in range(nh):
+            k = 0
+            for s in range(6):
+                n = nbr[h, s]
+                if n >= 0:
+                    dv = dist[n, dst]
+                    i = k
+                    while i > 0 and dist[nbr[h, order[q, h * 6 + i - 1]], dst] < dv:
+                        order[q, h * 6 + i] = order[q, h * 6 + i - 1]
+                        i -= 1
+                    order[q, h * 6 + i] = s
+                    k += 1
+            for i in range(k, 6):
+                order[q, h * 6 + i] = -1
 
 
 @njit(cache=True)
-def _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack, pn, ps,
-                   cv, cd, wit_in, wit_out, wpath, wlen, wvalid):
-    """Search seat q's ways anew: witness 0 = any way, witness 1 = one through none of its inner
-    empty hexes (if any). A placement can only cut q off if it breaks both, so the search runs
-    again only then. Returns INF when q is cut off, else 0."""
-    c1 = corners[q, 0]
-    c2 = corners[q, 1]
-    wvalid[q, 0] = 0
-    wvalid[q, 1] = 0
-    v = _reach(c1, c2, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack, pn, ps, cv,
-               cd)
-    if v < 0:
-        return INF
-    _witness_to(q, np.int64(0), v, ttype, pn, ps, wit_in, wit_out, wpath, wlen)
-    wvalid[q, 0] = 1
-    for i in range(wlen[q, 0]):  # wall off witness 0's inner hexes for a moment
-        h = wpath[q, 0, i]
-        if wit_in[q, 0, h] >= 0 and wit_out[q, 0, h] >= 0:
-            ttype[h] = BLOCK
-    v = _reach(c1, c2, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack, pn, ps, cv,
-               cd)
-    if v >= 0:
-        _witness_to(q, np.int64(1), v, ttype, pn, ps, wit_in, wit_out, wpath, wlen)
-        wvalid[q, 1] = 1
-    for i in range(wlen[q, 0]):
-        h = wpath[q, 0, i]
-        if wit_in[q, 0, h] >= 0 and wit_out[q, 0, h] >= 0:
-            ttype[h] = -1
-    return 0
+def _way(q, corners, order, nbr, ttype, emask, netid, netm, seen, stamp, stack, pn, ps):
+    """_reach from seat q's first corner to its second with the neighbour order precomputed
+    (_side_order: nearest to the goal popped first) rather than sorted at every node. Returns
+    the node reached on the second corner (-1: none); pn/ps hold the way back. Which way it
+    finds is free (any way is a witness); only whether one exists matters."""
+    src = corners[q, 0]
+    dst = corners[q, 1]
+    stamp[0] += 1
+    st = stamp[0]
+    top = 0
+    for j in range(1 if ttype[src] < 0 else 2):
+        u = src * 2 + j
+        if ttype[src] < 0 or netm[u] != 0:
+            stack[top] = u
+            top += 1
+            seen[u] = st
+            pn[u] = -1
+    found = -1
+    while top > 0 and found < 0:
+        top -= 1
+        u = stack[top]
+        h = u >> 1
+        if h == dst:
+            found = u
+        m = 63 if ttype[h] < 0 else netm[u]
+        i = 0
+        s = order[q, h * 6]
+        while i < 6 and s >= 0:
+            if (m >> s) & 1:
+                n = nbr[h, s]
+                v = n * 2
+                if ttype[n] >= 0:
+                    o = (s + 3) % 6
+                    v = n * 2 + netid[n * 6 + o] if (emask[n] >> o) & 1 else -1
+                if v >= 0 and seen[v] != st:
+                    seen[v] = st
+                    pn[v] = u
+                    ps[v] = s
+                    stack[top] = v
+                    top += 1
+            i += 1
+            s = order[q, h * 6 + i] if i < 6 else -1
+    return found
+
+
+@njit(cache=True)
+def _new_witness(q, corners, order, nbr, ttype, emask, netid, netm, seen, stamp, stack, pn, ps,
+                 wreq, wpath, wlen):
+    """Search seat q's witness way anew (_way) and store it: wreq[q, h] = the sides by which it
+    enters and leaves empty hex h (one side on a corner, 0 = not on it); wpath[q, :wlen[q]] lists
+    those hexes, so only they are cleared again. A placement can only cut q off if it breaks the
+    witness, so the search runs again only then. Returns False when q is cut off."""
+    v = _way(q, corners, order, nbr, ttype, emask, netid, netm, seen, stamp, stack, pn, ps)
+    found = v >= 0
+    for i in range(wlen[q]):
+        wreq[q, wpath[q, i]] = 0
+    n = 0
+    out = 0
+    while v >= 0:
+        h = v >> 1
+        u = pn[v]
+        if ttype[h] < 0:
+            wreq[q, h] = out | (1 << (ps[v] + 3) % 6 if u >= 0 else 0)
+            wpath[q, n] = h
+            n += 1
+        out = 1 << ps[v] if u >= 0 else 0
+        v = u
+    wlen[q] = n
+    return found
 
 
 # Reference counting: numba counts a reference to every array argument of a call on entry and
@@ -1113,11 +1152,9 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
     hand = np.empty((2, hand_size), np.int64)
     placed_any = np.empty(2, np.int64)
     blocked = np.empty(2, np.int64)
-    wit_in = np.full((2, 2, nh), -2, np.int64)
-    wit_out = np.full((2, 2, nh), -2, np.int64)
-    wpath = np.empty((2, 2, nh), np.int64)
-    wlen = np.zeros((2, 2), np.int64)
-    wvalid = np.zeros((2, 2), np.int64)
+    wreq = np.zeros((2, nh), np.int64)
+    wpath = np.empty((2, nh), np.int64)
+    wlen = np.zeros(2, np.int64)
     seen = np.zeros(nn, np.int64)
     stamp = np.zeros(1, np.int64)
     stack = np.empty(nn * 7, np.int64)
@@ -1147,20 +1184,20 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
     reach = np.empty(2, np.int64)
     roots = np.empty((2, 2, 2), np.int64)
     # the empty board's witness paths, searched once per chunk
-    wit0_in = np.full((2, 2, nh), -2, np.int64)
-    wit0_out = np.full((2, 2, nh), -2, np.int64)
-    wpath0 = np.empty((2, 2, nh), np.int64)
-    wlen0 = np.zeros((2, 2), np.int64)
-    wvalid0 = np.zeros((2, 2), np.int64)
+    wreq0 = np.zeros((2, nh), np.int64)
+    wpath0 = np.empty((2, nh), np.int64)
+    wlen0 = np.zeros(2, np.int64)
+    order = np.empty((2, nh * 6), np.int64)
     if blocked_loses:
+        _side_order(corners, nbr, dist, order)
         for h in range(nh):
             ttype[h] = -1
             emask[h] = 0
         for i in range(nn):
             netm[i] = 0
         for q in range(2):
-            _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack,
-                           pn, ps, cv, cd, wit0_in, wit0_out, wpath0, wlen0, wvalid0)
+            _new_witness(q, corners, order, nbr, ttype, emask, netid, netm, seen, stamp, stack,
+                         pn, ps, wreq0, wpath0, wlen0)
     # the board starts empty; after each game only the placed hexes and their neighbours are
     # cleared again
     for h in range(nh):
@@ -1220,19 +1257,14 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
                 rec_dots[h] = dots[h]
         if blocked_loses:
             for q in range(2):
-                for k in range(2):
-                    # back to the empty board's witnesses: clear the last game's, copy the stored
-                    wvalid[q, k] = wvalid0[q, k]
-                    for i in range(wlen[q, k]):
-                        h = wpath[q, k, i]
-                        wit_in[q, k, h] = -2
-                        wit_out[q, k, h] = -2
-                    wlen[q, k] = wlen0[q, k]
-                    for i in range(wlen0[q, k]):
-                        h = wpath0[q, k, i]
-                        wpath[q, k, i] = h
-                        wit_in[q, k, h] = wit0_in[q, k, h]
-                        wit_out[q, k, h] = wit0_out[q, k, h]
+                # back to the empty board's witnesses: clear the last game's, copy the stored
+                for i in range(wlen[q]):
+                    wreq[q, wpath[q, i]] = 0
+                wlen[q] = wlen0[q]
+                for i in range(wlen0[q]):
+                    h = wpath0[q, i]
+                    wpath[q, i] = h
+                    wreq[q, h] = wreq0[q, h]
         cur = first
         turn = 0
         consec_pass = 0
@@ -1323,36 +1355,12 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
                 for q in range(2):
                     if blocked[q]:
                         continue
-                    alive = False  # does a witness way of q survive this tile?
-                    for k in range(2):
-                        if wvalid[q, k] == 0:
-                            continue
-                        wi = wit_in[q, k, h]
-                        if wi == -2:
-                            alive = True
-                            continue
-                        wo = wit_out[q, k, h]
-                        req = 0
-                        if wi >= 0:
-                            req |= 1 << wi
-                        if wo >= 0:
-                            req |= 1 << wo
-                        keeps = False
-                        for j in range(2):
-                            m = netm[h * 2 + j]
-                            if m != 0 and (m & req) == req:
-                                keeps = True
-                        if keeps:
-                            wit_in[q, k, h] = -2
-                            alive = True
-                        else:
-                            wvalid[q, k] = 0
-                    if alive:
+                    req = wreq[q, h]  # does q's witness way survive this tile?
+                    if req == 0 or (netm[h * 2] & req) == req or (netm[h * 2 + 1] & req) == req:
+                        wreq[q, h] = 0
                         continue
-                    dd = _new_witnesses(q, corners, nbr, ttype, emask, netid, netm, dist, seen,
-                                        stamp, stack, pn, ps, cv, cd, wit_in, wit_out, wpath,
-                                        wlen, wvalid)
-                    if dd >= INF:
+                    if not _new_witness(q, corners, order, nbr, ttype, emask, netid, netm, seen,
+                                        stamp, stack, pn, ps, wreq, wpath, wlen):
                         blocked[q] = 1
                         if q == 0:
                             newly0 = True

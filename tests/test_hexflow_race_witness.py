@@ -1,0 +1,170 @@
+"""HEXFLOW Race: the blocked-player search (_side_order, _way, _new_witness).
+
+Which way a witness follows is free (a seat is cut off exactly when no way is left, whatever the
+witnesses were), so _way only has to agree with _reach on whether a way exists and return a real
+way; the order table only steers it towards the goal.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sim.games.hexflow import kernel as K
+from sim.games.hexflow.board import BOARD, CORNERS
+from sim.rng import new_state
+from tests.test_hexflow import KernelBoard
+
+NH = BOARD.size
+NN = 2 * NH
+
+
+def side_order(kb: KernelBoard) -> np.ndarray:
+    order = np.zeros((2, NH * 6), np.int64)
+    K._side_order(CORNERS, kb.t.nbr, kb.t.dist, order)
+    return order
+
+
+class Search:
+    """Scratch arrays of the searches, shared as in the kernel (one visit stamp)."""
+
+    def __init__(self):
+        self.seen = np.zeros(NN, np.int64)
+        self.stamp = np.zeros(1, np.int64)
+        self.stack = np.zeros(NN * 7, np.int64)
+        self.pn = np.zeros(NN, np.int64)
+        self.ps = np.zeros(NN, np.int64)
+
+    def way(self, kb, order, q):
+        return K._way(q, CORNERS, order, kb.t.nbr, kb.ttype, kb.emask, kb.netid, kb.netm,
+                      self.seen, self.stamp, self.stack, self.pn, self.ps)
+
+    def reach(self, kb, q):
+        return K._reach(CORNERS[q, 0], CORNERS[q, 1], kb.t.nbr, kb.ttype, kb.emask, kb.netid,
+                        kb.netm, kb.t.dist, self.seen, self.stamp, self.stack, self.pn, self.ps,
+                        np.zeros(6, np.int64), np.zeros(6, np.int64))
+
+
+def carries(kb: KernelBoard, u: int, s: int) -> bool:
+    """Can a line leave node u across side s (an empty hex: any side; a network: its own)?"""
+    h = u >> 1
+    return kb.ttype[h] < 0 or bool((kb.netm[u] >> s) & 1)
+
+
+def check_way(kb: KernelBoard, srch: Search, q: int, v: int) -> list[int]:
+    """Walk the way back from node v to seat q's first corner: every step crosses a side both
+    nodes can carry a line on, to the neighbouring hex, and no Block lies on it. A node comes once
+    (a hex may twice: both lines of a crossing tile). Returns the nodes."""
+    assert v >> 1 == CORNERS[q, 1]
+    nodes = []
+    while True:
+        h = v >> 1
+        assert kb.ttype[h] != K.BLOCK
+        assert kb.ttype[h] >= 0 or v == h * 2
+        nodes.append(v)
+        u = srch.pn[v]
+        if u == -1:
+            break
+        s = srch.ps[v]
+        assert kb.t.nbr[u >> 1, s] == h
+        assert carries(kb, u, s) and carries(kb, v, (s + 3) % 6)
+        v = u
+    assert nodes[-1] >> 1 == CORNERS[q, 0]
+    assert len(set(nodes)) == len(nodes)
+    return nodes
+
+
+def test_side_order_lists_the_neighbours_nearest_to_the_goal_last():
+    kb = KernelBoard()
+    order = side_order(kb)
+    for q in range(2):
+        goal = CORNERS[q, 1]
+        for h in range(NH):
+            row = list(order[q, h * 6:h * 6 + 6])
+            sides = [s for s in row if s >= 0]
+            assert row == sides + [-1] * (6 - len(sides))  # the -1s come last
+            assert sorted(sides) == [s for s in range(6) if kb.t.nbr[h, s] >= 0]
+            d = [kb.t.dist[kb.t.nbr[h, s], goal] for s in sides]
+            assert d == sorted(d, reverse=True)
+
+
+def random_position(seed: int, turns: int, walls: int) -> KernelBoard:
+    """Random-bot placements for both seats, then `walls` random empty hexes made Blocks."""
+    kb = KernelBoard()
+    rng = new_state(np.uint64(seed))
+    pick = np.random.default_rng(seed)
+    out = np.zeros(3, np.int64)
+    for turn in range(turns):
+        p = turn % 2
+        hand = pick.integers(0, 11, size=(2, 3)).astype(np.int64)
+        if K._random_move(p, rng, kb.block_connected, kb.t.corners, kb.t.n_orient, kb.t.rot_of,
+                          kb.t.emask, kb.ttype, kb.adj, kb.need, kb.front, np.int64(kb.nfront),
+                          kb.placed_any, hand, np.zeros(18, np.int64), np.zeros(18, np.int64),
+                          np.zeros(NH, np.int64), out):
+            kb.place(p, *(int(x) for x in out))
+    empty = np.flatnonzero(kb.ttype < 0)
+    for h in pick.choice(empty, size=min(walls, len(empty)), replace=False):
+        kb.ttype[h] = K.BLOCK  # a wall: no line crosses it
+    return kb
+
+
+# random positions: seed, turns of random-bot play, walls
+POSITIONS = (st.integers(0, 2**32), st.integers(0, 60), st.integers(0, 30))
+
+
+def searchable(seed: int, turns: int, walls: int) -> tuple[KernelBoard, np.ndarray, Search]:
+    kb = random_position(seed, turns, walls)
+    return kb, side_order(kb), Search()
+
+
+@settings(max_examples=60, deadline=None)
+@given(*POSITIONS)
+def test_way_finds_a_way_exactly_when_reach_does(seed, turns, walls):
+    kb, order, srch = searchable(seed, turns, walls)
+    for q in range(2):
+        exists = srch.reach(kb, q) >= 0
+        assert exists == (kb.cost(q) < K.INF)
+        v = srch.way(kb, order, q)
+        assert (v >= 0) == exists
+        if v >= 0:
+            check_way(kb, srch, q, v)
+
+
+@settings(max_examples=40, deadline=None)
+@given(*POSITIONS)
+def test_new_witness_stores_the_sides_of_a_way_through_empty_hexes(seed, turns, walls):
+    kb, order, srch = searchable(seed, turns, walls)
+    wreq = np.zeros((2, NH), np.int64)
+    wpath = np.zeros((2, NH), np.int64)
+    wlen = np.zeros(2, np.int64)
+    for q in range(2):
+        # a stale witness first: the new one must replace it, not add to it
+        stale = np.flatnonzero(kb.ttype < 0)[:3]
+        wlen[q] = len(stale)
+        wpath[q, :len(stale)] = stale
+        wreq[q, stale] = 63
+        found = K._new_witness(q, CORNERS, order, kb.t.nbr, kb.ttype, kb.emask, kb.netid,
+                               kb.netm, srch.seen, srch.stamp, srch.stack, srch.pn, srch.ps, wreq,
+                               wpath, wlen)
+        assert found == (kb.cost(q) < K.INF)
+        on = [int(h) for h in wpath[q, :wlen[q]]]
+        assert sorted(on) == sorted(np.flatnonzero(wreq[q]))
+        if not found:
+            assert not on
+            continue
+        # the recorded sides are those of the way _way left in pn/ps
+        nodes = check_way(kb, srch, q, srch.way(kb, order, q))
+        expect = {}
+        for i, v in enumerate(nodes):  # nodes run from the goal back to the start
+            h = v >> 1
+            if kb.ttype[h] >= 0:
+                continue
+            m = 0
+            if i > 0:
+                m |= 1 << srch.ps[nodes[i - 1]]
+            if i + 1 < len(nodes):
+                m |= 1 << (srch.ps[v] + 3) % 6
+            expect[h] = m
+        assert {h: int(wreq[q, h]) for h in on} == expect
+        assert all(bin(m).count("1") == (1 if h in CORNERS[q] else 2) for h, m in expect.items())
