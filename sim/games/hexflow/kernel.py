@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.rng import below, game_seed, new_state, shuffle
 
@@ -35,6 +36,8 @@ BLOCK = 4
 NO_HEX = np.int64(-1)
 STOP = np.bool_(True)
 FULL = np.bool_(False)
+# hexes per word of a hex set (_sets): two int64 words, bit 63 unused, boards up to 124 hexes
+SET_W = 62
 
 # cfg indices
 C_HAND, C_BLOCK_CONNECTED, C_BLOCKED_LOSES, C_STALEMATE, C_NO_MOVE, C_FIRST, C_MAX_TURNS, \
@@ -207,6 +210,170 @@ def _bfs_links(src, dst, blocked, lk, ttype, netm, d, done, dq, stop):
         if netm[dst * 2 + j] != 0 and d[dst * 2 + j] < best:
             best = d[dst * 2 + j]
     return best
+
+
+def sets_size(nh):
+    """Length of the int64 table _sets fills for a board of nh hexes."""
+    return nh * 19 + 3
+
+
+@njit(cache=True)
+def _sets(nbr, ttype, netm, par, g):
+    """The board as hex sets for _bfs_sets; g: int64[sets_size(NH)], built once per board.
+
+    Placed lines that touch are one union-find set (par): a line reaching one of its networks
+    reaches them all at no cost, so each set is one component, and the search graph is the empty
+    hexes (cost 1) and the components (cost 0). g holds, by offset (NN = 2 * NH):
+      [0, 2NH)       each hex's neighbours as a hex set (two words: hexes below SET_W, the rest)
+      2NH + 0..1     the empty hexes
+      [2NH+2, +NN)   component of each network node (-1: an empty hex's node, no line)
+      then           the number of components; per component the empty hexes its line ends point
+                     into (two words, NN slots); the search's component costs (NN); per empty
+                     hex the number of components it touches (NH) and them (6 slots each);
+                     scratch for the roots (NN)."""
+    nh = ttype.shape[0]
+    nn = nh * 2
+    o_cid = nn + 2
+    o_touch = o_cid + nn + 1
+    o_adjn = o_touch + nn * 3
+    o_adjl = o_adjn + nh
+    o_root = o_adjl + nh * 6
+    for u in range(nn):
+        g[o_cid + u] = -1
+        g[o_root + u] = -1
+    for h in range(nh):
+        g[o_adjn + h] = 0
+    e0 = 0
+    e1 = 0
+    ncomp = 0
+    for h in range(nh):
+        m0 = 0
+        m1 = 0
+        for s in range(6):
+            n = nbr[h, s]
+            if n >= SET_W:
+                m1 |= 1 << (n - SET_W)
+            elif n >= 0:
+                m0 |= 1 << n
+        g[h * 2] = m0
+        g[h * 2 + 1] = m1
+        if ttype[h] < 0:
+            if h >= SET_W:
+                e1 |= 1 << (h - SET_W)
+            else:
+                e0 |= 1 << h
+            continue
+        for j in range(2):
+            u = h * 2 + j
+            m = netm[u]
+            if m == 0:
+                continue
+            r = u
+            while par[r] != r:
+                r = par[r]
+            c = g[o_root + r]
+            if c < 0:
+                c = ncomp
+                ncomp += 1
+                g[o_root + r] = c
+                g[o_touch + c * 2] = 0
+                g[o_touch + c * 2 + 1] = 0
+            g[o_cid + u] = c
+            for s in range(6):
+                if (m >> s) & 1:
+                    n = nbr[h, s]
+                    if n >= 0 and ttype[n] < 0:
+                        if n >= SET_W:
+                            g[o_touch + c * 2 + 1] |= 1 << (n - SET_W)
+                        else:
+                            g[o_touch + c * 2] |= 1 << n
+                        g[o_adjl + n * 6 + g[o_adjn + n]] = c
+                        g[o_adjn + n] += 1
+    g[nn] = e0
+    g[nn + 1] = e1
+    g[o_cid + nn] = ncomp
+
+
+@njit(cache=True)
+def _bfs_sets(src, dst, blocked, g, d, stop):
+    """_bfs over the board's hex sets g (_sets), level by level: the hexes at cost k are one set,
+    the next level is their neighbours' union (plus the line ends of the components they touch)
+    less the hexes seen. Same results as _bfs (d for every node, the cost to dst; with `stop`,
+    only the cost), for `blocked` an empty hex or -1."""
+    nn = d.shape[0]
+    nh = nn >> 1
+    o_cid = nn + 2
+    o_nc = o_cid + nn
+    o_touch = o_nc + 1
+    o_cd = o_touch + nn * 2
+    o_adjn = o_cd + nn
+    o_adjl = o_adjn + nh
+    for i in range(nn):
+        d[i] = INF
+    if src == blocked or dst == blocked:
+        return INF
+    for c in range(g[o_nc]):
+        g[o_cd + c] = INF
+    a0 = g[nn]
+    a1 = g[nn + 1]
+    if blocked >= SET_W:
+        a1 &= ~(1 << (blocked - SET_W))
+    elif blocked >= 0:
+        a0 &= ~(1 << blocked)
+    dc0 = g[o_cid + dst * 2]
+    dc1 = g[o_cid + dst * 2 + 1]
+    dw = 1 if dst >= SET_W else 0
+    db = 1 << (dst - SET_W if dst >= SET_W else dst)
+    f0 = 0
+    f1 = 0
+    if (g[nn + 1] if src >= SET_W else g[nn]) >> (src - SET_W if src >= SET_W else src) & 1:
+        if src >= SET_W:
+            f1 = 1 << (src - SET_W)
+        else:
+            f0 = 1 << src
+    else:  # a placed corner: its lines cost 0
+        for j in range(2):
+            c = g[o_cid + src * 2 + j]
+            if c >= 0:
+                g[o_cd + c] = 0
+                if stop and (c == dc0 or c == dc1):
+                    return 0
+                f0 |= g[o_touch + c * 2] & a0
+                f1 |= g[o_touch + c * 2 + 1] & a1
+    s0 = 0
+    s1 = 0
+    k = 1
+    while (f0 | f1) != 0:
+        if stop and ((f1 if dw else f0) & db) != 0:
+            return k
+        s0 |= f0
+        s1 |= f1
+        n0 = 0
+        n1 = 0
+        for w in range(2):
+            x = f1 if w else f0
+            while x != 0:
+                h = trailing_zeros(x) + (SET_W if w else 0)
+                x &= x - 1
+                d[h * 2] = k
+                n0 |= g[h * 2]
+                n1 |= g[h * 2 + 1]
+                for i in range(g[o_adjn + h]):
+                    c = g[o_adjl + h * 6 + i]
+                    if g[o_cd + c] > k:
+                        g[o_cd + c] = k
+                        if stop and (c == dc0 or c == dc1):
+                            return k
+                        n0 |= g[o_touch + c * 2]
+                        n1 |= g[o_touch + c * 2 + 1]
+        f0 = n0 & a0 & ~s0
+        f1 = n1 & a1 & ~s1
+        k += 1
+    for u in range(nn):
+        c = g[o_cid + u]
+        if c >= 0:
+            d[u] = g[o_cd + c]
+    return min(d[dst * 2], d[dst * 2 + 1])
 
 
 @njit(cache=True)
@@ -748,15 +915,11 @@ def _cut_arrivals(h, c1, c2, nbr, ttype, emask, netid, netm, sd, done, dq, a1, a
     """a1[s] / a2[s]: cost from corner c1 / c2 to the node across side s of empty hex h by ways
     that avoid h. When h is a cut (every way passes it), a way through a one-line tile on h
     passes h exactly once, so _pair_through over a1, a2 is the exact cost through that tile:
-    two searches per hex instead of one per tile and rotation (_cost_with)."""
+    two searches per hex instead of one per tile and rotation (_cost_with). The greedy bot
+    reads them from its hex sets (_cut_arrivals_sets); this link-table version is what its tests
+    hold that one to."""
     lk = np.empty(sd.shape[0] * 6, np.int64)
     _links(nbr, ttype, netid, netm, emask, lk)
-    _cut_arrivals_links(h, c1, c2, lk, nbr, ttype, emask, netid, netm, sd, done, dq, a1, a2)
-
-
-@njit(cache=True)
-def _cut_arrivals_links(h, c1, c2, lk, nbr, ttype, emask, netid, netm, sd, done, dq, a1, a2):
-    """_cut_arrivals on a board whose link table lk (_links) is built."""
     _bfs_links(c1, c1, h, lk, ttype, netm, sd, done, dq, FULL)  # dst = src: map only
     _arrive(h, sd, nbr, ttype, emask, netid, a1)
     _bfs_links(c2, c2, h, lk, ttype, netm, sd, done, dq, FULL)
@@ -764,16 +927,25 @@ def _cut_arrivals_links(h, c1, c2, lk, nbr, ttype, emask, netid, netm, sd, done,
 
 
 @njit(cache=True)
-def _through_cut(h, t, r, c1, c2, mapped, lk, nbr, net_mask, emask_t, ttype, emask, netid, netm,
+def _cut_arrivals_sets(h, c1, c2, g, nbr, ttype, emask, netid, sd, a1, a2):
+    """_cut_arrivals on a board whose hex sets g (_sets) are built."""
+    _bfs_sets(c1, c1, h, g, sd, FULL)  # dst = src: map only
+    _arrive(h, sd, nbr, ttype, emask, netid, a1)
+    _bfs_sets(c2, c2, h, g, sd, FULL)
+    _arrive(h, sd, nbr, ttype, emask, netid, a2)
+
+
+@njit(cache=True)
+def _through_cut(h, t, r, c1, c2, mapped, g, nbr, net_mask, emask_t, ttype, emask, netid, netm,
                  sd, done, dq, a1, a2):
     """Exact cost c1 -> c2 through tile (t, r) on cut hex h: from a1, a2 (_cut_arrivals, filled
-    here unless `mapped`; lk: the board's _links) for a one-line tile; searched for an X-Cross,
+    here unless `mapped`; g: the board's _sets) for a one-line tile; searched for an X-Cross,
     whose two lines a way may both use."""
     if net_mask[t, r, 1] != 0:
         return _cost_with(h, t, r, c1, c2, nbr, net_mask, emask_t, ttype, emask, netid, netm, sd,
                           done, dq)
     if not mapped:
-        _cut_arrivals_links(h, c1, c2, lk, nbr, ttype, emask, netid, netm, sd, done, dq, a1, a2)
+        _cut_arrivals_sets(h, c1, c2, g, nbr, ttype, emask, netid, sd, a1, a2)
     return _pair_through(net_mask[t, r, 0], a1, a2, h == c1, h == c2)
 
 
@@ -874,14 +1046,14 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
     cm2 = corners[p, 1]
     co1 = corners[o, 0]
     co2 = corners[o, 1]
-    # every search of this turn runs on the board as it is now (tiles tried on a hex are
-    # searched by _cost_with, which builds its own table)
-    lk = np.empty(nh * 12, np.int64)
-    _links(nbr, ttype, netid, netm, emask, lk)
-    Dm = _bfs_links(cm1, cm2, NO_HEX, lk, ttype, netm, maps[0], pn, dq, FULL)
-    _bfs_links(cm2, cm1, NO_HEX, lk, ttype, netm, maps[1], pn, dq, FULL)
-    Do = _bfs_links(co1, co2, NO_HEX, lk, ttype, netm, maps[2], pn, dq, FULL)
-    _bfs_links(co2, co1, NO_HEX, lk, ttype, netm, maps[3], pn, dq, FULL)
+    # every search of this turn runs on the board as it is now, as hex sets (tiles tried on a
+    # hex are searched by _cost_with, on its own link table)
+    g = np.empty(nh * 19 + 3, np.int64)  # sets_size(nh)
+    _sets(nbr, ttype, netm, par, g)
+    Dm = _bfs_sets(cm1, cm2, NO_HEX, g, maps[0], FULL)
+    _bfs_sets(cm2, cm1, NO_HEX, g, maps[1], FULL)
+    Do = _bfs_sets(co1, co2, NO_HEX, g, maps[2], FULL)
+    _bfs_sets(co2, co1, NO_HEX, g, maps[3], FULL)
     _critical(maps[0], maps[1], Dm, nh, ttype, crit[0], cnt)
     _critical(maps[2], maps[3], Do, nh, ttype, crit[1], cnt)
     open0 = _open_ends(cm1, nbr, ttype, emask, netm, par, need_c[0])
@@ -901,7 +1073,7 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
             if not near:
                 continue
             if adj[hh] > 0:  # a candidate: the exact cost around it is needed
-                v = _bfs_links(cm1, cm2, hh, lk, ttype, netm, sd, pn, dq, STOP)
+                v = _bfs_sets(cm1, cm2, hh, g, sd, STOP)
             else:  # only whether it is a cut
                 ttype[hh] = BLOCK
                 v = INF if _reach(cm1, cm2, nbr, ttype, emask, netid, netm, dist, seen, stamp,
@@ -983,7 +1155,7 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
                 dang_h = True
         ex_o = Do
         if crit[1, h]:
-            ex_o = _bfs_links(co1, co2, h, lk, ttype, netm, sd, pn, dq, STOP)
+            ex_o = _bfs_sets(co1, co2, h, g, sd, STOP)
         # carr[0:2] / carr[2:4] hold _cut_arrivals of h for own / opponent's ways once set
         cut_m = np.bool_(False)
         cut_o = np.bool_(False)
@@ -1010,11 +1182,11 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
             # through the tile is taken from maps that avoid h (or searched, see _through_cut)
             one_line = net_mask[t, r, 1] == 0
             if ex_m >= INF and th_m > 0:
-                th_m = _through_cut(h, t, r, cm1, cm2, cut_m, lk, nbr, net_mask, emask_t, ttype,
+                th_m = _through_cut(h, t, r, cm1, cm2, cut_m, g, nbr, net_mask, emask_t, ttype,
                                     emask, netid, netm, sd, pn, dq, carr[0], carr[1])
                 cut_m = cut_m or one_line
             if ex_o >= INF and th_o > 0:
-                th_o = _through_cut(h, t, r, co1, co2, cut_o, lk, nbr, net_mask, emask_t, ttype,
+                th_o = _through_cut(h, t, r, co1, co2, cut_o, g, nbr, net_mask, emask_t, ttype,
                                     emask, netid, netm, sd, pn, dq, carr[2], carr[3])
                 cut_o = cut_o or one_line
             if th_m == 0:
