@@ -74,25 +74,66 @@ def test_hex_set_search_along_growing_games(seed):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_cut_arrivals_from_hex_sets_equal_link_table_ones(seed):
+    """_through_cut with a one-line tile fills the arrivals around h from the hex sets: the same
+    as _cut_arrivals' link-table searches, and so the same cost through the tile."""
     rng = np.random.default_rng(900 + seed)
     kb = KernelBoard()
     nh, nn = BOARD.size, 2 * BOARD.size
     sd, done, dq = np.zeros(nn, np.int64), np.zeros(nn, np.int64), np.zeros(nn * 12 + 4, np.int64)
-    g = np.zeros(K.sets_size(nh), np.int64)
+    g, g2, pc = (np.zeros(K.sets_size(nh), np.int64), np.zeros(K.sets_size(nh), np.int64),
+                 np.zeros(nn, np.int64))
+    nm = kb.t.net_mask
+    one_line = [(t, kb.t.rot_of[t, o]) for t in range(kb.t.n_orient.shape[0])
+                for o in range(kb.t.n_orient[t])
+                if nm[t, kb.t.rot_of[t, o], 1] == 0 and nm[t, kb.t.rot_of[t, o], 0] != 0]
     compared = 0
     for _ in range(8):
         grow(kb, rng, 4)
         K._sets(kb.t.nbr, kb.ttype, kb.netm, kb.par, g)
         empty = [h for h in range(nh) if kb.ttype[h] < 0]
         for h in rng.choice(empty, 6, replace=False):
+            t, r = one_line[int(rng.integers(len(one_line)))]
             for q in range(2):
                 c1, c2 = CORNERS[q]
                 want = np.zeros((2, 6), np.int64)
                 got = np.zeros((2, 6), np.int64)
                 K._cut_arrivals(h, c1, c2, kb.t.nbr, kb.ttype, kb.emask, kb.netid, kb.netm, sd,
                                 done, dq, want[0], want[1])
-                K._cut_arrivals_sets(h, c1, c2, g, kb.t.nbr, kb.ttype, kb.emask, kb.netid, sd,
-                                     got[0], got[1])
+                cost = K._through_cut(h, t, r, c1, c2, False, g, kb.t.nbr, nm, kb.t.emask,
+                                      kb.ttype, kb.emask, kb.netid, kb.netm, kb.par, sd, pc, g2,
+                                      got[0], got[1])
                 assert (got == want).all(), (seed, BOARD.names[h], q)
+                assert cost == K._pair_through(nm[t, r, 0], want[0], want[1], h == c1, h == c2)
                 compared += int((want < K.INF).sum())
     assert compared > 0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_cost_with_a_tile_on_hex_sets_equals_link_table_search(seed):
+    """_cost_with_sets (the tile's lines joined into a copy of the union-find, board restored)
+    against _cost_with for every tile and rotation on random empty hexes next to tiles."""
+    rng = np.random.default_rng(700 + seed)
+    kb = KernelBoard()
+    nh, nn = BOARD.size, 2 * BOARD.size
+    d, done, dq = np.zeros(nn, np.int64), np.zeros(nn, np.int64), np.zeros(nn * 12 + 4, np.int64)
+    pc, g2 = np.zeros(nn, np.int64), np.zeros(K.sets_size(nh), np.int64)
+    tried = 0
+    for _ in range(6):
+        grow(kb, rng, 5)
+        before = [a.copy() for a in (kb.ttype, kb.emask, kb.netid, kb.netm, kb.par)]
+        near = [h for h in range(nh) if kb.ttype[h] < 0 and kb.adj[h] > 0]
+        for h in rng.choice(near, min(4, len(near)), replace=False):
+            for t in range(kb.t.n_orient.shape[0]):
+                for o in range(kb.t.n_orient[t]):
+                    r = kb.t.rot_of[t, o]
+                    for q in range(2):
+                        c1, c2 = CORNERS[q]
+                        args = (h, t, r, c1, c2, kb.t.nbr, kb.t.net_mask, kb.t.emask, kb.ttype,
+                                kb.emask, kb.netid, kb.netm)
+                        want = K._cost_with(*args, d, done, dq)
+                        got = K._cost_with_sets(*args, kb.par, d, pc, g2)
+                        assert got == want, (seed, BOARD.names[h], t, r, q)
+                        tried += 1
+        after = (kb.ttype, kb.emask, kb.netid, kb.netm, kb.par)
+        assert all((x == y).all() for x, y in zip(before, after, strict=True))
+    assert tried > 0

@@ -243,25 +243,20 @@ def _sets(nbr, ttype, netm, par, g):
         g[o_root + u] = -1
     for h in range(nh):
         g[o_adjn + h] = 0
-    e0 = 0
-    e1 = 0
+    g[nn] = 0
+    g[nn + 1] = 0
     ncomp = 0
     for h in range(nh):
-        m0 = 0
-        m1 = 0
+        g[h * 2] = 0
+        g[h * 2 + 1] = 0
         for s in range(6):
             n = nbr[h, s]
-            if n >= SET_W:
-                m1 |= 1 << (n - SET_W)
-            elif n >= 0:
-                m0 |= 1 << n
-        g[h * 2] = m0
-        g[h * 2 + 1] = m1
+            if n >= 0:
+                w = 1 if n >= SET_W else 0
+                g[h * 2 + w] |= 1 << (n - SET_W * w)
         if ttype[h] < 0:
-            if h >= SET_W:
-                e1 |= 1 << (h - SET_W)
-            else:
-                e0 |= 1 << h
+            w = 1 if h >= SET_W else 0
+            g[nn + w] |= 1 << (h - SET_W * w)
             continue
         for j in range(2):
             u = h * 2 + j
@@ -280,17 +275,12 @@ def _sets(nbr, ttype, netm, par, g):
                 g[o_touch + c * 2 + 1] = 0
             g[o_cid + u] = c
             for s in range(6):
-                if (m >> s) & 1:
-                    n = nbr[h, s]
-                    if n >= 0 and ttype[n] < 0:
-                        if n >= SET_W:
-                            g[o_touch + c * 2 + 1] |= 1 << (n - SET_W)
-                        else:
-                            g[o_touch + c * 2] |= 1 << n
-                        g[o_adjl + n * 6 + g[o_adjn + n]] = c
-                        g[o_adjn + n] += 1
-    g[nn] = e0
-    g[nn + 1] = e1
+                n = nbr[h, s]
+                if (m >> s) & 1 and n >= 0 and ttype[n] < 0:
+                    w = 1 if n >= SET_W else 0
+                    g[o_touch + c * 2 + w] |= 1 << (n - SET_W * w)
+                    g[o_adjl + n * 6 + g[o_adjn + n]] = c
+                    g[o_adjn + n] += 1
     g[o_cid + nn] = ncomp
 
 
@@ -316,18 +306,21 @@ def _bfs_sets(src, dst, blocked, g, d, stop):
         g[o_cd + c] = INF
     a0 = g[nn]
     a1 = g[nn + 1]
-    if blocked >= SET_W:
-        a1 &= ~(1 << (blocked - SET_W))
-    elif blocked >= 0:
-        a0 &= ~(1 << blocked)
+    if blocked >= 0:
+        w = 1 if blocked >= SET_W else 0
+        if w:
+            a1 &= ~(1 << (blocked - SET_W))
+        else:
+            a0 &= ~(1 << blocked)
     dc0 = g[o_cid + dst * 2]
     dc1 = g[o_cid + dst * 2 + 1]
     dw = 1 if dst >= SET_W else 0
-    db = 1 << (dst - SET_W if dst >= SET_W else dst)
+    db = 1 << (dst - SET_W * dw)
+    sw = 1 if src >= SET_W else 0
     f0 = 0
     f1 = 0
-    if (g[nn + 1] if src >= SET_W else g[nn]) >> (src - SET_W if src >= SET_W else src) & 1:
-        if src >= SET_W:
+    if (g[nn + sw] >> (src - SET_W * sw)) & 1:  # an empty corner costs 1
+        if sw:
             f1 = 1 << (src - SET_W)
         else:
             f0 = 1 << src
@@ -350,22 +343,24 @@ def _bfs_sets(src, dst, blocked, g, d, stop):
         s1 |= f1
         n0 = 0
         n1 = 0
-        for w in range(2):
-            x = f1 if w else f0
-            while x != 0:
-                h = trailing_zeros(x) + (SET_W if w else 0)
-                x &= x - 1
-                d[h * 2] = k
-                n0 |= g[h * 2]
-                n1 |= g[h * 2 + 1]
-                for i in range(g[o_adjn + h]):
-                    c = g[o_adjl + h * 6 + i]
-                    if g[o_cd + c] > k:
-                        g[o_cd + c] = k
-                        if stop and (c == dc0 or c == dc1):
-                            return k
-                        n0 |= g[o_touch + c * 2]
-                        n1 |= g[o_touch + c * 2 + 1]
+        while (f0 | f1) != 0:  # each hex of this level, lowest first
+            if f0 != 0:
+                h = trailing_zeros(f0)
+                f0 &= f0 - 1
+            else:
+                h = trailing_zeros(f1) + SET_W
+                f1 &= f1 - 1
+            d[h * 2] = k
+            n0 |= g[h * 2]
+            n1 |= g[h * 2 + 1]
+            for i in range(g[o_adjn + h]):
+                c = g[o_adjl + h * 6 + i]
+                if g[o_cd + c] > k:
+                    g[o_cd + c] = k
+                    if stop and (c == dc0 or c == dc1):
+                        return k
+                    n0 |= g[o_touch + c * 2]
+                    n1 |= g[o_touch + c * 2 + 1]
         f0 = n0 & a0 & ~s0
         f1 = n1 & a1 & ~s1
         k += 1
@@ -916,8 +911,8 @@ def _cut_arrivals(h, c1, c2, nbr, ttype, emask, netid, netm, sd, done, dq, a1, a
     that avoid h. When h is a cut (every way passes it), a way through a one-line tile on h
     passes h exactly once, so _pair_through over a1, a2 is the exact cost through that tile:
     two searches per hex instead of one per tile and rotation (_cost_with). The greedy bot
-    reads them from its hex sets (_cut_arrivals_sets); this link-table version is what its tests
-    hold that one to."""
+    reads them from its hex sets (_through_cut); this link-table version is what its tests hold
+    that one to."""
     lk = np.empty(sd.shape[0] * 6, np.int64)
     _links(nbr, ttype, netid, netm, emask, lk)
     _bfs_links(c1, c1, h, lk, ttype, netm, sd, done, dq, FULL)  # dst = src: map only
@@ -927,25 +922,59 @@ def _cut_arrivals(h, c1, c2, nbr, ttype, emask, netid, netm, sd, done, dq, a1, a
 
 
 @njit(cache=True)
-def _cut_arrivals_sets(h, c1, c2, g, nbr, ttype, emask, netid, sd, a1, a2):
-    """_cut_arrivals on a board whose hex sets g (_sets) are built."""
-    _bfs_sets(c1, c1, h, g, sd, FULL)  # dst = src: map only
-    _arrive(h, sd, nbr, ttype, emask, netid, a1)
-    _bfs_sets(c2, c2, h, g, sd, FULL)
-    _arrive(h, sd, nbr, ttype, emask, netid, a2)
+def _cost_with_sets(h, t, r, src, dst, nbr, net_mask, emask_t, ttype, emask, netid, netm, par,
+                    d, pc, g2):
+    """_cost_with on hex sets: the tile's lines join the union-find sets they touch in pc (a
+    copy of par, int64[NN]), g2 (int64[sets_size(NH)]) is that board's _sets; state restored."""
+    for i in range(pc.shape[0]):
+        pc[i] = par[i]
+    ttype[h] = t
+    em = emask_t[t, r]
+    emask[h] = em
+    for j in range(2):
+        m = net_mask[t, r, j]
+        netm[h * 2 + j] = m
+        pc[h * 2 + j] = h * 2 + j
+        for s in range(6):
+            if (m >> s) & 1:
+                netid[h * 6 + s] = j
+    for s in range(6):  # as _place joins them, on the copy
+        n = nbr[h, s]
+        o = (s + 3) % 6
+        if (em >> s) & 1 and n >= 0 and ttype[n] >= 0 and (emask[n] >> o) & 1:
+            a = h * 2 + netid[h * 6 + s]
+            while pc[a] != a:
+                a = pc[a]
+            b = n * 2 + netid[n * 6 + o]
+            while pc[b] != b:
+                b = pc[b]
+            if a != b:
+                pc[a] = b
+    _sets(nbr, ttype, netm, pc, g2)
+    c = _bfs_sets(src, dst, NO_HEX, g2, d, STOP)
+    ttype[h] = -1
+    emask[h] = 0
+    for j in range(2):
+        netm[h * 2 + j] = 0
+    for s in range(6):
+        netid[h * 6 + s] = -1
+    return c
 
 
 @njit(cache=True)
 def _through_cut(h, t, r, c1, c2, mapped, g, nbr, net_mask, emask_t, ttype, emask, netid, netm,
-                 sd, done, dq, a1, a2):
-    """Exact cost c1 -> c2 through tile (t, r) on cut hex h: from a1, a2 (_cut_arrivals, filled
-    here unless `mapped`; g: the board's _sets) for a one-line tile; searched for an X-Cross,
-    whose two lines a way may both use."""
+                 par, sd, pc, g2, a1, a2):
+    """Exact cost c1 -> c2 through tile (t, r) on cut hex h: from a1, a2 (_cut_arrivals over the
+    board's hex sets g, filled here unless `mapped`) for a one-line tile; searched for an
+    X-Cross, whose two lines a way may both use (_cost_with_sets; pc, g2: its scratch)."""
     if net_mask[t, r, 1] != 0:
-        return _cost_with(h, t, r, c1, c2, nbr, net_mask, emask_t, ttype, emask, netid, netm, sd,
-                          done, dq)
+        return _cost_with_sets(h, t, r, c1, c2, nbr, net_mask, emask_t, ttype, emask, netid, netm,
+                               par, sd, pc, g2)
     if not mapped:
-        _cut_arrivals_sets(h, c1, c2, g, nbr, ttype, emask, netid, sd, a1, a2)
+        _bfs_sets(c1, c1, h, g, sd, FULL)  # dst = src: map only
+        _arrive(h, sd, nbr, ttype, emask, netid, a1)
+        _bfs_sets(c2, c2, h, g, sd, FULL)
+        _arrive(h, sd, nbr, ttype, emask, netid, a2)
     return _pair_through(net_mask[t, r, 0], a1, a2, h == c1, h == c2)
 
 
@@ -1046,14 +1075,19 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
     cm2 = corners[p, 1]
     co1 = corners[o, 0]
     co2 = corners[o, 1]
-    # every search of this turn runs on the board as it is now, as hex sets (tiles tried on a
-    # hex are searched by _cost_with, on its own link table)
+    # every search of this turn runs on the board as it is now, as hex sets (an X-Cross tried
+    # on a cut hex is searched on its own, _cost_with_sets)
     g = np.empty(nh * 19 + 3, np.int64)  # sets_size(nh)
     _sets(nbr, ttype, netm, par, g)
-    Dm = _bfs_sets(cm1, cm2, NO_HEX, g, maps[0], FULL)
-    _bfs_sets(cm2, cm1, NO_HEX, g, maps[1], FULL)
-    Do = _bfs_sets(co1, co2, NO_HEX, g, maps[2], FULL)
-    _bfs_sets(co2, co1, NO_HEX, g, maps[3], FULL)
+    Dm = INF
+    Do = INF
+    for k in range(4):  # maps from own corner 1, 2, then the opponent's (one call site)
+        q = p if k < 2 else o
+        v = _bfs_sets(corners[q, k & 1], corners[q, 1 - (k & 1)], NO_HEX, g, maps[k], FULL)
+        if k == 0:
+            Dm = v
+        elif k == 2:
+            Do = v
     _critical(maps[0], maps[1], Dm, nh, ttype, crit[0], cnt)
     _critical(maps[2], maps[3], Do, nh, ttype, crit[1], cnt)
     open0 = _open_ends(cm1, nbr, ttype, emask, netm, par, need_c[0])
@@ -1182,12 +1216,12 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
             # through the tile is taken from maps that avoid h (or searched, see _through_cut)
             one_line = net_mask[t, r, 1] == 0
             if ex_m >= INF and th_m > 0:
-                th_m = _through_cut(h, t, r, cm1, cm2, cut_m, g, nbr, net_mask, emask_t, ttype,
-                                    emask, netid, netm, sd, pn, dq, carr[0], carr[1])
+                th_m = _through_cut(h, t, r, cm1, cm2, cut_m, g, nbr, net_mask, emask_t,
+                                    ttype, emask, netid, netm, par, sd, pn, dq, carr[0], carr[1])
                 cut_m = cut_m or one_line
             if ex_o >= INF and th_o > 0:
-                th_o = _through_cut(h, t, r, co1, co2, cut_o, g, nbr, net_mask, emask_t, ttype,
-                                    emask, netid, netm, sd, pn, dq, carr[2], carr[3])
+                th_o = _through_cut(h, t, r, co1, co2, cut_o, g, nbr, net_mask, emask_t,
+                                    ttype, emask, netid, netm, par, sd, pn, dq, carr[2], carr[3])
                 cut_o = cut_o or one_line
             if th_m == 0:
                 sc = 1e12
