@@ -1014,17 +1014,16 @@ def _open_ends(c, nbr, ttype, emask, netm, par, need_c):
 @njit(cache=True)
 def _legal_set(p, h, npairs, pt, pe, placed_any, corners, ttype, adj, need, block_connected):
     """The hand pairs seat p may place on hex h, as a bit set (bit i: pair i, type pt[i], side
-    mask pe[i]): _legal for all pairs at once, the hex's part tested once."""
-    if ttype[h] >= 0:
-        return 0
+    mask pe[i]): _legal for all pairs at once, the hex's part tested once. One exit, so numba
+    can drop the reference counts of its array arguments (see _fits)."""
     first = placed_any[p] == 0
-    if first and h != corners[p, 0] and h != corners[p, 1]:
-        return 0
-    if not first and adj[h] == 0:
-        return 0
+    if first:
+        open_h = h == corners[p, 0] or h == corners[p, 1]
+    else:
+        open_h = adj[h] != 0
     nd = need[h]
     bits = 0
-    for i in range(npairs):
+    for i in range(npairs if open_h and ttype[h] < 0 else 0):
         if pt[i] == BLOCK:
             ok = not block_connected
         else:
@@ -1109,10 +1108,7 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
             if adj[hh] > 0:  # a candidate: the exact cost around it is needed
                 v = _bfs_sets(cm1, cm2, hh, g, sd, STOP)
             else:  # only whether it is a cut
-                ttype[hh] = BLOCK
-                v = INF if _reach(cm1, cm2, nbr, ttype, emask, netid, netm, dist, seen, stamp,
-                                  stack, pn, ps, cv, cd) < 0 else Dm + 1
-                ttype[hh] = -1
+                v = INF if _bfs_sets(cm1, cm2, hh, g, sd, STOP) >= INF else Dm + 1
             gx[0, hh] = v
             if v >= INF:
                 gx[1, hh] = 1
@@ -1193,6 +1189,11 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
         # carr[0:2] / carr[2:4] hold _cut_arrivals of h for own / opponent's ways once set
         cut_m = np.bool_(False)
         cut_o = np.bool_(False)
+        # the four arrivals as tuples: _pair_through on plain values (no views, no counts)
+        am1 = (arr[0, 0], arr[0, 1], arr[0, 2], arr[0, 3], arr[0, 4], arr[0, 5])
+        am2 = (arr[1, 0], arr[1, 1], arr[1, 2], arr[1, 3], arr[1, 4], arr[1, 5])
+        ao1 = (arr[2, 0], arr[2, 1], arr[2, 2], arr[2, 3], arr[2, 4], arr[2, 5])
+        ao2 = (arr[3, 0], arr[3, 1], arr[3, 2], arr[3, 3], arr[3, 4], arr[3, 5])
         for i in range(npairs):
             t = pt[i]
             r = pr[i]
@@ -1205,11 +1206,11 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
                 if m == 0:
                     continue
                 if not same_m:
-                    v = _pair_through(m, arr[0], arr[1], h == cm1, h == cm2)
+                    v = _pair_through(m, am1, am2, h == cm1, h == cm2)
                     if v < th_m:
                         th_m = v
                 if not same_o:
-                    v = _pair_through(m, arr[2], arr[3], h == co1, h == co2)
+                    v = _pair_through(m, ao1, ao2, h == co1, h == co2)
                     if v < th_o:
                         th_o = v
             # h is a cut of a player's ways: the maps may route through h itself, so the cost
