@@ -109,31 +109,37 @@ def test_cut_arrivals_from_hex_sets_equal_link_table_ones(seed):
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_cost_with_a_tile_on_hex_sets_equals_link_table_search(seed):
-    """_cost_with_sets (the tile's lines joined into a copy of the union-find, board restored)
-    against _cost_with for every tile and rotation on random empty hexes next to tiles."""
+def test_cost_through_an_x_cross_on_hex_sets_equals_link_table_search(seed):
+    """_through_cut with an X-Cross (its lines joined into a copy of the union-find, the board
+    restored) against _cost_with for every two-line tile and rotation on random empty hexes."""
     rng = np.random.default_rng(700 + seed)
     kb = KernelBoard()
     nh, nn = BOARD.size, 2 * BOARD.size
     d, done, dq = np.zeros(nn, np.int64), np.zeros(nn, np.int64), np.zeros(nn * 12 + 4, np.int64)
-    pc, g2 = np.zeros(nn, np.int64), np.zeros(K.sets_size(nh), np.int64)
+    pc, g, g2 = (np.zeros(nn, np.int64), np.zeros(K.sets_size(nh), np.int64),
+                 np.zeros(K.sets_size(nh), np.int64))
+    a1, a2 = np.zeros(6, np.int64), np.zeros(6, np.int64)
+    nm = kb.t.net_mask
+    two_line = [(t, kb.t.rot_of[t, o]) for t in range(kb.t.n_orient.shape[0])
+                for o in range(kb.t.n_orient[t]) if nm[t, kb.t.rot_of[t, o], 1] != 0]
+    assert two_line
     tried = 0
     for _ in range(6):
         grow(kb, rng, 5)
         before = [a.copy() for a in (kb.ttype, kb.emask, kb.netid, kb.netm, kb.par)]
         near = [h for h in range(nh) if kb.ttype[h] < 0 and kb.adj[h] > 0]
-        for h in rng.choice(near, min(4, len(near)), replace=False):
-            for t in range(kb.t.n_orient.shape[0]):
-                for o in range(kb.t.n_orient[t]):
-                    r = kb.t.rot_of[t, o]
-                    for q in range(2):
-                        c1, c2 = CORNERS[q]
-                        args = (h, t, r, c1, c2, kb.t.nbr, kb.t.net_mask, kb.t.emask, kb.ttype,
-                                kb.emask, kb.netid, kb.netm)
-                        want = K._cost_with(*args, d, done, dq)
-                        got = K._cost_with_sets(*args, kb.par, d, pc, g2)
-                        assert got == want, (seed, BOARD.names[h], t, r, q)
-                        tried += 1
+        for h in rng.choice(near, min(6, len(near)), replace=False):
+            for t, r in two_line:
+                for q in range(2):
+                    c1, c2 = CORNERS[q]
+                    args = (h, t, r, c1, c2, kb.t.nbr, kb.t.net_mask, kb.t.emask, kb.ttype,
+                            kb.emask, kb.netid, kb.netm)
+                    want = K._cost_with(*args, d, done, dq)
+                    got = K._through_cut(h, t, r, c1, c2, False, g, kb.t.nbr, nm, kb.t.emask,
+                                         kb.ttype, kb.emask, kb.netid, kb.netm, kb.par, d, pc, g2,
+                                         a1, a2)
+                    assert got == want, (seed, BOARD.names[h], t, r, q)
+                    tried += 1
         after = (kb.ttype, kb.emask, kb.netid, kb.netm, kb.par)
         assert all((x == y).all() for x, y in zip(before, after, strict=True))
     assert tried > 0

@@ -922,10 +922,22 @@ def _cut_arrivals(h, c1, c2, nbr, ttype, emask, netid, netm, sd, done, dq, a1, a
 
 
 @njit(cache=True)
-def _cost_with_sets(h, t, r, src, dst, nbr, net_mask, emask_t, ttype, emask, netid, netm, par,
-                    d, pc, g2):
-    """_cost_with on hex sets: the tile's lines join the union-find sets they touch in pc (a
-    copy of par, int64[NN]), g2 (int64[sets_size(NH)]) is that board's _sets; state restored."""
+def _through_cut(h, t, r, c1, c2, mapped, g, nbr, net_mask, emask_t, ttype, emask, netid, netm,
+                 par, sd, pc, g2, a1, a2):
+    """Exact cost c1 -> c2 through tile (t, r) on cut hex h: from a1, a2 (_cut_arrivals over the
+    board's hex sets g, filled here unless `mapped`) for a one-line tile. An X-Cross, whose two
+    lines a way may both use, is searched: its lines join the union-find sets they touch in pc
+    (a copy of par, int64[NN]), g2 (int64[sets_size(NH)]) gets that board's _sets, and the
+    board is restored (as _cost_with, on hex sets)."""
+    if net_mask[t, r, 1] == 0:
+        if not mapped:
+            _bfs_sets(c1, c1, h, g, sd, FULL)  # dst = src: map only
+            _arrive(h, sd, nbr, ttype, emask, netid, a1)
+            _bfs_sets(c2, c2, h, g, sd, FULL)
+            _arrive(h, sd, nbr, ttype, emask, netid, a2)
+        # as tuples, like the greedy's other _pair_through calls: one compiled version of it
+        return _pair_through(net_mask[t, r, 0], (a1[0], a1[1], a1[2], a1[3], a1[4], a1[5]),
+                             (a2[0], a2[1], a2[2], a2[3], a2[4], a2[5]), h == c1, h == c2)
     for i in range(pc.shape[0]):
         pc[i] = par[i]
     ttype[h] = t
@@ -942,16 +954,16 @@ def _cost_with_sets(h, t, r, src, dst, nbr, net_mask, emask_t, ttype, emask, net
         n = nbr[h, s]
         o = (s + 3) % 6
         if (em >> s) & 1 and n >= 0 and ttype[n] >= 0 and (emask[n] >> o) & 1:
-            a = h * 2 + netid[h * 6 + s]
-            while pc[a] != a:
-                a = pc[a]
-            b = n * 2 + netid[n * 6 + o]
-            while pc[b] != b:
-                b = pc[b]
-            if a != b:
-                pc[a] = b
+            x = h * 2 + netid[h * 6 + s]
+            while pc[x] != x:
+                x = pc[x]
+            y = n * 2 + netid[n * 6 + o]
+            while pc[y] != y:
+                y = pc[y]
+            if x != y:
+                pc[x] = y
     _sets(nbr, ttype, netm, pc, g2)
-    c = _bfs_sets(src, dst, NO_HEX, g2, d, STOP)
+    c = _bfs_sets(c1, c2, NO_HEX, g2, sd, STOP)
     ttype[h] = -1
     emask[h] = 0
     for j in range(2):
@@ -959,23 +971,6 @@ def _cost_with_sets(h, t, r, src, dst, nbr, net_mask, emask_t, ttype, emask, net
     for s in range(6):
         netid[h * 6 + s] = -1
     return c
-
-
-@njit(cache=True)
-def _through_cut(h, t, r, c1, c2, mapped, g, nbr, net_mask, emask_t, ttype, emask, netid, netm,
-                 par, sd, pc, g2, a1, a2):
-    """Exact cost c1 -> c2 through tile (t, r) on cut hex h: from a1, a2 (_cut_arrivals over the
-    board's hex sets g, filled here unless `mapped`) for a one-line tile; searched for an
-    X-Cross, whose two lines a way may both use (_cost_with_sets; pc, g2: its scratch)."""
-    if net_mask[t, r, 1] != 0:
-        return _cost_with_sets(h, t, r, c1, c2, nbr, net_mask, emask_t, ttype, emask, netid, netm,
-                               par, sd, pc, g2)
-    if not mapped:
-        _bfs_sets(c1, c1, h, g, sd, FULL)  # dst = src: map only
-        _arrive(h, sd, nbr, ttype, emask, netid, a1)
-        _bfs_sets(c2, c2, h, g, sd, FULL)
-        _arrive(h, sd, nbr, ttype, emask, netid, a2)
-    return _pair_through(net_mask[t, r, 0], a1, a2, h == c1, h == c2)
 
 
 @njit(cache=True)
@@ -1052,8 +1047,8 @@ def _arrive4(h, maps, nbr, ttype, emask, netid, arr):
 @njit(cache=True)
 def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corners, nbr, n_orient,
                  rot_of, net_mask, emask_t, ttype, emask, netid, netm, par, adj, need, front,
-                 nfront, placed_any, hand, pt, pr, cand, maps, sd, pn, ps, dq, arr, carr, crit,
-                 cnt, need_c, gx, dist, seen, stamp, stack, cv, cd, out):
+                 nfront, placed_any, hand, pt, pr, cand, maps, sd, pn, dq, arr, carr, crit, cnt,
+                 need_c, gx, out):
     """Plays to win: cheapest completion (empty hexes still to fill) for both players, from both
     of each player's corners (4 distance maps per turn); a candidate is scored by how it changes
     own and opponent's completion cost: through the new tile (from the maps) or around it (exact
@@ -1075,7 +1070,7 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
     co1 = corners[o, 0]
     co2 = corners[o, 1]
     # every search of this turn runs on the board as it is now, as hex sets (an X-Cross tried
-    # on a cut hex is searched on its own, _cost_with_sets)
+    # on a cut hex is searched on its own, in _through_cut)
     g = np.empty(nh * 19 + 3, np.int64)  # sets_size(nh)
     _sets(nbr, ttype, netm, par, g)
     Dm = INF
@@ -1457,8 +1452,8 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
                 ok = _greedy_move(cur, rng, bot_par[cur, 0], bot_par[cur, 1], block_connected,
                                   blocked_loses, corners, nbr, n_orient, rot_of, net_mask, emask_t,
                                   ttype, emask, netid, netm, par, adj, need, front, nfront,
-                                  placed_any, hand, pt, pr, cand, maps, sd, pn, ps, dq, arr, carr,
-                                  crit, cnt, need_c, gx, dist, seen, stamp, stack, cv, cd, mv)
+                                  placed_any, hand, pt, pr, cand, maps, sd, pn, dq, arr, carr,
+                                  crit, cnt, need_c, gx, mv)
             else:
                 ok = _random_move(cur, rng, block_connected, corners, n_orient, rot_of, emask_t,
                                   ttype, adj, need, front, nfront, placed_any, hand, pt, pr, cand,
