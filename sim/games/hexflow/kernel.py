@@ -935,9 +935,7 @@ def _through_cut(h, t, r, c1, c2, mapped, g, nbr, net_mask, emask_t, ttype, emas
             _arrive(h, sd, nbr, ttype, emask, netid, a1)
             _bfs_sets(c2, c2, h, g, sd, FULL)
             _arrive(h, sd, nbr, ttype, emask, netid, a2)
-        # as tuples, like the greedy's other _pair_through calls: one compiled version of it
-        return _pair_through(net_mask[t, r, 0], (a1[0], a1[1], a1[2], a1[3], a1[4], a1[5]),
-                             (a2[0], a2[1], a2[2], a2[3], a2[4], a2[5]), h == c1, h == c2)
+        return _pair_through(net_mask[t, r, 0], a1, a2, h == c1, h == c2)
     for i in range(pc.shape[0]):
         pc[i] = par[i]
     ttype[h] = t
@@ -1184,11 +1182,6 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
         # carr[0:2] / carr[2:4] hold _cut_arrivals of h for own / opponent's ways once set
         cut_m = np.bool_(False)
         cut_o = np.bool_(False)
-        # the four arrivals as tuples: _pair_through on plain values (no views, no counts)
-        am1 = (arr[0, 0], arr[0, 1], arr[0, 2], arr[0, 3], arr[0, 4], arr[0, 5])
-        am2 = (arr[1, 0], arr[1, 1], arr[1, 2], arr[1, 3], arr[1, 4], arr[1, 5])
-        ao1 = (arr[2, 0], arr[2, 1], arr[2, 2], arr[2, 3], arr[2, 4], arr[2, 5])
-        ao2 = (arr[3, 0], arr[3, 1], arr[3, 2], arr[3, 3], arr[3, 4], arr[3, 5])
         for i in range(npairs):
             t = pt[i]
             r = pr[i]
@@ -1201,11 +1194,11 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
                 if m == 0:
                     continue
                 if not same_m:
-                    v = _pair_through(m, am1, am2, h == cm1, h == cm2)
+                    v = _pair_through(m, arr[0], arr[1], h == cm1, h == cm2)
                     if v < th_m:
                         th_m = v
                 if not same_o:
-                    v = _pair_through(m, ao1, ao2, h == co1, h == co2)
+                    v = _pair_through(m, arr[2], arr[3], h == co1, h == co2)
                     if v < th_o:
                         th_o = v
             # h is a cut of a player's ways: the maps may route through h itself, so the cost
