@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.rng import below, game_seed, new_state, shuffle
 
@@ -36,6 +37,8 @@ BLOCK = 4
 NO_HEX = np.int64(-1)
 STOP = np.bool_(True)
 FULL = np.bool_(False)
+# hexes per word of a hex set (_sets): two int64 words, bit 63 unused, boards up to 124 hexes
+SET_W = 62
 
 # cfg indices
 C_HAND, C_BLOCK_CONNECTED, C_BLOCKED_LOSES, C_STALEMATE, C_NO_MOVE, C_FIRST, C_MAX_TURNS, \
@@ -208,6 +211,165 @@ def _bfs_links(src, dst, blocked, lk, ttype, netm, d, done, dq, stop):
         if netm[dst * 2 + j] != 0 and d[dst * 2 + j] < best:
             best = d[dst * 2 + j]
     return best
+
+
+def sets_size(nh):
+    """Length of the int64 table _sets fills for a board of nh hexes."""
+    return nh * 19 + 3
+
+
+@njit(cache=True)
+def _sets(nbr, ttype, netm, par, g):
+    """The board as hex sets for _bfs_sets; g: int64[sets_size(NH)], built once per board.
+
+    Placed lines that touch are one union-find set (par): a line reaching one of its networks
+    reaches them all at no cost, so each set is one component, and the search graph is the empty
+    hexes (cost 1) and the components (cost 0). g holds, by offset (NN = 2 * NH):
+      [0, 2NH)       each hex's neighbours as a hex set (two words: hexes below SET_W, the rest)
+      2NH + 0..1     the empty hexes
+      [2NH+2, +NN)   component of each network node (-1: an empty hex's node, no line)
+      then           the number of components; per component the empty hexes its line ends point
+                     into (two words, NN slots); the search's component costs (NN); per empty
+                     hex the number of components it touches (NH) and them (6 slots each);
+                     scratch for the roots (NN)."""
+    nh = ttype.shape[0]
+    nn = nh * 2
+    o_cid = nn + 2
+    o_touch = o_cid + nn + 1
+    o_adjn = o_touch + nn * 3
+    o_adjl = o_adjn + nh
+    o_root = o_adjl + nh * 6
+    for u in range(nn):
+        g[o_cid + u] = -1
+        g[o_root + u] = -1
+    for h in range(nh):
+        g[o_adjn + h] = 0
+    g[nn] = 0
+    g[nn + 1] = 0
+    ncomp = 0
+    for h in range(nh):
+        g[h * 2] = 0
+        g[h * 2 + 1] = 0
+        for s in range(6):
+            n = nbr[h, s]
+            if n >= 0:
+                w = 1 if n >= SET_W else 0
+                g[h * 2 + w] |= 1 << (n - SET_W * w)
+        if ttype[h] < 0:
+            w = 1 if h >= SET_W else 0
+            g[nn + w] |= 1 << (h - SET_W * w)
+            continue
+        for j in range(2):
+            u = h * 2 + j
+            m = netm[u]
+            if m == 0:
+                continue
+            r = u
+            while par[r] != r:
+                r = par[r]
+            c = g[o_root + r]
+            if c < 0:
+                c = ncomp
+                ncomp += 1
+                g[o_root + r] = c
+                g[o_touch + c * 2] = 0
+                g[o_touch + c * 2 + 1] = 0
+            g[o_cid + u] = c
+            for s in range(6):
+                n = nbr[h, s]
+                if (m >> s) & 1 and n >= 0 and ttype[n] < 0:
+                    w = 1 if n >= SET_W else 0
+                    g[o_touch + c * 2 + w] |= 1 << (n - SET_W * w)
+                    g[o_adjl + n * 6 + g[o_adjn + n]] = c
+                    g[o_adjn + n] += 1
+    g[o_cid + nn] = ncomp
+
+
+@njit(cache=True)
+def _bfs_sets(src, dst, blocked, g, d, stop):
+    """_bfs over the board's hex sets g (_sets), level by level: the hexes at cost k are one set,
+    the next level is their neighbours' union (plus the line ends of the components they touch)
+    less the hexes seen. Same results as _bfs (d for every node, the cost to dst; with `stop`,
+    only the cost), for `blocked` an empty hex or -1."""
+    nn = d.shape[0]
+    nh = nn >> 1
+    o_cid = nn + 2
+    o_nc = o_cid + nn
+    o_touch = o_nc + 1
+    o_cd = o_touch + nn * 2
+    o_adjn = o_cd + nn
+    o_adjl = o_adjn + nh
+    for i in range(nn):
+        d[i] = INF
+    if src == blocked or dst == blocked:
+        return INF
+    for c in range(g[o_nc]):
+        g[o_cd + c] = INF
+    a0 = g[nn]
+    a1 = g[nn + 1]
+    if blocked >= 0:
+        w = 1 if blocked >= SET_W else 0
+        if w:
+            a1 &= ~(1 << (blocked - SET_W))
+        else:
+            a0 &= ~(1 << blocked)
+    dc0 = g[o_cid + dst * 2]
+    dc1 = g[o_cid + dst * 2 + 1]
+    dw = 1 if dst >= SET_W else 0
+    db = 1 << (dst - SET_W * dw)
+    sw = 1 if src >= SET_W else 0
+    f0 = 0
+    f1 = 0
+    if (g[nn + sw] >> (src - SET_W * sw)) & 1:  # an empty corner costs 1
+        if sw:
+            f1 = 1 << (src - SET_W)
+        else:
+            f0 = 1 << src
+    else:  # a placed corner: its lines cost 0
+        for j in range(2):
+            c = g[o_cid + src * 2 + j]
+            if c >= 0:
+                g[o_cd + c] = 0
+                if stop and (c == dc0 or c == dc1):
+                    return 0
+                f0 |= g[o_touch + c * 2] & a0
+                f1 |= g[o_touch + c * 2 + 1] & a1
+    s0 = 0
+    s1 = 0
+    k = 1
+    while (f0 | f1) != 0:
+        if stop and ((f1 if dw else f0) & db) != 0:
+            return k
+        s0 |= f0
+        s1 |= f1
+        n0 = 0
+        n1 = 0
+        while (f0 | f1) != 0:  # each hex of this level, lowest first
+            if f0 != 0:
+                h = trailing_zeros(f0)
+                f0 &= f0 - 1
+            else:
+                h = trailing_zeros(f1) + SET_W
+                f1 &= f1 - 1
+            d[h * 2] = k
+            n0 |= g[h * 2]
+            n1 |= g[h * 2 + 1]
+            for i in range(g[o_adjn + h]):
+                c = g[o_adjl + h * 6 + i]
+                if g[o_cd + c] > k:
+                    g[o_cd + c] = k
+                    if stop and (c == dc0 or c == dc1):
+                        return k
+                    n0 |= g[o_touch + c * 2]
+                    n1 |= g[o_touch + c * 2 + 1]
+        f0 = n0 & a0 & ~s0
+        f1 = n1 & a1 & ~s1
+        k += 1
+    for u in range(nn):
+        c = g[o_cid + u]
+        if c >= 0:
+            d[u] = g[o_cd + c]
+    return min(d[dst * 2], d[dst * 2 + 1])
 
 
 @njit(cache=True)
@@ -787,15 +949,11 @@ def _cut_arrivals(h, c1, c2, nbr, ttype, emask, netid, netm, sd, done, dq, a1, a
     """a1[s] / a2[s]: cost from corner c1 / c2 to the node across side s of empty hex h by ways
     that avoid h. When h is a cut (every way passes it), a way through a one-line tile on h
     passes h exactly once, so _pair_through over a1, a2 is the exact cost through that tile:
-    two searches per hex instead of one per tile and rotation (_cost_with)."""
+    two searches per hex instead of one per tile and rotation (_cost_with). The greedy bot
+    reads them from its hex sets (_through_cut); this link-table version is what its tests hold
+    that one to."""
     lk = np.empty(sd.shape[0] * 6, np.int64)
     _links(nbr, ttype, netid, netm, emask, lk)
-    _cut_arrivals_links(h, c1, c2, lk, nbr, ttype, emask, netid, netm, sd, done, dq, a1, a2)
-
-
-@njit(cache=True)
-def _cut_arrivals_links(h, c1, c2, lk, nbr, ttype, emask, netid, netm, sd, done, dq, a1, a2):
-    """_cut_arrivals on a board whose link table lk (_links) is built."""
     _bfs_links(c1, c1, h, lk, ttype, netm, sd, done, dq, FULL)  # dst = src: map only
     _arrive(h, sd, nbr, ttype, emask, netid, a1)
     _bfs_links(c2, c2, h, lk, ttype, netm, sd, done, dq, FULL)
@@ -803,17 +961,53 @@ def _cut_arrivals_links(h, c1, c2, lk, nbr, ttype, emask, netid, netm, sd, done,
 
 
 @njit(cache=True)
-def _through_cut(h, t, r, c1, c2, mapped, lk, nbr, net_mask, emask_t, ttype, emask, netid, netm,
-                 sd, done, dq, a1, a2):
-    """Exact cost c1 -> c2 through tile (t, r) on cut hex h: from a1, a2 (_cut_arrivals, filled
-    here unless `mapped`; lk: the board's _links) for a one-line tile; searched for an X-Cross,
-    whose two lines a way may both use."""
-    if net_mask[t, r, 1] != 0:
-        return _cost_with(h, t, r, c1, c2, nbr, net_mask, emask_t, ttype, emask, netid, netm, sd,
-                          done, dq)
-    if not mapped:
-        _cut_arrivals_links(h, c1, c2, lk, nbr, ttype, emask, netid, netm, sd, done, dq, a1, a2)
-    return _pair_through(net_mask[t, r, 0], a1, a2, h == c1, h == c2)
+def _through_cut(h, t, r, c1, c2, mapped, g, nbr, net_mask, emask_t, ttype, emask, netid, netm,
+                 par, sd, pc, g2, a1, a2):
+    """Exact cost c1 -> c2 through tile (t, r) on cut hex h: from a1, a2 (_cut_arrivals over the
+    board's hex sets g, filled here unless `mapped`) for a one-line tile. An X-Cross, whose two
+    lines a way may both use, is searched: its lines join the union-find sets they touch in pc
+    (a copy of par, int64[NN]), g2 (int64[sets_size(NH)]) gets that board's _sets, and the
+    board is restored (as _cost_with, on hex sets)."""
+    if net_mask[t, r, 1] == 0:
+        if not mapped:
+            _bfs_sets(c1, c1, h, g, sd, FULL)  # dst = src: map only
+            _arrive(h, sd, nbr, ttype, emask, netid, a1)
+            _bfs_sets(c2, c2, h, g, sd, FULL)
+            _arrive(h, sd, nbr, ttype, emask, netid, a2)
+        return _pair_through(net_mask[t, r, 0], a1, a2, h == c1, h == c2)
+    for i in range(pc.shape[0]):
+        pc[i] = par[i]
+    ttype[h] = t
+    em = emask_t[t, r]
+    emask[h] = em
+    for j in range(2):
+        m = net_mask[t, r, j]
+        netm[h * 2 + j] = m
+        pc[h * 2 + j] = h * 2 + j
+        for s in range(6):
+            if (m >> s) & 1:
+                netid[h * 6 + s] = j
+    for s in range(6):  # as _place joins them, on the copy
+        n = nbr[h, s]
+        o = (s + 3) % 6
+        if (em >> s) & 1 and n >= 0 and ttype[n] >= 0 and (emask[n] >> o) & 1:
+            x = h * 2 + netid[h * 6 + s]
+            while pc[x] != x:
+                x = pc[x]
+            y = n * 2 + netid[n * 6 + o]
+            while pc[y] != y:
+                y = pc[y]
+            if x != y:
+                pc[x] = y
+    _sets(nbr, ttype, netm, pc, g2)
+    c = _bfs_sets(c1, c2, NO_HEX, g2, sd, STOP)
+    ttype[h] = -1
+    emask[h] = 0
+    for j in range(2):
+        netm[h * 2 + j] = 0
+    for s in range(6):
+        netid[h * 6 + s] = -1
+    return c
 
 
 @njit(cache=True)
@@ -852,17 +1046,16 @@ def _open_ends(c, nbr, ttype, emask, netm, par, need_c):
 @njit(cache=True)
 def _legal_set(p, h, npairs, pt, pe, placed_any, corners, ttype, adj, need, block_connected):
     """The hand pairs seat p may place on hex h, as a bit set (bit i: pair i, type pt[i], side
-    mask pe[i]): _legal for all pairs at once, the hex's part tested once."""
-    if ttype[h] >= 0:
-        return 0
+    mask pe[i]): _legal for all pairs at once, the hex's part tested once. One exit, so numba
+    can drop the reference counts of its array arguments (see _fits)."""
     first = placed_any[p] == 0
-    if first and h != corners[p, 0] and h != corners[p, 1]:
-        return 0
-    if not first and adj[h] == 0:
-        return 0
+    if first:
+        open_h = h == corners[p, 0] or h == corners[p, 1]
+    else:
+        open_h = adj[h] != 0
     nd = need[h]
     bits = 0
-    for i in range(npairs):
+    for i in range(npairs if open_h and ttype[h] < 0 else 0):
         if pt[i] == BLOCK:
             ok = not block_connected
         else:
@@ -891,8 +1084,8 @@ def _arrive4(h, maps, nbr, ttype, emask, netid, arr):
 @njit(cache=True)
 def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corners, nbr, n_orient,
                  rot_of, net_mask, emask_t, ttype, emask, netid, netm, par, adj, need, front,
-                 nfront, placed_any, hand, pt, pr, cand, maps, sd, pn, ps, dq, arr, carr, crit,
-                 cnt, need_c, gx, dist, seen, stamp, stack, cv, cd, out):
+                 nfront, placed_any, hand, pt, pr, cand, maps, sd, pn, dq, arr, carr, crit, cnt,
+                 need_c, gx, out):
     """Plays to win: cheapest completion (empty hexes still to fill) for both players, from both
     of each player's corners (4 distance maps per turn); a candidate is scored by how it changes
     own and opponent's completion cost: through the new tile (from the maps) or around it (exact
@@ -913,14 +1106,19 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
     cm2 = corners[p, 1]
     co1 = corners[o, 0]
     co2 = corners[o, 1]
-    # every search of this turn runs on the board as it is now (tiles tried on a hex are
-    # searched by _cost_with, which builds its own table)
-    lk = np.empty(nh * 12, np.int64)
-    _links(nbr, ttype, netid, netm, emask, lk)
-    Dm = _bfs_links(cm1, cm2, NO_HEX, lk, ttype, netm, maps[0], pn, dq, FULL)
-    _bfs_links(cm2, cm1, NO_HEX, lk, ttype, netm, maps[1], pn, dq, FULL)
-    Do = _bfs_links(co1, co2, NO_HEX, lk, ttype, netm, maps[2], pn, dq, FULL)
-    _bfs_links(co2, co1, NO_HEX, lk, ttype, netm, maps[3], pn, dq, FULL)
+    # every search of this turn runs on the board as it is now, as hex sets (an X-Cross tried
+    # on a cut hex is searched on its own, in _through_cut)
+    g = np.empty(nh * 19 + 3, np.int64)  # sets_size(nh)
+    _sets(nbr, ttype, netm, par, g)
+    Dm = INF
+    Do = INF
+    for k in range(4):  # maps from own corner 1, 2, then the opponent's (one call site)
+        q = p if k < 2 else o
+        v = _bfs_sets(corners[q, k & 1], corners[q, 1 - (k & 1)], NO_HEX, g, maps[k], FULL)
+        if k == 0:
+            Dm = v
+        elif k == 2:
+            Do = v
     _critical(maps[0], maps[1], Dm, nh, ttype, crit[0], cnt)
     _critical(maps[2], maps[3], Do, nh, ttype, crit[1], cnt)
     open0 = _open_ends(cm1, nbr, ttype, emask, netm, par, need_c[0])
@@ -940,12 +1138,9 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
             if not near:
                 continue
             if adj[hh] > 0:  # a candidate: the exact cost around it is needed
-                v = _bfs_links(cm1, cm2, hh, lk, ttype, netm, sd, pn, dq, STOP)
+                v = _bfs_sets(cm1, cm2, hh, g, sd, STOP)
             else:  # only whether it is a cut
-                ttype[hh] = BLOCK
-                v = INF if _reach(cm1, cm2, nbr, ttype, emask, netid, netm, dist, seen, stamp,
-                                  stack, pn, ps, cv, cd) < 0 else Dm + 1
-                ttype[hh] = -1
+                v = INF if _bfs_sets(cm1, cm2, hh, g, sd, STOP) >= INF else Dm + 1
             gx[0, hh] = v
             if v >= INF:
                 gx[1, hh] = 1
@@ -1022,7 +1217,7 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
                 dang_h = True
         ex_o = Do
         if crit[1, h]:
-            ex_o = _bfs_links(co1, co2, h, lk, ttype, netm, sd, pn, dq, STOP)
+            ex_o = _bfs_sets(co1, co2, h, g, sd, STOP)
         # carr[0:2] / carr[2:4] hold _cut_arrivals of h for own / opponent's ways once set
         cut_m = np.bool_(False)
         cut_o = np.bool_(False)
@@ -1049,12 +1244,12 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
             # through the tile is taken from maps that avoid h (or searched, see _through_cut)
             one_line = net_mask[t, r, 1] == 0
             if ex_m >= INF and th_m > 0:
-                th_m = _through_cut(h, t, r, cm1, cm2, cut_m, lk, nbr, net_mask, emask_t, ttype,
-                                    emask, netid, netm, sd, pn, dq, carr[0], carr[1])
+                th_m = _through_cut(h, t, r, cm1, cm2, cut_m, g, nbr, net_mask, emask_t,
+                                    ttype, emask, netid, netm, par, sd, pn, dq, carr[0], carr[1])
                 cut_m = cut_m or one_line
             if ex_o >= INF and th_o > 0:
-                th_o = _through_cut(h, t, r, co1, co2, cut_o, lk, nbr, net_mask, emask_t, ttype,
-                                    emask, netid, netm, sd, pn, dq, carr[2], carr[3])
+                th_o = _through_cut(h, t, r, co1, co2, cut_o, g, nbr, net_mask, emask_t,
+                                    ttype, emask, netid, netm, par, sd, pn, dq, carr[2], carr[3])
                 cut_o = cut_o or one_line
             if th_m == 0:
                 sc = 1e12
@@ -1282,8 +1477,8 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
                 ok = _greedy_move(cur, rng, bot_par[cur, 0], bot_par[cur, 1], block_connected,
                                   blocked_loses, corners, nbr, n_orient, rot_of, net_mask, emask_t,
                                   ttype, emask, netid, netm, par, adj, need, front, nfront,
-                                  placed_any, hand, pt, pr, cand, maps, sd, pn, ps, dq, arr, carr,
-                                  crit, cnt, need_c, gx, dist, seen, stamp, stack, cv, cd, mv)
+                                  placed_any, hand, pt, pr, cand, maps, sd, pn, dq, arr, carr,
+                                  crit, cnt, need_c, gx, mv)
             else:
                 ok = _random_move(cur, rng, block_connected, corners, n_orient, rot_of, emask_t,
                                   ttype, adj, need, front, nfront, placed_any, hand, pt, pr, cand,
