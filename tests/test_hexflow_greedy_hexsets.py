@@ -143,3 +143,11 @@ def test_cost_through_an_x_cross_on_hex_sets_equals_link_table_search(seed):
         after = (kb.ttype, kb.emask, kb.netid, kb.netm, kb.par)
         assert all((x == y).all() for x, y in zip(before, after, strict=True))
     assert tried > 0
+
+
+def test_race_board_fits_two_set_words():
+    """_sets/_bfs_sets hold a hex set in two int64 words of SET_W bits (bit 63 stays clear so
+    shifts never touch the sign): the board must fit, and the table size follows the layout."""
+    assert BOARD.size <= 2 * K.SET_W and K.SET_W <= 63
+    nh = BOARD.size
+    assert K.sets_size(nh) == 2 * nh + 2 + (2 * nh + 1) + 2 * nh * 2 + 2 * nh + nh + 6 * nh + 2 * nh
