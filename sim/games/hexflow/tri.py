@@ -482,7 +482,13 @@ def _ends_after(p, h, t, r, first, corners, nbr, ttype, emask, netid, netm, par,
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _six(a):
+    """The six values of a side-indexed row as a tuple (passed on without reference counting)."""
+    return (a[0], a[1], a[2], a[3], a[4], a[5])
+
+
+@njit(cache=True, inline="always")
 def _upper(p, cp, wo, wq, ns):
     """The greedy's score for p's new cost cp when every opponent q keeps wo[q] (its cost
     avoiding the hex): an upper bound on the real score once cp > 0 (INF when cp = 0, a win)."""
@@ -561,31 +567,42 @@ def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block,
             h = front[i]
             if need[h] == 0 and not block_opt:
                 continue
+        # _legal's test of the hex itself, once for all the options
+        co = corner_owner[h]
+        if ttype[h] >= 0 or (co >= 0 and co != p) or (not first and adj[h] == 0):
+            continue
+        nd = need[h]
         for q in range(ns):
             wo[q] = INF if h == corners[q] else dmin[q] + crit[q, h]
         at1 = h == corners[p]
         at2 = is_centre[h] == 1
-        _arrive_l(h, dfw[p], lnk, a1[p])
-        _arrive_l(h, dgo, lnk, a2)
+        # arrivals (_arrive_l) read here and handed to _pair_through as tuples: a call with
+        # array arguments pays numba's reference counting, which cost more than its work
+        b = h * 12
+        for s in range(6):
+            e = lnk[b + s]
+            a1[p, s] = INF if e < 0 else dfw[p, e >> 1]
+            a2[s] = INF if e < 0 else dgo[e >> 1]
+        own = _six(a1[p])
+        cen = _six(a2)
         if prune:
-            m1 = INF
-            m2 = INF
-            for s in range(6):
-                m1 = min(m1, a1[p, s])
-                m2 = min(m2, a2[s])
-            lb = m2 if at1 else (m1 if at2 else m1 + m2)
+            lb = min(own) + min(cen)
+            if at1:
+                lb = min(cen)
+            elif at2:
+                lb = min(own)
             if _upper(p, min(lb, wo[p]), wo, wq, ns) < bestsc:
                 continue
         have_opp = False
         for k in range(nopt):
             t = od[k]
             r = orr[k]
-            if not _legal(p, h, t, r, placed_any, corners, corner_owner, ttype, adj, need,
-                          emask_t, block_connected):
-                continue
+            if not ((not block_connected) if t == BLOCK else
+                    (first or (emask_t[t, r] & nd) != 0)):
+                continue  # _legal's test of the option
             via = INF
             for j in range(2):
-                via = min(via, _pair_through(net_mask[t, r, j], a1[p], a2, at1, at2))
+                via = min(via, _pair_through(net_mask[t, r, j], own, cen, at1, at2))
             newc[p] = min(via, wo[p])
             if prune and _upper(p, newc[p], wo, wq, ns) < bestsc:
                 continue
@@ -593,13 +610,16 @@ def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block,
                 have_opp = True
                 for q in range(ns):
                     if q != p:
-                        _arrive_l(h, dfw[q], lnk, a1[q])
+                        for s in range(6):
+                            e = lnk[b + s]
+                            a1[q, s] = INF if e < 0 else dfw[q, e >> 1]
             for q in range(ns):
                 if q == p:
                     continue
                 via = INF
+                theirs = _six(a1[q])
                 for j in range(2):
-                    via = min(via, _pair_through(net_mask[t, r, j], a1[q], a2, h == corners[q],
+                    via = min(via, _pair_through(net_mask[t, r, j], theirs, cen, h == corners[q],
                                                  at2))
                 newc[q] = min(via, wo[q])
             sc = 0.0
@@ -619,8 +639,10 @@ def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block,
                     sc += wq[q] * min(newc[q], 30)
                 if hand_over:
                     sc -= 1e8
-                ea = _ends_after(p, h, t, r, first, corners, nbr, ttype, emask, netid, netm, par,
-                                 net_mask, end, ne)
+                ea = ne  # a tile off the corner network's open ends leaves them as they are
+                if first or end[h] != 0:
+                    ea = _ends_after(p, h, t, r, first, corners, nbr, ttype, emask, netid, netm,
+                                     par, net_mask, end, ne)
                 if ea == 0:
                     sc -= 3.0 * defense
                 elif ea == 1:
