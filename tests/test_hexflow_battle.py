@@ -23,6 +23,7 @@ from sim.games.hexflow import battle as BT
 from sim.games.hexflow.board import BOARD
 from sim.games.hexflow.rules import Tables
 from sim.games.hexflow.tiles import BLOCK, TYPE_BY_NAME, networks
+from sim.games.hexflow.tri import empty_links
 from tests.game_checks import check_game, seats_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -534,14 +535,17 @@ def test_displaced_cost_equals_a_search_on_the_changed_board(index, home, goal, 
                 BT._cost(q, 1, 1, -1, 0, src, dst, k.tz, k.tb.nbr, k.ttype, k.towner, k.emask,
                          k.netid, k.netm, maps[2 * j + m], k.dq)
             D.append(k.cost(q))
+        lk = np.stack([empty_links(k.tb.nbr)] * 2)  # the seats' link tables (see _relink)
+        for x in np.flatnonzero(k.ttype >= 0):
+            BT._relink(int(x), k.tz, k.tb.nbr, k.ttype, k.towner, k.emask, k.netid, k.netm, lk)
         for kind, h, t, rot in k.moves(p, [S6, BK], [22, 22], [1, 1]):
             if kind != BT.K_DISPLACE:
                 continue
             for j in range(4):
                 BT._arrive(h, maps[j], k.tb.nbr, k.ttype, k.emask, k.netid, arr[j])
             got = [BT._displaced_cost(q, j, h, t == S6, D[j], maps, arr, avoid, k.startm,
-                                      k.goalm, k.tz, k.tb.nbr, k.ttype, k.towner, k.emask,
-                                      k.netid, k.netm, k.dq) for j, q in enumerate((p, 1 - p))]
+                                      k.goalm, k.tz, lk, k.ttype, k.towner, k.netm, k.dq)
+                   for j, q in enumerate((p, 1 - p))]
             old = (int(k.ttype[h]), int(k.trot[h]), int(k.towner[h]))
             BT._put(p, h, t, rot, k.tb.net_mask, k.tb.emask, k.ttype, k.trot, k.towner, k.emask,
                     k.netid, k.netm)

@@ -27,8 +27,10 @@ from numba import njit
 from sim.rng import below, game_seed, new_state
 
 from .board import BOARD, multiplier
-from .kernel import _arrive, _critical, _deal, _hand_pairs, _lay_dots, _pair_through
+from .kernel import (_arrive, _arrive4, _critical, _deal, _hand_pairs, _lay_dots, _link,
+                     _pair_through)
 from .tiles import BLOCK, TILE_TYPES, networks, orientations
+from .tri import _six, empty_links
 
 INF = 1 << 20
 STAR6 = 7
@@ -162,6 +164,98 @@ def _cost(q, allow_empty, transit, blocked, stop, srcm, dstm, tz, nbr, ttype, to
                 else:
                     dq[tail] = (nd << 8) | v
                     tail += 1
+    return best
+
+
+@njit(cache=True, inline="always")
+def _step(q, u, s, tz, nbr, ttype, towner, emask, netid):
+    """Seat q's step from node u across side s (kernel._link), -1 onto a tile the transit rule
+    keeps it off."""
+    e = _link(u, s, nbr, ttype, emask, netid)
+    if e >= 0 and (e & 1) == 0:
+        n = e >> 2
+        if towner[n] != q and tz[q, n] == 0:
+            return -1
+    return e
+
+
+@njit(cache=True)
+def _relink(h, tz, nbr, ttype, towner, emask, netid, netm, lk):
+    """Keep lk[q, u * 6 + s] = _step(q, u, s) for both seats (an empty hex steps from node h*2
+    on every side, h*2 + 1 has none; a network from the sides it covers) after the tile on hex
+    h changed, placed or displaced: h's own nodes, and its neighbours' steps onto h.
+    lk: int64[2, 12 NH], the empty board's (tri.empty_links) at the start of a game."""
+    for q in range(2):
+        for j in range(2):
+            u = h * 2 + j
+            m = netm[u]
+            for s in range(6):
+                lk[q, u * 6 + s] = _step(q, u, s, tz, nbr, ttype, towner, emask,
+                                         netid) if (m >> s) & 1 else -1
+        for s in range(6):
+            n = nbr[h, s]
+            if n < 0:
+                continue
+            o = (s + 3) % 6
+            if ttype[n] < 0:
+                u = n * 2
+            elif (emask[n] >> o) & 1:
+                u = n * 2 + netid[n * 6 + o]
+            else:
+                continue
+            lk[q, u * 6 + o] = _step(q, u, o, tz, nbr, ttype, towner, emask, netid)
+
+
+@njit(cache=True)
+def _cost_l(q, blocked, stop, srcm, dstm, lk, tz, ttype, towner, netm, d, dq):
+    """_cost(q, allow_empty=1, transit=1, ...) stepping along seat q's link table lk[q]
+    (_relink) instead of re-reading the board at every step; the same costs and maps."""
+    nn = d.shape[0]
+    nh = nn >> 1
+    for i in range(nn):
+        d[i] = INF
+    head = nn * 6
+    tail = head
+    for h in range(nh):
+        if srcm[q, h] == 0 or h == blocked:
+            continue
+        if ttype[h] < 0:
+            d[h * 2] = 1
+            dq[tail] = (1 << 8) | (h * 2)
+            tail += 1
+        elif towner[h] == q or tz[q, h]:
+            for j in range(2):
+                if netm[h * 2 + j] != 0:
+                    d[h * 2 + j] = 0
+                    head -= 1
+                    dq[head] = h * 2 + j
+    best = INF
+    while head < tail:
+        e = dq[head]
+        head += 1
+        u = e & 255
+        du = e >> 8
+        if du != d[u]:
+            continue  # stale: expanded at its final cost already
+        if dstm[q, u >> 1] and du < best:
+            best = du
+            if stop:
+                return best
+        b = u * 6
+        for s in range(6):
+            x = lk[q, b + s]
+            if x < 0 or x >> 2 == blocked:
+                continue
+            v = x >> 1
+            nd = du + (x & 1)
+            if nd < d[v]:
+                d[v] = nd
+                if x & 1:
+                    dq[tail] = (nd << 8) | v
+                    tail += 1
+                else:
+                    head -= 1
+                    dq[head] = (nd << 8) | v
     return best
 
 
@@ -602,8 +696,8 @@ def _random_pick(p, rng, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_
 
 
 @njit(cache=True)
-def _displaced_cost(q, k, h, star, D, maps, arr, avoid, startm, goalm, tz, nbr, ttype, towner,
-                    emask, netid, netm, dq):
+def _displaced_cost(q, k, h, star, D, maps, arr, avoid, startm, goalm, tz, lk, ttype, towner,
+                    netm, dq):
     """Seat q's completion cost (as _cost) once the mover's Star-6 (`star`) or Block replaces
     the tile on hex h, from this turn's maps (maps[2k] from q's starts, maps[2k+1] from its
     goals; D = q's cost now; arr[2k], arr[2k+1]: their arrivals at h), without searching the
@@ -634,8 +728,7 @@ def _displaced_cost(q, k, h, star, D, maps, arr, avoid, startm, goalm, tz, nbr, 
         for j in range(2):
             u = h * 2 + j
             if D < INF and netm[u] != 0 and dS[u] + dG[u] == D:
-                a = _cost(q, 1, 1, h, 1, startm, goalm, tz, nbr, ttype, towner, emask, netid,
-                          netm, maps[4], dq)
+                a = _cost_l(q, h, 1, startm, goalm, lk, tz, ttype, towner, netm, maps[4], dq)
                 break
         avoid[k, h] = a
     return avoid[k, h]
@@ -644,7 +737,7 @@ def _displaced_cost(q, k, h, star, D, maps, arr, avoid, startm, goalm, tz, nbr, 
 @njit(cache=True)
 def _greedy_pick(p, rng, w_block, token_cost, w_stale, cap_pts, mult, nmoves, mk, mh, mt, mr, tz,
                  startm, goalm, nbr, net_mask, emask_t, ttype, trot, towner, emask, netid, netm,
-                 maps, dq, arr, crit, cnt, avoid, mark, stack, cs):
+                 lk, maps, dq, arr, crit, cnt, avoid, mark, stack, cs):
     """Index of the best move: own completion cost down, the opponent's up (x w_block), minus
     token_cost for a displacement, plus w_stale x the stalemate score it gains (own chain
     grown, a capture, an opponent chain tile taken); a win at once beats everything, handing
@@ -660,10 +753,8 @@ def _greedy_pick(p, rng, w_block, token_cost, w_stale, cap_pts, mult, nmoves, mk
     # maps[0/1]: seat p from start / goal; maps[2/3]: the opponent
     for k in range(2):
         q = p if k == 0 else o
-        _cost(q, 1, 1, -1, 0, startm, goalm, tz, nbr, ttype, towner, emask, netid, netm,
-              maps[2 * k], dq)
-        _cost(q, 1, 1, -1, 0, goalm, startm, tz, nbr, ttype, towner, emask, netid, netm,
-              maps[2 * k + 1], dq)
+        _cost_l(q, -1, 0, startm, goalm, lk, tz, ttype, towner, netm, maps[2 * k], dq)
+        _cost_l(q, -1, 0, goalm, startm, lk, tz, ttype, towner, netm, maps[2 * k + 1], dq)
     dcur0 = INF
     dcur1 = INF
     for k in range(2):
@@ -692,10 +783,12 @@ def _greedy_pick(p, rng, w_block, token_cost, w_stale, cap_pts, mult, nmoves, mk
         r = mr[i]
         if h != ch:  # placements come grouped by hex
             ch = h
-            for k in range(2):
-                if k == 0 or tz[o, h]:
-                    _arrive(h, maps[2 * k], nbr, ttype, emask, netid, arr[2 * k])
-                    _arrive(h, maps[2 * k + 1], nbr, ttype, emask, netid, arr[2 * k + 1])
+            _arrive4(h, maps, nbr, ttype, emask, netid, arr)
+            # as tuples, _pair_through takes no arrays (no reference counting per call)
+            own_s = _six(arr[0])
+            own_g = _six(arr[1])
+            opp_s = _six(arr[2])
+            opp_g = _six(arr[3])
             lm = 0
             for s in range(6):
                 n = nbr[h, s]
@@ -705,9 +798,9 @@ def _greedy_pick(p, rng, w_block, token_cost, w_stale, cap_pts, mult, nmoves, mk
                     lm |= 1 << s
         if mk[i] == K_DISPLACE:
             mine = _displaced_cost(p, 0, h, t == STAR6, dcur0, maps, arr, avoid, startm, goalm,
-                                   tz, nbr, ttype, towner, emask, netid, netm, dq)
+                                   tz, lk, ttype, towner, netm, dq)
             theirs = _displaced_cost(o, 1, h, t == STAR6, dcur1, maps, arr, avoid, startm,
-                                     goalm, tz, nbr, ttype, towner, emask, netid, netm, dq)
+                                     goalm, tz, lk, ttype, towner, netm, dq)
         else:
             mine = INF
             theirs = INF
@@ -715,8 +808,8 @@ def _greedy_pick(p, rng, w_block, token_cost, w_stale, cap_pts, mult, nmoves, mk
                 q = p if k == 0 else o
                 if crit[k, h]:
                     if avoid[k, h] < 0:
-                        avoid[k, h] = _cost(q, 1, 1, h, 1, startm, goalm, tz, nbr, ttype, towner,
-                                            emask, netid, netm, maps[4], dq)
+                        avoid[k, h] = _cost_l(q, h, 1, startm, goalm, lk, tz, ttype, towner,
+                                              netm, maps[4], dq)
                     rest = avoid[k, h]
                 else:
                     rest = dcur0 if k == 0 else dcur1
@@ -725,7 +818,8 @@ def _greedy_pick(p, rng, w_block, token_cost, w_stale, cap_pts, mult, nmoves, mk
                     for j in range(2):
                         m = net_mask[t, r, j]
                         if m != 0:
-                            c = _pair_through(m, arr[2 * k], arr[2 * k + 1], startm[q, h] != 0,
+                            c = _pair_through(m, own_s if k == 0 else opp_s,
+                                              own_g if k == 0 else opp_g, startm[q, h] != 0,
                                               goalm[q, h] != 0)
                             if c < via:
                                 via = c
@@ -824,10 +918,11 @@ def _chain_score(q, captures, cap_pts, mult, startm, tz, nbr, ttype, towner, ema
 @njit(cache=True)
 def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_orient, rot_of,
                  net_mask, emask_t, tileset, dots_fixed, dot_pool, free_hexes, tz, startm, goalm,
-                 firstc, corner_any, res, record, rec_moves, rec_bag, rec_dots, rec_n):
+                 firstc, corner_any, lk0, res, record, rec_moves, rec_bag, rec_dots, rec_n):
     """Play games first_game .. first_game + n_games - 1; res: int64[n_games, N_BOUT].
-    With `record` the single game's moves (seat, kind, hex, type, rotation, turn), bags and dots
-    go to rec_*."""
+    lk0: the empty board's link table (tri.empty_links), each seat's table (_relink) starts
+    from it and is kept only when a greedy seat reads it. With `record` the single game's moves
+    (seat, kind, hex, type, rotation, turn), bags and dots go to rec_*."""
     nh = nbr.shape[0]
     nn = nh * 2
     nbag = tileset.shape[0]
@@ -873,9 +968,15 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
     fit = np.empty(64, np.int64)
     nown = np.zeros((2, nh), np.int64)
     shuf = free_hexes.copy()
+    lk = np.empty((2, lk0.shape[0]), np.int64)
+    greedy = bot_code[0] == BOT_GREEDY or bot_code[1] == BOT_GREEDY
     rng = new_state(0)
     for g in range(n_games):
         rng[0] = game_seed(run_seed, first_game + g)
+        if greedy:
+            for i in range(lk0.shape[0]):
+                lk[0, i] = lk0[i]
+                lk[1, i] = lk0[i]
         for h in range(nh):
             _clear(h, ttype, trot, towner, emask, netid, netm)
             fpos[h] = -1
@@ -948,7 +1049,7 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
                 i = _greedy_pick(cur, rng, bot_par[cur, 0], bot_par[cur, 2], bot_par[cur, 3],
                                  cfg[B_CAPTURE_PTS], mult, nm, mk, mh, mt, mr, tz, startm, goalm,
                                  nbr, net_mask, emask_t, ttype, trot, towner, emask, netid, netm,
-                                 maps, dq, arr, crit, cnt, avoid, mark, stack, cs)
+                                 lk, maps, dq, arr, crit, cnt, avoid, mark, stack, cs)
             else:
                 i = 0
             h = mh[i]
@@ -968,6 +1069,8 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
                 row[O_DISP_A + cur] += 1
             _set_owner(h, towner[h], cur, nbr, nown)
             _put(cur, h, t, r, net_mask, emask_t, ttype, trot, towner, emask, netid, netm)
+            if greedy:
+                _relink(h, tz, nbr, ttype, towner, emask, netid, netm, lk)
             _set_need(h, nbr, emask, need)
             placed_any[cur] = 1
             if fpos[h] >= 0:  # h leaves the frontier, its empty neighbours join it
@@ -1244,8 +1347,8 @@ def run(tb, rules: dict[str, Any], codes, par, first_game: int, n_games: int, ru
                np.zeros(2, np.int64))
     _battle_play(np.int64(first_game), np.int64(n_games), np.uint64(run_seed), _bcfg(rules),
                  codes, par, tb.nbr, tb.n_orient, tb.rot_of, tb.net_mask, tb.emask, tb.tileset,
-                 tb.dots, tb.dot_pool, tb.free, tz, startm, goalm, firstc, corner_any, res,
-                 record, *rec)
+                 tb.dots, tb.dot_pool, tb.free, tz, startm, goalm, firstc, corner_any,
+                 empty_links(tb.nbr), res, record, *rec)
     return res, rec
 
 
