@@ -88,9 +88,17 @@ class KBoard:
         h[q, : len(hand)] = hand
         mk, mh, mt, mr = (np.zeros(BT.MAXMOVES, np.int64) for _ in range(4))
         pt, pr = np.zeros(len(hand) * 6, np.int64), np.zeros(len(hand) * 6, np.int64)
+        # what _battle_play keeps move by move: need, nown and the frontier
+        nh, nbr = BOARD.size, self.tb.nbr
+        need, nown, fpos = (np.zeros(nh, np.int64), np.zeros((2, nh), np.int64),
+                            np.full(nh, -1, np.int64))
+        for x in np.flatnonzero(self.ttype >= 0):
+            BT._set_need(int(x), nbr, self.emask, need)
+            BT._set_owner(int(x), -1, int(self.towner[x]), nbr, nown)
+            fpos[[n for n in nbr[x] if n >= 0 and self.ttype[n] < 0]] = 0
         n = BT._gen_moves(q, cfg, np.array(tokens, np.int64), np.array(placed_any, np.int64), h,
-                          self.tb.n_orient, self.tb.rot_of, self.tb.emask, self.tb.nbr,
-                          self.firstc, self.corner_any, self.ttype, self.towner, self.emask,
+                          self.tb.n_orient, self.tb.rot_of, self.tb.emask, nbr, self.firstc,
+                          self.corner_any, self.ttype, self.towner, self.emask, need, nown, fpos,
                           pt, pr, mk, mh, mt, mr)
         return {(int(mk[i]), int(mh[i]), int(mt[i]), int(mr[i])) for i in range(n)}
 

@@ -372,17 +372,6 @@ def _clear(h, ttype, trot, towner, emask, netid, netm):
 
 
 @njit(cache=True)
-def _links(h, em, nbr, ttype, emask):
-    """Does a tile with side mask em on hex h join a line of a placed neighbour?"""
-    for s in range(6):
-        if (em >> s) & 1:
-            n = nbr[h, s]
-            if n >= 0 and ttype[n] >= 0 and (emask[n] >> ((s + 3) % 6)) & 1:
-                return True
-    return False
-
-
-@njit(cache=True)
 def _set_need(h, nbr, emask, need):
     """need[n] = sides of hex n where a neighbour's line ends (a tile on n links a line iff it
     covers one); after the tile on h changed, only the bit of each neighbour facing h moves."""
@@ -433,8 +422,11 @@ def _orphans(h, em_new, nbr, ttype, emask):
 
 @njit(cache=True)
 def _gen_moves(p, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr, firstc,
-               corner_any, ttype, towner, emask, pt, pr, mk, mh, mt, mr):
-    """Every legal move of seat p (distinct kind, hex, tile, rotation); returns the count."""
+               corner_any, ttype, towner, emask, need, nown, fpos, pt, pr, mk, mh, mt, mr):
+    """Every legal move of seat p (distinct kind, hex, tile, rotation), placements by hex then
+    pair, displacements by pair then target; returns the count. The board is read through what
+    _battle_play keeps: the frontier (fpos[h] >= 0: h is empty and next to a tile), need
+    (_set_need) and nown (_set_owner)."""
     nh = ttype.shape[0]
     block_conn = cfg[B_BLOCK_CONNECTED] != 0
     npairs = _hand_pairs(p, hand, n_orient, rot_of, pt, pr)
@@ -456,23 +448,15 @@ def _gen_moves(p, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr,
                 n += 1
         return n
     for h in range(nh):
-        if ttype[h] >= 0:
+        if fpos[h] < 0:
             continue
-        adj = False
-        need = 0  # sides of h where a neighbour's line ends
-        for s in range(6):
-            nb = nbr[h, s]
-            if nb >= 0 and ttype[nb] >= 0:
-                adj = True
-                need |= ((emask[nb] >> ((s + 3) % 6)) & 1) << s
-        if not adj:
-            continue
+        nd = need[h]
         for i in range(npairs):
             t = pt[i]
             if t == BLOCK:
                 if block_conn:
                     continue
-            elif emask_t[t, pr[i]] & need == 0:
+            elif emask_t[t, pr[i]] & nd == 0:
                 continue
             mk[n] = K_PLACE
             mh[n] = h
@@ -489,19 +473,9 @@ def _gen_moves(p, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr,
             continue
         em = emask_t[t, pr[i]]
         for h in range(nh):
-            if ttype[h] < 0 or towner[h] == p or corner_any[h]:
+            if ttype[h] < 0 or towner[h] == p or corner_any[h] or nown[p, h] == 0:
                 continue
-            mine = False
-            for s in range(6):
-                nb = nbr[h, s]
-                if nb >= 0 and ttype[nb] >= 0 and towner[nb] == p:
-                    mine = True
-                    break
-            if not mine:
-                continue
-            if t != BLOCK and not _links(h, em, nbr, ttype, emask):
-                continue
-            if cfg[B_ORPHAN] == 0 and _orphans(h, em, nbr, ttype, emask):
+            if not _displace_ok(h, t, em, cfg, nbr, ttype, emask, need):
                 continue
             mk[n] = K_DISPLACE
             mh[n] = h
@@ -684,7 +658,7 @@ def _random_pick(p, rng, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_
                     k -= 1
         return False
     nm = _gen_moves(p, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr, firstc,
-                    corner_any, ttype, towner, emask, pt, pr, mk, mh, mt, mr)
+                    corner_any, ttype, towner, emask, need, nown, fpos, pt, pr, mk, mh, mt, mr)
     if nm == 0:
         return False
     i = below(rng, nm)
@@ -750,21 +724,14 @@ def _greedy_pick(p, rng, w_block, token_cost, w_stale, cap_pts, mult, nmoves, mk
     own_l = cs[0, 0]
     own_ms = cs[0, 1]
     opp_ms = cs[1, 1]
-    # maps[0/1]: seat p from start / goal; maps[2/3]: the opponent
-    for k in range(2):
-        q = p if k == 0 else o
-        _cost_l(q, -1, 0, startm, goalm, lk, tz, ttype, towner, netm, maps[2 * k], dq)
-        _cost_l(q, -1, 0, goalm, startm, lk, tz, ttype, towner, netm, maps[2 * k + 1], dq)
+    # maps[0/1]: seat p from start / goal; maps[2/3]: the opponent. A full search's result is
+    # the cheapest goal node of its map: the seat's completion cost now.
     dcur0 = INF
     dcur1 = INF
     for k in range(2):
-        best = INF
-        for h in range(nh):
-            for j in range(2):
-                v = maps[2 * k][h * 2 + j]
-                if goalm[p if k == 0 else o, h] and v < best:
-                    if j == 0 or ttype[h] >= 0:
-                        best = v
+        q = p if k == 0 else o
+        best = _cost_l(q, -1, 0, startm, goalm, lk, tz, ttype, towner, netm, maps[2 * k], dq)
+        _cost_l(q, -1, 0, goalm, startm, lk, tz, ttype, towner, netm, maps[2 * k + 1], dq)
         if k == 0:
             dcur0 = best
         else:
@@ -1014,8 +981,8 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
             other = 1 - cur
             if bot_code[cur] == BOT_GREEDY:
                 nm = _gen_moves(cur, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t,
-                                nbr, firstc, corner_any, ttype, towner, emask, pt, pr, mk, mh, mt,
-                                mr)
+                                nbr, firstc, corner_any, ttype, towner, emask, need, nown, fpos,
+                                pt, pr, mk, mh, mt, mr)
             else:
                 nm = 1 if _random_pick(cur, rng, cfg, tokens, placed_any, hand, n_orient, rot_of,
                                        emask_t, nbr, firstc, corner_any, ttype, towner, emask,
