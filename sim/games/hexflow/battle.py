@@ -750,7 +750,20 @@ def _greedy_pick(p, rng, w_block, token_cost, w_stale, cap_pts, mult, nmoves, mk
         r = mr[i]
         if h != ch:  # placements come grouped by hex
             ch = h
-            _arrive4(h, maps, nbr, ttype, emask, netid, arr)
+            # arrivals: on an empty hex from the seats' link tables (a step onto a tile the seat
+            # may not use is -1, where its map is INF anyway: its searches never enter one); a
+            # displacement target's own node steps only where its lines run, so _arrive4
+            if ttype[h] >= 0:
+                _arrive4(h, maps, nbr, ttype, emask, netid, arr)
+            else:
+                b = h * 12
+                for s in range(6):
+                    e = lk[p, b + s]
+                    arr[0, s] = INF if e < 0 else maps[0, e >> 1]
+                    arr[1, s] = INF if e < 0 else maps[1, e >> 1]
+                    e = lk[o, b + s]
+                    arr[2, s] = INF if e < 0 else maps[2, e >> 1]
+                    arr[3, s] = INF if e < 0 else maps[3, e >> 1]
             # as tuples, _pair_through takes no arrays (no reference counting per call)
             own_s = _six(arr[0])
             own_g = _six(arr[1])
