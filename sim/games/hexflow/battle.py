@@ -777,10 +777,16 @@ def _greedy_pick(p, rng, w_block, token_cost, w_stale, cap_pts, mult, nmoves, mk
                         mark[0, n * 2 + netid[n * 6 + so]]:
                     lm |= 1 << s
         if mk[i] == K_DISPLACE:
-            mine = _displaced_cost(p, 0, h, t == STAR6, dcur0, maps, arr, avoid, startm, goalm,
-                                   tz, lk, ttype, towner, netm, dq)
-            theirs = _displaced_cost(o, 1, h, t == STAR6, dcur1, maps, arr, avoid, startm,
-                                     goalm, tz, lk, ttype, towner, netm, dq)
+            mine = INF
+            theirs = INF
+            for k in range(2):  # one compiled _displaced_cost, not one per literal k
+                c = _displaced_cost(p if k == 0 else o, k, h, t == STAR6,
+                                    dcur0 if k == 0 else dcur1, maps, arr, avoid, startm, goalm,
+                                    tz, lk, ttype, towner, netm, dq)
+                if k == 0:
+                    mine = c
+                else:
+                    theirs = c
         else:
             mine = INF
             theirs = INF

@@ -586,11 +586,12 @@ def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block,
         own = _six(a1[p])
         cen = _six(a2)
         if prune:
-            lb = min(own) + min(cen)
-            if at1:
-                lb = min(cen)
-            elif at2:
-                lb = min(own)
+            m1 = INF
+            m2 = INF
+            for s in range(6):
+                m1 = min(m1, a1[p, s])
+                m2 = min(m2, a2[s])
+            lb = m2 if at1 else (m1 if at2 else m1 + m2)
             if _upper(p, min(lb, wo[p]), wo, wq, ns) < bestsc:
                 continue
         have_opp = False
