@@ -201,16 +201,6 @@ def _dist_map(src, nsrc, lnk, ttype, netm, d, dq):
 
 
 @njit(cache=True)
-def _arrive_l(h, d, lnk, out):
-    """out[s] = cost (map d) of the node a line on side s of empty hex h would join (INF: none);
-    kernel._arrive read from the link table."""
-    b = h * 12
-    for s in range(6):
-        e = lnk[b + s]
-        out[s] = INF if e < 0 else d[e >> 1]
-
-
-@njit(cache=True)
 def _reach_goal(c, is_centre, dcen, nbr, ttype, emask, netid, netm, seen, stamp, stack, wit):
     """Can a line still run from corner hex c to a centre hex? Depth-first, nearest-to-centre
     first. On success marks the empty hexes of the way found in wit (cleared first)."""
@@ -482,7 +472,7 @@ def _ends_after(p, h, t, r, first, corners, nbr, ttype, emask, netid, netm, par,
     return k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _six(a):
     """The six values of a side-indexed row as a tuple (passed on without reference counting)."""
     return (a[0], a[1], a[2], a[3], a[4], a[5])
@@ -576,8 +566,9 @@ def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block,
             wo[q] = INF if h == corners[q] else dmin[q] + crit[q, h]
         at1 = h == corners[p]
         at2 = is_centre[h] == 1
-        # arrivals (_arrive_l) read here and handed to _pair_through as tuples: a call with
-        # array arguments pays numba's reference counting, which cost more than its work
+        # arrivals (the cost of the node a line on side s would join, INF: none) read from the
+        # link table here and handed to _pair_through as tuples: a call with array arguments
+        # pays numba's reference counting, which cost more than its work
         b = h * 12
         for s in range(6):
             e = lnk[b + s]
