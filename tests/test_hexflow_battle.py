@@ -21,6 +21,7 @@ from sim.games.base import SeatBot
 from sim.games.hexflow import GAME
 from sim.games.hexflow import battle as BT
 from sim.games.hexflow.board import BOARD
+from sim.games.hexflow.kernel import _arrive
 from sim.games.hexflow.rules import Tables
 from sim.games.hexflow.tiles import BLOCK, TYPE_BY_NAME, networks
 from sim.games.hexflow.tri import empty_links
@@ -550,7 +551,7 @@ def test_displaced_cost_equals_a_search_on_the_changed_board(index, home, goal, 
             if kind != BT.K_DISPLACE:
                 continue
             for j in range(4):
-                BT._arrive(h, maps[j], k.tb.nbr, k.ttype, k.emask, k.netid, arr[j])
+                _arrive(h, maps[j], k.tb.nbr, k.ttype, k.emask, k.netid, arr[j])
             got = [BT._displaced_cost(q, j, h, t == S6, D[j], maps, arr, avoid, k.startm,
                                       k.goalm, k.tz, lk, k.ttype, k.towner, k.netm, k.dq)
                    for j, q in enumerate((p, 1 - p))]

@@ -27,8 +27,7 @@ from numba import njit
 from sim.rng import below, game_seed, new_state
 
 from .board import BOARD, multiplier
-from .kernel import (_arrive, _arrive4, _critical, _deal, _hand_pairs, _lay_dots, _link,
-                     _pair_through)
+from .kernel import _arrive4, _critical, _deal, _hand_pairs, _lay_dots, _link, _pair_through
 from .tiles import BLOCK, TILE_TYPES, networks, orientations
 from .tri import _six, empty_links
 
