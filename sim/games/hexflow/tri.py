@@ -478,10 +478,11 @@ def _six(a):
     return (a[0], a[1], a[2], a[3], a[4], a[5])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _upper(p, cp, wo, wq, ns):
     """The greedy's score for p's new cost cp when every opponent q keeps wo[q] (its cost
-    avoiding the hex): an upper bound on the real score once cp > 0 (INF when cp = 0, a win)."""
+    avoiding the hex): an upper bound on the real score once cp > 0 (INF when cp = 0, a win).
+    The kernel passes wo and wq as 3-tuples (no reference counting per call)."""
     if cp == 0:
         return 1e18
     sc = 0.0
@@ -538,6 +539,7 @@ def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block,
     # tile from the centre), a quarter otherwise (block only when threatened)
     for q in range(ns):
         wq[q] = block_weight if dmin[q] < dmin[p] or dmin[q] <= 2 else 0.25 * block_weight
+    wqt = (wq[0], wq[1], wq[ns - 1])  # ns = 2 or 3; _upper reads the first ns
     # bounds: a candidate leaves each opponent q at most `without` (its cost avoiding h), and p at
     # least the cheapest pair of arrivals; one scoring below the best so far (strictly: ties draw
     # from rng) is skipped without its opponents' searches. Float rounding is monotone, so the
@@ -564,6 +566,7 @@ def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block,
         nd = need[h]
         for q in range(ns):
             wo[q] = INF if h == corners[q] else dmin[q] + crit[q, h]
+        wot = (wo[0], wo[1], wo[ns - 1])
         at1 = h == corners[p]
         at2 = is_centre[h] == 1
         # arrivals (the cost of the node a line on side s would join, INF: none) read from the
@@ -583,7 +586,7 @@ def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block,
                 m1 = min(m1, a1[p, s])
                 m2 = min(m2, a2[s])
             lb = m2 if at1 else (m1 if at2 else m1 + m2)
-            if _upper(p, min(lb, wo[p]), wo, wq, ns) < bestsc:
+            if _upper(p, min(lb, wo[p]), wot, wqt, ns) < bestsc:
                 continue
         have_opp = False
         for k in range(nopt):
@@ -596,7 +599,7 @@ def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block,
             for j in range(2):
                 via = min(via, _pair_through(net_mask[t, r, j], own, cen, at1, at2))
             newc[p] = min(via, wo[p])
-            if prune and _upper(p, newc[p], wo, wq, ns) < bestsc:
+            if prune and _upper(p, newc[p], wot, wqt, ns) < bestsc:
                 continue
             if not have_opp:
                 have_opp = True
