@@ -21,8 +21,10 @@ from sim.games.base import SeatBot
 from sim.games.hexflow import GAME
 from sim.games.hexflow import battle as BT
 from sim.games.hexflow.board import BOARD
+from sim.games.hexflow.kernel import _arrive
 from sim.games.hexflow.rules import Tables
 from sim.games.hexflow.tiles import BLOCK, TYPE_BY_NAME, networks
+from sim.games.hexflow.tri import empty_links
 from tests.game_checks import check_game, seats_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,9 +89,17 @@ class KBoard:
         h[q, : len(hand)] = hand
         mk, mh, mt, mr = (np.zeros(BT.MAXMOVES, np.int64) for _ in range(4))
         pt, pr = np.zeros(len(hand) * 6, np.int64), np.zeros(len(hand) * 6, np.int64)
+        # what _battle_play keeps move by move: need, nown and the frontier
+        nh, nbr = BOARD.size, self.tb.nbr
+        need, nown, fpos = (np.zeros(nh, np.int64), np.zeros((2, nh), np.int64),
+                            np.full(nh, -1, np.int64))
+        for x in np.flatnonzero(self.ttype >= 0):
+            BT._set_need(int(x), nbr, self.emask, need)
+            BT._set_owner(int(x), -1, int(self.towner[x]), nbr, nown)
+            fpos[[n for n in nbr[x] if n >= 0 and self.ttype[n] < 0]] = 0
         n = BT._gen_moves(q, cfg, np.array(tokens, np.int64), np.array(placed_any, np.int64), h,
-                          self.tb.n_orient, self.tb.rot_of, self.tb.emask, self.tb.nbr,
-                          self.firstc, self.corner_any, self.ttype, self.towner, self.emask,
+                          self.tb.n_orient, self.tb.rot_of, self.tb.emask, nbr, self.firstc,
+                          self.corner_any, self.ttype, self.towner, self.emask, need, nown, fpos,
                           pt, pr, mk, mh, mt, mr)
         return {(int(mk[i]), int(mh[i]), int(mt[i]), int(mr[i])) for i in range(n)}
 
@@ -534,14 +544,17 @@ def test_displaced_cost_equals_a_search_on_the_changed_board(index, home, goal, 
                 BT._cost(q, 1, 1, -1, 0, src, dst, k.tz, k.tb.nbr, k.ttype, k.towner, k.emask,
                          k.netid, k.netm, maps[2 * j + m], k.dq)
             D.append(k.cost(q))
+        lk = np.stack([empty_links(k.tb.nbr)] * 2)  # the seats' link tables (see _relink)
+        for x in np.flatnonzero(k.ttype >= 0):
+            BT._relink(int(x), k.tz, k.tb.nbr, k.ttype, k.towner, k.emask, k.netid, k.netm, lk)
         for kind, h, t, rot in k.moves(p, [S6, BK], [22, 22], [1, 1]):
             if kind != BT.K_DISPLACE:
                 continue
             for j in range(4):
-                BT._arrive(h, maps[j], k.tb.nbr, k.ttype, k.emask, k.netid, arr[j])
+                _arrive(h, maps[j], k.tb.nbr, k.ttype, k.emask, k.netid, arr[j])
             got = [BT._displaced_cost(q, j, h, t == S6, D[j], maps, arr, avoid, k.startm,
-                                      k.goalm, k.tz, k.tb.nbr, k.ttype, k.towner, k.emask,
-                                      k.netid, k.netm, k.dq) for j, q in enumerate((p, 1 - p))]
+                                      k.goalm, k.tz, lk, k.ttype, k.towner, k.netm, k.dq)
+                   for j, q in enumerate((p, 1 - p))]
             old = (int(k.ttype[h]), int(k.trot[h]), int(k.towner[h]))
             BT._put(p, h, t, rot, k.tb.net_mask, k.tb.emask, k.ttype, k.trot, k.towner, k.emask,
                     k.netid, k.netm)

@@ -27,8 +27,9 @@ from numba import njit
 from sim.rng import below, game_seed, new_state
 
 from .board import BOARD, multiplier
-from .kernel import _arrive, _critical, _deal, _hand_pairs, _lay_dots, _pair_through
+from .kernel import _arrive4, _critical, _deal, _hand_pairs, _lay_dots, _link, _pair_through
 from .tiles import BLOCK, TILE_TYPES, networks, orientations
+from .tri import _six, empty_links
 
 INF = 1 << 20
 STAR6 = 7
@@ -165,6 +166,98 @@ def _cost(q, allow_empty, transit, blocked, stop, srcm, dstm, tz, nbr, ttype, to
     return best
 
 
+@njit(cache=True, inline="always")
+def _step(q, u, s, tz, nbr, ttype, towner, emask, netid):
+    """Seat q's step from node u across side s (kernel._link), -1 onto a tile the transit rule
+    keeps it off."""
+    e = _link(u, s, nbr, ttype, emask, netid)
+    if e >= 0 and (e & 1) == 0:
+        n = e >> 2
+        if towner[n] != q and tz[q, n] == 0:
+            return -1
+    return e
+
+
+@njit(cache=True)
+def _relink(h, tz, nbr, ttype, towner, emask, netid, netm, lk):
+    """Keep lk[q, u * 6 + s] = _step(q, u, s) for both seats (an empty hex steps from node h*2
+    on every side, h*2 + 1 has none; a network from the sides it covers) after the tile on hex
+    h changed, placed or displaced: h's own nodes, and its neighbours' steps onto h.
+    lk: int64[2, 12 NH], the empty board's (tri.empty_links) at the start of a game."""
+    for q in range(2):
+        for j in range(2):
+            u = h * 2 + j
+            m = netm[u]
+            for s in range(6):
+                lk[q, u * 6 + s] = _step(q, u, s, tz, nbr, ttype, towner, emask,
+                                         netid) if (m >> s) & 1 else -1
+        for s in range(6):
+            n = nbr[h, s]
+            if n < 0:
+                continue
+            o = (s + 3) % 6
+            if ttype[n] < 0:
+                u = n * 2
+            elif (emask[n] >> o) & 1:
+                u = n * 2 + netid[n * 6 + o]
+            else:
+                continue
+            lk[q, u * 6 + o] = _step(q, u, o, tz, nbr, ttype, towner, emask, netid)
+
+
+@njit(cache=True)
+def _cost_l(q, blocked, stop, srcm, dstm, lk, tz, ttype, towner, netm, d, dq):
+    """_cost(q, allow_empty=1, transit=1, ...) stepping along seat q's link table lk[q]
+    (_relink) instead of re-reading the board at every step; the same costs and maps."""
+    nn = d.shape[0]
+    nh = nn >> 1
+    for i in range(nn):
+        d[i] = INF
+    head = nn * 6
+    tail = head
+    for h in range(nh):
+        if srcm[q, h] == 0 or h == blocked:
+            continue
+        if ttype[h] < 0:
+            d[h * 2] = 1
+            dq[tail] = (1 << 8) | (h * 2)
+            tail += 1
+        elif towner[h] == q or tz[q, h]:
+            for j in range(2):
+                if netm[h * 2 + j] != 0:
+                    d[h * 2 + j] = 0
+                    head -= 1
+                    dq[head] = h * 2 + j
+    best = INF
+    while head < tail:
+        e = dq[head]
+        head += 1
+        u = e & 255
+        du = e >> 8
+        if du != d[u]:
+            continue  # stale: expanded at its final cost already
+        if dstm[q, u >> 1] and du < best:
+            best = du
+            if stop:
+                return best
+        b = u * 6
+        for s in range(6):
+            x = lk[q, b + s]
+            if x < 0 or x >> 2 == blocked:
+                continue
+            v = x >> 1
+            nd = du + (x & 1)
+            if nd < d[v]:
+                d[v] = nd
+                if x & 1:
+                    dq[tail] = (nd << 8) | v
+                    tail += 1
+                else:
+                    head -= 1
+                    dq[head] = (nd << 8) | v
+    return best
+
+
 @njit(cache=True)
 def _uf_find(par, v, x):
     while par[v, x] != x:
@@ -278,17 +371,6 @@ def _clear(h, ttype, trot, towner, emask, netid, netm):
 
 
 @njit(cache=True)
-def _links(h, em, nbr, ttype, emask):
-    """Does a tile with side mask em on hex h join a line of a placed neighbour?"""
-    for s in range(6):
-        if (em >> s) & 1:
-            n = nbr[h, s]
-            if n >= 0 and ttype[n] >= 0 and (emask[n] >> ((s + 3) % 6)) & 1:
-                return True
-    return False
-
-
-@njit(cache=True)
 def _set_need(h, nbr, emask, need):
     """need[n] = sides of hex n where a neighbour's line ends (a tile on n links a line iff it
     covers one); after the tile on h changed, only the bit of each neighbour facing h moves."""
@@ -339,8 +421,11 @@ def _orphans(h, em_new, nbr, ttype, emask):
 
 @njit(cache=True)
 def _gen_moves(p, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr, firstc,
-               corner_any, ttype, towner, emask, pt, pr, mk, mh, mt, mr):
-    """Every legal move of seat p (distinct kind, hex, tile, rotation); returns the count."""
+               corner_any, ttype, towner, emask, need, nown, fpos, pt, pr, mk, mh, mt, mr):
+    """Every legal move of seat p (distinct kind, hex, tile, rotation), placements by hex then
+    pair, displacements by pair then target; returns the count. The board is read through what
+    _battle_play keeps: the frontier (fpos[h] >= 0: h is empty and next to a tile), need
+    (_set_need) and nown (_set_owner)."""
     nh = ttype.shape[0]
     block_conn = cfg[B_BLOCK_CONNECTED] != 0
     npairs = _hand_pairs(p, hand, n_orient, rot_of, pt, pr)
@@ -362,23 +447,15 @@ def _gen_moves(p, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr,
                 n += 1
         return n
     for h in range(nh):
-        if ttype[h] >= 0:
+        if fpos[h] < 0:
             continue
-        adj = False
-        need = 0  # sides of h where a neighbour's line ends
-        for s in range(6):
-            nb = nbr[h, s]
-            if nb >= 0 and ttype[nb] >= 0:
-                adj = True
-                need |= ((emask[nb] >> ((s + 3) % 6)) & 1) << s
-        if not adj:
-            continue
+        nd = need[h]
         for i in range(npairs):
             t = pt[i]
             if t == BLOCK:
                 if block_conn:
                     continue
-            elif emask_t[t, pr[i]] & need == 0:
+            elif emask_t[t, pr[i]] & nd == 0:
                 continue
             mk[n] = K_PLACE
             mh[n] = h
@@ -395,19 +472,9 @@ def _gen_moves(p, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr,
             continue
         em = emask_t[t, pr[i]]
         for h in range(nh):
-            if ttype[h] < 0 or towner[h] == p or corner_any[h]:
+            if ttype[h] < 0 or towner[h] == p or corner_any[h] or nown[p, h] == 0:
                 continue
-            mine = False
-            for s in range(6):
-                nb = nbr[h, s]
-                if nb >= 0 and ttype[nb] >= 0 and towner[nb] == p:
-                    mine = True
-                    break
-            if not mine:
-                continue
-            if t != BLOCK and not _links(h, em, nbr, ttype, emask):
-                continue
-            if cfg[B_ORPHAN] == 0 and _orphans(h, em, nbr, ttype, emask):
+            if not _displace_ok(h, t, em, cfg, nbr, ttype, emask, need):
                 continue
             mk[n] = K_DISPLACE
             mh[n] = h
@@ -590,7 +657,7 @@ def _random_pick(p, rng, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_
                     k -= 1
         return False
     nm = _gen_moves(p, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr, firstc,
-                    corner_any, ttype, towner, emask, pt, pr, mk, mh, mt, mr)
+                    corner_any, ttype, towner, emask, need, nown, fpos, pt, pr, mk, mh, mt, mr)
     if nm == 0:
         return False
     i = below(rng, nm)
@@ -602,8 +669,8 @@ def _random_pick(p, rng, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_
 
 
 @njit(cache=True)
-def _displaced_cost(q, k, h, star, D, maps, arr, avoid, startm, goalm, tz, nbr, ttype, towner,
-                    emask, netid, netm, dq):
+def _displaced_cost(q, k, h, star, D, maps, arr, avoid, startm, goalm, tz, lk, ttype, towner,
+                    netm, dq):
     """Seat q's completion cost (as _cost) once the mover's Star-6 (`star`) or Block replaces
     the tile on hex h, from this turn's maps (maps[2k] from q's starts, maps[2k+1] from its
     goals; D = q's cost now; arr[2k], arr[2k+1]: their arrivals at h), without searching the
@@ -634,8 +701,7 @@ def _displaced_cost(q, k, h, star, D, maps, arr, avoid, startm, goalm, tz, nbr, 
         for j in range(2):
             u = h * 2 + j
             if D < INF and netm[u] != 0 and dS[u] + dG[u] == D:
-                a = _cost(q, 1, 1, h, 1, startm, goalm, tz, nbr, ttype, towner, emask, netid,
-                          netm, maps[4], dq)
+                a = _cost_l(q, h, 1, startm, goalm, lk, tz, ttype, towner, netm, maps[4], dq)
                 break
         avoid[k, h] = a
     return avoid[k, h]
@@ -644,7 +710,7 @@ def _displaced_cost(q, k, h, star, D, maps, arr, avoid, startm, goalm, tz, nbr, 
 @njit(cache=True)
 def _greedy_pick(p, rng, w_block, token_cost, w_stale, cap_pts, mult, nmoves, mk, mh, mt, mr, tz,
                  startm, goalm, nbr, net_mask, emask_t, ttype, trot, towner, emask, netid, netm,
-                 maps, dq, arr, crit, cnt, avoid, mark, stack, cs):
+                 lk, maps, dq, arr, crit, cnt, avoid, mark, stack, cs):
     """Index of the best move: own completion cost down, the opponent's up (x w_block), minus
     token_cost for a displacement, plus w_stale x the stalemate score it gains (own chain
     grown, a capture, an opponent chain tile taken); a win at once beats everything, handing
@@ -657,23 +723,14 @@ def _greedy_pick(p, rng, w_block, token_cost, w_stale, cap_pts, mult, nmoves, mk
     own_l = cs[0, 0]
     own_ms = cs[0, 1]
     opp_ms = cs[1, 1]
-    # maps[0/1]: seat p from start / goal; maps[2/3]: the opponent
-    for k in range(2):
-        q = p if k == 0 else o
-        _cost(q, 1, 1, -1, 0, startm, goalm, tz, nbr, ttype, towner, emask, netid, netm,
-              maps[2 * k], dq)
-        _cost(q, 1, 1, -1, 0, goalm, startm, tz, nbr, ttype, towner, emask, netid, netm,
-              maps[2 * k + 1], dq)
+    # maps[0/1]: seat p from start / goal; maps[2/3]: the opponent. A full search's result is
+    # the cheapest goal node of its map: the seat's completion cost now.
     dcur0 = INF
     dcur1 = INF
     for k in range(2):
-        best = INF
-        for h in range(nh):
-            for j in range(2):
-                v = maps[2 * k][h * 2 + j]
-                if goalm[p if k == 0 else o, h] and v < best:
-                    if j == 0 or ttype[h] >= 0:
-                        best = v
+        q = p if k == 0 else o
+        best = _cost_l(q, -1, 0, startm, goalm, lk, tz, ttype, towner, netm, maps[2 * k], dq)
+        _cost_l(q, -1, 0, goalm, startm, lk, tz, ttype, towner, netm, maps[2 * k + 1], dq)
         if k == 0:
             dcur0 = best
         else:
@@ -692,10 +749,25 @@ def _greedy_pick(p, rng, w_block, token_cost, w_stale, cap_pts, mult, nmoves, mk
         r = mr[i]
         if h != ch:  # placements come grouped by hex
             ch = h
-            for k in range(2):
-                if k == 0 or tz[o, h]:
-                    _arrive(h, maps[2 * k], nbr, ttype, emask, netid, arr[2 * k])
-                    _arrive(h, maps[2 * k + 1], nbr, ttype, emask, netid, arr[2 * k + 1])
+            # arrivals: on an empty hex from the seats' link tables (a step onto a tile the seat
+            # may not use is -1, where its map is INF anyway: its searches never enter one); a
+            # displacement target's own node steps only where its lines run, so _arrive4
+            if ttype[h] >= 0:
+                _arrive4(h, maps, nbr, ttype, emask, netid, arr)
+            else:
+                b = h * 12
+                for s in range(6):
+                    e = lk[p, b + s]
+                    arr[0, s] = INF if e < 0 else maps[0, e >> 1]
+                    arr[1, s] = INF if e < 0 else maps[1, e >> 1]
+                    e = lk[o, b + s]
+                    arr[2, s] = INF if e < 0 else maps[2, e >> 1]
+                    arr[3, s] = INF if e < 0 else maps[3, e >> 1]
+            # as tuples, _pair_through takes no arrays (no reference counting per call)
+            own_s = _six(arr[0])
+            own_g = _six(arr[1])
+            opp_s = _six(arr[2])
+            opp_g = _six(arr[3])
             lm = 0
             for s in range(6):
                 n = nbr[h, s]
@@ -704,10 +776,16 @@ def _greedy_pick(p, rng, w_block, token_cost, w_stale, cap_pts, mult, nmoves, mk
                         mark[0, n * 2 + netid[n * 6 + so]]:
                     lm |= 1 << s
         if mk[i] == K_DISPLACE:
-            mine = _displaced_cost(p, 0, h, t == STAR6, dcur0, maps, arr, avoid, startm, goalm,
-                                   tz, nbr, ttype, towner, emask, netid, netm, dq)
-            theirs = _displaced_cost(o, 1, h, t == STAR6, dcur1, maps, arr, avoid, startm,
-                                     goalm, tz, nbr, ttype, towner, emask, netid, netm, dq)
+            mine = INF
+            theirs = INF
+            for k in range(2):  # one compiled _displaced_cost, not one per literal k
+                c = _displaced_cost(p if k == 0 else o, k, h, t == STAR6,
+                                    dcur0 if k == 0 else dcur1, maps, arr, avoid, startm, goalm,
+                                    tz, lk, ttype, towner, netm, dq)
+                if k == 0:
+                    mine = c
+                else:
+                    theirs = c
         else:
             mine = INF
             theirs = INF
@@ -715,8 +793,8 @@ def _greedy_pick(p, rng, w_block, token_cost, w_stale, cap_pts, mult, nmoves, mk
                 q = p if k == 0 else o
                 if crit[k, h]:
                     if avoid[k, h] < 0:
-                        avoid[k, h] = _cost(q, 1, 1, h, 1, startm, goalm, tz, nbr, ttype, towner,
-                                            emask, netid, netm, maps[4], dq)
+                        avoid[k, h] = _cost_l(q, h, 1, startm, goalm, lk, tz, ttype, towner,
+                                              netm, maps[4], dq)
                     rest = avoid[k, h]
                 else:
                     rest = dcur0 if k == 0 else dcur1
@@ -725,7 +803,8 @@ def _greedy_pick(p, rng, w_block, token_cost, w_stale, cap_pts, mult, nmoves, mk
                     for j in range(2):
                         m = net_mask[t, r, j]
                         if m != 0:
-                            c = _pair_through(m, arr[2 * k], arr[2 * k + 1], startm[q, h] != 0,
+                            c = _pair_through(m, own_s if k == 0 else opp_s,
+                                              own_g if k == 0 else opp_g, startm[q, h] != 0,
                                               goalm[q, h] != 0)
                             if c < via:
                                 via = c
@@ -824,10 +903,11 @@ def _chain_score(q, captures, cap_pts, mult, startm, tz, nbr, ttype, towner, ema
 @njit(cache=True)
 def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_orient, rot_of,
                  net_mask, emask_t, tileset, dots_fixed, dot_pool, free_hexes, tz, startm, goalm,
-                 firstc, corner_any, res, record, rec_moves, rec_bag, rec_dots, rec_n):
+                 firstc, corner_any, lk0, res, record, rec_moves, rec_bag, rec_dots, rec_n):
     """Play games first_game .. first_game + n_games - 1; res: int64[n_games, N_BOUT].
-    With `record` the single game's moves (seat, kind, hex, type, rotation, turn), bags and dots
-    go to rec_*."""
+    lk0: the empty board's link table (tri.empty_links), each seat's table (_relink) starts
+    from it and is kept only when a greedy seat reads it. With `record` the single game's moves
+    (seat, kind, hex, type, rotation, turn), bags and dots go to rec_*."""
     nh = nbr.shape[0]
     nn = nh * 2
     nbag = tileset.shape[0]
@@ -873,9 +953,15 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
     fit = np.empty(64, np.int64)
     nown = np.zeros((2, nh), np.int64)
     shuf = free_hexes.copy()
+    lk = np.empty((2, lk0.shape[0]), np.int64)
+    greedy = bot_code[0] == BOT_GREEDY or bot_code[1] == BOT_GREEDY
     rng = new_state(0)
     for g in range(n_games):
         rng[0] = game_seed(run_seed, first_game + g)
+        if greedy:
+            for i in range(lk0.shape[0]):
+                lk[0, i] = lk0[i]
+                lk[1, i] = lk0[i]
         for h in range(nh):
             _clear(h, ttype, trot, towner, emask, netid, netm)
             fpos[h] = -1
@@ -913,8 +999,8 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
             other = 1 - cur
             if bot_code[cur] == BOT_GREEDY:
                 nm = _gen_moves(cur, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t,
-                                nbr, firstc, corner_any, ttype, towner, emask, pt, pr, mk, mh, mt,
-                                mr)
+                                nbr, firstc, corner_any, ttype, towner, emask, need, nown, fpos,
+                                pt, pr, mk, mh, mt, mr)
             else:
                 nm = 1 if _random_pick(cur, rng, cfg, tokens, placed_any, hand, n_orient, rot_of,
                                        emask_t, nbr, firstc, corner_any, ttype, towner, emask,
@@ -948,7 +1034,7 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
                 i = _greedy_pick(cur, rng, bot_par[cur, 0], bot_par[cur, 2], bot_par[cur, 3],
                                  cfg[B_CAPTURE_PTS], mult, nm, mk, mh, mt, mr, tz, startm, goalm,
                                  nbr, net_mask, emask_t, ttype, trot, towner, emask, netid, netm,
-                                 maps, dq, arr, crit, cnt, avoid, mark, stack, cs)
+                                 lk, maps, dq, arr, crit, cnt, avoid, mark, stack, cs)
             else:
                 i = 0
             h = mh[i]
@@ -968,6 +1054,8 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
                 row[O_DISP_A + cur] += 1
             _set_owner(h, towner[h], cur, nbr, nown)
             _put(cur, h, t, r, net_mask, emask_t, ttype, trot, towner, emask, netid, netm)
+            if greedy:
+                _relink(h, tz, nbr, ttype, towner, emask, netid, netm, lk)
             _set_need(h, nbr, emask, need)
             placed_any[cur] = 1
             if fpos[h] >= 0:  # h leaves the frontier, its empty neighbours join it
@@ -1244,8 +1332,8 @@ def run(tb, rules: dict[str, Any], codes, par, first_game: int, n_games: int, ru
                np.zeros(2, np.int64))
     _battle_play(np.int64(first_game), np.int64(n_games), np.uint64(run_seed), _bcfg(rules),
                  codes, par, tb.nbr, tb.n_orient, tb.rot_of, tb.net_mask, tb.emask, tb.tileset,
-                 tb.dots, tb.dot_pool, tb.free, tz, startm, goalm, firstc, corner_any, res,
-                 record, *rec)
+                 tb.dots, tb.dot_pool, tb.free, tz, startm, goalm, firstc, corner_any,
+                 empty_links(tb.nbr), res, record, *rec)
     return res, rec
 
 

@@ -201,16 +201,6 @@ def _dist_map(src, nsrc, lnk, ttype, netm, d, dq):
 
 
 @njit(cache=True)
-def _arrive_l(h, d, lnk, out):
-    """out[s] = cost (map d) of the node a line on side s of empty hex h would join (INF: none);
-    kernel._arrive read from the link table."""
-    b = h * 12
-    for s in range(6):
-        e = lnk[b + s]
-        out[s] = INF if e < 0 else d[e >> 1]
-
-
-@njit(cache=True)
 def _reach_goal(c, is_centre, dcen, nbr, ttype, emask, netid, netm, seen, stamp, stack, wit):
     """Can a line still run from corner hex c to a centre hex? Depth-first, nearest-to-centre
     first. On success marks the empty hexes of the way found in wit (cleared first)."""
@@ -483,9 +473,16 @@ def _ends_after(p, h, t, r, first, corners, nbr, ttype, emask, netid, netm, par,
 
 
 @njit(cache=True)
+def _six(a):
+    """The six values of a side-indexed row as a tuple (passed on without reference counting)."""
+    return (a[0], a[1], a[2], a[3], a[4], a[5])
+
+
+@njit(cache=True)
 def _upper(p, cp, wo, wq, ns):
     """The greedy's score for p's new cost cp when every opponent q keeps wo[q] (its cost
-    avoiding the hex): an upper bound on the real score once cp > 0 (INF when cp = 0, a win)."""
+    avoiding the hex): an upper bound on the real score once cp > 0 (INF when cp = 0, a win).
+    The kernel passes wo and wq as 3-tuples (no reference counting per call)."""
     if cp == 0:
         return 1e18
     sc = 0.0
@@ -542,6 +539,7 @@ def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block,
     # tile from the centre), a quarter otherwise (block only when threatened)
     for q in range(ns):
         wq[q] = block_weight if dmin[q] < dmin[p] or dmin[q] <= 2 else 0.25 * block_weight
+    wqt = (wq[0], wq[1], wq[ns - 1])  # ns = 2 or 3; _upper reads the first ns
     # bounds: a candidate leaves each opponent q at most `without` (its cost avoiding h), and p at
     # least the cheapest pair of arrivals; one scoring below the best so far (strictly: ties draw
     # from rng) is skipped without its opponents' searches. Float rounding is monotone, so the
@@ -561,12 +559,26 @@ def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block,
             h = front[i]
             if need[h] == 0 and not block_opt:
                 continue
+        # _legal's test of the hex itself, once for all the options
+        co = corner_owner[h]
+        if ttype[h] >= 0 or (co >= 0 and co != p) or (not first and adj[h] == 0):
+            continue
+        nd = need[h]
         for q in range(ns):
             wo[q] = INF if h == corners[q] else dmin[q] + crit[q, h]
+        wot = (wo[0], wo[1], wo[ns - 1])
         at1 = h == corners[p]
         at2 = is_centre[h] == 1
-        _arrive_l(h, dfw[p], lnk, a1[p])
-        _arrive_l(h, dgo, lnk, a2)
+        # arrivals (the cost of the node a line on side s would join, INF: none) read from the
+        # link table here and handed to _pair_through as tuples: a call with array arguments
+        # pays numba's reference counting, which cost more than its work
+        b = h * 12
+        for s in range(6):
+            e = lnk[b + s]
+            a1[p, s] = INF if e < 0 else dfw[p, e >> 1]
+            a2[s] = INF if e < 0 else dgo[e >> 1]
+        own = _six(a1[p])
+        cen = _six(a2)
         if prune:
             m1 = INF
             m2 = INF
@@ -574,32 +586,35 @@ def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block,
                 m1 = min(m1, a1[p, s])
                 m2 = min(m2, a2[s])
             lb = m2 if at1 else (m1 if at2 else m1 + m2)
-            if _upper(p, min(lb, wo[p]), wo, wq, ns) < bestsc:
+            if _upper(p, min(lb, wo[p]), wot, wqt, ns) < bestsc:
                 continue
         have_opp = False
         for k in range(nopt):
             t = od[k]
             r = orr[k]
-            if not _legal(p, h, t, r, placed_any, corners, corner_owner, ttype, adj, need,
-                          emask_t, block_connected):
-                continue
+            if not ((not block_connected) if t == BLOCK else
+                    (first or (emask_t[t, r] & nd) != 0)):
+                continue  # _legal's test of the option
             via = INF
             for j in range(2):
-                via = min(via, _pair_through(net_mask[t, r, j], a1[p], a2, at1, at2))
+                via = min(via, _pair_through(net_mask[t, r, j], own, cen, at1, at2))
             newc[p] = min(via, wo[p])
-            if prune and _upper(p, newc[p], wo, wq, ns) < bestsc:
+            if prune and _upper(p, newc[p], wot, wqt, ns) < bestsc:
                 continue
             if not have_opp:
                 have_opp = True
                 for q in range(ns):
                     if q != p:
-                        _arrive_l(h, dfw[q], lnk, a1[q])
+                        for s in range(6):
+                            e = lnk[b + s]
+                            a1[q, s] = INF if e < 0 else dfw[q, e >> 1]
             for q in range(ns):
                 if q == p:
                     continue
                 via = INF
+                theirs = _six(a1[q])
                 for j in range(2):
-                    via = min(via, _pair_through(net_mask[t, r, j], a1[q], a2, h == corners[q],
+                    via = min(via, _pair_through(net_mask[t, r, j], theirs, cen, h == corners[q],
                                                  at2))
                 newc[q] = min(via, wo[q])
             sc = 0.0
@@ -619,8 +634,10 @@ def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block,
                     sc += wq[q] * min(newc[q], 30)
                 if hand_over:
                     sc -= 1e8
-                ea = _ends_after(p, h, t, r, first, corners, nbr, ttype, emask, netid, netm, par,
-                                 net_mask, end, ne)
+                ea = ne  # a tile off the corner network's open ends leaves them as they are
+                if first or end[h] != 0:
+                    ea = _ends_after(p, h, t, r, first, corners, nbr, ttype, emask, netid, netm,
+                                     par, net_mask, end, ne)
                 if ea == 0:
                     sc -= 3.0 * defense
                 elif ea == 1:
