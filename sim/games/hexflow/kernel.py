@@ -1353,8 +1353,6 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
     seen = np.zeros(nn, np.int64)
     stamp = np.zeros(1, np.int64)
     stack = np.empty(nn * 7, np.int64)
-    cv = np.empty(6, np.int64)
-    cd = np.empty(6, np.int64)
     pt = np.empty(hand_size * 6, np.int64)
     pr = np.empty(hand_size * 6, np.int64)
     cand = np.empty(nh, np.int64)
