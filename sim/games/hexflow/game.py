@@ -157,6 +157,10 @@ class HexflowGame(Game):
 
     def warm(self, part: str = "all") -> None:
         parts = [p for p, _ in self.warm_parts] if part == "all" else [part]
+        if "race" in parts:  # Race's two big subtrees in two processes first (precompile.py)
+            from .precompile import precompile_race
+
+            precompile_race()
         seats = [SeatBot(b, {p.name: p.default for p in b.params}) for b in self.bots]
         for label, overrides in self.modes():
             if {"tri2p": "tri"}.get(label, label) in parts:
