@@ -27,6 +27,7 @@ from sim.games.hexflow.tiles import (
     tile_set,
 )
 from sim.hexgrid import SIDES, opposite
+from tests import hexflow_reference as R
 from tests.game_checks import check_game, seats_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -411,7 +412,7 @@ class KernelBoard:
         nn = 2 * BOARD.size
         d, done = np.zeros(nn, np.int64), np.zeros(nn, np.int64)
         dq = np.zeros(nn * 12 + 4, np.int64)
-        return K._bfs(CORNERS[seat, 0], CORNERS[seat, 1], blocked, self.t.nbr, self.ttype,
+        return R._bfs(CORNERS[seat, 0], CORNERS[seat, 1], blocked, self.t.nbr, self.ttype,
                       self.emask, self.netid, self.netm, d, done, dq, False)
 
     def best_path(self, seat):
@@ -469,10 +470,10 @@ def _through_cut(kb, seat, h, t, r):
     dq = np.zeros(nn * 12 + 4, np.int64)
     a1, a2 = np.zeros(6, np.int64), np.zeros(6, np.int64)
     c1, c2 = int(CORNERS[seat, 0]), int(CORNERS[seat, 1])
-    K._cut_arrivals(h, c1, c2, kb.t.nbr, kb.ttype, kb.emask, kb.netid, kb.netm, sd, done, dq,
+    R._cut_arrivals(h, c1, c2, kb.t.nbr, kb.ttype, kb.emask, kb.netid, kb.netm, sd, done, dq,
                     a1, a2)
     maps = K._pair_through(kb.t.net_mask[t, r, 0], a1, a2, h == c1, h == c2)
-    search = K._cost_with(h, t, r, c1, c2, kb.t.nbr, kb.t.net_mask, kb.t.emask, kb.ttype,
+    search = R._cost_with(h, t, r, c1, c2, kb.t.nbr, kb.t.net_mask, kb.t.emask, kb.ttype,
                           kb.emask, kb.netid, kb.netm, sd, done, dq)
     return maps, search
 

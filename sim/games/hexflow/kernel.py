@@ -124,95 +124,6 @@ def _link(u, s, nbr, ttype, emask, netid):
         return (n * 2 + netid[n * 6 + o]) << 1
     return -1
 
-
-@njit(cache=True)
-def _links(nbr, ttype, netid, netm, emask, lk):
-    """The potential graph of the board as a table: lk[u * 6 + s] = _link(u, s) where node u
-    has a way out across side s (an empty hex h is node h*2 on all six sides; h*2 + 1 has none),
-    else -1; lk: int64[12 * NH]. Built once per board and shared by every search on it
-    (_bfs_links); Tri keeps the same table up to date as tiles land (tri._relink)."""
-    nh = ttype.shape[0]
-    for h in range(nh):
-        for j in range(2):
-            u = h * 2 + j
-            if ttype[h] < 0:
-                m = 63 if j == 0 else 0
-            else:
-                m = netm[u]
-            for s in range(6):
-                lk[u * 6 + s] = _link(u, s, nbr, ttype, emask, netid) if (m >> s) & 1 else -1
-
-
-@njit(cache=True)
-def _bfs(src, dst, blocked, nbr, ttype, emask, netid, netm, d, done, dq, stop):
-    """0-1 BFS from corner hex `src` over the potential graph (hex `blocked` removed).
-
-    d: int64[2 * NH] distance; done: int64[2 * NH] scratch (node expanded); dq: int64[24 * NH].
-    Returns the number of empty hexes still to fill on the cheapest way to corner `dst` (INF if
-    none); a placed start/end network costs 0, an empty corner 1. With `stop`, the search ends
-    as soon as dst is reached (d is then only partly filled). One search: _links, then
-    _bfs_links (which several searches on one board share).
-    """
-    lk = np.empty(d.shape[0] * 6, np.int64)
-    _links(nbr, ttype, netid, netm, emask, lk)
-    return _bfs_links(src, dst, blocked, lk, ttype, netm, d, done, dq, stop)
-
-
-@njit(cache=True)
-def _bfs_links(src, dst, blocked, lk, ttype, netm, d, done, dq, stop):
-    """_bfs over the board's link table lk (_links)."""
-    nn = d.shape[0]
-    for i in range(nn):
-        d[i] = INF
-        done[i] = 0
-    if src == blocked or dst == blocked:
-        return INF
-    head = nn * 6
-    tail = head
-    if ttype[src] < 0:
-        d[src * 2] = 1
-        dq[tail] = src * 2
-        tail += 1
-    else:
-        for j in range(2):
-            if netm[src * 2 + j] != 0:
-                d[src * 2 + j] = 0
-                dq[tail] = src * 2 + j
-                tail += 1
-    while head < tail:
-        u = dq[head]
-        head += 1
-        if done[u]:
-            continue  # queued again after a cheaper way was found: already expanded
-        done[u] = 1
-        du = d[u]
-        if stop and u >> 1 == dst:
-            return du  # a 0-1 BFS pops nodes in order of cost: this one is final
-        for s in range(6):
-            e = lk[u * 6 + s]
-            if e < 0:
-                continue
-            v = e >> 1
-            if v >> 1 == blocked:
-                continue
-            if e & 1:
-                if du + 1 < d[v]:
-                    d[v] = du + 1
-                    dq[tail] = v
-                    tail += 1
-            elif du < d[v]:
-                d[v] = du
-                head -= 1
-                dq[head] = v
-    if ttype[dst] < 0:
-        return d[dst * 2]
-    best = INF
-    for j in range(2):
-        if netm[dst * 2 + j] != 0 and d[dst * 2 + j] < best:
-            best = d[dst * 2 + j]
-    return best
-
-
 def sets_size(nh):
     """Length of the int64 table _sets fills for a board of nh hexes."""
     return nh * 19 + 3
@@ -559,13 +470,11 @@ def _legal(p, h, t, r, placed_any, corners, ttype, adj, need, emask_t, block_con
                  adj[h], need[h], emask_t[t, r], t == BLOCK, block_connected)
 
 
-@njit(cache=True)
-def _place(p, h, t, r, nbr, net_mask, emask_t, ttype, trot, towner, emask, netid, netm, par,
-           adj, need, front, pos, nfront):
-    """Put tile (t, r) of seat p on empty hex h; returns the new frontier size."""
+@njit(cache=True, inline="always")  # the tile-writing part of _place and of _through_cut
+def _write_tile(h, t, r, net_mask, emask_t, ttype, emask, netm, netid, par):
+    """Write tile (t, r) on hex h: its type, side mask and networks, each network its own
+    union-find set in par. Returns the side mask."""
     ttype[h] = t
-    trot[h] = r
-    towner[h] = p
     em = emask_t[t, r]
     emask[h] = em
     for j in range(2):
@@ -575,6 +484,16 @@ def _place(p, h, t, r, nbr, net_mask, emask_t, ttype, trot, towner, emask, netid
         for s in range(6):
             if (m >> s) & 1:
                 netid[h * 6 + s] = j
+    return em
+
+
+@njit(cache=True)
+def _place(p, h, t, r, nbr, net_mask, emask_t, ttype, trot, towner, emask, netid, netm, par,
+           adj, need, front, pos, nfront):
+    """Put tile (t, r) of seat p on empty hex h; returns the new frontier size."""
+    em = _write_tile(h, t, r, net_mask, emask_t, ttype, emask, netm, netid, par)
+    trot[h] = r
+    towner[h] = p
     # leave the frontier
     if pos[h] >= 0:
         last = front[nfront - 1]
@@ -919,55 +838,14 @@ def _random_move(p, rng, block_connected, corners, n_orient, rot_of, emask_t, tt
             x += 1
     return found
 
-
-@njit(cache=True)
-def _cost_with(h, t, r, src, dst, nbr, net_mask, emask_t, ttype, emask, netid, netm, d, done,
-               dq):
-    """Exact completion cost src -> dst if tile (t, r) stood on empty hex h (state restored)."""
-    ttype[h] = t
-    emask[h] = emask_t[t, r]
-    for j in range(2):
-        m = net_mask[t, r, j]
-        netm[h * 2 + j] = m
-        for s in range(6):
-            if (m >> s) & 1:
-                netid[h * 6 + s] = j
-    lk = np.empty(d.shape[0] * 6, np.int64)
-    _links(nbr, ttype, netid, netm, emask, lk)
-    c = _bfs_links(src, dst, NO_HEX, lk, ttype, netm, d, done, dq, STOP)
-    ttype[h] = -1
-    emask[h] = 0
-    for j in range(2):
-        netm[h * 2 + j] = 0
-    for s in range(6):
-        netid[h * 6 + s] = -1
-    return c
-
-
-@njit(cache=True)
-def _cut_arrivals(h, c1, c2, nbr, ttype, emask, netid, netm, sd, done, dq, a1, a2):
-    """a1[s] / a2[s]: cost from corner c1 / c2 to the node across side s of empty hex h by ways
-    that avoid h. When h is a cut (every way passes it), a way through a one-line tile on h
-    passes h exactly once, so _pair_through over a1, a2 is the exact cost through that tile:
-    two searches per hex instead of one per tile and rotation (_cost_with). The greedy bot
-    reads them from its hex sets (_through_cut); this link-table version is what its tests hold
-    that one to."""
-    lk = np.empty(sd.shape[0] * 6, np.int64)
-    _links(nbr, ttype, netid, netm, emask, lk)
-    _bfs_links(c1, c1, h, lk, ttype, netm, sd, done, dq, FULL)  # dst = src: map only
-    _arrive(h, sd, nbr, ttype, emask, netid, a1)
-    _bfs_links(c2, c2, h, lk, ttype, netm, sd, done, dq, FULL)
-    _arrive(h, sd, nbr, ttype, emask, netid, a2)
-
-
 @njit(cache=True)
 def _through_cut(h, t, r, c1, c2, mapped, g, nbr, net_mask, emask_t, ttype, emask, netid, netm,
                  par, sd, pc, g2, a1, a2):
-    """Exact cost c1 -> c2 through tile (t, r) on cut hex h: from a1, a2 (_cut_arrivals over the
+    """Exact cost c1 -> c2 through tile (t, r) on cut hex h: from a1, a2 (arrivals over the
     board's hex sets g, filled here unless `mapped`) for a one-line tile. An X-Cross, whose two
     lines a way may both use, is searched: its lines join the union-find sets they touch in pc
     (a copy of par, int64[NN]), g2 (int64[sets_size(NH)]) gets that board's _sets, and the
-    board is restored (as _cost_with, on hex sets)."""
+    board is restored (as the reference _cost_with in tests/hexflow_reference.py)."""
     if net_mask[t, r, 1] == 0:
         if not mapped:
             _bfs_sets(c1, c1, h, g, sd, FULL)  # dst = src: map only
@@ -977,16 +855,7 @@ def _through_cut(h, t, r, c1, c2, mapped, g, nbr, net_mask, emask_t, ttype, emas
         return _pair_through(net_mask[t, r, 0], a1, a2, h == c1, h == c2)
     for i in range(pc.shape[0]):
         pc[i] = par[i]
-    ttype[h] = t
-    em = emask_t[t, r]
-    emask[h] = em
-    for j in range(2):
-        m = net_mask[t, r, j]
-        netm[h * 2 + j] = m
-        pc[h * 2 + j] = h * 2 + j
-        for s in range(6):
-            if (m >> s) & 1:
-                netid[h * 6 + s] = j
+    em = _write_tile(h, t, r, net_mask, emask_t, ttype, emask, netm, netid, pc)
     for s in range(6):  # as _place joins them, on the copy
         n = nbr[h, s]
         o = (s + 3) % 6
