@@ -363,7 +363,7 @@ class EngineGame:
         """Every decision by the seat to move and among its legal moves, chance replayed from
         the recorded generator state, and the declared result equal to the position's."""
         t = self.tables(trace.rules)
-        pos, rng = start(t, game_seed(np.uint64(trace.run_seed), np.int64(trace.game_index)))
+        pos, rng = start(t, np.uint64(game_seed(np.uint64(trace.run_seed), np.int64(trace.game_index))))
         rec = trace.data["rec"]
         for i, (seat, move, state) in enumerate(rec):
             assert seat_to_move(t, pos) == seat, f"decision {i}: seat {seat} is not to move"
