@@ -177,16 +177,19 @@ def uniform_move(tables, pos, rng, buf):
 
 
 @njit(cache=True)
-def choose(tables, pos, seat, code, par, scratch, rng, buf):
-    """The seat's bot decides: engine bots by their reserved codes, the game's bots otherwise."""
+def choose(tables, pos, seat, code, par, scratch, tree, rng, buf):
+    """The seat's bot decides: engine bots by their reserved codes (the uniform bot, the search
+    bot of sim/search.py), the game's own bots otherwise."""
     if code == BOT_UNIFORM:
         return uniform_move(tables, pos, rng, buf)
+    if code == search.BOT_MCTS:
+        return search.mcts_move(tables, pos, seat, par, scratch, tree, rng)
     return bot_move(tables, pos, seat, code, par, scratch, rng)
 
 
 # ---- the drivers ------------------------------------------------------------------------------
 @njit(cache=True)
-def play_game(tables, seed, bot_code, bot_par, scratch, buf, rec, res):
+def play_game(tables, seed, bot_code, bot_par, scratch, tree, buf, rec, res):
     """Play one game from its seed; the first rec.shape[0] decisions go to
     rec[t] = (seat, move, generator state before apply).
     Returns the number of decisions. res receives the result row."""
@@ -201,7 +204,7 @@ def play_game(tables, seed, bot_code, bot_par, scratch, buf, rec, res):
         if tables.turn_cap > 0 and t >= tables.turn_cap:
             capped = True
             break
-        move = choose(tables, pos, seat, bot_code[seat], bot_par[seat], scratch, rng, buf)
+        move = choose(tables, pos, seat, bot_code[seat], bot_par[seat], scratch, tree, rng, buf)
         if t < rec.shape[0]:
             rec[t, 0] = seat
             rec[t, 1] = move
@@ -217,20 +220,23 @@ def play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, out):
     """Games first_game .. first_game + n_games - 1 of a run: out[g] is game g's result row
     (out: int64[n_games, tables.res_width])."""
     scratch = new_scratch(tables)
+    tree = search.new_tree(tables, search.tree_nodes(bot_code, bot_par))
     buf = np.empty(tables.max_moves, np.int64)
     rec = np.zeros((0, REC_W), np.int64)
     for g in range(n_games):
-        play_game(tables, game_seed(run_seed, first_game + g), bot_code, bot_par, scratch, buf, rec, out[g])
+        play_game(tables, game_seed(run_seed, first_game + g), bot_code, bot_par, scratch, tree, buf, rec,
+                  out[g])
 
 
 @njit(cache=True)
 def play_traced(tables, run_seed, game_index, bot_code, bot_par, max_decisions):
     """One game with its decisions: returns (rec[:t], result row)."""
     scratch = new_scratch(tables)
+    tree = search.new_tree(tables, search.tree_nodes(bot_code, bot_par))
     buf = np.empty(tables.max_moves, np.int64)
     rec = np.zeros((max_decisions, REC_W), np.int64)
     res = np.zeros(tables.res_width, np.int64)
-    t = play_game(tables, game_seed(run_seed, game_index), bot_code, bot_par, scratch, buf, rec, res)
+    t = play_game(tables, game_seed(run_seed, game_index), bot_code, bot_par, scratch, tree, buf, rec, res)
     return rec[:min(t, max_decisions)].copy(), res
 
 
@@ -283,17 +289,19 @@ def value_of(tables, pos, seat):
 
 @njit(cache=True)
 def bot_choice(tables, pos, seat, code, par, rng):
-    """What the seat's bot would play here (allocates its scratch afresh)."""
+    """What a bot (code, parameter row) would play here for `seat` (allocates its scratch)."""
     scratch = new_scratch(tables)
+    codes = np.full(1, code, np.int64)
+    tree = search.new_tree(tables, search.tree_nodes(codes, par.reshape(1, -1)))
     buf = np.empty(tables.max_moves, np.int64)
-    return choose(tables, pos, seat, code, par, scratch, rng, buf)
+    return choose(tables, pos, seat, code, par, scratch, tree, rng, buf)
 
 
 # ---- Python side: bot arrays and outcome columns ---------------------------------------------
 def bot_arrays(seats) -> tuple[np.ndarray, np.ndarray]:
     """Seats (SeatBot) -> (codes int64[S], parameters float64[S, P]) for the drivers."""
     codes = np.array([s.bot.code for s in seats], dtype=np.int64)
-    vecs = [s.param_vector() for s in seats]
+    vecs = [np.array(s.bot.par_row(s.params)) if hasattr(s.bot, "par_row") else s.param_vector() for s in seats]
     width = max([1, *(len(v) for v in vecs)])
     par = np.zeros((len(seats), width), dtype=np.float64)
     for i, v in enumerate(vecs):
@@ -383,3 +391,6 @@ class EngineGame:
 
     def check_position(self, tables, pos) -> None:
         """Invariants of a position (pieces conserved ...): raise AssertionError. Default none."""
+
+
+from sim import search  # noqa: E402  (the search bot is written over the functions above)
