@@ -78,3 +78,151 @@ def test_no_plugins_keeps_the_package_key(plugins):
     import sim
 
     assert sim.kernel_source_hash(plugins) == sim.kernel_source_hash("")
+
+
+# ---- a plug-in game end to end: HEXSIM_GAMES + HEXSIM_VARIANTS --------------------------------
+STANDARD = 'game = "propdice"\ndescription = "Dice race, plug-in fixture"\n[rules]\ngoal = 15\n'
+
+
+@pytest.fixture
+def plugin(tmp_path, monkeypatch):
+    """The propdice fixture game loaded through HEXSIM_GAMES, with a variant folder on
+    HEXSIM_VARIANTS holding propdice/standard.toml."""
+    from sim import games
+
+    folder = tmp_path / "variants"
+    (folder / "propdice").mkdir(parents=True)
+    (folder / "propdice" / "standard.toml").write_text(STANDARD)
+    monkeypatch.setenv("HEXSIM_GAMES", "tests.fixtures.prop_dice")
+    monkeypatch.setenv("HEXSIM_VARIANTS", str(folder))
+    yield folder
+    games._FROM_ENV.pop("propdice", None)
+
+
+def test_plugin_variant_is_named_listed_and_extended(plugin, tmp_path):
+    from sim.variants import list_shipped, load
+
+    v = load("propdice/standard")
+    assert v.name == "propdice/standard" and v.game.name == "propdice" and v.rules["goal"] == 15
+    assert v.path == plugin / "propdice" / "standard.toml"
+    assert "propdice/standard" in list_shipped() and "hexflow/race" in list_shipped()
+    child = tmp_path / "child.toml"
+    child.write_text('extends = "propdice/standard"\n[rules]\nsides = 4\n')
+    c = load(child)
+    assert (c.rules["goal"], c.rules["sides"], c.name) == (15, 4, "propdice/child")
+
+
+def test_shipped_name_wins_over_a_plugin_folder(plugin):
+    from sim.variants import VARIANTS_DIR, load
+
+    (plugin / "hexflow").mkdir()
+    (plugin / "hexflow" / "race.toml").write_text('game = "hexflow"\n[rules]\nhand_size = 2\n')
+    assert load("hexflow/race").path == VARIANTS_DIR / "hexflow" / "race.toml"
+
+
+def test_search_path_errors_are_one_line(plugin, monkeypatch, tmp_path):
+    from sim.errors import VariantError
+    from sim.variants import load
+
+    (plugin / "flags").mkdir()
+    (plugin / "flags" / "odd.toml").write_text(STANDARD)
+    with pytest.raises(VariantError, match=r"odd.toml: game = 'propdice' but the file lies in the "
+                                           r"folder of game 'flags'"):
+        load("flags/odd")
+    monkeypatch.setenv("HEXSIM_VARIANTS", os.pathsep.join([str(plugin), str(tmp_path / "nope")]))
+    with pytest.raises(VariantError, match=r"HEXSIM_VARIANTS: .*nope: no such folder"):
+        load("propdice/standard")
+    monkeypatch.delenv("HEXSIM_VARIANTS")
+    with pytest.raises(VariantError, match="more from folders named by HEXSIM_VARIANTS"):
+        load("propdice/standard")
+
+
+def test_unknown_game_error_names_hexsim_games(variant_file):
+    from typer.testing import CliRunner
+
+    from sim.cli import app
+
+    v = variant_file("g.toml", 'game = "nosuchgame"\n')
+    res = CliRunner().invoke(app, ["run", str(v), "--games", "5", "--jobs", "1"])
+    assert res.exit_code == 2
+    line = res.output.strip()
+    assert "\n" not in line and "unknown game 'nosuchgame'" in line and "HEXSIM_GAMES=" in line
+
+
+def test_variants_command_lists_plugin_variants_and_games(plugin):
+    from typer.testing import CliRunner
+
+    from sim.cli import app
+
+    res = CliRunner().invoke(app, ["variants"])
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    assert any(ln.startswith("hexflow/race ") for ln in lines)
+    mine = [ln for ln in lines if ln.startswith("propdice/standard ")]
+    assert mine and "Dice race, plug-in fixture" in mine[0] and str(plugin) in mine[0]
+    assert ("plug-in game propdice (HEXSIM_GAMES module tests.fixtures.prop_dice, version 2.5.0)"
+            in lines)
+
+
+def test_manifest_records_the_plugin_version(plugin, tmp_path, racedice):
+    import sim
+    from sim.games import game_version
+
+    r = sim.run("propdice/standard", 20, jobs=1, out=tmp_path / "run", progress=False)
+    assert r.manifest["game_version"] == {"module": "tests.fixtures.prop_dice", "version": "2.5.0",
+                                          "from": "tests.fixtures.prop_dice.__version__"}
+    assert game_version(racedice) == {"module": "tests.fixtures.race_dice", "version": None,
+                                      "from": None}  # no __version__, no distribution
+    assert game_version(sim.games.get("flags"))["from"] == "hexsim"
+
+
+def test_plugin_passes_the_shared_checks(plugin):
+    from sim import games
+    from sim.testing import check_game, check_warm
+
+    game = games.get("propdice")
+    check_game(game, "propdice/standard", n=30, traced=3)
+    check_game(game, {"goal": 8, "sides": 3}, ["random", "greedy"], n=12, traced=2)
+    check_warm(game)
+
+
+def test_workflows_accept_proportions_without_value(plugin, tmp_path):
+    """`report_metrics` rows with successes and n but no value (which `report` accepts) once
+    crashed sweep, compare and baseline with KeyError: 'value' in the value bootstrap."""
+    import sim
+    from sim import baseline
+    from sim.compare import compare
+
+    sw = sim.sweep("propdice/standard", {"rules.goal": [10, 20]}, games=60, jobs=1,
+                   out=tmp_path / "sweep")
+    t = sw.table
+    close = t[t["metric"] == "close finish"]
+    assert len(close) == 2 and (close["kind"] == "proportion").all()
+    assert (close["successes"] <= close["n"]).all() and close["n"].tolist() == [60, 60]
+    margin = t[t["metric"] == "margin mean"]
+    assert margin["ci_low"].notna().all() and (margin["ci_low"] <= margin["ci_high"]).all()
+    longer = tmp_path / "longer.toml"
+    longer.write_text('extends = "propdice/standard"\n[rules]\ngoal = 30\n')
+    cmp = compare("propdice/standard", str(longer), games=40, jobs=1, out=tmp_path / "cmp")
+    assert {"close finish", "margin mean"} <= set(cmp.table["metric"])
+    saved = baseline.save(["propdice/standard"], games=40, out=tmp_path / "b.json", jobs=1)
+    assert saved[0].data["variant"]["spec"] == "propdice/standard"  # found again by name
+    report = baseline.check([tmp_path / "b.json"], games=40, jobs=1)
+    assert report.ok, report.summary()
+    rep = sim.report([sw.runs[0].path], out=tmp_path / "rep")
+    assert "close finish" in rep.html.read_text()
+
+
+def test_bench_includes_plugin_games(plugin, tmp_path, racedice):
+    import json
+
+    from sim import bench, games
+
+    assert "propdice" in games.listed() and "hexflow" in games.listed()
+    assert "racedice" not in games.listed()  # registered from Python by a test: not listed
+    assert bench.bench_bots(games.get("propdice")) == ["random", "greedy"]
+    bench.main(["--only", "propdice", "--no-compile", "--seconds", "0.1", "--repeats", "1",
+                "--out", str(tmp_path / "bench.json")])
+    got = json.loads((tmp_path / "bench.json").read_text())["games"]["propdice"]
+    assert set(got) == {"default/random", "default/greedy"}
+    bench.warm_for_timing("propdice")  # a game without its own warm(): plays its modes
