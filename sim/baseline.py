@@ -33,7 +33,7 @@ from scipy import stats as sps
 
 from sim import metrics
 from sim.errors import UserError
-from sim.variants import Variant, load, name_of
+from sim.variants import Variant, find, load, name_of
 
 ROOT = Path(__file__).resolve().parent.parent
 BASELINES_DIR = ROOT / "data" / "baselines"
@@ -79,7 +79,7 @@ def spec_of(variant: Variant) -> str:
     if variant.path is None:
         raise UserError(f"{variant.name}: a baseline needs a variant loaded from a file")
     p = variant.path.resolve()
-    if name_of(p) is not None:
+    if name_of(p) is not None and find(variant.name).resolve() == p:  # not a shadowed name
         return variant.name
     return str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p)
 

@@ -191,9 +191,10 @@ def test_workflows_accept_proportions_without_value(plugin, tmp_path):
     crashed sweep, compare and baseline with KeyError: 'value' in the value bootstrap."""
     import sim
     from sim import baseline
-    from sim.compare import compare
+    from sim.compare import compare  # (sim.compare / sim.sweep are modules once imported)
+    from sim.sweep import sweep
 
-    sw = sim.sweep("propdice/standard", {"rules.goal": [10, 20]}, games=60, jobs=1,
+    sw = sweep("propdice/standard", {"rules.goal": [10, 20]}, games=60, jobs=1,
                    out=tmp_path / "sweep")
     t = sw.table
     close = t[t["metric"] == "close finish"]
@@ -226,3 +227,16 @@ def test_bench_includes_plugin_games(plugin, tmp_path, racedice):
     got = json.loads((tmp_path / "bench.json").read_text())["games"]["propdice"]
     assert set(got) == {"default/random", "default/greedy"}
     bench.warm_for_timing("propdice")  # a game without its own warm(): plays its modes
+
+
+def test_baseline_records_a_shadowed_name_by_path(plugin):
+    """A file on HEXSIM_VARIANTS named like a shipped variant is found again by its path."""
+    from sim import baseline
+    from sim.variants import load
+
+    (plugin / "hexflow").mkdir()
+    shadow = plugin / "hexflow" / "race.toml"
+    shadow.write_text('game = "hexflow"\ndescription = "d"\n[rules]\nhand_size = 2\n')
+    assert baseline.spec_of(load(shadow)) == str(shadow)
+    assert baseline.spec_of(load("hexflow/race")) == "hexflow/race"
+    assert baseline.spec_of(load("propdice/standard")) == "propdice/standard"
