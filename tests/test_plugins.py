@@ -240,3 +240,34 @@ def test_baseline_records_a_shadowed_name_by_path(plugin):
     assert baseline.spec_of(load(shadow)) == str(shadow)
     assert baseline.spec_of(load("hexflow/race")) == "hexflow/race"
     assert baseline.spec_of(load("propdice/standard")) == "propdice/standard"
+
+
+def test_shared_checks_catch_broken_table_hooks(tmp_path):
+    """sim.testing fails a game whose report rows, picture or columns are wrong."""
+    from sim.testing import check_game
+    from tests.fixtures.prop_dice import PropDice
+
+    class NoValue(PropDice):
+        def report_metrics(self, df, rules):
+            return [{"metric": "oops"}]
+
+    class Twice(PropDice):
+        def report_metrics(self, df, rules):
+            return [{"metric": "m", "value": 1.0}, {"metric": "m", "value": 2.0}]
+
+    class NoPicture(PropDice):
+        def draw(self, trace, path, every_move=False):
+            Path(path).write_text("not a png")
+
+    class Unprefixed(PropDice):
+        def play_chunk(self, rules, seats, first_game, n_games, run_seed):
+            cols = super().play_chunk(rules, seats, first_game, n_games, run_seed)
+            cols["margin"] = cols.pop("propdice_margin")
+            return cols
+
+    for game, needle in [(NoValue(), "oops: neither successes and n nor a number"),
+                         (Twice(), "'m' reported twice"), (NoPicture(), "did not write a PNG"),
+                         (Unprefixed(), "unprefixed column margin")]:
+        with pytest.raises(AssertionError, match=needle):
+            check_game(game, {}, "random", n=8, traced=1)
+    check_game(NoPicture(), {}, "random", n=8, traced=1, draw=False)  # the picture check is optional
