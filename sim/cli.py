@@ -101,12 +101,18 @@ def report(
 @app.command("variants")
 @friendly
 def list_variants():
-    """List the shipped variants with their descriptions."""
-    from sim.variants import list_shipped, load
+    """List the shipped variants (and those in HEXSIM_VARIANTS folders) with their descriptions,
+    then the plug-in games of HEXSIM_GAMES."""
+    from sim import games
+    from sim.variants import VARIANTS_DIR, list_shipped, load
 
     for name in list_shipped():
         v = load(name)
-        typer.echo(f"{name:32s} {v.description}")
+        where = "" if v.path.resolve().is_relative_to(VARIANTS_DIR) else f"  [{v.path.parent.parent}]"
+        typer.echo(f"{name:32s} {v.description}{where}")
+    for name, module in games.plugins().items():
+        version = games.game_version(games.get(name))["version"]
+        typer.echo(f"plug-in game {name} (HEXSIM_GAMES module {module}, version {version})")
 
 
 @app.command()

@@ -82,13 +82,23 @@ def outcome_metrics(df: pd.DataFrame, variant) -> list[Metric]:
         sc = df[f"score_{s}"].to_numpy(dtype=np.float64)
         out.append(Metric(f"score_mean_{s}", "mean", float(sc.mean()), n, data=sc))
     for row in game.report_metrics(df, variant.rules):
-        if row.get("successes") is not None and row.get("n") is not None:
+        if _is_proportion(row):
             k, m = int(row["successes"]), int(row["n"])
             out.append(Metric(row["metric"], "proportion", k / m if m else float("nan"), m,
                               successes=k))
         else:
             out.append(Metric(row["metric"], "value", float(row["value"]), n))
     return out
+
+
+def _is_proportion(row: dict[str, Any]) -> bool:
+    """A `report_metrics` row given as successes of n (its `value`, if any, is not used)."""
+    return row.get("successes") is not None and row.get("n") is not None
+
+
+def _values(rows: list[dict[str, Any]]) -> dict[str, float]:
+    """The value rows of a `report_metrics` answer (proportion rows may carry no `value`)."""
+    return {r["metric"]: float(r["value"]) for r in rows if not _is_proportion(r)}
 
 
 def quantile(x: np.ndarray, q: float) -> float:
@@ -158,11 +168,11 @@ def _value_replicates(df, variant, names, b, rng) -> dict[str, np.ndarray]:
     for i in range(b):
         rows = variant.game.report_metrics(df.iloc[rng.integers(0, n, m)].reset_index(drop=True),
                                            variant.rules)
-        got = {r["metric"]: float(r["value"]) for r in rows}
+        got = _values(rows)
         for k in names:
             reps[k][i] = got.get(k, np.nan)
     if m < n:
-        full = {r["metric"]: float(r["value"]) for r in variant.game.report_metrics(df, variant.rules)}
+        full = _values(variant.game.report_metrics(df, variant.rules))
         scale = np.sqrt(m / n)
         for k in names:
             reps[k] = full.get(k, np.nan) + (reps[k] - np.nanmean(reps[k])) * scale

@@ -145,6 +145,7 @@ def _play_part(task: _Task) -> tuple[int, float]:
 
 def _manifest(variant: Variant, games: int, seed: int, rotate: bool, chunk: int) -> dict[str, Any]:
     from sim import __version__
+    from sim.games import game_version
 
     return {
         "hexsim_run": 1,
@@ -163,6 +164,7 @@ def _manifest(variant: Variant, games: int, seed: int, rotate: bool, chunk: int)
         "turn_cap_reason": "turn_cap" if "turn_cap" in variant.game.end_reasons else None,
         "warnings": variant.warnings(),
         "package_version": __version__,
+        "game_version": game_version(variant.game),  # a plug-in's own version
         "git_commit": git_commit(),
         "python": platform.python_version(),
         "created": datetime.now(UTC).isoformat(timespec="seconds"),

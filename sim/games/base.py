@@ -14,8 +14,8 @@ Contract of `play_chunk` (the hot path):
 
 `play_traced` replays the same game move by move (same seed, same moves as the chunk kernel)
 and returns a `Trace`; `verify_trace` re-checks it with the game's position API (every move
-legal, pieces conserved, declared result correct). The shared check suite in
-`tests/game_checks.py` runs both on every shipped variant.
+legal, pieces conserved, declared result correct). The shared check suite
+`sim.testing.check_game` runs both (and the other hooks) on every shipped variant.
 """
 
 from __future__ import annotations
