@@ -24,6 +24,7 @@ from statsmodels.stats.proportion import (
 )
 
 NAN = float("nan")
+POWER_DEFAULT = 0.8
 
 
 @dataclass(frozen=True)
@@ -284,6 +285,113 @@ def mde_two_proportions(n1: int, n2: int, p0: float = 0.5, alpha: float = 0.05,
     h = NormalIndPower().solve_power(effect_size=None, nobs1=n1, alpha=alpha, power=power,
                                      ratio=n2 / n1, alternative="two-sided")
     return _h_to_p(p0, float(h)) - p0
+
+
+# ---- fairness by equivalence ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Fairness:
+    """Is a share (e.g. the first mover's share of decisive games) fair, unfair, or undecided?
+
+    `share` with its Wilson interval [`low`, `high`] at `conf`; `p_equivalence` is the exact
+    two one-sided tests (TOST) p-value of "the true share lies within p0 +/- margin";
+    `p_difference` the two-sided exact binomial p-value of "the true share is p0".
+
+    The rule (alpha = 1 - conf):
+      - "fair" when TOST rejects at alpha: the data show the share is within the margin. A
+        share that also differs detectably from p0 (huge samples) is still "fair", and the
+        sentence says "off by X points, detectably, inside the margin".
+      - "unfair" when not fair and the difference is significant by both the exact test
+        (p_difference < alpha) and the shown Wilson interval (it excludes p0), so the sentence's
+        interval and the verdict never disagree.
+      - "cannot tell" otherwise (and with n = 0); `games_needed` then estimates how many games of
+        this kind would decide it (None once decided).
+    """
+
+    successes: int
+    n: int
+    p0: float
+    margin: float
+    conf: float
+    share: float
+    low: float
+    high: float
+    p_equivalence: float
+    p_difference: float
+    verdict: str
+    games_needed: int | None
+
+    def sentence(self, what: str = "The first player", unit: str = "decisive games") -> str:
+        if self.n == 0:
+            return f"{what}: no {unit}: no claim possible."
+        m = _points(self.margin)
+        head = (f"{what} wins {100 * self.share:.1f}% of {unit} "
+                f"({100 * self.low:.1f}-{100 * self.high:.1f})")
+        off = self.share - self.p0
+        if self.verdict == "fair":
+            extra = ("" if self.p_difference >= 1 - self.conf or self.low <= self.p0 <= self.high
+                     else f" (off by {_points(abs(off))} points, detectably, but inside the margin)")
+            return f"{head}: fair within +/-{m} points{extra}."
+        if self.verdict == "unfair":
+            return f"{head}: unfair by about {_points(abs(off))} points."
+        need = "" if self.games_needed is None else f": would need about {self.games_needed:,} {unit}"
+        return f"{head}: cannot tell at this size{need}."
+
+
+def _points(x: float) -> str:
+    """A share difference in percentage points, rounded as a sentence reads it (7, 1.5, 0.3)."""
+    pts = 100 * float(x)
+    return f"{pts:.0f}" if pts >= 3 else f"{pts:.1g}" if pts < 0.1 else f"{pts:.1f}".rstrip("0").rstrip(".")
+
+
+def tost_binomial(successes, n: int, low: float, high: float) -> np.ndarray | float:
+    """Exact two one-sided tests p-value of "low < p < high" for successes of n (vectorised over
+    successes): max(P(X >= k | low), P(X <= k | high)). Same as statsmodels' `binom_tost`."""
+    k = np.asarray(successes)
+    p = np.maximum(sps.binom.sf(k - 1, n, low), sps.binom.cdf(k, n, high))
+    return float(p) if p.ndim == 0 else p
+
+
+def games_to_decide(share: float, p0: float, margin: float, alpha: float,
+                    power: float = POWER_DEFAULT) -> int:
+    """About how many games decide a share near `share` at level alpha with `power`: the fewer of
+    those that show equivalence within p0 +/- margin (TOST, possible only inside the margin) and
+    those that show a difference from p0 (two-sided test), by the normal approximation."""
+    d = abs(share - p0)
+    var = max(share * (1 - share), 1e-12)
+    need = []
+    if d < margin:
+        zb = sps.norm.ppf(power) if d > 0 else sps.norm.ppf(0.5 + power / 2)
+        need.append((sps.norm.ppf(1 - alpha) + zb) ** 2 * var / (margin - d) ** 2)
+    if d > 0:
+        need.append((sps.norm.ppf(1 - alpha / 2) + sps.norm.ppf(power)) ** 2 * var / d ** 2)
+    return int(math.ceil(min(need)))
+
+
+def fairness(successes: int, n: int, p0: float = 0.5, margin: float = 0.02,
+             conf: float = 0.95) -> Fairness:
+    """Fair, unfair or cannot tell: an equivalence test against p0 +/- margin (see `Fairness`)."""
+    k, n = int(successes), int(n)
+    if not 0 < p0 < 1 or not 0 < margin < min(p0, 1 - p0) or not 0 < conf < 1:
+        raise ValueError(f"fairness: need 0 < p0 < 1, 0 < margin < min(p0, 1 - p0) and "
+                         f"0 < conf < 1; got p0={p0}, margin={margin}, conf={conf}")
+    if not 0 <= k <= n:
+        raise ValueError(f"fairness: need 0 <= successes <= n, got {k} of {n}")
+    alpha = 1 - conf
+    if n == 0:
+        return Fairness(k, n, p0, margin, conf, NAN, NAN, NAN, NAN, NAN, "cannot tell",
+                        games_to_decide(p0, p0, margin, alpha))
+    ci = wilson(k, n, conf)
+    p_eq = float(tost_binomial(k, n, p0 - margin, p0 + margin))
+    p_diff = binom_test(k, n, p0)
+    if p_eq < alpha:
+        verdict = "fair"
+    elif p_diff < alpha and not ci.low <= p0 <= ci.high:
+        verdict = "unfair"
+    else:
+        verdict = "cannot tell"
+    need = None if verdict != "cannot tell" else max(games_to_decide(k / n, p0, margin, alpha), n + 1)
+    return Fairness(k, n, p0, margin, conf, ci.value, ci.low, ci.high, p_eq, p_diff, verdict, need)
 
 
 # ---- balance --------------------------------------------------------------------------------
