@@ -121,6 +121,82 @@ def newcombe_diff(k1: int, n1: int, k2: int, n2: int, conf: float = 0.95) -> Dif
                       "newcombe")
 
 
+# ---- two proportions on paired games ------------------------------------------------------------
+
+def mcnemar_exact(up: int, down: int) -> float:
+    """Exact McNemar p-value (statsmodels `mcnemar(exact=True)`: the two-sided binomial test of
+    the discordant pairs, `up` = B yes / A no, `down` = B no / A yes); 1 with no discordant pair."""
+    from statsmodels.stats.contingency_tables import mcnemar
+
+    if up + down == 0:
+        return 1.0
+    return float(mcnemar([[0, int(down)], [int(up), 0]], exact=True).pvalue)
+
+
+def newcombe_paired(both, up, down, neither, conf: float = 0.95):
+    """Newcombe's (1998, method 10) score interval for p_B - p_A from paired games, vectorised:
+    `both` = yes in A and B, `up` = yes in B only, `down` = yes in A only, `neither`. Two Wilson
+    intervals combined with the pairs' phi correlation (phi set to 0 when a margin is empty).
+    Returns (difference, low, high) as floats or arrays."""
+    a, b, c, d = (np.asarray(x, dtype=np.float64) for x in (both, up, down, neither))
+    n = a + b + c + d
+    with np.errstate(all="ignore"):
+        pb, pa = (a + b) / n, (a + c) / n
+        lb, ub = proportion_confint(a + b, n, alpha=1 - conf, method="wilson")
+        la, ua = proportion_confint(a + c, n, alpha=1 - conf, method="wilson")
+        lb, ub = np.minimum(lb, pb), np.maximum(ub, pb)
+        la, ua = np.minimum(la, pa), np.maximum(ua, pa)
+        den = np.sqrt((a + b) * (c + d) * (a + c) * (b + d))
+        phi = np.where(den > 0, (a * d - b * c) / np.where(den > 0, den, 1.0), 0.0)
+        diff = pb - pa
+        low = diff - np.sqrt(np.maximum((pb - lb) ** 2 - 2 * phi * (pb - lb) * (ua - pa)
+                                        + (ua - pa) ** 2, 0.0))
+        high = diff + np.sqrt(np.maximum((ub - pb) ** 2 - 2 * phi * (ub - pb) * (pa - la)
+                                         + (pa - la) ** 2, 0.0))
+    out = (diff, np.maximum(low, -1.0), np.minimum(high, 1.0))
+    return tuple(float(x) for x in out) if np.ndim(diff) == 0 else out
+
+
+def _exact_critical(d: int, alpha: float) -> int | None:
+    """Smallest count c > d/2 whose two-sided exact binomial(d, 1/2) p-value is below alpha
+    (the test rejects for c or more, or d - c or fewer, of d); None if no count is that extreme."""
+    if d <= 0:
+        return None
+    c = np.arange(d // 2 + 1, d + 1)
+    ok = np.minimum(1.0, 2 * sps.binom.sf(c - 1, d, 0.5)) < alpha
+    return int(c[np.argmax(ok)]) if ok.any() else None
+
+
+def mde_paired(discordant: int, n: int, alpha: float = 0.05, power: float = POWER_DEFAULT) -> float:
+    """Smallest change of a rate that the exact McNemar test at level alpha detects with `power`
+    on n paired games of which `discordant` came out differently.
+
+    With the discordance held at its observed share r = discordant / n, a change delta moves the
+    discordant pairs' split to (1/2 + delta / 2r); the exact power of the binomial test on those
+    pairs is solved for 80%. When that many discordant pairs could never reject (too few), the
+    smallest change any discordance allows is returned instead: a change delta needs at least
+    n delta discordant pairs, all one way, and is found when at least the critical number of
+    them shows up, P(Binomial(n, delta) >= c) = power. NaN when even delta = 1 is not found.
+    Never above 1."""
+    from scipy.optimize import brentq
+
+    n, dis = int(n), int(discordant)
+    if n <= 0:
+        return NAN
+    c = _exact_critical(dis, alpha)
+    if c is not None:
+        def pw(s: float) -> float:
+            return float(sps.binom.sf(c - 1, dis, 0.5 + s) + sps.binom.cdf(dis - c, dis, 0.5 + s))
+        if pw(0.5) >= power:
+            s = brentq(lambda s: pw(s) - power, 0.0, 0.5, xtol=1e-10)
+            return 2 * s * dis / n
+    c_min = next(k for k in range(1, 200) if 2 * 0.5 ** k < alpha)
+    if c_min > n:
+        return NAN
+    return float(brentq(lambda dl: float(sps.binom.sf(c_min - 1, n, dl)) - power, 1e-12, 1.0,
+                        xtol=1e-12))
+
+
 # ---- distributions --------------------------------------------------------------------------
 
 def mean_interval(x: np.ndarray, conf: float = 0.95) -> MeanInterval:
