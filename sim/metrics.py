@@ -471,9 +471,8 @@ def _compare_means(xa, xb, levels, rng, paired) -> dict[str, Any]:
                 row[f"ci_low{key}"] = row[f"ci_high{key}"] = diff
             return row
         for key, lev in zip(("", "_adj"), levels, strict=True):
-            half = float(sps.t.ppf(1 - lev / 2, n - 1)) * sd / np.sqrt(n)
-            row[f"ci_low{key}"], row[f"ci_high{key}"] = diff - half, diff + half
-        row["p_value"] = float(sps.ttest_rel(xb, xa).pvalue)
+            _, row[f"ci_low{key}"], row[f"ci_high{key}"], row["p_value"] = \
+                stats.paired_mean_diff(d, 1 - lev)
         es = TTestPower().solve_power(nobs=n, alpha=mde_alpha, power=POWER) if n > 2 else np.nan
         mde = float(es) * sd
     else:

@@ -157,6 +157,21 @@ def newcombe_paired(both, up, down, neither, conf: float = 0.95):
     return tuple(float(x) for x in out) if np.ndim(diff) == 0 else out
 
 
+def paired_mean_diff(d, conf: float = 0.95):
+    """Mean of game-by-game differences with its paired-t interval and two-sided p-value,
+    vectorised over the rows of `d` (scipy `ttest_rel` / `t.ppf`). Returns (mean, low, high, p)
+    as floats for a 1-D input, arrays for a 2-D one. Needs at least 2 pairs and some spread."""
+    d = np.asarray(d, dtype=np.float64)
+    n = d.shape[-1]
+    m = d.mean(axis=-1)
+    se = d.std(axis=-1, ddof=1) / math.sqrt(n)
+    half = float(sps.t.ppf(0.5 + conf / 2, n - 1)) * se
+    with np.errstate(all="ignore"):
+        p = 2 * sps.t.sf(np.abs(m / se), n - 1)
+    out = (m, m - half, m + half, p)
+    return tuple(float(x) for x in out) if d.ndim == 1 else out
+
+
 def _exact_critical(d: int, alpha: float) -> int | None:
     """Smallest count c > d/2 whose two-sided exact binomial(d, 1/2) p-value is below alpha
     (the test rejects for c or more, or d - c or fewer, of d); None if no count is that extreme."""
