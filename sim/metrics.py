@@ -564,7 +564,8 @@ def verdict(p_adjusted: float, mde: float, alpha: float = ALPHA, unit: str = "",
 def hypotheses(la: dict[str, Metric], lb: dict[str, Metric], names: list[str]) -> dict[str, str]:
     """Metric -> the metric whose hypothesis it repeats: proportions over all games whose per-game
     indicators are equal or complementary in both tables (two seats of a game without draws, the
-    first mover and the seat that always moves first) are one hypothesis, tested once."""
+    first mover and the seat that always moves first) are one hypothesis, tested once. Metrics
+    that never (or always) happen in both tables are not merged: their sameness says nothing."""
     seen: dict[bytes, str] = {}
     same: dict[str, str] = {}
     for k in names:
@@ -573,6 +574,8 @@ def hypotheses(la: dict[str, Metric], lb: dict[str, Metric], names: list[str]) -
                 ma.scope is not None or mb.scope is not None or ma.hits.size == 0:
             continue
         ha, hb = ma.hits, mb.hits
+        if (ha.all() and hb.all()) or not (ha.any() or hb.any()):
+            continue
         if ha[0]:
             ha, hb = ~ha, ~hb
         key = np.packbits(ha).tobytes() + b"|" + np.packbits(hb).tobytes()
