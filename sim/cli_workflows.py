@@ -79,7 +79,13 @@ def compare(
     for r in t.itertuples():
         typer.echo(f"{r.metric:{width}s}  A {r.value_a:<9.4g} B {r.value_b:<9.4g} "
                    f"diff {r.diff:+.4g} [{r.ci_low:+.4g}, {r.ci_high:+.4g}] "
+                   f"adj [{r.ci_low_adj:+.4g}, {r.ci_high_adj:+.4g}] "
                    f"p_adj {r.p_adjusted:.3g}  {r.verdict}")
+    typer.echo(f"intervals: 95% unadjusted, then 'adj' at the verdicts' level (0.05 over "
+               f"{t.attrs.get('family', len(t))} hypotheses, Bonferroni)")
+    for s in list(t["fairness_a"]) + list(t["fairness_b"]):
+        if s:
+            typer.echo(s)
     if res.identical is not None:
         typer.echo(f"common seeds: {res.identical_games:,} of {res.games:,} games "
                    f"({res.identical:.1%}) came out identically")

@@ -587,7 +587,8 @@ def hypotheses(la: dict[str, Metric], lb: dict[str, Metric], names: list[str]) -
 
 
 def compare_tables(df_a: pd.DataFrame, df_b: pd.DataFrame, var_a, var_b, seed: int = 0,
-                   alpha: float = ALPHA, paired: bool | None = None) -> pd.DataFrame:
+                   alpha: float = ALPHA, paired: bool | None = None,
+                   margin: float = MARGIN) -> pd.DataFrame:
     """The comparison table of two outcome tables (same game): one row per metric of both,
     Holm-adjusted p-values and a verdict with the minimum detectable effect.
 
@@ -597,7 +598,8 @@ def compare_tables(df_a: pd.DataFrame, df_b: pd.DataFrame, var_a, var_b, seed: i
     power at the Bonferroni level alpha/m over the m hypotheses (the strictest step of Holm's
     procedure), so "could have seen a change of X" holds after the correction too; `ci_low_adj`,
     `ci_high_adj` are the intervals at that level (simultaneous), `ci_low`, `ci_high` the
-    unadjusted 1 - alpha ones."""
+    unadjusted 1 - alpha ones. `fairness_a`, `fairness_b`: for a share with a fair value (the
+    first mover's), each side's `stats.fairness` sentence against fair +/- margin."""
     why = pairing(df_a, df_b, var_a, var_b)
     paired = (why is None) if paired is None else (paired and why is None)
     la, lb = outcome_metrics(df_a, var_a), outcome_metrics(df_b, var_b)
@@ -629,9 +631,15 @@ def compare_tables(df_a: pd.DataFrame, df_b: pd.DataFrame, var_a, var_b, seed: i
     out["paired"] = paired
     out["verdict"] = [verdict(p, d, alpha, note=nt) for p, d, nt in
                       zip(out["p_adjusted"], out["mde"], out["note"], strict=True)]
+    for side, ms in (("a", ma), ("b", mb)):  # a share with a fair value: is each side fair?
+        out[f"fairness_{side}"] = [
+            stats.fairness(ms[k].successes, ms[k].n, ms[k].fair, margin, 1 - alpha).sentence(
+                f"{side.upper()}: the first mover") if ms[k].fair is not None else ""
+            for k in out["metric"]]
     cols = ["metric", "kind", "value_a", "value_b", "diff", "ci_low", "ci_high", "ci_low_adj",
             "ci_high_adj", "p_value", "p_adjusted", "verdict", "mde", "method", "discordant",
-            "same_as", "paired", "successes_a", "n_a", "successes_b", "n_b"]
+            "same_as", "paired", "fairness_a", "fairness_b", "successes_a", "n_a", "successes_b",
+            "n_b"]
     for c in cols:
         if c not in out:
             out[c] = np.nan

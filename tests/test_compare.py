@@ -168,6 +168,8 @@ def test_compare_detects_a_longer_race(variant_file, tmp_path):
     assert 0 <= res.identical < 0.5
     assert f"{res.identical_games:,} of 600 games ({res.identical:.1%}) came out identically" in md
     assert "Paired analysis" in md and "adjusted interval" in md
+    assert t.loc["first_mover_share", "fairness_a"].startswith("A: the first mover wins ")
+    assert t.loc["first_mover_share", "fairness_a"] in md and t.loc["turns_mean", "fairness_a"] == ""
     assert t["paired"].all() and t.loc["win_rate_A", "method"].startswith("paired: exact McNemar")
     assert "<table>" in (tmp_path / "cmp" / "comparison.html").read_text()
     assert (tmp_path / "cmp" / "rates.png").stat().st_size > 1000
