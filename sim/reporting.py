@@ -173,6 +173,7 @@ class Analysis:
     first_p: float = math.nan
     first_seats: list[int] = field(default_factory=list)
     balance: float = math.nan
+    balance_ci: stats.Balance | None = None
     turns: dict[str, float] = field(default_factory=dict)
     turns_mean: stats.MeanInterval | None = None
     turns_median_ci: tuple[float, float, float] = (math.nan, math.nan, math.nan)
@@ -263,8 +264,9 @@ def analyse(run: Run) -> Analysis:
     a.add_prop("first_player_share_of_decisive", a.first_decisive)
     a.add("first_player_share_of_decisive.p_value", a.first_p)
 
-    a.balance = stats.ludii_balance([p.value for p in a.seat_rates])
-    a.add("balance", a.balance)
+    a.balance_ci = stats.ludii_balance_interval(counts)
+    a.balance = a.balance_ci.value
+    a.add("balance", a.balance, low=a.balance_ci.low, high=a.balance_ci.high)
 
     # length
     turns = df["turns"].to_numpy()
@@ -303,8 +305,10 @@ def analyse(run: Run) -> Analysis:
     if a.draw.value > 0.5:
         a.warnings.append(f"{run.label}: {a.draw.value:.1%} of games are draws")
 
-    a.mde = stats.mde_proportion(n, fair, ALPHA, POWER)
-    a.add("mde.seat_win_rate", a.mde, n=n)
+    # the seat tests: exact binomial on decisive games, Holm over the k seats (strictest step
+    # alpha / k), so the detectable edge is computed for exactly that test
+    a.mde = stats.mde_share(a.decisive, fair, ALPHA / k, POWER)
+    a.add("mde.seat_share_of_decisive", a.mde, n=a.decisive)
 
     if run.rotate:
         a.bots = bot_rates(df, seats, winner, fair)
@@ -700,10 +704,12 @@ def render_comparison(doc: Doc, analyses: Sequence[Analysis], comparison: Compar
     rows.append(["turn-cap rate"] + [" ".join(prop_cells(a.turn_cap)) if a.turn_cap else "no cap"
                                      for a in analyses])
     rows.append(["first-player win rate"] + [" ".join(prop_cells(a.first)) for a in analyses])
-    rows.append(["balance (Ludii)"] + [f"{a.balance:.4f}" for a in analyses])
+    rows.append(["balance (Ludii), next to the first mover's share"]
+                + [_balance_cell(a) for a in analyses])
     rows.append(["median turns"] + [num(a.turns["median"]) for a in analyses])
     rows.append(["mean turns"] + [f"{a.turns['mean']:.2f}" for a in analyses])
-    rows.append(["MDE seat win rate"] + [pct(a.mde) for a in analyses])
+    rows.append(["MDE seat share of decisive games"] + [pct(a.mde) if a.decisive else "no decisive games"
+                                                         for a in analyses])
     doc.table(head, rows)
     doc.fig("win_rates", "Win rate per seat and draws, all variants (95% Wilson intervals)")
     doc.fig("length", "Game length, all variants overlaid")
@@ -726,6 +732,26 @@ def render_comparison(doc: Doc, analyses: Sequence[Analysis], comparison: Compar
           + "; ".join(f"{k}: {pct(v)}" for k, v in comparison.mde.items()) + ".")
 
 
+def _balance_cell(a: Analysis) -> str:
+    b = a.balance_ci
+    if a.decisive == 0:
+        return f"{b.value:.3f} (no decisive games: says nothing)"
+    return (f"{b.value:.3f} [{b.low:.3f}, {b.high:.3f}] (fair game of this size: {b.fair_mean:.3f}); "
+            f"first mover {pct(a.first_decisive.value)} of decisive games")
+
+
+def _mde_sentence(a: Analysis, k: int) -> str:
+    if a.decisive == 0:
+        return "No decisive games: no claim about a seat's edge is possible."
+    level = f"{ALPHA:g}/{k} (Holm's strictest step over the {k} seats)"
+    if math.isnan(a.mde):
+        return (f"Minimum detectable effect: {num(a.decisive)} decisive games are too few for the "
+                f"exact test at level {level} to find any edge with 80% power.")
+    return (f"Minimum detectable effect: with {num(a.decisive)} decisive games, a seat whose true "
+            f"share of decisive games is {pct(a.mde)} above the fair share {pct(1 / k)} would be "
+            f"found with 80% power by the exact binomial test at level {level}.")
+
+
 def _is_prop(metric: str) -> bool:
     return not metric.startswith("diff.turns")
 
@@ -734,9 +760,7 @@ def render_variant(doc: Doc, a: Analysis) -> None:
     run = a.run
     k = len(run.seats)
     doc.h(2, f"Variant {run.label}")
-    doc.p(f"{num(a.n)} games ({num(a.decisive)} decisive) of {run.game_name}. "
-          f"Minimum detectable effect: with this many games a seat whose true win rate is "
-          f"{pct(a.mde)} above the fair share {pct(1 / k)} would be found with 80% power at the 5% level.")
+    doc.p(f"{num(a.n)} games ({num(a.decisive)} decisive) of {run.game_name}. " + _mde_sentence(a, k))
     doc.h(3, "Seats")
     doc.table(["seat", "bot", "wins", "win rate", "95% CI", "p vs fair share", "p (Holm)"],
               [[s, "rotated" if run.rotate else b, num(p.successes), *prop_cells(p), pval(pv), pval(ph)]
@@ -750,7 +774,10 @@ def render_variant(doc: Doc, a: Analysis) -> None:
                 ["turn-cap rate", "no turn cap", ""])
     rows.append(["first-player win rate (all games)", *prop_cells(a.first)])
     rows.append(["first-player share of decisive games", *prop_cells(a.first_decisive)])
-    rows.append(["balance (Ludii: 1 - largest seat gap)", f"{a.balance:.4f}", ""])
+    b = a.balance_ci
+    rows.append([f"balance (Ludii: 1 - largest seat gap; a fair game of this size averages "
+                 f"{b.fair_mean:.3f}; read with the first mover's share above)", f"{b.value:.4f}",
+                 ci(b.low, b.high, as_pct=False) if a.decisive else "no decisive games"])
     doc.table(["metric", "value", "95% CI"], rows)
     fs = ", ".join(run.seats[i] if 0 <= i < k else str(i) for i in a.first_seats)
     fs = f"always {fs}" if len(a.first_seats) == 1 else f"varies over {fs}"
@@ -798,9 +825,10 @@ def render_methods(doc: Doc) -> None:
         "Proportions: 95% Wilson score intervals (statsmodels); the exact binomial test (scipy).",
         "Seat fairness and first-player advantage are tested on decisive games (draws removed) "
         "against 1/seats; rates are shown over all games. Balance (Ludii) = 1 - (highest - lowest "
-        "seat win rate).",
-        "Minimum detectable effect: arcsine effect size, two-sided 5% level, 80% power "
-        "(statsmodels NormalIndPower).",
+        "seat win rate), with a seeded bootstrap interval and the mean balance of a fair game of the "
+        "same size (sampling noise keeps it below 1): never a fairness verdict by itself.",
+        "Minimum detectable effect: the share of decisive games the exact binomial seat test "
+        "finds with 80% power (exact power) at its Holm-adjusted level, 5% / seats.",
         "Game length: quantiles by linear interpolation; the median's interval is a seeded "
         "percentile bootstrap, the mean's a Student-t interval.",
         "Non-win end reasons: the run's turn-cap reason, those a game declares, and names containing "
