@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import matplotlib
+import matplotlib.patches
+import matplotlib.ticker
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -144,3 +146,97 @@ def histogram(values: np.ndarray, max_bins: int = 60, lo: float | None = None,
         hi = lo + 1.0
     counts, edges = np.histogram(v, bins=max_bins, range=(lo, hi))
     return edges, counts
+
+
+@dataclass
+class Interval:
+    """One row of a forest plot: a share with its interval and the line it is read against."""
+
+    label: str
+    value: float
+    low: float
+    high: float
+    reference: float
+    group: str = ""
+
+
+def forest(rows: Sequence[Interval], title: str, xlabel: str = "share of decisive games") -> Figure:
+    """A forest plot: one row per entry (top to bottom in the given order), the point and its
+    interval, the reference (fair share) as a dashed mark per row, groups separated by a gap and
+    named on the left. Legible with dozens of rows: the height grows with them."""
+    rows = list(rows)
+    ys, labels, y, last = [], [], 0.0, None
+    for r in rows:
+        if last is not None and r.group != last:
+            y += 0.8
+        ys.append(y)
+        labels.append(r.label)
+        last = r.group
+        y += 1
+    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.22 * max(y, 1)))
+    for r, yy in zip(rows, ys, strict=True):
+        unfair = r.low > r.reference or r.high < r.reference
+        colour = "#c0392b" if unfair else "#1f5fbf"
+        ax.plot([r.low, r.high], [yy, yy], color=colour, lw=2.2, solid_capstyle="butt")
+        ax.plot(r.value, yy, "o", color=colour, ms=4)
+        ax.plot([r.reference, r.reference], [yy - 0.45, yy + 0.45], color="0.35", ls="--", lw=1)
+    ax.set_yticks(ys, labels, fontsize=7)
+    ax.set_ylim(max(ys, default=0) + 0.8, -0.8)
+    ax.set_xlabel(xlabel + " (dashed: fair share; red: interval excludes it)", fontsize=8)
+    ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    ax.tick_params(axis="x", labelsize=8)
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+@dataclass
+class Stacked:
+    """One variant's games per length, split by end reason: counts[reason, turn index]."""
+
+    variant: str
+    turns: np.ndarray
+    counts: np.ndarray
+    reasons: Sequence[str]
+
+
+def reason_colours(reasons: Sequence[str]) -> dict[str, tuple]:
+    cmap = plt.get_cmap("tab20")
+    return {r: cmap(i % 20) for i, r in enumerate(reasons)}
+
+
+def stacked_lengths(panels: Sequence[Stacked], title: str, cols: int = 4) -> Figure:
+    """Small multiples, one panel per variant: share of games per length (turns), stacked by end
+    reason in one colour per reason shared by every panel, one legend for the figure."""
+    reasons: list[str] = []
+    for p in panels:
+        used = [r for r, c in zip(p.reasons, p.counts.sum(axis=1), strict=True) if c > 0]
+        reasons += [r for r in used if r not in reasons]
+    colours = reason_colours(reasons)
+    cols = max(1, min(cols, len(panels)))
+    rows = -(-len(panels) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(3.3 * cols, 2.1 * rows + 0.6), squeeze=False,
+                             sharex=True)
+    for ax, p in zip(axes.flat, panels, strict=False):
+        total = max(int(p.counts.sum()), 1)
+        bottom = np.zeros(len(p.turns))
+        for r, c in zip(p.reasons, p.counts, strict=True):
+            if c.sum() == 0:
+                continue
+            ax.bar(p.turns, c / total, bottom=bottom, width=1.0, color=colours[r], linewidth=0)
+            bottom += c / total
+        ax.set_title(p.variant, fontsize=8)
+        ax.tick_params(labelsize=7)
+        ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+        ax.grid(axis="y", alpha=0.3)
+    for ax in list(axes.flat)[len(panels):]:
+        ax.axis("off")
+    for ax in axes[-1]:
+        ax.set_xlabel("turns", fontsize=7)
+    handles = [matplotlib.patches.Patch(color=colours[r], label=r) for r in reasons]
+    fig.legend(handles=handles, loc="upper center", ncol=min(len(reasons), 6), fontsize=7,
+               frameon=False, bbox_to_anchor=(0.5, 1.0))
+    fig.suptitle(title, fontsize=9, y=1.0 + 0.12 / rows)
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.35 / (2.1 * rows + 0.6)))
+    return fig
