@@ -16,13 +16,17 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
 
 
 def friendly(fn):
-    """Bad input: one line on stderr, exit 2. A crashing game: one line, exit 1. No traceback."""
+    """Bad input: one line on stderr, exit 2. A crashing game: one line, exit 1. No traceback.
+    Every command's `--jobs` must be at least 1."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         from sim.runner import GameCrash
 
         try:
+            jobs = kwargs.get("jobs")
+            if jobs is not None and jobs < 1:
+                raise UserError(f"--jobs {jobs}: must be at least 1 (leave it out to use all cores)")
             return fn(*args, **kwargs)
         except UserError as e:
             typer.echo(f"hexsim: error: {e}", err=True)

@@ -49,6 +49,9 @@ def compare(
     seat: Annotated[str, typer.Option(
         help="Sequential: whose win rate: first_mover (who moves first) or a seat name.")] = "first_mover",
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    common_seeds: Annotated[bool, typer.Option(
+        help="Play B on A's seeds and compare game by game (paired); --no-common-seeds plays "
+             "B on other seeds (independent samples).")] = True,
 ):
     """Compare two variants played on the same seeds.
 
@@ -69,7 +72,8 @@ def compare(
         raise UserError("--margin: only with --sequential")
     from sim.compare import compare as _compare
 
-    res = _compare(a, b, games=games, seed=seed, jobs=jobs, out=out, progress=progress)
+    res = _compare(a, b, games=games, seed=seed, jobs=jobs, out=out, progress=progress,
+                   common_seeds=common_seeds)
     t = res.table
     width = max(len(m) for m in t["metric"])
     for r in t.itertuples():
@@ -77,7 +81,10 @@ def compare(
                    f"diff {r.diff:+.4g} [{r.ci_low:+.4g}, {r.ci_high:+.4g}] "
                    f"p_adj {r.p_adjusted:.3g}  {r.verdict}")
     if res.identical is not None:
-        typer.echo(f"common seeds: {res.identical:.1%} of the games came out identically")
+        typer.echo(f"common seeds: {res.identical_games:,} of {res.games:,} games "
+                   f"({res.identical:.1%}) came out identically")
+    typer.echo("paired analysis (game i of A vs game i of B)" if res.pairing is None
+               else f"not paired: {res.pairing}; two-sample methods")
     typer.echo(f"report: {res.files['html']}  table: {res.files['csv']}")
 
 

@@ -1,12 +1,15 @@
 """`hexsim compare A B`: did my rule edit change anything, and by how much?
 
 Both variants are played with the same run seed, so game i of A and game i of B start from the
-same seed (common random numbers: where the set-ups match, the same dice and draws). Every metric
-of `sim.metrics.outcome_metrics` gets both values, the difference B - A with a 95% interval
-(Newcombe for proportions, bootstrap for the rest), a p-value, the Holm-adjusted p-value across
-all metrics and a verdict that states the minimum detectable effect when it finds no change.
-The intervals are two-sample ones: valid, and conservative when common seeds make the two tables
-positively correlated (the paired analysis is the sequential test's, `sim.sequential`).
+same seed (common random numbers: where the set-ups match, the same dice and draws). The games
+then pair, and every metric of `sim.metrics.outcome_metrics` is compared on the pairs: rates by
+the exact McNemar test with Newcombe's paired interval, means by the paired t-test over
+game-by-game differences, quantiles and shares of decisive games by a paired bootstrap (details
+in `sim.metrics.compare_metric`). Where the games do not pair (different seat counts, or
+`common_seeds=False`), the comparison says so and uses two-sample methods. Every metric gets
+B - A with a 95% interval and an interval at the level of the verdicts (Bonferroni over the
+hypotheses), a p-value, the Holm-adjusted p-value and a verdict that states the minimum
+detectable effect when it finds no change.
 """
 
 from __future__ import annotations
@@ -24,7 +27,8 @@ from sim.runner import RunResult
 from sim.variants import Variant, load
 
 CSV_COLUMNS = ["metric", "value_a", "value_b", "diff", "ci_low", "ci_high", "p_value",
-               "p_adjusted", "verdict", "successes_a", "n_a", "successes_b", "n_b", "mde", "kind"]
+               "p_adjusted", "verdict", "successes_a", "n_a", "successes_b", "n_b", "mde", "kind",
+               "ci_low_adj", "ci_high_adj", "method", "discordant", "same_as", "paired"]
 
 
 @dataclass
@@ -39,6 +43,8 @@ class Comparison:
     seed: int
     games: int
     identical: float | None = None  # share of seeds whose game came out the same in A and B
+    identical_games: int | None = None  # how many games that is
+    pairing: str | None = None  # None when the games pair, else why they do not
     files: dict[str, Path] = field(default_factory=dict)
 
     def changed(self) -> pd.DataFrame:
@@ -67,36 +73,50 @@ def run_folder(prefix: str, v: Variant, games: int, seed: int, rotate: bool = Fa
 
 def compare(a: str | Variant, b: str | Variant, games: int = 10_000, seed: int = 0,
             jobs: int | None = None, out: str | Path | None = None, rotate_seats: bool = False,
-            progress: bool = False, alpha: float = metrics.ALPHA, write: bool = True) -> Comparison:
+            progress: bool = False, alpha: float = metrics.ALPHA, write: bool = True,
+            common_seeds: bool = True) -> Comparison:
     """Play A and B on the same seeds and compare every metric. Returns data before any
-    printing; with `write`, also writes comparison.csv/.md/.html and figures into `out`."""
+    printing; with `write`, also writes comparison.csv/.md/.html and figures into `out`.
+    `common_seeds=False` plays B from run seed `seed + 1` (independent games, unpaired methods)."""
     va, vb = load_pair(a, b)
     out = Path(out) if out is not None else Path("reports") / f"compare-{_label(va)}-vs-{_label(vb)}"
     runs = out / "runs"
     import sim
 
+    seed_b = seed if common_seeds else seed + 1
     ra = sim.run(va, games, seed=seed, jobs=jobs, out=runs / run_folder("a", va, games, seed, rotate_seats),
                  rotate_seats=rotate_seats, progress=progress)
-    rb = sim.run(vb, games, seed=seed, jobs=jobs, out=runs / run_folder("b", vb, games, seed, rotate_seats),
+    rb = sim.run(vb, games, seed=seed_b, jobs=jobs,
+                 out=runs / run_folder("b", vb, games, seed_b, rotate_seats),
                  rotate_seats=rotate_seats, progress=progress)
     da, db = ra.table(), rb.table()
     table = metrics.compare_tables(da, db, va, vb, seed=seed, alpha=alpha)
-    res = Comparison(table, va, vb, ra, rb, seed, games, identical_share(da, db))
+    same = identical_games(da, db)
+    res = Comparison(table, va, vb, ra, rb, seed, games,
+                     None if same is None else same / len(da) if len(da) else None, same,
+                     table.attrs.get("pairing"))
     if write:
         res.files = write_comparison(res, out)
     return res
 
 
-def identical_share(da: pd.DataFrame, db: pd.DataFrame) -> float | None:
-    """Share of common seeds whose game ended the same (winner, turns, scores) in A and B: how
-    much of the comparison the common random numbers held fixed (None if seeds do not pair)."""
+def identical_games(da: pd.DataFrame, db: pd.DataFrame) -> int | None:
+    """How many common seeds gave a game that ended the same (winner, turns, scores) in A and
+    B: how much of the comparison the common random numbers held fixed (None if seeds do not
+    pair)."""
     if len(da) != len(db) or not np.array_equal(da["seed"].to_numpy(), db["seed"].to_numpy()):
         return None
     cols = ["winner", "turns"] + [c for c in da if c.startswith("score_") and c in db]
     same = np.ones(len(da), dtype=bool)
     for c in cols:
         same &= da[c].to_numpy() == db[c].to_numpy()
-    return float(same.mean()) if len(da) else None
+    return int(same.sum())
+
+
+def identical_share(da: pd.DataFrame, db: pd.DataFrame) -> float | None:
+    """`identical_games` as a share of the games."""
+    k = identical_games(da, db)
+    return None if k is None or not len(da) else k / len(da)
 
 
 # ---- output ------------------------------------------------------------------------------------
@@ -124,22 +144,31 @@ def _header(res: Comparison) -> list[str]:
     a, b = res.variant_a, res.variant_b
     t = res.table
     changed = int((t["verdict"] == "changed").sum())
+    family = t.attrs.get("family", len(t))
     same = ("" if res.identical is None else
-            f" {res.identical:.1%} of the games came out identically (same winner, turns, scores).")
+            f" {res.identical_games:,} of {res.games:,} games ({res.identical:.1%}) came out "
+            "identically (same winner, turns, scores).")
+    paired = ("Paired analysis: game i of A and of B share their seed (McNemar, paired "
+              "interval, paired t / bootstrap)." if res.pairing is None else
+              f"Not paired ({res.pairing}): two-sample methods.")
     return [f"A = {a.name} (hash {a.hash}), B = {b.name} (hash {b.hash})",
-            f"{res.games:,} games each, run seed {res.seed}: game i of A and of B share its seed."
-            + same,
-            f"{changed} of {len(t)} metrics changed (Holm-adjusted p < {metrics.ALPHA}). "
-            "Intervals: 95%, Newcombe for proportions, bootstrap otherwise; diff = B - A."]
+            f"{res.games:,} games each, run seed {res.seed}." + same,
+            paired,
+            f"{changed} of {len(t)} metrics changed (Holm-adjusted p < {metrics.ALPHA} over "
+            f"{family} hypotheses; a metric that repeats another's is tested once). diff = B - A; "
+            f"95% interval unadjusted; the adjusted interval is at level {metrics.ALPHA}/{family} "
+            "(Bonferroni, simultaneous), the level the 'could have seen' changes use."]
 
 
 def _rows(res: Comparison) -> list[list[str]]:
     return [[r.metric, _fmt(r.value_a), _fmt(r.value_b), _fmt(r.diff),
-             f"[{_fmt(r.ci_low)}, {_fmt(r.ci_high)}]", _fmt(r.p_value, 3),
+             f"[{_fmt(r.ci_low)}, {_fmt(r.ci_high)}]",
+             f"[{_fmt(r.ci_low_adj)}, {_fmt(r.ci_high_adj)}]", _fmt(r.p_value, 3),
              _fmt(r.p_adjusted, 3), r.verdict] for r in res.table.itertuples()]
 
 
-HEAD = ["metric", "A", "B", "B - A", "95% interval", "p", "p (Holm)", "verdict"]
+HEAD = ["metric", "A", "B", "B - A", "95% interval", "adjusted interval", "p", "p (Holm)",
+        "verdict"]
 
 
 def _markdown(res: Comparison, files: dict[str, Path]) -> str:

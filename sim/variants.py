@@ -86,6 +86,9 @@ def _read(path: Path) -> dict[str, Any]:
         raise VariantError(f"{path}: no such variant file") from None
     except tomllib.TOMLDecodeError as e:
         raise VariantError(f"{path}: not valid TOML: {e}") from None
+    except UnicodeDecodeError as e:
+        raise VariantError(f"{path}: not valid UTF-8 (byte {e.start + 1} is 0x{e.object[e.start]:02x}); "
+                           "save the file as UTF-8") from None
     except OSError as e:
         raise VariantError(f"{path}: cannot read: {e.strerror}") from None
     for key in data:
