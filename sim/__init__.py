@@ -65,11 +65,11 @@ def run(variant, games, **kwargs):
     return _run(variant, games, **kwargs)
 
 
-def report(run_dirs, out):
+def report(run_dirs, out, **kwargs):
     """Build the balance report of one or more run folders; see `sim.reporting.build_report`."""
     from sim.reporting import build_report
 
-    return build_report([str(d) for d in run_dirs], out)
+    return build_report([str(d) for d in run_dirs], out, **kwargs)
 
 
 def compare(a, b, **kwargs):

@@ -158,6 +158,7 @@ class Interval:
     high: float
     reference: float
     group: str = ""
+    colour: str = ""
 
 
 def forest(rows: Sequence[Interval], title: str, xlabel: str = "share of decisive games") -> Figure:
@@ -175,14 +176,13 @@ def forest(rows: Sequence[Interval], title: str, xlabel: str = "share of decisiv
         y += 1
     fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.22 * max(y, 1)))
     for r, yy in zip(rows, ys, strict=True):
-        unfair = r.low > r.reference or r.high < r.reference
-        colour = "#c0392b" if unfair else "#1f5fbf"
+        colour = r.colour or ("#c0392b" if r.low > r.reference or r.high < r.reference else "#1f5fbf")
         ax.plot([r.low, r.high], [yy, yy], color=colour, lw=2.2, solid_capstyle="butt")
         ax.plot(r.value, yy, "o", color=colour, ms=4)
         ax.plot([r.reference, r.reference], [yy - 0.45, yy + 0.45], color="0.35", ls="--", lw=1)
     ax.set_yticks(ys, labels, fontsize=7)
     ax.set_ylim(max(ys, default=0) + 0.8, -0.8)
-    ax.set_xlabel(xlabel + " (dashed: fair share; red: interval excludes it)", fontsize=8)
+    ax.set_xlabel(xlabel + " (dashed: fair share)", fontsize=8)
     ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
     ax.tick_params(axis="x", labelsize=8)
     ax.grid(axis="x", alpha=0.3)
@@ -216,8 +216,8 @@ def stacked_lengths(panels: Sequence[Stacked], title: str, cols: int = 4) -> Fig
     colours = reason_colours(reasons)
     cols = max(1, min(cols, len(panels)))
     rows = -(-len(panels) // cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(3.3 * cols, 2.1 * rows + 0.6), squeeze=False,
-                             sharex=True)
+    fig, axes = plt.subplots(rows, cols, figsize=(3.3 * cols, 1.45 * rows + 0.7), squeeze=False,
+                             sharex=True, layout="constrained")
     for ax, p in zip(axes.flat, panels, strict=False):
         total = max(int(p.counts.sum()), 1)
         bottom = np.zeros(len(p.turns))
@@ -235,8 +235,7 @@ def stacked_lengths(panels: Sequence[Stacked], title: str, cols: int = 4) -> Fig
     for ax in axes[-1]:
         ax.set_xlabel("turns", fontsize=7)
     handles = [matplotlib.patches.Patch(color=colours[r], label=r) for r in reasons]
-    fig.legend(handles=handles, loc="upper center", ncol=min(len(reasons), 6), fontsize=7,
-               frameon=False, bbox_to_anchor=(0.5, 1.0))
-    fig.suptitle(title, fontsize=9, y=1.0 + 0.12 / rows)
-    fig.tight_layout(rect=(0, 0, 1, 1 - 0.35 / (2.1 * rows + 0.6)))
+    fig.legend(handles=handles, loc="outside upper center", ncol=min(len(reasons), 6), fontsize=7,
+               frameon=False, title=title + ": share of games per length, by end reason",
+               title_fontsize=8)
     return fig

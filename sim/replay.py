@@ -35,6 +35,10 @@ def replay(variant: str, game_index: int, seed: int = 0, rotation: int = 0,
     if out is not None:
         Path(out).parent.mkdir(parents=True, exist_ok=True)
         v.game.draw(trace, str(out), every_move)
+        if str(out).lower().endswith(".png"):
+            result = result_lines(trace, v.game.end_reasons)
+            add_legend(Path(out), ["; ".join(r for r in result if not r.startswith("game columns"))]
+                       + legend_lines(trace))
     return trace
 
 
@@ -65,12 +69,7 @@ def result_lines(trace: Trace, end_reasons: tuple[str, ...] | list[str]) -> list
 
 def move_lines(trace: Trace) -> list[str]:
     """Numbered moves, `N. SEAT move`, as the picture's move list numbers them."""
-    out = []
-    for i, m in enumerate(trace.moves, 1):
-        extra = {k: v for k, v in m.items() if k not in ("seat", "move")}
-        tail = ("  (" + ", ".join(f"{k}={v}" for k, v in extra.items()) + ")") if extra else ""
-        out.append(f"{i:>3}. {m.get('seat', '?')} {m.get('move', '')}{tail}")
-    return out
+    return [f"{i:>3}. {m.get('seat', '?')} {m.get('move', '')}" for i, m in enumerate(trace.moves, 1)]
 
 
 def legend_lines(trace: Trace) -> list[str]:
@@ -95,9 +94,24 @@ def legend_lines(trace: Trace) -> list[str]:
             lines.append("W= marks a Wildcard declared as the tile that follows")
     order = list(dict.fromkeys(str(m.get("seat")) for m in trace.moves if "seat" in m))
     if order:
-        lines.append("seats in play order: " + ", ".join(order)
-                     + "; each seat's tiles are drawn in its own colour (see the picture's title)")
+        lines.append("seats in play order: " + ", ".join(order))
     return lines
+
+
+def add_legend(path: Path, lines: list[str]) -> None:
+    """Append a white band with `lines` (the result in words and the legend) under a picture."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    font = ImageFont.load_default(size=15)
+    with Image.open(path) as im:
+        im = im.convert("RGB")
+        band = 12 + 20 * len(lines)
+        out = Image.new("RGB", (im.width, im.height + band), "white")
+        out.paste(im, (0, 0))
+    draw = ImageDraw.Draw(out)
+    for i, line in enumerate(lines):
+        draw.text((12, im.height + 6 + 20 * i), line, fill=(30, 30, 30), font=font)
+    out.save(path)
 
 
 # ---- example games for the report ----------------------------------------------------------------

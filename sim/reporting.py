@@ -41,6 +41,7 @@ NON_WIN_WORDS = ("stalemate", "turn_cap", "cap", "draw", "timeout", "time_out", 
                  "closest", "no_move", "limit", "tiebreak", "tie_break", "deadlock")
 SUMMARY_COLUMNS = ["metric", "variant", "value", "successes", "n", "ci_low", "ci_high"]
 CONF = 0.95
+FAIR_MARGIN = 0.02  # a first-mover share within 2 points of the fair share counts as fair
 ALPHA = 0.05
 POWER = 0.8
 
@@ -488,7 +489,7 @@ def why_games_end(a: Analysis, winner: np.ndarray, reason_code: np.ndarray, name
         a.warn("degenerate", f"{a.run.label}: {share:.0%} of games are over by turn {upto} "
                f"(median {num(med)}), most of them by {reason_words(a.run, reason)}: degenerate "
                "strategy?")
-    if a.ways and a.ways[0]["share"] >= DOMINANT_SHARE and len(a.run.end_reasons) > 1:
+    if a.ways and a.ways[0]["share"] >= DOMINANT_SHARE and len(a.ways) > 1:
         a.dominant = (a.ways[0]["reason"], a.ways[0]["share"])
         a.warn("dominant", f"{a.run.label}: {a.ways[0]['share']:.0%} of games end by "
                f"{reason_words(a.run, a.ways[0]['reason'])}: one way to end dominates")
@@ -678,26 +679,21 @@ def unfairness(a: Analysis) -> float:
     return abs(v - 1 / len(a.run.seats)) if np.isfinite(v) else -1.0
 
 
-def fairness_verdict(a: Analysis) -> tuple[str, str]:
-    """(verdict word, sentence) about the first mover's share of decisive games."""
-    from sim import stats as st
-
-    k = len(a.run.seats)
+def fairness_of(a: Analysis) -> stats.Fairness | None:
+    """The first mover's share of decisive games judged by an equivalence test against the fair
+    share 1/seats +/- FAIR_MARGIN (stats.fairness): fair, unfair or cannot tell."""
     p = a.first_decisive
     if p is None or not p.n:
+        return None
+    return stats.fairness(p.successes, p.n, p0=1 / len(a.run.seats), margin=FAIR_MARGIN, conf=CONF)
+
+
+def fairness_verdict(a: Analysis) -> tuple[str, str]:
+    """(verdict word, sentence) about the first mover's share of decisive games."""
+    f = fairness_of(a)
+    if f is None:
         return "no games", "No decisive games: nothing to say about the first player."
-    if hasattr(st, "fairness"):
-        f = st.fairness(p.successes, p.n, p0=1 / k)
-        return f.verdict, f.sentence(what="The first player", unit="decisive games")
-    gap = 100 * (p.value - 1 / k)
-    if p.low > 1 / k or p.high < 1 / k:
-        word = "unfair"
-        tail = f"unfair by about {abs(gap):.0f} points" if abs(gap) >= 1 else \
-            f"unfair by {abs(gap):.1f} points"
-    else:
-        word, tail = "cannot tell", "no measurable first-player edge at this sample size"
-    return word, (f"The first player wins {pct(p.value, 1)} of decisive games "
-                  f"({100 * p.low:.1f}-{100 * p.high:.1f}): {tail}.")
+    return f.verdict, f.sentence(what="The first player", unit="decisive games")
 
 
 def verdict_sentence(a: Analysis) -> str:
@@ -716,6 +712,9 @@ def verdict_sentence(a: Analysis) -> str:
     return " ".join(parts)
 
 
+VERDICT_COLOURS = {"unfair": "#c0392b", "fair": "#1e8449", "cannot tell": "#7f7f7f"}
+
+
 def forest_svg(a: Analysis, lo: float, hi: float, width: int = 220, height: int = 16) -> str:
     """One row of the verdict's forest plot: the interval and point of the first mover's share
     of decisive games on a shared axis [lo, hi], with the fair share as a line."""
@@ -730,8 +729,7 @@ def forest_svg(a: Analysis, lo: float, hi: float, width: int = 220, height: int 
              f"<line x1='{fair:.1f}' y1='0' x2='{fair:.1f}' y2='{height}' stroke='#555' "
              "stroke-dasharray='3,2'/>"]
     if p is not None and p.n:
-        colour = "#c0392b" if p.low > 1 / len(a.run.seats) or p.high < 1 / len(a.run.seats) \
-            else "#1f5fbf"
+        colour = VERDICT_COLOURS.get(fairness_verdict(a)[0], "#777")
         y = height / 2
         parts.append(f"<line x1='{x(p.low):.1f}' y1='{y}' x2='{x(p.high):.1f}' y2='{y}' "
                      f"stroke='{colour}' stroke-width='3'/>")
@@ -758,9 +756,11 @@ def verdict_order(analyses: Sequence[Analysis]) -> list[tuple[str, list[Analysis
 def render_verdict(doc: Doc, analyses: Sequence[Analysis]) -> None:
     doc.h(2, "Verdict")
     doc.p("The first mover's share of decisive games (draws left out) against the fair share "
-          "1/seats, with its 95% interval; the bar is the same interval on one axis for every "
-          "row (dashed: fair share; red: the interval excludes it). Sorted by unfairness within "
-          "each game and mode.")
+          f"1/seats, with its 95% interval; the bar is the same interval on one axis for every "
+          f"row (dashed: fair share). Verdict (colour of the bar): fair (green) when an exact "
+          f"equivalence test puts the share within +/-{100 * FAIR_MARGIN:.0f} points of the fair "
+          f"share, unfair (red) when it differs from it, cannot tell (grey) otherwise. Sorted "
+          f"by unfairness within each game and mode.")
     lo, hi = forest_axis(analyses)
     head = ["variant", "first mover's share", f"forest ({pct(lo, 0)} to {pct(hi, 0)})", "verdict",
             "largest seat gap", "draws", "decided off the board", "median turns"]
@@ -927,7 +927,7 @@ CSS = ("body{font-family:system-ui,sans-serif;font-size:14px;max-width:1320px;ma
        "table.verdict td{white-space:nowrap}svg.forest{display:block}"
        ".warn{background:#fff6d6;border-left:5px solid #e0a000;padding:.4em .8em;margin:.4em 0}"
        "img{max-width:100%}figure{margin:.4em 0 1em}figcaption{color:#555;font-size:90%}"
-       "details{margin:.3em 0 1em}summary{cursor:pointer;color:#1f4f9f}"
+       "details{margin:.15em 0 .5em}summary{cursor:pointer;color:#1f4f9f}"
        ".pics{display:flex;flex-wrap:wrap;gap:12px}.pics figure{width:420px}"
        "code{font-size:90%;background:#f3f3f3;padding:0 3px;overflow-wrap:anywhere}"
        "ul.tight{margin:.2em 0 1em;padding-left:1.3em}ul.tight li{margin:.1em 0}")
@@ -1205,7 +1205,8 @@ def make_figures(analyses: Sequence[Analysis]) -> dict[str, bytes]:
     order = [a for _, items in verdict_order(analyses) for a in items]
     figs["forest"] = plots.png(plots.forest(
         [plots.Interval(a.run.label, a.first_decisive.value, a.first_decisive.low,
-                        a.first_decisive.high, 1 / len(a.run.seats), a.run.group)
+                        a.first_decisive.high, 1 / len(a.run.seats), a.run.group,
+                        VERDICT_COLOURS.get(fairness_verdict(a)[0], ""))
          for a in order if a.first_decisive and a.first_decisive.n],
         "First mover's share of decisive games (95% Wilson)"))
     for group, items in groups_of(analyses).items():
@@ -1257,26 +1258,35 @@ def render(analyses: Sequence[Analysis], comps: Sequence[Comparison],
     if comps:
         render_comparisons(doc, comps)
     doc.h(2, "Variants in detail")
-    for a in analyses:
-        render_variant(doc, a)
+    for group, items in groups_of(analyses).items():
+        doc.h(3, group)
+        doc.fold(f"{group}: win rate per seat and score distributions (figures)")
+        doc.fig(f"seats_{slug(group)}", f"{group}: win rate per seat, all games (95% Wilson intervals)")
+        doc.fig(f"scores_{slug(group)}", f"{group}: score distribution per seat")
+        if any(a.bots for a in items):
+            doc.fig("bots", "Win rate per bot, seats rotated (95% Wilson intervals)")
+        doc.endfold()
+        for a in items:
+            render_variant(doc, a)
     render_appendix(doc, analyses)
     render_methods(doc)
     return doc
 
 
 def render_variant(doc: Doc, a: Analysis) -> None:
+    """One variant's numbers, folded behind a one-line summary (its description)."""
     run = a.run
     k = len(run.seats)
-    doc.h(3, f"Variant {run.label}")
     desc = run.manifest["variant"].get("description", "")
+    doc.fold(f"{run.stem}: {desc}" if desc else run.stem)
+    doc.h(4, f"Variant {run.label}")
     doc.p(f"{desc} {num(a.n)} games ({num(a.decisive)} decisive) of {run.group}, seats "
           + ", ".join(f"{s} ({'rotated' if run.rotate else b})" for s, b in zip(run.seats, a.seat_bots,
                                                                                strict=True))
           + f"; run seed {run.manifest.get('seed', '?')}. Minimum detectable effect: a seat whose "
           f"true win rate is {pct(a.mde)} above the fair share {pct(1 / k)} would be found with "
           "80% power at the 5% level.")
-    doc.fold(f"seats, first player, length, scores and {run.game_name} metrics of {run.stem}")
-    doc.h(4, "Seats")
+    doc.h(5, "Seats")
     doc.table(["seat", "bot", "wins", "win rate", "95% CI", "p vs fair share", "p (Holm)"],
               [[s, "rotated" if run.rotate else b, num(p.successes), *prop_cells(p), pval(pv), pval(ph)]
                for s, b, p, pv, ph in zip(run.seats, a.seat_bots, a.seat_rates, a.seat_p, a.seat_p_holm,
@@ -1300,17 +1310,16 @@ def render_variant(doc: Doc, a: Analysis) -> None:
               + (" The same seat always moves first, so this is also that seat's advantage."
                  if len(a.first_seats) == 1 else ""))
     if a.bots:
-        doc.h(4, "Bots (seats rotated)")
+        doc.h(5, "Bots (seats rotated)")
         doc.table(["bot", "seat-games", "wins", "win rate", "95% CI", "p vs fair share"],
                   [[b, num(p.n), num(p.successes), *prop_cells(p), pval(pv)] for b, p, pv in a.bots])
         doc.p("A bot's rate counts every seat it held in a game; the test compares its share of "
               "decisive appearances with 1/seats.")
-        doc.fig("bots", "Win rate per bot (95% Wilson intervals)")
-    doc.h(4, "How games end")
+    doc.h(5, "How games end")
     doc.table(["end reason", "kind", "share", "95% CI", "games", "draws"],
               [[r, "non-win" if nw else "win", *prop_cells(p), num(p.successes), num(d)]
                for r, p, d, nw in a.end_rows])
-    doc.h(4, "Game length (turns)")
+    doc.h(5, "Game length (turns)")
     t = a.turns
     if t:
         doc.table(["p5", "p25", "median", "p75", "p95", "mean"],
@@ -1318,14 +1327,14 @@ def render_variant(doc: Doc, a: Analysis) -> None:
                     f"{num(t['median'])} {ci(a.turns_median_ci[1], a.turns_median_ci[2], False)}",
                     num(t["p75"]), num(t["p95"]),
                     f"{t['mean']:.2f} {ci(a.turns_mean.low, a.turns_mean.high, False)}"]])
-    doc.h(4, "Scores")
+    doc.h(5, "Scores")
     if a.scores:
         doc.table(["seat", "mean", "95% CI", "sd", "p5", "median", "p95"],
                   [[s, num(m.value), ci(m.low, m.high, False), num(m.sd), num(a.score_q[s]["p5"]),
                     num(a.score_q[s]["median"]), num(a.score_q[s]["p95"])] for s, m in a.scores.items()])
     else:
         doc.p("No score columns in the table.")
-    doc.h(4, f"{run.game_name} metrics")
+    doc.h(5, f"{run.game_name} metrics")
     if a.game_note:
         doc.p(a.game_note)
     if a.game_rows:
@@ -1335,8 +1344,6 @@ def render_variant(doc: Doc, a: Analysis) -> None:
                     ci(r.get("ci_low", math.nan), r.get("ci_high", math.nan),
                        as_pct=r.get("n") is not None)] for r in a.game_rows])
     doc.endfold()
-    doc.fig(f"seats_{slug(run.group)}", f"{run.group}: win rate per seat (95% Wilson intervals)")
-    doc.fig(f"scores_{slug(run.group)}", f"{run.group}: score distribution per seat")
 
 
 def render_appendix(doc: Doc, analyses: Sequence[Analysis]) -> None:
@@ -1380,7 +1387,7 @@ def render_methods(doc: Doc) -> None:
         "declares, and names containing " + ", ".join(NON_WIN_WORDS) + ".",
         f"Degenerate strategy? is flagged when one game length holds at least {SPIKE_SHARE:.0%} of "
         f"games and is under half the median, or one end reason ends at least "
-        f"{DOMINANT_SHARE:.0%} of games.",
+        f"{DOMINANT_SHARE:.0%} of games while others occur too.",
         "Ludii outcome metrics as defined in Ludii's Evaluation/src/metrics, in floating point; "
         "OutcomeUniformity's interval is a seeded multinomial percentile bootstrap.",
     ])
