@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sim import metrics
+from sim import _callable_module, metrics
 from sim.errors import UserError
 from sim.runner import RunResult
 from sim.variants import Variant, load
@@ -240,3 +240,6 @@ def _figures(res: Comparison, out: Path) -> dict[str, Path]:
     fig.savefig(files["distributions"], dpi=90)
     plt.close(fig)
     return files
+
+
+_callable_module(__name__, "compare")  # `sim.compare(...)` works once this module is imported too

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import metrics
+from sim import _callable_module, metrics
 from sim.compare import run_folder
 from sim.errors import UserError
 from sim.runner import RunResult
@@ -224,3 +224,6 @@ def _markdown(res: SweepResult, files: dict[str, Path]) -> str:
     if "png" in files:
         lines += ["", f"![sweep]({files['png'].name})"]
     return "\n".join(lines) + "\n"
+
+
+_callable_module(__name__, "sweep")  # `sim.sweep(...)` works once this module is imported too
