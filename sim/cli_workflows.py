@@ -98,26 +98,28 @@ def sweep(
     jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
     out: Annotated[Path | None, typer.Option(help="Output folder (default reports/sweep-NAME).")] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    margin: Annotated[float, typer.Option(
+        help="Fairness margin: a first-mover share within fair +/- this is fair (0.02 = 2 points), "
+             "if an equivalence test shows it.")] = 0.02,
 ):
     """Play a grid of rule settings and chart every metric against them.
 
-    Intervals per setting; marks the settings whose first-mover interval includes the fair share."""
+    Intervals per setting; the first mover's share judged fair (equivalence test within
+    --margin), unfair, or cannot tell at this size."""
     from sim.sweep import parse_set
     from sim.sweep import sweep as _sweep
 
     grid = dict(parse_set(s) for s in set_)
     if len(grid) != len(set_):
         raise UserError("--set: a key is given twice")
-    res = _sweep(variant, grid, games=games, seed=seed, jobs=jobs, out=out, progress=progress)
-    fair = res.fair_points()
+    res = _sweep(variant, grid, games=games, seed=seed, jobs=jobs, out=out, progress=progress,
+                 margin=margin)
     t = res.table[res.table["metric"] == "first_mover_share"]
     for r in t.to_dict("records"):
         point = ", ".join(f"{k}={r[k]}" for k in res.params)
-        mark = "  <- interval includes fair share" if r["fair_in_ci"] else ""
-        typer.echo(f"{point}: first-mover share {r['value']:.4f} "
-                   f"[{r['ci_low']:.4f}, {r['ci_high']:.4f}]{mark}")
-    if not len(fair):
-        typer.echo("no setting's interval includes the fair share")
+        typer.echo(f"{point}: {r['fairness_sentence']}")
+    if not len(res.fair_points()):
+        typer.echo(f"no setting is shown fair within +/-{100 * margin:g} points")
     typer.echo(f"table: {res.files['csv']}  report: {res.files['md']}")
 
 

@@ -20,6 +20,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from sim import stats
+from sim.errors import UserError
 
 ALPHA = 0.05
 POWER = 0.8
@@ -190,9 +191,15 @@ def _value_replicates(df, variant, names, b, rng) -> dict[str, np.ndarray]:
     return reps
 
 
-def metric_table(df: pd.DataFrame, variant, seed: int = 0, alpha: float = ALPHA) -> pd.DataFrame:
+MARGIN = 0.02  # the designer's fairness margin: a share within +/-2 points of fair is fair
+
+
+def metric_table(df: pd.DataFrame, variant, seed: int = 0, alpha: float = ALPHA,
+                 margin: float = MARGIN) -> pd.DataFrame:
     """One row per metric: value, 95% interval (Wilson / bootstrap), successes, n, sd, fair share,
-    and whether the interval includes the fair share."""
+    and for a metric with a fair share (the first mover's share of decisive games) the verdict of
+    `stats.fairness` against fair +/- margin: `fairness` ("fair" only by the equivalence test,
+    "unfair" or "cannot tell"), `p_equivalence`, `p_difference`, `games_needed` and the sentence."""
     rng = np.random.default_rng(seed)
     ms = outcome_metrics(df, variant)
     attach_value_replicates(ms, df, variant, rng)
@@ -200,7 +207,9 @@ def metric_table(df: pd.DataFrame, variant, seed: int = 0, alpha: float = ALPHA)
     for m in ms:
         row: dict[str, Any] = {"metric": m.name, "kind": m.kind, "value": m.value, "n": m.n,
                                "successes": m.successes, "sd": None, "se": None, "q": m.q,
-                               "cdf_successes": None, "fair": m.fair}
+                               "cdf_successes": None, "fair": m.fair, "fairness": None,
+                               "p_equivalence": None, "p_difference": None, "games_needed": None,
+                               "fairness_sentence": None}
         if m.kind == "proportion":
             row["ci_low"], row["ci_high"] = wilson(m.successes, m.n, alpha)
         else:
@@ -211,10 +220,21 @@ def metric_table(df: pd.DataFrame, variant, seed: int = 0, alpha: float = ALPHA)
                 row["sd"] = float(np.std(m.data, ddof=1)) if m.n > 1 else 0.0
             if m.kind == "quantile":
                 row["cdf_successes"] = int((m.data <= m.value).sum())
-        row["fair_in_ci"] = (None if m.fair is None or np.isnan(row["ci_low"])
-                             else bool(row["ci_low"] <= m.fair <= row["ci_high"]))
+        if m.fair is not None:
+            f = stats.fairness(m.successes, m.n, m.fair, margin, 1 - alpha)
+            row.update(fairness=f.verdict, p_equivalence=f.p_equivalence,
+                       p_difference=f.p_difference, games_needed=f.games_needed,
+                       fairness_sentence=f.sentence("The first mover"))
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def check_margin(margin: float, seats: int) -> None:
+    """A fairness margin must leave room on both sides of the fair share 1/seats."""
+    top = min(1 / seats, 1 - 1 / seats)
+    if not 0 < margin < top:
+        raise UserError(f"--margin {margin}: must be above 0 and below {top:.3g} (a share, "
+                        "e.g. 0.02 for +/-2 points)")
 
 
 def _percentile(reps: np.ndarray, alpha: float) -> tuple[float, float]:
@@ -544,7 +564,8 @@ def verdict(p_adjusted: float, mde: float, alpha: float = ALPHA, unit: str = "",
 def hypotheses(la: dict[str, Metric], lb: dict[str, Metric], names: list[str]) -> dict[str, str]:
     """Metric -> the metric whose hypothesis it repeats: proportions over all games whose per-game
     indicators are equal or complementary in both tables (two seats of a game without draws, the
-    first mover and the seat that always moves first) are one hypothesis, tested once."""
+    first mover and the seat that always moves first) are one hypothesis, tested once. Metrics
+    that never (or always) happen in both tables are not merged: their sameness says nothing."""
     seen: dict[bytes, str] = {}
     same: dict[str, str] = {}
     for k in names:
@@ -553,6 +574,8 @@ def hypotheses(la: dict[str, Metric], lb: dict[str, Metric], names: list[str]) -
                 ma.scope is not None or mb.scope is not None or ma.hits.size == 0:
             continue
         ha, hb = ma.hits, mb.hits
+        if (ha.all() and hb.all()) or not (ha.any() or hb.any()):
+            continue
         if ha[0]:
             ha, hb = ~ha, ~hb
         key = np.packbits(ha).tobytes() + b"|" + np.packbits(hb).tobytes()

@@ -200,6 +200,7 @@ class Analysis:
     first_p: float = math.nan
     first_seats: list[int] = field(default_factory=list)
     balance: float = math.nan
+    balance_ci: stats.Balance | None = None
     turns: dict[str, float] = field(default_factory=dict)
     turns_mean: stats.MeanInterval | None = None
     turns_median_ci: tuple[float, float, float] = (math.nan, math.nan, math.nan)
@@ -308,8 +309,9 @@ def analyse(run: Run) -> Analysis:
     a.add_prop("first_player_share_of_decisive", a.first_decisive)
     a.add("first_player_share_of_decisive.p_value", a.first_p)
 
-    a.balance = stats.ludii_balance([p.value for p in a.seat_rates])
-    a.add("balance", a.balance)
+    a.balance_ci = stats.ludii_balance_interval(counts)
+    a.balance = a.balance_ci.value
+    a.add("balance", a.balance, low=a.balance_ci.low, high=a.balance_ci.high)
 
     # length
     turns = df["turns"].to_numpy()
@@ -355,8 +357,10 @@ def analyse(run: Run) -> Analysis:
     ludii_outcomes(a, winner, reason_count, reason_code, names)
     why_games_end(a, winner, reason_code, names, non_win)
 
-    a.mde = stats.mde_proportion(n, fair, ALPHA, POWER)
-    a.add("mde.seat_win_rate", a.mde, n=n)
+    # the seat tests: exact binomial on decisive games, Holm over the k seats (strictest step
+    # alpha / k), so the detectable edge is computed for exactly that test
+    a.mde = stats.mde_share(a.decisive, fair, ALPHA / k, POWER)
+    a.add("mde.seat_share_of_decisive", a.mde, n=a.decisive)
 
     if run.rotate:
         a.bots = bot_rates(df, seats, winner, fair)
@@ -840,7 +844,11 @@ def render_why(doc: Doc, analyses: Sequence[Analysis], pictures: dict[str, list]
 
 def render_ludii(doc: Doc, analyses: Sequence[Analysis]) -> None:
     doc.h(2, "Outcome metrics (Ludii)")
-    doc.items([f"{k}: {v}." for k, v in LUDII.items()])
+    doc.items([f"{k}: {v}." for k, v in LUDII.items()] + [
+        "Balance: 1 - the gap between the highest and lowest seat win rate, with its interval and "
+        "the average of a fair game of the same size (noise keeps it below 1); it can read as "
+        "fair while the first mover wins most games, so the verdict above uses the first "
+        "mover's share."])
     rows: list[Any] = []
     for group, items in groups_of(analyses).items():
         rows.append(Group(group))
@@ -850,8 +858,9 @@ def render_ludii(doc: Doc, analyses: Sequence[Analysis]) -> None:
                 v, lo, hi = a.ludii.get(name, (math.nan, math.nan, math.nan))
                 cells.append(f"{pct(v, 1)} {ci1(lo, hi)}" if name != "OutcomeUniformity"
                              else f"{v:.3f} [{lo:.3f}, {hi:.3f}]" if np.isfinite(v) else "n/a")
+            cells.append(_balance_cell(a) if a.balance_ci is not None else "n/a")
             rows.append(cells)
-    doc.table(["variant", *LUDII], rows)
+    doc.table(["variant", *LUDII, "Balance"], rows)
     doc.p("Decision moves, branching factor, LeadChange, Decisiveness and Drama need per-turn data "
           "(legal moves, a position evaluation) that the outcome tables do not hold; they are not "
           "reported.")
@@ -1273,6 +1282,25 @@ def render(analyses: Sequence[Analysis], comps: Sequence[Comparison],
     return doc
 
 
+def _balance_cell(a: Analysis) -> str:
+    b = a.balance_ci
+    if a.decisive == 0:
+        return f"{b.value:.3f} (no decisive games: says nothing)"
+    return f"{b.value:.3f} [{b.low:.3f}, {b.high:.3f}] (a fair game: {b.fair_mean:.3f})"
+
+
+def _mde_sentence(a: Analysis, k: int) -> str:
+    if a.decisive == 0:
+        return "No decisive games: no claim about a seat's edge is possible."
+    level = f"{ALPHA:g}/{k} (Holm's strictest step over the {k} seats)"
+    if math.isnan(a.mde):
+        return (f"Minimum detectable effect: {num(a.decisive)} decisive games are too few for the "
+                f"exact test at level {level} to find any edge with 80% power.")
+    return (f"Minimum detectable effect: with {num(a.decisive)} decisive games, a seat whose true "
+            f"share of decisive games is {pct(a.mde)} above the fair share {pct(1 / k)} would be "
+            f"found with 80% power by the exact binomial test at level {level}.")
+
+
 def render_variant(doc: Doc, a: Analysis) -> None:
     """One variant's numbers, folded behind a one-line summary (its description)."""
     run = a.run
@@ -1283,9 +1311,7 @@ def render_variant(doc: Doc, a: Analysis) -> None:
     doc.p(f"{desc} {num(a.n)} games ({num(a.decisive)} decisive) of {run.group}, seats "
           + ", ".join(f"{s} ({'rotated' if run.rotate else b})" for s, b in zip(run.seats, a.seat_bots,
                                                                                strict=True))
-          + f"; run seed {run.manifest.get('seed', '?')}. Minimum detectable effect: a seat whose "
-          f"true win rate is {pct(a.mde)} above the fair share {pct(1 / k)} would be found with "
-          "80% power at the 5% level.")
+          + f"; run seed {run.manifest.get('seed', '?')}. " + _mde_sentence(a, k))
     doc.h(5, "Seats")
     doc.table(["seat", "bot", "wins", "win rate", "95% CI", "p vs fair share", "p (Holm)"],
               [[s, "rotated" if run.rotate else b, num(p.successes), *prop_cells(p), pval(pv), pval(ph)]
@@ -1299,7 +1325,10 @@ def render_variant(doc: Doc, a: Analysis) -> None:
     rows.append(["first-player win rate (all games)", *prop_cells(a.first)])
     rows.append(["first-player share of decisive games", *prop_cells(a.first_decisive)])
     rows.append(["decided off the board", *prop_cells(a.off_board)])
-    rows.append(["balance (Ludii: 1 - largest seat gap)", f"{a.balance:.4f}", ""])
+    b = a.balance_ci
+    rows.append([f"balance (Ludii: 1 - largest seat gap; a fair game of this size averages "
+                 f"{b.fair_mean:.3f}; read with the first mover's share above)", f"{b.value:.4f}",
+                 ci(b.low, b.high, as_pct=False) if a.decisive else "no decisive games"])
     doc.table(["metric", "value", "95% CI"], rows)
     fs = ", ".join(run.seats[i] if 0 <= i < k else str(i) for i in a.first_seats)
     fs = f"always {fs}" if len(a.first_seats) == 1 else f"varies over {fs}"
@@ -1377,10 +1406,12 @@ def render_methods(doc: Doc) -> None:
         "Proportions: 95% Wilson score intervals (statsmodels); the exact binomial test (scipy).",
         "Seat fairness and first-player advantage are tested on decisive games (draws removed) "
         "against 1/seats; rates are shown over all games. Balance (Ludii) = 1 - (highest - lowest "
-        "seat win rate). The largest seat gap's interval is the Wald interval of a difference of "
-        "two shares of one multinomial sample.",
-        "Minimum detectable effect: arcsine effect size, two-sided 5% level, 80% power "
-        "(statsmodels NormalIndPower).",
+        "seat win rate), with a seeded bootstrap interval and the mean balance of a fair game of the "
+        "same size (sampling noise keeps it below 1): never a fairness verdict by itself. The "
+        "largest seat gap's interval is the Wald interval of a difference of two shares of one "
+        "multinomial sample.",
+        "Minimum detectable effect: the share of decisive games the exact binomial seat test "
+        "finds with 80% power (exact power) at its Holm-adjusted level, 5% / seats.",
         "Game length: quantiles by linear interpolation; the median's interval is a seeded "
         "percentile bootstrap, the mean's a Student-t interval.",
         "Non-win end reasons (decided off the board): the run's turn-cap reason, those a game "

@@ -367,6 +367,29 @@ def mde_proportion(n: int, p0: float = 0.5, alpha: float = 0.05, power: float = 
     return _h_to_p(p0, float(h)) - p0
 
 
+def mde_share(n: int, p0: float, alpha: float = 0.05, power: float = POWER_DEFAULT) -> float:
+    """Smallest upward shift of a share from p0 that the exact binomial test (equal tails, each
+    alpha/2; the same region as scipy's two-sided test at p0 = 1/2) finds with the given power
+    after n trials (e.g. a seat's share of n decisive games): the exact power, solved. NaN when
+    n is 0 or no share up to 1 reaches that power."""
+    if n <= 0:
+        return NAN
+    k_hi = int(sps.binom.isf(alpha / 2, n, p0)) + 1  # smallest k with P(X >= k) <= alpha / 2
+    while k_hi > 0 and sps.binom.sf(k_hi - 2, n, p0) <= alpha / 2:
+        k_hi -= 1
+    k_lo = int(sps.binom.ppf(alpha / 2, n, p0)) - 1  # largest k with P(X <= k) <= alpha / 2
+    while k_lo + 1 <= n and sps.binom.cdf(k_lo + 1, n, p0) <= alpha / 2:
+        k_lo += 1
+
+    def pw(s: float) -> float:
+        p = min(p0 + s, 1.0)
+        return float(sps.binom.sf(k_hi - 1, n, p) + (sps.binom.cdf(k_lo, n, p) if k_lo >= 0 else 0))
+
+    if k_hi > n or pw(1 - p0) < power:
+        return NAN
+    return float(brentq(lambda s: pw(s) - power, 0.0, 1 - p0, xtol=1e-10))
+
+
 def mde_two_proportions(n1: int, n2: int, p0: float = 0.5, alpha: float = 0.05,
                         power: float = 0.8) -> float:
     """Smallest difference between two independent proportions near p0 (n1 and n2 games) that a
@@ -493,6 +516,41 @@ def ludii_balance(win_rates: Sequence[float]) -> float:
     if r.size == 0 or np.isnan(r).any():
         return NAN
     return float(1.0 - (r.max() - r.min()))
+
+
+@dataclass(frozen=True)
+class Balance:
+    """Ludii's balance with a percentile bootstrap interval and what a perfectly fair game of
+    the same size and draw rate averages (the statistic is biased below 1: sampling noise always
+    opens a gap between seats)."""
+
+    value: float
+    low: float
+    high: float
+    fair_mean: float
+
+
+def ludii_balance_interval(counts: Sequence[int], conf: float = 0.95, n_resamples: int = 2000,
+                           seed: int = 0) -> Balance:
+    """Balance of outcome counts [draws, wins of seat 0, ..., wins of seat k-1]: the value, a
+    seeded bootstrap interval (games resampled: a multinomial draw of the counts) and the mean
+    balance of games whose decisive share splits evenly between seats."""
+    c = np.asarray(counts, dtype=np.int64)
+    n = int(c.sum())
+    if n == 0 or c.size < 3:
+        return Balance(NAN, NAN, NAN, NAN)
+    rng = np.random.default_rng(seed)
+
+    def bal(draws: np.ndarray) -> np.ndarray:
+        rates = draws[:, 1:] / n
+        return 1.0 - (rates.max(axis=1) - rates.min(axis=1))
+
+    reps = bal(rng.multinomial(n, c / n, size=n_resamples))
+    k = c.size - 1
+    fair_p = np.concatenate([[c[0] / n], np.full(k, (1 - c[0] / n) / k)])
+    fair = bal(rng.multinomial(n, fair_p, size=n_resamples))
+    lo, hi = np.quantile(reps, [(1 - conf) / 2, (1 + conf) / 2])
+    return Balance(ludii_balance(c[1:] / n), float(lo), float(hi), float(fair.mean()))
 
 
 # ---- sequential testing and Elo (bot ladders) -----------------------------------------------

@@ -2,8 +2,11 @@
 
 Each grid point is the variant with `section.key = value` overrides, played with the same run
 seed (common random numbers across the grid). Every metric gets a 95% interval (Wilson for
-proportions, bootstrap otherwise); the first-mover share of decisive games is marked "fair"
-where its interval includes the fair share 1/seats, which is what a designer looks for.
+proportions, bootstrap otherwise). The first mover's share of decisive games is judged by
+`sim.stats.fairness` against the fair share 1/seats +/- `margin` (default 2 points): "fair" only
+where an equivalence test (two one-sided exact tests) shows the share is inside the margin,
+"unfair" where it differs detectably, otherwise "cannot tell" with about how many games would
+decide it. An interval that merely includes the fair share is no evidence of fairness.
 One parameter: metrics against the parameter with interval bands; two: heatmaps; more: table.
 """
 
@@ -61,11 +64,17 @@ class SweepResult:
     runs: list[RunResult]
     games: int
     seed: int
+    margin: float = metrics.MARGIN
     files: dict[str, Path] = field(default_factory=dict)
 
-    def fair_points(self) -> pd.DataFrame:
+    def points(self, verdict: str) -> pd.DataFrame:
+        """The grid points whose first-mover share has this fairness verdict."""
         t = self.table
-        return t[(t["metric"] == FAIR_METRIC) & (t["fair_in_ci"] == True)][self.params]  # noqa: E712
+        return t[(t["metric"] == FAIR_METRIC) & (t["fairness"] == verdict)][self.params]
+
+    def fair_points(self) -> pd.DataFrame:
+        """Grid points shown fair within +/-margin by the equivalence test."""
+        return self.points("fair")
 
 
 def _point_name(point: dict[str, Any]) -> str:
@@ -74,11 +83,13 @@ def _point_name(point: dict[str, Any]) -> str:
 
 def sweep(variant: str, grid: dict[str, list[Any]], games: int = 10_000, seed: int = 0,
           jobs: int | None = None, out: str | Path | None = None, progress: bool = False,
-          write: bool = True) -> SweepResult:
-    """Play every point of the grid (all points are validated before any game is played)."""
+          write: bool = True, margin: float = metrics.MARGIN) -> SweepResult:
+    """Play every point of the grid (all points are validated before any game is played);
+    `margin`: how far from the fair share a first-mover share may be and still be fair."""
     if not grid:
         raise UserError("sweep: give at least one --set rules.NAME=V1,V2,...")
     base = load(variant)
+    metrics.check_margin(margin, len(base.seat_names))
     out = Path(out) if out is not None else Path("reports") / f"sweep-{base.name.replace('/', '-')}"
     keys = list(grid)
     points = [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*grid.values())]
@@ -89,12 +100,12 @@ def sweep(variant: str, grid: dict[str, list[Any]], games: int = 10_000, seed: i
     for p, v in zip(points, loaded, strict=True):
         r = sim.run(v, games, seed=seed, jobs=jobs, progress=progress,
                     out=out / "runs" / run_folder(_point_name(p), v, games, seed))
-        mt = metrics.metric_table(r.table(), v, seed=seed)
+        mt = metrics.metric_table(r.table(), v, seed=seed, margin=margin)
         for k in reversed(keys):
             mt.insert(0, k, [p[k]] * len(mt))
         frames.append(mt)
         runs.append(r)
-    res = SweepResult(keys, pd.concat(frames, ignore_index=True), loaded, runs, games, seed)
+    res = SweepResult(keys, pd.concat(frames, ignore_index=True), loaded, runs, games, seed, margin)
     if write:
         res.files = write_sweep(res, out)
     return res
@@ -153,9 +164,9 @@ def _lines(res: SweepResult, path: Path) -> Path:
         fair = t["fair"].dropna()
         if len(fair):
             ax.axhline(fair.iloc[0], color="k", ls=":", label="fair share")
-            ok = t["fair_in_ci"].fillna(False).to_numpy(dtype=bool)
+            ok = (t["fairness"] == "fair").to_numpy(dtype=bool)
             ax.plot(x[ok], t["value"].to_numpy()[ok], "o", ms=11, mfc="none", mec="tab:green",
-                    mew=2, label="interval includes fair")
+                    mew=2, label=f"fair within +/-{100 * res.margin:g} points (equivalence)")
             ax.legend(fontsize=7)
         ax.set_title(m, fontsize=9)
         ax.set_xlabel(key)
@@ -181,7 +192,7 @@ def _heatmaps(res: SweepResult, path: Path) -> Path:
         for row in t.to_dict("records"):
             i, j = ys.index(row[ky]), xs.index(row[kx])
             grid[i, j] = row["value"]
-            mark = " *" if row["fair_in_ci"] is True else ""
+            mark = " *" if row["fairness"] == "fair" else ""
             ax.text(j, i, f"{row['value']:.3g}{mark}\n[{row['ci_low']:.3g}, {row['ci_high']:.3g}]",
                     ha="center", va="center", fontsize=7)
         norm = None
@@ -196,8 +207,8 @@ def _heatmaps(res: SweepResult, path: Path) -> Path:
         ax.set_yticks(range(len(ys)), [str(v) for v in ys])
         ax.set_xlabel(kx)
         ax.set_ylabel(ky)
-        ax.set_title(m + (" (* interval includes fair share)" if m == FAIR_METRIC else ""),
-                     fontsize=9)
+        ax.set_title(m + (f" (* fair within +/-{100 * res.margin:g} points)" if m == FAIR_METRIC
+                          else ""), fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=90)
     plt.close(fig)
@@ -206,19 +217,26 @@ def _heatmaps(res: SweepResult, path: Path) -> Path:
 
 def _markdown(res: SweepResult, files: dict[str, Path]) -> str:
     t = res.table
+    m = f"{100 * res.margin:g}"
     lines = [f"# Sweep of {res.variants[0].name if res.variants else ''}", "",
              f"{len(res.runs)} settings x {res.games:,} games, run seed {res.seed} (common seeds). "
-             "95% intervals: Wilson for proportions, bootstrap otherwise.", ""]
+             "95% intervals: Wilson for proportions, bootstrap otherwise.", "",
+             f"First mover, per setting (fair = shown within +/-{m} points of the fair share by "
+             "two one-sided exact tests; unfair = differs detectably; otherwise cannot tell):", ""]
+    for r in t[t["metric"] == FAIR_METRIC].to_dict("records"):
+        point = ", ".join(f"{k}={r[k]}" for k in res.params)
+        lines.append(f"- {point}: {r['fairness_sentence']}")
     fair = res.fair_points()
+    lines.append("")
     if len(fair):
         pts = "; ".join(", ".join(f"{k}={v}" for k, v in r.items()) for r in fair.to_dict("records"))
-        lines.append(f"First-mover share of decisive games includes the fair share at: {pts}")
+        lines.append(f"Fair within +/-{m} points at: {pts}")
     else:
-        lines.append("No setting's first-mover interval includes the fair share.")
-    lines += ["", "| " + " | ".join(res.params) + " | metric | value | 95% interval | fair |",
+        lines.append(f"No setting is shown fair within +/-{m} points.")
+    lines += ["", "| " + " | ".join(res.params) + " | metric | value | 95% interval | fairness |",
               "|" + "---|" * (len(res.params) + 4)]
     for r in t.to_dict("records"):
-        mark = {True: "yes", False: "no"}.get(r["fair_in_ci"], "")
+        mark = r["fairness"] if isinstance(r["fairness"], str) else ""
         lines.append("| " + " | ".join(str(r[k]) for k in res.params) +
                      f" | {r['metric']} | {r['value']:.4g} | [{r['ci_low']:.4g}, {r['ci_high']:.4g}] | {mark} |")
     if "png" in files:

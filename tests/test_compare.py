@@ -289,3 +289,38 @@ def test_constant_and_shifted_columns():
         row = metrics.compare_metric(a, b, None, None, V, V, rng, paired=paired)
         assert row["diff"] == 3 and row["p_value"] < 1e-6 and row["ci_low"] <= 3 <= row["ci_high"]
         assert row["mde"] >= 1  # never finer than the data's one-step resolution
+
+
+def test_unpaired_when_seeds_or_seats_differ(variant_file, tmp_path):
+    """--no-common-seeds plays B on other seeds: the comparison says it is not paired and uses
+    two-sample methods; different seat counts never pair."""
+    a = variant_file("a.toml", TEXT)
+    b = variant_file("b.toml", TEXT.replace("goal = 25", "goal = 30"))
+    res = compare(str(a), str(b), games=300, jobs=1, out=tmp_path / "c", common_seeds=False)
+    assert res.pairing is not None and "no common seeds" in res.pairing
+    assert res.identical is None and res.identical_games is None
+    t = res.table.set_index("metric")
+    assert not t["paired"].any()
+    assert t.loc["win_rate_A", "method"] == "two-sample score test, Newcombe interval"
+    assert t.loc["turns_mean", "method"] == "Welch t, bootstrap interval"
+    assert t.loc["turns_p50", "method"].startswith("score test on games <= the pooled quantile")
+    assert "Not paired (the seeds of A's and B's games differ" in \
+        (tmp_path / "c" / "comparison.md").read_text()
+
+    class Seats:
+        def __init__(self, k):
+            self.seat_names = list("ABCD"[:k])
+
+    da = res.run_a.table()
+    assert metrics.pairing(da, da, Seats(2), Seats(2)) is None
+    assert metrics.pairing(da, da, Seats(2), Seats(3)).startswith("A has 2 seats and B 3")
+    assert "games do not pair" in metrics.pairing(da, da.iloc[:-1], Seats(2), Seats(2))
+
+
+def test_cli_compare_no_common_seeds(cli_app, variant_file, tmp_path):
+    a = variant_file("a.toml", TEXT)
+    r = CliRunner().invoke(cli_app, ["compare", str(a), str(a), "--games", "100", "--jobs", "1",
+                                     "--no-common-seeds", "--out", str(tmp_path / "o"),
+                                     "--no-progress"])
+    assert r.exit_code == 0, r.output
+    assert "not paired: the seeds of A's and B's games differ" in r.output

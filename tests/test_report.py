@@ -18,6 +18,7 @@ from scipy import stats as sps
 from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
 
 from sim import reporting as report
+from sim import stats
 from sim.errors import UserError
 
 REASONS = ("path", "stalemate_closest", "turn_cap")
@@ -180,10 +181,11 @@ def test_length_scores_end_reasons_and_mde(single):
     for reason in REASONS:
         r = row(s, f"end_reason.{reason}")
         assert r.successes == (df.end_reason == reason).sum() and r.n == n
-    # MDE: the arcsine normal approximation, h = (z_.975 + z_.8) / sqrt(n)
-    h = (sps.norm.ppf(0.975) + sps.norm.ppf(0.8)) / math.sqrt(n)
-    mde = math.sin(math.asin(math.sqrt(0.5)) + h / 2) ** 2 - 0.5
-    assert row(s, "mde.seat_win_rate").value == pytest.approx(mde, rel=1e-3)
+    # MDE: on the decisive games, at the seat tests' Holm level 0.05 / 2 (tests/test_report_claims.py
+    # checks its power)
+    dec = int((df.winner >= 0).sum())
+    r = row(s, "mde.seat_share_of_decisive")
+    assert r.n == dec and r.value == pytest.approx(stats.mde_share(dec, 0.5, 0.05 / 2))
 
 
 def test_game_section_gets_intervals(single):
