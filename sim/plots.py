@@ -239,3 +239,23 @@ def stacked_lengths(panels: Sequence[Stacked], title: str, cols: int = 4) -> Fig
                frameon=False, title=title + ": share of games per length, by end reason",
                title_fontsize=8)
     return fig
+
+
+def differences(rows: Sequence[tuple[str, float, float, float, bool]], title: str) -> Figure:
+    """A difference plot: one row per (label, B - A, low, high, changed), in points, against a
+    dashed line at 0; changed rows in red. Legible with dozens of rows."""
+    rows = list(rows)
+    fig, ax = plt.subplots(figsize=(7.5, 0.8 + 0.24 * max(len(rows), 1)))
+    for i, (_, d, lo, hi, changed) in enumerate(rows):
+        colour = "#c0392b" if changed else "#1f5fbf"
+        ax.plot([100 * lo, 100 * hi], [i, i], color=colour, lw=2.2, solid_capstyle="butt")
+        ax.plot(100 * d, i, "o", color=colour, ms=4)
+    ax.axvline(0, color="0.35", ls="--", lw=1)
+    ax.set_yticks(range(len(rows)), [r[0] for r in rows], fontsize=7)
+    ax.set_ylim(len(rows) - 0.4, -0.6)
+    ax.set_xlabel("difference in points (95% interval; red: changed after Holm)", fontsize=8)
+    ax.tick_params(axis="x", labelsize=8)
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title(title, fontsize=9)
+    fig.tight_layout()
+    return fig
