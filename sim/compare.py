@@ -281,7 +281,8 @@ def _doc(res: Comparison):
     t = res.table
     doc.h(2, "Headline metrics")
     doc.table(HEAD, _rows(res, headline(t)))
-    doc.fig("differences", "B - A for every rate with its 95% interval (points; dashed: no change)")
+    doc.fig("differences", "B - A for each headline rate with its 95% interval (points; dashed: "
+                           "no change)")
     rest = ~headline(t)
     doc.h(2, "Every other metric")
     doc.fold(f"{int(rest.sum())} more metrics "
@@ -307,8 +308,8 @@ def _figures(res: Comparison, out: Path) -> dict[str, Path]:
     da, db = res.run_a.table(), res.run_b.table()
     la, lb = f"A: {res.variant_a.name}", f"B: {res.variant_b.name}"
     files = {}
-    t = res.table[res.table["kind"] == "proportion"]
-    t = t[(t["value_a"] > 0) | (t["value_b"] > 0)]
+    t = res.table[headline(res.table)]
+    t = t[(t["kind"] == "proportion") & ((t["value_a"] > 0) | (t["value_b"] > 0))]
     fig = plots.differences([(metric_words(r.metric), r.diff, r.ci_low, r.ci_high, r.verdict == "changed")
                              for r in t.itertuples()], f"B - A  ({lb} minus {la})")
     files["differences"] = out / "differences.png"

@@ -933,7 +933,7 @@ CSS = ("body{font-family:system-ui,sans-serif;font-size:14px;max-width:1320px;ma
        "max-width:100%;overflow-x:auto}td,th{border:1px solid #ccc;padding:1px 6px;text-align:right;"
        "vertical-align:middle}th{background:#eee;font-weight:600}td:first-child,th:first-child"
        "{text-align:left}tr.group td{background:#f4f4f4;font-weight:600;text-align:left}"
-       "table.verdict td{white-space:nowrap}svg.forest{display:block}"
+       "td.t{text-align:left}table.verdict td{white-space:nowrap}svg.forest{display:block}"
        ".warn{background:#fff6d6;border-left:5px solid #e0a000;padding:.4em .8em;margin:.4em 0}"
        "img{max-width:100%}figure{margin:.4em 0 1em}figcaption{color:#555;font-size:90%}"
        "details{margin:.15em 0 .5em}summary{cursor:pointer;color:#1f4f9f}"
@@ -1042,8 +1042,9 @@ class Doc:
                         out.append(f"<tr class='group'><td colspan='{len(b[1])}'>{e(r.text)}</td></tr>")
                     else:
                         out.append("<tr>" + "".join(
-                            f"<td>{c.html}</td>" if isinstance(c, Raw) else f"<td>{e(c)}</td>"
-                            for c in r) + "</tr>")
+                            f"<td>{c.html}</td>" if isinstance(c, Raw) else
+                            f"<td class='t'>{e(c)}</td>" if len(c) > 40 and " " in c else
+                            f"<td>{e(c)}</td>" for c in r) + "</tr>")
                 out.append("</table>")
             elif b[0] == "fig" and b[1] in fig_png and not b[3]:
                 data = base64.b64encode(fig_png[b[1]]).decode("ascii")

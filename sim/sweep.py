@@ -195,15 +195,20 @@ def _share_heatmap(res: SweepResult, path: Path) -> Path:
     fair = float(t["fair"].dropna().iloc[0]) if t["fair"].notna().any() else 0.5
     fig, ax = plt.subplots(figsize=(max(5.0, 1.5 * len(xs) + 2.5), max(3.2, 0.9 * len(ys) + 1.8)))
     for row in t.to_dict("records"):
-        i, j = ys.index(row[ky]), xs.index(row[kx])
-        grid[i, j] = row["value"]
-        ax.text(j, i, f"{100 * row['value']:.1f}%\n({100 * row['ci_low']:.1f}-{100 * row['ci_high']:.1f})"
-                f"\n{row['fairness']}", ha="center", va="center", fontsize=7)
+        grid[ys.index(row[ky]), xs.index(row[kx])] = row["value"]
     span = max(float(np.nanmax(np.abs(grid - fair))) if np.isfinite(grid).any() else 0.0,
                2 * res.margin)
+    for row in t.to_dict("records"):
+        i, j = ys.index(row[ky]), xs.index(row[kx])
+        dark = abs(row["value"] - fair) > 0.55 * span  # white text on the deep colours
+        ax.text(j, i, f"{100 * row['value']:.1f}%\n({100 * row['ci_low']:.1f}-{100 * row['ci_high']:.1f})"
+                f"\n{row['fairness']}", ha="center", va="center", fontsize=8,
+                color="white" if dark else "black")
     im = ax.imshow(grid, origin="lower", cmap="RdBu_r", aspect="auto",
                    norm=Normalize(fair - span, fair + span))
-    bar = fig.colorbar(im, ax=ax)
+    from matplotlib.ticker import PercentFormatter
+
+    bar = fig.colorbar(im, ax=ax, format=PercentFormatter(1.0, decimals=0))
     bar.set_label(f"first mover's share (white = fair share {100 * fair:.1f}%)", fontsize=8)
     ax.set_xticks(range(len(xs)), [str(v) for v in xs])
     ax.set_yticks(range(len(ys)), [str(v) for v in ys])
@@ -229,7 +234,9 @@ def _doc(res: SweepResult, files: dict[str, Path]):
           f"+/-{m} points of the fair share by two one-sided exact tests; unfair = differs "
           "detectably; otherwise cannot tell.")
     doc.h(2, "First mover")
-    doc.fig("first_mover", "First mover's share of decisive games per setting (fair band shaded)")
+    doc.fig("first_mover", "First mover's share of decisive games per setting (fair band shaded)"
+            if len(res.params) == 1 else "First mover's share of decisive games per setting "
+            "(white = the fair share; red: the first mover ahead, blue: behind)")
     doc.table([*res.params, "first mover's share", "verdict", "in words"],
               [[*(str(r[k]) for k in res.params),
                 f"{100 * r['value']:.1f}% ({100 * r['ci_low']:.1f}-{100 * r['ci_high']:.1f})",
