@@ -69,7 +69,15 @@ def result_lines(trace: Trace, end_reasons: tuple[str, ...] | list[str]) -> list
 
 def move_lines(trace: Trace) -> list[str]:
     """Numbered moves, `N. SEAT move`, as the picture's move list numbers them."""
-    return [f"{i:>3}. {m.get('seat', '?')} {m.get('move', '')}" for i, m in enumerate(trace.moves, 1)]
+    return [f"{i:>3}. {seat_name(trace, m.get('seat', '?'))} {m.get('move', '')}"
+            for i, m in enumerate(trace.moves, 1)]
+
+
+def seat_name(trace: Trace, seat: Any) -> str:
+    """A move's seat by name (some games record the seat index)."""
+    if isinstance(seat, (int, np.integer)) and 0 <= int(seat) < len(trace.seat_names):
+        return trace.seat_names[int(seat)]
+    return str(seat)
 
 
 def legend_lines(trace: Trace) -> list[str]:
@@ -92,7 +100,7 @@ def legend_lines(trace: Trace) -> list[str]:
                          "the last word is the cell")
         if any(str(m.get("move", "")).startswith("W=") for m in trace.moves):
             lines.append("W= marks a Wildcard declared as the tile that follows")
-    order = list(dict.fromkeys(str(m.get("seat")) for m in trace.moves if "seat" in m))
+    order = list(dict.fromkeys(seat_name(trace, m["seat"]) for m in trace.moves if "seat" in m))
     if order:
         lines.append("seats in play order: " + ", ".join(order))
     return lines
