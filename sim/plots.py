@@ -202,6 +202,10 @@ class Stacked:
 
 
 def reason_colours(reasons: Sequence[str]) -> dict[str, tuple]:
+    """One clearly different colour per end reason (tab10: ten distinct hues, then tab20)."""
+    if len(reasons) <= 10:
+        cmap = plt.get_cmap("tab10")
+        return {r: cmap(i) for i, r in enumerate(reasons)}
     cmap = plt.get_cmap("tab20")
     return {r: cmap(i % 20) for i, r in enumerate(reasons)}
 
