@@ -1,6 +1,8 @@
 """Report figures (matplotlib, Agg backend). Each function takes already-aggregated numbers (the
 report computes them once from the outcome table) and returns a Figure; `png` turns it into bytes.
-Several variants are always drawn together, side by side or overlaid, so runs compare at a glance.
+Many variants stay legible: forest plots (one row per variant or seat, grouped, the height grows
+with the rows) and small multiples (one panel per variant, one shared legend), never one plot
+with a legend entry per variant.
 """
 
 from __future__ import annotations
@@ -20,17 +22,6 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
 
-@dataclass
-class Bars:
-    """One variant's bars: labels (seats, bots or end reasons), values and interval ends."""
-
-    variant: str
-    labels: Sequence[str]
-    values: Sequence[float]
-    lows: Sequence[float]
-    highs: Sequence[float]
-
-
 def png(fig: Figure, dpi: int = 110) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
@@ -43,64 +34,10 @@ def _colors(n: int) -> list:
     return [cmap(i % 10) for i in range(n)]
 
 
-def interval_bars(groups: Sequence[Bars], title: str, ylabel: str = "share of games",
-                  reference: float | None = None, reference_label: str = "") -> Figure:
-    """Grouped bars with interval whiskers: one group per label, one bar per variant.
-
-    `reference` draws a dashed line (e.g. the fair share 1/seats).
-    """
-    labels: list[str] = []
-    for g in groups:
-        labels += [x for x in g.labels if x not in labels]
-    width = 0.8 / max(len(groups), 1)
-    fig, ax = plt.subplots(figsize=(max(5.0, 1.1 * len(labels) * max(1, len(groups)) ** 0.5 + 2), 3.6))
-    for j, (g, color) in enumerate(zip(groups, _colors(len(groups)), strict=True)):
-        pos = {lab: i for i, lab in enumerate(g.labels)}
-        xs, vs, lo, hi = [], [], [], []
-        for i, lab in enumerate(labels):
-            if lab in pos:
-                k = pos[lab]
-                xs.append(i - 0.4 + width * (j + 0.5))
-                vs.append(g.values[k])
-                lo.append(max(0.0, g.values[k] - g.lows[k]))
-                hi.append(max(0.0, g.highs[k] - g.values[k]))
-        ax.bar(xs, vs, width=width * 0.92, color=color, label=g.variant, yerr=[lo, hi], capsize=3,
-               error_kw={"elinewidth": 1})
-    if reference is not None:
-        ax.axhline(reference, color="0.3", ls="--", lw=1, label=reference_label or None)
-    ax.set_xticks(range(len(labels)), labels, rotation=20 if len(labels) > 5 else 0, ha="right"
-                  if len(labels) > 5 else "center")
-    ax.set_ylabel(ylabel)
-    ax.set_title(title)
-    ax.set_ylim(0, min(1.0, max([max(g.highs, default=0) for g in groups] + [reference or 0]) * 1.15 + 0.02))
-    if len(groups) > 1 or reference is not None:
-        ax.legend(fontsize=8, frameon=False)
-    ax.grid(axis="y", alpha=0.3)
-    return fig
-
-
-def length_histograms(hists: Mapping[str, tuple[np.ndarray, np.ndarray]],
-                      medians: Mapping[str, float] | None = None) -> Figure:
-    """Game length (turns) distributions, overlaid as step lines of the share of games per bin.
-
-    `hists[variant] = (bin_edges, counts)`; shares, not counts, so runs of different size compare.
-    """
-    fig, ax = plt.subplots(figsize=(7, 3.6))
-    for (variant, (edges, counts)), color in zip(hists.items(), _colors(len(hists)), strict=True):
-        total = max(int(np.sum(counts)), 1)
-        ax.stairs(np.asarray(counts) / total, edges, color=color, lw=1.5, label=variant)
-        if medians and variant in medians:
-            ax.axvline(medians[variant], color=color, ls=":", lw=1)
-    ax.set_xlabel("turns (dotted: median)")
-    ax.set_ylabel("share of games")
-    ax.set_title("Game length")
-    ax.legend(fontsize=8, frameon=False)
-    ax.grid(alpha=0.3)
-    return fig
-
-
-def score_distributions(scores: Mapping[str, Mapping[str, tuple[np.ndarray, np.ndarray]]]) -> Figure:
-    """Score distributions: one panel per seat, variants overlaid (share of games per bin).
+def score_distributions(scores: Mapping[str, Mapping[str, tuple[np.ndarray, np.ndarray]]],
+                        cols: int = 4) -> Figure:
+    """Score distributions as small multiples: one panel per variant, its seats overlaid (share
+    of games per bin; a few seats, so a few clearly different colours and one legend).
 
     `scores[seat][variant] = (bin_edges, counts)`.
     """
@@ -108,23 +45,25 @@ def score_distributions(scores: Mapping[str, Mapping[str, tuple[np.ndarray, np.n
     variants: list[str] = []
     for per in scores.values():
         variants += [v for v in per if v not in variants]
-    colors = dict(zip(variants, _colors(len(variants)), strict=True))
-    cols = min(len(seats), 3) or 1
-    rows = -(-len(seats) // cols) or 1
-    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.0 * rows), squeeze=False)
-    for ax, seat in zip(axes.flat, seats, strict=False):
-        for variant, (edges, counts) in scores[seat].items():
-            total = max(int(np.sum(counts)), 1)
-            ax.stairs(np.asarray(counts) / total, edges, color=colors[variant], lw=1.5, label=variant)
-        ax.set_title(f"score of seat {seat}")
-        ax.set_xlabel("score")
+    colors = dict(zip(seats, _colors(len(seats)), strict=True))
+    cols = max(1, min(cols, len(variants)))
+    rows = -(-len(variants) // cols) or 1
+    fig, axes = plt.subplots(rows, cols, figsize=(3.3 * cols, 1.6 * rows + 0.6), squeeze=False,
+                             layout="constrained")
+    for ax, variant in zip(axes.flat, variants, strict=False):
+        for seat in seats:
+            if variant in scores[seat]:
+                edges, counts = scores[seat][variant]
+                total = max(int(np.sum(counts)), 1)
+                ax.stairs(np.asarray(counts) / total, edges, color=colors[seat], lw=1.3)
+        ax.set_title(variant, fontsize=8)
+        ax.tick_params(labelsize=7)
         ax.grid(alpha=0.3)
-    for ax in list(axes.flat)[len(seats):]:
+    for ax in list(axes.flat)[len(variants):]:
         ax.axis("off")
-    axes.flat[0].set_ylabel("share of games")
-    handles = [Line2D([], [], color=colors[v], lw=1.5, label=v) for v in variants]
-    axes.flat[0].legend(handles=handles, fontsize=8, frameon=False)
-    fig.tight_layout()
+    handles = [Line2D([], [], color=colors[s], lw=1.5, label=f"seat {s}") for s in seats]
+    fig.legend(handles=handles, loc="outside upper center", ncol=min(len(seats), 6), fontsize=7,
+               frameon=False, title="score distribution (share of games per score)", title_fontsize=8)
     return fig
 
 
