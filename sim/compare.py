@@ -27,7 +27,8 @@ from sim.variants import Variant, load
 
 CSV_COLUMNS = ["metric", "value_a", "value_b", "diff", "ci_low", "ci_high", "p_value",
                "p_adjusted", "verdict", "successes_a", "n_a", "successes_b", "n_b", "mde", "kind",
-               "ci_low_adj", "ci_high_adj", "method", "discordant", "same_as", "paired"]
+               "ci_low_adj", "ci_high_adj", "method", "discordant", "same_as", "paired",
+               "fairness_a", "fairness_b"]
 
 
 @dataclass
@@ -228,6 +229,10 @@ def stdout_lines(res: Comparison) -> list[str]:
     changed = rest[rest["verdict"] == "changed"]["metric"].map(metric_words).tolist()
     lines.append(f"{len(rest)} more metrics in the report; changed among them: "
                  + (", ".join(changed) if changed else "none"))
+    lines.append(f"intervals: 95% unadjusted; the verdicts use level {metrics.ALPHA} over "
+                 f"{t.attrs.get('family', len(t))} hypotheses (Holm; adjusted intervals in the report)")
+    if "fairness_a" in t:  # each side's first-mover sentence, which names its side
+        lines += [x for side in ("a", "b") for x in t[f"fairness_{side}"] if x]
     return lines
 
 
@@ -244,8 +249,10 @@ def _header(res: Comparison) -> list[str]:
     paired = ("Paired analysis: game i of A and of B share their seed (McNemar, paired "
               "interval, paired t / bootstrap)." if res.pairing is None else
               f"Not paired ({res.pairing}): two-sample methods.")
+    fair = [x for x in list(t["fairness_a"]) + list(t["fairness_b"]) if x] if "fairness_a" in t else []
     return [f"A = {a.name} (hash {a.hash}): {a.description}",
             f"B = {b.name} (hash {b.hash}): {b.description}",
+            *fair,
             f"{res.games:,} games each, run seed {res.seed}." + same,
             paired,
             f"{changed} of {len(t)} metrics changed (Holm-adjusted p < {metrics.ALPHA} over "

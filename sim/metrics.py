@@ -331,10 +331,34 @@ def _paired_share_reps(ma: Metric, mb: Metric, b: int, rng) -> np.ndarray:
     sb = np.ones(mb.hits.size, bool) if mb.scope is None else mb.scope
     rows, counts = _paired_categories(sa, ma.hits & sa, sb, mb.hits & sb)
     draws = rng.multinomial(int(counts.sum()), counts / counts.sum(), size=b).astype(np.float64)
+    return _shares_diff(rows, draws)
+
+
+def _paired_share_swap_test(ma: Metric, mb: Metric, b: int, rng) -> float:
+    """Randomisation test of "A and B are exchangeable within pairs" for share_b - share_a
+    (shares over a subset of games): each pair's A and B outcomes are swapped with probability
+    1/2, b times (as binomial draws per kind of pair), and p = (1 + #|swapped diff| >=
+    |observed diff|) / (b + 1): never finer than the data allow, valid with few differing pairs."""
+    sa = np.ones(ma.hits.size, bool) if ma.scope is None else ma.scope
+    sb = np.ones(mb.hits.size, bool) if mb.scope is None else mb.scope
+    rows, counts = _paired_categories(sa, ma.hits & sa, sb, mb.hits & sb)
+    observed = _shares_diff(rows, counts[None, :].astype(np.float64))[0]
+    if not np.isfinite(observed):
+        return float("nan")
+    flips = rng.binomial(counts[None, :], 0.5, size=(b, counts.size)).astype(np.float64)
+    swapped = rows[:, [2, 3, 0, 1]]  # the same pairs with A and B exchanged
+    both = np.concatenate([rows, swapped])
+    draws = np.concatenate([counts[None, :] - flips, flips], axis=1)
+    d = _shares_diff(both, draws)
+    d = d[np.isfinite(d)]
+    return float((1 + np.sum(np.abs(d) >= abs(observed) - 1e-12)) / (d.size + 1))
+
+
+def _shares_diff(rows: np.ndarray, draws: np.ndarray) -> np.ndarray:
+    """share_b - share_a of pair-category counts (columns of rows: in A's scope, A hit, in B's
+    scope, B hit)."""
     with np.errstate(all="ignore"):
-        share_a = draws @ rows[:, 1] / (draws @ rows[:, 0])
-        share_b = draws @ rows[:, 3] / (draws @ rows[:, 2])
-    return share_b - share_a
+        return draws @ rows[:, 3] / (draws @ rows[:, 2]) - draws @ rows[:, 1] / (draws @ rows[:, 0])
 
 
 def _paired_stat_reps(xa: np.ndarray, xb: np.ndarray, stat: str, q: float | None, b: int,
@@ -391,7 +415,8 @@ def compare_metric(ma: Metric, mb: Metric, df_a, df_b, var_a, var_b, rng,
 
     Methods. Proportions over all games, paired: exact McNemar test, Newcombe's paired score
     interval, MDE from the discordant pairs (`stats.mde_paired`); shares over a subset of games
-    (decisive games), paired: paired bootstrap interval and z-test; otherwise two-sample score
+    (decisive games), paired: paired bootstrap interval and a within-pair swap (randomisation)
+    test; otherwise two-sample score
     test and Newcombe interval. Means: paired t over game-by-game differences (or Welch's t with
     a bootstrap interval). Quantiles: the test is the proportion test of "games at or below the
     pooled q-quantile" (McNemar paired, score test otherwise), so its p-value is never finer
@@ -428,10 +453,11 @@ def compare_metric(ma: Metric, mb: Metric, df_a, df_b, var_a, var_b, rng,
             reps = _paired_share_reps(ma, mb, BOOT, rng)
             for key, lev in zip(("", "_adj"), levels, strict=True):
                 row[f"ci_low{key}"], row[f"ci_high{key}"] = _percentile(reps, lev)
-            row["p_value"], se = _boot_p(row["diff"], reps)
+            se = float(np.std(reps[np.isfinite(reps)], ddof=1)) if np.isfinite(reps).sum() > 1 else 0.0
+            row["p_value"] = _paired_share_swap_test(ma, mb, BOOT, rng)
             mde = z_power(mde_alpha) * se
             row["mde"] = mde if 0 < mde <= 1 else np.nan
-            row["method"] = "paired bootstrap of the share, z-test"
+            row["method"] = "paired bootstrap interval, within-pair swap (randomisation) test"
             if se == 0:
                 row["note"] = "no game differed"
             return row
@@ -587,7 +613,8 @@ def hypotheses(la: dict[str, Metric], lb: dict[str, Metric], names: list[str]) -
 
 
 def compare_tables(df_a: pd.DataFrame, df_b: pd.DataFrame, var_a, var_b, seed: int = 0,
-                   alpha: float = ALPHA, paired: bool | None = None) -> pd.DataFrame:
+                   alpha: float = ALPHA, paired: bool | None = None,
+                   margin: float = MARGIN) -> pd.DataFrame:
     """The comparison table of two outcome tables (same game): one row per metric of both,
     Holm-adjusted p-values and a verdict with the minimum detectable effect.
 
@@ -597,7 +624,8 @@ def compare_tables(df_a: pd.DataFrame, df_b: pd.DataFrame, var_a, var_b, seed: i
     power at the Bonferroni level alpha/m over the m hypotheses (the strictest step of Holm's
     procedure), so "could have seen a change of X" holds after the correction too; `ci_low_adj`,
     `ci_high_adj` are the intervals at that level (simultaneous), `ci_low`, `ci_high` the
-    unadjusted 1 - alpha ones."""
+    unadjusted 1 - alpha ones. `fairness_a`, `fairness_b`: for a share with a fair value (the
+    first mover's), each side's `stats.fairness` sentence against fair +/- margin."""
     why = pairing(df_a, df_b, var_a, var_b)
     paired = (why is None) if paired is None else (paired and why is None)
     la, lb = outcome_metrics(df_a, var_a), outcome_metrics(df_b, var_b)
@@ -629,9 +657,15 @@ def compare_tables(df_a: pd.DataFrame, df_b: pd.DataFrame, var_a, var_b, seed: i
     out["paired"] = paired
     out["verdict"] = [verdict(p, d, alpha, note=nt) for p, d, nt in
                       zip(out["p_adjusted"], out["mde"], out["note"], strict=True)]
+    for side, ms in (("a", ma), ("b", mb)):  # a share with a fair value: is each side fair?
+        out[f"fairness_{side}"] = [
+            stats.fairness(ms[k].successes, ms[k].n, ms[k].fair, margin, 1 - alpha).sentence(
+                f"{side.upper()}: the first mover") if ms[k].fair is not None else ""
+            for k in out["metric"]]
     cols = ["metric", "kind", "value_a", "value_b", "diff", "ci_low", "ci_high", "ci_low_adj",
             "ci_high_adj", "p_value", "p_adjusted", "verdict", "mde", "method", "discordant",
-            "same_as", "paired", "successes_a", "n_a", "successes_b", "n_b"]
+            "same_as", "paired", "fairness_a", "fairness_b", "successes_a", "n_a", "successes_b",
+            "n_b"]
     for c in cols:
         if c not in out:
             out[c] = np.nan

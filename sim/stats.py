@@ -419,7 +419,8 @@ class Fairness:
         (p_difference < alpha) and the shown Wilson interval (it excludes p0), so the sentence's
         interval and the verdict never disagree.
       - "cannot tell" otherwise (and with n = 0); `games_needed` then estimates how many games of
-        this kind would decide it (None once decided).
+        this kind would give a verdict with 80% probability if the true share were the observed
+        one (p0 with n = 0; None once decided; `games_to_decide`).
     """
 
     successes: int
@@ -466,20 +467,27 @@ def tost_binomial(successes, n: int, low: float, high: float) -> np.ndarray | fl
     return float(p) if p.ndim == 0 else p
 
 
+def decided_probability(share: float, n: float, p0: float, margin: float, alpha: float) -> float:
+    """Normal approximation of P(verdict "fair" or "unfair") after n games whose true share is
+    `share`: the estimate lands within margin - z_{1-alpha} se of p0 (equivalence shown) or
+    beyond z_{1-alpha/2} se of it (difference shown), se = sqrt(share (1 - share) / n)."""
+    se = math.sqrt(max(share * (1 - share), 1e-12) / n)
+    d = share - p0
+    inner = margin - float(sps.norm.ppf(1 - alpha)) * se
+    outer = max(float(sps.norm.ppf(1 - alpha / 2)) * se, inner)
+    fair = (sps.norm.cdf((inner - d) / se) - sps.norm.cdf((-inner - d) / se)) if inner > 0 else 0.0
+    unfair = sps.norm.sf((outer - d) / se) + sps.norm.cdf((-outer - d) / se)
+    return float(fair + unfair)
+
+
 def games_to_decide(share: float, p0: float, margin: float, alpha: float,
                     power: float = POWER_DEFAULT) -> int:
-    """About how many games decide a share near `share` at level alpha with `power`: the fewer of
-    those that show equivalence within p0 +/- margin (TOST, possible only inside the margin) and
-    those that show a difference from p0 (two-sided test), by the normal approximation."""
-    d = abs(share - p0)
-    var = max(share * (1 - share), 1e-12)
-    need = []
-    if d < margin:
-        zb = sps.norm.ppf(power) if d > 0 else sps.norm.ppf(0.5 + power / 2)
-        need.append((sps.norm.ppf(1 - alpha) + zb) ** 2 * var / (margin - d) ** 2)
-    if d > 0:
-        need.append((sps.norm.ppf(1 - alpha / 2) + sps.norm.ppf(power)) ** 2 * var / d ** 2)
-    return int(math.ceil(min(need)))
+    """About how many games of a true share `share` give a verdict ("fair" or "unfair", see
+    `fairness`) with probability `power` (`decided_probability` solved for n)."""
+    f = lambda log_n: decided_probability(share, math.exp(log_n), p0, margin, alpha) - power
+    if f(0.0) >= 0:
+        return 1
+    return int(math.ceil(math.exp(brentq(f, 0.0, math.log(1e12), xtol=1e-6))))
 
 
 def fairness(successes: int, n: int, p0: float = 0.5, margin: float = 0.02,

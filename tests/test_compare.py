@@ -156,6 +156,11 @@ def test_compare_detects_a_longer_race(variant_file, tmp_path):
     assert t.loc["win_rate_B", "n_a"] == 600 and t.loc["win_rate_B", "successes_b"] == \
         (res.run_b.table()["winner"] == 1).sum()
     assert (t["p_adjusted"] >= t["p_value"] - 1e-12).all()
+    # intervals at the verdicts' level (Bonferroni over the family) hold the 95% ones
+    ok = t["ci_low"].notna()
+    assert (t.loc[ok, "ci_low_adj"] <= t.loc[ok, "ci_low"] + 1e-12).all()
+    assert (t.loc[ok, "ci_high_adj"] >= t.loc[ok, "ci_high"] - 1e-12).all()
+    assert t.loc["turns_mean", "ci_low_adj"] > 0  # a clear change shows at that level too
     csv = pd.read_csv(tmp_path / "cmp" / "comparison.csv")
     assert list(csv.columns[:13]) == CSV_COLUMNS[:13] and len(csv) == len(t)
     md = (tmp_path / "cmp" / "comparison.md").read_text()
@@ -163,6 +168,8 @@ def test_compare_detects_a_longer_race(variant_file, tmp_path):
     assert 0 <= res.identical < 0.5
     assert f"{res.identical_games:,} of 600 games ({res.identical:.1%}) came out identically" in md
     assert "Paired analysis" in md and "adjusted interval" in md
+    assert t.loc["first_mover_share", "fairness_a"].startswith("A: the first mover wins ")
+    assert t.loc["first_mover_share", "fairness_a"] in md and t.loc["turns_mean", "fairness_a"] == ""
     assert t["paired"].all() and t.loc["win_rate_A", "method"].startswith("paired: exact McNemar")
     page = (tmp_path / "cmp" / "comparison.html").read_text()
     assert "<table>" in page and "A = racedice/a" in page and "B = racedice/b" in page
@@ -330,3 +337,29 @@ def test_cli_compare_no_common_seeds(cli_app, variant_file, tmp_path):
                                      "--no-progress"])
     assert r.exit_code == 0, r.output
     assert "not paired: the seeds of A's and B's games differ" in r.output
+
+
+@pytest.mark.parametrize("paired", [False, True])
+def test_quantile_test_holds_its_level_and_mde_its_power(paired, monkeypatch):
+    """Whole-turn game lengths, no change: the quantile test (proportion at or below the pooled
+    quantile) rejects at most 5% + noise (the old bootstrap z-test: 10-13%); its MDE is never
+    below the one-turn resolution, and a shift of the MDE (here one turn) is found with at least
+    80% power (up to Monte Carlo noise)."""
+    monkeypatch.setattr(metrics, "BOOT", 50)  # the interval is not under test here: fast
+    rng = np.random.default_rng(8 + paired)
+    reps, n = 300, 500
+    found = {0: 0, 1: 0}
+    for shift in (0, 1):
+        for _ in range(reps):
+            xa = rng.poisson(20, n).astype(float)
+            if paired:  # most games alike, some a few turns off
+                xb = xa + (rng.random(n) < 0.3) * rng.integers(-2, 3, n) + shift
+            else:
+                xb = rng.poisson(20, n).astype(float) + shift
+            a = metrics.Metric("t", "quantile", metrics.quantile(xa, 0.5), n, data=xa, q=0.5)
+            b = metrics.Metric("t", "quantile", metrics.quantile(xb, 0.5), n, data=xb, q=0.5)
+            row = metrics.compare_metric(a, b, None, None, None, None, rng, paired=paired)
+            assert row["mde"] >= 1
+            found[shift] += row["p_value"] < 0.05
+    assert found[0] / reps <= 0.05 + 2 * np.sqrt(0.05 * 0.95 / reps)
+    assert found[1] / reps >= 0.8 - 2 * np.sqrt(0.8 * 0.2 / reps)  # 80% up to Monte Carlo noise

@@ -158,3 +158,30 @@ def test_independent_mde_has_80_percent_power(p, n):
     z = (kb - ka) / n / np.sqrt(pbar * (1 - pbar) * 2 / n)
     assert abs(np.mean(2 * sps.norm.sf(np.abs(z)) < level) - 0.8) <= 0.03
     assert math.isnan(metrics.mde_proportion(0.5, 3, 0.5, 3, level))
+
+
+@pytest.mark.parametrize("differ", [0.02, 0.05])
+def test_paired_share_of_decisive_games_holds_its_level(differ):
+    """The first mover's share of decisive games, paired: pairs whose outcomes are exchangeable
+    between A and B (no change), a share `differ` of them redrawn in B (about 7 and 17 of 500
+    pairs then differ). The within-pair swap test rejects at most 5% + noise, and the paired
+    bootstrap interval covers 0 at least 94% of the time (up to noise)."""
+    rng = np.random.default_rng(int(differ * 1000))
+    n, reps = 500, 500
+    rejected = covered = 0
+    for _ in range(reps):
+        # per game: 0 draw, 1 first mover wins, 2 first mover loses; B differs from A sometimes
+        a = rng.choice(3, n, p=[0.2, 0.45, 0.35])
+        b = np.where(rng.random(n) < differ, rng.choice(3, n, p=[0.2, 0.45, 0.35]), a)
+        swap = rng.random(n) < 0.5  # exchangeable: who is "A" is a coin flip per pair
+        a, b = np.where(swap, b, a), np.where(swap, a, b)
+        ma = metrics.Metric("s", "proportion", 0, int((a > 0).sum()), hits=a == 1, scope=a > 0,
+                            successes=int((a == 1).sum()), fair=0.5)
+        mb = metrics.Metric("s", "proportion", 0, int((b > 0).sum()), hits=b == 1, scope=b > 0,
+                            successes=int((b == 1).sum()), fair=0.5)
+        ma.value, mb.value = ma.successes / ma.n, mb.successes / mb.n
+        row = metrics.compare_metric(ma, mb, None, None, None, None, rng, paired=True)
+        rejected += row["p_value"] < 0.05
+        covered += row["ci_low"] <= 0 <= row["ci_high"]
+    assert rejected / reps <= 0.05 + 2 * math.sqrt(0.05 * 0.95 / reps)
+    assert covered / reps >= 0.94 - 2 * math.sqrt(0.05 * 0.95 / reps)

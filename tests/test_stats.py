@@ -433,3 +433,15 @@ def test_fairness_error_rates_exactly_and_by_simulation(n):
     # and the test has power where it should: a fair game at 10,000 games is called fair
     if n == 10000:
         assert sps.binom.pmf(ks, n, p0)[verdicts == "fair"].sum() > 0.95
+
+
+@pytest.mark.parametrize("share, p0", [(0.5, 0.5), (0.51, 0.5), (0.53, 0.5), (0.45, 0.5),
+                                       (0.34, 1 / 3)])
+def test_games_needed_gives_a_verdict_80_percent_of_the_time(share, p0):
+    """'would need about N games': with N games of that true share, fairness() reaches "fair"
+    or "unfair" with probability 80% (+/- 3 points plus Monte Carlo noise)."""
+    n = stats.games_to_decide(share, p0, 0.02, 0.05)
+    ks, counts = np.unique(np.random.default_rng(1).binomial(n, share, 4000), return_counts=True)
+    decided = sum(c for k, c in zip(ks, counts, strict=True)
+                  if stats.fairness(int(k), n, p0).verdict != "cannot tell") / 4000
+    assert abs(decided - 0.8) <= 0.03 + 2 * math.sqrt(0.16 / 4000)
