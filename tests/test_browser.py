@@ -108,7 +108,7 @@ def test_report_with_25_variants_renders(chromium, tmp_path):
     runs = []
     for i in range(25):
         path = tmp_path / f"run{i}"
-        make_run(path, 1500, seed=i, name=f"variant_with_a_long_name_{i:02d}",
+        make_run(path, 600, seed=i, name=f"variant_with_a_long_name_{i:02d}",
                  p_win=(0.40 + 0.01 * i, 0.45 - 0.01 * i), parts=1)
         if i % 2:
             m = json.loads((path / "manifest.json").read_text())
