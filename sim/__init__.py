@@ -6,6 +6,12 @@ The Python API mirrors the CLI (every command is a function first):
     v = sim.load_variant("hexflow/race")
     r = sim.run(v, games=10_000, seed=0)       # -> RunResult (r.path, r.table())
     sim.report([r.path], out="reports/x")       # -> ReportResult
+    sim.compare("hexflow/race", "variants/mine.toml", games=20_000)   # -> Comparison
+    sim.sweep("hexflow/race", {"rules.hand_size": [2, 3, 4]})         # -> SweepResult
+    sim.baseline.save(["hexflow/race"], games=20_000)                  # -> [Baseline]
+
+`sim.compare` and `sim.sweep` are both the function and the module (the module is callable), so
+they work whichever was imported first; `sim.baseline` is imported on first use.
 """
 
 __version__ = "0.1.0"
@@ -120,11 +126,11 @@ def run(variant, games, **kwargs):
     return _run(variant, games, **kwargs)
 
 
-def report(run_dirs, out):
+def report(run_dirs, out, **kwargs):
     """Build the balance report of one or more run folders; see `sim.reporting.build_report`."""
     from sim.reporting import build_report
 
-    return build_report([str(d) for d in run_dirs], out)
+    return build_report([str(d) for d in run_dirs], out, **kwargs)
 
 
 def compare(a, b, **kwargs):
@@ -139,3 +145,29 @@ def sweep(variant, grid, **kwargs):
     from sim.sweep import sweep as _sweep
 
     return _sweep(variant, grid, **kwargs)
+
+
+def __getattr__(name):
+    """`sim.baseline` (and the other submodules) after a bare `import sim`."""
+    import importlib
+
+    if name in ("baseline", "reporting", "replay", "runner", "stats", "metrics", "tables",
+                "variants", "sequential"):
+        return importlib.import_module(f"sim.{name}")
+    raise AttributeError(f"module 'sim' has no attribute {name!r}")
+
+
+def _callable_module(module_name: str, func_name: str) -> None:
+    """Make the submodule `module_name` callable as its function `func_name`: importing
+    `sim.compare` rebinds the package attribute `sim.compare` to the module, and
+    `sim.compare(a, b)` must keep working after that."""
+    import sys
+    import types
+
+    module = sys.modules[module_name]
+
+    class _CallableModule(types.ModuleType):
+        def __call__(self, *args, **kwargs):
+            return getattr(self, func_name)(*args, **kwargs)
+
+    module.__class__ = _CallableModule

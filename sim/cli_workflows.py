@@ -52,6 +52,8 @@ def compare(
     common_seeds: Annotated[bool, typer.Option(
         help="Play B on A's seeds and compare game by game (paired); --no-common-seeds plays "
              "B on other seeds (independent samples).")] = True,
+    rotate_seats: Annotated[bool, typer.Option(
+        help="Play every seed once per seat rotation in both variants.")] = False,
 ):
     """Compare two variants played on the same seeds.
 
@@ -62,6 +64,8 @@ def compare(
 
         if margin is None:
             raise UserError("--sequential needs --margin D (the win-rate change that matters)")
+        if rotate_seats:
+            raise UserError("--rotate-seats: only for the fixed-size comparison (not --sequential)")
         out = out or Path("reports") / "sequential"
         res = sequential_compare(a, b, margin, alpha=alpha, beta=beta, max_games=max_games,
                                  batch=batch, seed=seed, jobs=jobs or 1, target=seat, out=out)
@@ -73,19 +77,11 @@ def compare(
     from sim.compare import compare as _compare
 
     res = _compare(a, b, games=games, seed=seed, jobs=jobs, out=out, progress=progress,
-                   common_seeds=common_seeds)
-    t = res.table
-    width = max(len(m) for m in t["metric"])
-    for r in t.itertuples():
-        typer.echo(f"{r.metric:{width}s}  A {r.value_a:<9.4g} B {r.value_b:<9.4g} "
-                   f"diff {r.diff:+.4g} [{r.ci_low:+.4g}, {r.ci_high:+.4g}] "
-                   f"adj [{r.ci_low_adj:+.4g}, {r.ci_high_adj:+.4g}] "
-                   f"p_adj {r.p_adjusted:.3g}  {r.verdict}")
-    typer.echo(f"intervals: 95% unadjusted, then 'adj' at the verdicts' level (0.05 over "
-               f"{t.attrs.get('family', len(t))} hypotheses, Bonferroni)")
-    for s in list(t["fairness_a"]) + list(t["fairness_b"]):
-        if s:
-            typer.echo(s)
+                   common_seeds=common_seeds, rotate_seats=rotate_seats)
+    from sim.compare import stdout_lines
+
+    for line in stdout_lines(res):
+        typer.echo(line)
     if res.identical is not None:
         typer.echo(f"common seeds: {res.identical_games:,} of {res.games:,} games "
                    f"({res.identical:.1%}) came out identically")
@@ -107,6 +103,8 @@ def sweep(
     margin: Annotated[float, typer.Option(
         help="Fairness margin: a first-mover share within fair +/- this is fair (0.02 = 2 points), "
              "if an equivalence test shows it.")] = 0.02,
+    rotate_seats: Annotated[bool, typer.Option(
+        help="Play every seed once per seat rotation at every setting.")] = False,
 ):
     """Play a grid of rule settings and chart every metric against them.
 
@@ -119,14 +117,14 @@ def sweep(
     if len(grid) != len(set_):
         raise UserError("--set: a key is given twice")
     res = _sweep(variant, grid, games=games, seed=seed, jobs=jobs, out=out, progress=progress,
-                 margin=margin)
+                 margin=margin, rotate_seats=rotate_seats)
     t = res.table[res.table["metric"] == "first_mover_share"]
     for r in t.to_dict("records"):
         point = ", ".join(f"{k}={r[k]}" for k in res.params)
         typer.echo(f"{point}: {r['fairness_sentence']}")
     if not len(res.fair_points()):
         typer.echo(f"no setting is shown fair within +/-{100 * margin:g} points")
-    typer.echo(f"table: {res.files['csv']}  report: {res.files['md']}")
+    typer.echo(f"table: {res.files['csv']}  report: {res.files['html']}")
 
 
 @friendly

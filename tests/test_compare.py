@@ -171,8 +171,10 @@ def test_compare_detects_a_longer_race(variant_file, tmp_path):
     assert t.loc["first_mover_share", "fairness_a"].startswith("A: the first mover wins ")
     assert t.loc["first_mover_share", "fairness_a"] in md and t.loc["turns_mean", "fairness_a"] == ""
     assert t["paired"].all() and t.loc["win_rate_A", "method"].startswith("paired: exact McNemar")
-    assert "<table>" in (tmp_path / "cmp" / "comparison.html").read_text()
-    assert (tmp_path / "cmp" / "rates.png").stat().st_size > 1000
+    page = (tmp_path / "cmp" / "comparison.html").read_text()
+    assert "<table>" in page and "A = racedice/a" in page and "B = racedice/b" in page
+    assert page.index("Headline metrics") < page.index("<details>")  # the rest is folded
+    assert (tmp_path / "cmp" / "differences.png").stat().st_size > 1000
 
 
 def test_same_variant_on_common_seeds_shows_no_change(variant_file, tmp_path):
@@ -222,7 +224,11 @@ def test_cli_compare(cli_app, variant_file, tmp_path):
     res = CliRunner().invoke(cli_app, ["compare", str(a), str(b), "--games", "200", "--jobs", "1",
                                        "--out", str(tmp_path / "o"), "--no-progress"])
     assert res.exit_code == 0, res.output
-    assert "turns_mean" in res.output and "comparison.html" in res.output
+    assert "comparison.html" in res.output
+    lines = res.output.splitlines()
+    assert lines[0].startswith("A = ") and lines[1].startswith("B = ")
+    assert any(x.startswith("length, mean turns") for x in lines)
+    assert any(x.startswith("first mover's share of decisive games") and " pts [" in x for x in lines)
     assert (tmp_path / "o" / "comparison.csv").exists()
 
 
