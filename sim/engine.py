@@ -324,7 +324,8 @@ class EngineGame:
     """Mix-in for a `sim.games.base.Game` whose rules are engine functions (`implement`).
 
     The game provides `tables(rules) -> its tables NamedTuple` (cached per rules by the caller
-    if building is costly), `extra_columns` ({column: (offset after the scores, dtype)}) and
+    if building is costly), `extra_columns` ({column: (offset after the scores, dtype)}, or
+    `columns_of(rules)` when they depend on the rules) and
     `describe(rules, seat, move) -> str` for move lists; it inherits chunk play, traced play
     and a trace verifier that replays every decision through `legal_moves` and `apply`."""
 
@@ -338,12 +339,17 @@ class EngineGame:
     def describe(self, rules, seat: int, move: int) -> str:
         return str(move)
 
+    def columns_of(self, rules) -> dict[str, tuple[int, type]]:
+        """The game's own columns under these rules: `extra_columns` unless overridden (a game
+        whose columns depend on the rules, e.g. on the number of seats)."""
+        return self.extra_columns
+
     def play_chunk(self, rules, seats, first_game, n_games, run_seed):
         t = self.tables(rules)
         codes, par = bot_arrays(seats)
         rows = np.zeros((n_games, t.res_width), np.int64)
         play_chunk(t, np.uint64(run_seed), np.int64(first_game), np.int64(n_games), codes, par, rows)
-        return columns(rows, self.seat_names(rules), self.extra_columns, self.score_dtype)
+        return columns(rows, self.seat_names(rules), self.columns_of(rules), self.score_dtype)
 
     def play_traced(self, rules, seats, game_index, run_seed):
         from sim.games.base import Trace
@@ -353,7 +359,7 @@ class EngineGame:
         rec, res = play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
                                np.int64(self.max_traced_decisions))
         names = self.seat_names(rules)
-        row = {k: v[0] for k, v in columns(res[None, :], names, self.extra_columns, self.score_dtype).items()}
+        row = {k: v[0] for k, v in columns(res[None, :], names, self.columns_of(rules), self.score_dtype).items()}
         moves = [{"seat": int(s), "move": int(m), "text": self.describe(rules, int(s), int(m))}
                  for s, m, _ in rec]
         return Trace(self.name, rules, names, game_index, run_seed, moves, row,
@@ -363,7 +369,7 @@ class EngineGame:
         """Every decision by the seat to move and among its legal moves, chance replayed from
         the recorded generator state, and the declared result equal to the position's."""
         t = self.tables(trace.rules)
-        pos, rng = start(t, game_seed(np.uint64(trace.run_seed), np.int64(trace.game_index)))
+        pos, rng = start(t, np.uint64(game_seed(np.uint64(trace.run_seed), np.int64(trace.game_index))))
         rec = trace.data["rec"]
         for i, (seat, move, state) in enumerate(rec):
             assert seat_to_move(t, pos) == seat, f"decision {i}: seat {seat} is not to move"
@@ -377,7 +383,7 @@ class EngineGame:
             assert seat_to_move(t, pos) == -1, "the trace ends before the game does"
         res = outcome(t, pos, capped)
         names = trace.seat_names
-        row = {k: v[0] for k, v in columns(res[None, :], names, self.extra_columns, self.score_dtype).items()}
+        row = {k: v[0] for k, v in columns(res[None, :], names, self.columns_of(trace.rules), self.score_dtype).items()}
         for k, v in row.items():
             assert trace.row[k] == v, f"{k}: declared {trace.row[k]}, position says {v}"
 

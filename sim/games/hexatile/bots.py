@@ -1,0 +1,334 @@
+"""HEXATILE's bots (random and greedy) and the foresight the greedy bot keeps in the position.
+
+`mark_patterns` and `variety_update` run after every placement (kernel.apply) when the rules
+need them, so what greedy knows is a function of the moves alone, whoever plays. Everything else
+here only reads the position; random draws and greedy's tie-breaks use the game's generator in
+the order the rules of a turn ask for them (redraw choice or pick, then the placement).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.games.hexatile.rules import longest_rope, straight_value
+from sim.games.hexatile.state import ARROW, POW11, RADIAN, SET, SUPER_RADIAN, TILE
+from sim.rng import below
+
+
+# ---- foresight: which rhombi are in scored patterns or Arrows ------------------------------------
+@njit(cache=True)
+def _run_beyond(tb, pos, r, side):
+    """(colour, length, holds an Arrow's rhombus) of the same-colour straight run continuing
+    beyond tip `side` of r."""
+    rh = pos.rh
+    nx = tb.line_next[r, side]
+    if nx < 0:
+        return 0, 0, False
+    col = rh[nx]
+    if col == 0:
+        return 0, 0, False
+    n = 1
+    arrow = (pos.mark[nx] & 2) != 0
+    s = tb.line_side[r, side]
+    cur = nx
+    while True:
+        nn = tb.line_next[cur, 1 - s]
+        if nn < 0 or rh[nn] != col:
+            break
+        s = tb.line_side[cur, 1 - s]
+        cur = nn
+        n += 1
+        if pos.mark[cur] & 2:
+            arrow = True
+    return col, n, arrow
+
+
+@njit(cache=True)
+def _touching(tb, rh, v, i, col):
+    """The rhombus of colour col of the tile in slot i at point v that touches v, or -1."""
+    c = tb.vslot_cell[v, i]
+    if c < 0:
+        return -1
+    k = tb.vslot_k[v, i]
+    for dj in range(5, 8):
+        r = c * 6 + (k + dj) % 6
+        if rh[r] == col:
+            return r
+    return -1
+
+
+@njit(cache=True)
+def _flag(tb, pos, r, bit, value):
+    """Flag rhombus r (bit 1: in a scored pattern worth `value`, bit 2: in an Arrow) and the three
+    points it touches (vflag[v, colour, 0] = best value there, vflag[v, colour, 1] = 1 if an Arrow)."""
+    pos.mark[r] |= bit
+    col = pos.rh[r]
+    for q in range(3):
+        v = tb.rh_obt[r] if q == 2 else tb.rh_tip[r, q]
+        if bit == 2:
+            pos.vflag[v, col, 1] = 1.0
+        elif value > pos.vflag[v, col, 0]:
+            pos.vflag[v, col, 0] = value
+
+
+@njit(cache=True)
+def _line(tb, pos, r0, col, flag, val):
+    """Rhombi in the straight line of colour col through r0; with `flag`, those beyond r0 on
+    both sides are flagged as in a scored pattern worth val."""
+    n = 1
+    for side in range(2):
+        cur = r0
+        sd = side
+        while True:
+            nx = tb.line_next[cur, sd]
+            if nx < 0 or pos.rh[nx] != col:
+                break
+            sd = 1 - tb.line_side[cur, sd]
+            cur = nx
+            n += 1
+            if flag:
+                _flag(tb, pos, cur, 1, val)
+    return n
+
+
+@njit(cache=True)
+def mark_patterns(tb, pos, c, o):
+    """After a placement on c: flag the rhombi now in a scored pattern or in an Arrow, for the
+    bots' foresight of the Arrow rules."""
+    for k in range(6):
+        v = tb.cell_vert[c, k]
+        code = pos.vcode[v]
+        for col in range(1, 4):
+            ty = tb.vtype[code, col]
+            if ty == 0 or (tb.n_seats == 2 and col == 3):
+                continue
+            bit = 2 if ty == ARROW else 1
+            for i in range(3):
+                r = _touching(tb, pos.rh, v, i, col)
+                if r >= 0:
+                    _flag(tb, pos, r, bit, pos.ptsc[col, ty])
+    for j in range(6):
+        col = tb.ocol[o, j]
+        if col == 0:
+            continue
+        r0 = c * 6 + j
+        # the whole line through r0 is flagged when it scores
+        n = _line(tb, pos, r0, col, False, 0.0)
+        if straight_value(n, tb.smode) > 0:
+            val = pos.spts[col] * straight_value(n, tb.smode)
+            _flag(tb, pos, r0, 1, val)
+            _line(tb, pos, r0, col, True, val)
+
+
+@njit(cache=True)
+def variety_update(tb, pos, c, o):
+    """Variety match: a pattern type a colour has made is worth nothing more to the bot."""
+    for k in range(6):
+        code = pos.vcode[tb.cell_vert[c, k]]
+        for col in range(1, 4):
+            ty = tb.vtype[code, col]
+            if ty > 0:
+                pos.ptsc[col, ty] = 0.0
+                if tb.n_seats == 3:
+                    pos.ptsc[col, RADIAN] = 0.0
+                    pos.ptsc[col, SUPER_RADIAN] = 0.0
+    for j in range(6):
+        col = tb.ocol[o, j]
+        if col == 0:
+            continue
+        ca, la, _ = _run_beyond(tb, pos, c * 6 + j, 0)
+        cb, lb, _ = _run_beyond(tb, pos, c * 6 + j, 1)
+        L = 1 + (la if ca == col else 0) + (lb if cb == col else 0)
+        if straight_value(L, tb.smode) > 0:
+            pos.spts[col] = 0.0
+
+
+# ---- greedy ------------------------------------------------------------------------------------------
+@njit(cache=True)
+def update_ropes(tb, pos, sc):
+    """Longest ropes of every seat's colour, and from each point (rope_gain_weight's estimate)."""
+    for s in range(tb.n_seats):
+        col = tb.seat_col[s]
+        sc.rope_now[col] = longest_rope(tb, pos.rh, col, sc.lend[col])
+
+
+@njit(cache=True)
+def _weights(tb, me, bp):
+    """Per colour: the weight of its points (1 mine, -1/(seats-1) another seat's) and of what a
+    move prepares there (plan_weight mine, setup_weight theirs)."""
+    ns = tb.n_seats
+    w = np.zeros(4)
+    wp = np.zeros(4)
+    for s in range(ns):
+        oc = tb.seat_col[s]
+        if s == me:
+            w[oc] = 1.0
+            wp[oc] = bp[1]
+        else:
+            w[oc] = -1.0 / (ns - 1)
+            wp[oc] = bp[0]
+    return w, wp
+
+
+@njit(cache=True)
+def _corner_values(tb, pos, c, w, wp, arrows, vk):
+    """vk[k, state]: what a tile showing `state` at corner k of cell c is worth (patterns there
+    and what they prepare, the Arrow rules foreseen when arrows > 0)."""
+    for k in range(6):
+        v = tb.cell_vert[c, k]
+        base = pos.vcode[v]
+        pw = POW11[tb.cell_slot[c, k]]
+        for st in range(2, 11):
+            code = base + (st - 1) * pw
+            val = 0.0
+            for col in range(1, 4):
+                if w[col] == 0.0:
+                    continue
+                ty = tb.vtype[code, col]
+                p = pos.ptsc[col, ty]
+                if arrows > 0 and ty > 0 and p > 0.0:
+                    if ty == ARROW and pos.vflag[v, col, 0] > 0.0:
+                        p = -pos.vflag[v, col, 0]  # voids itself and the pattern it joins
+                    elif ty != ARROW and pos.vflag[v, col, 1] > 0.0 and not (arrows == 2 and ty != SET):
+                        p = -pos.ptsc[col, ARROW]
+                val += w[col] * (p + wp[col] * tb.pot[code, col])
+            vk[k, st] = val
+
+
+@njit(cache=True)
+def _rhombus_values(tb, pos, sc, c, w, bp, arrows):
+    """sc.vr[j, colour]: what a rhombus of that colour at position j of cell c is worth
+    (Straights it extends, tip-to-tip joins, rope growth)."""
+    for j in range(6):
+        for side in range(2):
+            col, L, arr = _run_beyond(tb, pos, c * 6 + j, side)
+            sc.bey_col[j, side] = col
+            sc.bey_len[j, side] = L
+            sc.bey_arr[j, side] = arr
+    smode = tb.smode
+    for j in range(6):
+        ja = tb.cell_vert[c, (j + 5) % 6]
+        jb = tb.cell_vert[c, (j + 1) % 6]
+        for col in range(1, 4):
+            if w[col] == 0.0:
+                sc.vr[j, col] = 0.0
+                continue
+            la = sc.bey_len[j, 0] if sc.bey_col[j, 0] == col else 0
+            lb = sc.bey_len[j, 1] if sc.bey_col[j, 1] == col else 0
+            gain = pos.spts[col] * (
+                straight_value(la + 1 + lb, smode) - straight_value(la, smode) - straight_value(lb, smode)
+            )
+            if arrows > 0 and gain > 0.0 and ((la > 0 and sc.bey_arr[j, 0]) or (lb > 0 and sc.bey_arr[j, 1])):
+                gain = -pos.ptsc[col, ARROW]
+            links = tb.ntip[pos.vcode[ja], col] + tb.ntip[pos.vcode[jb], col]
+            rope = sc.lend[col, ja] + 1 + sc.lend[col, jb] - sc.rope_now[col]
+            if rope < 0:
+                rope = 0
+            sc.vr[j, col] = w[col] * (gain + bp[2] * links + bp[4] * rope)
+
+
+@njit(cache=True)
+def greedy(tb, pos, sc, me, ncell, bp, rng):
+    """Best (cell, orientation) into sc.choice, among sc.cells[:ncell] and the tile types in
+    sc.types_ok, by immediate points for me minus for the others (pattern points a tile creates,
+    the Arrow rules ignored), minus what it leaves them to complete at its corners
+    (setup_weight), plus what it prepares for me (plan_weight) and tip-to-tip joins
+    (rope_weight). Ties broken at random. Returns the best value. sc.lend / sc.rope_now must be
+    current when bp[4] (rope_gain_weight) is not 0 (`update_ropes`).
+
+    Arrow rules (tb.arrows = 1; 2: Radians exempt because they win at once): an Arrow through a
+    rhombus already in a scored pattern, or a pattern through an Arrow's rhombus, is worth minus
+    an Arrow's points instead (both patterns would score 0).
+
+    Per cell the value splits into a part per corner k and slot state (vk[6, 11]) and a part per
+    rhombus position and colour (vr[6, 4]); an orientation then costs 6 + 3 lookups.
+    """
+    arrows = tb.arrows
+    if bp[3] == 0.0:
+        arrows = 0  # this bot does not foresee the Arrow rules
+    w, wp = _weights(tb, me, bp)
+    vk, vr = sc.vk, sc.vr
+    best = -1e18
+    cnt = 0
+    for ci in range(ncell):
+        c = sc.cells[ci]
+        _corner_values(tb, pos, c, w, wp, arrows, vk)
+        _rhombus_values(tb, pos, sc, c, w, bp, arrows)
+        for t in range(2):
+            if not sc.types_ok[t]:
+                continue
+            for rot in range(tb.rot_n):
+                o = t * 6 + rot
+                val = 0.0
+                for k in range(6):
+                    val += vk[k, tb.contrib[o, k, tb.low_tri[c, k]]]
+                for j in range(6):
+                    col = tb.ocol[o, j]
+                    if col != 0:
+                        val += vr[j, col]
+                if val > best + 1e-9:
+                    best = val
+                    cnt = 1
+                    sc.choice[0] = c
+                    sc.choice[1] = o
+                elif val > best - 1e-9:
+                    cnt += 1
+                    if below(rng, cnt) == 0:
+                        sc.choice[0] = c
+                        sc.choice[1] = o
+    return best
+
+
+@njit(cache=True)
+def type_values(tb, pos, sc, me, ncell, bp, rng):
+    """Greedy's best value for `me` with only a Tile 1 and with only a Tile 2 (the bag redraw
+    and the opponent's pick weigh them)."""
+    vals = np.zeros(2)
+    for q in range(2):
+        sc.types_ok[0] = 1 if q == 0 else 0
+        sc.types_ok[1] = 1 if q == 1 else 0
+        vals[q] = greedy(tb, pos, sc, me, ncell, bp, rng)
+    return vals
+
+
+# ---- the decisions of a turn ------------------------------------------------------------------------
+@njit(cache=True)
+def put_back(tb, pos, sc, mover, ncell, greedy_bot, bp, rng):
+    """Bag draw: does the mover put the drawn tile back? Random: a coin; greedy: when the drawn
+    kind's best use is below the expected best use of a fresh draw."""
+    if not greedy_bot:
+        return below(rng, 2) == 1
+    vals = type_values(tb, pos, sc, mover, ncell, bp, rng)
+    rem = pos.rem
+    expect = (rem[0] * vals[0] + rem[1] * vals[1]) / (rem[0] + rem[1])
+    return vals[pos.st[TILE]] < expect - 1e-9
+
+
+@njit(cache=True)
+def pick_type(tb, pos, sc, mover, ncell, greedy_bot, bp, rng):
+    """Opponent picks: the kind the picker hands the mover. Random: a coin; greedy: the kind
+    whose best use is worst for the mover (a coin on a tie)."""
+    if not greedy_bot:
+        return below(rng, 2)
+    vals = type_values(tb, pos, sc, mover, ncell, bp, rng)
+    tt = 0 if vals[0] < vals[1] else 1
+    if vals[0] == vals[1]:
+        tt = below(rng, 2)
+    return tt
+
+
+@njit(cache=True)
+def placement(tb, pos, sc, mover, ncell, greedy_bot, bp, rng):
+    """(cell, orientation) the mover places, the tile types allowed in sc.types_ok. Random: a
+    cell, then a type, then a rotation, uniformly; greedy: `greedy`."""
+    if greedy_bot:
+        greedy(tb, pos, sc, mover, ncell, bp, rng)
+        return sc.choice[0], sc.choice[1]
+    c = sc.cells[below(rng, ncell)]
+    nt = sc.types_ok[0] + sc.types_ok[1]
+    tt = below(rng, nt)
+    if sc.types_ok[0] == 0:
+        tt = 1
+    o = tt * 6 + (below(rng, 6) if tb.rot_n == 6 else 0)
+    return c, o

@@ -1,0 +1,397 @@
+"""HEXATILE's rules as compiled helpers on the tables and position of state.py: where a tile may
+go, placing it, the bag draw, a Radian's instant win, and the exact end-of-game scoring.
+The engine functions in kernel.py are written with these; the bots (bots.py) read them too."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.games.hexatile.state import (
+    ARROW,
+    END,
+    END_RADIAN,
+    LAST,
+    N_ST,
+    POW11,
+    RADIAN,
+    SET,
+    SP_ADJ,
+    SP_ALL,
+    SP_LAST,
+    STRAIGHT,
+    SUPER_RADIAN,
+    TURN,
+    WINNER,
+    Position,
+)
+from sim.rng import below
+
+
+@njit(cache=True)
+def straight_value(L, mode):
+    """Straights scored by a run of L rhombi joined tip to tip in one line."""
+    if L < 3:
+        return 0
+    if mode == 0:  # thirds: a 4th or 5th adds nothing, 6 makes two
+        return L // 3
+    if mode == 1:  # once: any run of 3 or more is one Straight
+        return 1
+    return L - 2  # window: every 3 consecutive rhombi
+
+
+@njit(cache=True)
+def empty_position(tb, island):
+    """The board with only the island (a cell, or -1) and every tile still to place."""
+    n = tb.neigh.shape[0]
+    nv = tb.vslot_cell.shape[0]
+    cell_o = np.full(n, -1, np.int32)
+    if island >= 0:
+        cell_o[island] = -2
+    vcode = np.zeros(nv, np.int32)
+    for v in range(nv):
+        code = 0
+        for i in range(3):
+            c = tb.vslot_cell[v, i]
+            if c >= 0 and c != island:
+                code += POW11[i]
+        vcode[v] = code
+    rem = tb.tiles.copy()
+    if island >= 0:
+        rem[1] -= 1  # the island is a red-backed tile
+    st = np.full(N_ST, -1, np.int64)
+    st[TURN] = 0
+    st[WINNER] = -2
+    st[END] = 0
+    return Position(np.zeros(n * 6, np.int8), cell_o, np.full(n, -1, np.int32), vcode, rem, st,
+                    np.zeros(n * 6, np.uint8), np.zeros((nv, 4, 2)), tb.bot_ptsc.copy(), tb.bot_spts.copy())
+
+
+@njit(cache=True)
+def draw_tile(pos, rng):
+    """A tile drawn blind from the bag (the tiles not yet placed): its type."""
+    return 0 if below(rng, pos.rem[0] + pos.rem[1]) < pos.rem[0] else 1
+
+
+@njit(cache=True)
+def legal_cells(tb, pos, seat, out):
+    """Fill out[] with the cells `seat` may use now; return how many (fallback: any empty)."""
+    n = pos.cell_o.shape[0]
+    turn = pos.st[TURN]
+    last_cell = pos.st[LAST]
+    cell_o = pos.cell_o
+    ns = 0
+    for fallback in range(2):
+        ns = 0
+        for c in range(n):
+            if cell_o[c] != -1:
+                continue
+            if tb.free == 1:
+                if turn == 0:
+                    if c != tb.centre:
+                        continue
+                else:
+                    touch = False
+                    for d in range(6):
+                        nb = tb.neigh[c, d]
+                        if nb >= 0 and cell_o[nb] >= 0:
+                            touch = True
+                    if not touch:
+                        continue
+            if fallback == 0 and turn > 0:
+                ok = True
+                if tb.spacing == SP_LAST or tb.spacing == SP_ADJ:
+                    adj = False
+                    for d in range(6):
+                        if tb.neigh[c, d] == last_cell and last_cell >= 0:
+                            adj = True
+                    ok = (not adj) if tb.spacing == SP_LAST else adj
+                elif tb.spacing == SP_ALL:
+                    for d in range(6):
+                        nb = tb.neigh[c, d]
+                        if nb >= 0 and cell_o[nb] >= 0 and pos.placer[nb] != seat:
+                            ok = False
+                if not ok:
+                    continue
+            out[ns] = c
+            ns += 1
+        if ns > 0:
+            break
+    return ns
+
+
+@njit(cache=True)
+def put(tb, pos, c, o, seat):
+    """Lay orientation o on cell c: rhombi, owner and the slot codes of its six corners."""
+    pos.cell_o[c] = o
+    pos.placer[c] = seat
+    for j in range(6):
+        pos.rh[c * 6 + j] = tb.ocol[o, j]
+    for k in range(6):
+        pos.vcode[tb.cell_vert[c, k]] += (tb.contrib[o, k, tb.low_tri[c, k]] - 1) * POW11[tb.cell_slot[c, k]]
+
+
+@njit(cache=True)
+def radian_winner(tb, pos, c, seat):
+    """Radian wins: the owner of a Radian made at a corner of the tile on c, the mover first,
+    wins at once (st[WINNER], st[END])."""
+    for pass_ in range(2):
+        for k in range(6):
+            code = pos.vcode[tb.cell_vert[c, k]]
+            for col in range(1, 4):
+                s = tb.col_seat[col]
+                if s < 0 or (pass_ == 0 and s != seat):
+                    continue
+                ty = tb.vtype[code, col]
+                if (ty == RADIAN or ty == SUPER_RADIAN) and pos.st[WINNER] == -2:
+                    pos.st[WINNER] = s
+                    pos.st[END] = END_RADIAN
+
+
+@njit(cache=True)
+def longest_rope(tb, rh, col, lend):
+    """Longest chain rope of one colour: rhombi joined acute tip to acute tip, each rhombus used
+    once (a trail through the lattice points; rope_path "simple" also visits each point once).
+    If lend has a row per lattice point it receives the longest rope starting at each point."""
+    nv = tb.vslot_cell.shape[0]
+    simple = tb.simple_rope
+    rh_tip = tb.rh_tip
+    nr = rh.shape[0]
+    inc = np.full((nv, 3), -1, np.int64)
+    deg = np.zeros(nv, np.int64)
+    for r in range(nr):
+        if rh[r] == col:
+            for s in range(2):
+                v = rh_tip[r, s]
+                inc[v, deg[v]] = r
+                deg[v] += 1
+    used = np.zeros(nr, np.uint8)
+    vis = np.zeros(nv, np.uint8)
+    stk_v = np.zeros(nr + 2, np.int64)
+    stk_i = np.zeros(nr + 2, np.int64)
+    stk_e = np.zeros(nr + 2, np.int64)
+    best = 0
+    keep = lend.shape[0] == nv
+    if keep:
+        lend[:] = 0
+    for s0 in range(nv):
+        if deg[s0] == 0:
+            continue
+        from_here = 0
+        top = 0
+        stk_v[0] = s0
+        stk_i[0] = 0
+        stk_e[0] = -1
+        length = 0
+        if simple == 1:
+            vis[s0] = 1
+        while top >= 0:
+            v = stk_v[top]
+            i = stk_i[top]
+            if i < deg[v]:
+                stk_i[top] += 1
+                e = inc[v, i]
+                if used[e]:
+                    continue
+                w = rh_tip[e, 1] if rh_tip[e, 0] == v else rh_tip[e, 0]
+                if simple == 1 and vis[w]:
+                    continue
+                used[e] = 1
+                if simple == 1:
+                    vis[w] = 1
+                top += 1
+                stk_v[top] = w
+                stk_i[top] = 0
+                stk_e[top] = e
+                length += 1
+                if length > from_here:
+                    from_here = length
+            else:
+                e = stk_e[top]
+                if e >= 0:
+                    used[e] = 0
+                    length -= 1
+                    vis[v] = 0
+                top -= 1
+        vis[s0] = 0
+        if keep:
+            lend[s0] = from_here
+        if from_here > best:
+            best = from_here
+    return best
+
+
+# ---- end-of-game scoring ------------------------------------------------------------------------
+@njit(cache=True)
+def _point_patterns(tb, rh, vcode):
+    """Every point pattern on a full point: (count, type, colour, its 3 rhombi (-1 for a Set's
+    missing), the patterns through each rhombus, how many)."""
+    nv = vcode.shape[0]
+    nr = rh.shape[0]
+    players = tb.n_seats
+    maxi = nv * 3 + 1
+    it = np.zeros(maxi, np.int64)
+    icol = np.zeros(maxi, np.int64)
+    irh = np.zeros((maxi, 3), np.int64)
+    rinst = np.full((nr, 3), -1, np.int64)
+    rn = np.zeros(nr, np.int64)
+    ni = 0
+    for v in range(nv):
+        code = vcode[v]
+        full = True
+        for i in range(3):
+            if (code // POW11[i]) % 11 < 2:
+                full = False
+        if not full:
+            continue
+        for col in range(1, 4):
+            ty = tb.vtype[code, col]
+            if ty == 0:
+                continue
+            if players == 2 and col == 3:
+                continue  # yellow is neutral with 2 players
+            if players == 3 and ty == SUPER_RADIAN:
+                ty = RADIAN
+            it[ni] = ty
+            icol[ni] = col
+            for i in range(3):
+                c = tb.vslot_cell[v, i]
+                k = tb.vslot_k[v, i]
+                r = -1
+                if ty == SET:
+                    r = c * 6 + k
+                elif rh[c * 6 + (k + 5) % 6] == col:
+                    r = c * 6 + (k + 5) % 6
+                elif rh[c * 6 + (k + 1) % 6] == col:
+                    r = c * 6 + (k + 1) % 6
+                irh[ni, i] = r
+                if r >= 0:
+                    rinst[r, rn[r]] = ni
+                    rn[r] += 1
+            ni += 1
+    return ni, it, icol, irh, rinst, rn
+
+
+@njit(cache=True)
+def _straight_runs(tb, rh):
+    """Maximal same-colour lines of rhombi joined tip to tip: (count, run of each rhombus,
+    length and colour of each run)."""
+    nr = rh.shape[0]
+    run_of = np.full(nr, -1, np.int64)
+    run_len = np.zeros(nr, np.int64)
+    run_col = np.zeros(nr, np.int64)
+    nrun = 0
+    for r in range(nr):
+        if rh[r] == 0 or run_of[r] >= 0:
+            continue
+        col = rh[r]
+        run_of[r] = nrun
+        n = 1
+        for side in range(2):
+            cur = r
+            s = side
+            while True:
+                nx = tb.line_next[cur, s]
+                if nx < 0 or rh[nx] != col or run_of[nx] >= 0:
+                    break
+                s2 = tb.line_side[cur, s]
+                run_of[nx] = nrun
+                n += 1
+                cur = nx
+                s = 1 - s2
+        run_len[nrun] = n
+        run_col[nrun] = col
+        nrun += 1
+    return nrun, run_of, run_len, run_col
+
+
+@njit(cache=True)
+def _void_arrows(tb, pats, runs, void, run_void):
+    """The Arrow rules: an Arrow sharing a rhombus with a Set, a Radian or a scoring Straight
+    voids itself and that pattern (void / run_void set to 1)."""
+    ni, it, _, irh, rinst, rn = pats
+    _, run_of, run_len, _ = runs
+    for a in range(ni):
+        if it[a] != ARROW:
+            continue
+        bad = False
+        for i in range(3):
+            r = irh[a, i]
+            if r < 0:
+                continue
+            for m in range(rn[r]):
+                x = rinst[r, m]
+                if x != a and it[x] != ARROW:
+                    bad = True
+                    void[x] = 1
+            ru = run_of[r]
+            if straight_value(run_len[ru], tb.smode) > 0:
+                bad = True
+                run_void[ru] = 1
+        if bad:
+            void[a] = 1
+
+
+@njit(cache=True)
+def score_board(tb, rh, vcode, out):
+    """Exact end-of-game scoring. out[4, 8] per colour: points of radian, super radian, set,
+    arrow, straight (column = pattern id - 1; after the Arrow rules and the variety cap),
+    rope length, points voided by the Arrow rules, base total (patterns without rope)."""
+    players = tb.n_seats
+    pts = tb.pts
+    out[:, :] = 0
+    pats = _point_patterns(tb, rh, vcode)
+    runs = _straight_runs(tb, rh)
+    ni, it, icol = pats[0], pats[1], pats[2]
+    nrun, run_len, run_col = runs[0], runs[2], runs[3]
+    void = np.zeros(ni + 1, np.uint8)
+    run_void = np.zeros(rh.shape[0], np.uint8)
+    if tb.arrows > 0:
+        _void_arrows(tb, pats, runs, void, run_void)
+    for a in range(ni):
+        col = icol[a]
+        p = pts[it[a]]
+        if void[a]:
+            out[col, 6] += p
+        else:
+            out[col, it[a] - 1] += p
+    for ru in range(nrun):
+        col = run_col[ru]
+        if players == 2 and col == 3:
+            continue
+        p = straight_value(run_len[ru], tb.smode) * pts[STRAIGHT]
+        if run_void[ru]:
+            out[col, 6] += p
+        else:
+            out[col, 4] += p
+    if tb.variety == 1:  # variety match: each pattern type scores once per player
+        for col in range(1, 4):
+            for ty in range(1, 6):
+                out[col, ty - 1] = min(out[col, ty - 1], pts[ty])
+    for col in range(1, 4):
+        if players == 2 and col == 3:
+            continue
+        out[col, 5] = longest_rope(tb, rh, col, np.zeros(0, np.int64))
+        if tb.rope_only == 0:  # with chain rope only the patterns do not count
+            out[col, 7] = out[col, 0] + out[col, 1] + out[col, 2] + out[col, 3] + out[col, 4]
+
+
+@njit(cache=True)
+def points_winner(tb, sc):
+    """Most points; tie: most points without the rope; still tied: a draw (-1)."""
+    best = -1
+    bestb = -1
+    winner = -1
+    for s in range(tb.n_seats):
+        col = tb.seat_col[s]
+        tot = sc[col, 7] + sc[col, 5]
+        if tot > best or (tot == best and sc[col, 7] > bestb):
+            best = tot
+            bestb = sc[col, 7]
+            winner = s
+    cnt = 0
+    for s in range(tb.n_seats):
+        col = tb.seat_col[s]
+        if sc[col, 7] + sc[col, 5] == best and sc[col, 7] == bestb:
+            cnt += 1
+    return -1 if cnt > 1 else winner
