@@ -21,25 +21,25 @@ from sim.rng import below
 def _run_beyond(tb, pos, r, side):
     """(colour, length, holds an Arrow's rhombus) of the same-colour straight run continuing
     beyond tip `side` of r."""
-    rh = pos.rh
-    nx = tb.line_next[r, side]
+    rh, mark, line_next, line_side = pos.rh, pos.mark, tb.line_next, tb.line_side
+    nx = line_next[r, side]
     if nx < 0:
         return 0, 0, False
     col = rh[nx]
     if col == 0:
         return 0, 0, False
     n = 1
-    arrow = (pos.mark[nx] & 2) != 0
-    s = tb.line_side[r, side]
+    arrow = (mark[nx] & 2) != 0
+    s = line_side[r, side]
     cur = nx
     while True:
-        nn = tb.line_next[cur, 1 - s]
+        nn = line_next[cur, 1 - s]
         if nn < 0 or rh[nn] != col:
             break
-        s = tb.line_side[cur, 1 - s]
+        s = line_side[cur, 1 - s]
         cur = nn
         n += 1
-        if pos.mark[cur] & 2:
+        if mark[cur] & 2:
             arrow = True
     return col, n, arrow
 
@@ -62,29 +62,31 @@ def _touching(tb, rh, v, i, col):
 def _flag(tb, pos, r, bit, value):
     """Flag rhombus r (bit 1: in a scored pattern worth `value`, bit 2: in an Arrow) and the three
     points it touches (vflag[v, colour, 0] = best value there, vflag[v, colour, 1] = 1 if an Arrow)."""
+    vflag, rh_tip = pos.vflag, tb.rh_tip
     pos.mark[r] |= bit
     col = pos.rh[r]
     for q in range(3):
-        v = tb.rh_obt[r] if q == 2 else tb.rh_tip[r, q]
+        v = tb.rh_obt[r] if q == 2 else rh_tip[r, q]
         if bit == 2:
-            pos.vflag[v, col, 1] = 1.0
-        elif value > pos.vflag[v, col, 0]:
-            pos.vflag[v, col, 0] = value
+            vflag[v, col, 1] = 1.0
+        elif value > vflag[v, col, 0]:
+            vflag[v, col, 0] = value
 
 
 @njit(cache=True)
 def _line(tb, pos, r0, col, flag, val):
     """Rhombi in the straight line of colour col through r0; with `flag`, those beyond r0 on
     both sides are flagged as in a scored pattern worth val."""
+    rh, line_next, line_side = pos.rh, tb.line_next, tb.line_side
     n = 1
     for side in range(2):
         cur = r0
         sd = side
         while True:
-            nx = tb.line_next[cur, sd]
-            if nx < 0 or pos.rh[nx] != col:
+            nx = line_next[cur, sd]
+            if nx < 0 or rh[nx] != col:
                 break
-            sd = 1 - tb.line_side[cur, sd]
+            sd = 1 - line_side[cur, sd]
             cur = nx
             n += 1
             if flag:
@@ -96,27 +98,30 @@ def _line(tb, pos, r0, col, flag, val):
 def mark_patterns(tb, pos, c, o):
     """After a placement on c: flag the rhombi now in a scored pattern or in an Arrow, for the
     bots' foresight of the Arrow rules."""
+    cell_vert, vcode, vtype, rh, ptsc, ocol = tb.cell_vert, pos.vcode, tb.vtype, pos.rh, pos.ptsc, tb.ocol
+    two = tb.n_seats == 2
+    smode = tb.smode
     for k in range(6):
-        v = tb.cell_vert[c, k]
-        code = pos.vcode[v]
+        v = cell_vert[c, k]
+        code = vcode[v]
         for col in range(1, 4):
-            ty = tb.vtype[code, col]
-            if ty == 0 or (tb.n_seats == 2 and col == 3):
+            ty = vtype[code, col]
+            if ty == 0 or (two and col == 3):
                 continue
             bit = 2 if ty == ARROW else 1
             for i in range(3):
-                r = _touching(tb, pos.rh, v, i, col)
+                r = _touching(tb, rh, v, i, col)
                 if r >= 0:
-                    _flag(tb, pos, r, bit, pos.ptsc[col, ty])
+                    _flag(tb, pos, r, bit, ptsc[col, ty])
     for j in range(6):
-        col = tb.ocol[o, j]
+        col = ocol[o, j]
         if col == 0:
             continue
         r0 = c * 6 + j
         # the whole line through r0 is flagged when it scores
         n = _line(tb, pos, r0, col, False, 0.0)
-        if straight_value(n, tb.smode) > 0:
-            val = pos.spts[col] * straight_value(n, tb.smode)
+        if straight_value(n, smode) > 0:
+            val = pos.spts[col] * straight_value(n, smode)
             _flag(tb, pos, r0, 1, val)
             _line(tb, pos, r0, col, True, val)
 
@@ -124,17 +129,18 @@ def mark_patterns(tb, pos, c, o):
 @njit(cache=True)
 def variety_update(tb, pos, c, o):
     """Variety match: a pattern type a colour has made is worth nothing more to the bot."""
+    cell_vert, vcode, vtype, ptsc, ocol = tb.cell_vert, pos.vcode, tb.vtype, pos.ptsc, tb.ocol
     for k in range(6):
-        code = pos.vcode[tb.cell_vert[c, k]]
+        code = vcode[cell_vert[c, k]]
         for col in range(1, 4):
-            ty = tb.vtype[code, col]
+            ty = vtype[code, col]
             if ty > 0:
-                pos.ptsc[col, ty] = 0.0
+                ptsc[col, ty] = 0.0
                 if tb.n_seats == 3:
-                    pos.ptsc[col, RADIAN] = 0.0
-                    pos.ptsc[col, SUPER_RADIAN] = 0.0
+                    ptsc[col, RADIAN] = 0.0
+                    ptsc[col, SUPER_RADIAN] = 0.0
     for j in range(6):
-        col = tb.ocol[o, j]
+        col = ocol[o, j]
         if col == 0:
             continue
         ca, la, _ = _run_beyond(tb, pos, c * 6 + j, 0)
@@ -158,10 +164,11 @@ def _weights(tb, me, bp):
     """Per colour: the weight of its points (1 mine, -1/(seats-1) another seat's) and of what a
     move prepares there (plan_weight mine, setup_weight theirs)."""
     ns = tb.n_seats
+    seat_col = tb.seat_col
     w = np.zeros(4)
     wp = np.zeros(4)
     for s in range(ns):
-        oc = tb.seat_col[s]
+        oc = seat_col[s]
         if s == me:
             w[oc] = 1.0
             wp[oc] = bp[1]
@@ -175,24 +182,26 @@ def _weights(tb, me, bp):
 def _corner_values(tb, pos, c, w, wp, arrows, vk):
     """vk[k, state]: what a tile showing `state` at corner k of cell c is worth (patterns there
     and what they prepare, the Arrow rules foreseen when arrows > 0)."""
+    cell_vert, cell_slot, vtype, pot = tb.cell_vert, tb.cell_slot, tb.vtype, tb.pot
+    vcode, ptsc, vflag = pos.vcode, pos.ptsc, pos.vflag
     for k in range(6):
-        v = tb.cell_vert[c, k]
-        base = pos.vcode[v]
-        pw = POW11[tb.cell_slot[c, k]]
+        v = cell_vert[c, k]
+        base = vcode[v]
+        pw = POW11[cell_slot[c, k]]
         for st in range(2, 11):
             code = base + (st - 1) * pw
             val = 0.0
             for col in range(1, 4):
                 if w[col] == 0.0:
                     continue
-                ty = tb.vtype[code, col]
-                p = pos.ptsc[col, ty]
+                ty = vtype[code, col]
+                p = ptsc[col, ty]
                 if arrows > 0 and ty > 0 and p > 0.0:
-                    if ty == ARROW and pos.vflag[v, col, 0] > 0.0:
-                        p = -pos.vflag[v, col, 0]  # voids itself and the pattern it joins
-                    elif ty != ARROW and pos.vflag[v, col, 1] > 0.0 and not (arrows == 2 and ty != SET):
-                        p = -pos.ptsc[col, ARROW]
-                val += w[col] * (p + wp[col] * tb.pot[code, col])
+                    if ty == ARROW and vflag[v, col, 0] > 0.0:
+                        p = -vflag[v, col, 0]  # voids itself and the pattern it joins
+                    elif ty != ARROW and vflag[v, col, 1] > 0.0 and not (arrows == 2 and ty != SET):
+                        p = -ptsc[col, ARROW]
+                val += w[col] * (p + wp[col] * pot[code, col])
             vk[k, st] = val
 
 
@@ -200,32 +209,34 @@ def _corner_values(tb, pos, c, w, wp, arrows, vk):
 def _rhombus_values(tb, pos, sc, c, w, bp, arrows):
     """sc.vr[j, colour]: what a rhombus of that colour at position j of cell c is worth
     (Straights it extends, tip-to-tip joins, rope growth)."""
+    bey_col, bey_len, bey_arr, vr, lend, rope_now = sc.bey_col, sc.bey_len, sc.bey_arr, sc.vr, sc.lend, sc.rope_now
+    cell_vert, ntip, vcode, spts, ptsc = tb.cell_vert, tb.ntip, pos.vcode, pos.spts, pos.ptsc
     for j in range(6):
         for side in range(2):
             col, L, arr = _run_beyond(tb, pos, c * 6 + j, side)
-            sc.bey_col[j, side] = col
-            sc.bey_len[j, side] = L
-            sc.bey_arr[j, side] = arr
+            bey_col[j, side] = col
+            bey_len[j, side] = L
+            bey_arr[j, side] = arr
     smode = tb.smode
     for j in range(6):
-        ja = tb.cell_vert[c, (j + 5) % 6]
-        jb = tb.cell_vert[c, (j + 1) % 6]
+        ja = cell_vert[c, (j + 5) % 6]
+        jb = cell_vert[c, (j + 1) % 6]
         for col in range(1, 4):
             if w[col] == 0.0:
-                sc.vr[j, col] = 0.0
+                vr[j, col] = 0.0
                 continue
-            la = sc.bey_len[j, 0] if sc.bey_col[j, 0] == col else 0
-            lb = sc.bey_len[j, 1] if sc.bey_col[j, 1] == col else 0
-            gain = pos.spts[col] * (
+            la = bey_len[j, 0] if bey_col[j, 0] == col else 0
+            lb = bey_len[j, 1] if bey_col[j, 1] == col else 0
+            gain = spts[col] * (
                 straight_value(la + 1 + lb, smode) - straight_value(la, smode) - straight_value(lb, smode)
             )
-            if arrows > 0 and gain > 0.0 and ((la > 0 and sc.bey_arr[j, 0]) or (lb > 0 and sc.bey_arr[j, 1])):
-                gain = -pos.ptsc[col, ARROW]
-            links = tb.ntip[pos.vcode[ja], col] + tb.ntip[pos.vcode[jb], col]
-            rope = sc.lend[col, ja] + 1 + sc.lend[col, jb] - sc.rope_now[col]
+            if arrows > 0 and gain > 0.0 and ((la > 0 and bey_arr[j, 0]) or (lb > 0 and bey_arr[j, 1])):
+                gain = -ptsc[col, ARROW]
+            links = ntip[vcode[ja], col] + ntip[vcode[jb], col]
+            rope = lend[col, ja] + 1 + lend[col, jb] - rope_now[col]
             if rope < 0:
                 rope = 0
-            sc.vr[j, col] = w[col] * (gain + bp[2] * links + bp[4] * rope)
+            vr[j, col] = w[col] * (gain + bp[2] * links + bp[4] * rope)
 
 
 @njit(cache=True)
@@ -248,35 +259,36 @@ def greedy(tb, pos, sc, me, ncell, bp, rng):
     if bp[3] == 0.0:
         arrows = 0  # this bot does not foresee the Arrow rules
     w, wp = _weights(tb, me, bp)
-    vk, vr = sc.vk, sc.vr
+    vk, vr, cells, types_ok, choice = sc.vk, sc.vr, sc.cells, sc.types_ok, sc.choice
+    contrib, low_tri, ocol, rot_n = tb.contrib, tb.low_tri, tb.ocol, tb.rot_n
     best = -1e18
     cnt = 0
     for ci in range(ncell):
-        c = sc.cells[ci]
+        c = cells[ci]
         _corner_values(tb, pos, c, w, wp, arrows, vk)
         _rhombus_values(tb, pos, sc, c, w, bp, arrows)
         for t in range(2):
-            if not sc.types_ok[t]:
+            if not types_ok[t]:
                 continue
-            for rot in range(tb.rot_n):
+            for rot in range(rot_n):
                 o = t * 6 + rot
                 val = 0.0
                 for k in range(6):
-                    val += vk[k, tb.contrib[o, k, tb.low_tri[c, k]]]
+                    val += vk[k, contrib[o, k, low_tri[c, k]]]
                 for j in range(6):
-                    col = tb.ocol[o, j]
+                    col = ocol[o, j]
                     if col != 0:
                         val += vr[j, col]
                 if val > best + 1e-9:
                     best = val
                     cnt = 1
-                    sc.choice[0] = c
-                    sc.choice[1] = o
+                    choice[0] = c
+                    choice[1] = o
                 elif val > best - 1e-9:
                     cnt += 1
                     if below(rng, cnt) == 0:
-                        sc.choice[0] = c
-                        sc.choice[1] = o
+                        choice[0] = c
+                        choice[1] = o
     return best
 
 

@@ -118,14 +118,15 @@ def legal_moves(tb, pos, out):
     ncell = legal_cells(tb, pos, pos.st[TURN] % tb.n_seats, out)
     ok = np.zeros(2, np.uint8)
     _types_ok(pos, ok)
-    per = (ok[0] + ok[1]) * tb.rot_n
+    rot_n = tb.rot_n
+    per = (ok[0] + ok[1]) * rot_n
     # expand in place from the last cell back: cell i's moves land at i * per.. >= i
     for i in range(ncell - 1, -1, -1):
         c = out[i]
         k = i * per
         for t in range(2):
             if ok[t]:
-                for rot in range(tb.rot_n):
+                for rot in range(rot_n):
                     out[k] = c * 12 + t * 6 + rot
                     k += 1
     return ncell * per
@@ -189,9 +190,10 @@ def result(tb, pos, capped, res):
     res[engine.TURNS] = pos.st[TURN]
     res[engine.FIRST_SEAT] = 0
     n = tb.n_seats
+    seat_col = tb.seat_col
     base = engine.SCORES + n
     for s in range(n):
-        col = tb.seat_col[s]
+        col = seat_col[s]
         res[engine.SCORES + s] = sc[col, 7] + sc[col, 5]
         for x in range(SCORE_W):
             res[base + s * SCORE_W + x] = sc[col, x]

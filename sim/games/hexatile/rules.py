@@ -1,6 +1,10 @@
 """HEXATILE's rules as compiled helpers on the tables and position of state.py: where a tile may
 go, placing it, the bag draw, a Radian's instant win, and the exact end-of-game scoring.
-The engine functions in kernel.py are written with these; the bots (bots.py) read them too."""
+The engine functions in kernel.py are written with these; the bots (bots.py) read them too.
+
+Speed: every function binds the arrays it reads from the tables and position to locals before
+its loops. Read as `tb.neigh[c, d]` inside a loop, numba reloads the array from the tuple on
+every pass: measured on `legal_cells`, 0.40 us against 0.11 us a call."""
 
 from __future__ import annotations
 
@@ -43,8 +47,9 @@ def straight_value(L, mode):
 @njit(cache=True)
 def empty_position(tb, island):
     """The board with only the island (a cell, or -1) and every tile still to place."""
+    vslot_cell = tb.vslot_cell
     n = tb.neigh.shape[0]
-    nv = tb.vslot_cell.shape[0]
+    nv = vslot_cell.shape[0]
     cell_o = np.full(n, -1, np.int32)
     if island >= 0:
         cell_o[island] = -2
@@ -52,7 +57,7 @@ def empty_position(tb, island):
     for v in range(nv):
         code = 0
         for i in range(3):
-            c = tb.vslot_cell[v, i]
+            c = vslot_cell[v, i]
             if c >= 0 and c != island:
                 code += POW11[i]
         vcode[v] = code
@@ -76,40 +81,41 @@ def draw_tile(pos, rng):
 @njit(cache=True)
 def legal_cells(tb, pos, seat, out):
     """Fill out[] with the cells `seat` may use now; return how many (fallback: any empty)."""
-    n = pos.cell_o.shape[0]
+    neigh, cell_o, placer = tb.neigh, pos.cell_o, pos.placer
+    spacing, free, centre = tb.spacing, tb.free, tb.centre
+    n = cell_o.shape[0]
     turn = pos.st[TURN]
     last_cell = pos.st[LAST]
-    cell_o = pos.cell_o
     ns = 0
     for fallback in range(2):
         ns = 0
         for c in range(n):
             if cell_o[c] != -1:
                 continue
-            if tb.free == 1:
+            if free == 1:
                 if turn == 0:
-                    if c != tb.centre:
+                    if c != centre:
                         continue
                 else:
                     touch = False
                     for d in range(6):
-                        nb = tb.neigh[c, d]
+                        nb = neigh[c, d]
                         if nb >= 0 and cell_o[nb] >= 0:
                             touch = True
                     if not touch:
                         continue
             if fallback == 0 and turn > 0:
                 ok = True
-                if tb.spacing == SP_LAST or tb.spacing == SP_ADJ:
+                if spacing == SP_LAST or spacing == SP_ADJ:
                     adj = False
                     for d in range(6):
-                        if tb.neigh[c, d] == last_cell and last_cell >= 0:
+                        if neigh[c, d] == last_cell and last_cell >= 0:
                             adj = True
-                    ok = (not adj) if tb.spacing == SP_LAST else adj
-                elif tb.spacing == SP_ALL:
+                    ok = (not adj) if spacing == SP_LAST else adj
+                elif spacing == SP_ALL:
                     for d in range(6):
-                        nb = tb.neigh[c, d]
-                        if nb >= 0 and cell_o[nb] >= 0 and pos.placer[nb] != seat:
+                        nb = neigh[c, d]
+                        if nb >= 0 and cell_o[nb] >= 0 and placer[nb] != seat:
                             ok = False
                 if not ok:
                     continue
@@ -123,29 +129,33 @@ def legal_cells(tb, pos, seat, out):
 @njit(cache=True)
 def put(tb, pos, c, o, seat):
     """Lay orientation o on cell c: rhombi, owner and the slot codes of its six corners."""
+    rh, vcode, ocol, contrib = pos.rh, pos.vcode, tb.ocol, tb.contrib
+    cell_vert, cell_slot, low_tri = tb.cell_vert, tb.cell_slot, tb.low_tri
     pos.cell_o[c] = o
     pos.placer[c] = seat
     for j in range(6):
-        pos.rh[c * 6 + j] = tb.ocol[o, j]
+        rh[c * 6 + j] = ocol[o, j]
     for k in range(6):
-        pos.vcode[tb.cell_vert[c, k]] += (tb.contrib[o, k, tb.low_tri[c, k]] - 1) * POW11[tb.cell_slot[c, k]]
+        vcode[cell_vert[c, k]] += (contrib[o, k, low_tri[c, k]] - 1) * POW11[cell_slot[c, k]]
 
 
 @njit(cache=True)
 def radian_winner(tb, pos, c, seat):
     """Radian wins: the owner of a Radian made at a corner of the tile on c, the mover first,
     wins at once (st[WINNER], st[END])."""
+    vcode, cell_vert, col_seat, vtype = pos.vcode, tb.cell_vert, tb.col_seat, tb.vtype
+    st = pos.st
     for pass_ in range(2):
         for k in range(6):
-            code = pos.vcode[tb.cell_vert[c, k]]
+            code = vcode[cell_vert[c, k]]
             for col in range(1, 4):
-                s = tb.col_seat[col]
+                s = col_seat[col]
                 if s < 0 or (pass_ == 0 and s != seat):
                     continue
-                ty = tb.vtype[code, col]
-                if (ty == RADIAN or ty == SUPER_RADIAN) and pos.st[WINNER] == -2:
-                    pos.st[WINNER] = s
-                    pos.st[END] = END_RADIAN
+                ty = vtype[code, col]
+                if (ty == RADIAN or ty == SUPER_RADIAN) and st[WINNER] == -2:
+                    st[WINNER] = s
+                    st[END] = END_RADIAN
 
 
 @njit(cache=True)
@@ -226,6 +236,7 @@ def longest_rope(tb, rh, col, lend):
 def _point_patterns(tb, rh, vcode):
     """Every point pattern on a full point: (count, type, colour, its 3 rhombi (-1 for a Set's
     missing), the patterns through each rhombus, how many)."""
+    vtype, vslot_cell, vslot_k = tb.vtype, tb.vslot_cell, tb.vslot_k
     nv = vcode.shape[0]
     nr = rh.shape[0]
     players = tb.n_seats
@@ -245,7 +256,7 @@ def _point_patterns(tb, rh, vcode):
         if not full:
             continue
         for col in range(1, 4):
-            ty = tb.vtype[code, col]
+            ty = vtype[code, col]
             if ty == 0:
                 continue
             if players == 2 and col == 3:
@@ -255,8 +266,8 @@ def _point_patterns(tb, rh, vcode):
             it[ni] = ty
             icol[ni] = col
             for i in range(3):
-                c = tb.vslot_cell[v, i]
-                k = tb.vslot_k[v, i]
+                c = vslot_cell[v, i]
+                k = vslot_k[v, i]
                 r = -1
                 if ty == SET:
                     r = c * 6 + k
@@ -276,6 +287,7 @@ def _point_patterns(tb, rh, vcode):
 def _straight_runs(tb, rh):
     """Maximal same-colour lines of rhombi joined tip to tip: (count, run of each rhombus,
     length and colour of each run)."""
+    line_next, line_side = tb.line_next, tb.line_side
     nr = rh.shape[0]
     run_of = np.full(nr, -1, np.int64)
     run_len = np.zeros(nr, np.int64)
@@ -291,10 +303,10 @@ def _straight_runs(tb, rh):
             cur = r
             s = side
             while True:
-                nx = tb.line_next[cur, s]
+                nx = line_next[cur, s]
                 if nx < 0 or rh[nx] != col or run_of[nx] >= 0:
                     break
-                s2 = tb.line_side[cur, s]
+                s2 = line_side[cur, s]
                 run_of[nx] = nrun
                 n += 1
                 cur = nx
@@ -311,6 +323,7 @@ def _void_arrows(tb, pats, runs, void, run_void):
     voids itself and that pattern (void / run_void set to 1)."""
     ni, it, _, irh, rinst, rn = pats
     _, run_of, run_len, _ = runs
+    smode = tb.smode
     for a in range(ni):
         if it[a] != ARROW:
             continue
@@ -325,7 +338,7 @@ def _void_arrows(tb, pats, runs, void, run_void):
                     bad = True
                     void[x] = 1
             ru = run_of[r]
-            if straight_value(run_len[ru], tb.smode) > 0:
+            if straight_value(run_len[ru], smode) > 0:
                 bad = True
                 run_void[ru] = 1
         if bad:
@@ -339,6 +352,7 @@ def score_board(tb, rh, vcode, out):
     rope length, points voided by the Arrow rules, base total (patterns without rope)."""
     players = tb.n_seats
     pts = tb.pts
+    smode = tb.smode
     out[:, :] = 0
     pats = _point_patterns(tb, rh, vcode)
     runs = _straight_runs(tb, rh)
@@ -359,7 +373,7 @@ def score_board(tb, rh, vcode, out):
         col = run_col[ru]
         if players == 2 and col == 3:
             continue
-        p = straight_value(run_len[ru], tb.smode) * pts[STRAIGHT]
+        p = straight_value(run_len[ru], smode) * pts[STRAIGHT]
         if run_void[ru]:
             out[col, 6] += p
         else:
@@ -379,11 +393,12 @@ def score_board(tb, rh, vcode, out):
 @njit(cache=True)
 def points_winner(tb, sc):
     """Most points; tie: most points without the rope; still tied: a draw (-1)."""
+    seat_col = tb.seat_col
     best = -1
     bestb = -1
     winner = -1
     for s in range(tb.n_seats):
-        col = tb.seat_col[s]
+        col = seat_col[s]
         tot = sc[col, 7] + sc[col, 5]
         if tot > best or (tot == best and sc[col, 7] > bestb):
             best = tot
@@ -391,7 +406,7 @@ def points_winner(tb, sc):
             winner = s
     cnt = 0
     for s in range(tb.n_seats):
-        col = tb.seat_col[s]
+        col = seat_col[s]
         if sc[col, 7] + sc[col, 5] == best and sc[col, 7] == bestb:
             cnt += 1
     return -1 if cnt > 1 else winner
