@@ -62,6 +62,7 @@ BOT_UNIFORM = -1
 HEADER = ("n_seats", "max_moves", "turn_cap", "res_width")
 FUNCTIONS = ("new_position", "to_move", "legal_moves", "apply", "result", "copy_position",
              "sample_hidden", "evaluate", "new_scratch", "bot_move")
+PER_DECISION = ("to_move", "legal_moves", "apply", "bot_move")
 
 
 # ---- the generic rule functions: bodies come from each game through `implement` -------------
@@ -109,12 +110,18 @@ _GENERIC = {name: globals()[name] for name in FUNCTIONS}
 _IMPLEMENTED: dict[type, dict[str, Callable]] = {}
 
 
-def implement(tables_cls: type, **functions: Callable) -> None:
+def implement(tables_cls: type, *, no_alloc: bool = False, **functions: Callable) -> None:
     """Register a game's compiled rule functions for its tables NamedTuple class.
 
     Every name of `FUNCTIONS` is required (`copy_position(tables, pos)` takes the tables too,
     so a game can copy only what changes). The tables class must start with the `HEADER`
-    fields. Call at import of the game's module, before any driver compiles."""
+    fields. Call at import of the game's module, before any driver compiles.
+
+    `no_alloc=True` promises that the functions run at every decision (`PER_DECISION`) allocate
+    no arrays, nor does anything they call: the drivers then call them without numba's
+    reference counting (they must be compiled with `_nrt=False` themselves). With reference
+    counting, every call adds and drops a reference to each array in the tables, position and
+    scratch; for a game with dozens of arrays that costs more per decision than its rules."""
     missing = sorted(set(FUNCTIONS) - set(functions))
     extra = sorted(set(functions) - set(FUNCTIONS))
     if missing or extra:
@@ -129,7 +136,8 @@ def implement(tables_cls: type, **functions: Callable) -> None:
         return isinstance(t, types.BaseNamedTuple) and t.instance_class is tables_cls
 
     for name, fn in functions.items():
-        overload(_GENERIC[name])(_forwarder(fn, is_mine))
+        options = {"_nrt": False} if no_alloc and name in PER_DECISION else {}
+        overload(_GENERIC[name], jit_options=options)(_forwarder(fn, is_mine))
 
 
 def _forwarder(fn: Callable, is_mine: Callable) -> Callable:
@@ -201,7 +209,13 @@ def play_game(tables, seed, bot_code, bot_par, scratch, buf, rec, res):
         if tables.turn_cap > 0 and t >= tables.turn_cap:
             capped = True
             break
-        move = choose(tables, pos, seat, bot_code[seat], bot_par[seat], scratch, rng, buf)
+        # `choose`, written out: a call here hands tables, position and scratch on without
+        # taking references to their arrays (see `implement`'s no_alloc)
+        code = bot_code[seat]
+        if code == BOT_UNIFORM:
+            move = uniform_move(tables, pos, rng, buf)
+        else:
+            move = bot_move(tables, pos, seat, code, bot_par[seat], scratch, rng)
         if t < rec.shape[0]:
             rec[t, 0] = seat
             rec[t, 1] = move

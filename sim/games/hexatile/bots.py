@@ -8,16 +8,13 @@ the order the rules of a turn ask for them (redraw choice or pick, then the plac
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
-
 from sim.games.hexatile.rules import longest_rope, straight_value
-from sim.games.hexatile.state import ARROW, POW11, RADIAN, SET, SUPER_RADIAN, TILE
+from sim.games.hexatile.state import ARROW, POW11, RADIAN, SET, SUPER_RADIAN, TILE, hot
 from sim.rng import below
 
 
 # ---- foresight: which rhombi are in scored patterns or Arrows ------------------------------------
-@njit(cache=True)
+@hot
 def _run_beyond(tb, pos, r, side):
     """(colour, length, holds an Arrow's rhombus) of the same-colour straight run continuing
     beyond tip `side` of r."""
@@ -44,7 +41,7 @@ def _run_beyond(tb, pos, r, side):
     return col, n, arrow
 
 
-@njit(cache=True)
+@hot
 def _touching(tb, rh, v, i, col):
     """The rhombus of colour col of the tile in slot i at point v that touches v, or -1."""
     c = tb.vslot_cell[v, i]
@@ -58,7 +55,7 @@ def _touching(tb, rh, v, i, col):
     return -1
 
 
-@njit(cache=True)
+@hot
 def _flag(tb, pos, r, bit, value):
     """Flag rhombus r (bit 1: in a scored pattern worth `value`, bit 2: in an Arrow) and the three
     points it touches (vflag[v, colour, 0] = best value there, vflag[v, colour, 1] = 1 if an Arrow)."""
@@ -73,7 +70,7 @@ def _flag(tb, pos, r, bit, value):
             vflag[v, col, 0] = value
 
 
-@njit(cache=True)
+@hot
 def _line(tb, pos, r0, col, flag, val):
     """Rhombi in the straight line of colour col through r0; with `flag`, those beyond r0 on
     both sides are flagged as in a scored pattern worth val."""
@@ -94,7 +91,7 @@ def _line(tb, pos, r0, col, flag, val):
     return n
 
 
-@njit(cache=True)
+@hot
 def mark_patterns(tb, pos, c, o):
     """After a placement on c: flag the rhombi now in a scored pattern or in an Arrow, for the
     bots' foresight of the Arrow rules."""
@@ -126,7 +123,7 @@ def mark_patterns(tb, pos, c, o):
             _line(tb, pos, r0, col, True, val)
 
 
-@njit(cache=True)
+@hot
 def variety_update(tb, pos, c, o):
     """Variety match: a pattern type a colour has made is worth nothing more to the bot."""
     cell_vert, vcode, vtype, ptsc, ocol = tb.cell_vert, pos.vcode, tb.vtype, pos.ptsc, tb.ocol
@@ -151,22 +148,22 @@ def variety_update(tb, pos, c, o):
 
 
 # ---- greedy ------------------------------------------------------------------------------------------
-@njit(cache=True)
+@hot
 def update_ropes(tb, pos, sc):
     """Longest ropes of every seat's colour, and from each point (rope_gain_weight's estimate)."""
     for s in range(tb.n_seats):
         col = tb.seat_col[s]
-        sc.rope_now[col] = longest_rope(tb, pos.rh, col, sc.lend[col])
+        sc.rope_now[col] = longest_rope(tb, pos.rh, col, sc.lend[col], sc.rope)
 
 
-@njit(cache=True)
-def _weights(tb, me, bp):
+@hot
+def _weights(tb, me, bp, w, wp):
     """Per colour: the weight of its points (1 mine, -1/(seats-1) another seat's) and of what a
-    move prepares there (plan_weight mine, setup_weight theirs)."""
+    move prepares there (plan_weight mine, setup_weight theirs), into w and wp."""
     ns = tb.n_seats
     seat_col = tb.seat_col
-    w = np.zeros(4)
-    wp = np.zeros(4)
+    w[:] = 0.0
+    wp[:] = 0.0
     for s in range(ns):
         oc = seat_col[s]
         if s == me:
@@ -175,10 +172,9 @@ def _weights(tb, me, bp):
         else:
             w[oc] = -1.0 / (ns - 1)
             wp[oc] = bp[0]
-    return w, wp
 
 
-@njit(cache=True)
+@hot
 def _corner_values(tb, pos, c, w, wp, arrows, vk):
     """vk[k, state]: what a tile showing `state` at corner k of cell c is worth (patterns there
     and what they prepare, the Arrow rules foreseen when arrows > 0)."""
@@ -205,7 +201,7 @@ def _corner_values(tb, pos, c, w, wp, arrows, vk):
             vk[k, st] = val
 
 
-@njit(cache=True)
+@hot
 def _rhombus_values(tb, pos, sc, c, w, bp, arrows):
     """sc.vr[j, colour]: what a rhombus of that colour at position j of cell c is worth
     (Straights it extends, tip-to-tip joins, rope growth)."""
@@ -239,7 +235,7 @@ def _rhombus_values(tb, pos, sc, c, w, bp, arrows):
             vr[j, col] = w[col] * (gain + bp[2] * links + bp[4] * rope)
 
 
-@njit(cache=True)
+@hot
 def greedy(tb, pos, sc, me, ncell, bp, rng):
     """Best (cell, orientation) into sc.choice, among sc.cells[:ncell] and the tile types in
     sc.types_ok, by immediate points for me minus for the others (pattern points a tile creates,
@@ -258,7 +254,8 @@ def greedy(tb, pos, sc, me, ncell, bp, rng):
     arrows = tb.arrows
     if bp[3] == 0.0:
         arrows = 0  # this bot does not foresee the Arrow rules
-    w, wp = _weights(tb, me, bp)
+    w, wp = sc.w, sc.wp
+    _weights(tb, me, bp, w, wp)
     vk, vr, cells, types_ok, choice = sc.vk, sc.vr, sc.cells, sc.types_ok, sc.choice
     contrib, low_tri, ocol, rot_n = tb.contrib, tb.low_tri, tb.ocol, tb.rot_n
     best = -1e18
@@ -292,45 +289,45 @@ def greedy(tb, pos, sc, me, ncell, bp, rng):
     return best
 
 
-@njit(cache=True)
+@hot
 def type_values(tb, pos, sc, me, ncell, bp, rng):
     """Greedy's best value for `me` with only a Tile 1 and with only a Tile 2 (the bag redraw
     and the opponent's pick weigh them)."""
-    vals = np.zeros(2)
-    for q in range(2):
-        sc.types_ok[0] = 1 if q == 0 else 0
-        sc.types_ok[1] = 1 if q == 1 else 0
-        vals[q] = greedy(tb, pos, sc, me, ncell, bp, rng)
-    return vals
+    sc.types_ok[0] = 1
+    sc.types_ok[1] = 0
+    v0 = greedy(tb, pos, sc, me, ncell, bp, rng)
+    sc.types_ok[0] = 0
+    sc.types_ok[1] = 1
+    return v0, greedy(tb, pos, sc, me, ncell, bp, rng)
 
 
 # ---- the decisions of a turn ------------------------------------------------------------------------
-@njit(cache=True)
+@hot
 def put_back(tb, pos, sc, mover, ncell, greedy_bot, bp, rng):
     """Bag draw: does the mover put the drawn tile back? Random: a coin; greedy: when the drawn
     kind's best use is below the expected best use of a fresh draw."""
     if not greedy_bot:
         return below(rng, 2) == 1
-    vals = type_values(tb, pos, sc, mover, ncell, bp, rng)
+    v0, v1 = type_values(tb, pos, sc, mover, ncell, bp, rng)
     rem = pos.rem
-    expect = (rem[0] * vals[0] + rem[1] * vals[1]) / (rem[0] + rem[1])
-    return vals[pos.st[TILE]] < expect - 1e-9
+    expect = (rem[0] * v0 + rem[1] * v1) / (rem[0] + rem[1])
+    return (v1 if pos.st[TILE] == 1 else v0) < expect - 1e-9
 
 
-@njit(cache=True)
+@hot
 def pick_type(tb, pos, sc, mover, ncell, greedy_bot, bp, rng):
     """Opponent picks: the kind the picker hands the mover. Random: a coin; greedy: the kind
     whose best use is worst for the mover (a coin on a tie)."""
     if not greedy_bot:
         return below(rng, 2)
-    vals = type_values(tb, pos, sc, mover, ncell, bp, rng)
-    tt = 0 if vals[0] < vals[1] else 1
-    if vals[0] == vals[1]:
+    v0, v1 = type_values(tb, pos, sc, mover, ncell, bp, rng)
+    tt = 0 if v0 < v1 else 1
+    if v0 == v1:
         tt = below(rng, 2)
     return tt
 
 
-@njit(cache=True)
+@hot
 def placement(tb, pos, sc, mover, ncell, greedy_bot, bp, rng):
     """(cell, orientation) the mover places, the tile types allowed in sc.types_ok. Random: a
     cell, then a type, then a rotation, uniformly; greedy: `greedy`."""

@@ -16,7 +16,16 @@ from numba import njit
 
 from sim import engine
 from sim.games.hexatile import bots
-from sim.games.hexatile.rules import draw_tile, empty_position, legal_cells, points_winner, put, radian_winner, score_board
+from sim.games.hexatile.rules import (
+    draw_tile,
+    empty_position,
+    legal_cells,
+    new_rope_work,
+    points_winner,
+    put,
+    radian_winner,
+    score_board,
+)
 from sim.games.hexatile.state import (
     BOT_GREEDY,
     DRAWN,
@@ -45,11 +54,12 @@ from sim.games.hexatile.state import (
     Position,
     Scratch,
     Tables,
+    hot,
 )
 from sim.rng import below
 
 
-@njit(cache=True)
+@hot
 def _begin_turn(tb, pos, rng):
     """Set up the decisions of the turn of the tile pos.st[TURN] (the bag draw happens here)."""
     st = pos.st
@@ -83,7 +93,7 @@ def new_position(tb, rng):
     return pos
 
 
-@njit(cache=True)
+@hot
 def to_move(tb, pos):
     ph = pos.st[PHASE]
     if ph == PH_OVER:
@@ -93,7 +103,7 @@ def to_move(tb, pos):
     return pos.st[TURN] % tb.n_seats
 
 
-@njit(cache=True)
+@hot
 def _types_ok(pos, out):
     """The tile types the mover may place now (the drawn or handed kind, else any still left)."""
     tile = pos.st[TILE]
@@ -101,7 +111,7 @@ def _types_ok(pos, out):
         out[q] = (1 if pos.rem[q] > 0 else 0) if tile < 0 else (1 if tile == q else 0)
 
 
-@njit(cache=True)
+@hot
 def legal_moves(tb, pos, out):
     """Placements in cell order, then tile type, then rotation; or the phase's two choices."""
     ph = pos.st[PHASE]
@@ -116,23 +126,24 @@ def legal_moves(tb, pos, out):
         out[1] = PICK + 1
         return 2
     ncell = legal_cells(tb, pos, pos.st[TURN] % tb.n_seats, out)
-    ok = np.zeros(2, np.uint8)
-    _types_ok(pos, ok)
+    tile = pos.st[TILE]
+    ok0 = pos.rem[0] > 0 if tile < 0 else tile == 0
+    ok1 = pos.rem[1] > 0 if tile < 0 else tile == 1
     rot_n = tb.rot_n
-    per = (ok[0] + ok[1]) * rot_n
+    per = (int(ok0) + int(ok1)) * rot_n
     # expand in place from the last cell back: cell i's moves land at i * per.. >= i
     for i in range(ncell - 1, -1, -1):
         c = out[i]
         k = i * per
         for t in range(2):
-            if ok[t]:
+            if ok1 if t == 1 else ok0:
                 for rot in range(rot_n):
                     out[k] = c * 12 + t * 6 + rot
                     k += 1
     return ncell * per
 
 
-@njit(cache=True)
+@hot
 def apply(tb, pos, move, rng):
     st = pos.st
     ph = st[PHASE]
@@ -206,7 +217,7 @@ def copy_position(tb, pos):
                     pos.st.copy(), pos.mark.copy(), pos.vflag.copy(), pos.ptsc.copy(), pos.spts.copy())
 
 
-@njit(cache=True)
+@hot
 def sample_hidden(tb, pos, seat, rng):
     """HEXATILE hides nothing from any seat, in every variant. The tiles are shared and every
     placed tile is face up, so every seat can count the tiles still in the box or the bag.
@@ -242,11 +253,12 @@ def new_scratch(tb):
     n = tb.neigh.shape[0]
     nv = tb.vslot_cell.shape[0]
     return Scratch(np.zeros(n, np.int64), np.zeros(2, np.uint8), np.zeros(2, np.int64), np.zeros((4, nv), np.int64),
-                   np.zeros(4, np.int64), np.zeros((6, 11)), np.zeros((6, 4)), np.zeros((6, 2), np.int64),
-                   np.zeros((6, 2), np.int64), np.zeros((6, 2), np.bool_))
+                   np.zeros(4, np.int64), np.zeros(4), np.zeros(4), np.zeros((6, 11)), np.zeros((6, 4)),
+                   np.zeros((6, 2), np.int64), np.zeros((6, 2), np.int64), np.zeros((6, 2), np.bool_),
+                   new_rope_work(tb))
 
 
-@njit(cache=True)
+@hot
 def bot_move(tb, pos, seat, code, par, scratch, rng):
     """Random (code 0) and greedy (code 1, par: setup_weight, plan_weight, rope_weight,
     arrow_foresight, rope_gain_weight) decide the phase's choice: the bag's redraw, the kind
@@ -267,7 +279,7 @@ def bot_move(tb, pos, seat, code, par, scratch, rng):
     return c * 12 + o
 
 
-engine.implement(Tables, new_position=new_position, to_move=to_move, legal_moves=legal_moves, apply=apply,
+engine.implement(Tables, no_alloc=True, new_position=new_position, to_move=to_move, legal_moves=legal_moves, apply=apply,
                  result=result, copy_position=copy_position, sample_hidden=sample_hidden, evaluate=evaluate,
                  new_scratch=new_scratch, bot_move=bot_move)
 

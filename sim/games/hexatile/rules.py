@@ -28,11 +28,13 @@ from sim.games.hexatile.state import (
     TURN,
     WINNER,
     Position,
+    RopeWork,
+    hot,
 )
 from sim.rng import below
 
 
-@njit(cache=True)
+@hot
 def straight_value(L, mode):
     """Straights scored by a run of L rhombi joined tip to tip in one line."""
     if L < 3:
@@ -72,13 +74,13 @@ def empty_position(tb, island):
                     np.zeros(n * 6, np.uint8), np.zeros((nv, 4, 2)), tb.bot_ptsc.copy(), tb.bot_spts.copy())
 
 
-@njit(cache=True)
+@hot
 def draw_tile(pos, rng):
     """A tile drawn blind from the bag (the tiles not yet placed): its type."""
     return 0 if below(rng, pos.rem[0] + pos.rem[1]) < pos.rem[0] else 1
 
 
-@njit(cache=True)
+@hot
 def legal_cells(tb, pos, seat, out):
     """Fill out[] with the cells `seat` may use now; return how many (fallback: any empty)."""
     neigh, cell_o, placer = tb.neigh, pos.cell_o, pos.placer
@@ -126,7 +128,7 @@ def legal_cells(tb, pos, seat, out):
     return ns
 
 
-@njit(cache=True)
+@hot
 def put(tb, pos, c, o, seat):
     """Lay orientation o on cell c: rhombi, owner and the slot codes of its six corners."""
     rh, vcode, ocol, contrib = pos.rh, pos.vcode, tb.ocol, tb.contrib
@@ -139,7 +141,7 @@ def put(tb, pos, c, o, seat):
         vcode[cell_vert[c, k]] += (contrib[o, k, low_tri[c, k]] - 1) * POW11[cell_slot[c, k]]
 
 
-@njit(cache=True)
+@hot
 def radian_winner(tb, pos, c, seat):
     """Radian wins: the owner of a Radian made at a corner of the tile on c, the mover first,
     wins at once (st[WINNER], st[END])."""
@@ -159,27 +161,35 @@ def radian_winner(tb, pos, c, seat):
 
 
 @njit(cache=True)
-def longest_rope(tb, rh, col, lend):
+def new_rope_work(tb):
+    n = tb.neigh.shape[0]
+    nv = tb.vslot_cell.shape[0]
+    return RopeWork(np.full((nv, 3), -1, np.int64), np.zeros(nv, np.int64), np.zeros(n * 6, np.uint8),
+                    np.zeros(nv, np.uint8), np.zeros(n * 6 + 2, np.int64), np.zeros(n * 6 + 2, np.int64),
+                    np.zeros(n * 6 + 2, np.int64))
+
+
+@hot
+def longest_rope(tb, rh, col, lend, wk):
     """Longest chain rope of one colour: rhombi joined acute tip to acute tip, each rhombus used
     once (a trail through the lattice points; rope_path "simple" also visits each point once).
-    If lend has a row per lattice point it receives the longest rope starting at each point."""
+    If lend has a row per lattice point it receives the longest rope starting at each point.
+    wk: `new_rope_work`'s arrays."""
     nv = tb.vslot_cell.shape[0]
     simple = tb.simple_rope
     rh_tip = tb.rh_tip
     nr = rh.shape[0]
-    inc = np.full((nv, 3), -1, np.int64)
-    deg = np.zeros(nv, np.int64)
+    inc, deg, used, vis = wk.inc, wk.deg, wk.used, wk.vis
+    stk_v, stk_i, stk_e = wk.stk_v, wk.stk_i, wk.stk_e
+    deg[:] = 0
+    used[:] = 0
+    vis[:] = 0
     for r in range(nr):
         if rh[r] == col:
             for s in range(2):
                 v = rh_tip[r, s]
                 inc[v, deg[v]] = r
                 deg[v] += 1
-    used = np.zeros(nr, np.uint8)
-    vis = np.zeros(nv, np.uint8)
-    stk_v = np.zeros(nr + 2, np.int64)
-    stk_i = np.zeros(nr + 2, np.int64)
-    stk_e = np.zeros(nr + 2, np.int64)
     best = 0
     keep = lend.shape[0] == nv
     if keep:
@@ -382,10 +392,11 @@ def score_board(tb, rh, vcode, out):
         for col in range(1, 4):
             for ty in range(1, 6):
                 out[col, ty - 1] = min(out[col, ty - 1], pts[ty])
+    wk = new_rope_work(tb)
     for col in range(1, 4):
         if players == 2 and col == 3:
             continue
-        out[col, 5] = longest_rope(tb, rh, col, np.zeros(0, np.int64))
+        out[col, 5] = longest_rope(tb, rh, col, np.zeros(0, np.int64), wk)
         if tb.rope_only == 0:  # with chain rope only the patterns do not count
             out[col, 7] = out[col, 0] + out[col, 1] + out[col, 2] + out[col, 3] + out[col, 4]
 

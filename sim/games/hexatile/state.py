@@ -31,6 +31,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 
 from sim.games.hexatile import templates as TP
 from sim.games.hexatile.geometry import geometry
@@ -72,6 +73,12 @@ N_ST = 10
 # per seat in a result row after the scores: the 8 entries of rules.score_board
 SCORE_W = 8
 POW11 = np.array([1, 11, 121], np.int32)
+
+# The functions run at every decision (to_move, legal_moves, apply, bot_move and what they call)
+# allocate nothing and are compiled without numba's reference counting. Each takes the tables,
+# position and scratch, some 40 arrays: with reference counting every call adds and drops a
+# reference to each of them, atomically, which cost more than the rules themselves.
+hot = njit(cache=True, _nrt=False)
 
 
 class Tables(NamedTuple):
@@ -132,6 +139,18 @@ class Position(NamedTuple):
     spts: np.ndarray  # float64[4]: the same for Straights
 
 
+class RopeWork(NamedTuple):
+    """Work arrays of rules.longest_rope (its depth-first search over the lattice points)."""
+
+    inc: np.ndarray  # int64[NV, 3]: the rhombi of the colour with a tip at each point
+    deg: np.ndarray  # int64[NV]: how many
+    used: np.ndarray  # uint8[N*6]: rhombi on the current path
+    vis: np.ndarray  # uint8[NV]: points on the current path (rope_path "simple")
+    stk_v: np.ndarray  # int64[N*6 + 2]: the path's points,
+    stk_i: np.ndarray  # int64[N*6 + 2]: the next rhombus to try at each,
+    stk_e: np.ndarray  # int64[N*6 + 2]: and the rhombus that led there
+
+
 class Scratch(NamedTuple):
     """The bots' work arrays, allocated once per chunk."""
 
@@ -140,11 +159,14 @@ class Scratch(NamedTuple):
     choice: np.ndarray  # int64[2]: greedy's (cell, orientation)
     lend: np.ndarray  # int64[4, NV]: longest rope from each point, per colour (rope_gain_weight)
     rope_now: np.ndarray  # int64[4]: longest rope per colour
+    w: np.ndarray  # float64[4]: greedy's weight of each colour's points
+    wp: np.ndarray  # float64[4]: and of what a move prepares for that colour
     vk: np.ndarray  # float64[6, 11]: greedy's value per corner and slot state of a cell
     vr: np.ndarray  # float64[6, 4]: greedy's value per rhombus position and colour
     bey_col: np.ndarray  # int64[6, 2]: colour of the straight run beyond each tip of a cell
     bey_len: np.ndarray  # int64[6, 2]: its length
     bey_arr: np.ndarray  # bool[6, 2]: whether it holds an Arrow's rhombus
+    rope: RopeWork  # for rope_gain_weight's longest ropes
 
 
 def free_radius() -> int:
