@@ -21,6 +21,7 @@ from sim.games.hexatile.rules import (
     empty_position,
     legal_cells,
     new_rope_work,
+    new_score_work,
     points_winner,
     put,
     radian_winner,
@@ -87,7 +88,7 @@ def new_position(tb, rng):
         island = tb.centre
     elif tb.island == IS_RANDOM:
         island = below(rng, tb.neigh.shape[0])
-    pos = empty_position(tb, island)
+    pos = empty_position(tb.neigh.shape[0], tb.vslot_cell, tb.tiles, tb.bot_ptsc, tb.bot_spts, island)
     pos.st[ISLAND_CELL] = island
     _begin_turn(tb, pos, rng)
     return pos
@@ -177,22 +178,17 @@ def apply(tb, pos, move, rng):
         _begin_turn(tb, pos, rng)
 
 
-@njit(cache=True)
-def _scores(tb, pos):
-    """score_board of the position, the rope left out when a Radian ended the game early."""
-    sc = np.zeros((4, 8), np.int64)
-    score_board(tb, pos.rh, pos.vcode, sc)
+@hot
+def _scores(tb, pos, wk, sc):
+    """score_board of the position into sc, the rope left out when a Radian ended the game."""
+    score_board(tb, pos.rh, pos.vcode, wk, sc)
     if pos.st[END] == END_RADIAN:
         for col in range(4):
             sc[col, 5] = 0  # the chain rope is counted only when every tile is down
-    return sc
 
 
-@njit(cache=True)
-def result(tb, pos, capped, res):
-    """winner, end reason, tiles placed, first seat (always A), score per seat (points + rope),
-    then per seat the 8 entries of score_board, then the island's cell."""
-    sc = _scores(tb, pos)
+@hot
+def _result_row(tb, pos, sc, res):
     winner = pos.st[WINNER]
     if winner == -2:
         winner = points_winner(tb, sc)
@@ -209,6 +205,16 @@ def result(tb, pos, capped, res):
         for x in range(SCORE_W):
             res[base + s * SCORE_W + x] = sc[col, x]
     res[base + n * SCORE_W] = pos.st[ISLAND_CELL]
+
+
+@njit(cache=True)
+def result(tb, pos, capped, res):
+    """winner, end reason, tiles placed, first seat (always A), score per seat (points + rope),
+    then per seat the 8 entries of score_board, then the island's cell."""
+    wk = new_score_work(tb.neigh.shape[0], tb.vslot_cell.shape[0])
+    sc = np.zeros((4, 8), np.int64)
+    _scores(tb, pos, wk, sc)
+    _result_row(tb, pos, sc, res)
 
 
 @njit(cache=True)
@@ -238,7 +244,9 @@ def evaluate(tb, pos, seat):
         result(tb, pos, False, res)
         w = res[engine.WINNER]
         return 0.0 if w < 0 else (1e9 if w == seat else -1e9)
-    sc = _scores(tb, pos)
+    wk = new_score_work(tb.neigh.shape[0], tb.vslot_cell.shape[0])
+    sc = np.zeros((4, 8), np.int64)
+    _scores(tb, pos, wk, sc)
     n = tb.n_seats
     val = 0.0
     for s in range(n):
@@ -255,7 +263,7 @@ def new_scratch(tb):
     return Scratch(np.zeros(n, np.int64), np.zeros(2, np.uint8), np.zeros(2, np.int64), np.zeros((4, nv), np.int64),
                    np.zeros(4, np.int64), np.zeros(4), np.zeros(4), np.zeros((6, 11)), np.zeros((6, 4)),
                    np.zeros((6, 2), np.int64), np.zeros((6, 2), np.int64), np.zeros((6, 2), np.bool_),
-                   new_rope_work(tb))
+                   new_rope_work(n, nv))
 
 
 @hot
@@ -287,7 +295,7 @@ engine.implement(Tables, no_alloc=True, new_position=new_position, to_move=to_mo
 @njit(cache=True)
 def score_placed(tb, cells, orients, island, out):
     """score_board of a hand-made board: orients[i] on cells[i], the island on a cell or -1."""
-    pos = empty_position(tb, island)
+    pos = empty_position(tb.neigh.shape[0], tb.vslot_cell, tb.tiles, tb.bot_ptsc, tb.bot_spts, island)
     for i in range(cells.shape[0]):
         put(tb, pos, cells[i], orients[i], 0)
-    score_board(tb, pos.rh, pos.vcode, out)
+    score_board(tb, pos.rh, pos.vcode, new_score_work(tb.neigh.shape[0], tb.vslot_cell.shape[0]), out)

@@ -29,6 +29,7 @@ from sim.games.hexatile.state import (
     WINNER,
     Position,
     RopeWork,
+    ScoreWork,
     hot,
 )
 from sim.rng import below
@@ -47,10 +48,10 @@ def straight_value(L, mode):
 
 
 @njit(cache=True)
-def empty_position(tb, island):
-    """The board with only the island (a cell, or -1) and every tile still to place."""
-    vslot_cell = tb.vslot_cell
-    n = tb.neigh.shape[0]
+def empty_position(n, vslot_cell, tiles, bot_ptsc, bot_spts, island):
+    """The board of n cells with only the island (a cell, or -1) and every tile still to place.
+    (The tables' arrays it needs, not the tables: a function that allocates counts references
+    to every array it is handed.)"""
     nv = vslot_cell.shape[0]
     cell_o = np.full(n, -1, np.int32)
     if island >= 0:
@@ -63,7 +64,7 @@ def empty_position(tb, island):
             if c >= 0 and c != island:
                 code += POW11[i]
         vcode[v] = code
-    rem = tb.tiles.copy()
+    rem = tiles.copy()
     if island >= 0:
         rem[1] -= 1  # the island is a red-backed tile
     st = np.full(N_ST, -1, np.int64)
@@ -71,7 +72,7 @@ def empty_position(tb, island):
     st[WINNER] = -2
     st[END] = 0
     return Position(np.zeros(n * 6, np.int8), cell_o, np.full(n, -1, np.int32), vcode, rem, st,
-                    np.zeros(n * 6, np.uint8), np.zeros((nv, 4, 2)), tb.bot_ptsc.copy(), tb.bot_spts.copy())
+                    np.zeros(n * 6, np.uint8), np.zeros((nv, 4, 2)), bot_ptsc.copy(), bot_spts.copy())
 
 
 @hot
@@ -161,9 +162,8 @@ def radian_winner(tb, pos, c, seat):
 
 
 @njit(cache=True)
-def new_rope_work(tb):
-    n = tb.neigh.shape[0]
-    nv = tb.vslot_cell.shape[0]
+def new_rope_work(n, nv):
+    """longest_rope's work arrays for a board of n cells and nv lattice points."""
     return RopeWork(np.full((nv, 3), -1, np.int64), np.zeros(nv, np.int64), np.zeros(n * 6, np.uint8),
                     np.zeros(nv, np.uint8), np.zeros(n * 6 + 2, np.int64), np.zeros(n * 6 + 2, np.int64),
                     np.zeros(n * 6 + 2, np.int64))
@@ -243,19 +243,26 @@ def longest_rope(tb, rh, col, lend, wk):
 
 # ---- end-of-game scoring ------------------------------------------------------------------------
 @njit(cache=True)
-def _point_patterns(tb, rh, vcode):
-    """Every point pattern on a full point: (count, type, colour, its 3 rhombi (-1 for a Set's
-    missing), the patterns through each rhombus, how many)."""
-    vtype, vslot_cell, vslot_k = tb.vtype, tb.vslot_cell, tb.vslot_k
-    nv = vcode.shape[0]
-    nr = rh.shape[0]
-    players = tb.n_seats
+def new_score_work(n, nv):
+    """score_board's work arrays for a board of n cells and nv lattice points."""
     maxi = nv * 3 + 1
-    it = np.zeros(maxi, np.int64)
-    icol = np.zeros(maxi, np.int64)
-    irh = np.zeros((maxi, 3), np.int64)
-    rinst = np.full((nr, 3), -1, np.int64)
-    rn = np.zeros(nr, np.int64)
+    nr = n * 6
+    return ScoreWork(np.zeros(maxi, np.int64), np.zeros(maxi, np.int64), np.zeros((maxi, 3), np.int64),
+                     np.full((nr, 3), -1, np.int64), np.zeros(nr, np.int64), np.full(nr, -1, np.int64),
+                     np.zeros(nr, np.int64), np.zeros(nr, np.int64), np.zeros(maxi, np.uint8), np.zeros(nr, np.uint8),
+                     np.zeros(0, np.int64), new_rope_work(n, nv))
+
+
+@hot
+def _point_patterns(tb, rh, vcode, wk):
+    """Every point pattern on a full point, into wk: its type, colour, 3 rhombi (-1 for a
+    Set's missing one), and per rhombus the patterns through it. Returns how many."""
+    vtype, vslot_cell, vslot_k = tb.vtype, tb.vslot_cell, tb.vslot_k
+    it, icol, irh, rinst, rn = wk.it, wk.icol, wk.irh, wk.rinst, wk.rn
+    nv = vcode.shape[0]
+    players = tb.n_seats
+    rinst[:, :] = -1
+    rn[:] = 0
     ni = 0
     for v in range(nv):
         code = vcode[v]
@@ -290,18 +297,17 @@ def _point_patterns(tb, rh, vcode):
                     rinst[r, rn[r]] = ni
                     rn[r] += 1
             ni += 1
-    return ni, it, icol, irh, rinst, rn
+    return ni
 
 
-@njit(cache=True)
-def _straight_runs(tb, rh):
-    """Maximal same-colour lines of rhombi joined tip to tip: (count, run of each rhombus,
-    length and colour of each run)."""
+@hot
+def _straight_runs(tb, rh, wk):
+    """Maximal same-colour lines of rhombi joined tip to tip, into wk: the run of each rhombus,
+    the length and colour of each run. Returns how many."""
     line_next, line_side = tb.line_next, tb.line_side
+    run_of, run_len, run_col = wk.run_of, wk.run_len, wk.run_col
     nr = rh.shape[0]
-    run_of = np.full(nr, -1, np.int64)
-    run_len = np.zeros(nr, np.int64)
-    run_col = np.zeros(nr, np.int64)
+    run_of[:] = -1
     nrun = 0
     for r in range(nr):
         if rh[r] == 0 or run_of[r] >= 0:
@@ -324,15 +330,15 @@ def _straight_runs(tb, rh):
         run_len[nrun] = n
         run_col[nrun] = col
         nrun += 1
-    return nrun, run_of, run_len, run_col
+    return nrun
 
 
-@njit(cache=True)
-def _void_arrows(tb, pats, runs, void, run_void):
+@hot
+def _void_arrows(tb, ni, wk):
     """The Arrow rules: an Arrow sharing a rhombus with a Set, a Radian or a scoring Straight
-    voids itself and that pattern (void / run_void set to 1)."""
-    ni, it, _, irh, rinst, rn = pats
-    _, run_of, run_len, _ = runs
+    voids itself and that pattern (wk.void / wk.run_void set to 1)."""
+    it, irh, rinst, rn = wk.it, wk.irh, wk.rinst, wk.rn
+    run_of, run_len, void, run_void = wk.run_of, wk.run_len, wk.void, wk.run_void
     smode = tb.smode
     for a in range(ni):
         if it[a] != ARROW:
@@ -355,23 +361,22 @@ def _void_arrows(tb, pats, runs, void, run_void):
             void[a] = 1
 
 
-@njit(cache=True)
-def score_board(tb, rh, vcode, out):
-    """Exact end-of-game scoring. out[4, 8] per colour: points of radian, super radian, set,
-    arrow, straight (column = pattern id - 1; after the Arrow rules and the variety cap),
-    rope length, points voided by the Arrow rules, base total (patterns without rope)."""
+@hot
+def score_board(tb, rh, vcode, wk, out):
+    """Exact end-of-game scoring (wk: `new_score_work`). out[4, 8] per colour: points of radian,
+    super radian, set, arrow, straight (column = pattern id - 1; after the Arrow rules and the
+    variety cap), rope length, points voided by the Arrow rules, base total (no rope)."""
     players = tb.n_seats
     pts = tb.pts
     smode = tb.smode
+    it, icol, run_len, run_col, void, run_void = wk.it, wk.icol, wk.run_len, wk.run_col, wk.void, wk.run_void
     out[:, :] = 0
-    pats = _point_patterns(tb, rh, vcode)
-    runs = _straight_runs(tb, rh)
-    ni, it, icol = pats[0], pats[1], pats[2]
-    nrun, run_len, run_col = runs[0], runs[2], runs[3]
-    void = np.zeros(ni + 1, np.uint8)
-    run_void = np.zeros(rh.shape[0], np.uint8)
+    ni = _point_patterns(tb, rh, vcode, wk)
+    nrun = _straight_runs(tb, rh, wk)
+    void[:] = 0
+    run_void[:] = 0
     if tb.arrows > 0:
-        _void_arrows(tb, pats, runs, void, run_void)
+        _void_arrows(tb, ni, wk)
     for a in range(ni):
         col = icol[a]
         p = pts[it[a]]
@@ -392,16 +397,15 @@ def score_board(tb, rh, vcode, out):
         for col in range(1, 4):
             for ty in range(1, 6):
                 out[col, ty - 1] = min(out[col, ty - 1], pts[ty])
-    wk = new_rope_work(tb)
     for col in range(1, 4):
         if players == 2 and col == 3:
             continue
-        out[col, 5] = longest_rope(tb, rh, col, np.zeros(0, np.int64), wk)
+        out[col, 5] = longest_rope(tb, rh, col, wk.no_lend, wk.rope)
         if tb.rope_only == 0:  # with chain rope only the patterns do not count
             out[col, 7] = out[col, 0] + out[col, 1] + out[col, 2] + out[col, 3] + out[col, 4]
 
 
-@njit(cache=True)
+@hot
 def points_winner(tb, sc):
     """Most points; tie: most points without the rope; still tied: a draw (-1)."""
     seat_col = tb.seat_col

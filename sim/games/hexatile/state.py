@@ -151,6 +151,23 @@ class RopeWork(NamedTuple):
     stk_e: np.ndarray  # int64[N*6 + 2]: and the rhombus that led there
 
 
+class ScoreWork(NamedTuple):
+    """Work arrays of rules.score_board: the point patterns, the straight runs, the rope search."""
+
+    it: np.ndarray  # int64[NV*3 + 1]: pattern type of each point pattern found
+    icol: np.ndarray  # int64[NV*3 + 1]: its colour
+    irh: np.ndarray  # int64[NV*3 + 1, 3]: its three rhombi (-1: none)
+    rinst: np.ndarray  # int64[N*6, 3]: the point patterns through each rhombus
+    rn: np.ndarray  # int64[N*6]: how many
+    run_of: np.ndarray  # int64[N*6]: the straight run of each rhombus
+    run_len: np.ndarray  # int64[N*6]: length of each run
+    run_col: np.ndarray  # int64[N*6]: colour of each run
+    void: np.ndarray  # uint8[NV*3 + 1]: point pattern voided by the Arrow rules
+    run_void: np.ndarray  # uint8[N*6]: run voided
+    no_lend: np.ndarray  # int64[0]: longest_rope's lend when only the longest rope is wanted
+    rope: RopeWork
+
+
 class Scratch(NamedTuple):
     """The bots' work arrays, allocated once per chunk."""
 
