@@ -137,39 +137,43 @@ def implement(tables_cls: type, *, no_alloc: bool = False, **functions: Callable
 
     for name, fn in functions.items():
         options = {"_nrt": False} if no_alloc and name in PER_DECISION else {}
-        overload(_GENERIC[name], jit_options=options)(_forwarder(fn, is_mine))
+        overload(_GENERIC[name], jit_options=options, strict=False)(_forwarder(fn, is_mine))
 
 
 def _forwarder(fn: Callable, is_mine: Callable) -> Callable:
-    """An overload body that forwards to `fn` when the first argument is this game's tables.
-    One per arity, since numba matches the overload's signature to the call's."""
+    """An overload body that, when the first argument is this game's tables, gives `fn`'s own
+    Python function as the implementation (one call from the driver, not a forwarding call and
+    then fn's; every call hands on each array of the tables and position), or for a plain
+    callable a lambda forwarding to it. One per arity, since numba matches the overload's
+    signature to the call's (argument names aside: strict=False)."""
     import inspect
 
-    n = len(inspect.signature(fn.py_func if hasattr(fn, "py_func") else fn).parameters)
+    py = getattr(fn, "py_func", None)
+    n = len(inspect.signature(py or fn).parameters)
     if n == 1:
         def ov1(t):
             if is_mine(t):
-                return lambda t: fn(t)
+                return py or (lambda t: fn(t))
         return ov1
     if n == 2:
         def ov2(t, a):
             if is_mine(t):
-                return lambda t, a: fn(t, a)
+                return py or (lambda t, a: fn(t, a))
         return ov2
     if n == 3:
         def ov3(t, a, b):
             if is_mine(t):
-                return lambda t, a, b: fn(t, a, b)
+                return py or (lambda t, a, b: fn(t, a, b))
         return ov3
     if n == 4:
         def ov4(t, a, b, c):
             if is_mine(t):
-                return lambda t, a, b, c: fn(t, a, b, c)
+                return py or (lambda t, a, b, c: fn(t, a, b, c))
         return ov4
     if n == 7:
         def ov7(t, a, b, c, d, e, f):
             if is_mine(t):
-                return lambda t, a, b, c, d, e, f: fn(t, a, b, c, d, e, f)
+                return py or (lambda t, a, b, c, d, e, f: fn(t, a, b, c, d, e, f))
         return ov7
     raise TypeError(f"{fn}: no engine function takes {n} arguments")
 

@@ -9,12 +9,12 @@ the order the rules of a turn ask for them (redraw choice or pick, then the plac
 from __future__ import annotations
 
 from sim.games.hexatile.rules import longest_rope, straight_value
-from sim.games.hexatile.state import ARROW, POW11, RADIAN, SET, SUPER_RADIAN, TILE, hot
+from sim.games.hexatile.state import ARROW, POW11, RADIAN, SET, SUPER_RADIAN, TILE, hot, hot_inline
 from sim.rng import below
 
 
 # ---- foresight: which rhombi are in scored patterns or Arrows ------------------------------------
-@hot
+@hot_inline
 def _run_beyond(tb, pos, r, side):
     """(colour, length, holds an Arrow's rhombus) of the same-colour straight run continuing
     beyond tip `side` of r."""
@@ -41,7 +41,7 @@ def _run_beyond(tb, pos, r, side):
     return col, n, arrow
 
 
-@hot
+@hot_inline
 def _touching(tb, rh, v, i, col):
     """The rhombus of colour col of the tile in slot i at point v that touches v, or -1."""
     c = tb.vslot_cell[v, i]
@@ -55,7 +55,7 @@ def _touching(tb, rh, v, i, col):
     return -1
 
 
-@hot
+@hot_inline
 def _flag(tb, pos, r, bit, value):
     """Flag rhombus r (bit 1: in a scored pattern worth `value`, bit 2: in an Arrow) and the three
     points it touches (vflag[v, colour, 0] = best value there, vflag[v, colour, 1] = 1 if an Arrow)."""
@@ -70,7 +70,7 @@ def _flag(tb, pos, r, bit, value):
             vflag[v, col, 0] = value
 
 
-@hot
+@hot_inline
 def _line(tb, pos, r0, col, flag, val):
     """Rhombi in the straight line of colour col through r0; with `flag`, those beyond r0 on
     both sides are flagged as in a scored pattern worth val."""
@@ -91,7 +91,7 @@ def _line(tb, pos, r0, col, flag, val):
     return n
 
 
-@hot
+@hot_inline
 def mark_patterns(tb, pos, c, o):
     """After a placement on c: flag the rhombi now in a scored pattern or in an Arrow, for the
     bots' foresight of the Arrow rules."""
@@ -123,7 +123,7 @@ def mark_patterns(tb, pos, c, o):
             _line(tb, pos, r0, col, True, val)
 
 
-@hot
+@hot_inline
 def variety_update(tb, pos, c, o):
     """Variety match: a pattern type a colour has made is worth nothing more to the bot."""
     cell_vert, vcode, vtype, ptsc, ocol = tb.cell_vert, pos.vcode, tb.vtype, pos.ptsc, tb.ocol
@@ -156,7 +156,7 @@ def update_ropes(tb, pos, sc):
         sc.rope_now[col] = longest_rope(tb, pos.rh, col, sc.lend[col], sc.rope)
 
 
-@hot
+@hot_inline
 def _weights(tb, me, bp, w, wp):
     """Per colour: the weight of its points (1 mine, -1/(seats-1) another seat's) and of what a
     move prepares there (plan_weight mine, setup_weight theirs), into w and wp."""
@@ -174,7 +174,7 @@ def _weights(tb, me, bp, w, wp):
             wp[oc] = bp[0]
 
 
-@hot
+@hot_inline
 def _corner_values(tb, pos, c, w, wp, arrows, vk):
     """vk[k, state]: what a tile showing `state` at corner k of cell c is worth (patterns there
     and what they prepare, the Arrow rules foreseen when arrows > 0)."""
@@ -201,7 +201,7 @@ def _corner_values(tb, pos, c, w, wp, arrows, vk):
             vk[k, st] = val
 
 
-@hot
+@hot_inline
 def _rhombus_values(tb, pos, sc, c, w, bp, arrows):
     """sc.vr[j, colour]: what a rhombus of that colour at position j of cell c is worth
     (Straights it extends, tip-to-tip joins, rope growth)."""
@@ -327,7 +327,7 @@ def pick_type(tb, pos, sc, mover, ncell, greedy_bot, bp, rng):
     return tt
 
 
-@hot
+@hot_inline
 def placement(tb, pos, sc, mover, ncell, greedy_bot, bp, rng):
     """(cell, orientation) the mover places, the tile types allowed in sc.types_ok. Random: a
     cell, then a type, then a rotation, uniformly; greedy: `greedy`."""

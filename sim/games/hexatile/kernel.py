@@ -56,11 +56,12 @@ from sim.games.hexatile.state import (
     Scratch,
     Tables,
     hot,
+    hot_inline,
 )
 from sim.rng import below
 
 
-@hot
+@hot_inline
 def _begin_turn(tb, pos, rng):
     """Set up the decisions of the turn of the tile pos.st[TURN] (the bag draw happens here)."""
     st = pos.st
@@ -104,7 +105,7 @@ def to_move(tb, pos):
     return pos.st[TURN] % tb.n_seats
 
 
-@hot
+@hot_inline
 def _types_ok(pos, out):
     """The tile types the mover may place now (the drawn or handed kind, else any still left)."""
     tile = pos.st[TILE]

@@ -31,11 +31,12 @@ from sim.games.hexatile.state import (
     RopeWork,
     ScoreWork,
     hot,
+    hot_inline,
 )
 from sim.rng import below
 
 
-@hot
+@hot_inline
 def straight_value(L, mode):
     """Straights scored by a run of L rhombi joined tip to tip in one line."""
     if L < 3:
@@ -75,13 +76,13 @@ def empty_position(n, vslot_cell, tiles, bot_ptsc, bot_spts, island):
                     np.zeros(n * 6, np.uint8), np.zeros((nv, 4, 2)), bot_ptsc.copy(), bot_spts.copy())
 
 
-@hot
+@hot_inline
 def draw_tile(pos, rng):
     """A tile drawn blind from the bag (the tiles not yet placed): its type."""
     return 0 if below(rng, pos.rem[0] + pos.rem[1]) < pos.rem[0] else 1
 
 
-@hot
+@hot_inline
 def legal_cells(tb, pos, seat, out):
     """Fill out[] with the cells `seat` may use now; return how many (fallback: any empty)."""
     neigh, cell_o, placer = tb.neigh, pos.cell_o, pos.placer
@@ -129,7 +130,7 @@ def legal_cells(tb, pos, seat, out):
     return ns
 
 
-@hot
+@hot_inline
 def put(tb, pos, c, o, seat):
     """Lay orientation o on cell c: rhombi, owner and the slot codes of its six corners."""
     rh, vcode, ocol, contrib = pos.rh, pos.vcode, tb.ocol, tb.contrib
@@ -142,7 +143,7 @@ def put(tb, pos, c, o, seat):
         vcode[cell_vert[c, k]] += (contrib[o, k, low_tri[c, k]] - 1) * POW11[cell_slot[c, k]]
 
 
-@hot
+@hot_inline
 def radian_winner(tb, pos, c, seat):
     """Radian wins: the owner of a Radian made at a corner of the tile on c, the mover first,
     wins at once (st[WINNER], st[END])."""

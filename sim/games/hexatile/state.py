@@ -79,6 +79,7 @@ POW11 = np.array([1, 11, 121], np.int32)
 # position and scratch, some 40 arrays: with reference counting every call adds and drops a
 # reference to each of them, atomically, which cost more than the rules themselves.
 hot = njit(cache=True, _nrt=False)
+hot_inline = njit(cache=True, _nrt=False, inline="always")
 
 
 class Tables(NamedTuple):
