@@ -328,7 +328,7 @@ class Hexatile(engine.EngineGame, Game):
 
         return metrics(self, df, rules)
 
-    warm_parts = (("all", 25.0),)
+    warm_parts = (("all", 60.0),)
 
     def warm(self, part: str = "all") -> None:
         rules = self.resolve_rules({}, "warm")

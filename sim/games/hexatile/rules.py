@@ -1,4 +1,4 @@
-"""HEXATILE's rules as compiled helpers on the tables and position of state.py: where a tile may
+"""HEXATILE's rules as compiled functions on the tables and position of state.py: where a tile may
 go, placing it, the bag draw, a Radian's instant win, and the exact end-of-game scoring.
 The engine functions in kernel.py are written with these; the bots (bots.py) read them too.
 
