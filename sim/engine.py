@@ -16,6 +16,7 @@ from sim.interface import (  # noqa: F401  (re-exported: a game's one import)
     FIRST_SEAT,
     FUNCTIONS,
     HEADER,
+    PER_DECISION,
     REC_W,
     SCORES,
     TURNS,
@@ -64,7 +65,15 @@ def play_game(tables, seed, bot_code, bot_par, scratch, tree, buf, rec, res):
         if tables.turn_cap > 0 and t >= tables.turn_cap:
             capped = True
             break
-        move = choose(tables, pos, seat, bot_code[seat], bot_par[seat], scratch, tree, rng, buf)
+        # `choose`, written out: a call here hands tables, position and scratch on without
+        # taking references to their arrays (see `implement`'s no_alloc)
+        code = bot_code[seat]
+        if code == BOT_UNIFORM:
+            move = uniform_move(tables, pos, rng, buf)
+        elif code == search.BOT_MCTS:
+            move = search.mcts_move(tables, pos, seat, bot_par[seat], scratch, tree, rng)
+        else:
+            move = bot_move(tables, pos, seat, code, bot_par[seat], scratch, rng)
         if t < rec.shape[0]:
             rec[t, 0] = seat
             rec[t, 1] = move
@@ -192,7 +201,8 @@ class EngineGame:
     """Mix-in for a `sim.games.base.Game` whose rules are engine functions (`implement`).
 
     The game provides `tables(rules) -> its tables NamedTuple` (cached per rules by the caller
-    if building is costly), `extra_columns` ({column: (offset after the scores, dtype)}) and
+    if building is costly), `extra_columns` ({column: (offset after the scores, dtype)}, or
+    `columns_of(rules)` when they depend on the rules) and
     `describe(rules, seat, move) -> str` for move lists; it inherits chunk play, traced play
     and a trace verifier that replays every decision through `legal_moves` and `apply`."""
 
@@ -206,12 +216,17 @@ class EngineGame:
     def describe(self, rules, seat: int, move: int) -> str:
         return str(move)
 
+    def columns_of(self, rules) -> dict[str, tuple[int, type]]:
+        """The game's own columns under these rules: `extra_columns` unless overridden (a game
+        whose columns depend on the rules, e.g. on the number of seats)."""
+        return self.extra_columns
+
     def play_chunk(self, rules, seats, first_game, n_games, run_seed):
         t = self.tables(rules)
         codes, par = bot_arrays(seats)
         rows = np.zeros((n_games, t.res_width), np.int64)
         play_chunk(t, np.uint64(run_seed), np.int64(first_game), np.int64(n_games), codes, par, rows)
-        return columns(rows, self.seat_names(rules), self.extra_columns, self.score_dtype)
+        return columns(rows, self.seat_names(rules), self.columns_of(rules), self.score_dtype)
 
     def play_traced(self, rules, seats, game_index, run_seed):
         from sim.games.base import Trace
@@ -221,7 +236,7 @@ class EngineGame:
         rec, res = play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
                                np.int64(self.max_traced_decisions))
         names = self.seat_names(rules)
-        row = {k: v[0] for k, v in columns(res[None, :], names, self.extra_columns, self.score_dtype).items()}
+        row = {k: v[0] for k, v in columns(res[None, :], names, self.columns_of(rules), self.score_dtype).items()}
         moves = [{"seat": int(s), "move": int(m), "text": self.describe(rules, int(s), int(m))}
                  for s, m, _ in rec]
         return Trace(self.name, rules, names, game_index, run_seed, moves, row,
@@ -245,7 +260,8 @@ class EngineGame:
             assert seat_to_move(t, pos) == -1, "the trace ends before the game does"
         res = outcome(t, pos, capped)
         names = trace.seat_names
-        row = {k: v[0] for k, v in columns(res[None, :], names, self.extra_columns, self.score_dtype).items()}
+        row = {k: v[0] for k, v in columns(res[None, :], names, self.columns_of(trace.rules),
+                                             self.score_dtype).items()}
         for k, v in row.items():
             assert trace.row[k] == v, f"{k}: declared {trace.row[k]}, position says {v}"
 

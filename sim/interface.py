@@ -110,12 +110,21 @@ _GENERIC = {name: globals()[name] for name in FUNCTIONS}
 _IMPLEMENTED: dict[type, dict[str, Callable]] = {}
 
 
-def implement(tables_cls: type, **functions: Callable) -> None:
+PER_DECISION = ("to_move", "legal_moves", "apply", "bot_move")
+
+
+def implement(tables_cls: type, *, no_alloc: bool = False, **functions: Callable) -> None:
     """Register a game's compiled rule functions for its tables NamedTuple class.
 
     Every name of `FUNCTIONS` is required (`copy_position(tables, pos)` takes the tables too,
     so a game can copy only what changes). The tables class must start with the `HEADER`
-    fields. Call at import of the game's module, before any driver compiles."""
+    fields. Call at import of the game's module, before any driver compiles.
+
+    `no_alloc=True` promises that the functions run at every decision (`PER_DECISION`) allocate
+    no arrays, nor does anything they call: the drivers then call them without numba's
+    reference counting (they must be compiled with `_nrt=False` themselves). With reference
+    counting, every call adds and drops a reference to each array in the tables, position and
+    scratch; for a game with dozens of arrays that costs more per decision than its rules."""
     missing = sorted(set(FUNCTIONS) - set(functions))
     extra = sorted(set(functions) - set(FUNCTIONS))
     if missing or extra:
@@ -130,39 +139,44 @@ def implement(tables_cls: type, **functions: Callable) -> None:
         return isinstance(t, types.BaseNamedTuple) and t.instance_class is tables_cls
 
     for name, fn in functions.items():
-        overload(_GENERIC[name])(_forwarder(fn, is_mine))
+        options = {"_nrt": False} if no_alloc and name in PER_DECISION else {}
+        overload(_GENERIC[name], jit_options=options, strict=False)(_forwarder(fn, is_mine))
 
 
 def _forwarder(fn: Callable, is_mine: Callable) -> Callable:
-    """An overload body that forwards to `fn` when the first argument is this game's tables.
-    One per arity, since numba matches the overload's signature to the call's."""
+    """An overload body that, when the first argument is this game's tables, gives `fn`'s own
+    Python function as the implementation (one call from the driver, not a forwarding call and
+    then fn's; every call hands on each array of the tables and position), or for a plain
+    callable a lambda forwarding to it. One per arity, since numba matches the overload's
+    signature to the call's (argument names aside: strict=False)."""
     import inspect
 
-    n = len(inspect.signature(fn.py_func if hasattr(fn, "py_func") else fn).parameters)
+    py = getattr(fn, "py_func", None)
+    n = len(inspect.signature(py or fn).parameters)
     if n == 1:
         def ov1(t):
             if is_mine(t):
-                return lambda t: fn(t)
+                return py or (lambda t: fn(t))
         return ov1
     if n == 2:
         def ov2(t, a):
             if is_mine(t):
-                return lambda t, a: fn(t, a)
+                return py or (lambda t, a: fn(t, a))
         return ov2
     if n == 3:
         def ov3(t, a, b):
             if is_mine(t):
-                return lambda t, a, b: fn(t, a, b)
+                return py or (lambda t, a, b: fn(t, a, b))
         return ov3
     if n == 4:
         def ov4(t, a, b, c):
             if is_mine(t):
-                return lambda t, a, b, c: fn(t, a, b, c)
+                return py or (lambda t, a, b, c: fn(t, a, b, c))
         return ov4
     if n == 7:
         def ov7(t, a, b, c, d, e, f):
             if is_mine(t):
-                return lambda t, a, b, c, d, e, f: fn(t, a, b, c, d, e, f)
+                return py or (lambda t, a, b, c, d, e, f: fn(t, a, b, c, d, e, f))
         return ov7
     raise TypeError(f"{fn}: no engine function takes {n} arguments")
 
