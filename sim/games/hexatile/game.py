@@ -8,7 +8,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from sim import engine
+from sim import engine, search
 from sim.errors import VariantError
 from sim.games.base import Bot, Game, Param, SeatBot, Trace
 from sim.games.hexatile import kernel as K
@@ -169,15 +169,17 @@ GREEDY_PARAMS = (
         high=10.0,
     ),
 )
+GREEDY = Bot(
+    "greedy",
+    S.BOT_GREEDY,
+    "Immediate points for itself minus for the others, minus what the move "
+    "sets up for them, plus own set-ups and rope joins.",
+    GREEDY_PARAMS,
+)
 BOTS = (
     Bot("random", S.BOT_RANDOM, "Uniformly random legal cell, tile and rotation."),
-    Bot(
-        "greedy",
-        S.BOT_GREEDY,
-        "Immediate points for itself minus for the others, minus what the move "
-        "sets up for them, plus own set-ups and rope joins.",
-        GREEDY_PARAMS,
-    ),
+    GREEDY,
+    search.mcts_bot(GREEDY),
 )
 
 
@@ -333,7 +335,8 @@ class Hexatile(engine.EngineGame, Game):
     def warm(self, part: str = "all") -> None:
         rules = self.resolve_rules({}, "warm")
         seats = [SeatBot(b, {p.name: p.default for p in b.params}) for b in self.bots]
-        self.play_chunk(rules, seats, 0, 2, 1)
+        self.play_chunk(rules, seats[:2], 0, 2, 1)
+        self.play_chunk(rules, [seats[2], seats[1]], 0, 1, 1)
 
 
 def tables_geometry(rules):
