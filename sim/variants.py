@@ -169,6 +169,9 @@ def resolve(data: dict[str, Any], name: str, where: str, path: Path | None = Non
         if seat not in seat_names:
             raise VariantError(unknown_key(where, "seats", seat, seat_names))
     seats = {s: _seat(game, s, given.get(s, game.default_bot), where) for s in seat_names}
+    check_seats = getattr(game, "check_seats", None)  # a game that cannot seat every bot in every mode
+    if check_seats is not None:
+        check_seats(rules, seats, where)
     return Variant(name=name, game=game, description=data.get("description", ""), rules=rules,
                    seats=seats, path=path, overrides=overrides)
 
