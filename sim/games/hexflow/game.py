@@ -128,7 +128,7 @@ def _race_traced(rules, seats, game_index, run_seed) -> Trace:
     nodes = np.zeros(2 * BOARD.size + 1, np.int64)
     _, _, npath = race.path_nodes(t, pos, nodes)
     row = {k: v[0].item() for k, v in _columns(res[None, :]).items()}
-    data = {"bags": bags.tolist(), "dots": np.asarray(pos.dots).tolist(),
+    data = {"bags": bags.tolist(), "dots": np.asarray(pos.hx[race.H_DOTS]).tolist(),
             "path": [BOARD.names[int(v) >> 1] for v in nodes[:npath]]}
     return Trace("hexflow", dict(rules), list(SEATS), game_index, run_seed, moves, row, data)
 

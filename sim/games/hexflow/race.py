@@ -73,41 +73,38 @@ class Tables(NamedTuple):
     dot_pool: np.ndarray  # int64[13]: the dots laid at random with dots = "random"
     free_hexes: np.ndarray  # int64[nh - 4]: the hexes random dots may land on
     order: np.ndarray  # int64[2, nh * 6]: kernel._side_order, for the witness search
-    wreq0: np.ndarray  # int64[2, nh]: the empty board's witness ways (kernel._new_witness)
-    wpath0: np.ndarray  # int64[2, nh]
-    wlen0: np.ndarray  # int64[2]
+    wit0: np.ndarray  # int64[2, 2, nh]: the empty board's witness ways (wreq, wpath)
+    wlen0: np.ndarray  # int64[2]: their lengths
+
+
+# rows of position.hx, .sq and .work
+H_TTYPE, H_TROT, H_TOWNER, H_EMASK, H_ADJ, H_NEED, H_FRONT, H_FPOS, H_DOTS, H_MULT = range(10)
+Q_BAGN, Q_PLACED, Q_BLOCKED, Q_WLEN = range(4)
+W_SEEN, W_STAMP, W_STACK, W_PN, W_PS = range(5)
 
 
 class Position(NamedTuple):
-    ttype: np.ndarray  # int64[nh]: tile type, -1 empty
-    trot: np.ndarray  # int64[nh]: rotation
-    towner: np.ndarray  # int64[nh]: seat that placed it
-    emask: np.ndarray  # int64[nh]: sides carrying a line
+    """Few arrays, their rows named (every array of a NamedTuple costs a reference count at
+    every call that passes it). Rows of hx, per hex h:
+      ttype (tile type, -1 empty), trot (rotation), towner (seat that placed it), emask (sides
+      carrying a line), adj (occupied neighbours of an empty hex), need (sides of an empty hex
+      where a neighbour's line ends), front (the frontier: empty hexes next to a tile,
+      front[:st[NFRONT]]), fpos (place of h in front, -1 absent), dots (this game's layout),
+      mult (path multiplier)."""
+
+    hx: np.ndarray  # int64[10, nh]: the H_* rows above
     netid: np.ndarray  # int64[nh * 6]: network (0 / 1) owning side s of the tile on h
-    netm: np.ndarray  # int64[nh * 2]: side mask of network j of the tile on h
-    par: np.ndarray  # int64[nh * 2]: union-find over networks
-    adj: np.ndarray  # int64[nh]: occupied neighbours of an empty hex
-    need: np.ndarray  # int64[nh]: sides of an empty hex where a neighbour's line ends
-    front: np.ndarray  # int64[nh]: the frontier (empty hexes next to a tile), front[:st[NFRONT]]
-    fpos: np.ndarray  # int64[nh]: place of h in front, -1 absent
-    dots: np.ndarray  # int64[nh]: this game's dot layout
-    mult: np.ndarray  # int64[nh]: path multiplier of each hex
+    nets: np.ndarray  # int64[2, nh * 2]: netm (side mask of network j of the tile on h), par
+    #                   (union-find over networks)
     bag: np.ndarray  # int64[2, tiles]: each seat's shuffled bag; bag[q, :bagn[q]] still to draw
-    bagn: np.ndarray  # int64[2]
     hand: np.ndarray  # int64[2, hand_size]: -1 = empty slot
-    placed_any: np.ndarray  # int64[2]
-    blocked: np.ndarray  # int64[2]: 1 once the seat can no longer join its corners
-    wreq: np.ndarray  # int64[2, nh]: each seat's witness way (kernel._new_witness)
-    wpath: np.ndarray  # int64[2, nh]
-    wlen: np.ndarray  # int64[2]
+    wit: np.ndarray  # int64[2, 2, nh]: wreq, wpath: each seat's witness way (kernel._new_witness)
+    sq: np.ndarray  # int64[4, 2]: per seat bagn, placed_any, blocked (1 once cut off), wlen
     st: np.ndarray  # int64[ST_TILES + 2 * n_types]: the fields named above
-    # the witness search's work arrays: their contents never carry from one call to the next
-    # (visit marks compare with a stamp that only grows), so copies share them
-    seen: np.ndarray  # int64[nh * 2]
-    stamp: np.ndarray  # int64[1]
-    stack: np.ndarray  # int64[nh * 14]
-    pn: np.ndarray  # int64[nh * 2]
-    ps: np.ndarray  # int64[nh * 2]
+    # the witness search's work rows (seen, stamp, stack, pn, ps): their contents never carry
+    # from one call to the next (visit marks compare with a stamp that only grows), so copies
+    # share them
+    work: np.ndarray  # int64[5, nh * 14]
 
 
 class Scratch(NamedTuple):
@@ -137,11 +134,10 @@ def build_tables(rules: dict[str, Any]) -> Tables:
     n_types = tb.n_orient.shape[0]
     hs = int(cfg[K.C_HAND])
     order = np.zeros((2, nh * 6), np.int64)
-    wreq0 = np.zeros((2, nh), np.int64)
-    wpath0 = np.zeros((2, nh), np.int64)
+    wit0 = np.zeros((2, 2, nh), np.int64)
     wlen0 = np.zeros(2, np.int64)
     if cfg[K.C_BLOCKED_LOSES]:  # as kernel._play did once per chunk: the empty board's ways
-        _empty_witnesses(tb.corners, tb.nbr, tb.dist, order, wreq0, wpath0, wlen0)
+        _empty_witnesses(tb.corners, tb.nbr, tb.dist, order, wit0[0], wit0[1], wlen0)
     greedy = next(b for b in R.BOTS if b.code == K.BOT_GREEDY)
     return Tables(
         np.int64(2), np.int64(nh * hs * 6 + 1), np.int64(cfg[K.C_MAX_TURNS]), np.int64(R.N_OUT),
@@ -151,7 +147,7 @@ def build_tables(rules: dict[str, Any]) -> Tables:
         np.bool_(cfg[K.C_NO_MOVE] == 1), np.int64(cfg[K.C_FIRST]), np.bool_(cfg[K.C_DOTS_RANDOM] != 0),
         np.float64(greedy.params[0].default),
         tb.corners, tb.nbr, tb.dist, tb.n_orient, tb.rot_of, tb.net_mask, tb.emask, tb.tileset,
-        tb.dots, tb.dot_pool, tb.free, order, wreq0, wpath0, wlen0)
+        tb.dots, tb.dot_pool, tb.free, order, wit0, wlen0)
 
 
 _TABLES: dict[str, Tables] = {}
@@ -212,19 +208,20 @@ def new_position(t, rng):
     st[WINNER] = -1
     st[REASON] = -1
     st[PATH_OWNER] = -1
-    pos = Position(np.full(nh, -1, np.int64), np.full(nh, -1, np.int64), np.full(nh, -1, np.int64),
-                   np.zeros(nh, np.int64), np.full(nh * 6, -1, np.int64), np.zeros(nn, np.int64),
-                   np.arange(nn), np.zeros(nh, np.int64), np.zeros(nh, np.int64), np.empty(nh, np.int64),
-                   np.full(nh, -1, np.int64), np.empty(nh, np.int64), np.empty(nh, np.int64),
-                   np.empty((2, nbag), np.int64), np.empty(2, np.int64),
-                   np.empty((2, t.hand_size), np.int64), np.zeros(2, np.int64), np.zeros(2, np.int64),
-                   t.wreq0.copy(), t.wpath0.copy(), t.wlen0.copy(), st,
-                   np.zeros(nn, np.int64), np.zeros(1, np.int64), np.empty(nn * 7, np.int64),
-                   np.empty(nn, np.int64), np.empty(nn, np.int64))
+    hx = np.zeros((10, nh), np.int64)
+    for r in (H_TTYPE, H_TROT, H_TOWNER, H_FPOS):
+        hx[r, :] = -1
+    sq = np.zeros((4, 2), np.int64)
+    sq[Q_WLEN, :] = t.wlen0
+    pos = Position(hx, np.full(nh * 6, -1, np.int64), np.stack((np.zeros(nn, np.int64), np.arange(nn))),
+                   np.empty((2, nbag), np.int64), np.empty((2, t.hand_size), np.int64), t.wit0.copy(), sq,
+                   st, np.empty((5, nn * 7), np.int64))
+    pos.work[W_SEEN, :nn] = 0
+    pos.work[W_STAMP, 0] = 0
     shuf = t.free_hexes.copy() if t.dots_random else np.empty(0, np.int64)
-    K._lay_dots(rng, t.dots_random, t.free_hexes, t.dot_pool, t.dots_fixed, shuf, pos.dots, pos.mult)
+    K._lay_dots(rng, t.dots_random, t.free_hexes, t.dot_pool, t.dots_fixed, shuf, pos.hx[H_DOTS], pos.hx[H_MULT])
     for q in range(2):
-        K._deal(rng, q, t.tileset, nbag, pos.bag, pos.bagn, pos.hand, t.hand_size, False, pos.bag)
+        K._deal(rng, q, t.tileset, nbag, pos.bag, pos.sq[Q_BAGN], pos.hand, t.hand_size, False, pos.bag)
     return pos
 
 
@@ -239,7 +236,7 @@ def legal_moves(t, pos, out):
     if pos.st[REASON] >= 0:
         return 0
     p = pos.st[CUR]
-    first = pos.placed_any[p] == 0
+    first = pos.sq[Q_PLACED][p] == 0
     c0 = t.corners[p, 0]
     c1 = t.corners[p, 1]
     ncand = 2 if first else pos.st[NFRONT]
@@ -256,8 +253,8 @@ def legal_moves(t, pos, out):
             r = t.rot_of[tile, o]
             em = t.emask_t[tile, r]
             for c in range(ncand):
-                h = (c0 if c == 0 else c1) if first else pos.front[c]
-                if K._fits(pos.ttype[h] < 0, first, h == c0 or h == c1, pos.adj[h], pos.need[h], em,
+                h = (c0 if c == 0 else c1) if first else pos.hx[H_FRONT][c]
+                if K._fits(pos.hx[H_TTYPE][h] < 0, first, h == c0 or h == c1, pos.hx[H_ADJ][h], pos.hx[H_NEED][h], em,
                            tile == K.BLOCK, t.block_connected):
                     out[k] = encode(t, h, tile, r)
                     k += 1
@@ -292,16 +289,17 @@ def _judge_blocked(t, pos, cur, h, tile):
     newly0 = False
     newly1 = False
     for q in range(2):
-        if pos.blocked[q]:
+        if pos.sq[Q_BLOCKED][q]:
             continue
-        req = pos.wreq[q, h]  # does q's witness way survive this tile?
-        if req == 0 or (pos.netm[h * 2] & req) == req or (pos.netm[h * 2 + 1] & req) == req:
-            pos.wreq[q, h] = 0
+        req = pos.wit[0][q, h]  # does q's witness way survive this tile?
+        if req == 0 or (pos.nets[0][h * 2] & req) == req or (pos.nets[0][h * 2 + 1] & req) == req:
+            pos.wit[0][q, h] = 0
             continue
-        if not K._new_witness(q, t.corners, t.order, t.nbr, pos.ttype, pos.emask, pos.netid, pos.netm,
-                              pos.seen, pos.stamp, pos.stack, pos.pn, pos.ps, pos.wreq, pos.wpath,
-                              pos.wlen):
-            pos.blocked[q] = 1
+        w = pos.work
+        if not K._new_witness(q, t.corners, t.order, t.nbr, pos.hx[H_TTYPE], pos.hx[H_EMASK], pos.netid,
+                              pos.nets[0], w[W_SEEN], w[W_STAMP], w[W_STACK], w[W_PN], w[W_PS], pos.wit[0],
+                              pos.wit[1], pos.sq[Q_WLEN]):
+            pos.sq[Q_BLOCKED][q] = 1
             if q == 0:
                 newly0 = True
             else:
@@ -332,27 +330,28 @@ def apply(t, pos, move, rng):
         return
     pos.st[CONSEC] = 0
     h, tile, r = decode(t, move)
-    pos.st[NFRONT] = K._place(cur, h, tile, r, t.nbr, t.net_mask, t.emask_t, pos.ttype, pos.trot,
-                              pos.towner, pos.emask, pos.netid, pos.netm, pos.par, pos.adj, pos.need,
-                              pos.front, pos.fpos, pos.st[NFRONT])
-    pos.placed_any[cur] = 1
+    hx = pos.hx
+    pos.st[NFRONT] = K._place(cur, h, tile, r, t.nbr, t.net_mask, t.emask_t, hx[H_TTYPE], hx[H_TROT],
+                              hx[H_TOWNER], hx[H_EMASK], pos.netid, pos.nets[0], pos.nets[1], hx[H_ADJ],
+                              hx[H_NEED], hx[H_FRONT], hx[H_FPOS], pos.st[NFRONT])
+    pos.sq[Q_PLACED][cur] = 1
     pos.st[ST_TILES + cur * t.n_types + tile] += 1
     if tile == K.BLOCK:
         pos.st[BLOCKS_A + cur] += 1
     for k in range(t.hand_size):
         if pos.hand[cur, k] == tile:
-            if pos.bagn[cur] > 0:
-                pos.bagn[cur] -= 1
-                pos.hand[cur, k] = pos.bag[cur, pos.bagn[cur]]
+            if pos.sq[Q_BAGN][cur] > 0:
+                pos.sq[Q_BAGN][cur] -= 1
+                pos.hand[cur, k] = pos.bag[cur, pos.sq[Q_BAGN][cur]]
             else:
                 pos.hand[cur, k] = -1
             break
     pos.st[CUR] = other
-    if K._connected(t.corners[cur, 0], t.corners[cur, 1], pos.ttype, pos.netm, pos.par):
+    if K._connected(t.corners[cur, 0], t.corners[cur, 1], pos.hx[H_TTYPE], pos.nets[0], pos.nets[1]):
         pos.st[WINNER] = cur
         pos.st[REASON] = K.E_PATH
         pos.st[PATH_OWNER] = cur
-    elif K._connected(t.corners[other, 0], t.corners[other, 1], pos.ttype, pos.netm, pos.par):
+    elif K._connected(t.corners[other, 0], t.corners[other, 1], pos.hx[H_TTYPE], pos.nets[0], pos.nets[1]):
         pos.st[WINNER] = other
         pos.st[REASON] = K.E_OPP_PATH
         pos.st[PATH_OWNER] = other
@@ -369,8 +368,8 @@ def path_nodes(t, pos, nodes):
         return -1, 0, 0
     nh = t.nh
     nn = nh * 2
-    return K._best_path(t.corners[q, 0], t.corners[q, 1], t.nbr, pos.ttype, pos.emask, pos.netid,
-                        pos.netm, pos.par, pos.mult, np.empty(nn + 1, np.int64), np.empty(nn + 1, np.int64),
+    return K._best_path(t.corners[q, 0], t.corners[q, 1], t.nbr, pos.hx[H_TTYPE], pos.hx[H_EMASK], pos.netid,
+                        pos.nets[0], pos.nets[1], pos.hx[H_MULT], np.empty(nn + 1, np.int64), np.empty(nn + 1, np.int64),
                         np.empty(nn, np.int64), np.empty(nh, np.int64), nodes)
 
 
@@ -385,7 +384,7 @@ def result(t, pos, capped, res):
         winner = -1
         reason = K.E_TURN_CAP
     reach = np.empty(2, np.int64)
-    K._reaches(t.corners, t.dist, pos.ttype, pos.netm, pos.par, np.empty((2, 2, 2), np.int64), reach)
+    K._reaches(t.corners, t.dist, pos.hx[H_TTYPE], pos.nets[0], pos.nets[1], np.empty((2, 2, 2), np.int64), reach)
     res[K.O_DIST_A] = min(reach[0], 99)
     res[K.O_DIST_B] = min(reach[1], 99)
     if reason == K.E_ST_CLOSEST or (reason == K.E_BOTH_BLOCKED and t.stalemate_closest):
@@ -406,9 +405,9 @@ def result(t, pos, capped, res):
             for k2 in range(k):
                 if nodes[k2] >> 1 == hh:
                     dup = True
-            if not dup and pos.mult[hh] > 0:
+            if not dup and pos.hx[H_MULT][hh] > 0:
                 ndh += 1
-                nd += pos.dots[hh]
+                nd += pos.hx[H_DOTS][hh]
         res[K.O_PATH_DOT_HEXES] = ndh
         res[K.O_PATH_DOTS] = nd
         res[K.O_SCORE_A + winner] = 10 * sc if sc > 0 else 10
@@ -428,29 +427,40 @@ def result(t, pos, capped, res):
 
 @njit(cache=True)
 def copy_position(t, pos):
-    return Position(pos.ttype.copy(), pos.trot.copy(), pos.towner.copy(), pos.emask.copy(),
-                    pos.netid.copy(), pos.netm.copy(), pos.par.copy(), pos.adj.copy(), pos.need.copy(),
-                    pos.front.copy(), pos.fpos.copy(), pos.dots.copy(), pos.mult.copy(), pos.bag.copy(),
-                    pos.bagn.copy(), pos.hand.copy(), pos.placed_any.copy(), pos.blocked.copy(),
-                    pos.wreq.copy(), pos.wpath.copy(), pos.wlen.copy(), pos.st.copy(),
-                    pos.seen, pos.stamp, pos.stack, pos.pn, pos.ps)
+    return Position(pos.hx.copy(), pos.netid.copy(), pos.nets.copy(), pos.bag.copy(), pos.hand.copy(),
+                    pos.wit.copy(), pos.sq.copy(), pos.st.copy(), pos.work)
+
+
+@njit(cache=True)
+def _sorted_shuffle(rng, a):
+    """Shuffle a into an order that depends only on its multiset and rng: sorted first, so the
+    order it held (which the redrawing seat must not see) cannot leak into the draw."""
+    for i in range(1, a.shape[0]):
+        x = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > x:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = x
+    shuffle(rng, a)
 
 
 @njit(cache=True)
 def sample_hidden(t, pos, seat, rng):
     """What `seat` cannot see: the order of its own bag, and the opponent's hand and bag. It knows
-    the tile set, the board and its own hand, so its bag holds a known multiset (redrawn by a
-    shuffle), and the opponent's hand and bag together hold the opponent's tiles not on the board
-    (pooled, shuffled, and dealt back into the same hand slots and bag length: the counts are
-    public). What a pass reveals (the passer had no legal placement) is not conditioned on."""
-    n = pos.bagn[seat]
-    for i in range(n - 1, 0, -1):
-        j = below(rng, i + 1)
-        x = pos.bag[seat, i]
-        pos.bag[seat, i] = pos.bag[seat, j]
-        pos.bag[seat, j] = x
+    the tile set, the board and its own hand, so its bag holds a known multiset (redrawn in a
+    fresh order), and the opponent's hand and bag together hold the opponent's tiles not on the
+    board (pooled, redrawn, and dealt back into the same hand slots and bag length: the counts are
+    public). Each redraw starts from the sorted multiset, so the result depends on nothing the
+    seat cannot see. What a pass reveals (the passer had no legal placement) is not conditioned
+    on."""
+    n = pos.sq[Q_BAGN][seat]
+    own = pos.bag[seat, :n].copy()
+    _sorted_shuffle(rng, own)
+    for i in range(n):
+        pos.bag[seat, i] = own[i]
     o = 1 - seat
-    nb = pos.bagn[o]
+    nb = pos.sq[Q_BAGN][o]
     pool = np.empty(nb + t.hand_size, np.int64)
     for i in range(nb):
         pool[i] = pos.bag[o, i]
@@ -459,7 +469,8 @@ def sample_hidden(t, pos, seat, rng):
         if pos.hand[o, s] >= 0:
             pool[k] = pos.hand[o, s]
             k += 1
-    shuffle(rng, pool[:k])
+    pool = pool[:k].copy()
+    _sorted_shuffle(rng, pool)
     for i in range(nb):
         pos.bag[o, i] = pool[i]
     k = nb
@@ -479,7 +490,7 @@ def evaluate(t, pos, seat):
         return 0.0 if w < 0 else (1e9 if w == seat else -1e9)
     nn = t.nh * 2
     g = np.empty(t.nh * 19 + 3, np.int64)  # kernel.sets_size(nh)
-    K._sets(t.nbr, pos.ttype, pos.netm, pos.par, g)
+    K._sets(t.nbr, pos.hx[H_TTYPE], pos.nets[0], pos.nets[1], g)
     d = np.empty(nn, np.int64)
     o = 1 - seat
     mine = K._bfs_sets(t.corners[seat, 0], t.corners[seat, 1], K.NO_HEX, g, d, K.STOP)
@@ -506,13 +517,13 @@ def bot_move(t, pos, seat, code, par, scratch, rng):
     s = scratch
     if code == K.BOT_GREEDY:
         ok = K._greedy_move(seat, rng, par[0], par[1], t.block_connected, t.blocked_loses, t.corners,
-                            t.nbr, t.n_orient, t.rot_of, t.net_mask, t.emask_t, pos.ttype, pos.emask,
-                            pos.netid, pos.netm, pos.par, pos.adj, pos.need, pos.front, pos.st[NFRONT],
-                            pos.placed_any, pos.hand, s.pt, s.pr, s.cand, s.maps, s.sd, s.pn, s.dq,
+                            t.nbr, t.n_orient, t.rot_of, t.net_mask, t.emask_t, pos.hx[H_TTYPE], pos.hx[H_EMASK],
+                            pos.netid, pos.nets[0], pos.nets[1], pos.hx[H_ADJ], pos.hx[H_NEED], pos.hx[H_FRONT], pos.st[NFRONT],
+                            pos.sq[Q_PLACED], pos.hand, s.pt, s.pr, s.cand, s.maps, s.sd, s.pn, s.dq,
                             s.arr, s.carr, s.crit, s.cnt, s.need_c, s.gx, s.mv)
     else:
         ok = K._random_move(seat, rng, t.block_connected, t.corners, t.n_orient, t.rot_of, t.emask_t,
-                            pos.ttype, pos.adj, pos.need, pos.front, pos.st[NFRONT], pos.placed_any,
+                            pos.hx[H_TTYPE], pos.hx[H_ADJ], pos.hx[H_NEED], pos.hx[H_FRONT], pos.st[NFRONT], pos.sq[Q_PLACED],
                             pos.hand, s.pt, s.pr, s.cand, s.mv)
     if not ok:
         return t.pass_move
