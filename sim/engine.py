@@ -129,10 +129,21 @@ def implement(tables_cls: type, **functions: Callable) -> None:
         return isinstance(t, types.BaseNamedTuple) and t.instance_class is tables_cls
 
     for name, fn in functions.items():
-        overload(_GENERIC[name])(_forwarder(fn, is_mine))
+        label = f"forward_{name}.{tables_cls.__module__.replace('.', '_')}.{tables_cls.__qualname__}"
+        overload(_GENERIC[name])(_forwarder(fn, is_mine, label))
 
 
-def _forwarder(fn: Callable, is_mine: Callable) -> Callable:
+def _named(impl: Callable, label: str) -> Callable:
+    """Give a forwarding body its own qualified name. numba names a compiled function by module,
+    qualified name, argument types and a counter local to the process; forwarders of one arity
+    would otherwise share the first three (e.g. `apply` and `sample_hidden`, both (tables,
+    position, int64, generator)), so two cached drivers compiled in different processes could
+    link one forwarder's code for the other's."""
+    impl.__qualname__ = impl.__name__ = label
+    return impl
+
+
+def _forwarder(fn: Callable, is_mine: Callable, label: str) -> Callable:
     """An overload body that forwards to `fn` when the first argument is this game's tables.
     One per arity, since numba matches the overload's signature to the call's."""
     import inspect
@@ -141,27 +152,27 @@ def _forwarder(fn: Callable, is_mine: Callable) -> Callable:
     if n == 1:
         def ov1(t):
             if is_mine(t):
-                return lambda t: fn(t)
+                return _named(lambda t: fn(t), label)
         return ov1
     if n == 2:
         def ov2(t, a):
             if is_mine(t):
-                return lambda t, a: fn(t, a)
+                return _named(lambda t, a: fn(t, a), label)
         return ov2
     if n == 3:
         def ov3(t, a, b):
             if is_mine(t):
-                return lambda t, a, b: fn(t, a, b)
+                return _named(lambda t, a, b: fn(t, a, b), label)
         return ov3
     if n == 4:
         def ov4(t, a, b, c):
             if is_mine(t):
-                return lambda t, a, b, c: fn(t, a, b, c)
+                return _named(lambda t, a, b, c: fn(t, a, b, c), label)
         return ov4
     if n == 7:
         def ov7(t, a, b, c, d, e, f):
             if is_mine(t):
-                return lambda t, a, b, c, d, e, f: fn(t, a, b, c, d, e, f)
+                return _named(lambda t, a, b, c, d, e, f: fn(t, a, b, c, d, e, f), label)
         return ov7
     raise TypeError(f"{fn}: no engine function takes {n} arguments")
 

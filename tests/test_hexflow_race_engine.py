@@ -182,8 +182,9 @@ def test_search_games_pass_the_shared_checks():
 def test_search_is_offered_only_on_the_engine():
     assert "mcts" in [b.name for b in GAME.bots]
     for mode in ("battle", "tri", "tri2p"):
-        with pytest.raises(VariantError, match=r"seats\.A: bot 'mcts' is not available in mode"):
-            variants.load(f"hexflow/{mode}", {"seats.A": "mcts"})
+        seat = GAME.seat_names(GAME.resolve_rules({"mode": mode}, "test"))[-1]
+        with pytest.raises(VariantError, match=rf"seats\.{seat}: bot 'mcts' is not available in mode '{mode}'"):
+            variants.load(f"hexflow/{mode}", {f"seats.{seat}": "mcts"})
     v = variants.load("hexflow/race", {"seats.B": "mcts"})
     assert v.seats["B"].bot.code == search.BOT_MCTS
 
