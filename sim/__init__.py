@@ -12,7 +12,8 @@ __version__ = "0.1.0"
 
 
 def _numba_cache_dir() -> None:
-    """Key numba's on-disk cache on a hash of the kernel sources (rng, hexgrid, engine, games/).
+    """Key numba's on-disk cache on a hash of the kernel sources (rng, hexgrid, engine, search,
+    games/; the engine's drivers compile the search bot in).
 
     numba's `cache=True` only notices edits to the file of the cached function itself, not to
     kernels it calls from other modules, so after a rule edit a stale kernel could silently play
@@ -27,7 +28,7 @@ def _numba_cache_dir() -> None:
         return
     root = Path(__file__).resolve().parent
     h = hashlib.sha256()
-    kernel_sources = [root / "rng.py", root / "hexgrid.py", root / "engine.py",
+    kernel_sources = [root / "rng.py", root / "hexgrid.py", root / "engine.py", root / "search.py",
                       *sorted((root / "games").rglob("*.py"))]
     for path in kernel_sources:
         if not path.exists():
