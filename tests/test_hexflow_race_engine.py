@@ -215,3 +215,16 @@ def test_evaluation_is_greedys_cost_difference():
         if w >= 0:
             assert engine.value_of(t, pos, w) == 1e9 and engine.value_of(t, pos, 1 - w) == -1e9
     assert checked > 40
+
+
+def test_every_race_baseline_replays_through_the_engine(monkeypatch):
+    """The stored sample of every committed Race baseline, played with every chunk routed
+    through engine.play_chunk (random and greedy chunks normally take the chunk kernel)."""
+    from sim import baseline
+
+    monkeypatch.setattr(G, "_searching", lambda seats: True)
+    paths = sorted((ROOT / "data" / "baselines" / "hexflow").glob("race*.json"))
+    assert len(paths) == 9
+    for r in baseline.check(paths, statistical=False, jobs=1).results:
+        assert r.exact_games > 0 and r.exact_differing == 0, (r.path, r.exact_mismatches)
+        assert not r.variant_changed
