@@ -98,7 +98,7 @@ RACE_MCTS = {"iterations": 50, "rollout": "greedy", "rollout_depth": 4, "eval_sc
 def _race_mcts() -> search.SearchBot:
     bot = search.mcts_bot(next(b for b in R.BOTS if b.code == K.BOT_GREEDY))
     params = tuple(dataclasses.replace(p, default=RACE_MCTS.get(p.name, p.default)) for p in bot.params)
-    return dataclasses.replace(bot, params=params)
+    return dataclasses.replace(bot, params=params, doc=bot.doc + " HEXFLOW: Race mode only.")
 
 
 MCTS = _race_mcts()
