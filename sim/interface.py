@@ -140,10 +140,22 @@ def implement(tables_cls: type, *, no_alloc: bool = False, **functions: Callable
 
     for name, fn in functions.items():
         options = {"_nrt": False} if no_alloc and name in PER_DECISION else {}
-        overload(_GENERIC[name], jit_options=options, strict=False)(_forwarder(fn, is_mine))
+        label = f"forward_{name}.{tables_cls.__module__.replace('.', '_')}.{tables_cls.__qualname__}"
+        overload(_GENERIC[name], jit_options=options, strict=False)(_forwarder(fn, is_mine, label))
 
 
-def _forwarder(fn: Callable, is_mine: Callable) -> Callable:
+def _named(impl: Callable, label: str) -> Callable:
+    """Give a forwarding lambda its own qualified name. numba names a compiled function by
+    module, qualified name and argument types (plus a counter local to the process); lambdas of
+    one arity would share all three (e.g. `apply` and `sample_hidden`, both (tables, position,
+    int64, generator)), so two cached drivers compiled in different processes could link one
+    forwarder's code for the other's. A compiled game function is bound as itself: its own
+    module and name are unique already."""
+    impl.__qualname__ = impl.__name__ = label
+    return impl
+
+
+def _forwarder(fn: Callable, is_mine: Callable, label: str) -> Callable:
     """An overload body that, when the first argument is this game's tables, gives `fn`'s own
     Python function as the implementation (one call from the driver, not a forwarding call and
     then fn's; every call hands on each array of the tables and position), or for a plain
@@ -156,27 +168,27 @@ def _forwarder(fn: Callable, is_mine: Callable) -> Callable:
     if n == 1:
         def ov1(t):
             if is_mine(t):
-                return py or (lambda t: fn(t))
+                return py or _named(lambda t: fn(t), label)
         return ov1
     if n == 2:
         def ov2(t, a):
             if is_mine(t):
-                return py or (lambda t, a: fn(t, a))
+                return py or _named(lambda t, a: fn(t, a), label)
         return ov2
     if n == 3:
         def ov3(t, a, b):
             if is_mine(t):
-                return py or (lambda t, a, b: fn(t, a, b))
+                return py or _named(lambda t, a, b: fn(t, a, b), label)
         return ov3
     if n == 4:
         def ov4(t, a, b, c):
             if is_mine(t):
-                return py or (lambda t, a, b, c: fn(t, a, b, c))
+                return py or _named(lambda t, a, b, c: fn(t, a, b, c), label)
         return ov4
     if n == 7:
         def ov7(t, a, b, c, d, e, f):
             if is_mine(t):
-                return py or (lambda t, a, b, c, d, e, f: fn(t, a, b, c, d, e, f))
+                return py or _named(lambda t, a, b, c, d, e, f: fn(t, a, b, c, d, e, f), label)
         return ov7
     raise TypeError(f"{fn}: no engine function takes {n} arguments")
 

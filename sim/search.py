@@ -169,7 +169,9 @@ def _rollout(tables, pos, par, scratch, tree, rng):
 @njit(cache=True)
 def mcts_move(tables, root, seat, par, scratch, tree, rng):
     """The move of `seat` at the real position `root` after `par[P_ITER]` iterations (root is
-    never changed). The most visited child among the moves legal at the root."""
+    never changed). The most visited child among the moves legal at the root; among equally
+    visited ones (a budget below the number of moves visits most of them once), the one with the
+    best mean reward for `seat`."""
     c = par[P_C]
     scale = par[P_SCALE]
     tree.size[0] = 0
@@ -193,12 +195,13 @@ def mcts_move(tables, root, seat, par, scratch, tree, rng):
                 tree.value[node, i] += tree.reward[i]
             node = tree.parent[node]
     k = interface.legal_moves(tables, root, tree.legal)
-    best, best_n = -1, -1.0
+    best, best_n, best_v = -1, -1.0, -np.inf
     for i in range(k):
         ch = _child(tree, 0, tree.legal[i])
         n = tree.visits[ch] if ch >= 0 else 0.0
-        if n > best_n:
-            best, best_n = tree.legal[i], n
+        v = tree.value[ch, seat] / n if n > 0 else -np.inf
+        if n > best_n or n == best_n and v > best_v:  # equal visits: the better mean reward
+            best, best_n, best_v = tree.legal[i], n, v
     return best
 
 

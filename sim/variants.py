@@ -210,6 +210,7 @@ def resolve(data: dict[str, Any], name: str, where: str, path: Path | None = Non
         if seat not in seat_names:
             raise VariantError(unknown_key(where, "seats", seat, seat_names))
     seats = {s: _seat(game, s, given.get(s, game.default_bot), where) for s in seat_names}
+    game.check_seats(rules, seats, where)
     return Variant(name=name, game=game, description=data.get("description", ""), rules=rules,
                    seats=seats, path=path, overrides=overrides)
 

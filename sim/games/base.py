@@ -174,6 +174,9 @@ class Game:
         """Where the rule text contradicts itself for these rules: one line each."""
         return []
 
+    def check_seats(self, rules: dict[str, Any], seats: dict[str, "SeatBot"], where: str) -> None:
+        """Reject a bot these rules cannot seat (VariantError naming the seat); default: any."""
+
     def code_hash(self) -> str:
         """16 hex digits over the source that decides this game's outcomes: the package that
         defines the Game class (or its module, outside a package), sim/rng.py, sim/hexgrid.py,
