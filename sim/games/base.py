@@ -174,7 +174,7 @@ class Game:
         """Where the rule text contradicts itself for these rules: one line each."""
         return []
 
-    def check_seats(self, rules: dict[str, Any], seats: dict[str, "SeatBot"], where: str) -> None:
+    def check_seats(self, rules: dict[str, Any], seats: dict[str, SeatBot], where: str) -> None:
         """Reject a bot these rules cannot seat (VariantError naming the seat); default: any."""
 
     def code_hash(self) -> str:
