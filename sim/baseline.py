@@ -682,7 +682,7 @@ def check_statistical(b: Baseline, variant: Variant, games: int | None = None,
                                  note=f"rarer outcome {min(r['successes'], r['n'] - r['successes'])} "
                                       f"of {r['n']:,}: too few events at this size"))
                 continue
-            if m is None or m.kind != "proportion":
+            if m is None or m.kind != "proportion" or m.n == 0:
                 rows.append(_row(r, role, level, p=0.0, status="drift",
                                  note=f"not produced by the fresh games (the baseline had {r['n']:,})"))
                 continue
@@ -737,12 +737,13 @@ def _levels_for(alpha: float | None) -> drift.Levels | None:
 def check(paths: Sequence[str | Path] | None = None, exact: bool = True, statistical: bool = True,
           sample: int | None = None, full: bool = False, games: int | None = None,
           seed: int | None = None, false_drift: float | None = None, jobs: int | None = None,
-          progress: bool = False) -> CheckReport:
+          progress: bool = False, definitions: bool = True) -> CheckReport:
     """Check baselines (default: every one under data/baselines). Every file is read and its
     variant re-resolved before any game is played. `games` / `false_drift`: default each
-    baseline's design. `progress`: a line per baseline (and the fresh run's bar) on stderr."""
-    if not exact and not statistical:
-        raise UserError("check: nothing to do (both --no-exact and --no-statistical)")
+    baseline's design. `progress`: a line per baseline (and the fresh run's bar) on stderr.
+    `definitions=False`: a changed metric definition is not reported (the games alone)."""
+    if not exact and not statistical and not definitions:
+        raise UserError("check: nothing to do (--no-exact, --no-statistical and --no-definitions)")
     if games is not None and games < 1:
         raise UserError(f"--games {games}: must be at least 1")
     levels = _levels_for(false_drift)
@@ -759,7 +760,9 @@ def check(paths: Sequence[str | Path] | None = None, exact: bool = True, statist
                 or [f"hash {b.data['variant']['hash']} -> {v.hash}"]
         if exact:
             check_exact(b, v, sample, full, res)
-        _, changed = check_definitions(b, v, res)
+        changed: set[str] = set()
+        if definitions:
+            _, changed = check_definitions(b, v, res)
         if statistical and b.format not in OLD_FORMATS:
             check_statistical(b, v, games, seed, levels, jobs, res, skip=changed, progress=progress)
         results.append(res)

@@ -148,6 +148,8 @@ def check(
         help="Baseline files or folders (default: data/baselines).")] = None,
     exact: Annotated[bool, typer.Option(help="Re-play the stored sample of seeds.")] = True,
     statistical: Annotated[bool, typer.Option(help="Test every testable metric on fresh seeds.")] = True,
+    definitions: Annotated[bool, typer.Option(
+        help="Compare every metric's definition on the stored games (a change: stale, re-save).")] = True,
     sample: Annotated[int | None, typer.Option(help="Exact: re-play only the first N stored games.")] = None,
     full: Annotated[bool, typer.Option(help="Exact: re-play every game and compare the table digest.")] = False,
     games: Annotated[int | None, typer.Option(
@@ -169,7 +171,8 @@ def check(
     if jobs is not None and jobs < 1:
         raise UserError(f"--jobs {jobs}: must be at least 1")
     rep = baseline.check(paths, exact=exact, statistical=statistical, sample=sample, full=full,
-                         games=games, seed=seed, false_drift=false_drift, jobs=jobs, progress=progress)
+                         games=games, seed=seed, false_drift=false_drift, jobs=jobs, progress=progress,
+                         definitions=definitions)
     if not rep.results:
         raise UserError(f"check: no baselines found in {', '.join(map(str, paths or [baseline.BASELINES_DIR]))}")
     typer.echo(rep.summary())

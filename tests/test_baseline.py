@@ -242,6 +242,8 @@ def test_changed_metric_definition_is_stale_not_drift(variant_file, tmp_path, mo
     assert res.exit_code == 1 and "STALE racedice/v" in res.output
     assert "1 of 1 baselines stale (re-save: hexsim baseline save --shipped)" in res.output
     assert "drifted" not in res.output.splitlines()[-1]
+    # the games alone (a rules edit's gate): the definitions are not looked at
+    assert baseline.check([b.path], statistical=False, definitions=False).ok
     # a metric the code now reports that the baseline does not hold: stale as well
     game_metrics(monkeypatch, racedice, lambda df: by_goal(df, right=False) + [
         {"metric": "new row", "value": 1.0}])
