@@ -31,3 +31,40 @@ def test_shipped_baseline_holds(path):
     assert rep.ok, rep.summary()
     [r] = rep.results
     assert r.stats is not None and (r.stats["status"] == "ok").sum() >= 3
+
+
+def _shipped(name: str):
+    return baseline.BASELINES_DIR / f"{name}.json"
+
+
+def test_race_rare_path_metrics_are_not_testable():
+    """On a fresh clone the check once said "metric no longer produced" for Race: a run can
+    hold no completed path (0.1-0.3% of games). Such a metric is "not testable" at this size."""
+    [r] = baseline.check([_shipped("hexflow/race")], exact=False, definitions=False,
+                         games=baseline.SMALL_CHECK, jobs=1).results
+    assert r.ok, r.summary()
+    st = r.stats.set_index("metric")
+    for name in ("completed paths crossing a dot hex", "path completed", "end_path"):
+        assert st.loc[name, "status"] == "not testable", name
+    assert st.loc["winning path length (hexes), mean", "status"] == "not tested"
+
+
+def test_four_flags_old_definition_is_stale_not_drift(monkeypatch):
+    """On a fresh clone the check once said "ends by holding flags: baseline 0, now 1" for all
+    Four flags baselines: the saving code compared end-reason names with integer codes (always
+    0). With that old definition back, the check names the metric's definition, not drift."""
+    from sim.games.flags import report
+
+    mended = report.metrics
+
+    def old(df, rules, end_reasons):
+        rows = mended(df, rules, end_reasons)
+        for r in rows:
+            if r["metric"] == "ends by holding flags":
+                r.update(value=0.0, successes=0)
+        return rows
+
+    monkeypatch.setattr(report, "metrics", old)
+    [r] = baseline.check([_shipped("flags/standard")], exact=False, statistical=False).results
+    assert r.status == "STALE" and len(r.stale) == 1
+    assert r.stale[0].startswith("ends by holding flags: metric definition changed")
