@@ -29,6 +29,9 @@ run: $(STAMP)
 	$(BIN)/hexsim report data/runs/latest/* --out reports/latest
 	@echo "report: reports/latest/report.html"
 
+# The suite includes the regression gate on the committed baselines (tests/test_baselines_shipped.py:
+# exact replay, metric definitions and a small statistical check of each); the full statistical
+# check is `hexsim check` (about as many games as the baselines hold).
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --durations=15
 

@@ -130,23 +130,28 @@ def sweep(
 @friendly
 def baseline_save(
     variants: Annotated[list[str] | None, typer.Argument(help="Variant files or shipped game/name.")] = None,
-    games: Annotated[int, typer.Option(help="Games per variant.")] = 20_000,
+    games: Annotated[int | None, typer.Option(
+        help="Games per variant (default: the size the check's design needs, from a pilot run).")] = None,
     seed: Annotated[int, typer.Option(help="Run seed.")] = 0,
     out: Annotated[Path | None, typer.Option(
         help="Baseline file (one variant only; default data/baselines/<game>/<name>.json).")] = None,
-    sample: Annotated[int, typer.Option(help="Games stored for the exact check.")] = 200,
+    sample: Annotated[int, typer.Option(help="First games stored for the exact check.")] = 200,
     shipped: Annotated[bool, typer.Option(help="Save every shipped variant's baseline.")] = False,
     jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
+    progress: Annotated[bool, typer.Option(help="A line per baseline on stderr.")] = True,
 ):
-    """Play variants and record their metrics, seeds and outcome digest as baselines."""
+    """Play variants and record their metrics, seeds, outcome digest and check design as baselines."""
     from sim import baseline
     from sim.variants import list_shipped
 
     if shipped == bool(variants):
         raise UserError("baseline save: name variants, or give --shipped (not both)")
-    saved = baseline.save(list_shipped() if shipped else variants, games, seed, out, sample, jobs)
+    if jobs is not None and jobs < 1:
+        raise UserError(f"--jobs {jobs}: must be at least 1")
+    saved = baseline.save(list_shipped() if shipped else variants, games, seed, out, sample, jobs,
+                          progress=progress)
     for b in saved:
-        typer.echo(f"{b.data['variant']['name']}: {games:,} games, digest "
+        typer.echo(f"{b.data['variant']['name']}: {b.data['games']:,} games, digest "
                    f"{b.data['table_digest'][:19]}... -> {b.path}")
 
 
@@ -155,25 +160,32 @@ def check(
     paths: Annotated[list[Path] | None, typer.Argument(
         help="Baseline files or folders (default: data/baselines).")] = None,
     exact: Annotated[bool, typer.Option(help="Re-play the stored sample of seeds.")] = True,
-    statistical: Annotated[bool, typer.Option(help="Test every metric on fresh seeds.")] = True,
+    statistical: Annotated[bool, typer.Option(help="Test every testable metric on fresh seeds.")] = True,
+    definitions: Annotated[bool, typer.Option(
+        help="Compare every metric's definition on the stored games (a change: stale, re-save).")] = True,
     sample: Annotated[int | None, typer.Option(help="Exact: re-play only the first N stored games.")] = None,
     full: Annotated[bool, typer.Option(help="Exact: re-play every game and compare the table digest.")] = False,
-    games: Annotated[int | None, typer.Option(help="Statistical: games (default: the baseline's).")] = None,
+    games: Annotated[int | None, typer.Option(
+        help="Statistical: fresh games (default: each baseline's design, as many as it holds).")] = None,
     seed: Annotated[int | None, typer.Option(help="Statistical: run seed (default: baseline seed + 1).")] = None,
-    tolerance: Annotated[float, typer.Option(help="Allowed drift of a rate (absolute).")] = 0.01,
-    rel_tolerance: Annotated[float, typer.Option(help="Allowed drift of a mean (relative).")] = 0.02,
-    alpha: Annotated[float, typer.Option(help="Family-wise error per baseline (Holm).")] = 0.01,
+    false_drift: Annotated[float | None, typer.Option(
+        help="Statistical: chance that an unchanged variant is called drifted (default: each "
+             "baseline's design, 2e-4: half on the first mover's share, half Holm over the rest).")] = None,
     junit: Annotated[Path | None, typer.Option(help="Write a JUnit XML report here.")] = None,
     jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
+    progress: Annotated[bool, typer.Option(help="Which baseline, and games/s, on stderr.")] = True,
 ):
-    """Verify baselines: exact replay of stored seeds, statistical test on fresh seeds.
+    """Verify baselines: exact replay of stored seeds, metric definitions on the stored games,
+    statistical test on fresh seeds.
 
-    Exit 0 when all hold, 1 when any drifted, 2 on bad input."""
+    Exit 0 when all hold, 1 when any drifted or is stale (re-save it), 2 on bad input."""
     from sim import baseline
 
+    if jobs is not None and jobs < 1:
+        raise UserError(f"--jobs {jobs}: must be at least 1")
     rep = baseline.check(paths, exact=exact, statistical=statistical, sample=sample, full=full,
-                         games=games, seed=seed, tolerance=tolerance, rel_tolerance=rel_tolerance,
-                         alpha=alpha, jobs=jobs)
+                         games=games, seed=seed, false_drift=false_drift, jobs=jobs, progress=progress,
+                         definitions=definitions)
     if not rep.results:
         raise UserError(f"check: no baselines found in {', '.join(map(str, paths or [baseline.BASELINES_DIR]))}")
     typer.echo(rep.summary())
