@@ -87,6 +87,45 @@ def bench_bots(game: Game) -> list[str]:
     return [b for b in ("random", "greedy") if b in names] or names[:2]
 
 
+def mcts_seats(game: Game, rules: dict) -> list[SeatBot] | None:
+    """The search bot (default parameters) on the first seat against greedy on the others, or
+    None where the game or this mode offers no search bot."""
+    names = [b.name for b in game.bots]
+    if "mcts" not in names or "greedy" not in names:
+        return None
+    s = seats(game, rules, "greedy")
+    s[0] = seats(game, rules, "mcts")[0]
+    try:
+        game.check_seats(rules, dict(zip(game.seat_names(rules), s, strict=True)), "bench")
+    except Exception:  # noqa: BLE001  (a mode the search bot does not play)
+        return None
+    return s
+
+
+def mcts_rate(game: Game, rules: dict, s: list[SeatBot], seconds: float, repeats: int = 3) -> dict:
+    """Games/s of mcts against greedy, and the search's playouts/s: decisions of the mcts seat
+    (counted on traced games) times its iterations, over the CPU time of those games."""
+    iterations = s[0].params["iterations"]
+    game.play_chunk(rules, s, 0, 1, 0)  # compile / load
+    t0 = time.process_time()
+    game.play_chunk(rules, s, FIRST, 1, 1)
+    one = max(time.process_time() - t0, 1e-3)
+    n = max(1, int(seconds / (repeats + 1) / one))
+    times = [time_chunk(game, rules, s, n) for _ in range(repeats)]
+    decisions, cpu = 0, 0.0
+    for i in range(min(n, 4)):
+        t0 = time.process_time()
+        trace = game.play_traced(rules, s, FIRST + i, 1)
+        cpu += time.process_time() - t0
+        rec = trace.data.get("rec")
+        decisions += int((rec[:, 0] == 0).sum()) if rec is not None else sum(
+            1 for m in trace.moves if m.get("seat") in (0, game.seat_names(rules)[0]))
+    out = summarize(n, times)
+    out["iterations"] = iterations
+    out["playouts_per_second"] = round(decisions * iterations / max(cpu, 1e-9), 1)
+    return out
+
+
 def warm_for_timing(name: str, part: str = "all") -> None:
     """Compile one part of a game: its `warm`, or, for a game that keeps the default no-op
     `warm` (a plug-in), two games of every mode with each bench bot."""
@@ -180,6 +219,19 @@ def main(argv=None) -> int:
         print(f"{name:9s} {key.split('/')[0]:12s} {bot:7s} vs {bot:7s} "
               f"{r['games_per_second']:>12,.0f} games/s per core "
               f"(median of {r['repeats']}: {r['median_games_per_second']:,.0f})", flush=True)
+    # the search bot against greedy, where a game and mode offer it (issue: an mcts row per mode)
+    for name in names:
+        game = games.get(name)
+        for label, overrides in game.modes():
+            rules = game.resolve_rules(overrides, "bench")
+            s = mcts_seats(game, rules)
+            if s is None:
+                continue
+            r = mcts_rate(game, rules, s, args.seconds)
+            result["games"][name][f"{label}/mcts_vs_greedy"] = r
+            print(f"{name:9s} {label:12s} mcts({r['iterations']}) vs greedy "
+                  f"{r['games_per_second']:>8,.1f} games/s per core; "
+                  f"{r['playouts_per_second']:,.0f} playouts/s", flush=True)
     if "hexflow" in names:
         g = games.get("hexflow")
         gps = result["games"]["hexflow"].get("race/greedy", {}).get("games_per_second", 2000)

@@ -211,6 +211,15 @@ class SearchBot(Bot):
 
     rollout_bot: Bot | None = None
 
+    def _with_defaults(self, defaults: dict) -> SearchBot:
+        import dataclasses
+
+        unknown = set(defaults) - {p.name for p in self.params}
+        if unknown:
+            raise TypeError(f"mcts_bot: unknown parameters {sorted(unknown)}")
+        params = tuple(dataclasses.replace(p, default=defaults.get(p.name, p.default)) for p in self.params)
+        return dataclasses.replace(self, params=params)
+
     def par_row(self, params: dict) -> list[float]:
         roll = self.rollout_bot
         row = [float(params[p.name]) if p.kind != "str" else float(p.choices.index(params[p.name]))
@@ -220,8 +229,9 @@ class SearchBot(Bot):
         return [*row, float(roll.code), *(float(p.default) for p in roll.params)]
 
 
-def mcts_bot(greedy: Bot | None, iterations: int = 200) -> SearchBot:
-    """The search bot for a game whose greedy bot is `greedy` (rollouts and cut-off evaluation)."""
+def mcts_bot(greedy: Bot | None, iterations: int = 200, **defaults) -> SearchBot:
+    """The search bot for a game whose greedy bot is `greedy` (rollouts and cut-off evaluation);
+    `defaults` sets a game's own defaults of the other parameters (e.g. rollout="greedy")."""
     rollouts = ("random", "greedy") if greedy is not None else ("random",)
     return SearchBot(
         "mcts", BOT_MCTS,
@@ -237,4 +247,4 @@ def mcts_bot(greedy: Bot | None, iterations: int = 200) -> SearchBot:
                "position; 0 = play to the end.", low=0, high=100_000),
          Param("eval_scale", "float", 1.0, "Evaluation units per logistic unit at a rollout cut-off.",
                low=1e-9, high=1e9)),
-        rollout_bot=greedy)
+        rollout_bot=greedy)._with_defaults(defaults)
