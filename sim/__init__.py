@@ -85,3 +85,10 @@ def sweep(variant, grid, **kwargs):
     from sim.sweep import sweep as _sweep
 
     return _sweep(variant, grid, **kwargs)
+
+
+def ladder(variant, bots=(), **kwargs):
+    """Play a skill ladder and rate its bots; see `sim.ladder.ladder` (a LadderResult of frames)."""
+    from sim.ladder import ladder as _ladder
+
+    return _ladder(variant, bots, **kwargs)

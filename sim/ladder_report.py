@@ -1,0 +1,252 @@
+"""The ladder's files (ratings.csv, pairings.csv, by_skill.csv, skill_depth.csv, ladder.md,
+ladder.html, figures) and the "by skill" section `hexsim report` adds when its run folders hold
+several bot line-ups of one variant."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sim import plots
+from sim.ladder import DEPTH_SHARE, LadderResult, SkillTables, skill_tables
+
+
+def _pct(x: float) -> str:
+    return "n/a" if x is None or not np.isfinite(x) else f"{100 * x:.1f}%"
+
+
+def _ci(lo: float, hi: float, as_pct: bool = True) -> str:
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return ""
+    return f"[{_pct(lo)}, {_pct(hi)}]" if as_pct else f"[{lo:.0f}, {hi:.0f}]"
+
+
+# ---- figures -----------------------------------------------------------------------------------
+def elo_figure(t: SkillTables, budgets: Sequence[float] | None, budget_param: str | None):
+    import matplotlib.pyplot as plt
+
+    r = t.ratings
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    if budgets:
+        x = np.asarray(budgets, dtype=float)
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel(f"{budget_param} (log scale)")
+    else:
+        x = np.arange(len(r))
+        ax.set_xticks(x, r["bot"], rotation=20, ha="right", fontsize=8)
+        ax.set_xlabel("rung (ladder order)")
+    e = r["elo"].to_numpy()
+    ax.errorbar(x, e, yerr=[np.maximum(e - r["elo_low"], 0), np.maximum(r["elo_high"] - e, 0)], fmt="o-",
+                capsize=3)
+    ax.set_ylabel(f"Elo ({t.anchor} = 0)")
+    ax.set_title("Elo against budget (95% bootstrap intervals)")
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def first_mover_figure(t: SkillTables):
+    import matplotlib.pyplot as plt
+
+    b = t.by_skill.sort_values("elo")
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    x = b["elo"].to_numpy()
+    ax.fill_between(x, b["first_mover_share_low"], b["first_mover_share_high"], alpha=0.25,
+                    label="95% Wilson interval")
+    ax.plot(x, b["first_mover_share"], "o-", label="first mover's share of decisive games")
+    for xi, yi, lab in zip(x, b["first_mover_share"], b["bot"], strict=True):
+        ax.annotate(lab, (xi, yi), fontsize=7, xytext=(3, 4), textcoords="offset points")
+    ax.axhline(0.5, color="0.3", ls="--", lw=1, label="50%")
+    ax.set_xlabel(f"Elo of the bot playing itself ({t.anchor} = 0)")
+    ax.set_ylabel("share")
+    ax.set_title("First mover's share against Elo")
+    ax.legend(fontsize=8, frameon=False)
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def end_reason_figure(t: SkillTables, reasons: Sequence[str]):
+    import matplotlib.pyplot as plt
+
+    b = t.by_skill.sort_values("elo")
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    x = b["elo"].to_numpy()
+    for r in reasons:
+        col = f"end_{r}"
+        if col not in b or not (b[col] > 0).any():
+            continue
+        line, = ax.plot(x, b[col], "o-", label=r)
+        ax.fill_between(x, b[f"{col}_low"], b[f"{col}_high"], alpha=0.2, color=line.get_color())
+    ax.set_xlabel(f"Elo of the bot playing itself ({t.anchor} = 0)")
+    ax.set_ylabel("share of games")
+    ax.set_ylim(0, 1)
+    ax.set_title("How games end against Elo (95% Wilson bands)")
+    ax.legend(fontsize=8, frameon=False)
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def figures(t: SkillTables, reasons: Sequence[str], budgets=None, budget_param=None,
+            prefix: str = "") -> dict[str, bytes]:
+    figs = {f"{prefix}elo": plots.png(elo_figure(t, budgets, budget_param))}
+    if len(t.by_skill):
+        figs[f"{prefix}first_mover"] = plots.png(first_mover_figure(t))
+        figs[f"{prefix}end_reasons"] = plots.png(end_reason_figure(t, reasons))
+    return figs
+
+
+# ---- document ----------------------------------------------------------------------------------
+def skill_blocks(doc, t: SkillTables, level: int, prefix: str = "") -> None:
+    """Ratings, pairings, skill depth, SkillTrace and the by-skill table as document blocks."""
+    doc.h(level, "Ratings")
+    doc.p(f"Bradley-Terry fit (choix), draws as half a win, Elo anchored at {t.anchor} = 0; 95% "
+          "percentile bootstrap over games.")
+    doc.table(["bot", "Elo", "95% interval", "games", "note"],
+              [[r.bot, f"{r.elo:.0f}", _ci(r.elo_low, r.elo_high, False), f"{r.games:,}", r.note]
+               for r in t.ratings.itertuples()])
+    doc.h(level, "Pairings")
+    up = t.upset
+    doc.p(f"Upset rate (the lower-rated bot wins a decisive game): {_pct(up.value)} {_ci(up.low, up.high)} "
+          f"of {up.n:,} decisive games. Score = (wins + draws / 2) / games, Wilson interval.")
+    doc.table(["a", "b", "games", "wins a", "wins b", "draws", "score a", "95%", "b's share of decisive",
+               "95%", "stopped early"],
+              [[r.bot_a, r.bot_b, f"{r.games:,}", r.wins_a, r.wins_b, r.draws, _pct(r.score_a),
+                _ci(r.score_a_low, r.score_a_high), _pct(r.decisive_share_b),
+                _ci(r.decisive_share_b_low, r.decisive_share_b_high),
+                (r.decision or "no") if r.stopped_early else "no"] for r in t.pairings.itertuples()])
+    doc.h(level, "Skill depth and SkillTrace")
+    st = t.skill_trace
+    st_text = "n/a (needs at least two steps)" if not np.isfinite(st) else f"{st:.3f}"
+    if np.isfinite(st) and np.isfinite(t.skill_trace_ci[0]):
+        st_text += f" [{t.skill_trace_ci[0]:.3f}, {t.skill_trace_ci[1]:.3f}]"
+    doc.p(f"Skill depth: {t.depth.depth} of {len(t.order) - 1} steps (consecutive rungs from the weakest "
+          f"where each beats the one below in at least {DEPTH_SHARE:.0%} of decisive games with the "
+          f"95% Wilson lower bound above 50%). Ludii's SkillTrace over the same steps: {st_text} (95% "
+          "bootstrap); it is Ludii's measure exactly when each rung doubles the budget of the one below.")
+    doc.table(["lower", "upper", "decisive", "upper's share", "95%", "beats"],
+              [[r.lower, r.upper, f"{r.decisive:,}", _pct(r.share), _ci(r.low, r.high), "yes" if r.beats else "no"]
+               for r in t.depth.steps.itertuples()])
+    if len(t.by_skill):
+        doc.h(level, "By skill (each bot playing itself)")
+        b = t.by_skill
+        seats = [c[len("win_rate_"):] for c in b.columns if c.startswith("win_rate_")
+                 and not c.endswith(("_low", "_high"))]
+        doc.table(["bot", "Elo", "games", "first mover's share of decisive", "draws", "decided off the board",
+                   "median turns"] + [f"seat {s} wins" for s in seats],
+                  [[r["bot"], f"{r['elo']:.0f}", f"{r['games']:,}",
+                    f"{_pct(r['first_mover_share'])} {_ci(r['first_mover_share_low'], r['first_mover_share_high'])}",
+                    f"{_pct(r['draw_rate'])} {_ci(r['draw_rate_low'], r['draw_rate_high'])}",
+                    f"{_pct(r['off_board_share'])} {_ci(r['off_board_share_low'], r['off_board_share_high'])}",
+                    f"{r['median_turns']:g} [{r['median_turns_low']:g}, {r['median_turns_high']:g}]"]
+                   + [f"{_pct(r[f'win_rate_{s}'])} {_ci(r[f'win_rate_{s}_low'], r[f'win_rate_{s}_high'])}"
+                      for s in seats] for r in b.to_dict("records")])
+        by_elo = b.sort_values("elo", kind="stable")
+        weak, strong = by_elo.iloc[0], by_elo.iloc[-1]
+        doc.p(f"First mover's share of decisive games: {_pct(weak['first_mover_share'])} "
+              f"{_ci(weak['first_mover_share_low'], weak['first_mover_share_high'])} at the weakest rung "
+              f"({weak['bot']}, Elo {weak['elo']:.0f}), {_pct(strong['first_mover_share'])} "
+              f"{_ci(strong['first_mover_share_low'], strong['first_mover_share_high'])} at the strongest "
+              f"({strong['bot']}, Elo {strong['elo']:.0f}).")
+    doc.fig(f"{prefix}elo", "Elo against budget")
+    doc.fig(f"{prefix}first_mover", "First mover's share of decisive games against Elo")
+    doc.fig(f"{prefix}end_reasons", "End reasons against Elo")
+
+
+def write_ladder(res: LadderResult) -> dict[str, Path]:
+    from sim.reporting import Doc
+
+    out = res.out
+    out.mkdir(parents=True, exist_ok=True)
+    files = {k: out / f"{k}.csv" for k in ("ratings", "pairings", "by_skill", "skill_depth")}
+    res.ratings.to_csv(files["ratings"], index=False)
+    res.pairings.to_csv(files["pairings"], index=False)
+    res.by_skill.to_csv(files["by_skill"], index=False)
+    res.depth.steps.to_csv(files["skill_depth"], index=False)
+    t = SkillTables(res.ratings, res.pairings, res.by_skill, res.depth, res.skill_trace,
+                    res.skill_trace_ci, res.upset, res.anchor, res.order)
+    figs = figures(t, list(res.variant.game.end_reasons), res.budgets, res.budget_param)
+    (out / "figures").mkdir(exist_ok=True)
+    for k, data in figs.items():
+        files[k] = out / "figures" / f"{k}.png"
+        files[k].write_bytes(data)
+    doc = Doc()
+    v = res.variant
+    doc.h(1, f"Skill ladder: {v.name}")
+    early = int(res.pairings["stopped_early"].sum())
+    doc.p(f"{v.name} (hash {v.hash}), {len(res.order)} rungs, pairings: {res.pairs} (plus each bot "
+          f"against itself), {res.games:,} games per pairing with seats rotated, seed {res.seed}; "
+          f"{early} pairing(s) stopped early by the sequential test; wall time {res.wall_seconds:.0f} s.")
+    skill_blocks(doc, t, 2)
+    files["md"], files["html"] = out / "ladder.md", out / "ladder.html"
+    files["md"].write_text(doc.markdown({k: f"figures/{k}.png" for k in figs}))
+    files["html"].write_text(doc.html(figs, f"hexsim ladder {v.name}"))
+    return files
+
+
+# ---- `hexsim report`: the "by skill" section ---------------------------------------------------
+def _groups(runs: Sequence) -> dict[tuple[str, str], list]:
+    """Runs of one variant (same game, name and rules), any seats."""
+    import json
+
+    out: dict[tuple[str, str], list] = {}
+    for r in runs:
+        v = r.manifest.get("variant", {})
+        key = (v.get("name", r.label), json.dumps(v.get("rules", {}), sort_keys=True))
+        out.setdefault(key, []).append(r)
+    return out
+
+
+def section_tables(runs: Sequence) -> list[tuple[str, SkillTables, list[str]]]:
+    """For each variant whose runs hold several bot line-ups: its ladder tables, the bots in
+    Elo order (self-play runs give the by-skill rows, two-bot runs the pairings)."""
+    from sim.ladder import _bots_of
+    from sim.reporting import non_win_reasons
+
+    found = []
+    for (name, _), group in _groups(runs).items():
+        lineups = {tuple(_bots_of(r)) for r in group}
+        if len(lineups) < 2:
+            continue
+        self_runs: dict[str, Any] = {}
+        pair_runs: dict[frozenset, list] = {}
+        for r in group:
+            bots = set(_bots_of(r))
+            if len(bots) == 1:
+                self_runs.setdefault(bots.pop(), r)  # one self-play table per bot
+            elif len(bots) == 2:
+                pair_runs.setdefault(frozenset(bots), []).append(r)
+        names = sorted(set(self_runs) | {b for k in pair_runs for b in k})
+        if len(names) < 2:
+            continue
+        keyed = {tuple(sorted(k)): v for k, v in pair_runs.items()}
+        t = skill_tables(keyed, self_runs, names, non_win_reasons(group[0]), n_boot=200)
+        order = list(t.ratings.sort_values("elo")["bot"])  # weakest first, then refit in that order
+        keyed = {tuple(sorted(k, key=order.index)): v for k, v in pair_runs.items()}
+        t = skill_tables(keyed, self_runs, order, non_win_reasons(group[0]), n_boot=200)
+        found.append((name, t, list(group[0].end_reasons)))
+    return found
+
+
+def by_skill_section(doc, runs: Sequence, fig_dir: Path) -> dict[str, bytes]:
+    """Append the "by skill" section to a report when its runs hold several bot line-ups of one
+    variant; writes the section's figures into `fig_dir` and returns them (key -> PNG)."""
+    found = section_tables(runs)
+    figs: dict[str, bytes] = {}
+    if not found:
+        return figs
+    doc.h(2, "By skill")
+    doc.p("These run folders hold several bot line-ups of one variant. Runs of a bot against itself show "
+          "how the game plays at that strength; runs of two bots rate them (Bradley-Terry, draws as half a "
+          "win; intervals: bootstrap over games). Rungs are ordered by Elo; `hexsim ladder` plays a "
+          "complete ladder.")
+    for i, (name, t, reasons) in enumerate(found):
+        doc.h(3, name)
+        prefix = f"by_skill_{i}_"
+        skill_blocks(doc, t, 4, prefix)
+        figs.update(figures(t, reasons, prefix=prefix))
+    fig_dir.mkdir(parents=True, exist_ok=True)
+    for k, data in figs.items():
+        (fig_dir / f"{k}.png").write_bytes(data)
+    return figs
