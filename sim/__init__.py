@@ -87,8 +87,13 @@ def sweep(variant, grid, **kwargs):
     return _sweep(variant, grid, **kwargs)
 
 
-def ladder(variant, bots=(), **kwargs):
-    """Play a skill ladder and rate its bots; see `sim.ladder.ladder` (a LadderResult of frames)."""
-    from sim.ladder import ladder as _ladder
 
-    return _ladder(variant, bots, **kwargs)
+def __getattr__(name):
+    """`sim.ladder(variant, bots, ...)`: the module sim.ladder is itself callable (it calls
+    `sim.ladder.ladder`, which returns a LadderResult of frames), so the name means the same
+    before and after the module is imported."""
+    if name == "ladder":
+        import importlib
+
+        return importlib.import_module("sim.ladder")
+    raise AttributeError(f"module 'sim' has no attribute {name!r}")

@@ -259,17 +259,17 @@ def skill_depth(order: Sequence[str], counts: dict[tuple[str, str], tuple[int, i
     ends the count."""
     rows, depth, broken = [], 0, False
     for lo, up in zip(order[:-1], order[1:], strict=True):
-        w_lo, w_up, _ = counts.get((lo, up), (0, 0, 0))
+        w_lo, w_up, _ = counts.get((lo, up), (0, 0, 0))  # a step not played cannot count
         p = stats.wilson(w_up, w_lo + w_up)
         beats = bool(w_lo + w_up > 0 and p.value >= DEPTH_SHARE and p.low > 0.5)
         if beats and not broken:
             depth += 1
         else:
             broken = True
-        rows.append({"lower": lo, "upper": up, "decisive": w_lo + w_up, "upper_wins": w_up,
-                     "share": p.value, "low": p.low, "high": p.high, "beats": beats})
-    return Depth(depth, pd.DataFrame(rows, columns=["lower", "upper", "decisive", "upper_wins", "share",
-                                                    "low", "high", "beats"]))
+        rows.append({"lower": lo, "upper": up, "played": (lo, up) in counts, "decisive": w_lo + w_up,
+                     "upper_wins": w_up, "share": p.value, "low": p.low, "high": p.high, "beats": beats})
+    return Depth(depth, pd.DataFrame(rows, columns=["lower", "upper", "played", "decisive", "upper_wins",
+                                                    "share", "low", "high", "beats"]))
 
 
 def by_skill_row(run, non_win: set[str]) -> dict[str, Any]:

@@ -118,16 +118,16 @@ def skill_blocks(doc, t: SkillTables, level: int, prefix: str = "") -> None:
                 (r.decision or "no") if r.stopped_early else "no"] for r in t.pairings.itertuples()])
     doc.h(level, "Skill depth and SkillTrace")
     st = t.skill_trace
-    st_text = "n/a (needs at least two steps)" if not np.isfinite(st) else f"{st:.3f}"
+    st_text = "n/a (it needs two or more steps, every one played)" if not np.isfinite(st) else f"{st:.3f}"
     if np.isfinite(st) and np.isfinite(t.skill_trace_ci[0]):
-        st_text += f" [{t.skill_trace_ci[0]:.3f}, {t.skill_trace_ci[1]:.3f}]"
+        st_text += f" [{t.skill_trace_ci[0]:.3f}, {t.skill_trace_ci[1]:.3f}] (95% bootstrap)"
     doc.p(f"Skill depth: {t.depth.depth} of {len(t.order) - 1} steps (consecutive rungs from the weakest "
           f"where each beats the one below in at least {DEPTH_SHARE:.0%} of decisive games with the "
-          f"95% Wilson lower bound above 50%). Ludii's SkillTrace over the same steps: {st_text} (95% "
-          "bootstrap); it is Ludii's measure exactly when each rung doubles the budget of the one below.")
+          f"95% Wilson lower bound above 50%). Ludii's SkillTrace over the same steps: {st_text}; it is "
+          "Ludii's measure exactly when each rung doubles the budget of the one below.")
     doc.table(["lower", "upper", "decisive", "upper's share", "95%", "beats"],
-              [[r.lower, r.upper, f"{r.decisive:,}", _pct(r.share), _ci(r.low, r.high), "yes" if r.beats else "no"]
-               for r in t.depth.steps.itertuples()])
+              [[r.lower, r.upper, f"{r.decisive:,}", _pct(r.share), _ci(r.low, r.high),
+                ("yes" if r.beats else "no") if r.played else "not played"] for r in t.depth.steps.itertuples()])
     if len(t.by_skill):
         doc.h(level, "By skill (each bot playing itself)")
         b = t.by_skill

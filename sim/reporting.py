@@ -578,6 +578,7 @@ def build_report(run_dirs: Sequence[str | Path], out_dir: str | Path,
         path.write_bytes(data)
         fig_files[key] = path
     doc = render(analyses, comparison)
+    figs.update(_by_skill_section(doc, runs, out / "figures"))
     md_path, html_path, csv_path = out / "report.md", out / "report.html", out / "summary.csv"
     md_path.write_text(doc.markdown({k: f"figures/{k}.png" for k in figs}))
     html_path.write_text(doc.html(figs, "hexsim balance report"))
@@ -585,6 +586,14 @@ def build_report(run_dirs: Sequence[str | Path], out_dir: str | Path,
     warnings = [w for a in analyses for w in a.warnings]
     comp_df = pd.DataFrame(comparison.rows) if comparison else None
     return ReportResult(summary, out, md_path, html_path, csv_path, fig_files, warnings, comp_df)
+
+
+def _by_skill_section(doc: Doc, runs: Sequence[Run], fig_dir: Path) -> dict[str, bytes]:
+    """The "by skill" section (sim/ladder_report.py) when the runs hold several bot line-ups of
+    one variant; its figures are written into fig_dir and returned."""
+    from sim.ladder_report import by_skill_section
+
+    return by_skill_section(doc, runs, fig_dir)
 
 
 def make_figures(analyses: Sequence[Analysis]) -> dict[str, bytes]:
