@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 # 40,000 games give 95% intervals of about +/-0.5 points on a win rate near 50%.
 GAMES ?= 40000
 
-.PHONY: install run test bench scale lint clean
+.PHONY: install run test bench scale ladder lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -37,6 +37,19 @@ bench: $(STAMP)
 SCALE_GAMES ?= 1000000
 scale: $(STAMP)
 	$(BIN)/python -m sim.scale variants/hexflow/race.toml --games $(SCALE_GAMES) --report
+
+# Skill ladder (issue 17): Elo, skill depth and the first mover's share by skill, one ladder per
+# shipped game's standard variant (HEXFLOW: each mode). LADDER_BOTS="--bot random --bot greedy
+# --bot mcts:iterations=200" adds a rung where a game has the search bot.
+LADDER_GAMES ?= 1000
+LADDER_VARIANTS ?= hexflow/race hexflow/battle hexflow/tri flags/standard hexatile/standard hexatrex/standard
+LADDER_BOTS ?= --bot random --bot greedy
+ladder: $(STAMP)
+	for v in $(LADDER_VARIANTS); do \
+		$(BIN)/hexsim ladder $$v $(LADDER_BOTS) --games $(LADDER_GAMES) --jobs $(JOBS) \
+			--out reports/ladder/$$(echo $$v | tr / -) --no-progress || exit 1; \
+	done
+	@echo "ladders: reports/ladder/*/ladder.html"
 
 lint: $(STAMP)
 	$(BIN)/ruff check sim tests

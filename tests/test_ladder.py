@@ -259,6 +259,14 @@ def test_doubling_chain_from_the_cli_and_the_report_section(hex4, tmp_path):
     assert res.exit_code == 0 and "By skill" not in (tmp_path / "rep1" / "report.md").read_text()
 
 
+def test_all_pairs(hex4, tmp_path):
+    res = sim.ladder(str(hex4), ["random", "greedy", "mcts:iterations=8"], games=20, jobs=1, pairs="all",
+                     out=tmp_path / "a", n_boot=50)
+    assert len(res.pairings) == 3 and ("random", "mcts(iterations=8)") in set(
+        zip(res.pairings["bot_a"], res.pairings["bot_b"], strict=True))
+    assert (res.ratings["games"] == 40).all()  # every bot met both others
+
+
 def test_sim_ladder_is_callable_after_the_module_is_imported():
     import sim.ladder as module
 
