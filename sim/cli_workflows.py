@@ -201,14 +201,9 @@ def ladder(
     res = _ladder(variant, bot or [], games=games, doubling=doubling, rungs=rungs, pairs=pairs, seed=seed,
                   jobs=jobs, out=out, sequential=sequential, margin=margin, batch=batch, backend=backend,
                   scheduler=scheduler, progress=progress)
-    for r in res.ratings.itertuples():
-        typer.echo(f"{r.bot:32s} Elo {r.elo:7.0f} [{r.elo_low:7.0f}, {r.elo_high:7.0f}]  {r.games:,} games"
-                   + (f"  ({r.note})" if r.note else ""))
-    for r in res.pairings[res.pairings["stopped_early"]].itertuples():
-        typer.echo(f"{r.bot_a} vs {r.bot_b}: {r.decision}")
-    st = "n/a" if res.skill_trace != res.skill_trace else f"{res.skill_trace:.3f}"
-    typer.echo(f"skill depth {res.depth.depth} of {len(res.order) - 1} steps; SkillTrace {st}; "
-               f"wall {res.wall_seconds:.0f} s")
+    for line in res.summary():
+        typer.echo(line)
+    typer.echo(f"wall time {res.wall_seconds:.0f} s")
     typer.echo(f"report: {res.files['html']}  ratings: {res.files['ratings']}")
 
 

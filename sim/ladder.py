@@ -216,6 +216,20 @@ def pairing_counts(runs: Sequence, a: str, b: str) -> tuple[int, int, int]:
     return wa, wb, d
 
 
+def strong_seat_counts(runs: Sequence, strong: str) -> tuple[int, int, int]:
+    """(won, drawn, lost) by bot `strong` over the games of runs where it holds exactly one seat
+    (every run of a two-seat pairing; the line-up with the other bot on every other seat else)."""
+    won = drawn = lost = 0
+    for run in runs:
+        if _bots_of(run).count(strong) != 1:
+            continue
+        o = _outcomes(run.df, run.seats, strong)
+        won += int((o > 0).sum())
+        drawn += int((o == 0).sum())
+        lost += int((o < 0).sum())
+    return won, drawn, lost
+
+
 def fit_elo(scores: np.ndarray, played: np.ndarray, smoothing: float = SMOOTHING) -> np.ndarray:
     """Bradley-Terry ratings in Elo (mean 0) from scores[i, j] = wins of i over j plus half the
     draws; `smoothing` games each way are added to every pair that played (played[i, j])."""
@@ -338,26 +352,32 @@ def skill_tables(pair_runs: dict[tuple[str, str], list], self_runs: dict[str, An
     def anchored(r: np.ndarray) -> np.ndarray:
         return r - r[idx[anchor]]
 
-    def trace_of(r: np.ndarray) -> float:
-        util = []
-        for lo, up in zip(order[:-1], order[1:], strict=True):
-            if (lo, up) not in counts:
-                return math.nan
-            wa, wb, d = r[keys.index((lo, up))]
-            util.append((wb - wa) / max(wa + wb + d, 1))
-        return skill_trace(util)
+    steps = list(zip(order[:-1], order[1:], strict=True))
+    strong = np.array([strong_seat_counts(pair_runs[st], st[1]) for st in steps if st in pair_runs],
+                      dtype=np.int64).reshape(-1, 3)
+    seats = len(next(iter(pair_runs.values()))[0].seats) if pair_runs else 2
+
+    def trace_of(c: np.ndarray) -> float:
+        """SkillTrace over the chain's steps, Ludii's utilities: the strong bot in one seat,
+        win 1, draw 0, another seat's win -1 / (seats - 1) (its rank shared by the losers)."""
+        if len(c) < len(steps) or (c.sum(axis=1) == 0).any():
+            return math.nan
+        return skill_trace([(w - lost / (seats - 1)) / max(w + d + lost, 1) for w, d, lost in c])
 
     elo = anchored(fit_elo(*matrices(rec), smoothing=smoothing)) if keys else np.zeros(k)
-    trace = trace_of(rec) if keys else math.nan
+    trace = trace_of(strong)
     rng = np.random.default_rng(seed)
     boot_elo, boot_trace = [], []
+
+    def resample(c: np.ndarray) -> np.ndarray:
+        t = c.sum(axis=1)
+        return np.stack([rng.multinomial(n, row / max(n, 1)) for n, row in zip(t, c, strict=True)]) \
+            if len(c) else c
+
     if keys:
-        totals = rec.sum(axis=1)
-        probs = rec / np.maximum(totals, 1)[:, None]
         for _ in range(n_boot):
-            r = np.stack([rng.multinomial(t, p) for t, p in zip(totals, probs, strict=True)])
-            boot_elo.append(anchored(fit_elo(*matrices(r), smoothing=smoothing)))
-            boot_trace.append(trace_of(r))
+            boot_elo.append(anchored(fit_elo(*matrices(resample(rec)), smoothing=smoothing)))
+            boot_trace.append(trace_of(resample(strong)))
     boot = np.array(boot_elo) if boot_elo else np.zeros((1, k))
     lo, hi = np.quantile(boot, [0.025, 0.975], axis=0)
     st_ci = tuple(float(x) for x in np.nanquantile(boot_trace, [0.025, 0.975])) if boot_trace and \
@@ -425,7 +445,25 @@ class LadderResult:
     pairs: str
     wall_seconds: float
     out: Path
+    rungs: dict[str, dict[str, Any]] = field(default_factory=dict)  # label -> bot and every parameter
     files: dict[str, Path] = field(default_factory=dict)
+
+    def summary(self) -> list[str]:
+        """The answer in a few lines: ratings, early stops, skill depth, SkillTrace, and the first
+        mover's share of decisive games at the weakest and the strongest rung (by Elo)."""
+        lines = [f"{r.bot:28s} Elo {r.elo:6.0f} [{r.elo_low:6.0f}, {r.elo_high:6.0f}]  {r.games:,} games"
+                 + (f"  ({r.note})" if r.note else "") for r in self.ratings.itertuples()]
+        lines += [f"{r.bot_a} vs {r.bot_b}: {r.decision}" for r in self.pairings.itertuples() if r.stopped_early]
+        st = "n/a" if math.isnan(self.skill_trace) else \
+            f"{self.skill_trace:.3f} [{self.skill_trace_ci[0]:.3f}, {self.skill_trace_ci[1]:.3f}]"
+        lines.append(f"skill depth {self.depth.depth} of {len(self.order) - 1} steps; SkillTrace {st}")
+        if len(self.by_skill):
+            b = self.by_skill.sort_values("elo", kind="stable")
+            for what, r in (("weakest", b.iloc[0]), ("strongest", b.iloc[-1])):
+                lines.append(f"first mover's share of decisive games at the {what} rung ({r['bot']}): "
+                             f"{r['first_mover_share']:.1%} [{r['first_mover_share_low']:.1%}, "
+                             f"{r['first_mover_share_high']:.1%}]")
+        return lines
 
 
 def ladder(variant: str | Variant, bots: Sequence[str] = (), games: int = 1000, doubling: str | None = None,
@@ -492,7 +530,8 @@ def ladder(variant: str | Variant, bots: Sequence[str] = (), games: int = 1000, 
     tables = skill_tables(pair_runs, self_runs, order, non_win_reasons(first_run), played, n_boot, seed)
     res = LadderResult(base, tables.ratings, tables.pairings, tables.by_skill, tables.depth,
                        tables.skill_trace, tables.skill_trace_ci, tables.upset, tables.anchor, order,
-                       budgets, key, games, seed, pairs, wall, out)
+                       budgets, key, games, seed, pairs, wall, out,
+                       {b.label(): {"bot": b.bot.name, **b.params} for b in ladder_bots})
     if write:
         from sim.ladder_report import write_ladder
 

@@ -58,7 +58,9 @@ def first_mover_figure(t: SkillTables):
     ax.plot(x, b["first_mover_share"], "o-", label="first mover's share of decisive games")
     for xi, yi, lab in zip(x, b["first_mover_share"], b["bot"], strict=True):
         ax.annotate(lab, (xi, yi), fontsize=7, xytext=(3, 4), textcoords="offset points")
-    ax.axhline(0.5, color="0.3", ls="--", lw=1, label="50%")
+    seats = sum(1 for c in b.columns if c.startswith("win_rate_") and not c.endswith(("_low", "_high")))
+    fair = 1 / max(seats, 2)
+    ax.axhline(fair, color="0.3", ls="--", lw=1, label=f"{fair:.0%} (fair share)")
     ax.set_xlabel(f"Elo of the bot playing itself ({t.anchor} = 0)")
     ax.set_ylabel("share")
     ax.set_title("First mover's share against Elo")
@@ -178,6 +180,9 @@ def write_ladder(res: LadderResult) -> dict[str, Path]:
     doc.p(f"{v.name} (hash {v.hash}), {len(res.order)} rungs, pairings: {res.pairs} (plus each bot "
           f"against itself), {res.games:,} games per pairing with seats rotated, seed {res.seed}; "
           f"{early} pairing(s) stopped early by the sequential test; wall time {res.wall_seconds:.0f} s.")
+    doc.table(["rung", "bot", "parameters"],
+              [[label, spec["bot"], ", ".join(f"{k}={v}" for k, v in spec.items() if k != "bot") or "-"]
+               for label, spec in res.rungs.items()])
     skill_blocks(doc, t, 2)
     files["md"], files["html"] = out / "ladder.md", out / "ladder.html"
     files["md"].write_text(doc.markdown({k: f"figures/{k}.png" for k in figs}))

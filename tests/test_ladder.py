@@ -289,3 +289,10 @@ def test_three_seats_every_bot_holds_every_seat(tmp_path):
     p = res.pairings.iloc[0]
     assert p["games"] == 24 and p["wins_b"] > p["wins_a"]
     assert {f"win_rate_{s}" for s in seats} <= set(res.by_skill.columns)
+    # SkillTrace's utilities come from the line-up where the stronger bot holds one seat
+    from sim.reporting import load_run
+
+    runs = [load_run(p) for p in sorted((tmp_path / "t" / "runs").glob("pair*"))]
+    won, drawn, lost = ladder.strong_seat_counts(runs, "greedy")
+    one_seat = [r for r in runs if ladder._bots_of(r).count("greedy") == 1]
+    assert len(one_seat) == 1 and won + drawn + lost == len(one_seat[0].df) == 12
