@@ -183,7 +183,9 @@ def _play_pairing(base: Variant, a: SeatBot, b: SeatBot, games: int, seed: int, 
             decision = test.update(d)
             if decision is not None and decision.startswith("changed") and played < games:
                 pairing.stopped_early = True
-                pairing.decision = f"stopped after {played:,} games: {decision.replace('win rate', 'b - a')}"
+                stronger = pairing.b if decision.endswith("up") else pairing.a
+                pairing.decision = (f"stopped after {played:,} games: the GSPRT favours {stronger} winning "
+                                    f"{test.margin:g} more often than the other over an even pairing")
                 break
     if test is not None and not pairing.stopped_early:
         pairing.decision = f"played all {played:,} games (GSPRT: {test.decision() or 'undecided'})"
