@@ -48,7 +48,8 @@ from sim.variants import Variant
 ELO_PER_NAT = 400.0 / math.log(10.0)
 SMOOTHING = 0.1  # OpenSpiel's default prior games per pair and direction
 DEPTH_SHARE = 0.55  # a rung "beats the one below" at >= 55% of decisive games, lower bound > 50%
-RATING_COLUMNS = ["bot", "elo", "elo_low", "elo_high", "games", "note"]
+RATING_COLUMNS = ["bot", "elo", "elo_low", "elo_high", "games", "gap_below", "gap_below_low",
+                  "gap_below_high", "note"]
 PAIRING_COLUMNS = ["bot_a", "bot_b", "games", "wins_a", "wins_b", "draws", "score_a", "score_a_low",
                    "score_a_high", "decisive_share_b", "decisive_share_b_low", "decisive_share_b_high",
                    "upset_rate", "stopped_early", "decision"]
@@ -382,6 +383,10 @@ def skill_tables(pair_runs: dict[tuple[str, str], list], self_runs: dict[str, An
             boot_trace.append(trace_of(resample(strong)))
     boot = np.array(boot_elo) if boot_elo else np.zeros((1, k))
     lo, hi = np.quantile(boot, [0.025, 0.975], axis=0)
+    # the step from the rung below (ladder order): its interval is far narrower than the anchored
+    # ones when a weak link (e.g. random against greedy, 1:999) makes every rating loose
+    gap = np.r_[math.nan, np.diff(elo)]
+    gap_lo, gap_hi = (np.r_[math.nan, q] for q in np.quantile(np.diff(boot, axis=1), [0.025, 0.975], axis=0))
     st_ci = tuple(float(x) for x in np.nanquantile(boot_trace, [0.025, 0.975])) if boot_trace and \
         not np.isnan(boot_trace).all() else (math.nan, math.nan)
 
@@ -396,6 +401,7 @@ def skill_tables(pair_runs: dict[tuple[str, str], list], self_runs: dict[str, An
                 notes[lose].append(f"lost every decisive game to {win} (an upper bound)")
     notes[anchor].insert(0, "anchor: 0 by definition")
     ratings = pd.DataFrame({"bot": order, "elo": elo, "elo_low": lo, "elo_high": hi, "games": games,
+                            "gap_below": gap, "gap_below_low": gap_lo, "gap_below_high": gap_hi,
                             "note": ["; ".join(notes[b]) for b in order]}, columns=RATING_COLUMNS)
 
     rows = []

@@ -104,10 +104,12 @@ def skill_blocks(doc, t: SkillTables, level: int, prefix: str = "") -> None:
     """Ratings, pairings, skill depth, SkillTrace and the by-skill table as document blocks."""
     doc.h(level, "Ratings")
     doc.p(f"Bradley-Terry fit (choix), draws as half a win, Elo anchored at {t.anchor} = 0; 95% "
-          "percentile bootstrap over games.")
-    doc.table(["bot", "Elo", "95% interval", "games", "note"],
-              [[r.bot, f"{r.elo:.0f}", _ci(r.elo_low, r.elo_high, False), f"{r.games:,}", r.note]
-               for r in t.ratings.itertuples()])
+          "percentile bootstrap over games. An anchored interval is loose when a link of the chain is "
+          "one-sided; the step from the rung before has its own, usually much narrower, interval.")
+    doc.table(["bot", "Elo", "95% interval", "games", "Elo above the rung before", "95% interval", "note"],
+              [[r.bot, f"{r.elo:.0f}", _ci(r.elo_low, r.elo_high, False), f"{r.games:,}",
+                "" if not np.isfinite(r.gap_below) else f"{r.gap_below:+.0f}",
+                _ci(r.gap_below_low, r.gap_below_high, False), r.note] for r in t.ratings.itertuples()])
     doc.h(level, "Pairings")
     up = t.upset
     doc.p(f"Upset rate (the lower-rated bot wins a decisive game): {_pct(up.value)} {_ci(up.low, up.high)} "

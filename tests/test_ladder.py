@@ -184,6 +184,8 @@ def test_ladder_on_hex_tables_and_files(hex4, tmp_path):
     assert list(res.ratings.columns[:5]) == ["bot", "elo", "elo_low", "elo_high", "games"]
     assert r.loc["random", "elo"] == 0 and r.loc["greedy", "elo"] > 300  # greedy crushes random
     assert (r["elo_low"] <= r["elo"] + 1e-9).all() and (r["elo"] <= r["elo_high"] + 1e-9).all()
+    np.testing.assert_allclose(res.ratings["gap_below"].iloc[1:], np.diff(res.ratings["elo"]))
+    assert (res.ratings["gap_below_low"].iloc[1:] <= res.ratings["gap_below"].iloc[1:] + 1e-9).all()
     p = res.pairings
     assert list(zip(p["bot_a"], p["bot_b"], strict=True)) == [("random", "greedy"), ("greedy", "mcts(iterations=30)")]
     assert (p["games"] == 60).all() and (p["wins_a"] + p["wins_b"] + p["draws"] == p["games"]).all()
