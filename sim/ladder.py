@@ -88,6 +88,15 @@ def parse_bot(game: Game, spec: str) -> SeatBot:
     return SeatBot(bot, params)
 
 
+def rung_name(b: SeatBot, spec: str) -> str:
+    """The name a rung shows: its bot with the parameters the spec names (even at their default,
+    so `mcts:iterations=200` reads as such) and any other non-default ones."""
+    named = [item.partition("=")[0].strip() for item in spec.split(":")[1:]]
+    defaults = {p.name: p.default for p in b.bot.params}
+    keys = [k for k in b.params if k in named or b.params[k] != defaults[k]]
+    return f"{b.bot.name}({','.join(f'{k}={b.params[k]}' for k in keys)})" if keys else b.bot.name
+
+
 def doubling_chain(game: Game, spec: str, rungs: int) -> tuple[list[SeatBot], str]:
     """`rungs` bots from `spec`, the first parameter named in it doubled from rung to rung."""
     if rungs < 2:
@@ -152,7 +161,7 @@ class Pairing:
 
 
 def _play_pairing(base: Variant, a: SeatBot, b: SeatBot, games: int, seed: int, runs_dir: Path,
-                  run_kw: dict[str, Any], sequential: dict[str, Any] | None) -> Pairing:
+                  run_kw: dict[str, Any], sequential: dict[str, Any] | None, names: dict[str, str]) -> Pairing:
     import sim
     from sim.compare import run_folder
     from sim.sequential import SequentialTest
@@ -184,7 +193,7 @@ def _play_pairing(base: Variant, a: SeatBot, b: SeatBot, games: int, seed: int, 
             decision = test.update(d)
             if decision is not None and decision.startswith("changed") and played < games:
                 pairing.stopped_early = True
-                stronger = pairing.b if decision.endswith("up") else pairing.a
+                stronger = names.get(pairing.b if decision.endswith("up") else pairing.a)
                 pairing.decision = (f"stopped after {played:,} games: the GSPRT favours {stronger} winning "
                                     f"{test.margin:g} more often than the other over an even pairing")
                 break
@@ -270,7 +279,8 @@ class Depth:
     steps: pd.DataFrame  # lower, upper, decisive, upper_wins, share, low, high, beats
 
 
-def skill_depth(order: Sequence[str], counts: dict[tuple[str, str], tuple[int, int, int]]) -> Depth:
+def skill_depth(order: Sequence[str], counts: dict[tuple[str, str], tuple[int, int, int]],
+                names: dict[str, str] | None = None) -> Depth:
     """Consecutive rungs, from the weakest, where each beats the one below in at least 55% of
     their decisive games with the 95% Wilson lower bound above 50%; the first step that fails
     ends the count."""
@@ -283,7 +293,8 @@ def skill_depth(order: Sequence[str], counts: dict[tuple[str, str], tuple[int, i
             depth += 1
         else:
             broken = True
-        rows.append({"lower": lo, "upper": up, "played": (lo, up) in counts, "decisive": w_lo + w_up,
+        nm = names or {}
+        rows.append({"lower": nm.get(lo, lo), "upper": nm.get(up, up), "played": (lo, up) in counts, "decisive": w_lo + w_up,
                      "upper_wins": w_up, "share": p.value, "low": p.low, "high": p.high, "beats": beats})
     return Depth(depth, pd.DataFrame(rows, columns=["lower", "upper", "played", "decisive", "upper_wins",
                                                     "share", "low", "high", "beats"]))
@@ -331,10 +342,14 @@ class SkillTables:
 
 def skill_tables(pair_runs: dict[tuple[str, str], list], self_runs: dict[str, Any], order: Sequence[str],
                  non_win: set[str], early: dict[tuple[str, str], Pairing] | None = None,
-                 n_boot: int = 1000, seed: int = 0, smoothing: float = SMOOTHING) -> SkillTables:
+                 n_boot: int = 1000, seed: int = 0, smoothing: float = SMOOTHING,
+                 names: dict[str, str] | None = None) -> SkillTables:
     """Every ladder table from loaded runs (sim.reporting.Run): pairings keyed (a, b) with a below
-    b in `order`, self-play runs keyed by bot."""
+    b in `order`, self-play runs keyed by bot (labels as in the tables' bot columns; `names` maps
+    them to the names the output shows)."""
     order = list(order)
+    names = names or {}
+    nm = lambda b: names.get(b, b)
     idx = {b: i for i, b in enumerate(order)}
     k = len(order)
     counts = {key: pairing_counts(runs, *key) for key, runs in pair_runs.items()}
@@ -397,10 +412,10 @@ def skill_tables(pair_runs: dict[tuple[str, str], list], self_runs: dict[str, An
         games[idx[b]] += wa + wb + d
         for win, lose, w_win, w_lose in ((a, b, wa, wb), (b, a, wb, wa)):
             if w_win > 0 and w_lose == 0:  # no finite maximum-likelihood gap: the prior sets it
-                notes[win].append(f"won every decisive game against {lose} (a lower bound)")
-                notes[lose].append(f"lost every decisive game to {win} (an upper bound)")
+                notes[win].append(f"won every decisive game against {nm(lose)} (a lower bound)")
+                notes[lose].append(f"lost every decisive game to {nm(win)} (an upper bound)")
     notes[anchor].insert(0, "anchor: 0 by definition")
-    ratings = pd.DataFrame({"bot": order, "elo": elo, "elo_low": lo, "elo_high": hi, "games": games,
+    ratings = pd.DataFrame({"bot": [nm(b) for b in order], "elo": elo, "elo_low": lo, "elo_high": hi, "games": games,
                             "gap_below": gap, "gap_below_low": gap_lo, "gap_below_high": gap_hi,
                             "note": ["; ".join(notes[b]) for b in order]}, columns=RATING_COLUMNS)
 
@@ -415,7 +430,7 @@ def skill_tables(pair_runs: dict[tuple[str, str], list], self_runs: dict[str, An
         up_k += lower_wins
         up_n += wa + wb
         p = early.get((a, b)) if early else None
-        rows.append({"bot_a": a, "bot_b": b, "games": n, "wins_a": wa, "wins_b": wb, "draws": d,
+        rows.append({"bot_a": nm(a), "bot_b": nm(b), "games": n, "wins_a": wa, "wins_b": wb, "draws": d,
                      "score_a": s, "score_a_low": float(s_lo), "score_a_high": float(s_hi),
                      "decisive_share_b": share_b.value, "decisive_share_b_low": share_b.low,
                      "decisive_share_b_high": share_b.high,
@@ -423,12 +438,13 @@ def skill_tables(pair_runs: dict[tuple[str, str], list], self_runs: dict[str, An
                      "stopped_early": bool(p.stopped_early) if p else False,
                      "decision": p.decision if p else ""})
     pairings = pd.DataFrame(rows, columns=PAIRING_COLUMNS)
-    skill = [by_skill_row(self_runs[b], non_win) | {"elo": float(elo[idx[b]])} for b in order if b in self_runs]
+    skill = [by_skill_row(self_runs[b], non_win) | {"bot": nm(b), "elo": float(elo[idx[b]])}
+             for b in order if b in self_runs]
     by_skill = pd.DataFrame(skill)
     if len(by_skill):
         by_skill = by_skill[["bot", "elo"] + [c for c in by_skill.columns if c not in ("bot", "elo")]]
-    return SkillTables(ratings, pairings, by_skill, skill_depth(order, counts), trace, st_ci,
-                       stats.wilson(up_k, up_n), anchor, order)
+    return SkillTables(ratings, pairings, by_skill, skill_depth(order, counts, names), trace, st_ci,
+                       stats.wilson(up_k, up_n), nm(anchor), [nm(b) for b in order])
 
 
 # ---- the command -------------------------------------------------------------------------------
@@ -487,18 +503,21 @@ def ladder(variant: str | Variant, bots: Sequence[str] = (), games: int = 1000, 
     base = variant if isinstance(variant, Variant) else load(variant)
     game = base.game
     ladder_bots = [parse_bot(game, s) for s in bots]
+    shown = [rung_name(b, s) for b, s in zip(ladder_bots, bots, strict=True)]
     budgets, key = None, None
     if doubling:
         chain, key = doubling_chain(game, doubling, rungs)
         budgets = [float(b.params[key]) for b in chain]
         ladder_bots += chain
+        shown += [rung_name(b, doubling) for b in chain]
         if bots:
             budgets = None  # a mixed ladder: rungs are not one budget axis
     if len(ladder_bots) < 2:
         raise UserError("ladder: give at least two bots (--bot NAME[:param=value...], repeated) "
                         "or --doubling SPEC --rungs N")
     order = [b.label() for b in ladder_bots]
-    dup = sorted({x for x in order if order.count(x) > 1})
+    names = dict(zip(order, shown, strict=True))
+    dup = sorted({names[x] for x in order if order.count(x) > 1})
     if dup:
         raise UserError(f"--bot: {', '.join(dup)} given twice; every rung must be a different bot")
     if pairs not in ("neighbours", "all"):
@@ -521,7 +540,7 @@ def ladder(variant: str | Variant, bots: Sequence[str] = (), games: int = 1000, 
     played: dict[tuple[str, str], Pairing] = {}
     for i, j in plan:
         p = _play_pairing(base, ladder_bots[i], ladder_bots[j], games, seed, runs_dir, run_kw,
-                          {"margin": margin, "batch": batch} if sequential else None)
+                          {"margin": margin, "batch": batch} if sequential else None, names)
         played[(p.a, p.b)] = p
     self_paths = {}
     for b in ladder_bots:
@@ -535,11 +554,12 @@ def ladder(variant: str | Variant, bots: Sequence[str] = (), games: int = 1000, 
     pair_runs = {key_: [load_run(p) for p in pr.runs] for key_, pr in played.items()}
     self_runs = {b: load_run(p) for b, p in self_paths.items()}
     first_run = next(iter(self_runs.values()))
-    tables = skill_tables(pair_runs, self_runs, order, non_win_reasons(first_run), played, n_boot, seed)
+    tables = skill_tables(pair_runs, self_runs, order, non_win_reasons(first_run), played, n_boot, seed,
+                          names=names)
     res = LadderResult(base, tables.ratings, tables.pairings, tables.by_skill, tables.depth,
-                       tables.skill_trace, tables.skill_trace_ci, tables.upset, tables.anchor, order,
+                       tables.skill_trace, tables.skill_trace_ci, tables.upset, tables.anchor, tables.order,
                        budgets, key, games, seed, pairs, wall, out,
-                       {b.label(): {"bot": b.bot.name, **b.params} for b in ladder_bots})
+                       {names[b.label()]: {"bot": b.bot.name, **b.params} for b in ladder_bots})
     if write:
         from sim.ladder_report import write_ladder
 

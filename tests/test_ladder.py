@@ -143,6 +143,10 @@ def test_bot_specs_parse_and_validate():
     b = ladder.parse_bot(GAME, "mcts:iterations=40:c=1.5:rollout=greedy")
     assert b.params["iterations"] == 40 and b.params["c"] == 1.5 and b.params["rollout"] == "greedy"
     assert ladder.parse_bot(GAME, "greedy").label() == "greedy"
+    # a rung shows the parameters its spec names, even at their default (200 iterations)
+    default = ladder.parse_bot(GAME, "mcts:iterations=200")
+    assert default.label() == "mcts" and ladder.rung_name(default, "mcts:iterations=200") == "mcts(iterations=200)"
+    assert ladder.rung_name(ladder.parse_bot(GAME, "mcts"), "mcts") == "mcts"
     for spec, words in [("mcts:iterations=0", ["--bot mcts:iterations=0", "out of range"]),
                         ("mcts:iters=5", ["no parameter 'iters'", "iterations"]),
                         ("mcts:iterations", ["not param=value"]),
