@@ -203,7 +203,6 @@ def ladder(
                   scheduler=scheduler, progress=progress)
     for line in res.summary():
         typer.echo(line)
-    typer.echo(f"wall time {res.wall_seconds:.0f} s")
     typer.echo(f"report: {res.files['html']}  ratings: {res.files['ratings']}")
 
 

@@ -156,6 +156,8 @@ class Pairing:
     a: str
     b: str
     runs: list[Path] = field(default_factory=list)
+    played_now: int = 0  # games this call played (the rest were resumed from the run folders)
+    resumed: int = 0
     stopped_early: bool = False
     decision: str = ""
 
@@ -182,6 +184,8 @@ def _play_pairing(base: Variant, a: SeatBot, b: SeatBot, games: int, seed: int, 
             path = runs_dir / run_folder(f"pair{j}" + (f"-b{k}" if sequential else ""), v, g, s, True)
             r = sim.run(v, g, seed=s, out=path, rotate_seats=True, **run_kw)
             pairing.runs.append(path)
+            pairing.played_now += r.manifest["timings"]["games_played_now"]
+            pairing.resumed += r.manifest["timings"]["games_resumed"]
             if test is not None:
                 frames.append(_outcomes(r.table(["winner", *[f"bot_{x}" for x in v.seat_names]]),
                                         v.seat_names, pairing.a))
@@ -470,6 +474,8 @@ class LadderResult:
     wall_seconds: float
     out: Path
     rungs: dict[str, dict[str, Any]] = field(default_factory=dict)  # label -> bot and every parameter
+    played_now: int = 0  # games this call played; the others were resumed from OUT/runs
+    resumed: int = 0
     files: dict[str, Path] = field(default_factory=dict)
 
     def summary(self) -> list[str]:
@@ -481,6 +487,8 @@ class LadderResult:
         st = "n/a" if math.isnan(self.skill_trace) else \
             f"{self.skill_trace:.3f} [{self.skill_trace_ci[0]:.3f}, {self.skill_trace_ci[1]:.3f}]"
         lines.append(f"skill depth {self.depth.depth} of {len(self.order) - 1} steps; SkillTrace {st}")
+        lines.append(f"{self.played_now:,} games played in {self.wall_seconds:.0f} s wall, "
+                     f"{self.resumed:,} resumed from {self.out / 'runs'}")
         if len(self.by_skill):
             b = self.by_skill.sort_values("elo", kind="stable")
             for what, r in (("weakest", b.iloc[0]), ("strongest", b.iloc[-1])):
@@ -543,11 +551,14 @@ def ladder(variant: str | Variant, bots: Sequence[str] = (), games: int = 1000, 
                           {"margin": margin, "batch": batch} if sequential else None, names)
         played[(p.a, p.b)] = p
     self_paths = {}
+    now = sum(p.played_now for p in played.values())
+    resumed = sum(p.resumed for p in played.values())
     for b in ladder_bots:
         v = self_lineup(base, b)
         s = _derived_seed(seed, b.label(), "self")
         path = runs_dir / run_folder("self", v, games, s)
-        sim.run(v, games, seed=s, out=path, **run_kw)
+        t = sim.run(v, games, seed=s, out=path, **run_kw).manifest["timings"]
+        now, resumed = now + t["games_played_now"], resumed + t["games_resumed"]
         self_paths[b.label()] = path
     wall = time.perf_counter() - t0
 
@@ -559,7 +570,7 @@ def ladder(variant: str | Variant, bots: Sequence[str] = (), games: int = 1000, 
     res = LadderResult(base, tables.ratings, tables.pairings, tables.by_skill, tables.depth,
                        tables.skill_trace, tables.skill_trace_ci, tables.upset, tables.anchor, tables.order,
                        budgets, key, games, seed, pairs, wall, out,
-                       {names[b.label()]: {"bot": b.bot.name, **b.params} for b in ladder_bots})
+                       {names[b.label()]: {"bot": b.bot.name, **b.params} for b in ladder_bots}, now, resumed)
     if write:
         from sim.ladder_report import write_ladder
 

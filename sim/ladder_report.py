@@ -181,7 +181,8 @@ def write_ladder(res: LadderResult) -> dict[str, Path]:
     early = int(res.pairings["stopped_early"].sum())
     doc.p(f"{v.name} (hash {v.hash}), {len(res.order)} rungs, pairings: {res.pairs} (plus each bot "
           f"against itself), {res.games:,} games per pairing with seats rotated, seed {res.seed}; "
-          f"{early} pairing(s) stopped early by the sequential test; wall time {res.wall_seconds:.0f} s.")
+          f"{early} pairing(s) stopped early by the sequential test; {res.played_now:,} games played in "
+          f"{res.wall_seconds:.0f} s wall by the call that wrote this, {res.resumed:,} resumed from earlier calls.")
     doc.table(["rung", "bot", "parameters"],
               [[label, spec["bot"], ", ".join(f"{k}={v}" for k, v in spec.items() if k != "bot") or "-"]
                for label, spec in res.rungs.items()])

@@ -230,6 +230,7 @@ def test_same_ladder_for_any_jobs_and_a_rerun_resumes(hex4, tmp_path):
     pd.testing.assert_frame_equal(a.by_skill, b.by_skill)
     again = sim.ladder(str(hex4), BOTS, games=40, seed=5, jobs=1, out=tmp_path / "one", n_boot=100)
     pd.testing.assert_frame_equal(a.ratings, again.ratings)
+    assert a.played_now == 2 * 40 + 3 * 40 and again.played_now == 0 and again.resumed == a.played_now
     for m in (tmp_path / "one" / "runs").glob("*/manifest.json"):
         t = json.loads(m.read_text())["timings"]
         assert t["games_played_now"] == 0 and t["games_resumed"] > 0
