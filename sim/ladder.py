@@ -370,9 +370,19 @@ def skill_tables(pair_runs: dict[tuple[str, str], list], self_runs: dict[str, An
         return sc, pl
 
     anchor = "random" if "random" in idx else order[0]
+    # only bots linked to the anchor by games have a rating; the others get NaN
+    from scipy.sparse.csgraph import connected_components
 
-    def anchored(r: np.ndarray) -> np.ndarray:
-        return r - r[idx[anchor]]
+    _, comp = connected_components(matrices(rec)[1], directed=False)
+    linked = comp == comp[idx[anchor]]
+
+    def anchored(sc_pl: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        out = np.full(k, math.nan)
+        if linked.sum() > 1:
+            sub = np.ix_(linked, linked)
+            out[linked] = fit_elo(sc_pl[0][sub], sc_pl[1][sub], smoothing=smoothing)
+        out[idx[anchor]] = out[idx[anchor]] if linked.sum() > 1 else 0.0
+        return out - out[idx[anchor]]
 
     steps = list(zip(order[:-1], order[1:], strict=True))
     strong = np.array([strong_seat_counts(pair_runs[st], st[1]) for st in steps if st in pair_runs],
@@ -386,7 +396,7 @@ def skill_tables(pair_runs: dict[tuple[str, str], list], self_runs: dict[str, An
             return math.nan
         return skill_trace([(w - lost / (seats - 1)) / max(w + d + lost, 1) for w, d, lost in c])
 
-    elo = anchored(fit_elo(*matrices(rec), smoothing=smoothing)) if keys else np.zeros(k)
+    elo = anchored(matrices(rec))
     trace = trace_of(strong)
     rng = np.random.default_rng(seed)
     boot_elo, boot_trace = [], []
@@ -398,9 +408,9 @@ def skill_tables(pair_runs: dict[tuple[str, str], list], self_runs: dict[str, An
 
     if keys:
         for _ in range(n_boot):
-            boot_elo.append(anchored(fit_elo(*matrices(resample(rec)), smoothing=smoothing)))
+            boot_elo.append(anchored(matrices(resample(rec))))
             boot_trace.append(trace_of(resample(strong)))
-    boot = np.array(boot_elo) if boot_elo else np.zeros((1, k))
+    boot = np.array(boot_elo) if boot_elo else elo[None, :]
     lo, hi = np.quantile(boot, [0.025, 0.975], axis=0)
     # the step from the rung below (ladder order): its interval is far narrower than the anchored
     # ones when a weak link (e.g. random against greedy, 1:999) makes every rating loose
@@ -419,6 +429,9 @@ def skill_tables(pair_runs: dict[tuple[str, str], list], self_runs: dict[str, An
                 notes[win].append(f"won every decisive game against {nm(lose)} (a lower bound)")
                 notes[lose].append(f"lost every decisive game to {nm(win)} (an upper bound)")
     notes[anchor].insert(0, "anchor: 0 by definition")
+    for b in order:
+        if not linked[idx[b]]:
+            notes[b].append(f"no games link it to {nm(anchor)}: no rating")
     ratings = pd.DataFrame({"bot": [nm(b) for b in order], "elo": elo, "elo_low": lo, "elo_high": hi, "games": games,
                             "gap_below": gap, "gap_below_low": gap_lo, "gap_below_high": gap_hi,
                             "note": ["; ".join(notes[b]) for b in order]}, columns=RATING_COLUMNS)
@@ -430,7 +443,7 @@ def skill_tables(pair_runs: dict[tuple[str, str], list], self_runs: dict[str, An
         s = (wa + d / 2) / n if n else math.nan
         s_lo, s_hi = proportion_confint(wa + d / 2, n, method="wilson") if n else (math.nan, math.nan)
         share_b = stats.wilson(wb, wa + wb)
-        lower_wins = wa if elo[idx[a]] < elo[idx[b]] else wb
+        lower_wins = wa if elo[idx[a]] < elo[idx[b]] else wb  # both linked: they played
         up_k += lower_wins
         up_n += wa + wb
         p = early.get((a, b)) if early else None

@@ -24,6 +24,10 @@ def _ci(lo: float, hi: float, as_pct: bool = True) -> str:
     return f"[{_pct(lo)}, {_pct(hi)}]" if as_pct else f"[{lo:.0f}, {hi:.0f}]"
 
 
+def _elo(x: float) -> str:
+    return "n/a" if not np.isfinite(x) else f"{x:.0f}"
+
+
 # ---- figures -----------------------------------------------------------------------------------
 def elo_figure(t: SkillTables, budgets: Sequence[float] | None, budget_param: str | None):
     import matplotlib.pyplot as plt
@@ -92,6 +96,8 @@ def end_reason_figure(t: SkillTables, reasons: Sequence[str]):
 
 def figures(t: SkillTables, reasons: Sequence[str], budgets=None, budget_param=None,
             prefix: str = "") -> dict[str, bytes]:
+    if not len(t.pairings):  # nothing rates the bots: no axis to draw them on
+        return {}
     figs = {f"{prefix}elo": plots.png(elo_figure(t, budgets, budget_param))}
     if len(t.by_skill):
         figs[f"{prefix}first_mover"] = plots.png(first_mover_figure(t))
@@ -101,13 +107,23 @@ def figures(t: SkillTables, reasons: Sequence[str], budgets=None, budget_param=N
 
 # ---- document ----------------------------------------------------------------------------------
 def skill_blocks(doc, t: SkillTables, level: int, prefix: str = "") -> None:
-    """Ratings, pairings, skill depth, SkillTrace and the by-skill table as document blocks."""
+    """Ratings, pairings, skill depth, SkillTrace and the by-skill table as document blocks (only
+    the by-skill table when no two bots played each other)."""
+    if len(t.pairings):
+        _rating_blocks(doc, t, level)
+    _by_skill_blocks(doc, t, level)
+    doc.fig(f"{prefix}elo", "Elo against budget")
+    doc.fig(f"{prefix}first_mover", "First mover's share of decisive games against Elo")
+    doc.fig(f"{prefix}end_reasons", "End reasons against Elo")
+
+
+def _rating_blocks(doc, t: SkillTables, level: int) -> None:
     doc.h(level, "Ratings")
     doc.p(f"Bradley-Terry fit (choix), draws as half a win, Elo anchored at {t.anchor} = 0; 95% "
           "percentile bootstrap over games. An anchored interval is loose when a link of the chain is "
           "one-sided; the step from the rung before has its own, usually much narrower, interval.")
     doc.table(["bot", "Elo", "95% interval", "games", "Elo above the rung before", "95% interval", "note"],
-              [[r.bot, f"{r.elo:.0f}", _ci(r.elo_low, r.elo_high, False), f"{r.games:,}",
+              [[r.bot, _elo(r.elo), _ci(r.elo_low, r.elo_high, False), f"{r.games:,}",
                 "" if not np.isfinite(r.gap_below) else f"{r.gap_below:+.0f}",
                 _ci(r.gap_below_low, r.gap_below_high, False), r.note] for r in t.ratings.itertuples()])
     doc.h(level, "Pairings")
@@ -132,6 +148,9 @@ def skill_blocks(doc, t: SkillTables, level: int, prefix: str = "") -> None:
     doc.table(["lower", "upper", "decisive", "upper's share", "95%", "beats"],
               [[r.lower, r.upper, f"{r.decisive:,}", _pct(r.share), _ci(r.low, r.high),
                 ("yes" if r.beats else "no") if r.played else "not played"] for r in t.depth.steps.itertuples()])
+
+
+def _by_skill_blocks(doc, t: SkillTables, level: int) -> None:
     if len(t.by_skill):
         doc.h(level, "By skill (each bot playing itself)")
         b = t.by_skill
@@ -139,23 +158,22 @@ def skill_blocks(doc, t: SkillTables, level: int, prefix: str = "") -> None:
                  and not c.endswith(("_low", "_high"))]
         doc.table(["bot", "Elo", "games", "first mover's share of decisive", "draws", "decided off the board",
                    "median turns"] + [f"seat {s} wins" for s in seats],
-                  [[r["bot"], f"{r['elo']:.0f}", f"{r['games']:,}",
+                  [[r["bot"], _elo(r["elo"]), f"{r['games']:,}",
                     f"{_pct(r['first_mover_share'])} {_ci(r['first_mover_share_low'], r['first_mover_share_high'])}",
                     f"{_pct(r['draw_rate'])} {_ci(r['draw_rate_low'], r['draw_rate_high'])}",
                     f"{_pct(r['off_board_share'])} {_ci(r['off_board_share_low'], r['off_board_share_high'])}",
                     f"{r['median_turns']:g} [{r['median_turns_low']:g}, {r['median_turns_high']:g}]"]
                    + [f"{_pct(r[f'win_rate_{s}'])} {_ci(r[f'win_rate_{s}_low'], r[f'win_rate_{s}_high'])}"
                       for s in seats] for r in b.to_dict("records")])
-        by_elo = b.sort_values("elo", kind="stable")
+        by_elo = b[np.isfinite(b["elo"])].sort_values("elo", kind="stable")
+        if len(by_elo) < 2:
+            return
         weak, strong = by_elo.iloc[0], by_elo.iloc[-1]
         doc.p(f"First mover's share of decisive games: {_pct(weak['first_mover_share'])} "
               f"{_ci(weak['first_mover_share_low'], weak['first_mover_share_high'])} at the weakest rung "
-              f"({weak['bot']}, Elo {weak['elo']:.0f}), {_pct(strong['first_mover_share'])} "
+              f"({weak['bot']}, Elo {_elo(weak['elo'])}), {_pct(strong['first_mover_share'])} "
               f"{_ci(strong['first_mover_share_low'], strong['first_mover_share_high'])} at the strongest "
-              f"({strong['bot']}, Elo {strong['elo']:.0f}).")
-    doc.fig(f"{prefix}elo", "Elo against budget")
-    doc.fig(f"{prefix}first_mover", "First mover's share of decisive games against Elo")
-    doc.fig(f"{prefix}end_reasons", "End reasons against Elo")
+              f"({strong['bot']}, Elo {_elo(strong['elo'])}).")
 
 
 def write_ladder(res: LadderResult) -> dict[str, Path]:

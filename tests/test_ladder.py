@@ -260,6 +260,12 @@ def test_doubling_chain_from_the_cli_and_the_report_section(hex4, tmp_path):
     md = (tmp_path / "rep" / "report.md").read_text()
     assert "## By skill" in md and "mcts(iterations=32)" in md.split("## By skill")[1]
     assert (tmp_path / "rep" / "figures" / "by_skill_0_first_mover.png").exists()
+    # self-play runs only: the by-skill rows, but no games link the bots, so no ratings
+    selfs = sorted(str(p) for p in (out / "runs").glob("self-*"))
+    res = CliRunner().invoke(app, ["report", *selfs, "--out", str(tmp_path / "rep2")])
+    assert res.exit_code == 0, res.output
+    section = (tmp_path / "rep2" / "report.md").read_text().split("\n## By skill")[1]
+    assert "first mover's share of decisive" in section and "Ratings" not in section
     # one line-up only: no section
     one = sorted((out / "runs").iterdir())[0]
     res = CliRunner().invoke(app, ["report", str(one), "--out", str(tmp_path / "rep1")])
