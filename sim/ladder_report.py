@@ -176,6 +176,32 @@ def _by_skill_blocks(doc, t: SkillTables, level: int) -> None:
               f"({strong['bot']}, Elo {_elo(strong['elo'])}).")
 
 
+def _finite(x: float) -> float | None:
+    return float(x) if np.isfinite(x) else None  # JSON has no NaN
+
+
+def _write_summary(res: LadderResult, path: Path) -> None:
+    """ladder.json: what was asked (variant, rungs, games, seed, pairs) and the headline answers."""
+    from sim import tables
+    from sim.runner import git_commit
+
+    b = res.by_skill[np.isfinite(res.by_skill["elo"])].sort_values("elo", kind="stable") \
+        if len(res.by_skill) else res.by_skill
+    first = {what: {"bot": r["bot"], "share": _finite(r["first_mover_share"]),
+                    "low": _finite(r["first_mover_share_low"]), "high": _finite(r["first_mover_share_high"])}
+             for what, r in
+             (("weakest", b.iloc[0]), ("strongest", b.iloc[-1]))} if len(b) else {}
+    tables.write_json(path, {
+        "variant": res.variant.describe(), "rungs": res.rungs, "games_per_pairing": res.games,
+        "seed": res.seed, "pairs": res.pairs, "anchor": res.anchor, "skill_depth": res.depth.depth,
+        "steps": len(res.order) - 1, "skill_trace": _finite(res.skill_trace),
+        "skill_trace_ci": [_finite(x) for x in res.skill_trace_ci], "upset_rate": _finite(res.upset.value),
+        "first_mover_share": first,
+        "stopped_early": [f"{r.bot_a} vs {r.bot_b}" for r in res.pairings.itertuples() if r.stopped_early],
+        "games_played_now": res.played_now, "games_resumed": res.resumed,
+        "wall_seconds": round(res.wall_seconds, 3), "git_commit": git_commit()})
+
+
 def write_ladder(res: LadderResult) -> dict[str, Path]:
     from sim.reporting import Doc
 
@@ -186,6 +212,8 @@ def write_ladder(res: LadderResult) -> dict[str, Path]:
     res.pairings.to_csv(files["pairings"], index=False)
     res.by_skill.to_csv(files["by_skill"], index=False)
     res.depth.steps.to_csv(files["skill_depth"], index=False)
+    files["json"] = out / "ladder.json"
+    _write_summary(res, files["json"])
     t = SkillTables(res.ratings, res.pairings, res.by_skill, res.depth, res.skill_trace,
                     res.skill_trace_ci, res.upset, res.anchor, res.order)
     figs = figures(t, list(res.variant.game.end_reasons), res.budgets, res.budget_param)

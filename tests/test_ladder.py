@@ -211,6 +211,9 @@ def test_ladder_on_hex_tables_and_files(hex4, tmp_path):
     for name in ("ratings.csv", "pairings.csv", "by_skill.csv", "skill_depth.csv", "ladder.md", "ladder.html",
                  "figures/elo.png", "figures/first_mover.png", "figures/end_reasons.png"):
         assert (tmp_path / "lad" / name).stat().st_size > 0
+    summary = json.loads((tmp_path / "lad" / "ladder.json").read_text())
+    assert summary["skill_depth"] == res.depth.depth and summary["steps"] == 2 and summary["seed"] == 2
+    assert summary["first_mover_share"]["weakest"]["bot"] == "random"
     md = (tmp_path / "lad" / "ladder.md").read_text()
     assert "Skill depth" in md and "SkillTrace" in md and "first mover" in md.lower()
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "lad" / "ratings.csv").iloc[:, :5],
