@@ -33,7 +33,7 @@ from scipy import stats as sps
 
 from sim import metrics
 from sim.errors import UserError
-from sim.variants import VARIANTS_DIR, Variant, load
+from sim.variants import Variant, find, load, name_of
 
 ROOT = Path(__file__).resolve().parent.parent
 BASELINES_DIR = ROOT / "data" / "baselines"
@@ -74,12 +74,12 @@ def sample_of(df: pd.DataFrame, k: int) -> dict[str, list]:
 
 # ---- save --------------------------------------------------------------------------------------
 def spec_of(variant: Variant) -> str:
-    """How `check` finds the variant again: `game/name` when shipped, else a path (relative to
-    the repository when inside it)."""
+    """How `check` finds the variant again: `game/name` when shipped or on HEXSIM_VARIANTS, else a
+    path (relative to the repository when inside it)."""
     if variant.path is None:
         raise UserError(f"{variant.name}: a baseline needs a variant loaded from a file")
     p = variant.path.resolve()
-    if p.is_relative_to(VARIANTS_DIR):
+    if name_of(p) is not None and find(variant.name).resolve() == p:  # not a shadowed name
         return variant.name
     return str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p)
 
@@ -152,7 +152,8 @@ def save(variants: Sequence[str | Variant], games: int, seed: int = 0, out: str 
 
 
 def save_shipped(games: int, seed: int = 0, jobs: int | None = None) -> list[Baseline]:
-    """Baselines for every shipped variant (the committed ones under data/baselines)."""
+    """Baselines for every shipped variant (the committed ones under data/baselines) and every
+    variant in the HEXSIM_VARIANTS folders."""
     from sim.variants import list_shipped
 
     return save(list_shipped(), games, seed, jobs=jobs)

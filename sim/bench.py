@@ -1,5 +1,6 @@
 """`make bench`: games/s per core for every game and bot pairing, compile time with an empty
 cache, 1-vs-2-worker scaling and per-chunk overhead of the runner. Writes reports/bench.json.
+Plug-in games named by HEXSIM_GAMES are benched like the package's own.
 
 Usage: python -m sim.bench [--seconds S] [--only GAME] [--no-compile] [--out FILE]
 Timing is done here, never in unit tests.
@@ -79,11 +80,31 @@ def rates(figures: list[tuple[Game, dict, str]], seconds: float, repeats: int = 
     return [summarize(n, t) for (_, _, _, n), t in zip(setups, times, strict=True)]
 
 
+def bench_bots(game: Game) -> list[str]:
+    """The bots a game is timed with: random and greedy, or (a plug-in without them) its first
+    two bots."""
+    names = [b.name for b in game.bots]
+    return [b for b in ("random", "greedy") if b in names] or names[:2]
+
+
+def warm_for_timing(name: str, part: str = "all") -> None:
+    """Compile one part of a game: its `warm`, or, for a game that keeps the default no-op
+    `warm` (a plug-in), two games of every mode with each bench bot."""
+    game = games.get(name)
+    if type(game).warm is not Game.warm:
+        game.warm(part)
+        return
+    for _, overrides in game.modes():
+        rules = game.resolve_rules(overrides, "bench")
+        for bot in bench_bots(game):
+            game.play_chunk(rules, seats(game, rules, bot), 0, 2, 0)
+
+
 def compile_seconds(name: str, part: str = "all") -> float:
     """Compile one part of a game's kernels in a fresh process with an empty numba cache."""
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        code = f"from sim import games; games.get({name!r}).warm({part!r})"
+        code = f"from sim.bench import warm_for_timing; warm_for_timing({name!r}, {part!r})"
         t0 = time.perf_counter()
         subprocess.run([sys.executable, "-c", code], env=env, check=True)
         return round(time.perf_counter() - t0, 1)
@@ -135,8 +156,7 @@ def main(argv=None) -> int:
     result = {"machine": {"cores": os.cpu_count(), "python": platform.python_version(),
                           "processor": platform.processor() or platform.machine()},
               "games": {}}
-    names = [args.only] if args.only else [g for g in games.available()
-                                          if g in ("hexflow", "flags", "hexatile", "hexatrex")]
+    names = [args.only] if args.only else games.listed()
     figures = []  # (game name, key, rules, bot)
     for name in names:
         game = games.get(name)
@@ -151,7 +171,7 @@ def main(argv=None) -> int:
             print(f"{name}: compile with an empty cache {entry['compile_seconds_empty_cache']} s"
                   f"{detail}", flush=True)
         figures += [(name, f"{label}/{bot}", game.resolve_rules(rules, "bench"), bot)
-                    for label, rules in game.modes() for bot in ("random", "greedy")]
+                    for label, rules in game.modes() for bot in bench_bots(game)]
     # every figure of every game in rounds (see rates): drift hits them all alike
     timed = rates([(games.get(name), rules, bot) for name, _, rules, bot in figures], args.seconds,
                   args.repeats)

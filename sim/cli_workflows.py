@@ -50,6 +50,11 @@ def compare(
     seat: Annotated[str, typer.Option(
         help="Sequential: whose win rate: first_mover (who moves first) or a seat name.")] = "first_mover",
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    common_seeds: Annotated[bool, typer.Option(
+        help="Play B on A's seeds and compare game by game (paired); --no-common-seeds plays "
+             "B on other seeds (independent samples).")] = True,
+    rotate_seats: Annotated[bool, typer.Option(
+        help="Play every seed once per seat rotation in both variants.")] = False,
 ):
     """Compare two variants played on the same seeds.
 
@@ -60,6 +65,8 @@ def compare(
 
         if margin is None:
             raise UserError("--sequential needs --margin D (the win-rate change that matters)")
+        if rotate_seats:
+            raise UserError("--rotate-seats: only for the fixed-size comparison (not --sequential)")
         out = out or Path("reports") / "sequential"
         res = sequential_compare(a, b, margin, alpha=alpha, beta=beta, max_games=max_games,
                                  batch=batch, seed=seed, jobs=jobs or 1, target=seat, out=out)
@@ -70,15 +77,17 @@ def compare(
         raise UserError("--margin: only with --sequential")
     from sim.compare import compare as _compare
 
-    res = _compare(a, b, games=games, seed=seed, jobs=jobs, out=out, progress=progress)
-    t = res.table
-    width = max(len(m) for m in t["metric"])
-    for r in t.itertuples():
-        typer.echo(f"{r.metric:{width}s}  A {r.value_a:<9.4g} B {r.value_b:<9.4g} "
-                   f"diff {r.diff:+.4g} [{r.ci_low:+.4g}, {r.ci_high:+.4g}] "
-                   f"p_adj {r.p_adjusted:.3g}  {r.verdict}")
+    res = _compare(a, b, games=games, seed=seed, jobs=jobs, out=out, progress=progress,
+                   common_seeds=common_seeds, rotate_seats=rotate_seats)
+    from sim.compare import stdout_lines
+
+    for line in stdout_lines(res):
+        typer.echo(line)
     if res.identical is not None:
-        typer.echo(f"common seeds: {res.identical:.1%} of the games came out identically")
+        typer.echo(f"common seeds: {res.identical_games:,} of {res.games:,} games "
+                   f"({res.identical:.1%}) came out identically")
+    typer.echo("paired analysis (game i of A vs game i of B)" if res.pairing is None
+               else f"not paired: {res.pairing}; two-sample methods")
     typer.echo(f"report: {res.files['html']}  table: {res.files['csv']}")
 
 
@@ -92,27 +101,31 @@ def sweep(
     jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
     out: Annotated[Path | None, typer.Option(help="Output folder (default reports/sweep-NAME).")] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    margin: Annotated[float, typer.Option(
+        help="Fairness margin: a first-mover share within fair +/- this is fair (0.02 = 2 points), "
+             "if an equivalence test shows it.")] = 0.02,
+    rotate_seats: Annotated[bool, typer.Option(
+        help="Play every seed once per seat rotation at every setting.")] = False,
 ):
     """Play a grid of rule settings and chart every metric against them.
 
-    Intervals per setting; marks the settings whose first-mover interval includes the fair share."""
+    Intervals per setting; the first mover's share judged fair (equivalence test within
+    --margin), unfair, or cannot tell at this size."""
     from sim.sweep import parse_set
     from sim.sweep import sweep as _sweep
 
     grid = dict(parse_set(s) for s in set_)
     if len(grid) != len(set_):
         raise UserError("--set: a key is given twice")
-    res = _sweep(variant, grid, games=games, seed=seed, jobs=jobs, out=out, progress=progress)
-    fair = res.fair_points()
+    res = _sweep(variant, grid, games=games, seed=seed, jobs=jobs, out=out, progress=progress,
+                 margin=margin, rotate_seats=rotate_seats)
     t = res.table[res.table["metric"] == "first_mover_share"]
     for r in t.to_dict("records"):
         point = ", ".join(f"{k}={r[k]}" for k in res.params)
-        mark = "  <- interval includes fair share" if r["fair_in_ci"] else ""
-        typer.echo(f"{point}: first-mover share {r['value']:.4f} "
-                   f"[{r['ci_low']:.4f}, {r['ci_high']:.4f}]{mark}")
-    if not len(fair):
-        typer.echo("no setting's interval includes the fair share")
-    typer.echo(f"table: {res.files['csv']}  report: {res.files['md']}")
+        typer.echo(f"{point}: {r['fairness_sentence']}")
+    if not len(res.fair_points()):
+        typer.echo(f"no setting is shown fair within +/-{100 * margin:g} points")
+    typer.echo(f"table: {res.files['csv']}  report: {res.files['html']}")
 
 
 @friendly

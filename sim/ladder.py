@@ -28,9 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-import sys
 import time
-import types
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,7 +38,7 @@ import numpy as np
 import pandas as pd
 from statsmodels.stats.proportion import proportion_confint
 
-from sim import stats
+from sim import _callable_module, stats
 from sim.errors import UserError
 from sim.games.base import Game, SeatBot
 from sim.variants import Variant
@@ -591,12 +589,4 @@ def ladder(variant: str | Variant, bots: Sequence[str] = (), games: int = 1000, 
     return res
 
 
-class _CallableModule(types.ModuleType):
-    """`sim.ladder(...)` keeps working once `sim.ladder` the module is imported (importing a
-    submodule rebinds the package attribute of the same name to the module)."""
-
-    def __call__(self, *args, **kwargs):
-        return ladder(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
+_callable_module(__name__, "ladder")  # `sim.ladder(...)` works once this module is imported too

@@ -29,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from sim import engine
+from sim import interface
 from sim.games.base import Bot, Param
 from sim.rng import below
 
@@ -108,8 +108,8 @@ def _child(tree, node, move):
 def _select(tables, tree, node, pos, c, rng):
     """One step down: expand an untried legal move if there is one (returns (child, True)),
     else the UCT-best legal child (child, False). Availability is counted for every legal child."""
-    mover = engine.to_move(tables, pos)
-    k = engine.legal_moves(tables, pos, tree.legal)
+    mover = interface.to_move(tables, pos)
+    k = interface.legal_moves(tables, pos, tree.legal)
     if k == 0:
         return -1, True
     n_untried = 0
@@ -137,13 +137,13 @@ def _score(tables, tree, pos, finished, scale):
     the game's evaluation where the rollout stopped early."""
     s = tables.n_seats
     if finished:
-        engine.result(tables, pos, False, tree.res)
-        w = tree.res[engine.WINNER]
+        interface.result(tables, pos, False, tree.res)
+        w = tree.res[interface.WINNER]
         for i in range(s):
             tree.reward[i] = (1.0 if i == w else 0.0) if w >= 0 else 1.0 / s
     else:
         for i in range(s):
-            tree.reward[i] = 1.0 / (1.0 + np.exp(-engine.evaluate(tables, pos, i) / scale))
+            tree.reward[i] = 1.0 / (1.0 + np.exp(-interface.evaluate(tables, pos, i) / scale))
 
 
 @njit(cache=True)
@@ -153,16 +153,16 @@ def _rollout(tables, pos, par, scratch, tree, rng):
     cap = tables.turn_cap if tables.turn_cap > 0 else 1 << 30
     d = 0
     while True:
-        mover = engine.to_move(tables, pos)
+        mover = interface.to_move(tables, pos)
         if mover < 0:
             return True
         if depth > 0 and d >= depth or d >= cap:
             return False
         if par[P_ROLLOUT] == ROLLOUT_GREEDY:
-            m = engine.bot_move(tables, pos, mover, int(par[P_ROLL_CODE]), par[P_ROLL_PAR:], scratch, rng)
+            m = interface.bot_move(tables, pos, mover, int(par[P_ROLL_CODE]), par[P_ROLL_PAR:], scratch, rng)
         else:
-            m = engine.uniform_move(tables, pos, rng, tree.untried)
-        engine.apply(tables, pos, m, rng)
+            m = interface.uniform_move(tables, pos, rng, tree.untried)
+        interface.apply(tables, pos, m, rng)
         d += 1
 
 
@@ -175,16 +175,16 @@ def mcts_move(tables, root, seat, par, scratch, tree, rng):
     tree.size[0] = 0
     _add(tree, -1, -1, -1)
     for _ in range(int(par[P_ITER])):
-        pos = engine.copy_position(tables, root)
-        engine.sample_hidden(tables, pos, seat, rng)
+        pos = interface.copy_position(tables, root)
+        interface.sample_hidden(tables, pos, seat, rng)
         node = 0
         expanded = False
-        while not expanded and engine.to_move(tables, pos) >= 0:
+        while not expanded and interface.to_move(tables, pos) >= 0:
             nxt, expanded = _select(tables, tree, node, pos, c, rng)
             if nxt < 0:  # a game that lists no move for a seat to move: nothing to search
                 break
             node = nxt
-            engine.apply(tables, pos, tree.move[node], rng)
+            interface.apply(tables, pos, tree.move[node], rng)
         finished = _rollout(tables, pos, par, scratch, tree, rng)
         _score(tables, tree, pos, finished, scale)
         while node >= 0:
@@ -192,7 +192,7 @@ def mcts_move(tables, root, seat, par, scratch, tree, rng):
             for i in range(tables.n_seats):
                 tree.value[node, i] += tree.reward[i]
             node = tree.parent[node]
-    k = engine.legal_moves(tables, root, tree.legal)
+    k = interface.legal_moves(tables, root, tree.legal)
     best, best_n = -1, -1.0
     for i in range(k):
         ch = _child(tree, 0, tree.legal[i])

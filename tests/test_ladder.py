@@ -5,6 +5,7 @@ three-player shipped game."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 import os
@@ -16,12 +17,13 @@ import pytest
 from typer.testing import CliRunner
 
 import sim
-from sim import games, ladder
+from sim import games
 from sim.cli import app
 from sim.errors import UserError
 from tests.fixtures.hexgame import GAME
 
 ROOT = Path(__file__).resolve().parent.parent
+ladder = importlib.import_module("sim.ladder")  # the module (sim.ladder the attribute may be the function)
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from sim.errors import VariantError
 from sim.games.base import Game, SeatBot, Trace
 
 from . import kernel as K
@@ -79,6 +80,24 @@ def _is_tri(rules) -> bool:
     return rules["mode"] in ("tri", "tri2p")
 
 
+# The rule parameters each mode plays by: what rules.Tables (Race), battle._bcfg and
+# battle_tables (Battle, with Race's tile and dot tables) and tri.TriTables put into the kernels'
+# tables, and the kernels then read (tri2p has no Wildcard in its bag; the 3-player tri has its
+# own bag, a fixed turn order, always passes and never applies the blocked-player loss). Any other
+# key set off its default would change the variant hash and play the very same games: refused.
+_EVERY_MODE = ("mode", "block_placement", "dots", "hand_size", "max_turns")
+MODE_PARAMS: dict[str, tuple[str, ...]] = {
+    "race": _EVERY_MODE + ("blocked_player_loses", "block_win_trigger", "stalemate_rule", "no_move",
+                           "dot_list", "first_player", "copies_per_type"),
+    "battle": _EVERY_MODE + ("no_move", "dot_list", "first_player", "copies_per_type", "battle_goal",
+                             "battle_start", "battle_transit_home", "battle_tokens", "battle_orphan",
+                             "battle_capture_points"),
+    "tri": _EVERY_MODE + ("stalemate_rule", "board_side", "shared_victory", "wildcard_block"),
+    "tri2p": _EVERY_MODE + ("stalemate_rule", "board_side", "shared_victory", "blocked_player_loses",
+                            "block_win_trigger", "copies_per_type"),
+}
+
+
 def _columns(res: np.ndarray) -> dict[str, np.ndarray]:
     return {name: res[:, idx].astype(dt) for name, idx, dt in R.column_names()}
 
@@ -103,6 +122,13 @@ class HexflowGame(Game):
 
     def validate(self, rules: dict[str, Any], where: str) -> None:
         R.validate(rules, where)
+        mode = rules["mode"]
+        for p in self.params:
+            if p.name not in MODE_PARAMS[mode] and rules[p.name] != p.default:
+                raise VariantError(
+                    f"{where}: [rules] {p.name} = {rules[p.name]!r} does not apply to mode {mode!r} "
+                    f"(it would change the variant, not the games); leave it at its default "
+                    f"{p.default!r}; mode {mode!r} uses: {', '.join(MODE_PARAMS[mode])}")
 
     def warnings(self, rules: dict[str, Any]) -> list[str]:
         if rules["mode"] == "battle":
