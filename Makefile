@@ -8,7 +8,7 @@ JOBS ?= $(shell nproc)
 # the first mover's share of decisive games when a few percent are draws).
 GAMES ?= 12000
 
-.PHONY: install run test bench scale lint clean
+.PHONY: install run test bench scale ladder lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -28,6 +28,11 @@ run: $(STAMP)
 	$(BIN)/hexsim run variants/*/*.toml --games $(GAMES) --jobs $(JOBS) --out data/runs/latest --replace-stale
 	$(BIN)/hexsim report data/runs/latest/* --out reports/latest
 	@echo "report: reports/latest/report.html"
+	# does the verdict hold with stronger play? random and greedy on every game's standard
+	# variant, then the search bot against greedy where a game has it (Race, HEXATILE)
+	$(MAKE) ladder LADDER_GAMES=$(RUN_LADDER_GAMES)
+	$(MAKE) ladder LADDER_GAMES=$(RUN_LADDER_GAMES) LADDER_OUT=reports/ladder-search \
+		LADDER_VARIANTS="hexflow/race hexatile/standard" LADDER_BOTS="--bot greedy --bot mcts"
 
 # The suite includes the regression gate on the committed baselines (tests/test_baselines_shipped.py:
 # exact replay, metric definitions and a small statistical check of each); the full statistical
@@ -43,6 +48,21 @@ bench: $(STAMP)
 SCALE_GAMES ?= 1000000
 scale: $(STAMP)
 	$(BIN)/python -m sim.scale variants/hexflow/race.toml --games $(SCALE_GAMES) --report
+
+# Skill ladder (issue 17): Elo, skill depth and the first mover's share by skill, one ladder per
+# shipped game's standard variant (HEXFLOW: each mode). LADDER_BOTS="--bot random --bot greedy
+# --bot mcts:iterations=200" adds a rung where a game has the search bot.
+LADDER_GAMES ?= 1000
+RUN_LADDER_GAMES ?= 400
+LADDER_VARIANTS ?= hexflow/race hexflow/battle hexflow/tri flags/standard hexatile/standard hexatrex/standard
+LADDER_BOTS ?= --bot random --bot greedy
+LADDER_OUT ?= reports/ladder
+ladder: $(STAMP)
+	for v in $(LADDER_VARIANTS); do \
+		$(BIN)/hexsim ladder $$v $(LADDER_BOTS) --games $(LADDER_GAMES) --jobs $(JOBS) \
+			--out $(LADDER_OUT)/$$(echo $$v | tr / -) --no-progress || exit 1; \
+	done
+	@echo "ladders: $(LADDER_OUT)/*/ladder.html"
 
 lint: $(STAMP)
 	$(BIN)/ruff check sim tests

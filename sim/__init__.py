@@ -147,6 +147,13 @@ def sweep(variant, grid, **kwargs):
     return _sweep(variant, grid, **kwargs)
 
 
+def ladder(variant, bots=(), **kwargs):
+    """Play a skill ladder and rate its bots; see `sim.ladder.ladder` (a LadderResult of frames)."""
+    from sim.ladder import ladder as _ladder
+
+    return _ladder(variant, bots, **kwargs)
+
+
 def __getattr__(name):
     """`sim.baseline` (and the other submodules) after a bare `import sim`."""
     import importlib

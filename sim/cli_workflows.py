@@ -1,8 +1,9 @@
-"""The designer workflows on the command line: compare, sweep, baseline save, check.
+"""The designer workflows on the command line: compare, sweep, baseline save, check, ladder.
 
 `register(app)` adds them to the main `hexsim` app: sim/cli.py ends with
 `from sim.cli_workflows import register; register(app)`. Each command parses, calls the
-Python API (sim.compare, sim.sequential, sim.sweep, sim.baseline) and prints; no logic here.
+Python API (sim.compare, sim.sequential, sim.sweep, sim.baseline, sim.ladder) and prints; no
+logic here.
 """
 
 from __future__ import annotations
@@ -195,8 +196,43 @@ def check(
         raise typer.Exit(1)
 
 
+@friendly
+def ladder(
+    variant: Annotated[str, typer.Argument(help="Variant file or shipped game/name.")],
+    bot: Annotated[list[str] | None, typer.Option(
+        "--bot", help="A rung, NAME[:param=value...], weakest first (repeat).")] = None,
+    doubling: Annotated[str | None, typer.Option(
+        help="A budget-doubling chain from this spec: the first parameter named doubles per rung.")] = None,
+    rungs: Annotated[int, typer.Option(help="Rungs of the --doubling chain.")] = 6,
+    games: Annotated[int, typer.Option(help="Games per pairing (seats rotated).")] = 1000,
+    pairs: Annotated[str, typer.Option(
+        help="neighbours (each rung against the next) or all (every pair).")] = "neighbours",
+    seed: Annotated[int, typer.Option(help="Ladder seed (every pairing's run seed derives from it).")] = 0,
+    jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Output folder (default reports/ladder-NAME).")] = None,
+    sequential: Annotated[bool, typer.Option(
+        help="Stop a pairing early once a GSPRT finds one bot stronger by --margin.")] = False,
+    margin: Annotated[float, typer.Option(help="Sequential: P(b wins) - P(a wins) that counts as decided.")] = 0.1,
+    batch: Annotated[int, typer.Option(help="Sequential: games per pairing between looks.")] = 200,
+    backend: Annotated[str, typer.Option(help="loky (local), dask, threading or sequential.")] = "loky",
+    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address (tcp://HOST:PORT).")] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+):
+    """Skill ladder: Elo ratings with intervals, skill depth, SkillTrace and the balance by skill.
+
+    Writes ratings.csv, pairings.csv, by_skill.csv, skill_depth.csv, ladder.md and ladder.html."""
+    from sim.ladder import ladder as _ladder
+
+    res = _ladder(variant, bot or [], games=games, doubling=doubling, rungs=rungs, pairs=pairs, seed=seed,
+                  jobs=jobs, out=out, sequential=sequential, margin=margin, batch=batch, backend=backend,
+                  scheduler=scheduler, progress=progress)
+    for line in res.summary():
+        typer.echo(line)
+    typer.echo(f"report: {res.files['html']}  ratings: {res.files['ratings']}")
+
+
 def register(app: typer.Typer) -> None:
-    """Add compare, sweep, baseline save and check to the main app."""
+    """Add compare, sweep, baseline save, check and ladder to the main app."""
     app.command("compare")(compare)
     app.command("sweep")(sweep)
     baseline_app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -204,3 +240,4 @@ def register(app: typer.Typer) -> None:
     baseline_app.command("save")(baseline_save)
     app.add_typer(baseline_app, name="baseline")
     app.command("check")(check)
+    app.command("ladder")(ladder)

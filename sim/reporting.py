@@ -1177,6 +1177,7 @@ def build_report(run_dirs: Sequence[str | Path], out_dir: str | Path,
         path.write_bytes(data)
         fig_files[key] = path
     doc = render(analyses, comps, pictures)
+    figs.update(_by_skill_section(doc, runs, out / "figures"))
     md_path, html_path, csv_path = out / "report.md", out / "report.html", out / "summary.csv"
     md_path.write_text(doc.markdown({k: f"figures/{k}.png" for k in figs}))
     html_path.write_text(doc.html(figs, "hexsim balance report"))
@@ -1184,6 +1185,14 @@ def build_report(run_dirs: Sequence[str | Path], out_dir: str | Path,
     warnings = [w for a in analyses for w in a.warnings]
     comp_df = pd.DataFrame([r for c in comps for r in c.rows]) if comps else None
     return ReportResult(summary, out, md_path, html_path, csv_path, fig_files, warnings, comp_df)
+
+
+def _by_skill_section(doc: Doc, runs: Sequence[Run], fig_dir: Path) -> dict[str, bytes]:
+    """The "by skill" section (sim/ladder_report.py) when the runs hold several bot line-ups of
+    one variant; its figures are written into fig_dir and returned."""
+    from sim.ladder_report import by_skill_section
+
+    return by_skill_section(doc, runs, fig_dir)
 
 
 def example_pictures(analyses: Sequence[Analysis], fig_dir: Path) -> dict[str, list[dict[str, Any]]]:
