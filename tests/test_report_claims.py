@@ -69,3 +69,24 @@ def test_report_sentences(tmp_path):
     # Balance sits in the Ludii outcome table, beside the verdict's first-mover share above it
     assert re.search(r"\| Balance \|", md) and "so the verdict above uses the first mover's share" in md
     assert re.search(r"\| 0\.\d{3} \[0\.\d{3}, 0\.\d{3}\] \(a fair game: 0\.\d{3}\) \|", md), md
+
+
+def test_comparison_section_mde_has_its_claimed_power_at_the_tables_holm_level():
+    """The report's comparison table claims: a seat win-rate change of `mde` is found with 80%
+    power at 5% / rows (Holm's strictest step). Simulated with the table's own test (pooled
+    two-proportion z-test, as stats.two_proportion_test), vectorised."""
+    from scipy.stats import norm
+
+    from sim import stats
+
+    rng = np.random.default_rng(11)
+    for n_a, n_b, p0, rows in ((12_000, 12_000, 0.5, 20), (3_000, 5_000, 1 / 3, 35)):
+        level = 0.05 / rows
+        d = stats.mde_two_proportions(n_a, n_b, p0, level, 0.8)
+        reps = 40_000
+        ka = rng.binomial(n_a, p0 + d, reps)
+        kb = rng.binomial(n_b, p0, reps)
+        pool = (ka + kb) / (n_a + n_b)
+        z = (ka / n_a - kb / n_b) / np.sqrt(pool * (1 - pool) * (1 / n_a + 1 / n_b))
+        power = (2 * norm.sf(np.abs(z)) < level).mean()
+        assert abs(power - 0.8) < 0.03, (n_a, n_b, p0, rows, power)
