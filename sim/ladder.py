@@ -468,15 +468,7 @@ class LadderResult:
     """What `sim.ladder` returns: the frames, the depth, SkillTrace and where the files are."""
 
     variant: Variant
-    ratings: pd.DataFrame
-    pairings: pd.DataFrame
-    by_skill: pd.DataFrame
-    depth: Depth
-    skill_trace: float
-    skill_trace_ci: tuple[float, float]
-    upset: stats.Proportion
-    anchor: str
-    order: list[str]
+    tables: SkillTables  # ratings, pairings, by_skill, depth, SkillTrace ... (read as res.ratings etc.)
     budgets: list[float] | None  # the doubled parameter per rung (a doubling chain), else None
     budget_param: str | None
     games: int
@@ -488,6 +480,11 @@ class LadderResult:
     played_now: int = 0  # games this call played; the others were resumed from OUT/runs
     resumed: int = 0
     files: dict[str, Path] = field(default_factory=dict)
+
+    def __getattr__(self, name: str):
+        if name == "tables":  # not set yet (unpickling): no recursion
+            raise AttributeError(name)
+        return getattr(self.tables, name)
 
     def summary(self) -> list[str]:
         """The answer in a few lines: ratings, early stops, skill depth, SkillTrace, and the first
@@ -578,9 +575,7 @@ def ladder(variant: str | Variant, bots: Sequence[str] = (), games: int = 1000, 
     first_run = next(iter(self_runs.values()))
     tables = skill_tables(pair_runs, self_runs, order, non_win_reasons(first_run), played, n_boot, seed,
                           names=names)
-    res = LadderResult(base, tables.ratings, tables.pairings, tables.by_skill, tables.depth,
-                       tables.skill_trace, tables.skill_trace_ci, tables.upset, tables.anchor, tables.order,
-                       budgets, key, games, seed, pairs, wall, out,
+    res = LadderResult(base, tables, budgets, key, games, seed, pairs, wall, out,
                        {names[b.label()]: {"bot": b.bot.name, **b.params} for b in ladder_bots}, now, resumed)
     if write:
         from sim.ladder_report import write_ladder

@@ -214,8 +214,7 @@ def write_ladder(res: LadderResult) -> dict[str, Path]:
     res.depth.steps.to_csv(files["skill_depth"], index=False)
     files["json"] = out / "ladder.json"
     _write_summary(res, files["json"])
-    t = SkillTables(res.ratings, res.pairings, res.by_skill, res.depth, res.skill_trace,
-                    res.skill_trace_ci, res.upset, res.anchor, res.order)
+    t = res.tables
     figs = figures(t, list(res.variant.game.end_reasons), res.budgets, res.budget_param)
     (out / "figures").mkdir(exist_ok=True)
     for k, data in figs.items():

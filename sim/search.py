@@ -29,8 +29,23 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from sim import interface
 from sim.games.base import Bot, Param
+
+# the generic rule functions as globals, not module attributes: numba types a global once per
+# compilation, while an attribute read in a loop is typed afresh, and once another game has
+# registered its overloads in this process the two readings no longer unify
+from sim.interface import (
+    WINNER,
+    apply,
+    bot_move,
+    copy_position,
+    evaluate,
+    legal_moves,
+    result,
+    sample_hidden,
+    to_move,
+    uniform_move,
+)
 from sim.rng import below
 
 BOT_MCTS = -2
@@ -108,8 +123,8 @@ def _child(tree, node, move):
 def _select(tables, tree, node, pos, c, rng):
     """One step down: expand an untried legal move if there is one (returns (child, True)),
     else the UCT-best legal child (child, False). Availability is counted for every legal child."""
-    mover = interface.to_move(tables, pos)
-    k = interface.legal_moves(tables, pos, tree.legal)
+    mover = to_move(tables, pos)
+    k = legal_moves(tables, pos, tree.legal)
     if k == 0:
         return -1, True
     n_untried = 0
@@ -137,13 +152,13 @@ def _score(tables, tree, pos, finished, scale):
     the game's evaluation where the rollout stopped early."""
     s = tables.n_seats
     if finished:
-        interface.result(tables, pos, False, tree.res)
-        w = tree.res[interface.WINNER]
+        result(tables, pos, False, tree.res)
+        w = tree.res[WINNER]
         for i in range(s):
             tree.reward[i] = (1.0 if i == w else 0.0) if w >= 0 else 1.0 / s
     else:
         for i in range(s):
-            tree.reward[i] = 1.0 / (1.0 + np.exp(-interface.evaluate(tables, pos, i) / scale))
+            tree.reward[i] = 1.0 / (1.0 + np.exp(-evaluate(tables, pos, i) / scale))
 
 
 @njit(cache=True)
@@ -153,16 +168,16 @@ def _rollout(tables, pos, par, scratch, tree, rng):
     cap = tables.turn_cap if tables.turn_cap > 0 else 1 << 30
     d = 0
     while True:
-        mover = interface.to_move(tables, pos)
+        mover = to_move(tables, pos)
         if mover < 0:
             return True
         if depth > 0 and d >= depth or d >= cap:
             return False
         if par[P_ROLLOUT] == ROLLOUT_GREEDY:
-            m = interface.bot_move(tables, pos, mover, int(par[P_ROLL_CODE]), par[P_ROLL_PAR:], scratch, rng)
+            m = bot_move(tables, pos, mover, int(par[P_ROLL_CODE]), par[P_ROLL_PAR:], scratch, rng)
         else:
-            m = interface.uniform_move(tables, pos, rng, tree.untried)
-        interface.apply(tables, pos, m, rng)
+            m = uniform_move(tables, pos, rng, tree.untried)
+        apply(tables, pos, m, rng)
         d += 1
 
 
@@ -177,16 +192,16 @@ def mcts_move(tables, root, seat, par, scratch, tree, rng):
     tree.size[0] = 0
     _add(tree, -1, -1, -1)
     for _ in range(int(par[P_ITER])):
-        pos = interface.copy_position(tables, root)
-        interface.sample_hidden(tables, pos, seat, rng)
+        pos = copy_position(tables, root)
+        sample_hidden(tables, pos, seat, rng)
         node = 0
         expanded = False
-        while not expanded and interface.to_move(tables, pos) >= 0:
+        while not expanded and to_move(tables, pos) >= 0:
             nxt, expanded = _select(tables, tree, node, pos, c, rng)
             if nxt < 0:  # a game that lists no move for a seat to move: nothing to search
                 break
             node = nxt
-            interface.apply(tables, pos, tree.move[node], rng)
+            apply(tables, pos, tree.move[node], rng)
         finished = _rollout(tables, pos, par, scratch, tree, rng)
         _score(tables, tree, pos, finished, scale)
         while node >= 0:
@@ -194,7 +209,7 @@ def mcts_move(tables, root, seat, par, scratch, tree, rng):
             for i in range(tables.n_seats):
                 tree.value[node, i] += tree.reward[i]
             node = tree.parent[node]
-    k = interface.legal_moves(tables, root, tree.legal)
+    k = legal_moves(tables, root, tree.legal)
     best, best_n, best_v = -1, -1.0, -np.inf
     for i in range(k):
         ch = _child(tree, 0, tree.legal[i])

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from sim import reporting
-from tests.test_report import REASONS, make_run
+from tests.test_report import make_run
+from tests.test_report_answer import ModeGame  # the report's toy game with two modes
 
 WIDTH, SCREEN = 1400, 1000
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -86,22 +87,6 @@ def check_page(m: dict, page: Path, answer: str) -> None:
     assert m["scrollWidth"] <= m["clientWidth"], f"{page}: horizontal overflow {m}"
     assert m["images"] >= 1 and not m["broken"], f"{page}: images not loaded {m}"
     assert 0 < m[answer] <= SCREEN, f"{page}: the {answer} table is not within the first screen {m}"
-
-
-class ModeGame:
-    """The report's toy game with two modes (as HEXFLOW has race and battle)."""
-
-    name = "toy"
-    end_reasons = REASONS
-
-    def seat_names(self, rules):
-        return ["A", "B"]
-
-    def modes(self):
-        return [("race", {}), ("battle", {"mode": "battle"})]
-
-    def report_metrics(self, df, rules):
-        return []
 
 
 def test_report_with_25_variants_renders(chromium, tmp_path):

@@ -36,6 +36,8 @@ def set_first_mover(path: Path, share: float, seed: int = 0) -> pd.DataFrame:
 
 
 class ModeGame:
+    """The report's toy game with two modes (as HEXFLOW has race and battle)."""
+
     name = "toy"
     end_reasons = REASONS
 

@@ -397,17 +397,7 @@ def result(t, pos, capped, res):
         sc, ln, npath = path_nodes(t, pos, nodes)
         res[K.O_COMPLETED] = 1
         res[K.O_PATH_LEN] = ln
-        ndh = 0
-        nd = 0
-        for k in range(npath):
-            hh = nodes[k] >> 1
-            dup = False
-            for k2 in range(k):
-                if nodes[k2] >> 1 == hh:
-                    dup = True
-            if not dup and pos.hx[H_MULT][hh] > 0:
-                ndh += 1
-                nd += pos.hx[H_DOTS][hh]
+        ndh, nd = K.path_dots(nodes, npath, pos.hx[H_MULT], pos.hx[H_DOTS])
         res[K.O_PATH_DOT_HEXES] = ndh
         res[K.O_PATH_DOTS] = nd
         res[K.O_SCORE_A + winner] = 10 * sc if sc > 0 else 10
