@@ -172,6 +172,9 @@ def stacked_lengths(panels: Sequence[Stacked], title: str, cols: int = 4) -> Fig
         ax.set_title(p.variant, fontsize=8)
         ax.tick_params(labelsize=7)
         ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))  # turns are whole
+        if len(p.turns) and np.ptp(p.turns) < 4:  # games of (nearly) one length: show the turns around it
+            ax.set_xlim(float(np.min(p.turns)) - 3, float(np.max(p.turns)) + 3)
         ax.grid(axis="y", alpha=0.3)
     for ax in list(axes.flat)[len(panels):]:
         ax.axis("off")
