@@ -167,7 +167,8 @@ def rules(
     typer.echo(f"{g.title or g.name}: {g.description}\n")
     typer.echo(f"{'parameter':24s} {'default':>12s}  allowed / meaning")
     for p in g.params:
-        typer.echo(f"{p.name:24s} {str(p.default):>12s}  {p.allowed()}\n{'':38s}{p.doc}")
+        seat = "; or a table by seat, e.g. { B = ... }" if p.per_seat else ""
+        typer.echo(f"{p.name:24s} {str(p.default):>12s}  {p.allowed()}{seat}\n{'':38s}{p.doc}")
     typer.echo("\nbots:")
     for b in g.bots:
         extra = ", ".join(f"{p.name}={p.default}" for p in b.params)

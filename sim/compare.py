@@ -161,6 +161,7 @@ def metric_words(metric: str) -> str:
     if metric.startswith("end_"):
         return f"games ending by {metric.removeprefix('end_')}"
     return {"draw_rate": "draws", "cap_rate": "games reaching the turn cap",
+            "swap_rate": "games where the second player took the opening (pie rule)",
             "turns_mean": "length, mean turns", "turns_p50": "length, median turns",
             "turns_p10": "length, 10th percentile", "turns_p90": "length, 90th percentile"}.get(
         metric, metric)

@@ -34,7 +34,10 @@ from sim.interface import (  # noqa: F401  (re-exported: a game's one import)
     to_move,
     uniform_move,
 )
-from sim.rng import game_seed, new_state
+from sim.rng import below, game_seed, new_state
+
+# a trace's record of the pie rule: the second seat took over the first seat's position
+SWAP_MOVE = -3
 
 
 @njit(cache=True)
@@ -48,15 +51,43 @@ def choose(tables, pos, seat, code, par, scratch, tree, rng, buf):
     return bot_move(tables, pos, seat, code, par, scratch, rng)
 
 
+# how a player answers the pie rule (play_game's `swap`, one per player)
+SWAP_OFF, SWAP_JUDGE, SWAP_COIN = 0, 1, 2
+
+
+@njit(cache=True)
+def wants_swap(tables, pos, seat, other, how, code, par, scratch, tree, rng):
+    """The pie rule's question to `seat` (the second to move): take over `other`'s position?
+    Every bot answers by its own judgement: the game's evaluation for the game's bots (the one
+    greedy uses), the search's mean rewards for the search bot, a fair coin for random bots."""
+    if how == SWAP_COIN:
+        return below(rng, 2) == 1
+    if code == search.BOT_MCTS:
+        return search.mcts_prefers(tables, pos, seat, other, par, scratch, tree, rng)
+    return evaluate(tables, pos, other) > evaluate(tables, pos, seat)
+
+
 # ---- the drivers ------------------------------------------------------------------------------
 @njit(cache=True)
-def play_game(tables, seed, bot_code, bot_par, scratch, tree, buf, rec, res):
+def play_game(tables, seed, bot_code, bot_par, swap, scratch, tree, buf, rec, res):
     """Play one game from its seed; the first rec.shape[0] decisions go to
     rec[t] = (seat, move, generator state before apply).
-    Returns the number of decisions. res receives the result row."""
+    Returns (decisions, swapped). res receives the result row, in the position's seats.
+
+    `swap` (int64[players], the pie rule, 2 players): at the second seat's first decision after
+    the first seat has decided, the player there may take over the first seat's position instead
+    of moving, asked by `wants_swap` as swap[player] says (all SWAP_OFF: no pie rule); the
+    players then exchange seats (the other player moves next, from the second seat). A swap is
+    recorded as (seat, SWAP_MOVE, state) and is not a decision of the game."""
     rng = new_state(seed)
     pos = new_position(tables, rng)
+    # ctrl[s]: the player (bot row) deciding for seat s
+    ctrl = np.arange(tables.n_seats)
+    first = -1
+    offer = swap[0] != SWAP_OFF
+    swapped = False
     t = 0
+    r = 0
     capped = False
     while True:
         seat = to_move(tables, pos)
@@ -65,48 +96,64 @@ def play_game(tables, seed, bot_code, bot_par, scratch, tree, buf, rec, res):
         if tables.turn_cap > 0 and t >= tables.turn_cap:
             capped = True
             break
+        if first < 0:
+            first = seat
+        elif offer and seat != first:
+            offer = False
+            p = ctrl[seat]
+            if wants_swap(tables, pos, seat, first, swap[p], bot_code[p], bot_par[p], scratch, tree, rng):
+                swapped = True
+                ctrl[seat], ctrl[first] = ctrl[first], p
+                if r < rec.shape[0]:
+                    rec[r, 0] = seat
+                    rec[r, 1] = SWAP_MOVE
+                    rec[r, 2] = np.int64(rng[0])
+                r += 1
         # `choose`, written out: a call here hands tables, position and scratch on without
         # taking references to their arrays (see `implement`'s no_alloc)
-        code = bot_code[seat]
+        p = ctrl[seat]
+        code = bot_code[p]
         if code == BOT_UNIFORM:
             move = uniform_move(tables, pos, rng, buf)
         elif code == search.BOT_MCTS:
-            move = search.mcts_move(tables, pos, seat, bot_par[seat], scratch, tree, rng)
+            move = search.mcts_move(tables, pos, seat, bot_par[p], scratch, tree, rng)
         else:
-            move = bot_move(tables, pos, seat, code, bot_par[seat], scratch, rng)
-        if t < rec.shape[0]:
-            rec[t, 0] = seat
-            rec[t, 1] = move
-            rec[t, 2] = np.int64(rng[0])
+            move = bot_move(tables, pos, seat, code, bot_par[p], scratch, rng)
+        if r < rec.shape[0]:
+            rec[r, 0] = seat
+            rec[r, 1] = move
+            rec[r, 2] = np.int64(rng[0])
         apply(tables, pos, move, rng)
         t += 1
+        r += 1
     result(tables, pos, capped, res)
-    return t
+    return r, swapped
 
 
 @njit(cache=True)
-def play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, out):
+def play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped):
     """Games first_game .. first_game + n_games - 1 of a run: out[g] is game g's result row
-    (out: int64[n_games, tables.res_width])."""
+    (out: int64[n_games, tables.res_width]), swapped[g] whether its players swapped seats."""
     scratch = new_scratch(tables)
     tree = search.new_tree(tables, search.tree_nodes(bot_code, bot_par))
     buf = np.empty(tables.max_moves, np.int64)
     rec = np.zeros((0, REC_W), np.int64)
     for g in range(n_games):
-        play_game(tables, game_seed(run_seed, first_game + g), bot_code, bot_par, scratch, tree, buf, rec,
-                  out[g])
+        _, swapped[g] = play_game(tables, game_seed(run_seed, first_game + g), bot_code, bot_par, swap,
+                                  scratch, tree, buf, rec, out[g])
 
 
 @njit(cache=True)
-def play_traced(tables, run_seed, game_index, bot_code, bot_par, max_decisions):
-    """One game with its decisions: returns (rec[:t], result row)."""
+def play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decisions):
+    """One game with its decisions: returns (rec[:t], result row, swapped)."""
     scratch = new_scratch(tables)
     tree = search.new_tree(tables, search.tree_nodes(bot_code, bot_par))
     buf = np.empty(tables.max_moves, np.int64)
     rec = np.zeros((max_decisions, REC_W), np.int64)
     res = np.zeros(tables.res_width, np.int64)
-    t = play_game(tables, game_seed(run_seed, game_index), bot_code, bot_par, scratch, tree, buf, rec, res)
-    return rec[:min(t, max_decisions)].copy(), res
+    t, swapped = play_game(tables, game_seed(run_seed, game_index), bot_code, bot_par, swap, scratch, tree,
+                           buf, rec, res)
+    return rec[:min(t, max_decisions)].copy(), res, swapped
 
 
 # ---- the same functions callable from Python (tests, designers, the position API) ------------
@@ -196,6 +243,21 @@ def columns(rows: np.ndarray, seat_names: list[str], extra: dict[str, tuple[int,
     return out
 
 
+def exchange_seats(cols: dict, swapped, names: list[str]) -> dict:
+    """Where `swapped` (the pie rule), exchange the two seats' winner and per-seat columns
+    (`score_A`, `<game>_<what>_A` ...): from the position's seats to the players' (who sat where
+    when the game began) and back. Columns may be arrays or one row's scalars."""
+    a, b = names
+    out = dict(cols)
+    w = np.asarray(cols["winner"])
+    out["winner"] = np.where(swapped & (w >= 0), 1 - w, w).astype(w.dtype)
+    for name in [k for k in cols if k.endswith("_" + a)]:
+        other = name[:-len(a)] + b
+        out[name] = np.where(swapped, cols[other], cols[name]).astype(np.asarray(cols[name]).dtype)
+        out[other] = np.where(swapped, cols[name], cols[other]).astype(np.asarray(cols[other]).dtype)
+    return out
+
+
 # ---- a Game on the engine: play_chunk, play_traced and verify_trace written once -------------
 class EngineGame:
     """Mix-in for a `sim.games.base.Game` whose rules are engine functions (`implement`).
@@ -225,31 +287,70 @@ class EngineGame:
         t = self.tables(rules)
         codes, par = bot_arrays(seats)
         rows = np.zeros((n_games, t.res_width), np.int64)
-        play_chunk(t, np.uint64(run_seed), np.int64(first_game), np.int64(n_games), codes, par, rows)
-        return columns(rows, self.seat_names(rules), self.columns_of(rules), self.score_dtype)
+        swapped = np.zeros(n_games, np.bool_)
+        play_chunk(t, np.uint64(run_seed), np.int64(first_game), np.int64(n_games), codes, par,
+                   self.swap_policy(rules, seats), rows, swapped)
+        return self._columns(rules, rows, swapped)
+
+    def _columns(self, rules, rows, swapped) -> dict[str, np.ndarray]:
+        """Outcome columns by player (`exchange_seats` where the pie rule swapped), plus
+        `swapped` under the pie rule."""
+        names = self.seat_names(rules)
+        cols = columns(rows, names, self.columns_of(rules), self.score_dtype)
+        if not self.pie_rule(rules):
+            return cols
+        cols = exchange_seats(cols, swapped, names)
+        cols["swapped"] = swapped.copy()
+        return cols
+
+    def pie_rule(self, rules) -> bool:
+        """Whether the drivers play the pie rule (`swap`, sim.games.base.SWAP) under these rules. A
+        game whose own moves include a swap (a rule of the game itself) returns False."""
+        return bool(rules.get("swap", False))
+
+    def swap_policy(self, rules, seats) -> np.ndarray:
+        """The drivers' `swap` argument: per player SWAP_OFF without the pie rule, else how its
+        bot decides (a coin for bots named "random", its own judgement otherwise)."""
+        if not self.pie_rule(rules):
+            return np.full(len(seats), SWAP_OFF, np.int64)
+        return np.array([SWAP_COIN if s.bot.name == "random" else SWAP_JUDGE for s in seats], np.int64)
+
+    def describe_decision(self, rules, seat: int, move: int) -> str:
+        return "takes over the first player's position (pie rule)" if move == SWAP_MOVE else \
+            self.describe(rules, seat, move)
 
     def play_traced(self, rules, seats, game_index, run_seed):
         from sim.games.base import Trace
 
         t = self.tables(rules)
         codes, par = bot_arrays(seats)
-        rec, res = play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
-                               np.int64(self.max_traced_decisions))
+        rec, res, swapped = play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
+                                        self.swap_policy(rules, seats), np.int64(self.max_traced_decisions))
         names = self.seat_names(rules)
-        row = {k: v[0] for k, v in columns(res[None, :], names, self.columns_of(rules), self.score_dtype).items()}
-        moves = [{"seat": int(s), "move": int(m), "text": self.describe(rules, int(s), int(m))}
+        row = {k: v[0] for k, v in self._columns(rules, res[None, :], np.array([swapped])).items()}
+        moves = [{"seat": int(s), "move": int(m), "text": self.describe_decision(rules, int(s), int(m))}
                  for s, m, _ in rec]
+        decisions = int((rec[:, 1] != SWAP_MOVE).sum())
         return Trace(self.name, rules, names, game_index, run_seed, moves, row,
-                     data={"rec": rec, "capped": len(rec) == t.turn_cap and t.turn_cap > 0})
+                     data={"rec": rec, "capped": decisions == t.turn_cap and t.turn_cap > 0,
+                           "swapped": bool(swapped)})
 
     def verify_trace(self, trace):
         """Every decision by the seat to move and among its legal moves, chance replayed from
-        the recorded generator state, and the declared result equal to the position's."""
+        the recorded generator state, and the declared result equal to the position's (a swap
+        only where the pie rule offers it, with the columns exchanged by player)."""
         t = self.tables(trace.rules)
         pos, rng = start(t, np.uint64(game_seed(np.uint64(trace.run_seed), np.int64(trace.game_index))))
         rec = trace.data["rec"]
+        first, swapped = -1, False
         for i, (seat, move, state) in enumerate(rec):
             assert seat_to_move(t, pos) == seat, f"decision {i}: seat {seat} is not to move"
+            if move == SWAP_MOVE:
+                assert self.pie_rule(trace.rules) and not swapped and seat != first >= 0, \
+                    f"decision {i}: a swap the pie rule does not offer here"
+                swapped = True
+                continue
+            first = seat if first < 0 else first
             legal = moves_of(t, pos)
             assert move in legal, f"decision {i}: move {move} of seat {seat} is not legal"
             rng[0] = np.int64(state).view(np.uint64)
@@ -259,9 +360,7 @@ class EngineGame:
         if not capped:
             assert seat_to_move(t, pos) == -1, "the trace ends before the game does"
         res = outcome(t, pos, capped)
-        names = trace.seat_names
-        row = {k: v[0] for k, v in columns(res[None, :], names, self.columns_of(trace.rules),
-                                             self.score_dtype).items()}
+        row = {k: v[0] for k, v in self._columns(trace.rules, res[None, :], np.array([swapped])).items()}
         for k, v in row.items():
             assert trace.row[k] == v, f"{k}: declared {trace.row[k]}, position says {v}"
 

@@ -77,6 +77,8 @@ def outcome_metrics(df: pd.DataFrame, variant) -> list[Metric]:
     prop("win_rate_first_mover", first_won)
     prop("first_mover_share", first_won, scope=winner >= 0, fair=1.0 / len(seats))
     prop("draw_rate", winner == -1)
+    if "swapped" in df.columns:  # the pie rule: how often the second player took the opening
+        prop("swap_rate", df["swapped"].to_numpy(dtype=bool))
     if "turn_cap" in game.end_reasons:
         prop("cap_rate", reasons == "turn_cap")
     if len(game.end_reasons) > 1:

@@ -131,7 +131,7 @@ def read_games(files: Sequence[str], game_name: str, seats: Sequence[str]) -> pd
     """
     dataset = pads.dataset(list(files), format="parquet")
     names = dataset.schema.names
-    want = ["game", "winner", "end_reason", "turns", "first_seat", "rotation"]
+    want = ["game", "winner", "end_reason", "turns", "first_seat", "rotation", "swapped"]
     want += [f"bot_{s}" for s in seats] + [f"score_{s}" for s in seats]
     want += [c for c in names if c.startswith(f"{game_name}_")]
     missing = [c for c in ("winner", "end_reason", "turns", "first_seat") if c not in names]
@@ -194,6 +194,7 @@ class Analysis:
     seat_bots: list[str] = field(default_factory=list)
     decisive: int = 0
     draw: stats.Proportion | None = None
+    swap: stats.Proportion | None = None  # the pie rule: games where the second player swapped
     turn_cap: stats.Proportion | None = None
     first: stats.Proportion | None = None
     first_decisive: stats.Proportion | None = None
@@ -286,6 +287,9 @@ def analyse(run: Run) -> Analysis:
         a.add(f"win_rate.{s}.p_holm", ph)
     a.draw = stats.wilson(draws, n)
     a.add_prop("draw_rate", a.draw)
+    if "swapped" in df.columns:  # the pie rule
+        a.swap = stats.wilson(int(df["swapped"].to_numpy(dtype=bool).sum()), n)
+        a.add_prop("swap_rate", a.swap)
     # end reasons through categorical codes: a million strings are never compared
     reason_cat = df["end_reason"].astype("category")
     reason_code = reason_cat.cat.codes.to_numpy().astype(np.int64)
@@ -718,6 +722,9 @@ def verdict_sentence(a: Analysis) -> str:
         parts.append(end + ".")
     if a.draw and a.draw.value >= 0.05:
         parts.append(f"{a.draw.value:.0%} are draws.")
+    if a.swap is not None:
+        parts.append(f"Under the pie rule the second player took the opening in {a.swap.value:.0%} of games "
+                     "(seats count by player: A is the player who opened).")
     return " ".join(parts)
 
 

@@ -182,11 +182,8 @@ def _rollout(tables, pos, par, scratch, tree, rng):
 
 
 @njit(cache=True)
-def mcts_move(tables, root, seat, par, scratch, tree, rng):
-    """The move of `seat` at the real position `root` after `par[P_ITER]` iterations (root is
-    never changed). The most visited child among the moves legal at the root; among equally
-    visited ones (a budget below the number of moves visits most of them once), the one with the
-    best mean reward for `seat`."""
+def _search(tables, root, seat, par, scratch, tree, rng):
+    """`par[P_ITER]` iterations from the real position `root` (never changed) for `seat`."""
     c = par[P_C]
     scale = par[P_SCALE]
     tree.size[0] = 0
@@ -209,6 +206,15 @@ def mcts_move(tables, root, seat, par, scratch, tree, rng):
             for i in range(tables.n_seats):
                 tree.value[node, i] += tree.reward[i]
             node = tree.parent[node]
+
+
+@njit(cache=True)
+def mcts_move(tables, root, seat, par, scratch, tree, rng):
+    """The move of `seat` at the real position `root` after `par[P_ITER]` iterations (root is
+    never changed). The most visited child among the moves legal at the root; among equally
+    visited ones (a budget below the number of moves visits most of them once), the one with the
+    best mean reward for `seat`."""
+    _search(tables, root, seat, par, scratch, tree, rng)
     k = legal_moves(tables, root, tree.legal)
     best, best_n, best_v = -1, -1.0, -np.inf
     for i in range(k):
@@ -218,6 +224,15 @@ def mcts_move(tables, root, seat, par, scratch, tree, rng):
         if n > best_n or n == best_n and v > best_v:  # equal visits: the better mean reward
             best, best_n, best_v = tree.legal[i], n, v
     return best
+
+
+@njit(cache=True)
+def mcts_prefers(tables, root, seat, other, par, scratch, tree, rng):
+    """Whether `seat`, searching from `root` as it would for a move, expects `other` to do
+    better than itself (the mean rewards of the two seats at the root): the search bot's own
+    judgement of a position, as the pie rule asks for."""
+    _search(tables, root, seat, par, scratch, tree, rng)
+    return tree.value[0, other] > tree.value[0, seat]
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,13 @@ class Variant:
 
     @property
     def hash(self) -> str:
-        text = json.dumps(self.resolved(), sort_keys=True, separators=(",", ":"))
+        """16 hex digits over `resolved()`, leaving out parameters added later (`omit_default`)
+        while they hold their default."""
+        spec = self.resolved()
+        params = {p.name: p for p in self.game.params}
+        spec["rules"] = {k: v for k, v in spec["rules"].items()
+                         if not (k in params and params[k].omit_default and v == params[k].default)}
+        text = json.dumps(spec, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def describe(self) -> dict[str, Any]:

@@ -72,8 +72,8 @@ class Game1:
     def __init__(self, rules, seats, index, seed=7):
         self.tables = race.tables(rules)
         codes, par = engine.bot_arrays(seats)
-        self.rec, self.res = engine.play_traced(self.tables, np.uint64(seed), np.int64(index), codes, par,
-                                                np.int64(rules["max_turns"] + 1))
+        self.rec, self.res, _ = engine.play_traced(self.tables, np.uint64(seed), np.int64(index), codes, par,
+                                                   np.zeros(2, np.int64), np.int64(rules["max_turns"] + 1))
         self.start = engine.start(self.tables, np.uint64(engine.game_seed(np.uint64(seed), np.int64(index))))
 
 

@@ -33,7 +33,7 @@ import numpy as np
 
 from sim.errors import VariantError
 
-_KINDS = {"int": int, "float": float, "bool": bool, "str": str, "list": list}
+_KINDS = {"int": int, "float": float, "bool": bool, "str": str, "list": list, "table": dict}
 
 
 @dataclass(frozen=True)
@@ -41,15 +41,22 @@ class Param:
     """One rule (or bot) parameter: the schema drives validation, `hexsim rules` and the docs."""
 
     name: str
-    kind: str  # "int" | "float" | "bool" | "str" | "list"
+    kind: str  # "int" | "float" | "bool" | "str" | "list" | "table" (names -> numbers, see check)
     default: Any
     doc: str
     choices: tuple | None = None  # allowed values (for str / int), or None
     low: float | None = None  # inclusive range for int / float
     high: float | None = None
     seed_text: str = ""  # the rule-text sentence this reading resolves (docs)
+    per_seat: bool = False  # also accepts a table by seat name, e.g. { A = 3, B = 4 }
+    # a parameter added after variants were published, whose default plays the games as they were:
+    # at its default it is left out of the variant hash, so variants that do not use it keep theirs
+    omit_default: bool = False
 
     def allowed(self) -> str:
+        if self.kind == "table":
+            rng = "" if self.low is None and self.high is None else f" in [{self.low}, {self.high}]"
+            return f"a table of {', '.join(self.default)} (whole numbers{rng}; names left out keep the default)"
         if self.choices is not None:
             return "one of " + ", ".join(repr(c) for c in self.choices)
         if self.low is not None or self.high is not None:
@@ -57,6 +64,38 @@ class Param:
             hi = "inf" if self.high is None else self.high
             return f"{self.kind} in [{lo}, {hi}]"
         return f"a {self.kind}"
+
+    def _check_table(self, value: dict, where: str) -> dict:
+        """A table parameter (e.g. points per pattern): known names only, whole numbers in range;
+        returns the default table with the given entries replaced, in the default's order."""
+        out = dict(self.default)
+        for k, v in value.items():
+            if k not in out:
+                raise VariantError(f"{where}: {self.name}.{k}: unknown; allowed: {', '.join(out)}")
+            if not isinstance(v, int) or isinstance(v, bool) or \
+                    self.low is not None and v < self.low or self.high is not None and v > self.high:
+                raise VariantError(f"{where}: {self.name}.{k} = {v!r}; allowed: {self.allowed()}")
+            out[k] = v
+        return out
+
+    def check_by_seat(self, value: Any, where: str, seats: Sequence[str]) -> Any:
+        """A per-seat parameter's value: one value for every seat, or a table by seat name (seats
+        not named keep the default). Returns one value when every seat holds the same (so a table
+        that says nothing new plays, and hashes, as the plain value), else {seat: value} for every
+        seat in seat order."""
+        if not isinstance(value, dict):
+            return self.check(value, where)
+        if not self.per_seat:
+            raise VariantError(f"{where}: {self.name} takes one value, not a table by seat; allowed: "
+                               f"{self.allowed()}")
+        unknown = [k for k in value if k not in seats]
+        if unknown:
+            raise VariantError(f"{where}: {self.name}.{unknown[0]}: no such seat; seats here: "
+                               f"{', '.join(seats)}")
+        out = {s: self.check(value.get(s, self.default), f"{where}: {self.name}.{s}"
+                             if s in value else where) for s in seats}
+        first = out[seats[0]]
+        return first if all(v == first for v in out.values()) else out
 
     def check(self, value: Any, where: str) -> Any:
         """Return the value (ints widened to float where a float is wanted) or raise VariantError."""
@@ -67,6 +106,8 @@ class Param:
         if not ok:
             raise VariantError(f"{where}: {self.name} = {value!r} is {type(value).__name__}; "
                                f"allowed: {self.allowed()}")
+        if self.kind == "table":
+            return self._check_table(value, where)
         if self.choices is not None and self.kind != "list" and value not in self.choices:
             raise VariantError(f"{where}: {self.name} = {value!r}; allowed: {self.allowed()}")
         if self.low is not None and value < self.low or self.high is not None and value > self.high:
@@ -120,6 +161,23 @@ class Trace:
     data: dict[str, Any] = field(default_factory=dict)
 
 
+# First-player compensation every 2-player engine game offers (sim/engine.py plays it)
+SWAP = Param(
+    "swap", "bool", False,
+    "Pie rule (a compensation, not on the card): at the second player's first decision, after the first "
+    "player's first turn, the second player may take over the first player's position instead of moving; "
+    "the players then exchange seats and the first player moves next from the other seat. Each bot "
+    "decides by its own judgement (greedy: the game's evaluation; mcts: its search; random: a coin). "
+    "Outcome columns follow the players, and `swapped` says which games swapped.",
+    omit_default=True)
+
+
+def seat_values(rules: dict[str, Any], name: str, seats: Sequence[str]) -> list[Any]:
+    """A per-seat parameter's value for each seat, in seat order (one value or a table)."""
+    value = rules[name]
+    return [value[s] for s in seats] if isinstance(value, dict) else [value] * len(seats)
+
+
 class Game:
     """Base class: declare metadata and schema, implement the entry points."""
 
@@ -155,10 +213,20 @@ class Game:
         """Fill defaults, reject unknown keys (naming the closest) and bad values."""
         names = [p.name for p in self.params]
         out = self.defaults()
+        tables = {}
         for key, value in rules.items():
             if key not in names:
                 raise VariantError(unknown_key(where, "rules", key, names))
-            out[key] = self.param(key).check(value, f"{where}: [rules]")
+            if isinstance(value, dict) and self.param(key).kind != "table":
+                tables[key] = value  # by seat: checked once the seats are known
+            else:
+                out[key] = self.param(key).check(value, f"{where}: [rules]")
+        seats = self.seat_names(out)
+        for key, value in tables.items():
+            out[key] = self.param(key).check_by_seat(value, f"{where}: [rules]", seats)
+        if out.get("swap") and len(seats) != 2:
+            raise VariantError(f"{where}: [rules]: swap = true needs 2 players (these rules seat "
+                               f"{len(seats)})")
         self.validate(out, where)
         return out
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from sim import engine, search
 from sim.errors import VariantError
-from sim.games.base import Bot, Game, Param, SeatBot, Trace
+from sim.games.base import SWAP, Bot, Game, Param, SeatBot, Trace
 from sim.games.hexatile import kernel as K
 from sim.games.hexatile import state as S
 from sim.games.hexatile import templates as TP
@@ -137,6 +137,7 @@ PARAMS = (
         choices=("black", "red"),
         seed_text="先手のプレーヤーが黒か赤の好きな色を選びます。",
     ),
+    SWAP,
 )
 
 GREEDY_PARAMS = (
@@ -291,7 +292,11 @@ class Hexatile(engine.EngineGame, Game):
         types = list(TP.TILE_TYPES)
         pos, rng = engine.start(tb, np.uint64(game_seed(np.uint64(tr.run_seed), np.int64(tr.game_index))))
         moves = []
+        after_swap = False
         for seat, move, state in tr.data["rec"]:
+            if move == engine.SWAP_MOVE:
+                after_swap = True  # the next placement is the first player's, from the second seat
+                continue
             st = pos.st
             if st[S.PHASE] == S.PH_PLACE:
                 c, o = divmod(int(move), 12)
@@ -303,6 +308,9 @@ class Hexatile(engine.EngineGame, Game):
                 if st[S.PICKER] >= 0:
                     m["picked_by"] = names[st[S.PICKER]]
                     m["picked"] = types[st[S.DRAWN]]
+                if after_swap:
+                    m["move"] = "after the swap (pie rule): " + m["move"]
+                    after_swap = False
                 moves.append(m)
             rng[0] = np.int64(state).view(np.uint64)
             engine.play(tb, pos, np.int64(move), rng)

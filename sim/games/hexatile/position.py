@@ -361,6 +361,12 @@ def verify_trace(game, trace) -> None:
     placed = len(pos.tiles)
     assert placed == len(trace.moves) and placed + sum(rem.values()) == pos.tiles_to_play()
     row = trace.row
+    if trace.data.get("swapped"):  # the pie rule: the row is by player, the board by seat
+        import numpy as np
+
+        from sim.engine import exchange_seats
+
+        row = {k: np.asarray(v).item() for k, v in exchange_seats(row, True, names).items()}
     assert row["turns"] == len(trace.moves)
     sc = pos.score()
     early = bool(made_radian)

@@ -131,7 +131,9 @@ def _race_engine_chunk(rules, seats, first_game, n_games, run_seed) -> np.ndarra
     t = race.tables(rules)
     codes, par = engine.bot_arrays(seats)
     rows = np.zeros((n_games, t.res_width), np.int64)
-    engine.play_chunk(t, np.uint64(run_seed), np.int64(first_game), np.int64(n_games), codes, par, rows)
+    no_swap = np.zeros(len(seats), np.int64)
+    engine.play_chunk(t, np.uint64(run_seed), np.int64(first_game), np.int64(n_games), codes, par, no_swap, rows,
+                      np.zeros(n_games, np.bool_))
     return rows
 
 
@@ -141,8 +143,9 @@ def _race_traced(rules, seats, game_index, run_seed) -> Trace:
     read off the replayed position."""
     t = race.tables(rules)
     codes, par = engine.bot_arrays(seats)
-    rec, res = engine.play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
-                                  np.int64(rules["max_turns"] + 1))
+    no_swap = np.zeros(len(seats), np.int64)
+    rec, res, _ = engine.play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par, no_swap,
+                                     np.int64(rules["max_turns"] + 1))
     pos, rng = engine.start(t, np.uint64(engine.game_seed(np.uint64(run_seed), np.int64(game_index))))
     bags = np.asarray(pos.bag).copy()  # draws only lower bagn: the bag keeps its shuffled order
     moves = []
