@@ -213,6 +213,30 @@ def bot_choice(tables, pos, seat, code, par, rng):
     return choose(tables, pos, seat, code, par, scratch, tree, rng, buf)
 
 
+@njit(cache=True)
+def replay_stats(tables, seed, rec):
+    """Replay a traced game's decisions (rec rows, as play_traced gives them) and measure the
+    position before each: legal[i] = how many legal moves decision i had, values[i, s] = the
+    game's evaluation for seat s there. Pie-rule rows are skipped (legal -1). Returns
+    (legal, values, result row by seat)."""
+    pos, rng = start(tables, seed)
+    buf = np.empty(tables.max_moves, np.int64)
+    k = rec.shape[0]
+    legal = np.full(k, -1, np.int64)
+    values = np.zeros((k, tables.n_seats), np.float64)
+    for i in range(k):
+        if rec[i, 1] == SWAP_MOVE:
+            continue
+        legal[i] = legal_moves(tables, pos, buf)
+        for s in range(tables.n_seats):
+            values[i, s] = evaluate(tables, pos, s)
+        rng[0] = np.uint64(rec[i, 2])
+        apply(tables, pos, rec[i, 1], rng)
+    res = np.zeros(tables.res_width, np.int64)
+    result(tables, pos, False, res)
+    return legal, values, res
+
+
 # ---- Python side: bot arrays and outcome columns ---------------------------------------------
 def bot_arrays(seats) -> tuple[np.ndarray, np.ndarray]:
     """Seats (SeatBot) -> (codes int64[S], parameters float64[S, P]) for the drivers."""
@@ -302,6 +326,15 @@ class EngineGame:
         cols = exchange_seats(cols, swapped, names)
         cols["swapped"] = swapped.copy()
         return cols
+
+    def engine_replay(self, rules, seats, game_index, run_seed):
+        """(tables, decisions) of one game through the engine's traced driver, for measures that
+        replay a game position by position (sim/playmetrics.py)."""
+        t = self.tables(rules)
+        codes, par = bot_arrays(seats)
+        rec, _, _ = play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
+                                self.swap_policy(rules, seats), np.int64(self.max_traced_decisions))
+        return t, rec
 
     def pie_rule(self, rules) -> bool:
         """Whether the drivers play the pie rule (`swap`, sim.games.base.SWAP) under these rules. A

@@ -224,6 +224,7 @@ class Analysis:
     examples: list[dict[str, Any]] = field(default_factory=list)
     flags: list[tuple[str, str]] = field(default_factory=list)  # (kind, text) for grouping
     replay_note: str = ""
+    play: Any = None  # sim.playmetrics.PlayMetrics of replayed games, when computed
 
     @property
     def n(self) -> int:
@@ -873,9 +874,43 @@ def render_ludii(doc: Doc, analyses: Sequence[Analysis]) -> None:
             cells.append(_balance_cell(a) if a.balance_ci is not None else "n/a")
             rows.append(cells)
     doc.table(["variant", *LUDII, "Balance"], rows)
-    doc.p("Decision moves, branching factor, LeadChange, Decisiveness and Drama need per-turn data "
-          "(legal moves, a position evaluation) that the outcome tables do not hold; they are not "
-          "reported.")
+    render_play(doc, analyses)
+
+
+def render_play(doc: Doc, analyses: Sequence[Analysis]) -> None:
+    """Ludii's play metrics over replayed games, per variant, with what each means."""
+    from sim.playmetrics import MEANING, METRICS
+
+    shown = [a for a in analyses if a.play is not None and not a.play.summary.empty]
+    missing: dict[str, list[str]] = {}
+    for a in analyses:
+        if a.play is not None and a.play.note:
+            missing.setdefault(a.play.note, []).append(a.run.label)
+    if not shown and not missing:
+        return
+    doc.h(3, "How games play (Ludii's play metrics)")
+    doc.p("Each variant's first games (up to 200) re-played from their seeds, measured before every "
+          "decision: the legal moves, and every seat's standing by the game's own evaluation (the one "
+          "greedy plays by) as a rough chance of winning. Means over games, 95% intervals; "
+          "decisiveness and drama over decisive games.")
+    doc.items([f"{m.replace('_', ' ')}: {MEANING[m]}." for m in METRICS])
+    rows: list[Any] = []
+    for group, items in groups_of(shown).items():
+        rows.append(Group(group))
+        for a in items:
+            cells = [a.run.stem]
+            for r in a.play.summary.itertuples():
+                if not np.isfinite(r.value):
+                    cells.append("n/a")
+                elif r.metric == "branching_factor":
+                    cells.append(f"{r.value:.1f} [{r.low:.1f}, {r.high:.1f}]")
+                else:
+                    cells.append(f"{r.value:.2f} [{r.low:.2f}, {r.high:.2f}]")
+            rows.append(cells)
+    if rows:
+        doc.table(["variant", *(m.replace("_", " ") for m in METRICS)], rows)
+    for note, labels in missing.items():
+        doc.p(f"Not measured for {', '.join(labels)}: {note}.")
 
 
 def render_comparisons(doc: Doc, comps: Sequence[Comparison]) -> None:
@@ -1181,6 +1216,8 @@ def build_report(run_dirs: Sequence[str | Path], out_dir: str | Path,
     (out / "figures").mkdir(parents=True, exist_ok=True)
     figs = make_figures(analyses)
     pictures = example_pictures(analyses, out / "figures") if replays else {}
+    if replays:
+        summary = pd.concat([summary, play_metric_rows(analyses)], ignore_index=True)
     for pics in pictures.values():
         for pic in pics:
             figs[pic["key"]] = pic["png"]
@@ -1230,6 +1267,29 @@ def example_pictures(analyses: Sequence[Analysis], fig_dir: Path) -> dict[str, l
             pics.append(ex | pic | {"key": f"game_{slug(a.run.label)}_{ex['game']}_r{ex['rotation']}"})
         out[a.run.label] = pics
     return out
+
+
+def play_metric_rows(analyses: Sequence[Analysis]) -> pd.DataFrame:
+    """Ludii's play metrics (sim/playmetrics.py) of each variant, over its first replayed games;
+    summary rows `play.<metric>`. A variant that cannot replay gets a note instead."""
+    from sim import playmetrics
+    from sim.replay import variant_spec
+    from sim.variants import load
+
+    rows = []
+    for a in analyses:
+        try:
+            spec, overrides = variant_spec(a.run.manifest)
+            v = load(spec, overrides or None)
+        except UserError as e:
+            a.play = playmetrics.PlayMetrics(pd.DataFrame(), pd.DataFrame(), str(e))
+            continue
+        a.play = playmetrics.play_metrics(v, int(a.run.manifest.get("seed", 0)),
+                                          min(playmetrics.DEFAULT_GAMES, a.n))
+        for r in a.play.summary.itertuples():
+            rows.append({"metric": f"play.{r.metric}", "variant": a.run.label, "value": r.value,
+                         "successes": math.nan, "n": r.games, "ci_low": r.low, "ci_high": r.high})
+    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
 
 
 def make_figures(analyses: Sequence[Analysis]) -> dict[str, bytes]:

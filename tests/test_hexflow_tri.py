@@ -526,3 +526,27 @@ def test_link_table_and_distance_maps_equal_recomputation(mode, bots):
                 want = _maps_by_dijkstra(srcs, tb.nbr, ttype, emask, netid, netm)
                 assert np.array_equal(d, want)
     assert placed >= 20
+
+
+def test_a_tiebreak_path_ends_where_it_first_enters_its_centre_hex():
+    """Found by the parameter-space test: seat I's line reaches centre hex c3 (an X-Cross) on one
+    line, runs on through b4 and b3 and comes back into c3 on the X-Cross's other line. That loop
+    is not a path to c3: I's best path is worth 16 points, II's 22, and II wins the tiebreak
+    (the kernel's reading; the Python verifier once counted the loop, 25 points)."""
+    rules = GAME.resolve_rules({"mode": "tri", "board_side": 8, "shared_victory": "shared",
+                                "dots": "default", "block_placement": "connected", "hand_size": 4,
+                                "wildcard_block": True}, "t")
+    trace = GAME.play_traced(rules, seats_for(GAME, rules, "random"), 2, 7993)
+    assert trace.row["winner"] == 1 and trace.row["hexflow_tiebreak"] == 1
+    GAME.verify_trace(trace)
+
+
+@pytest.mark.parametrize("side", [13, 14])
+def test_every_corner_is_as_far_from_the_centre_and_the_warning_says_so(side):
+    """The card's 'Asymmetric distances balanced through reverse turn order' cannot hold: the
+    triangle is symmetric, every corner 8 hexes from its nearest centre hex."""
+    tb = tri_board(side)
+    far = {min(int(tb.board.dist[c, x]) for x in tb.centres) for c in tb.corner.values()}
+    assert far == {8}
+    rules = GAME.resolve_rules({"mode": "tri", "board_side": side}, "t")
+    assert any("Asymmetric distances" in w and "every corner is 8 hexes" in w for w in GAME.warnings(rules))

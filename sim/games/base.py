@@ -242,6 +242,12 @@ class Game:
         """Where the rule text contradicts itself for these rules: one line each."""
         return []
 
+    def engine_replay(self, rules: dict[str, Any], seats: Sequence[SeatBot], game_index: int,
+                      run_seed: int):
+        """(engine tables, decision records) of one game, for games (or modes) whose rules are
+        engine functions (sim/engine.py); None otherwise (the play metrics then say so)."""
+        return None
+
     def check_seats(self, rules: dict[str, Any], seats: dict[str, SeatBot], where: str) -> None:
         """Reject a bot these rules cannot seat (VariantError naming the seat); default: any."""
 

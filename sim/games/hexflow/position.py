@@ -487,16 +487,19 @@ class TriPosition:
 
     def path_value(self, q, weight) -> int:
         """Best sum of weight[hex] over the distinct hexes of a simple line path from q's corner
-        to a reached centre hex (exhaustive search)."""
+        to a reached centre hex (exhaustive search). A path ends where it first enters its
+        centre hex; it may pass through other centre hexes (and through a hex twice on two
+        separate lines of one tile), but coming back into its own centre hex by another line of
+        that tile is not a path to it."""
         q = self.seat(q)
         c = self.corner[q]
         goals = self.centres_reached(q)
         best = -1
 
-        def dfs(node, on, hexes, val):
+        def dfs(node, on, hexes, val, first):
             nonlocal best
             x, j = node
-            if x in goals:  # a path may also run on through one centre hex to another
+            if x in goals and first:  # a path may also run on through one centre hex to another
                 best = max(best, val)
             m = self.nets(x)[j]
             for s in range(6):
@@ -506,12 +509,12 @@ class TriPosition:
                     if k is None or (n, k) in on:
                         continue
                     add = 0 if n in hexes else weight[n]
-                    dfs((n, k), on | {(n, k)}, hexes | {n}, val + add)
+                    dfs((n, k), on | {(n, k)}, hexes | {n}, val + add, n not in hexes)
 
         if c in goals:
             return weight[c]
         for j in range(len(self.nets(c))):
-            dfs((c, j), {(c, j)}, {c}, weight[c])
+            dfs((c, j), {(c, j)}, {c}, weight[c], True)
         return best
 
     def standing(self, q) -> tuple[int, int, int]:

@@ -195,6 +195,15 @@ def tri_warnings(rules: dict[str, Any]) -> list[str]:
     if rules["mode"] == "tri":
         out.append("hexflow tri: 'Tile Distribution (18 tiles each)' lists quantities that sum to "
                    "17; the list is used as given (17 tiles each).")
+    from .triboard import tri_board
+
+    tb = tri_board(n)
+    far = {name: min(int(tb.board.dist[c, x]) for x in tb.centres) for name, c in tb.corner.items()}
+    if len(set(far.values())) == 1:
+        out.append(f"hexflow tri: the card's 'Asymmetric distances balanced through reverse turn "
+                   f"order' does not hold on the triangle as built: every corner is "
+                   f"{next(iter(far.values()))} hexes from its nearest centre hex (board_side = {n}); "
+                   "the reverse turn order (III, II, I) is kept as the card says.")
     return out
 
 
