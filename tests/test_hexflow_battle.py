@@ -296,6 +296,69 @@ def test_stalemate_chain_skips_transit_invalid_tiles():
     assert pos.stalemate_score(B) == (1, 1)
 
 
+def _kernel_path_score(pos, captures=0):
+    k = KBoard(pos)
+    nh = BOARD.size
+    mult = np.array([d + 1 if d >= 2 else 0 for d in pos.dots], np.int64)
+    out = np.zeros(2, np.int64)
+    sc = BT._path_score(A, captures, pos.rules["battle_capture_points"], mult, k.startm, k.tz, k.tb.nbr,
+                        k.ttype, k.towner, k.emask, k.netid, k.netm, np.zeros(2 * nh, np.int64),
+                        np.zeros(2 * nh + 1, np.int64), np.zeros(2 * nh + 1, np.int64), np.zeros(nh, np.int64),
+                        out)
+    return sc, out
+
+
+@pytest.mark.parametrize("extra, chain, path", [
+    ([], 12, 12),  # the card's example: one line, chain and path alike
+    (["e2"], 13, 12),  # a spur below e1: in the chain, not on any path to the far end
+    (["e2", "e3"], 14, 12),
+    (["b2", "e2", "e3"], 15, 13),  # b2 can be threaded between a1 and b1; the spur cannot
+])
+def test_stalemate_length_chain_or_path(extra, chain, path):
+    """The card's 'Longest transit-valid path toward goal (per tile) 1 pt each' read as the
+    whole chain (default) or as one path. Star-6 tiles of A on the top row a1 .. i1, down the
+    right edge i2 .. i4, plus spurs:
+
+        a1 b1 c1 d1 e1 f1 g1 h1 i1
+           b2       e2          i2
+                    e3          i3
+                                i4
+    """
+    owners = {n: A for n in TOP + ["i2", "i3", "i4"] + extra}
+    assert position(owners).stalemate_score(A) == (chain, chain)
+    pos = position(owners, rules(battle_stalemate_length="path"))
+    assert pos.stalemate_score(A) == (path, path)
+    sc, out = _kernel_path_score(pos)
+    assert (sc, out[0], out[1]) == (path, path, 0)
+
+
+def test_stalemate_path_card_example_56():
+    dots = [0] * BOARD.size
+    dots[H("e1")] = 2
+    pos = position({n: A for n in TOP + ["i2", "i3", "i4"]}, rules(battle_stalemate_length="path"), dots=dots)
+    pos.captures[A] = 4
+    assert pos.stalemate_score(A) == (56, 12)
+    sc, out = _kernel_path_score(pos, captures=4)
+    assert (sc, out[0]) == (56, 12)
+
+
+@pytest.mark.parametrize("bots", ["random", "greedy"])
+def test_stalemate_path_reading_in_games(bots):
+    """The bots do not read the stalemate score's L, so both readings play the same games; the
+    path's score is never above the chain's; traces verify against the exhaustive Python search."""
+    rc, rp = rules(), rules(battle_stalemate_length="path")
+    a = GAME.play_chunk(rc, seats_for(GAME, rc, bots), 0, 300, 3)
+    b = GAME.play_chunk(rp, seats_for(GAME, rp, bots), 0, 300, 3)
+    assert (a["turns"] == b["turns"]).all()
+    st = a["end_reason"] == GAME.end_reasons.index("stalemate_score")
+    assert st.any()
+    for s in "AB":
+        assert (b[f"score_{s}"][st] <= a[f"score_{s}"][st]).all()
+    assert (b["winner"] != a["winner"]).any()  # the reading decides some stalemates
+    for i in range(4):
+        GAME.verify_trace(GAME.play_traced(rp, seats_for(GAME, rp, bots), int(np.flatnonzero(st)[i]), 3))
+
+
 # ---- whole games --------------------------------------------------------------------------------
 @pytest.mark.parametrize("path", VARIANTS, ids=[p.stem for p in VARIANTS])
 @pytest.mark.parametrize("bots", ["random", ("greedy", "random"), "greedy"], ids=["rr", "gr", "gg"])

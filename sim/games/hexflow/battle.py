@@ -39,8 +39,10 @@ ALL_CORNERS = ("a1", "a9", "i1", "i9")
 
 # cfg indices
 (B_HAND, B_BLOCK_CONNECTED, B_NO_MOVE, B_FIRST, B_MAX_TURNS, B_DOTS_RANDOM, B_TOKENS, B_ORPHAN,
- B_CAPTURE_PTS) = range(9)
-N_BCFG = 9
+ B_CAPTURE_PTS, B_STALE_PATH) = range(10)
+N_BCFG = 10
+# steps the stalemate path search may take per seat (battle_stalemate_length = "path")
+PATH_BUDGET = 2_000_000
 # end reasons: indices into rules.END_REASONS (set by rules.py)
 E_PATH, E_OPP_PATH, E_NO_MOVE, E_TURN_CAP, E_STALEMATE = 0, 1, 7, 8, 9
 # outputs
@@ -829,6 +831,96 @@ def _chain_score(q, captures, cap_pts, mult, startm, tz, nbr, ttype, towner, ema
 
 
 @njit(cache=True)
+def _path_score(q, captures, cap_pts, mult, startm, tz, nbr, ttype, towner, emask, netid, netm,
+                on, node, side, hexcnt, out):
+    """Stalemate score of seat q under battle_stalemate_length = "path": best over simple
+    transit-valid line paths from a start hex (a path visits each line of a tile at most once;
+    a hex crossed on two separate lines of one tile counts once) of L + cap_pts x captures +
+    L x (sum of dot multipliers on it), L = hexes on the path. Extending a path only adds, so
+    the depth-first search scores every prefix. out[0] = L of the best path, out[1] = 1 when
+    the search ran out of PATH_BUDGET steps (the score is then the best found).
+    on: int64[2 NH]; node, side: int64[2 NH + 1]; hexcnt: int64[NH]."""
+    nh = ttype.shape[0]
+    for i in range(2 * nh):
+        on[i] = 0
+    for h in range(nh):
+        hexcnt[h] = 0
+    cap = cap_pts * captures
+    best = cap
+    out[0] = 0
+    out[1] = 0
+    budget = PATH_BUDGET
+    for h0 in range(nh):
+        if startm[q, h0] == 0 or ttype[h0] < 0 or towner[h0] != q and tz[q, h0] == 0:
+            continue
+        for j0 in range(2):
+            u0 = h0 * 2 + j0
+            if netm[u0] == 0:
+                continue
+            depth = 0
+            node[0] = u0
+            side[0] = 0
+            on[u0] = 1
+            hexcnt[h0] = 1
+            L = 1
+            ms = mult[h0]
+            while depth >= 0:
+                if side[depth] == 0:  # just arrived: score this path
+                    sc = L + cap + L * ms
+                    if sc > best or sc == best and L > out[0]:
+                        best = sc
+                        out[0] = L
+                budget -= 1
+                if budget < 0:
+                    out[1] = 1
+                    break
+                u = node[depth]
+                h = u >> 1
+                m = netm[u]
+                advanced = False
+                while side[depth] < 6:
+                    sd = side[depth]
+                    side[depth] += 1
+                    if not (m >> sd) & 1:
+                        continue
+                    n = nbr[h, sd]
+                    if n < 0 or ttype[n] < 0:
+                        continue
+                    o = (sd + 3) % 6
+                    if not (emask[n] >> o) & 1 or towner[n] != q and tz[q, n] == 0:
+                        continue
+                    v = n * 2 + netid[n * 6 + o]
+                    if on[v]:
+                        continue
+                    on[v] = 1
+                    if hexcnt[n] == 0:
+                        L += 1
+                        ms += mult[n]
+                    hexcnt[n] += 1
+                    depth += 1
+                    node[depth] = v
+                    side[depth] = 0
+                    advanced = True
+                    break
+                if not advanced:
+                    on[u] = 0
+                    hexcnt[h] -= 1
+                    if hexcnt[h] == 0:
+                        L -= 1
+                        ms -= mult[h]
+                    depth -= 1
+            if out[1]:
+                break
+        if out[1]:
+            break
+    for i in range(2 * nh):
+        on[i] = 0
+    for h in range(nh):
+        hexcnt[h] = 0
+    return best
+
+
+@njit(cache=True)
 def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_orient, rot_of,
                  net_mask, emask_t, tileset, dots_fixed, dot_pool, free_hexes, tz, startm, goalm,
                  firstc, corner_any, lk0, res, record, rec_moves, rec_bag, rec_dots, rec_n):
@@ -869,7 +961,9 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
     seen = np.empty(nn, np.int64)
     stack = np.empty(nn, np.int64)
     hstamp = np.empty(nh, np.int64)
-    lout = np.empty(1, np.int64)
+    lout = np.empty(2, np.int64)
+    pnode = np.empty(nn + 1, np.int64)
+    pside = np.empty(nn + 1, np.int64)
     upar = np.zeros((3, nn), np.int64)
     uflg = np.zeros((3, nn), np.int64)
     mark = np.zeros((2, nn), np.int64)
@@ -1029,8 +1123,12 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
                 break
             cur = other
         for q in range(2):
-            sc = _chain_score(q, captures[q], cfg[B_CAPTURE_PTS], mult, startm, tz, nbr, ttype,
-                              towner, emask, netid, netm, seen, stack, hstamp, lout)
+            if cfg[B_STALE_PATH]:
+                sc = _path_score(q, captures[q], cfg[B_CAPTURE_PTS], mult, startm, tz, nbr, ttype,
+                                 towner, emask, netid, netm, seen, pnode, pside, hstamp, lout)
+            else:
+                sc = _chain_score(q, captures[q], cfg[B_CAPTURE_PTS], mult, startm, tz, nbr, ttype,
+                                  towner, emask, netid, netm, seen, stack, hstamp, lout)
             row[O_CHAIN_A + q] = lout[0]
             if reason == E_STALEMATE:
                 row[O_SCORE_A + q] = sc
@@ -1152,6 +1250,9 @@ class BattlePosition:
         self.tiles[h] = (seat, t, r % 6)
         self.placed_any[seat] = True
 
+    def _path_stalemate(self, seat: int, cap: int) -> tuple[int, int]:
+        return _line_path_best(self, seat, cap)
+
     def usable(self, seat: int, h: int) -> bool:
         """Transit rule for the tile on hex h."""
         return self.tiles[h][0] == seat or bool(self.tz[seat, h])
@@ -1194,8 +1295,11 @@ class BattlePosition:
         return None, None, tblock
 
     def stalemate_score(self, seat: int) -> tuple[int, int]:
-        """(score, L): best transit-valid chain from a start hex (see the kernel's _chain_score)."""
+        """(score, L): best transit-valid chain from a start hex (see the kernel's _chain_score),
+        or with battle_stalemate_length = "path" the best simple line path (_path_stalemate)."""
         cap = self.rules["battle_capture_points"] * self.captures[seat]
+        if self.rules.get("battle_stalemate_length", "chain") == "path":
+            return self._path_stalemate(seat, cap)
         best, best_l = cap, 0
         reach = self._walk(seat, True)
         done: set[tuple[int, int]] = set()
@@ -1226,6 +1330,37 @@ class BattlePosition:
         return best, best_l
 
 
+def _line_path_best(pos: BattlePosition, seat: int, cap: int) -> tuple[int, int]:
+    """Every simple transit-valid line path from a start hex, searched exhaustively: a path is a
+    sequence of (hex, line) with each line of a tile used at most once; its hexes count once."""
+    best = [cap, 0]
+
+    def score(hexes):
+        n = len(hexes)
+        return n + cap + n * sum(multiplier(pos.dots[h]) for h in hexes)
+
+    def dfs(h, m, on, hexes):
+        sc = score(hexes)
+        if sc > best[0] or (sc == best[0] and len(hexes) > best[1]):
+            best[0], best[1] = sc, len(hexes)
+        for s in range(6):
+            if not (m >> s) & 1:
+                continue
+            n = int(BOARD.nbr[h, s])
+            o = (s + 3) % 6
+            if n < 0 or n not in pos.tiles or not pos.usable(seat, n) or not (pos.ends(n) >> o) & 1:
+                continue
+            m2 = next(x for x in pos.nets(n) if (x >> o) & 1)
+            if (n, m2) not in on:
+                dfs(n, m2, on | {(n, m2)}, hexes | {n})
+
+    for h in pos.tiles:
+        if pos.startm[seat, h] and pos.usable(seat, h):
+            for m in pos.nets(h):
+                dfs(h, m, {(h, m)}, {h})
+    return best[0], best[1]
+
+
 def stalemate_score(length: int, captures: int, dot_counts, capture_points: int = 2) -> int:
     """The card's formula: L + capture_points x captures + L x (sum of the dot multipliers)."""
     return length + capture_points * captures + length * sum(multiplier(d) for d in dot_counts)
@@ -1243,6 +1378,7 @@ def _bcfg(rules: dict[str, Any]) -> np.ndarray:
     cfg[B_TOKENS] = rules["battle_tokens"]
     cfg[B_ORPHAN] = ("line", "off").index(rules["battle_orphan"])
     cfg[B_CAPTURE_PTS] = rules["battle_capture_points"]
+    cfg[B_STALE_PATH] = rules["battle_stalemate_length"] == "path"
     return cfg
 
 

@@ -94,7 +94,7 @@ MODE_PARAMS: dict[str, tuple[str, ...]] = {
                            "dot_list", "first_player", "copies_per_type"),
     "battle": _EVERY_MODE + ("no_move", "dot_list", "first_player", "copies_per_type", "battle_goal",
                              "battle_start", "battle_transit_home", "battle_tokens", "battle_orphan",
-                             "battle_capture_points"),
+                             "battle_capture_points", "battle_stalemate_length"),
     "tri": _EVERY_MODE + ("stalemate_rule", "board_side", "shared_victory", "wildcard_block"),
     "tri2p": _EVERY_MODE + ("stalemate_rule", "board_side", "shared_victory", "blocked_player_loses",
                             "block_win_trigger", "copies_per_type"),

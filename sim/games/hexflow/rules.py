@@ -111,6 +111,12 @@ PARAMS: tuple[Param, ...] = (
           seed_text="Displacement would not orphan any tiles on the board"),
     Param("battle_capture_points", "int", 2, "Battle: stalemate points per captured tile.",
           low=0, high=10, seed_text="Per Capture 2 pts"),
+    Param("battle_stalemate_length", "str", "chain",
+          "Battle: what L counts in the stalemate score: the tiles of the player's best transit-valid "
+          "line chain touching a start hex (chain: every tile joined to it, branches included), or of "
+          "the best simple line path from a start hex (path: one line through, as the card says).",
+          choices=("chain", "path"), omit_default=True,
+          seed_text="Longest transit-valid path toward goal (per tile) 1 pt each"),
 )
 
 BOTS: tuple[Bot, ...] = (
