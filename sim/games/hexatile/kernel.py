@@ -182,7 +182,7 @@ def apply(tb, pos, move, rng):
 @hot
 def _scores(tb, pos, wk, sc):
     """score_board of the position into sc, the rope left out when a Radian ended the game."""
-    score_board(tb, pos.rh, pos.vcode, pos.vby, wk, sc)
+    score_board(tb, pos.rh, pos.vcode, pos.placer, pos.placed, wk, sc)
     if pos.st[END] == END_RADIAN:
         for col in range(4):
             sc[col, 5] = 0  # the chain rope is counted only when every tile is down
@@ -222,7 +222,7 @@ def result(tb, pos, capped, res):
 @njit(cache=True)
 def copy_position(tb, pos):
     return Position(pos.rh.copy(), pos.cell_o.copy(), pos.placer.copy(), pos.vcode.copy(), pos.rem.copy(),
-                    pos.st.copy(), pos.vby.copy(), pos.mark.copy(), pos.vflag.copy(), pos.ptsc.copy(), pos.spts.copy())
+                    pos.st.copy(), pos.placed.copy(), pos.mark.copy(), pos.vflag.copy(), pos.ptsc.copy(), pos.spts.copy())
 
 
 @hot
@@ -301,5 +301,6 @@ def score_placed(tb, cells, orients, seats, island, out):
     island on a cell or -1."""
     pos = empty_position(tb.neigh.shape[0], tb.vslot_cell, tb.tiles, tb.bot_ptsc, tb.bot_spts, island)
     for i in range(cells.shape[0]):
+        pos.st[TURN] = i
         put(tb, pos, cells[i], orients[i], seats[i])
-    score_board(tb, pos.rh, pos.vcode, pos.vby, new_score_work(tb.neigh.shape[0], tb.vslot_cell.shape[0]), out)
+    score_board(tb, pos.rh, pos.vcode, pos.placer, pos.placed, new_score_work(tb.neigh.shape[0], tb.vslot_cell.shape[0]), out)

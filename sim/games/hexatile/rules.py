@@ -73,7 +73,7 @@ def empty_position(n, vslot_cell, tiles, bot_ptsc, bot_spts, island):
     st[WINNER] = -2
     st[END] = 0
     return Position(np.zeros(n * 6, np.int8), cell_o, np.full(n, -1, np.int32), vcode, rem, st,
-                    np.full(nv, -1, np.int32), np.zeros(n * 6, np.uint8), np.zeros((nv, 4, 2)), bot_ptsc.copy(), bot_spts.copy())
+                    np.full(n, -1, np.int32), np.zeros(n * 6, np.uint8), np.zeros((nv, 4, 2)), bot_ptsc.copy(), bot_spts.copy())
 
 
 @hot_inline
@@ -132,20 +132,16 @@ def legal_cells(tb, pos, seat, out):
 
 @hot_inline
 def put(tb, pos, c, o, seat):
-    """Lay orientation o on cell c: rhombi, owner, the slot codes of its six corners, and which
-    of them it fills last (Position.vby: the seat completes every pattern there)."""
-    rh, vcode, vby, ocol, contrib = pos.rh, pos.vcode, pos.vby, tb.ocol, tb.contrib
+    """Lay orientation o on cell c: rhombi, owner and turn, the slot codes of its six corners."""
+    rh, vcode, ocol, contrib = pos.rh, pos.vcode, tb.ocol, tb.contrib
     cell_vert, cell_slot, low_tri = tb.cell_vert, tb.cell_slot, tb.low_tri
     pos.cell_o[c] = o
     pos.placer[c] = seat
+    pos.placed[c] = pos.st[TURN]
     for j in range(6):
         rh[c * 6 + j] = ocol[o, j]
     for k in range(6):
-        v = cell_vert[c, k]
-        code = vcode[v] + (contrib[o, k, low_tri[c, k]] - 1) * POW11[cell_slot[c, k]]
-        vcode[v] = code
-        if code % 11 >= 2 and (code // 11) % 11 >= 2 and code // 121 >= 2:
-            vby[v] = seat
+        vcode[cell_vert[c, k]] += (contrib[o, k, low_tri[c, k]] - 1) * POW11[cell_slot[c, k]]
 
 
 @hot_inline
@@ -280,10 +276,12 @@ def new_score_work(n, nv):
 
 
 @hot
-def _point_patterns(tb, rh, vcode, vby, wk):
+def _point_patterns(tb, rh, vcode, placer, placed, wk):
     """Every point pattern on a full point, into wk: its type, colour, the seat that completed
-    it, per slot the rhombus of its colour touching the point (-1: none), and per rhombus the
-    patterns through it. Returns how many."""
+    it (the placer of the point's cell placed last; arrow_voids = "owner" only), per slot the
+    rhombus of its colour touching the point (-1: none), and per rhombus the patterns through
+    it. Returns how many."""
+    owner = tb.arrow_owner
     vtype, vslot_cell, vslot_k = tb.vtype, tb.vslot_cell, tb.vslot_k
     it, icol, iby, irh, rinst, rn = wk.it, wk.icol, wk.iby, wk.irh, wk.rinst, wk.rn
     nv = vcode.shape[0]
@@ -299,6 +297,14 @@ def _point_patterns(tb, rh, vcode, vby, wk):
                 full = False
         if not full:
             continue
+        by = -1
+        if owner == 1:
+            last = -1
+            for i in range(3):
+                c = vslot_cell[v, i]
+                if placed[c] > last:
+                    last = placed[c]
+                    by = placer[c]
         for col in range(1, 4):
             ty = vtype[code, col]
             if ty == 0:
@@ -309,7 +315,7 @@ def _point_patterns(tb, rh, vcode, vby, wk):
                 ty = RADIAN
             it[ni] = ty
             icol[ni] = col
-            iby[ni] = vby[v]
+            iby[ni] = by
             for i in range(3):
                 c = vslot_cell[v, i]
                 k = vslot_k[v, i]
@@ -393,8 +399,8 @@ def _void_arrows(tb, ni, wk):
 
 
 @hot
-def score_board(tb, rh, vcode, vby, wk, out):
-    """Exact end-of-game scoring (wk: `new_score_work`; vby: Position.vby). out[4, 8] per
+def score_board(tb, rh, vcode, placer, placed, wk, out):
+    """Exact end-of-game scoring (wk: `new_score_work`; placer, placed: the Position's). out[4, 8] per
     colour: points of radian, super radian, set, arrow, straight (column = pattern id - 1; after
     the Arrow rules and the variety cap), rope length (0 when chain_rope is off), points voided
     by the Arrow rules, base total (no rope)."""
@@ -403,7 +409,7 @@ def score_board(tb, rh, vcode, vby, wk, out):
     smode, line_n = tb.smode, tb.line_n
     it, icol, run_len, run_col, void, run_void = wk.it, wk.icol, wk.run_len, wk.run_col, wk.void, wk.run_void
     out[:, :] = 0
-    ni = _point_patterns(tb, rh, vcode, vby, wk)
+    ni = _point_patterns(tb, rh, vcode, placer, placed, wk)
     nrun = _straight_runs(tb, rh, wk)
     void[:] = 0
     run_void[:] = 0

@@ -140,7 +140,7 @@ class Position(NamedTuple):
     vcode: np.ndarray  # int32[NV]: slot states round each lattice point
     rem: np.ndarray  # int64[2]: white- and red-backed tiles still to place
     st: np.ndarray  # int64[N_ST]: the counters named above
-    vby: np.ndarray  # int32[NV]: seat whose tile filled the point's last cell, -1 while not full
+    placed: np.ndarray  # int32[N]: the turn (tiles placed before it) the cell's tile was placed at
     mark: np.ndarray  # uint8[N*6]: bots' Arrow foresight: bit 1 in a scored pattern, 2 in an Arrow
     vflag: np.ndarray  # float64[NV, 4, 2]: per point and colour: best pattern value, Arrow there
     ptsc: np.ndarray  # float64[4, 6]: the bots' pattern values now (variety: 0 once made)
@@ -164,7 +164,7 @@ class ScoreWork(NamedTuple):
 
     it: np.ndarray  # int64[NV*3 + 1]: pattern type of each point pattern found
     icol: np.ndarray  # int64[NV*3 + 1]: its colour
-    iby: np.ndarray  # int64[NV*3 + 1]: the seat that completed it (Position.vby of its point)
+    iby: np.ndarray  # int64[NV*3 + 1]: the seat that completed it (arrow_voids = "owner" only)
     irh: np.ndarray  # int64[NV*3 + 1, 3]: its three rhombi (-1: none)
     rinst: np.ndarray  # int64[N*6, 3]: the point patterns through each rhombus
     rn: np.ndarray  # int64[N*6]: how many
