@@ -92,12 +92,14 @@ def _line(tb, pos, r0, col, flag, val):
 
 
 @hot_inline
-def mark_patterns(tb, pos, c, o):
-    """After a placement on c: flag the rhombi now in a scored pattern or in an Arrow, for the
-    bots' foresight of the Arrow rules."""
+def mark_patterns(tb, pos, c, o, seat):
+    """After `seat`'s placement on c: flag the rhombi now in a scored pattern or in an Arrow
+    that voids (under arrow_voids = "owner" only one `seat` made in its own colour), for the
+    bots' foresight of the Arrow rules and radian_winner's voided Radians."""
     cell_vert, vcode, vtype, rh, ptsc, ocol = tb.cell_vert, pos.vcode, tb.vtype, pos.rh, pos.ptsc, tb.ocol
     two = tb.n_seats == 2
-    smode = tb.smode
+    smode, line_n = tb.smode, tb.line_n
+    owner, col_seat = tb.arrow_owner, tb.col_seat
     for k in range(6):
         v = cell_vert[c, k]
         code = vcode[v]
@@ -105,6 +107,8 @@ def mark_patterns(tb, pos, c, o):
             ty = vtype[code, col]
             if ty == 0 or (two and col == 3):
                 continue
+            if ty == ARROW and owner == 1 and col_seat[col] != seat:
+                continue  # an Arrow in another seat's colour: it scores, and voids nothing
             bit = 2 if ty == ARROW else 1
             for i in range(3):
                 r = _touching(tb, rh, v, i, col)
@@ -117,8 +121,8 @@ def mark_patterns(tb, pos, c, o):
         r0 = c * 6 + j
         # the whole line through r0 is flagged when it scores
         n = _line(tb, pos, r0, col, False, 0.0)
-        if straight_value(n, smode) > 0:
-            val = pos.spts[col] * straight_value(n, smode)
+        if straight_value(n, smode, line_n) > 0:
+            val = pos.spts[col] * straight_value(n, smode, line_n)
             _flag(tb, pos, r0, 1, val)
             _line(tb, pos, r0, col, True, val)
 
@@ -143,7 +147,7 @@ def variety_update(tb, pos, c, o):
         ca, la, _ = _run_beyond(tb, pos, c * 6 + j, 0)
         cb, lb, _ = _run_beyond(tb, pos, c * 6 + j, 1)
         L = 1 + (la if ca == col else 0) + (lb if cb == col else 0)
-        if straight_value(L, tb.smode) > 0:
+        if straight_value(L, tb.smode, tb.line_n) > 0:
             pos.spts[col] = 0.0
 
 
@@ -175,11 +179,13 @@ def _weights(tb, me, bp, w, wp):
 
 
 @hot_inline
-def _corner_values(tb, pos, c, w, wp, arrows, vk):
+def _corner_values(tb, pos, c, w, wp, arrows, mycol, vk):
     """vk[k, state]: what a tile showing `state` at corner k of cell c is worth (patterns there
-    and what they prepare, the Arrow rules foreseen when arrows > 0)."""
+    and what they prepare, the Arrow rules foreseen when arrows > 0; under arrow_voids =
+    "owner" an Arrow the mover makes voids only in its own colour, mycol)."""
     cell_vert, cell_slot, vtype, pot = tb.cell_vert, tb.cell_slot, tb.vtype, tb.pot
     vcode, ptsc, vflag = pos.vcode, pos.ptsc, pos.vflag
+    owner = tb.arrow_owner
     for k in range(6):
         v = cell_vert[c, k]
         base = vcode[v]
@@ -193,7 +199,7 @@ def _corner_values(tb, pos, c, w, wp, arrows, vk):
                 ty = vtype[code, col]
                 p = ptsc[col, ty]
                 if arrows > 0 and ty > 0 and p > 0.0:
-                    if ty == ARROW and vflag[v, col, 0] > 0.0:
+                    if ty == ARROW and vflag[v, col, 0] > 0.0 and (owner == 0 or col == mycol):
                         p = -vflag[v, col, 0]  # voids itself and the pattern it joins
                     elif ty != ARROW and vflag[v, col, 1] > 0.0 and not (arrows == 2 and ty != SET):
                         p = -ptsc[col, ARROW]
@@ -213,7 +219,7 @@ def _rhombus_values(tb, pos, sc, c, w, bp, arrows):
             bey_col[j, side] = col
             bey_len[j, side] = L
             bey_arr[j, side] = arr
-    smode = tb.smode
+    smode, line_n, rope_on = tb.smode, tb.line_n, tb.rope_on
     for j in range(6):
         ja = cell_vert[c, (j + 5) % 6]
         jb = cell_vert[c, (j + 1) % 6]
@@ -224,14 +230,17 @@ def _rhombus_values(tb, pos, sc, c, w, bp, arrows):
             la = bey_len[j, 0] if bey_col[j, 0] == col else 0
             lb = bey_len[j, 1] if bey_col[j, 1] == col else 0
             gain = spts[col] * (
-                straight_value(la + 1 + lb, smode) - straight_value(la, smode) - straight_value(lb, smode)
+                straight_value(la + 1 + lb, smode, line_n) - straight_value(la, smode, line_n)
+                - straight_value(lb, smode, line_n)
             )
             if arrows > 0 and gain > 0.0 and ((la > 0 and bey_arr[j, 0]) or (lb > 0 and bey_arr[j, 1])):
                 gain = -ptsc[col, ARROW]
             links = ntip[vcode[ja], col] + ntip[vcode[jb], col]
             rope = lend[col, ja] + 1 + lend[col, jb] - rope_now[col]
-            if rope < 0:
+            if rope < 0 or rope_on == 0:
                 rope = 0
+            if rope_on == 0:
+                links = 0  # without the chain rope tip-to-tip joins are worth nothing
             vr[j, col] = w[col] * (gain + bp[2] * links + bp[4] * rope)
 
 
@@ -262,7 +271,7 @@ def greedy(tb, pos, sc, me, ncell, bp, rng):
     cnt = 0
     for ci in range(ncell):
         c = cells[ci]
-        _corner_values(tb, pos, c, w, wp, arrows, vk)
+        _corner_values(tb, pos, c, w, wp, arrows, tb.seat_col[me], vk)
         _rhombus_values(tb, pos, sc, c, w, bp, arrows)
         for t in range(2):
             if not types_ok[t]:

@@ -137,6 +137,81 @@ PARAMS = (
         choices=("black", "red"),
         seed_text="先手のプレーヤーが黒か赤の好きな色を選びます。",
     ),
+    Param(
+        "pattern_points",
+        "table",
+        {"radian": 2, "super_radian": 5, "straight": 1, "set": 1, "arrow": 1},
+        "Points per pattern (the scoring, the variety cap and the bots' point tables read it).",
+        low=0,
+        high=100,
+        seed_text="ラジアン　２点 / スーパーラジアン　５点 / ストレート　１点 / セット　１点 / アロー　１点",
+        omit_default=True,
+    ),
+    Param(
+        "tiles",
+        "table",
+        dict(TP.TILE_COUNTS),
+        "Tiles in the box by the colour of their back (white: black-red-yellow counter-clockwise, red: "
+        "the mirror image); the island, when there is one, is one of the red-backed tiles. All must fit "
+        "on the board's cells (the free board: at most 25).",
+        low=0,
+        high=61,
+        seed_text="１９枚で１セット分です。配色が異なるものが２種類あり、裏が白いタイルが９枚、赤が１０枚あります。",
+        omit_default=True,
+    ),
+    Param(
+        "board_radius",
+        "int",
+        2,
+        "Radius of the hexagonal board (board = 'standard'): 2 is the card's 19 cells, 3 a 37-cell board "
+        "(a reading of the expansion board the card mentions), 4 a 61-cell board.",
+        low=2,
+        high=4,
+        seed_text="蜂の巣状の１９ヘックスを利用します。拡張版もあります。",
+        omit_default=True,
+    ),
+    Param(
+        "arrow_voids",
+        "str",
+        "anyone",
+        "Which Arrows the Arrow rules void: any Arrow joined to a Set, Radian or Straight, whoever completed "
+        "it (anyone), or only one completed by its own colour's player (owner: an Arrow a player makes in "
+        "another player's colour scores for that player and voids nothing).",
+        choices=("anyone", "owner"),
+        seed_text="以上のルールを侵した場合、アローを含んだポイントパターンは０点になります。",
+        omit_default=True,
+    ),
+    Param(
+        "chain_rope",
+        "bool",
+        True,
+        "The longest chain rope is added to each player's points at the end (false: it is not counted, "
+        "and the rope column reads 0).",
+        seed_text="※チェインの有無、４ストレート、５ストレートの点数化なども使用者間で決める事もできます。",
+        omit_default=True,
+    ),
+    Param(
+        "voided_radian_wins",
+        "bool",
+        True,
+        "Radian wins: a Radian that the Arrow rules void as it is made (it shares a rhombus with an Arrow "
+        "that voids) still wins at once (false: it does not, and the game goes on).",
+        seed_text="ラジアンを作成した段階で勝利となります / "
+        "以上のルールを侵した場合、アローを含んだポイントパターンは０点になります。",
+        omit_default=True,
+    ),
+    Param(
+        "second_player_bonus",
+        "int",
+        0,
+        "Points added to the total of the player who moves second (a compensation, not on the card; 2 "
+        "players; negative: taken off). They count in the score, the winner and the tie-break (points "
+        "without the rope), not in the pattern columns.",
+        low=-20,
+        high=20,
+        seed_text="獲得ポイントとボーナスポイントの合計が多い人の勝ちです。同点時はチェインロープを省いたポイントが多い人の勝ちです。",
+        omit_default=True,
+    ),
     SWAP,
 )
 
@@ -187,12 +262,12 @@ BOTS = (
 
 @lru_cache(maxsize=64)
 def _tables(key: tuple) -> S.Tables:
-    return S.build_tables(dict(key))
+    return S.build_tables({k: dict(v) if isinstance(v, tuple) else v for k, v in key})
 
 
 def tables(rules) -> S.Tables:
     """The engine tables of a resolved rule set (built once per rule set)."""
-    return _tables(tuple(sorted(rules.items())))
+    return _tables(tuple(sorted((k, tuple(v.items()) if isinstance(v, dict) else v) for k, v in rules.items())))
 
 
 class Hexatile(engine.EngineGame, Game):
@@ -216,6 +291,29 @@ class Hexatile(engine.EngineGame, Game):
                 f"{where}: [rules] board = 'free' needs island = 'none' "
                 f"(the free match has no island); got island = {rules['island']!r}"
             )
+        if rules["board"] == "free" and rules["board_radius"] != 2:
+            raise VariantError(f"{where}: [rules] board_radius applies to board = 'standard'; the free "
+                               f"board has no edge (got board_radius = {rules['board_radius']})")
+        counts = rules["tiles"]
+        total = sum(counts.values())
+        island = rules["island"] != "none"
+        if island and counts["red"] < 1:
+            raise VariantError(f"{where}: [rules] tiles.red = 0 leaves no red-backed tile for the island; "
+                               "allowed: tiles.red >= 1, or island = 'none'")
+        if total - island < 1:
+            raise VariantError(f"{where}: [rules] tiles = {counts} leaves no tile to place; allowed: at least "
+                               f"{1 + island} tiles")
+        cells = len(tables_geometry(rules).cells) if rules["board"] == "standard" else 25
+        if total > cells:
+            fit = (f"the {cells}-cell board (board_radius = {rules['board_radius']})"
+                   if rules["board"] == "standard" else "the free board (at most 25 tiles)")
+            raise VariantError(f"{where}: [rules] tiles = {counts}: {total} tiles do not fit on {fit}")
+        if rules["second_player_bonus"] and rules["players"] != 2:
+            raise VariantError(f"{where}: [rules] second_player_bonus needs 2 players (these rules seat "
+                               f"{rules['players']})")
+        if rules["scoring"] == "rope_only" and not rules["chain_rope"]:
+            raise VariantError(f"{where}: [rules] scoring = 'rope_only' needs chain_rope = true "
+                               "(nothing would score)")
 
     def warnings(self, rules):
         out = [
@@ -224,7 +322,12 @@ class Hexatile(engine.EngineGame, Game):
             "The worked example's label 'ラジアン５ｐ' is 5 points, the Super Radian value, "
             "not a 5-point Radian.",
         ]
-        played = sum(TP.TILE_COUNTS.values()) - (0 if rules["island"] == "none" else 1)
+        if rules["board"] == "standard" and rules["board_radius"] != 2:
+            out.append(
+                "The card mentions an expansion board without its size: board_radius = "
+                f"{rules['board_radius']} (a hexagon of {len(tables_geometry(rules).cells)} cells) is a reading."
+            )
+        played = sum(rules["tiles"].values()) - (0 if rules["island"] == "none" else 1)
         if played % rules["players"]:
             out.append(
                 f"{played} tiles for {rules['players']} players: the first player(s) place one more "
@@ -350,16 +453,20 @@ class Hexatile(engine.EngineGame, Game):
 
 def tables_geometry(rules):
     """The board geometry (geometry.py) of a rule set."""
-    return geometry(S.STANDARD_RADIUS if rules["board"] == "standard" else S.free_radius())
+    return geometry(S.board_radius(rules))
 
 
 def score_tiles(rules, tiles: dict, island=None) -> np.ndarray:
-    """Kernel scoring of a hand-made position: tiles maps axial cell -> (tile type, rotation).
-    Returns out[4, 8] per colour (see rules.score_board). For tests and designers."""
+    """Kernel scoring of a hand-made position: tiles maps axial cell -> (tile type, rotation) or
+    (tile type, rotation, seat), placed in that order (the seat completing a point matters under
+    arrow_voids = "owner"; seat 0 when not given). Returns out[4, 8] per colour (see
+    rules.score_board). For tests and designers."""
     g = tables_geometry(rules)
     types = list(TP.TILE_TYPES)
     cells = np.array([g.cell_index[c] for c in tiles], np.int64)
-    orients = np.array([types.index(t) * 6 + rot for t, rot in tiles.values()], np.int64)
+    orients = np.array([types.index(t[0]) * 6 + t[1] for t in tiles.values()], np.int64)
+    seats = np.array([t[2] if len(t) > 2 else 0 for t in tiles.values()], np.int64)
     out = np.zeros((4, 8), np.int64)
-    K.score_placed(tables(rules), cells, orients, np.int64(-1 if island is None else g.cell_index[island]), out)
+    K.score_placed(tables(rules), cells, orients, seats, np.int64(-1 if island is None else g.cell_index[island]),
+                   out)
     return out

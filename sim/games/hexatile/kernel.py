@@ -168,7 +168,7 @@ def apply(tb, pos, move, rng):
     st[LAST] = c
     st[TURN] += 1
     if tb.arrows > 0:
-        bots.mark_patterns(tb, pos, c, o)
+        bots.mark_patterns(tb, pos, c, o, seat)
     if tb.variety == 1:
         bots.variety_update(tb, pos, c, o)
     if tb.radian_wins == 1:
@@ -182,7 +182,7 @@ def apply(tb, pos, move, rng):
 @hot
 def _scores(tb, pos, wk, sc):
     """score_board of the position into sc, the rope left out when a Radian ended the game."""
-    score_board(tb, pos.rh, pos.vcode, wk, sc)
+    score_board(tb, pos.rh, pos.vcode, pos.placer, pos.placed, wk, sc)
     if pos.st[END] == END_RADIAN:
         for col in range(4):
             sc[col, 5] = 0  # the chain rope is counted only when every tile is down
@@ -202,7 +202,7 @@ def _result_row(tb, pos, sc, res):
     base = engine.SCORES + n
     for s in range(n):
         col = seat_col[s]
-        res[engine.SCORES + s] = sc[col, 7] + sc[col, 5]
+        res[engine.SCORES + s] = sc[col, 7] + sc[col, 5] + tb.bonus[s]
         for x in range(SCORE_W):
             res[base + s * SCORE_W + x] = sc[col, x]
     res[base + n * SCORE_W] = pos.st[ISLAND_CELL]
@@ -210,7 +210,8 @@ def _result_row(tb, pos, sc, res):
 
 @njit(cache=True)
 def result(tb, pos, capped, res):
-    """winner, end reason, tiles placed, first seat (always A), score per seat (points + rope),
+    """winner, end reason, tiles placed, first seat (always A), score per seat (points + rope +
+    the seat's second_player_bonus),
     then per seat the 8 entries of score_board, then the island's cell."""
     wk = new_score_work(tb.neigh.shape[0], tb.vslot_cell.shape[0])
     sc = np.zeros((4, 8), np.int64)
@@ -221,7 +222,7 @@ def result(tb, pos, capped, res):
 @njit(cache=True)
 def copy_position(tb, pos):
     return Position(pos.rh.copy(), pos.cell_o.copy(), pos.placer.copy(), pos.vcode.copy(), pos.rem.copy(),
-                    pos.st.copy(), pos.mark.copy(), pos.vflag.copy(), pos.ptsc.copy(), pos.spts.copy())
+                    pos.st.copy(), pos.placed.copy(), pos.mark.copy(), pos.vflag.copy(), pos.ptsc.copy(), pos.spts.copy())
 
 
 @hot
@@ -237,7 +238,8 @@ def sample_hidden(tb, pos, seat, rng):
 
 @njit(cache=True)
 def evaluate(tb, pos, seat):
-    """The points greedy counts, for the position as it stands: the seat's points + rope minus
+    """The points greedy counts, for the position as it stands: the seat's points + rope (+ its
+    second_player_bonus) minus
     the other seats' mean (greedy weighs the others by -1 / (seats - 1)); once the game is
     over +1e9 for a win, -1e9 for a loss, 0 for a draw."""
     if pos.st[PHASE] == PH_OVER:
@@ -252,7 +254,7 @@ def evaluate(tb, pos, seat):
     val = 0.0
     for s in range(n):
         col = tb.seat_col[s]
-        tot = sc[col, 7] + sc[col, 5]
+        tot = sc[col, 7] + sc[col, 5] + tb.bonus[s]
         val += tot if s == seat else -tot / (n - 1)
     return val
 
@@ -294,9 +296,11 @@ engine.implement(Tables, no_alloc=True, new_position=new_position, to_move=to_mo
 
 
 @njit(cache=True)
-def score_placed(tb, cells, orients, island, out):
-    """score_board of a hand-made board: orients[i] on cells[i], the island on a cell or -1."""
+def score_placed(tb, cells, orients, seats, island, out):
+    """score_board of a hand-made board: orients[i] on cells[i] by seats[i] (in that order), the
+    island on a cell or -1."""
     pos = empty_position(tb.neigh.shape[0], tb.vslot_cell, tb.tiles, tb.bot_ptsc, tb.bot_spts, island)
     for i in range(cells.shape[0]):
-        put(tb, pos, cells[i], orients[i], 0)
-    score_board(tb, pos.rh, pos.vcode, new_score_work(tb.neigh.shape[0], tb.vslot_cell.shape[0]), out)
+        pos.st[TURN] = i
+        put(tb, pos, cells[i], orients[i], seats[i])
+    score_board(tb, pos.rh, pos.vcode, pos.placer, pos.placed, new_score_work(tb.neigh.shape[0], tb.vslot_cell.shape[0]), out)

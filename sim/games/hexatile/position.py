@@ -12,10 +12,11 @@ red-backed tile, rotation) or `X` for the island, tokens separated by spaces, e.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from sim.games.hexatile import templates as TP
-from sim.games.hexatile.geometry import U, board_cells, centre, hex_distance, xy
+from sim.games.hexatile.geometry import U, board_cells, centre, direction_sector, hex_distance, xy
 
 TYPES = tuple(TP.TILE_TYPES)  # ("white", "red")
 
@@ -52,16 +53,16 @@ def _sub(p, q):
     return (p[0] - q[0], p[1] - q[1])
 
 
-def _dot(u, v):
-    x1, y1 = xy(u)
-    x2, y2 = xy(v)
-    return x1 * x2 + y1 * y2
+def _mask(secs, colour: int, tip: bool) -> int:
+    """Bit mask of the sectors holding a tip (or an obtuse corner) of a colour."""
+    return sum(1 << s for s, (_, c, t) in enumerate(secs) if c == colour and t == tip)
 
 
-def straight_value(length: int, mode: str) -> int:
-    if length < 3:
+def straight_value(length: int, mode: str, line: int) -> int:
+    """Straights in a line of `length` rhombi, `line` rhombi a Straight (the template's)."""
+    if length < line:
         return 0
-    return {"thirds": length // 3, "once": 1, "window": length - 2}[mode]
+    return {"thirds": length // line, "once": 1, "window": length - line + 1}[mode]
 
 
 @dataclass
@@ -114,7 +115,16 @@ class Position:
                 mover = self.history[-1][0]
                 return mover if cols[mover] in made else cols.index(made[0])
         sc = self.score()
-        return winner_of([sc[c]["total"] for c in cols], [sc[c]["base"] for c in cols])
+        bonus = self.bonus()
+        return winner_of([sc[c]["total"] + b for c, b in zip(cols, bonus, strict=True)],
+                         [sc[c]["base"] + b for c, b in zip(cols, bonus, strict=True)])
+
+    def bonus(self) -> list:
+        """Points added per seat: second_player_bonus to the seat that moves second (2 players)."""
+        out = [0] * self.rules["players"]
+        if self.rules["players"] == 2:
+            out[1] = self.rules["second_player_bonus"]
+        return out
 
     def to_text(self) -> str:
         toks = [] if self.island is None else [f"{self.island[0]},{self.island[1]}:X"]
@@ -123,11 +133,11 @@ class Position:
 
     def cells(self):
         if self.rules["board"] == "standard":
-            return board_cells(2)
-        return board_cells(sum(TP.TILE_COUNTS.values()) - 1)
+            return board_cells(self.rules["board_radius"])
+        return board_cells(max(sum(self.rules["tiles"].values()) - 1, 1))
 
     def remaining(self) -> dict:
-        rem = dict(TP.TILE_COUNTS)
+        rem = dict(self.rules["tiles"])
         if self.island is not None:
             rem["red"] -= 1
         for t, _, _ in self.tiles.values():
@@ -135,7 +145,7 @@ class Position:
         return rem
 
     def tiles_to_play(self) -> int:
-        return sum(TP.TILE_COUNTS.values()) - (1 if self.island is not None else 0)
+        return sum(self.rules["tiles"].values()) - (1 if self.island is not None else 0)
 
     # ---- placement -------------------------------------------------------------------------------
     def legal_cells(self, seat: int) -> list:
@@ -179,52 +189,56 @@ class Position:
             out += tile_rhombi(cell, t, rot)
         return out
 
+    def point_sectors(self) -> dict:
+        """Per lattice point, its six sectors (unit triangles, counter-clockwise from 0 degrees)
+        as (rhombus index, colour, is a tip) or None, from the rhombi's vectors: a tip covers
+        the sector along its long diagonal, an obtuse corner the two either side of its short one."""
+        at: dict = {}
+        for i, r in enumerate(self.rhombi()):
+            for k, p in enumerate(r.tips):
+                x, y = xy(_sub(r.tips[1 - k], p))
+                at.setdefault(p, [None] * 6)[direction_sector((x, y))] = (i, r.colour, True)
+            c = centre(*r.cell)
+            x, y = xy(_sub(c, r.obtuse))
+            for turn in (-30.0, 30.0):
+                a = math.radians(turn)
+                s = direction_sector((x * math.cos(a) - y * math.sin(a), x * math.sin(a) + y * math.cos(a)))
+                at.setdefault(r.obtuse, [None] * 6)[s] = (i, r.colour, False)
+        return at
+
+    def completed_by(self, point) -> int:
+        """Seat whose tile filled the last of the cells round a lattice point (-1 unknown)."""
+        cells = {cell for cell in self.tiles if any(
+            (centre(*cell)[0] + u[0], centre(*cell)[1] + u[1]) == point for u in U)}
+        order = [(t, seat) for t, (seat, cell, _, _) in enumerate(self.history) if cell in cells]
+        return max(order)[1] if order else -1
+
     def patterns(self) -> list[Pattern]:
-        """Every pattern on the board, with the Arrow rules applied (void flags)."""
+        """Every pattern on the board, with the Arrow rules applied (void flags). Point patterns
+        come from the templates (templates.TEMPLATES, matched by templates.point_pattern) on
+        every full point (six sectors covered), Straights from the `line` template."""
         rules = self.rules
         players = rules["players"]
         rh = self.rhombi()
         scored = (1, 2, 3) if players == 3 else (1, 2)
-        tips_at: dict = {}
-        obt_at: dict = {}
-        for i, r in enumerate(rh):
-            for k, p in enumerate(r.tips):
-                tips_at.setdefault(p, []).append((i, _sub(r.tips[1 - k], p)))
-            obt_at.setdefault(r.obtuse, []).append(i)
+        masks = TP.template_masks()
         pats: list[Pattern] = []
-        for p, lst in tips_at.items():
+        tips_at: dict = {}
+        for p, secs in self.point_sectors().items():
+            for sec in secs:
+                if sec is not None and sec[2]:
+                    tips_at.setdefault(p, []).append(sec[0])
+            if any(sec is None for sec in secs):
+                continue
             for col in scored:
-                mine = [(i, d) for i, d in lst if rh[i].colour == col]
-                if len(mine) != 3:
+                kind = TP.point_pattern(masks, col, _mask(secs, col, True), _mask(secs, col, False),
+                                        _mask(secs, TP.YELLOW, True))
+                if kind is None:
                     continue
-                ids = tuple(i for i, _ in mine)
-                dirs = [d for _, d in mine]
-                if sum(d[0] for d in dirs) == 0 and sum(d[1] for d in dirs) == 0:  # 120 degrees apart
-                    yel = [d for i, d in lst if rh[i].colour == TP.YELLOW]
-                    superr = (
-                        players == 2
-                        and len(yel) == 3
-                        and sum(d[0] for d in yel) == 0
-                        and sum(d[1] for d in yel) == 0
-                    )
-                    kind = "super_radian" if superr else "radian"
-                    pats.append(Pattern(kind, col, ids, p))
-                    continue
-                # arrow: two opposite tips (a straight joint) and a third 60 degrees off the line
-                for a in range(3):
-                    for b in range(a + 1, 3):
-                        c = 3 - a - b
-                        if dirs[a] == (-dirs[b][0], -dirs[b][1]) and (
-                            abs(_dot(dirs[c], dirs[a]) - 1.5) < 1e-9
-                            or abs(_dot(dirs[c], dirs[b]) - 1.5) < 1e-9
-                        ):
-                            if not any(q.point == p and q.colour == col for q in pats):
-                                pats.append(Pattern("arrow", col, ids, p))
-        for p, lst in obt_at.items():
-            for col in scored:
-                mine = tuple(i for i in lst if rh[i].colour == col)
-                if len(mine) == 3:
-                    pats.append(Pattern("set", col, mine, p))
+                if kind == "super_radian" and players == 3:
+                    kind = "radian"
+                ids = tuple(sorted({i for i, c, _ in secs if c == col}))
+                pats.append(Pattern(kind, col, ids, p))
         # straights: runs of same-colour rhombi joined tip to tip with opposite axes
         parent = list(range(len(rh)))
 
@@ -234,30 +248,36 @@ class Position:
                 x = parent[x]
             return x
 
-        for lst in tips_at.values():
+        for p, lst in tips_at.items():
             for x in range(len(lst)):
                 for y in range(x + 1, len(lst)):
-                    (i, di), (j, dj) = lst[x], lst[y]
+                    i, j = lst[x], lst[y]
+                    di = _sub(rh[i].tips[1] if rh[i].tips[0] == p else rh[i].tips[0], p)
+                    dj = _sub(rh[j].tips[1] if rh[j].tips[0] == p else rh[j].tips[0], p)
                     if rh[i].colour == rh[j].colour and di == (-dj[0], -dj[1]):
                         parent[find(i)] = find(j)
         runs: dict = {}
         for i in range(len(rh)):
             runs.setdefault(find(i), []).append(i)
+        line = TP.TEMPLATES["straight"]["line"]
         for members in runs.values():
             col = rh[members[0]].colour
-            if col in scored and straight_value(len(members), rules["long_straight"]) > 0:
+            if col in scored and straight_value(len(members), rules["long_straight"], line) > 0:
                 pats.append(Pattern("straight", col, tuple(sorted(members))))
-        pts = {k: TP.TEMPLATES[k]["points"] for k in TP.TEMPLATES}
+        pts = rules["pattern_points"]
         for q in pats:
             q.value = (
-                pts["straight"] * straight_value(len(q.rhombi), rules["long_straight"])
+                pts["straight"] * straight_value(len(q.rhombi), rules["long_straight"], line)
                 if q.kind == "straight"
                 else pts[q.kind]
             )
         if rules["arrow_rules"]:
+            cols = self.seat_colours()
             for a in pats:
                 if a.kind != "arrow":
                     continue
+                if rules["arrow_voids"] == "owner" and self.completed_by(a.point) != cols.index(a.colour):
+                    continue  # completed by another player than the colour's: it voids nothing
                 for q in pats:
                     if q is not a and q.kind != "arrow" and set(q.rhombi) & set(a.rhombi):
                         a.void = q.void = True
@@ -289,7 +309,8 @@ class Position:
         return best
 
     def score(self) -> dict:
-        """Per colour: points per pattern type, rope, void, base (patterns without rope), total."""
+        """Per colour: points per pattern type, rope (0 without chain_rope), void, base (patterns
+        without rope), total (base + rope; the seats' bonus is added by `winner`)."""
         rules = self.rules
         cols = (1, 2, 3) if rules["players"] == 3 else (1, 2)
         out = {
@@ -304,21 +325,23 @@ class Position:
         for c in cols:
             if rules["variety"]:
                 for k in kinds:
-                    out[c][k] = min(out[c][k], TP.TEMPLATES[k]["points"])
-            out[c]["rope"] = self.rope(c)
+                    out[c][k] = min(out[c][k], rules["pattern_points"][k])
+            out[c]["rope"] = self.rope(c) if rules["chain_rope"] else 0
             out[c]["base"] = 0 if rules["scoring"] == "rope_only" else sum(out[c][k] for k in kinds)
             out[c]["total"] = out[c]["base"] + out[c]["rope"]
         return out
 
     def radian_made_by_last(self) -> list:
-        """Colours (player colours) with a Radian at a corner of the last tile placed."""
+        """Colours (player colours) with a Radian at a corner of the last tile placed (with
+        voided_radian_wins = false, not one the Arrow rules void now)."""
         if not self.history:
             return []
         cell = self.history[-1][1]
         a, b = centre(*cell)
         corners = {(a + u[0], b + u[1]) for u in U}
         return sorted(
-            {q.colour for q in self.patterns() if q.kind in ("radian", "super_radian") and q.point in corners}
+            {q.colour for q in self.patterns() if q.kind in ("radian", "super_radian") and q.point in corners
+             and not (q.void and not self.rules["voided_radian_wins"])}
         )
 
 
@@ -374,6 +397,7 @@ def verify_trace(game, trace) -> None:
     if not early:
         assert sum(rem.values()) == 0, "game ended with tiles left"
     totals, bases = [], []
+    bonus = pos.bonus()
     for s, nm in enumerate(names):
         c = sc[colours[s]]
         rope = 0 if early else c["rope"]
@@ -381,9 +405,9 @@ def verify_trace(game, trace) -> None:
             assert row[f"hexatile_{k}_{nm}"] == c[k], f"seat {nm}: {k} {row[f'hexatile_{k}_{nm}']} != {c[k]}"
         assert row[f"hexatile_rope_{nm}"] == rope, f"seat {nm}: rope {row[f'hexatile_rope_{nm}']} != {rope}"
         assert row[f"hexatile_base_{nm}"] == c["base"], f"seat {nm}: base"
-        assert row[f"score_{nm}"] == c["base"] + rope, f"seat {nm}: score"
-        totals.append(c["base"] + rope)
-        bases.append(c["base"])
+        assert row[f"score_{nm}"] == c["base"] + rope + bonus[s], f"seat {nm}: score"
+        totals.append(c["base"] + rope + bonus[s])
+        bases.append(c["base"] + bonus[s])
     if early:
         mover = names.index(trace.moves[-1]["seat"])
         owners = [colours.index(c) for c in made_radian]

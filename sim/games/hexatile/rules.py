@@ -19,7 +19,6 @@ from sim.games.hexatile.state import (
     N_ST,
     POW11,
     RADIAN,
-    SET,
     SP_ADJ,
     SP_ALL,
     SP_LAST,
@@ -37,15 +36,16 @@ from sim.rng import below
 
 
 @hot_inline
-def straight_value(L, mode):
-    """Straights scored by a run of L rhombi joined tip to tip in one line."""
-    if L < 3:
+def straight_value(L, mode, n):
+    """Straights scored by a run of L rhombi joined tip to tip in one line, n rhombi a Straight
+    (the template's `line`, 3 on the card)."""
+    if L < n:
         return 0
-    if mode == 0:  # thirds: a 4th or 5th adds nothing, 6 makes two
-        return L // 3
-    if mode == 1:  # once: any run of 3 or more is one Straight
+    if mode == 0:  # thirds: with n = 3 a 4th or 5th adds nothing, 6 makes two
+        return L // n
+    if mode == 1:  # once: any run of n or more is one Straight
         return 1
-    return L - 2  # window: every 3 consecutive rhombi
+    return L - n + 1  # window: every n consecutive rhombi
 
 
 @njit(cache=True)
@@ -73,7 +73,7 @@ def empty_position(n, vslot_cell, tiles, bot_ptsc, bot_spts, island):
     st[WINNER] = -2
     st[END] = 0
     return Position(np.zeros(n * 6, np.int8), cell_o, np.full(n, -1, np.int32), vcode, rem, st,
-                    np.zeros(n * 6, np.uint8), np.zeros((nv, 4, 2)), bot_ptsc.copy(), bot_spts.copy())
+                    np.full(n, -1, np.int32), np.zeros(n * 6, np.uint8), np.zeros((nv, 4, 2)), bot_ptsc.copy(), bot_spts.copy())
 
 
 @hot_inline
@@ -132,11 +132,12 @@ def legal_cells(tb, pos, seat, out):
 
 @hot_inline
 def put(tb, pos, c, o, seat):
-    """Lay orientation o on cell c: rhombi, owner and the slot codes of its six corners."""
+    """Lay orientation o on cell c: rhombi, owner and turn, the slot codes of its six corners."""
     rh, vcode, ocol, contrib = pos.rh, pos.vcode, tb.ocol, tb.contrib
     cell_vert, cell_slot, low_tri = tb.cell_vert, tb.cell_slot, tb.low_tri
     pos.cell_o[c] = o
     pos.placer[c] = seat
+    pos.placed[c] = pos.st[TURN]
     for j in range(6):
         rh[c * 6 + j] = ocol[o, j]
     for k in range(6):
@@ -144,10 +145,27 @@ def put(tb, pos, c, o, seat):
 
 
 @hot_inline
+def _voided_now(tb, pos, v, col):
+    """Whether the Radian of colour col at point v shares a rhombus with an Arrow that voids
+    (the bots' marks, kept by bots.mark_patterns under the Arrow rules, hold exactly those)."""
+    mark, rh = pos.mark, pos.rh
+    for i in range(3):
+        c = tb.vslot_cell[v, i]
+        k = tb.vslot_k[v, i]
+        for dj in range(5, 8):
+            r = c * 6 + (k + dj) % 6
+            if rh[r] == col and mark[r] & 2:
+                return True
+    return False
+
+
+@hot_inline
 def radian_winner(tb, pos, c, seat):
     """Radian wins: the owner of a Radian made at a corner of the tile on c, the mover first,
-    wins at once (st[WINNER], st[END])."""
+    wins at once (st[WINNER], st[END]); with voided_radian_wins = false not a Radian the Arrow
+    rules void as it is made."""
     vcode, cell_vert, col_seat, vtype = pos.vcode, tb.cell_vert, tb.col_seat, tb.vtype
+    check_void = tb.arrows > 0 and tb.void_radian_wins == 0
     st = pos.st
     for pass_ in range(2):
         for k in range(6):
@@ -158,6 +176,8 @@ def radian_winner(tb, pos, c, seat):
                     continue
                 ty = vtype[code, col]
                 if (ty == RADIAN or ty == SUPER_RADIAN) and st[WINNER] == -2:
+                    if check_void and _voided_now(tb, pos, cell_vert[c, k], col):
+                        continue
                     st[WINNER] = s
                     st[END] = END_RADIAN
 
@@ -248,18 +268,22 @@ def new_score_work(n, nv):
     """score_board's work arrays for a board of n cells and nv lattice points."""
     maxi = nv * 3 + 1
     nr = n * 6
-    return ScoreWork(np.zeros(maxi, np.int64), np.zeros(maxi, np.int64), np.zeros((maxi, 3), np.int64),
+    return ScoreWork(np.zeros(maxi, np.int64), np.zeros(maxi, np.int64), np.zeros(maxi, np.int64),
+                     np.zeros((maxi, 3), np.int64),
                      np.full((nr, 3), -1, np.int64), np.zeros(nr, np.int64), np.full(nr, -1, np.int64),
                      np.zeros(nr, np.int64), np.zeros(nr, np.int64), np.zeros(maxi, np.uint8), np.zeros(nr, np.uint8),
                      np.zeros(0, np.int64), new_rope_work(n, nv))
 
 
 @hot
-def _point_patterns(tb, rh, vcode, wk):
-    """Every point pattern on a full point, into wk: its type, colour, 3 rhombi (-1 for a
-    Set's missing one), and per rhombus the patterns through it. Returns how many."""
+def _point_patterns(tb, rh, vcode, placer, placed, wk):
+    """Every point pattern on a full point, into wk: its type, colour, the seat that completed
+    it (the placer of the point's cell placed last; arrow_voids = "owner" only), per slot the
+    rhombus of its colour touching the point (-1: none), and per rhombus the patterns through
+    it. Returns how many."""
+    owner = tb.arrow_owner
     vtype, vslot_cell, vslot_k = tb.vtype, tb.vslot_cell, tb.vslot_k
-    it, icol, irh, rinst, rn = wk.it, wk.icol, wk.irh, wk.rinst, wk.rn
+    it, icol, iby, irh, rinst, rn = wk.it, wk.icol, wk.iby, wk.irh, wk.rinst, wk.rn
     nv = vcode.shape[0]
     players = tb.n_seats
     rinst[:, :] = -1
@@ -273,6 +297,14 @@ def _point_patterns(tb, rh, vcode, wk):
                 full = False
         if not full:
             continue
+        by = -1
+        if owner == 1:
+            last = -1
+            for i in range(3):
+                c = vslot_cell[v, i]
+                if placed[c] > last:
+                    last = placed[c]
+                    by = placer[c]
         for col in range(1, 4):
             ty = vtype[code, col]
             if ty == 0:
@@ -283,11 +315,12 @@ def _point_patterns(tb, rh, vcode, wk):
                 ty = RADIAN
             it[ni] = ty
             icol[ni] = col
+            iby[ni] = by
             for i in range(3):
                 c = vslot_cell[v, i]
                 k = vslot_k[v, i]
                 r = -1
-                if ty == SET:
+                if rh[c * 6 + k] == col:  # an obtuse corner there
                     r = c * 6 + k
                 elif rh[c * 6 + (k + 5) % 6] == col:
                     r = c * 6 + (k + 5) % 6
@@ -337,12 +370,15 @@ def _straight_runs(tb, rh, wk):
 @hot
 def _void_arrows(tb, ni, wk):
     """The Arrow rules: an Arrow sharing a rhombus with a Set, a Radian or a scoring Straight
-    voids itself and that pattern (wk.void / wk.run_void set to 1)."""
-    it, irh, rinst, rn = wk.it, wk.irh, wk.rinst, wk.rn
+    voids itself and that pattern (wk.void / wk.run_void set to 1); under arrow_voids =
+    "owner" only an Arrow completed by its own colour's seat does."""
+    it, icol, iby, irh, rinst, rn = wk.it, wk.icol, wk.iby, wk.irh, wk.rinst, wk.rn
     run_of, run_len, void, run_void = wk.run_of, wk.run_len, wk.void, wk.run_void
-    smode = tb.smode
+    smode, line_n, owner, col_seat = tb.smode, tb.line_n, tb.arrow_owner, tb.col_seat
     for a in range(ni):
         if it[a] != ARROW:
+            continue
+        if owner == 1 and col_seat[icol[a]] != iby[a]:
             continue
         bad = False
         for i in range(3):
@@ -355,7 +391,7 @@ def _void_arrows(tb, ni, wk):
                     bad = True
                     void[x] = 1
             ru = run_of[r]
-            if straight_value(run_len[ru], smode) > 0:
+            if straight_value(run_len[ru], smode, line_n) > 0:
                 bad = True
                 run_void[ru] = 1
         if bad:
@@ -363,16 +399,17 @@ def _void_arrows(tb, ni, wk):
 
 
 @hot
-def score_board(tb, rh, vcode, wk, out):
-    """Exact end-of-game scoring (wk: `new_score_work`). out[4, 8] per colour: points of radian,
-    super radian, set, arrow, straight (column = pattern id - 1; after the Arrow rules and the
-    variety cap), rope length, points voided by the Arrow rules, base total (no rope)."""
+def score_board(tb, rh, vcode, placer, placed, wk, out):
+    """Exact end-of-game scoring (wk: `new_score_work`; placer, placed: the Position's). out[4, 8] per
+    colour: points of radian, super radian, set, arrow, straight (column = pattern id - 1; after
+    the Arrow rules and the variety cap), rope length (0 when chain_rope is off), points voided
+    by the Arrow rules, base total (no rope)."""
     players = tb.n_seats
     pts = tb.pts
-    smode = tb.smode
+    smode, line_n = tb.smode, tb.line_n
     it, icol, run_len, run_col, void, run_void = wk.it, wk.icol, wk.run_len, wk.run_col, wk.void, wk.run_void
     out[:, :] = 0
-    ni = _point_patterns(tb, rh, vcode, wk)
+    ni = _point_patterns(tb, rh, vcode, placer, placed, wk)
     nrun = _straight_runs(tb, rh, wk)
     void[:] = 0
     run_void[:] = 0
@@ -389,7 +426,7 @@ def score_board(tb, rh, vcode, wk, out):
         col = run_col[ru]
         if players == 2 and col == 3:
             continue
-        p = straight_value(run_len[ru], smode) * pts[STRAIGHT]
+        p = straight_value(run_len[ru], smode, line_n) * pts[STRAIGHT]
         if run_void[ru]:
             out[col, 6] += p
         else:
@@ -401,28 +438,32 @@ def score_board(tb, rh, vcode, wk, out):
     for col in range(1, 4):
         if players == 2 and col == 3:
             continue
-        out[col, 5] = longest_rope(tb, rh, col, wk.no_lend, wk.rope)
+        if tb.rope_on == 1:
+            out[col, 5] = longest_rope(tb, rh, col, wk.no_lend, wk.rope)
         if tb.rope_only == 0:  # with chain rope only the patterns do not count
             out[col, 7] = out[col, 0] + out[col, 1] + out[col, 2] + out[col, 3] + out[col, 4]
 
 
 @hot
 def points_winner(tb, sc):
-    """Most points; tie: most points without the rope; still tied: a draw (-1)."""
-    seat_col = tb.seat_col
-    best = -1
-    bestb = -1
+    """Most points (the seat's bonus included); tie: most points without the rope (bonus
+    included); still tied: a draw (-1)."""
+    seat_col, bonus = tb.seat_col, tb.bonus
+    best = -(1 << 40)
+    bestb = -(1 << 40)
     winner = -1
     for s in range(tb.n_seats):
         col = seat_col[s]
-        tot = sc[col, 7] + sc[col, 5]
-        if tot > best or (tot == best and sc[col, 7] > bestb):
+        b = sc[col, 7] + bonus[s]
+        tot = b + sc[col, 5]
+        if tot > best or (tot == best and b > bestb):
             best = tot
-            bestb = sc[col, 7]
+            bestb = b
             winner = s
     cnt = 0
     for s in range(tb.n_seats):
         col = seat_col[s]
-        if sc[col, 7] + sc[col, 5] == best and sc[col, 7] == bestb:
+        b = sc[col, 7] + bonus[s]
+        if b + sc[col, 5] == best and b == bestb:
             cnt += 1
     return -1 if cnt > 1 else winner

@@ -16,7 +16,8 @@ Board index map (the standard board, radius 2; cell index row by row, see geomet
                         the three slot states (templates.py: dead, empty, obtuse or tip pair)
                         in base 11, slot i times 11**i
 
-The free board (`board = "free"`) is the same layout with radius 18 (1,027 cells).
+`board_radius = 3` is the same layout with radius 3 (37 cells); the free board (`board = "free"`)
+with radius tiles - 1 (18 for the card's 19 tiles: 1,027 cells).
 
 Move codes: a placement is `cell * 12 + orientation` (orientation = tile type * 6 + rotation;
 type 0 white-backed, 1 red-backed); the bag's redraw choice is `KEEP` or `RETURN`; the
@@ -102,7 +103,12 @@ class Tables(NamedTuple):
     variety: np.int64
     simple_rope: np.int64  # rope_path = "simple"
     centre: np.int64  # the centre cell
+    line_n: np.int64  # rhombi in a line that make one Straight (templates.py's "line")
+    arrow_owner: np.int64  # arrow_voids = "owner": only an Arrow its colour's player completed voids
+    void_radian_wins: np.int64  # a Radian voided by the Arrow rules when made still wins at once
+    rope_on: np.int64  # chain_rope: the longest rope counts
     tiles: np.ndarray  # int64[2]: white- and red-backed tiles in the box (the island among them)
+    bonus: np.ndarray  # int64[seats]: points added to each seat's total (second_player_bonus)
     seat_col: np.ndarray  # int64[seats]: each seat's colour (1 black, 2 red, 3 yellow)
     col_seat: np.ndarray  # int64[4]: the seat of a colour, -1 for neutral yellow
     pts: np.ndarray  # int64[6]: points per pattern id
@@ -134,6 +140,7 @@ class Position(NamedTuple):
     vcode: np.ndarray  # int32[NV]: slot states round each lattice point
     rem: np.ndarray  # int64[2]: white- and red-backed tiles still to place
     st: np.ndarray  # int64[N_ST]: the counters named above
+    placed: np.ndarray  # int32[N]: the turn (tiles placed before it) the cell's tile was placed at
     mark: np.ndarray  # uint8[N*6]: bots' Arrow foresight: bit 1 in a scored pattern, 2 in an Arrow
     vflag: np.ndarray  # float64[NV, 4, 2]: per point and colour: best pattern value, Arrow there
     ptsc: np.ndarray  # float64[4, 6]: the bots' pattern values now (variety: 0 once made)
@@ -157,6 +164,7 @@ class ScoreWork(NamedTuple):
 
     it: np.ndarray  # int64[NV*3 + 1]: pattern type of each point pattern found
     icol: np.ndarray  # int64[NV*3 + 1]: its colour
+    iby: np.ndarray  # int64[NV*3 + 1]: the seat that completed it (arrow_voids = "owner" only)
     irh: np.ndarray  # int64[NV*3 + 1, 3]: its three rhombi (-1: none)
     rinst: np.ndarray  # int64[N*6, 3]: the point patterns through each rhombus
     rn: np.ndarray  # int64[N*6]: how many
@@ -187,9 +195,19 @@ class Scratch(NamedTuple):
     rope: RopeWork  # for rope_gain_weight's longest ropes
 
 
-def free_radius() -> int:
-    """Without a board edge every tile lies within 18 cells of the first (19 tiles, touching)."""
-    return sum(TP.TILE_COUNTS.values()) - 1
+def tile_counts(rules) -> dict:
+    """White- and red-backed tiles in the box (the island among the red ones)."""
+    return dict(rules.get("tiles", TP.TILE_COUNTS))
+
+
+def free_radius(rules) -> int:
+    """Without a board edge every tile lies within (tiles - 1) cells of the first (touching)."""
+    return max(sum(tile_counts(rules).values()) - 1, 1)
+
+
+def board_radius(rules) -> int:
+    """Radius of the board's geometry: `board_radius` cells, or the free board's."""
+    return rules.get("board_radius", STANDARD_RADIUS) if rules["board"] == "standard" else free_radius(rules)
 
 
 def seat_colours(rules) -> list[int]:
@@ -200,11 +218,25 @@ def seat_colours(rules) -> list[int]:
     return cols
 
 
-def points_vector() -> np.ndarray:
+def pattern_points(rules) -> dict:
+    """Points per pattern name: the rules' `pattern_points`, else the templates' own."""
+    return dict(rules.get("pattern_points") or {k: TP.TEMPLATES[k]["points"] for k in TP.PATTERN_NAMES[1:]})
+
+
+def points_vector(rules) -> np.ndarray:
+    """int64[6]: points per pattern id (templates.py's ids; 0 = none)."""
     p = np.zeros(6, np.int64)
-    for name, tid in (("radian", 1), ("super_radian", 2), ("set", 3), ("arrow", 4), ("straight", 5)):
-        p[tid] = TP.TEMPLATES[name]["points"]
+    for name, value in pattern_points(rules).items():
+        p[TP.PATTERN_NAMES.index(name)] = value
     return p
+
+
+def seat_bonus(rules) -> np.ndarray:
+    """int64[seats]: `second_player_bonus` on the seat that moves second (2 players), else 0."""
+    out = np.zeros(rules["players"], np.int64)
+    if rules["players"] == 2:
+        out[1] = rules.get("second_player_bonus", 0)
+    return out
 
 
 def bot_points(rules, pts) -> tuple[np.ndarray, np.ndarray]:
@@ -232,9 +264,10 @@ def template_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 def build_tables(rules) -> Tables:
     """The tables of a resolved rule set. Every cell count leaves a legal cell for every tile:
     the standard board has a cell per tile, the free board's radius holds any chain of 19."""
-    g = geometry(STANDARD_RADIUS if rules["board"] == "standard" else free_radius())
+    g = geometry(board_radius(rules))
     n = rules["players"]
-    pts = points_vector()
+    pts = points_vector(rules)
+    counts = tile_counts(rules)
     ptsc, spts = bot_points(rules, pts)
     ocol, contrib, vtype, ntip = template_tables()
     seat_col = np.array(seat_colours(rules), np.int64)
@@ -252,8 +285,10 @@ def build_tables(rules) -> Tables:
         free=i64(rules["board"] == "free"), smode=i64(LONG_STRAIGHT.index(rules["long_straight"])),
         arrows=i64(arrows), radian_wins=i64(rules["radian_wins"]), rope_only=i64(rules["scoring"] == "rope_only"),
         variety=i64(rules["variety"]), simple_rope=i64(rules["rope_path"] == "simple"),
-        centre=i64(g.cell_index[(0, 0)]),
-        tiles=np.array([TP.TILE_COUNTS["white"], TP.TILE_COUNTS["red"]], np.int64),
+        centre=i64(g.cell_index[(0, 0)]), line_n=i64(TP.TEMPLATES["straight"]["line"]),
+        arrow_owner=i64(rules.get("arrow_voids", "anyone") == "owner"),
+        void_radian_wins=i64(rules.get("voided_radian_wins", True)), rope_on=i64(rules.get("chain_rope", True)),
+        tiles=np.array([counts["white"], counts["red"]], np.int64), bonus=seat_bonus(rules),
         seat_col=seat_col, col_seat=col_seat, pts=pts, bot_ptsc=ptsc, bot_spts=spts,
         pot=TP.potential(vtype, ptsc),
         neigh=g.neigh, cell_vert=g.cell_vert, cell_slot=g.cell_slot, low_tri=g.low_tri,

@@ -3,7 +3,11 @@
 The photos of the rule card are lost, so the pattern shapes are a reading. They are written here
 as templates on the 6 sectors round one lattice point (sector s = the unit triangle at angle
 30 + 60s degrees, counter-clockwise; a cell covers two neighbouring sectors). A designer who
-reads the card differently edits TEMPLATES; `hexsim rules hexatile --draw DIR` draws them.
+reads the card differently edits TEMPLATES; `hexsim rules hexatile --draw DIR` draws them. They are
+the one source of the shapes: the kernels' lookup tables (`vertex_types`, the Straight's `line`)
+and the Python position API (position.py, which finds the sectors round a point from the rhombi's
+vectors and matches them with `point_pattern`) both read them. The points per pattern are the
+rule `pattern_points` (its default is each template's `points`).
 
   tips     sectors holding an acute tip (60 degrees) of a rhombus of the pattern's colour
   neutral  sectors that must hold yellow (neutral) tips (Super Radian, 2 players only)
@@ -122,6 +126,28 @@ def template_masks(templates=None) -> dict:
     return out
 
 
+# the point templates in the order a point is matched (the first that fits names it)
+MATCH_ORDER = ("super_radian", "radian", "set", "arrow")
+
+
+def point_pattern(masks: dict, col: int, tips: int, obt: int, yel: int) -> str | None:
+    """The pattern of colour col at a full point (sector masks: its tips, its obtuse corners,
+    yellow tips), by `template_masks`; None if none fits. The kernel's lookup tables and the
+    Python position API (position.py) both read it."""
+    for name in MATCH_ORDER:
+        m = masks[name]
+        if "tips" in m and tips not in m["tips"]:
+            continue
+        if "tips" not in m and tips:
+            continue
+        if "obtuse" in m and obt not in m["obtuse"]:
+            continue
+        if "neutral" in m and (col == YELLOW or yel not in m["neutral"]):
+            continue
+        return name
+    return None
+
+
 def vertex_types(templates=None) -> np.ndarray:
     """[N_CODES, 4] pattern type of each colour (1..3) at a point, from the templates.
 
@@ -129,7 +155,6 @@ def vertex_types(templates=None) -> np.ndarray:
     the kernel reads it as a plain Radian (yellow's own Radian is then reported for yellow).
     """
     masks = template_masks(templates)
-    order = (("super_radian", SUPER_RADIAN), ("radian", RADIAN), ("set", SET), ("arrow", ARROW))
     out = np.zeros((N_CODES, 4), np.int8)
     for code in range(N_CODES):
         secs = sectors_of(code)
@@ -137,18 +162,9 @@ def vertex_types(templates=None) -> np.ndarray:
             tips = sum(1 << s for s, (c, tip) in enumerate(secs) if c == col and tip)
             obt = sum(1 << s for s, (c, tip) in enumerate(secs) if c == col and not tip)
             yel = sum(1 << s for s, (c, tip) in enumerate(secs) if c == YELLOW and tip)
-            for name, tid in order:
-                m = masks[name]
-                if "tips" in m and tips not in m["tips"]:
-                    continue
-                if "tips" not in m and tips:
-                    continue
-                if "obtuse" in m and obt not in m["obtuse"]:
-                    continue
-                if "neutral" in m and (col == YELLOW or yel not in m["neutral"]):
-                    continue
-                out[code, col] = tid
-                break
+            name = point_pattern(masks, col, tips, obt, yel)
+            if name is not None:
+                out[code, col] = PATTERN_NAMES.index(name)
     return out
 
 
