@@ -95,7 +95,13 @@ def compare(
 def sweep(
     variant: Annotated[str, typer.Argument(help="Variant file or shipped game/name.")],
     set_: Annotated[list[str], typer.Option(
-        "--set", help="rules.NAME=V1,V2,... (repeat for a grid of two or more).")],
+        "--set", help="PATH=V1,V2,... (repeat for a grid of two or more). PATH: rules.NAME, "
+                      "rules.NAME.SEAT (one seat's entry: rules.hand_size.B=3,4,5), "
+                      "rules.NAME.KEY.KEY (a nested table: rules.tiles.block.count=0,1,2), "
+                      "seats.SEAT.PARAM (a bot parameter: seats.A.defense=1,3) or seats.SEAT.bot. "
+                      "Values: alternatives separated by commas outside brackets, braces and "
+                      "quotes, each a TOML or JSON value: 'rules.dot_list=[[\"e5\",2]],[]' is "
+                      "two lists, 'rules.hand_size={A=3,B=4},4' a table and a number.")],
     games: Annotated[int, typer.Option(help="Games per setting.")] = 10_000,
     seed: Annotated[int, typer.Option(help="Run seed (shared by every setting).")] = 0,
     jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
