@@ -135,6 +135,44 @@ def sweep(
 
 
 @friendly
+def tune(
+    variant: Annotated[str, typer.Argument(help="Variant file or shipped game/name to start from.")],
+    vary: Annotated[list[str], typer.Option(
+        "--vary", help="PATH=LOW..HIGH (integers or reals), PATH=V1,V2,... (choices, e.g. "
+                       "true,false); PATH as for sweep --set: rules.hand_size.B, seats.A.defense, "
+                       "rules.tiles.block.count. Repeat for each searched value.")],
+    target: Annotated[list[str], typer.Option(
+        "--target", help="METRIC=VALUE (within +/- 1.5 points for a share, 5% otherwise; "
+                         "METRIC=VALUE+-TOL to say), METRIC>=V, METRIC<=V or METRIC=LOW..HIGH. "
+                         "Metrics: first_mover_share, decided_on_board, decided_off_board, "
+                         "median_turns, draw_rate, end_<reason>, ... Repeat for several.")],
+    budget: Annotated[int, typer.Option(help="Games in all: the search and the confirmation.")] = 100_000,
+    seed: Annotated[int, typer.Option(help="Seed: the search's run seed; the optimiser's and the "
+                                           "confirmation's seeds derive from it.")] = 0,
+    jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Output folder (default reports/tune-NAME).")] = None,
+    confirm: Annotated[int, typer.Option(help="Settings of the search re-played on fresh seeds.")] = 3,
+    confirm_share: Annotated[float, typer.Option(
+        help="Share of the budget kept for the confirmation (more if the search ends early).")] = 0.25,
+    backend: Annotated[str, typer.Option(help="loky (local), dask, threading or sequential.")] = "loky",
+    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address (tcp://HOST:PORT).")] = None,
+    progress: Annotated[bool, typer.Option(help="A line per setting tried on stderr.")] = True,
+):
+    """Search rule settings for a designer's targets, then confirm the best on fresh games.
+
+    optuna's TPE sampler with successive halving (more games for promising settings), then the
+    best few settings and the starting variant re-played on fresh seeds; the winner is picked
+    from that confirmation only. Writes tune.csv, best.toml (a variant file), tune.md, tune.html."""
+    from sim.tune import tune as _tune
+
+    res = _tune(variant, vary, target, budget, seed=seed, jobs=jobs, out=out, backend=backend,
+                scheduler=scheduler, progress=progress, confirm=confirm, confirm_share=confirm_share)
+    typer.echo(res.statement)
+    typer.echo(f"{res.games_played:,} games; report: {res.files['html']}  table: {res.files['csv']}  "
+               f"variant: {res.files['toml']}")
+
+
+@friendly
 def baseline_save(
     variants: Annotated[list[str] | None, typer.Argument(help="Variant files or shipped game/name.")] = None,
     games: Annotated[int | None, typer.Option(
@@ -241,6 +279,7 @@ def register(app: typer.Typer) -> None:
     """Add compare, sweep, baseline save, check and ladder to the main app."""
     app.command("compare")(compare)
     app.command("sweep")(sweep)
+    app.command("tune")(tune)
     baseline_app = typer.Typer(add_completion=False, no_args_is_help=True,
                                help="Regression baselines of variants.")
     baseline_app.command("save")(baseline_save)
