@@ -1,4 +1,5 @@
-"""The designer workflows on the command line: compare, sweep, baseline save, check, ladder.
+"""The designer workflows on the command line: compare, sweep, tune, sensitivity, baseline save,
+check, ladder.
 
 `register(app)` adds them to the main `hexsim` app: sim/cli.py ends with
 `from sim.cli_workflows import register; register(app)`. Each command parses, calls the
@@ -173,6 +174,40 @@ def tune(
 
 
 @friendly
+def sensitivity(
+    variant: Annotated[str, typer.Argument(help="Variant file or shipped game/name.")],
+    params: Annotated[str | None, typer.Option(
+        help="Paths to vary, comma-separated (default: every rule parameter but the mode), e.g. "
+             "rules.hand_size,rules.copies_per_type,seats.A.defense; PATH=V1,V2 names the values "
+             "(lists, tables: as for sweep --set).")] = None,
+    games: Annotated[int, typer.Option(help="Games per value (the base plays as many).")] = 10_000,
+    seed: Annotated[int, typer.Option(help="Run seed shared by the base and every value.")] = 0,
+    jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Output folder (default reports/sensitivity-NAME).")] = None,
+    backend: Annotated[str, typer.Option(help="loky (local), dask, threading or sequential.")] = "loky",
+    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address (tcp://HOST:PORT).")] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+):
+    """Which rule matters most: every parameter's neighbouring values against the base.
+
+    Each other choice, the other truth value, or one step down and up, played on the base's
+    seeds and compared game by game (paired intervals, Holm over the alternatives). Writes
+    sensitivity.csv, .md, .html and a tornado plot per headline metric."""
+    from sim.sensitivity import parse_params
+    from sim.sensitivity import sensitivity as _sensitivity
+
+    res = _sensitivity(variant, parse_params(params) if params else None, games=games, seed=seed,
+                       jobs=jobs, out=out, backend=backend, scheduler=scheduler, progress=progress)
+    typer.echo("the rules that move the first mover's share most:")
+    for i, r in enumerate(res.ranking("first_mover_share").head(3).to_dict("records"), 1):
+        typer.echo(f"  {i}. {r['param']} (to {r['value']}): {100 * r['first_mover_share_diff']:+.1f} "
+                   f"points [{100 * r['first_mover_share_ci_low']:+.1f}, "
+                   f"{100 * r['first_mover_share_ci_high']:+.1f}], Holm p = "
+                   f"{r['first_mover_share_p_adjusted']:.3g}")
+    typer.echo(f"report: {res.files['html']}  table: {res.files['csv']}")
+
+
+@friendly
 def baseline_save(
     variants: Annotated[list[str] | None, typer.Argument(help="Variant files or shipped game/name.")] = None,
     games: Annotated[int | None, typer.Option(
@@ -280,6 +315,7 @@ def register(app: typer.Typer) -> None:
     app.command("compare")(compare)
     app.command("sweep")(sweep)
     app.command("tune")(tune)
+    app.command("sensitivity")(sensitivity)
     baseline_app = typer.Typer(add_completion=False, no_args_is_help=True,
                                help="Regression baselines of variants.")
     baseline_app.command("save")(baseline_save)

@@ -346,3 +346,139 @@ def _dim_text(d) -> str:
     if d.kind == "choice":
         return f"{d.path} in {{{', '.join(value_text(c) for c in d.choices)}}}"
     return f"{d.path} from {d.low} to {d.high} ({'integers' if d.kind == 'int' else 'reals'})"
+
+
+# ---- hexsim sensitivity --------------------------------------------------------------------------
+DIRECTION_COLOURS = {"down": "#1f5fbf", "up": "#c0392b", "other": "#7d3c98"}
+
+
+def write_sensitivity(res, out: Path) -> dict[str, Path]:
+    from sim.sensitivity import HEADLINE
+
+    out.mkdir(parents=True, exist_ok=True)
+    files = {"csv": out / "sensitivity.csv", "md": out / "sensitivity.md",
+             "html": out / "sensitivity.html"}
+    res.table.to_csv(files["csv"], index=False)
+    for m in HEADLINE:
+        files[f"tornado_{m}"] = _tornado(res, m, out / f"tornado_{m}.png")
+    doc = _sensitivity_doc(res)
+    files["md"].write_text(doc.markdown({k: p.name for k, p in files.items() if p.suffix == ".png"}))
+    figs = {k: p.read_bytes() for k, p in files.items() if p.suffix == ".png"}
+    files["html"].write_text(doc.html(figs, f"hexsim sensitivity: {res.variant.name}"))
+    return files
+
+
+def _scale(metric: str) -> tuple[float, str]:
+    from sim.tune import is_share
+
+    return (100.0, " (points)") if is_share(metric) else (1.0, "")
+
+
+def _tornado(res, metric: str, path: Path) -> Path:
+    """One row per parameter, the largest change on top: each alternative's change of the metric
+    from the base as a bar from 0 (blue: a step down, red: a step up, purple: another choice),
+    its 95% paired interval as a whisker, the alternative written at the bar's end; a grey
+    label where no game changed."""
+    from sim.sensitivity import WORDS
+
+    plt = _plt()
+    t = res.table.copy()
+    k, unit = _scale(metric)
+    t["size"] = t[f"{metric}_diff"].abs()
+    order = t.groupby("param")["size"].max().sort_values(ascending=False)
+    order = order.fillna(-1).sort_values(ascending=False)
+    params = list(order.index)
+    per = t.groupby("param").size().reindex(params).to_numpy()
+    height = max(2.6, 0.2 * per.sum() + 0.28 * len(params) + 1.4)
+    fig, ax = plt.subplots(figsize=(10, height))
+    y = 0.0
+    ticks, labels = [], []
+    span = float(np.nanmax(np.abs(t[[f"{metric}_ci_low", f"{metric}_ci_high"]].to_numpy(dtype=float))) * k) \
+        if t[f"{metric}_ci_low"].notna().any() else 1.0
+    span = span if np.isfinite(span) and span > 0 else 1.0
+    for param in params:
+        rows = t[t["param"] == param]
+        n = len(rows)
+        ys = y - np.arange(n) * 0.8 / max(n, 1)
+        ticks.append(float(ys.mean()))
+        b0 = rows["base_value"].iloc[0]
+        labels.append(param.removeprefix("rules.") + ("" if param.startswith("restricted")
+                                                      else f" (base {b0})"))
+        for yi, r in zip(ys, rows.to_dict("records"), strict=True):
+            d, lo, hi = (r[f"{metric}_diff"] * k, r[f"{metric}_ci_low"] * k, r[f"{metric}_ci_high"] * k)
+            col = DIRECTION_COLOURS.get(r["direction"], "#7d3c98")
+            h = 0.7 / max(n, 1)
+            if not np.isfinite(d):
+                ax.text(0, yi, f"  {r['value']}: n/a", va="center", fontsize=7, color="#888888")
+                continue
+            ax.barh(yi, d, height=h, color=col, alpha=0.8)
+            if np.isfinite(lo) and np.isfinite(hi):
+                ax.plot([lo, hi], [yi, yi], color="black", lw=0.9)
+            edge = max(abs(d), abs(hi) if d >= 0 else abs(lo)) if np.isfinite(lo) else abs(d)
+            sig = r[f"{metric}_p_adjusted"] < 0.05
+            text = f"{r['value']}" + (" *" if sig else "")
+            if r.get("games_changed") == 0:
+                text = f"{r['value']}: no game changed"
+                col = "#888888"
+            ax.text((edge + 0.02 * span) * (1 if d >= 0 else -1), yi, text, va="center",
+                    ha="left" if d >= 0 else "right", fontsize=7, color=col)
+        y -= 1.0
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(ticks, labels, fontsize=8)
+    ax.set_xlim(-1.35 * span, 1.35 * span)
+    ax.set_xlabel(f"change of the {WORDS.get(metric, metric)} from the base{unit}")
+    base = t[f"{metric}_base"].dropna()
+    b = f"{100 * base.iloc[0]:.1f}%" if k == 100 and len(base) else (f"{base.iloc[0]:.3g}" if len(base) else "")
+    ax.set_title(f"Which rule moves the {WORDS.get(metric, metric)} most ({res.variant.name}: {b}; "
+                 f"{res.games:,} games per value, common seeds)\nbars: blue a step down, red a step "
+                 "up, purple another choice; whiskers: 95% paired intervals; * Holm-adjusted p < 0.05",
+                 fontsize=9, loc="left")
+    ax.grid(alpha=0.3, axis="x")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def _sensitivity_doc(res):
+    from sim.reporting import Doc
+    from sim.sensitivity import HEADLINE, WORDS
+
+    doc = Doc()
+    t = res.table
+    doc.h(1, f"Sensitivity: {res.variant.name}")
+    top = res.ranking("first_mover_share").head(3)
+    lines = []
+    for r in top.to_dict("records"):
+        lines.append(f"{r['param'].removeprefix('rules.')} (to {r['value']}: "
+                     f"{100 * r['first_mover_share_diff']:+.1f} points "
+                     f"[{100 * r['first_mover_share_ci_low']:+.1f}, {100 * r['first_mover_share_ci_high']:+.1f}])")
+    doc.p("The rules that move the first mover's share most: " + "; ".join(lines) + ".")
+    doc.p(f"{len(t)} alternatives of {t['param'].nunique()} parameters, each played for "
+          f"{res.games:,} games on the base variant's seeds (run seed {res.seed}): every difference "
+          "is paired game by game, as in hexsim compare (first mover's share: paired bootstrap "
+          "interval and within-pair swap test; decided off the board: exact McNemar and "
+          "Newcombe's paired interval; median length: paired bootstrap and McNemar on the games "
+          "at or below the pooled median). p-values Holm-adjusted over the alternatives, per "
+          "metric. Alternatives: other choices, the other truth value, one step down and up.")
+    for m in HEADLINE:
+        k, unit = _scale(m)
+        doc.h(2, WORDS[m].capitalize())
+        doc.fig(f"tornado_{m}", f"Change of the {WORDS[m]} per alternative (95% paired intervals)")
+        rank = res.ranking(m)
+        doc.table(["rank", "parameter", "largest change at", f"change{unit} [95% interval]", "p (Holm)"],
+                  [[str(i), r["param"], str(r["value"]),
+                    f"{k * r[f'{m}_diff']:+.2f} [{k * r[f'{m}_ci_low']:+.2f}, {k * r[f'{m}_ci_high']:+.2f}]",
+                    f"{r[f'{m}_p_adjusted']:.3g}"] for i, r in enumerate(rank.to_dict("records"), 1)])
+    doc.h(2, "Every alternative")
+    doc.fold(f"{len(t)} alternatives (changes in points for shares)")
+    doc.table(["parameter", "base", "alternative", "games changed"] + [WORDS[m] for m in HEADLINE],
+              [[r["path"], str(r["base_value"]), str(r["value"]),
+                f"{int(r['games_changed']):,}" if np.isfinite(r["games_changed"]) else "n/a"] +
+               [f"{_scale(m)[0] * r[f'{m}_diff']:+.2f} [{_scale(m)[0] * r[f'{m}_ci_low']:+.2f}, "
+                f"{_scale(m)[0] * r[f'{m}_ci_high']:+.2f}]" for m in HEADLINE]
+               for r in t.to_dict("records")])
+    doc.endfold()
+    if len(res.skipped):
+        doc.p("Not varied: " + "; ".join(f"{r['param']} ({r['why']})" for r in res.skipped.to_dict("records")))
+    return doc
