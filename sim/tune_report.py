@@ -389,31 +389,33 @@ def _tornado(res, metric: str, path: Path) -> Path:
     order = order.fillna(-1).sort_values(ascending=False)
     params = list(order.index)
     per = t.groupby("param").size().reindex(params).to_numpy()
-    height = max(2.6, 0.2 * per.sum() + 0.28 * len(params) + 1.4)
-    fig, ax = plt.subplots(figsize=(10, height))
+    bar, gap = 0.42, 0.45
+    height = max(2.8, 0.3 * (bar * per.sum() + gap * len(params)) + 1.9)
+    fig, ax = plt.subplots(figsize=(10.5, height))
     y = 0.0
     ticks, labels = [], []
     span = float(np.nanmax(np.abs(t[[f"{metric}_ci_low", f"{metric}_ci_high"]].to_numpy(dtype=float))) * k) \
         if t[f"{metric}_ci_low"].notna().any() else 1.0
     span = span if np.isfinite(span) and span > 0 else 1.0
-    for param in params:
+    for g, param in enumerate(params):
         rows = t[t["param"] == param]
         n = len(rows)
-        ys = y - np.arange(n) * 0.8 / max(n, 1)
+        ys = y - bar * np.arange(n)
         ticks.append(float(ys.mean()))
+        if g % 2 == 0:  # a pale band groups a parameter's alternatives
+            ax.axhspan(ys[-1] - bar / 2 - gap / 2, ys[0] + bar / 2 + gap / 2, color="#f2f2f2", zorder=0)
         b0 = rows["base_value"].iloc[0]
         labels.append(param.removeprefix("rules.") + ("" if param.startswith("restricted")
-                                                      else f" (base {b0})"))
+                                                      else f"\n(base {b0})"))
         for yi, r in zip(ys, rows.to_dict("records"), strict=True):
             d, lo, hi = (r[f"{metric}_diff"] * k, r[f"{metric}_ci_low"] * k, r[f"{metric}_ci_high"] * k)
             col = DIRECTION_COLOURS.get(r["direction"], "#7d3c98")
-            h = 0.7 / max(n, 1)
             if not np.isfinite(d):
                 ax.text(0, yi, f"  {r['value']}: n/a", va="center", fontsize=7, color="#888888")
                 continue
-            ax.barh(yi, d, height=h, color=col, alpha=0.8)
+            ax.barh(yi, d, height=bar * 0.85, color=col, alpha=0.85, zorder=2)
             if np.isfinite(lo) and np.isfinite(hi):
-                ax.plot([lo, hi], [yi, yi], color="black", lw=0.9)
+                ax.plot([lo, hi], [yi, yi], color="black", lw=0.9, zorder=3)
             edge = max(abs(d), abs(hi) if d >= 0 else abs(lo)) if np.isfinite(lo) else abs(d)
             sig = r[f"{metric}_p_adjusted"] < 0.05
             text = f"{r['value']}" + (" *" if sig else "")
@@ -421,18 +423,19 @@ def _tornado(res, metric: str, path: Path) -> Path:
                 text = f"{r['value']}: no game changed"
                 col = "#888888"
             ax.text((edge + 0.02 * span) * (1 if d >= 0 else -1), yi, text, va="center",
-                    ha="left" if d >= 0 else "right", fontsize=7, color=col)
-        y -= 1.0
+                    ha="left" if d >= 0 else "right", fontsize=7.5, color=col, zorder=4)
+        y = ys[-1] - bar - gap
+    ax.set_ylim(y + gap / 2, bar + gap / 2)
     ax.axvline(0, color="black", lw=0.8)
     ax.set_yticks(ticks, labels, fontsize=8)
     ax.set_xlim(-1.35 * span, 1.35 * span)
     ax.set_xlabel(f"change of the {WORDS.get(metric, metric)} from the base{unit}")
     base = t[f"{metric}_base"].dropna()
     b = f"{100 * base.iloc[0]:.1f}%" if k == 100 and len(base) else (f"{base.iloc[0]:.3g}" if len(base) else "")
-    ax.set_title(f"Which rule moves the {WORDS.get(metric, metric)} most ({res.variant.name}: {b}; "
-                 f"{res.games:,} games per value, common seeds)\nbars: blue a step down, red a step "
-                 "up, purple another choice; whiskers: 95% paired intervals; * Holm-adjusted p < 0.05",
-                 fontsize=9, loc="left")
+    ax.set_title(f"Which rule moves the {WORDS.get(metric, metric)} most?\n"
+                 f"{res.variant.name} (base {b}), {res.games:,} games per value on the base's seeds. "
+                 "Bars: blue a step down, red a step up,\npurple another choice; whiskers: 95% "
+                 "paired intervals; * Holm-adjusted p < 0.05", fontsize=9, loc="left")
     ax.grid(alpha=0.3, axis="x")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
