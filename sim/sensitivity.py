@@ -198,7 +198,9 @@ def sensitivity(variant: str | Path, params: list[str] | None = None, games: int
         except VariantError as e:
             if named:
                 raise UserError(f"--params {path}={value_text(x)}: {e}") from None
-            skipped.append({"param": f"{path} = {value_text(x)}", "why": f"not a valid variant: {e}"})
+            why = str(e).removeprefix(f"{variant}: ")
+            skipped.append({"param": f"{path} = {value_text(x)}",
+                            "why": "not a valid variant: " + (why if len(why) < 160 else why[:157] + "...")})
     if not loaded:
         raise UserError("sensitivity: no alternative to play" +
                         (f" ({skipped[0]['param']}: {skipped[0]['why']})" if skipped else ""))

@@ -16,8 +16,7 @@ from sim import games
 from sim.cli_workflows import register
 from sim.errors import UserError
 from sim.runner import play_range
-from sim.tune import (Target, _row, choose_winner, derived_seed, estimates, objective, parse_target,
-                      parse_vary, tune)
+from sim.tune import Target, _row, choose_winner, derived_seed, estimates, objective, parse_target, parse_vary, tune
 from sim.variants import load
 from tests.fixtures.coin import GAME as COIN
 
