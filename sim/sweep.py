@@ -1,4 +1,10 @@
-"""`hexsim sweep VARIANT --set rules.x=a,b,c [--set rules.y=...]`: every metric over a grid.
+"""`hexsim sweep VARIANT --set PATH=a,b,c [--set PATH=...]`: every metric over a grid.
+
+A PATH names any value a variant can say (`sim.variants.apply_paths`): `rules.hand_size`,
+`rules.hand_size.B` (one seat's entry), `rules.tiles.block.count` (a nested table),
+`seats.A.defense` (a bot parameter), `seats.A.bot`. Values are split on the commas outside
+brackets, braces and quotes, each a TOML or JSON value (`split_values`, `parse_value`), so lists
+and tables are values too: `rules.dot_list=[["e5",2]],[]` is two alternatives.
 
 Each grid point is the variant with `section.key = value` overrides, played with the same run
 seed (common random numbers across the grid). Every metric gets a 95% interval (Wilson for

@@ -84,8 +84,10 @@ class Dim:
         name = self.path
         if self.kind == "int":
             return trial.suggest_int(name, int(self.low), int(self.high))
-        if self.kind == "float":
-            return trial.suggest_float(name, float(self.low), float(self.high))
+        if self.kind == "float":  # on a grid of 1/100 to 1/1000 of the range: readable values
+            step = 10.0 ** (math.floor(math.log10(self.high - self.low)) - 2)
+            x = trial.suggest_float(name, float(self.low), float(self.high), step=step)
+            return float(f"{x:.12g}")
         labels = [value_text(c) for c in self.choices]
         return self.choices[labels.index(trial.suggest_categorical(name, labels))]
 
