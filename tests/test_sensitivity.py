@@ -18,6 +18,8 @@ from sim.sensitivity import alternatives, parse_params, sensitivity, step_values
 from sim.variants import load
 from tests.fixtures.coin import Coin
 
+__version__ = "1.0.0"  # ModeCoin's version for run manifests
+
 TEXT = 'game = "coin"\ndescription = "biased coin"\n[rules]\nbias = 0.55\n'
 
 

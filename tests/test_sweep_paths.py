@@ -17,6 +17,8 @@ from sim.sweep import parse_set, parse_value, split_values, sweep
 from sim.variants import load
 from tests.fixtures.race_dice import RaceDice
 
+__version__ = "1.0.0"  # TableDice's version for run manifests
+
 TEXT = ('game = "racedice"\ndescription = "d"\n[rules]\ngoal = 25\n'
         '[seats]\nA = "random"\nB = { bot = "greedy", bonus = 6 }\n')
 

@@ -175,3 +175,15 @@ def test_bad_input(coin_file, tmp_path):
                                  "first_mover_share=0.5", "--budget", "5000", "--out", str(tmp_path)])
     assert r.exit_code == 2 and "unknown key rules.edgy (did you mean 'edge'?)" in r.output
     assert len(r.output.strip().splitlines()) == 1 and "Traceback" not in r.output
+
+
+def test_tune_on_a_dask_cluster_equals_local(coin_file, tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    args = (str(coin_file), ["rules.edge=-4..0"], ["first_mover_share=0.5"])
+    local = tune(*args, budget=2000, seed=4, jobs=1, out=tmp_path / "a", first_rung=100, write=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as cluster:
+        remote = tune(*args, budget=2000, seed=4, out=tmp_path / "b", first_rung=100, write=False,
+                      backend="dask", scheduler=cluster.scheduler_address)
+    pd.testing.assert_frame_equal(local.settings, remote.settings)
+    pd.testing.assert_frame_equal(local.confirmation, remote.confirmation)
