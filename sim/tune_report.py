@@ -240,14 +240,19 @@ def _pareto(res, path: Path) -> Path:
     s = res.settings[res.settings["stage"] == "search"]
     t1, t2 = res.targets[:2]
     front = res.pareto()
-    fig, ax = plt.subplots(figsize=(6.5, 4.6))
-    ax.scatter(s[f"{t1.metric}_shortfall"], s[f"{t2.metric}_shortfall"], color=BLUE, alpha=0.5,
-               s=18, label="setting tried")
+    (k1, u1), (k2, u2) = _scale(t1.metric), _scale(t2.metric)
+    fig, ax = plt.subplots(figsize=(7.5, 5.0))
+    ax.scatter(k1 * s[f"{t1.metric}_shortfall"], k2 * s[f"{t2.metric}_shortfall"], color=BLUE,
+               alpha=0.5, s=18, label="setting tried")
     f = front.sort_values(f"{t1.metric}_shortfall")
-    ax.plot(f[f"{t1.metric}_shortfall"], f[f"{t2.metric}_shortfall"], "o-", color=WIN, ms=6,
-            label="Pareto front (no setting is closer on both)")
-    ax.set_xlabel(f"{t1.metric} shortfall from {t1.band_text()}")
-    ax.set_ylabel(f"{t2.metric} shortfall from {t2.band_text()}")
+    ax.plot(k1 * f[f"{t1.metric}_shortfall"], k2 * f[f"{t2.metric}_shortfall"], "o-", color=WIN,
+            ms=6, label="Pareto front (no setting is closer on both)")
+    for r in f.head(8).to_dict("records"):
+        ax.annotate(_setting_label(res, r), (k1 * r[f"{t1.metric}_shortfall"],
+                                             k2 * r[f"{t2.metric}_shortfall"]),
+                    textcoords="offset points", xytext=(6, 4), fontsize=7, color=WIN)
+    ax.set_xlabel(f"{t1.metric} shortfall from {t1.band_text()}{u1}")
+    ax.set_ylabel(f"{t2.metric} shortfall from {t2.band_text()}{u2}")
     ax.set_title("Search settings: distance from each target (0 = met)", fontsize=10)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7, frameon=False)
