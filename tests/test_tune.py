@@ -187,3 +187,14 @@ def test_tune_on_a_dask_cluster_equals_local(coin_file, tmp_path):
                       backend="dask", scheduler=cluster.scheduler_address)
     pd.testing.assert_frame_equal(local.settings, remote.settings)
     pd.testing.assert_frame_equal(local.confirmation, remote.confirmation)
+
+
+def test_cli_tune(coin_file, tmp_path):
+    app = typer.Typer()
+    register(app)
+    r = CliRunner().invoke(app, ["tune", str(coin_file), "--vary", "rules.edge=-6..0", "--target",
+                                 "first_mover_share=0.5+-0.03", "--budget", "4000", "--jobs", "1",
+                                 "--out", str(tmp_path / "c"), "--no-progress"])
+    assert r.exit_code == 0, r.output
+    assert "rules.edge = " in r.output and "variant: " in r.output
+    assert (tmp_path / "c" / "best.toml").exists() and (tmp_path / "c" / "tune.html").exists()
