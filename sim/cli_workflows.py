@@ -169,6 +169,10 @@ def tune(
     res = _tune(variant, vary, target, budget, seed=seed, jobs=jobs, out=out, backend=backend,
                 scheduler=scheduler, progress=progress, confirm=confirm, confirm_share=confirm_share)
     typer.echo(res.statement)
+    from sim.tune_report import side_effects
+
+    if side_effects(res):
+        typer.echo(side_effects(res))
     typer.echo(f"{res.games_played:,} games; report: {res.files['html']}  table: {res.files['csv']}  "
                f"variant: {res.files['toml']}")
 

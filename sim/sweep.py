@@ -135,8 +135,10 @@ class SweepResult:
 
 def value_text(v: Any) -> str:
     """A value as the --set syntax writes it (TOML inline for lists and tables)."""
-    if isinstance(v, bool):
+    if isinstance(v, (bool, np.bool_)):
         return "true" if v else "false"
+    if isinstance(v, np.generic):
+        v = v.item()
     if isinstance(v, dict):
         return "{ " + ", ".join(f"{k} = {value_text(x)}" for k, x in v.items()) + " }"
     if isinstance(v, list):

@@ -572,7 +572,7 @@ def _paired_off_board(da, db, va, vb, alpha) -> pd.DataFrame | None:
 
 
 def _statement(best, tgts: list[Target], met: bool, dims, games: int, level: float) -> str:
-    setting = ", ".join(f"{d.path} = {best[d.path]}" for d in dims)
+    setting = ", ".join(f"{d.path} = {value_text(best[d.path])}" for d in dims)
     parts = []
     for t in tgts:
         f = _fmt_metric(t.metric)

@@ -161,8 +161,17 @@ def _by_dim(res, path: Path) -> Path:
     plt = _plt()
     s = res.settings[res.settings["stage"] == "search"]
     dims, tg = res.dims, res.targets
-    fig, axes = plt.subplots(len(tg), len(dims), figsize=(3.6 * len(dims) + 0.6, 2.9 * len(tg) + 0.3),
+    cols = min(len(dims), 3)
+    blocks = -(-len(dims) // cols)  # rows of panels per target
+    fig, grid = plt.subplots(len(tg) * blocks, cols, figsize=(3.9 * cols + 0.6, 2.9 * len(tg) * blocks + 0.5),
                              squeeze=False)
+    for ax in grid.flat:
+        ax.set_visible(False)
+    axes = np.empty((len(tg), len(dims)), dtype=object)
+    for i in range(len(tg)):
+        for j in range(len(dims)):
+            axes[i, j] = grid[i * blocks + j // cols, j % cols]
+            axes[i, j].set_visible(True)
     games = s["games"].to_numpy(dtype=float)
     size = 10 + 50 * games / max(games.max(), 1)
     win = res.confirmation.loc[res.confirmation["winner"]].iloc[0]
@@ -179,15 +188,16 @@ def _by_dim(res, path: Path) -> Path:
             else:
                 x = np.asarray(raw, dtype=float)
                 wx = float(res.winner[d.path])
+                if d.kind == "int" and d.high - d.low <= 12:
+                    ax.set_xticks(range(int(d.low), int(d.high) + 1))
             jitter = (np.random.default_rng(j).random(len(x)) - 0.5) * (0.25 if d.kind != "float" else 0)
             ax.scatter(x + jitter, s[t.metric], s=size, color=BLUE, alpha=0.6)
             ax.plot(wx, win[t.metric], "D", color=WIN, ms=7, label="winner (confirmed)")
             _band(ax, t)
             _pct_axis(ax, t.metric)
             ax.grid(alpha=0.3)
-            if i == len(tg) - 1:
-                ax.set_xlabel(d.path, fontsize=8)
-            if j == 0:
+            ax.set_xlabel(d.path, fontsize=8)
+            if j % cols == 0:
                 ax.set_ylabel(t.metric.replace("_", " "), fontsize=8)
     axes[0, 0].legend(fontsize=7, frameon=False, loc="best")
     fig.suptitle("Search settings by each searched value (dot size: games; red: the confirmed winner)",
@@ -204,8 +214,8 @@ def _confirmation(res, path: Path) -> Path:
     plt = _plt()
     c = res.confirmation
     k = len(res.targets)
-    fig, axes = plt.subplots(1, k, figsize=(6.2 * k, 0.55 * len(c) + 1.6), squeeze=False)
-    labels = [_setting_label(res, r) for r in c.to_dict("records")]
+    fig, axes = plt.subplots(1, k, figsize=(4.8 * k + 2.6, 0.75 * len(c) + 1.6), squeeze=False)
+    labels = _short_labels(res, c)
     yy = np.arange(len(c))[::-1]
     for ax, t in zip(axes[0], res.targets, strict=True):
         v = c[t.metric].to_numpy(dtype=float)
@@ -262,6 +272,22 @@ def _pareto(res, path: Path) -> Path:
     return path
 
 
+def _short_labels(res, c) -> list[str]:
+    """Labels of the confirmation rows that name only the searched values in which the re-played
+    settings differ (all of them if they differ in none), two to a line."""
+    cand = c[~c["stage"].astype(str).str.startswith("start")]
+    differ = [d for d in res.dims if cand[d.path].astype(str).nunique() > 1] or res.dims
+    out = []
+    for r in c.to_dict("records"):
+        if str(r["stage"]).startswith("start"):
+            out.append(f"start: {res.variant.name}")
+            continue
+        parts = [f"{d.path.split('.', 1)[1]}={value_text(r[d.path])}" for d in differ]
+        text = "\n".join(", ".join(parts[i:i + 2]) for i in range(0, len(parts), 2))
+        out.append(text + ("\n(winner)" if r["winner"] else ""))
+    return out
+
+
 def _setting_label(res, row: dict[str, Any]) -> str:
     if str(row["stage"]).startswith("start"):
         return f"start: {res.variant.name}"
@@ -314,6 +340,9 @@ def _doc(res):
                      f"{r[f'{t.metric}_verdict']}" for t in res.targets])
     doc.table(head, rows)
     vs = res.winner_vs_start
+    note = side_effects(res)
+    if note:
+        doc.warn(note)
     if len(vs):
         doc.p("The winner minus the starting variant on the same fresh seeds (paired, as hexsim "
               "compare; 95% intervals):")
@@ -345,6 +374,29 @@ def _doc(res):
         doc.p(f"{len(bad)} proposed settings were not valid variants (the game refused them): "
               + "; ".join(str(x) for x in bad["note"].head(3)))
     return doc
+
+
+def side_effects(res) -> str:
+    """A sentence naming the headline metrics (not among the targets) that the winner moves a lot
+    against the starting variant: 5 points or more for a share, a quarter or more of the median
+    length; '' when none does."""
+    from sim.compare import metric_words
+    from sim.tune import is_share
+
+    targeted = {t.metric for t in res.targets}
+    moved = []
+    for r in res.winner_vs_start.itertuples():
+        if r.metric in targeted or not np.isfinite(r.diff):
+            continue
+        if is_share(r.metric) and abs(r.diff) >= 0.05:
+            moved.append(f"{metric_words(r.metric)} {100 * r.value_a:.1f}% -> {100 * r.value_b:.1f}%")
+        elif not is_share(r.metric) and abs(r.diff) >= 0.25 * max(abs(r.value_a), 1e-9):
+            moved.append(f"{metric_words(r.metric)} {r.value_a:.3g} -> {r.value_b:.3g}")
+    if not moved:
+        return ""
+    return ("The winner also changes the game: " + "; ".join(moved) + ". If that matters, add a "
+            "target for it (e.g. --target \"decided_on_board>=0.6\" or --target "
+            "\"median_turns=10..25\").")
 
 
 def _dim_text(d) -> str:
