@@ -384,19 +384,23 @@ def side_effects(res) -> str:
     from sim.tune import is_share
 
     targeted = {t.metric for t in res.targets}
-    moved = []
+    moved, hints = [], []
+    names = {"turns_p50": "median_turns", "decided_off_board": "decided_off_board"}
     for r in res.winner_vs_start.itertuples():
         if r.metric in targeted or not np.isfinite(r.diff):
             continue
+        name = names.get(r.metric, r.metric)
         if is_share(r.metric) and abs(r.diff) >= 0.05:
             moved.append(f"{metric_words(r.metric)} {100 * r.value_a:.1f}% -> {100 * r.value_b:.1f}%")
+            op = "<=" if r.diff > 0 else ">="
+            hints.append(f'--target "{name}{op}{round(r.value_a + r.diff / 2, 2):g}"')
         elif not is_share(r.metric) and abs(r.diff) >= 0.25 * max(abs(r.value_a), 1e-9):
             moved.append(f"{metric_words(r.metric)} {r.value_a:.3g} -> {r.value_b:.3g}")
+            hints.append(f'--target "{name}={0.8 * r.value_a:.3g}..{1.25 * r.value_a:.3g}"')
     if not moved:
         return ""
     return ("The winner also changes the game: " + "; ".join(moved) + ". If that matters, add a "
-            "target for it (e.g. --target \"decided_on_board>=0.6\" or --target "
-            "\"median_turns=10..25\").")
+            "target for it, e.g. " + " ".join(hints[:2]) + ".")
 
 
 def _dim_text(d) -> str:
