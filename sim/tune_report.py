@@ -291,7 +291,7 @@ def _short_labels(res, c) -> list[str]:
 def _setting_label(res, row: dict[str, Any]) -> str:
     if str(row["stage"]).startswith("start"):
         return f"start: {res.variant.name}"
-    return ", ".join(f"{d.path.split('.', 1)[1]}={row[d.path]}" for d in res.dims)
+    return ", ".join(f"{d.path.split('.', 1)[1]}={value_text(row[d.path])}" for d in res.dims)
 
 
 # ---- the page ------------------------------------------------------------------------------------
@@ -358,14 +358,14 @@ def _doc(res):
         doc.fig("pareto", "Shortfall from each target; the front: settings no other beats on both")
         doc.table([d.path for d in res.dims] + ["games"] +
                   [t.metric for t in res.targets],
-                  [[str(r[d.path]) for d in res.dims] + [f"{int(r['games']):,}"] +
+                  [[value_text(r[d.path]) for d in res.dims] + [f"{int(r['games']):,}"] +
                    [_ci(t.metric, r[t.metric], r[f"{t.metric}_low"], r[f"{t.metric}_high"])
                     for t in res.targets] for r in front.to_dict("records")])
     doc.h(2, "Every setting tried")
     doc.fold(f"{len(search)} search settings, best first (95% intervals)")
     order = search.sort_values(["objective", "games"], ascending=[True, False])
     doc.table([d.path for d in res.dims] + ["games", "objective"] + [t.metric for t in res.targets],
-              [[str(r[d.path]) for d in res.dims] + [f"{int(r['games']):,}", f"{r['objective']:.3g}"] +
+              [[value_text(r[d.path]) for d in res.dims] + [f"{int(r['games']):,}", f"{r['objective']:.3g}"] +
                [_ci(t.metric, r[t.metric], r[f"{t.metric}_low"], r[f"{t.metric}_high"])
                 for t in res.targets] for r in order.to_dict("records")])
     doc.endfold()
