@@ -8,9 +8,11 @@ The Python API mirrors the CLI (every command is a function first):
     sim.report([r.path], out="reports/x")       # -> ReportResult
     sim.compare("hexflow/race", "variants/mine.toml", games=20_000)   # -> Comparison
     sim.sweep("hexflow/race", {"rules.hand_size": [2, 3, 4]})         # -> SweepResult
+    sim.tune("hexflow/race", ["rules.hand_size=1..6"], ["first_mover_share=0.5"], 100_000)
+    sim.sensitivity("hexflow/race", games=10_000)                     # -> SensitivityResult
     sim.baseline.save(["hexflow/race"], games=20_000)                  # -> [Baseline]
 
-`sim.compare` and `sim.sweep` are both the function and the module (the module is callable), so
+`sim.compare`, `sim.sweep`, `sim.tune` and `sim.sensitivity` are both the function and the module (the module is callable), so
 they work whichever was imported first; `sim.baseline` is imported on first use.
 """
 
@@ -145,6 +147,21 @@ def sweep(variant, grid, **kwargs):
     from sim.sweep import sweep as _sweep
 
     return _sweep(variant, grid, **kwargs)
+
+
+def tune(variant, vary, targets, budget, **kwargs):
+    """Search rule settings for targets and confirm the best on fresh seeds; see `sim.tune.tune`."""
+    from sim.tune import tune as _tune
+
+    return _tune(variant, vary, targets, budget, **kwargs)
+
+
+def sensitivity(variant, params=None, **kwargs):
+    """Every rule's neighbouring values against the base on common seeds; see
+    `sim.sensitivity.sensitivity`."""
+    from sim.sensitivity import sensitivity as _sensitivity
+
+    return _sensitivity(variant, params, **kwargs)
 
 
 def ladder(variant, bots=(), **kwargs):

@@ -1,4 +1,5 @@
-"""The designer workflows on the command line: compare, sweep, baseline save, check, ladder.
+"""The designer workflows on the command line: compare, sweep, tune, sensitivity, baseline save,
+check, ladder.
 
 `register(app)` adds them to the main `hexsim` app: sim/cli.py ends with
 `from sim.cli_workflows import register; register(app)`. Each command parses, calls the
@@ -95,7 +96,13 @@ def compare(
 def sweep(
     variant: Annotated[str, typer.Argument(help="Variant file or shipped game/name.")],
     set_: Annotated[list[str], typer.Option(
-        "--set", help="rules.NAME=V1,V2,... (repeat for a grid of two or more).")],
+        "--set", help="PATH=V1,V2,... (repeat for a grid of two or more). PATH: rules.NAME, "
+                      "rules.NAME.SEAT (one seat's entry: rules.hand_size.B=3,4,5), "
+                      "rules.NAME.KEY.KEY (a nested table: rules.tiles.block.count=0,1,2), "
+                      "seats.SEAT.PARAM (a bot parameter: seats.A.defense=1,3) or seats.SEAT.bot. "
+                      "Values: alternatives separated by commas outside brackets, braces and "
+                      "quotes, each a TOML or JSON value: 'rules.dot_list=[[\"e5\",2]],[]' is "
+                      "two lists, 'rules.hand_size={A=3,B=4},4' a table and a number.")],
     games: Annotated[int, typer.Option(help="Games per setting.")] = 10_000,
     seed: Annotated[int, typer.Option(help="Run seed (shared by every setting).")] = 0,
     jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
@@ -126,6 +133,82 @@ def sweep(
     if not len(res.fair_points()):
         typer.echo(f"no setting is shown fair within +/-{100 * margin:g} points")
     typer.echo(f"table: {res.files['csv']}  report: {res.files['html']}")
+
+
+@friendly
+def tune(
+    variant: Annotated[str, typer.Argument(help="Variant file or shipped game/name to start from.")],
+    vary: Annotated[list[str], typer.Option(
+        "--vary", help="PATH=LOW..HIGH (integers or reals), PATH=V1,V2,... (choices, e.g. "
+                       "true,false); PATH as for sweep --set: rules.hand_size.B, seats.A.defense, "
+                       "rules.tiles.block.count. Repeat for each searched value.")],
+    target: Annotated[list[str], typer.Option(
+        "--target", help="METRIC=VALUE (within +/- 1.5 points for a share, 5% otherwise; "
+                         "METRIC=VALUE+-TOL to say), METRIC>=V, METRIC<=V or METRIC=LOW..HIGH. "
+                         "Metrics: first_mover_share, decided_on_board, decided_off_board, "
+                         "median_turns, draw_rate, end_<reason>, ... Repeat for several.")],
+    budget: Annotated[int, typer.Option(help="Games in all: the search and the confirmation.")] = 100_000,
+    seed: Annotated[int, typer.Option(help="Seed: the search's run seed; the optimiser's and the "
+                                           "confirmation's seeds derive from it.")] = 0,
+    jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Output folder (default reports/tune-NAME).")] = None,
+    confirm: Annotated[int, typer.Option(help="Settings of the search re-played on fresh seeds.")] = 3,
+    confirm_share: Annotated[float, typer.Option(
+        help="Share of the budget kept for the confirmation (more if the search ends early).")] = 0.25,
+    backend: Annotated[str, typer.Option(help="loky (local), dask, threading or sequential.")] = "loky",
+    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address (tcp://HOST:PORT).")] = None,
+    progress: Annotated[bool, typer.Option(help="A line per setting tried on stderr.")] = True,
+):
+    """Search rule settings for a designer's targets, then confirm the best on fresh games.
+
+    optuna's TPE sampler with successive halving (more games for promising settings), then the
+    best few settings and the starting variant re-played on fresh seeds; the winner is picked
+    from that confirmation only. Writes tune.csv, best.toml (a variant file), tune.md, tune.html."""
+    from sim.tune import tune as _tune
+
+    res = _tune(variant, vary, target, budget, seed=seed, jobs=jobs, out=out, backend=backend,
+                scheduler=scheduler, progress=progress, confirm=confirm, confirm_share=confirm_share)
+    typer.echo(res.statement)
+    from sim.tune_report import side_effects
+
+    if side_effects(res):
+        typer.echo(side_effects(res))
+    typer.echo(f"{res.games_played:,} games; report: {res.files['html']}  table: {res.files['csv']}  "
+               f"variant: {res.files['toml']}")
+
+
+@friendly
+def sensitivity(
+    variant: Annotated[str, typer.Argument(help="Variant file or shipped game/name.")],
+    params: Annotated[str | None, typer.Option(
+        help="Paths to vary, comma-separated (default: every rule parameter but the mode), e.g. "
+             "rules.hand_size,rules.copies_per_type,seats.A.defense; PATH=V1,V2 names the values "
+             "(lists, tables: as for sweep --set).")] = None,
+    games: Annotated[int, typer.Option(help="Games per value (the base plays as many).")] = 10_000,
+    seed: Annotated[int, typer.Option(help="Run seed shared by the base and every value.")] = 0,
+    jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Output folder (default reports/sensitivity-NAME).")] = None,
+    backend: Annotated[str, typer.Option(help="loky (local), dask, threading or sequential.")] = "loky",
+    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address (tcp://HOST:PORT).")] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+):
+    """Which rule matters most: every parameter's neighbouring values against the base.
+
+    Each other choice, the other truth value, or one step down and up, played on the base's
+    seeds and compared game by game (paired intervals, Holm over the alternatives). Writes
+    sensitivity.csv, .md, .html and a tornado plot per headline metric."""
+    from sim.sensitivity import parse_params
+    from sim.sensitivity import sensitivity as _sensitivity
+
+    res = _sensitivity(variant, parse_params(params) if params else None, games=games, seed=seed,
+                       jobs=jobs, out=out, backend=backend, scheduler=scheduler, progress=progress)
+    typer.echo("the rules that move the first mover's share most:")
+    for i, r in enumerate(res.ranking("first_mover_share").head(3).to_dict("records"), 1):
+        typer.echo(f"  {i}. {r['param']} (to {r['value']}): {100 * r['first_mover_share_diff']:+.1f} "
+                   f"points [{100 * r['first_mover_share_ci_low']:+.1f}, "
+                   f"{100 * r['first_mover_share_ci_high']:+.1f}], Holm p = "
+                   f"{r['first_mover_share_p_adjusted']:.3g}")
+    typer.echo(f"report: {res.files['html']}  table: {res.files['csv']}")
 
 
 @friendly
@@ -235,6 +318,8 @@ def register(app: typer.Typer) -> None:
     """Add compare, sweep, baseline save, check and ladder to the main app."""
     app.command("compare")(compare)
     app.command("sweep")(sweep)
+    app.command("tune")(tune)
+    app.command("sensitivity")(sensitivity)
     baseline_app = typer.Typer(add_completion=False, no_args_is_help=True,
                                help="Regression baselines of variants.")
     baseline_app.command("save")(baseline_save)

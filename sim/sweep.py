@@ -1,4 +1,10 @@
-"""`hexsim sweep VARIANT --set rules.x=a,b,c [--set rules.y=...]`: every metric over a grid.
+"""`hexsim sweep VARIANT --set PATH=a,b,c [--set PATH=...]`: every metric over a grid.
+
+A PATH names any value a variant can say (`sim.variants.apply_paths`): `rules.hand_size`,
+`rules.hand_size.B` (one seat's entry), `rules.tiles.block.count` (a nested table),
+`seats.A.defense` (a bot parameter), `seats.A.bot`. Values are split on the commas outside
+brackets, braces and quotes, each a TOML or JSON value (`split_values`, `parse_value`), so lists
+and tables are values too: `rules.dot_list=[["e5",2]],[]` is two alternatives.
 
 Each grid point is the variant with `section.key = value` overrides, played with the same run
 seed (common random numbers across the grid). Every metric gets a 95% interval (Wilson for
@@ -31,27 +37,76 @@ from sim.variants import Variant, load
 FAIR_METRIC = "first_mover_share"
 
 
+VALUES_HELP = ("alternatives separated by commas outside brackets, braces and quotes; each a TOML "
+               "value (2, 0.5, true, \"x\", [[1, 2], [3, 4]], { A = 3, B = 4 }), a JSON one "
+               "({\"A\": 3}) or bare text (a string)")
+
+
 def parse_value(text: str) -> Any:
-    """A TOML literal (2, 0.5, true, "x") or, failing that, the bare text as a string."""
+    """A TOML value (2, 0.5, true, "x", [1, 2], { A = 3 }), else a JSON one ({"A": 3}), else the
+    bare text as a string."""
+    import json
+
     text = text.strip()
     try:
         return tomllib.loads(f"v = {text}")["v"]
     except tomllib.TOMLDecodeError:
-        return text
+        pass
+    if text[:1] in "[{":
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError:
+            pass
+    return text
 
 
-def parse_set(option: str) -> tuple[str, list[Any]]:
-    """`rules.hand_size=2,3,4,5` -> ("rules.hand_size", [2, 3, 4, 5])."""
+def split_values(text: str, option: str = "--set") -> list[str]:
+    """Split on the commas outside brackets, braces and quotes: `1,[2,3],{A=1,B=2}` is three
+    alternatives. Unbalanced brackets or quotes are a UserError naming the option."""
+    out, depth, quote, cur = [], 0, "", []
+    closing = {"]": "[", "}": "{"}
+    stack: list[str] = []
+    for ch in text:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "[{":
+            stack.append(ch)
+        elif ch in "]}":
+            if not stack or stack.pop() != closing[ch]:
+                raise UserError(f"{option}: {ch!r} closes nothing in {text!r}; {VALUES_HELP}")
+        elif ch == "," and not stack:
+            out.append("".join(cur))
+            cur = []
+            continue
+        cur.append(ch)
+    depth = len(stack)
+    if quote or depth:
+        raise UserError(f"{option}: unbalanced {'quote' if quote else repr(stack[-1])} in {text!r}; "
+                        f"{VALUES_HELP}")
+    out.append("".join(cur))
+    if any(not v.strip() for v in out):
+        raise UserError(f"{option}: an empty alternative in {text!r}; {VALUES_HELP}")
+    return out
+
+
+def parse_set(option: str, name: str = "--set") -> tuple[str, list[Any]]:
+    """`rules.hand_size=2,3,4,5` -> ("rules.hand_size", [2, 3, 4, 5]); the key is a variant path
+    (`sim.variants.split_path`), the values as `split_values` splits them."""
+    from sim.variants import PATH_HELP, split_path
+
     key, eq, values = option.partition("=")
     key = key.strip()
     if not eq or not key or not values.strip():
-        raise UserError(f"--set {option}: use --set rules.NAME=V1,V2,...")
-    section, _, name = key.partition(".")
-    if section not in ("rules", "seats") or not name:
-        raise UserError(f"--set {option}: the key must be rules.NAME or seats.SEAT")
-    vals = [parse_value(v) for v in values.split(",")]
+        raise UserError(f"{name} {option}: use {name} PATH=V1,V2,... (PATH: {PATH_HELP})")
+    try:
+        split_path(key)
+    except UserError:
+        raise UserError(f"{name} {option}: the key must be a variant path: {PATH_HELP}") from None
+    vals = [parse_value(v) for v in split_values(values, f"{name} {option}")]
     if len(set(map(repr, vals))) != len(vals):
-        raise UserError(f"--set {option}: a value is repeated")
+        raise UserError(f"{name} {option}: a value is repeated")
     return key, vals
 
 
@@ -78,8 +133,42 @@ class SweepResult:
         return self.points("fair")
 
 
+def value_text(v: Any) -> str:
+    """A value as the --set syntax writes it (TOML inline for lists and tables)."""
+    if isinstance(v, (bool, np.bool_)):
+        return "true" if v else "false"
+    if isinstance(v, np.generic):
+        v = v.item()
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{k} = {value_text(x)}" for k, x in v.items()) + " }"
+    if isinstance(v, list):
+        return "[" + ", ".join(value_text(x) for x in v) + "]"
+    if isinstance(v, str):
+        return v
+    return str(v)
+
+
 def _point_name(point: dict[str, Any]) -> str:
-    return ",".join(f"{k.partition('.')[2]}={v}" for k, v in point.items()).replace("/", "_")
+    import re
+
+    text = ",".join(f"{k.partition('.')[2]}={value_text(v)}" for k, v in point.items())
+    return re.sub(r"[^A-Za-z0-9_.,=+-]+", "_", text)[:80]
+
+
+def cell(v: Any) -> Any:
+    """A value as a table cell: scalars as they are, lists and tables as --set text."""
+    return value_text(v) if isinstance(v, (list, dict)) else v
+
+
+def _load_point(variant: str, point: dict[str, Any]) -> Variant:
+    """The variant with these path values; a bad path or value names the --set option."""
+    from sim.errors import VariantError
+
+    try:
+        return load(variant, overrides=point)
+    except VariantError as e:
+        given = ", ".join(f"{k}={value_text(v)}" for k, v in point.items())
+        raise VariantError(f"--set {given}: {e}") from None
 
 
 def sweep(variant: str, grid: dict[str, list[Any]], games: int = 10_000, seed: int = 0,
@@ -97,7 +186,10 @@ def sweep(variant: str, grid: dict[str, list[Any]], games: int = 10_000, seed: i
     out = Path(out) if out is not None else Path("reports") / f"sweep-{base.name.replace('/', '-')}"
     keys = list(grid)
     points = [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*grid.values())]
-    loaded = [load(variant, overrides=p) for p in points]
+    for k, values in grid.items():  # each value alone first: the error names its option
+        for x in values:
+            _load_point(variant, {k: x})
+    loaded = [_load_point(variant, p) for p in points]
     import sim
 
     frames, runs = [], []
@@ -109,7 +201,7 @@ def sweep(variant: str, grid: dict[str, list[Any]], games: int = 10_000, seed: i
                     out=out / "runs" / run_folder(_point_name(p), v, games, seed, rotate_seats))
         mt = metrics.metric_table(r.table(), v, seed=seed, margin=margin)
         for k in reversed(keys):
-            mt.insert(0, k, [p[k]] * len(mt))
+            mt.insert(0, k, [cell(p[k])] * len(mt))
         frames.append(mt)
         runs.append(r)
     res = SweepResult(keys, pd.concat(frames, ignore_index=True), loaded, runs, games, seed, margin)

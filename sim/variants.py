@@ -201,14 +201,10 @@ def resolve(data: dict[str, Any], name: str, where: str, path: Path | None = Non
     """Build a Variant from merged file data (plus `section.key` overrides, e.g. from a sweep)."""
     data = copy.deepcopy(data)
     overrides = dict(overrides or {})
-    for dotted, value in overrides.items():
-        section, _, key = dotted.partition(".")
-        if section not in ("rules", "seats") or not key:
-            raise VariantError(f"--set {dotted}: use rules.NAME=VALUE or seats.SEAT=BOT")
-        data.setdefault(section, {})[key] = value
     if "game" not in data:
         raise VariantError(f"{where}: missing key 'game'; available: {', '.join(games.available())}")
     game = games.get(data["game"], f"{where}: game")
+    apply_paths(data, overrides, game, where)
     rules = game.resolve_rules(data.get("rules", {}), where)
     seat_names = game.seat_names(rules)
     given = data.get("seats", {})
@@ -219,6 +215,100 @@ def resolve(data: dict[str, Any], name: str, where: str, path: Path | None = Non
     game.check_seats(rules, seats, where)
     return Variant(name=name, game=game, description=data.get("description", ""), rules=rules,
                    seats=seats, path=path, overrides=overrides)
+
+
+# ---- paths: one value of a variant, named by dots -------------------------------------------------
+PATH_HELP = ("rules.NAME, rules.NAME.SEAT (one seat's entry of a per-seat value), "
+             "rules.NAME.KEY[.KEY...] (an entry of a nested table), seats.SEAT (a bot name), "
+             "seats.SEAT.bot or seats.SEAT.PARAM (a bot parameter)")
+
+
+def split_path(dotted: str) -> list[str]:
+    """`rules.hand_size.B` -> ["rules", "hand_size", "B"]; an empty part or another first part
+    is a VariantError naming the path and what is allowed."""
+    parts = dotted.split(".")
+    if parts[0] not in ("rules", "seats") or len(parts) < 2 or any(not p.strip() for p in parts):
+        raise VariantError(f"{dotted}: not a variant path; allowed: {PATH_HELP}")
+    return [p.strip() for p in parts]
+
+
+def apply_paths(data: dict[str, Any], overrides: dict[str, Any], game: Game, where: str) -> None:
+    """Set every `path -> value` of `overrides` in merged variant data (in place).
+
+    `rules.NAME` replaces the rule's value (a scalar, list or table alike). A longer path sets
+    one entry inside the rule's value, starting from the variant's value or the game's default:
+    inside a table it sets (or adds) that key, nested as deep as the path goes; a single value
+    whose next part is a seat name first becomes a table of every seat holding that value
+    (`rules.hand_size.B = 4` on `hand_size = 3` gives `{ A = 3, B = 4 }`). `seats.SEAT` names a
+    bot, `seats.SEAT.bot` changes the seat's bot (dropping the parameters the old bot had) and
+    `seats.SEAT.PARAM` sets one bot parameter. The game validates the result as it validates a
+    file. Whole values are set before entries inside them, seat bots before their parameters."""
+    items = sorted(overrides.items(), key=lambda kv: (len(split_path(kv[0])),
+                                                      kv[0].split(".")[-1] != "bot"))
+    seat_names: list[str] | None = None
+    for dotted, value in items:
+        parts = split_path(dotted)
+        section = data.setdefault(parts[0], {})
+        if not isinstance(section, dict):
+            raise VariantError(f"{where}: [{parts[0]}] must be a table")
+        if len(parts) == 2:
+            section[parts[1]] = copy.deepcopy(value)
+            continue
+        if seat_names is None:  # the seats of the rules as whole values leave them
+            seat_names = game.seat_names(game.resolve_rules(data.get("rules", {}), where))
+        if parts[0] == "seats":
+            _set_seat_path(section, parts, value, game, seat_names, dotted)
+        else:
+            _set_rule_path(section, parts, value, game, seat_names, dotted)
+
+
+def _set_seat_path(seats: dict[str, Any], parts: list[str], value: Any, game: Game,
+                   seat_names: list[str], dotted: str) -> None:
+    seat = parts[1]
+    if seat not in seat_names:
+        raise VariantError(unknown_key(dotted, "seats", seat, seat_names))
+    if len(parts) > 3:
+        raise VariantError(f"{dotted}: a seat path is seats.SEAT, seats.SEAT.bot or "
+                           "seats.SEAT.PARAM (a bot parameter has no parts)")
+    spec = seats.get(seat, game.default_bot)
+    spec = {"bot": spec} if isinstance(spec, str) else dict(spec) if isinstance(spec, dict) else spec
+    if not isinstance(spec, dict):
+        raise VariantError(f"{dotted}: seats.{seat} must be a bot name or a table with 'bot'")
+    if parts[2] == "bot":
+        spec = spec if spec.get("bot") == value else {"bot": value}
+    else:
+        spec.setdefault("bot", game.default_bot)
+        spec[parts[2]] = copy.deepcopy(value)
+    seats[seat] = spec
+
+
+def _set_rule_path(rules: dict[str, Any], parts: list[str], value: Any, game: Game,
+                   seat_names: list[str], dotted: str) -> None:
+    name = parts[1]
+    defaults = game.defaults()
+    if name not in defaults:
+        raise VariantError(unknown_key(dotted, "rules", name, list(defaults)))
+    node = copy.deepcopy(rules.get(name, defaults[name]))
+    top = node
+    holder: dict[str, Any] | None = None
+    for i, key in enumerate(parts[2:], 2):
+        if not isinstance(node, dict):
+            here = ".".join(parts[:i])
+            if key not in seat_names:
+                raise VariantError(f"{dotted}: {here} is a single value ({node!r}), not a table; "
+                                   f"a part after it can only be a seat: {', '.join(seat_names)}")
+            node = {s: copy.deepcopy(node) for s in seat_names}
+            if holder is None:
+                top = node
+            else:
+                holder[parts[i - 1]] = node
+        holder = node
+        if i == len(parts) - 1:
+            node[key] = copy.deepcopy(value)
+        else:
+            node = node.get(key, {})
+            holder[key] = node
+    rules[name] = top
 
 
 def load(spec: str | Path, overrides: dict[str, Any] | None = None) -> Variant:
