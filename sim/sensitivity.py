@@ -141,6 +141,9 @@ def alternatives(base: Variant, params: list[str] | None = None) -> tuple[list[t
         p, value = _param_at(base, path)
         if given is None and isinstance(value, dict):  # a per-seat (or nested) table: each entry
             subs = [(f"{path}.{k}", x) for k, x in value.items() if not isinstance(x, dict)]
+        elif given is None and p is not None and p.per_seat and len(split_path(path)) == 2:
+            # a rule a seat may hold differently: every seat at once, then each seat alone
+            subs = [(path, value)] + [(f"{path}.{seat}", value) for seat in base.seat_names]
         else:
             subs = [(path, value)]
         for sub, v in subs:

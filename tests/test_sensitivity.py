@@ -148,3 +148,20 @@ def test_cli_sensitivity(coin_file, tmp_path):
     r = CliRunner().invoke(app, ["sensitivity", str(coin_file), "--params", "rules.bias=2",
                                  "--out", str(tmp_path / "x")])
     assert r.exit_code == 2 and "--params rules.bias=2" in r.output and "out of range" in r.output
+
+
+def test_a_per_seat_rule_moves_every_seat_and_each_seat_alone(coin_file, tmp_path):
+    """`skill` is a per-seat rule (Param(per_seat=True)): its alternatives are the value for
+    every seat, then each seat's entry alone (a compensation a designer could ship)."""
+    base = load(coin_file)
+    alts, _ = alternatives(base, ["rules.skill"])
+    assert [(a[1], a[3]) for a in alts] == [("rules.skill", -1), ("rules.skill", 1),
+                                            ("rules.skill.A", -1), ("rules.skill.A", 1),
+                                            ("rules.skill.B", -1), ("rules.skill.B", 1)]
+    res = sensitivity(str(coin_file), params=["rules.skill.B=2"], games=4000, seed=2, jobs=1,
+                      out=tmp_path / "s")
+    row = res.table.iloc[0]
+    assert row["path"] == "rules.skill.B" and row["games_changed"] > 0
+    # B's two extra steps help B whether it moves first or second: the first mover's share moves
+    # by +2 points when B moves first and -2 when A does, about 0 in all
+    assert row["first_mover_share_ci_low"] < 0 < row["first_mover_share_ci_high"]

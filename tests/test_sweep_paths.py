@@ -163,7 +163,7 @@ def test_cli_paths_errors(variant_file, tmp_path):
     for args, needle in [(["--set", "seats.C.bonus=1"], "seats.C"),
                          (["--set", "seats.B.bonsu=1,2"], "did you mean 'bonus'"),
                          (["--set", "rules.goal=[1,2"], "unbalanced"),
-                         (["--set", "rules.goal.B=3"], "is dict; allowed: int in [1, 1000]")]:
+                         (["--set", "rules.goal.B=3"], "goal takes one value, not a table by seat")]:
         r = CliRunner().invoke(app, ["sweep", str(v), *args, "--games", "10", "--jobs", "1",
                                      "--out", str(tmp_path / "o"), "--no-progress"])
         assert r.exit_code == 2, r.output
