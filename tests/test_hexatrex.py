@@ -168,8 +168,8 @@ def test_side_walk_store_plays_the_same_games_as_the_dfs_finder(kw):
     DFS finder it must play exactly the same games (greedy choices included)."""
     rules = GAME.resolve_rules(kw, "t")
     seats = seats_for(GAME, rules, ["greedy"] + ["random"] * (rules["players"] - 1))
-    fast, _, _ = GAME._run(rules, seats, 0, 3, 77, False)
-    slow, _, _ = GAME._run(rules, seats, 0, 3, 77, False, allow_join=False)
+    fast = GAME.play_chunk(rules, seats, 0, 3, 77)
+    slow = GAME.play_chunk(rules, seats, 0, 3, 77, allow_join=False)
     for key in fast:
         np.testing.assert_array_equal(fast[key], slow[key], err_msg=key)
     assert fast["score_A"].sum() > 0
@@ -205,29 +205,3 @@ def test_kept_side_trie_is_only_a_cache():
     assert len(game._tries.kept) == game.TRIES_KEPT
     assert cfg.tobytes() in game._tries.kept  # the last used stays
 
-
-@pytest.mark.parametrize("kw,bots,n", [({}, "random", 24), ({}, "greedy", 6),
-                                       ({"players": 3, "bracketing": "any"}, ["greedy", "random", "greedy"], 3),
-                                       ({"players": 4, "first_player": "rotate"}, "random", 8),
-                                       ({"tile_repeat": "never", "max_equation_tiles": 8}, "greedy", 2)])
-def test_engine_rules_play_the_old_kernels_games(kw, bots, n):
-    """The engine functions (rules.py through sim.engine's driver) play game by game the old
-    chunk kernel's games: every column, same dtypes, same order."""
-    rules = GAME.resolve_rules(kw, "t")
-    seats = seats_for(GAME, rules, bots)
-    new = GAME.play_chunk(rules, seats, 3, n, 11)
-    old, _, _ = GAME._run_old(rules, seats, 3, n, 11, False)
-    assert list(new) == list(old)
-    for key in old:
-        assert new[key].dtype == old[key].dtype, key
-        np.testing.assert_array_equal(new[key], old[key], err_msg=key)
-
-
-def test_engine_trace_matches_the_old_kernels_trace():
-    rules = GAME.resolve_rules({}, "t")
-    seats = seats_for(GAME, rules, ["greedy", "random"])
-    new = GAME.play_traced(rules, seats, 2, 9)
-    old = GAME._traced_old(rules, seats, 2, 9)
-    assert new.moves == old.moves
-    assert new.row == old.row
-    assert new.data["pile"] == old.data["pile"] and new.data["draws"] == old.data["draws"]

@@ -9,14 +9,14 @@ from typing import Any
 
 import numpy as np
 
-from sim import engine
+from sim import engine, search
 from sim.errors import VariantError
 from sim.games.base import Bot, Game, Param, SeatBot, Trace
-from sim.games.hexatrex import finder, kernel, trie
+from sim.games.hexatrex import finder, trie
 from sim.games.hexatrex import rules as R
 from sim.games.hexatrex import state as S
 from sim.games.hexatrex.position import Position, reading
-from sim.games.hexatrex.tiles import COUNT_NAMES, DEFAULT_COUNTS, SYMBOL_TEXT, Board, pile
+from sim.games.hexatrex.tiles import COUNT_NAMES, DEFAULT_COUNTS, SYMBOL_TEXT, Board
 from sim.rng import game_seed
 
 SEATS = ["A", "B", "C", "D"]
@@ -114,14 +114,16 @@ PARAMS = (
                     "and even in the same equation)."),
 )
 
+GREEDY = Bot("greedy", S.BOT_GREEDY,
+             "places its tile where it scores most this turn (ties at random)",
+             (Param("max_equation_tiles", "int", 0,
+                    "longest equation the bot sees when choosing (0 = as long as the rules allow); "
+                    "the turn is always scored by the full finder", low=0,
+                    high=finder.MAX_TILES_CAP),))
 BOTS = (
-    Bot("random", kernel.BOT_RANDOM, "places its tile on a uniformly random legal cell"),
-    Bot("greedy", kernel.BOT_GREEDY,
-        "places its tile where it scores most this turn (ties at random)",
-        (Param("max_equation_tiles", "int", 0,
-               "longest equation the bot sees when choosing (0 = as long as the rules allow); "
-               "the turn is always scored by the full finder", low=0,
-               high=finder.MAX_TILES_CAP),)),
+    Bot("random", S.BOT_RANDOM, "places its tile on a uniformly random legal cell"),
+    GREEDY,
+    search.mcts_bot(GREEDY, iterations=200, c=0.05, rollout="greedy", rollout_depth=1, eval_scale=100.0),
 )
 
 
@@ -155,66 +157,6 @@ class HexaTrex(engine.EngineGame, Game):
         if rules["tile_counts"][9] > 0 and rules["six_as_nine"]:
             out.append("a 9 tile together with six_as_nine: 9 is doubly available")
         return out
-
-    # ---- kernels ------------------------------------------------------------------------------
-    def _setup(self, rules, seats):
-        tiles = pile(rules["tile_counts"])
-        board = Board(len(tiles))
-        players = rules["players"]
-        if len(seats) != players:
-            raise VariantError(f"hexatrex: {len(seats)} seats given for {players} players")
-        codes = np.array([s.bot.code for s in seats], np.int64)
-        m = rules["max_equation_tiles"]
-        bot_max = np.array([m if s.bot.code == kernel.BOT_RANDOM or not s.param_vector()[0]
-                            else min(m, int(s.param_vector()[0])) for s in seats], np.int64)
-        return tiles, board, codes, bot_max
-
-    def _run_old(self, rules, seats, first_game, n_games, run_seed, trace, allow_join=True):
-        """Both entry points; allow_join=False scores with the DFS finder only (tests)."""
-        tiles, board, codes, bot_max = self._setup(rules, seats)
-        players = rules["players"]
-        cfg = finder.find_cfg(rules)
-        n = n_games
-        out = dict(
-            winner=np.zeros(n, np.int8), first_seat=np.zeros(n, np.int8),
-            turns=np.zeros(n, np.int32), score=np.zeros((n, players), np.int32),
-            n_eq=np.zeros((n, players), np.int32), longest=np.zeros((n, players), np.int16),
-            scoring=np.zeros((n, players), np.int16), rounds=np.zeros(n, np.int16),
-            hist=np.zeros((n, kernel.HIST_LEN), np.int32))
-        t_len = len(tiles) if trace else 0
-        cap = 20000 if trace else 0
-        tr = dict(moves=np.zeros((t_len, 6), np.int64), walk=np.full((cap, 16), -1, np.int64),
-                  wlen=np.zeros(cap, np.int64), turn=np.zeros(cap, np.int64),
-                  size=np.zeros(cap, np.int64), draws=np.full((64 if trace else 0, players), -1,
-                                                              np.int64),
-                  n_eq=np.zeros(1, np.int64), pile=np.zeros(t_len, np.int64))
-        kernel._play(np.int64(first_game), np.int64(n_games), np.uint64(run_seed),
-                     np.int64(players), codes, bot_max, tiles,
-                     np.int64(FIRST_RULES.index(rules["first_player"])), cfg, board.nb_off,
-                     board.q, board.r, np.int64(board.center), np.int64(board.size), trace,
-                     allow_join, side_trie(cfg),
-                     out["winner"], out["first_seat"], out["turns"], out["score"], out["n_eq"],
-                     out["longest"], out["scoring"], out["rounds"], out["hist"],
-                     tr["moves"], tr["walk"], tr["wlen"], tr["turn"], tr["size"], tr["draws"],
-                     tr["n_eq"], tr["pile"])
-        cols = {"winner": out["winner"], "end_reason": np.zeros(n, np.int8),
-                "turns": out["turns"], "first_seat": out["first_seat"]}
-        names = self.seat_names(rules)
-        for i, s in enumerate(names):
-            cols[f"score_{s}"] = out["score"][:, i].copy()
-        for i, s in enumerate(names):
-            cols[f"hexatrex_equations_{s}"] = out["n_eq"][:, i].copy()
-            cols[f"hexatrex_longest_{s}"] = out["longest"][:, i].copy()
-            cols[f"hexatrex_scoring_turns_{s}"] = out["scoring"][:, i].copy()
-        # turn order as seat numbers 1..players, e.g. 231 = B, C, A
-        order = np.zeros(n, np.int32)
-        for j in range(players):
-            order = order * 10 + (out["first_seat"].astype(np.int32) + j) % players + 1
-        cols["hexatrex_turn_order"] = order
-        cols["hexatrex_draw_rounds"] = out["rounds"]
-        for k in range(3, rules["max_equation_tiles"] + 1):
-            cols[f"hexatrex_eqlen_{k}"] = out["hist"][:, k].copy()
-        return cols, tr, board
 
     # ---- play: the engine's drivers on rules.py ---------------------------------------------
     def tables(self, rules, game_index: int = 0, allow_join: bool = True) -> S.Tables:
@@ -301,33 +243,6 @@ class HexaTrex(engine.EngineGame, Game):
         board = Board(sum(rules["tile_counts"]))
         q, r = board.coord(int(move))
         return f"({q},{r})"
-
-    def _traced_old(self, rules, seats, game_index, run_seed) -> Trace:
-        cols, tr, board = self._run_old(rules, seats, game_index, 1, run_seed, True)
-        names = self.seat_names(rules)
-        n_rec = int(tr["n_eq"][0])
-        by_turn: dict[int, list] = {}
-        for e in range(n_rec):
-            cells = [board.coord(int(c)) for c in tr["walk"][e, : tr["wlen"][e]]]
-            by_turn.setdefault(int(tr["turn"][e]), []).append(
-                {"cells": cells, "tiles": int(tr["size"][e])})
-        table = {(0, 0): "="}
-        for cell, tile in zip(tr["moves"][:, 1].tolist(), tr["moves"][:, 2].tolist(), strict=True):
-            table[board.coord(cell)] = SYMBOL_TEXT[tile]
-        for eqs in by_turn.values():
-            for e in eqs:
-                text = reading([table[c] for c in e["cells"]], rules)
-                e["text"] = text.replace(" ", "") if text else "?"
-        moves = []
-        for t, (seat, cell, tile, sc, ne, _) in enumerate(tr["moves"].tolist()):
-            q, r = board.coord(cell)
-            moves.append({"seat": names[seat], "move": f"{SYMBOL_TEXT[tile]} at ({q},{r})",
-                          "cell": (q, r), "tile": SYMBOL_TEXT[tile], "score": sc,
-                          "equations": by_turn.get(t, []), "n_equations": ne})
-        row = {k: v[0].item() for k, v in cols.items()}
-        draws = [[int(v) for v in rnd] for rnd in tr["draws"][: row["hexatrex_draw_rounds"]]]
-        return Trace(self.name, dict(rules), names, game_index, run_seed, moves, row,
-                     {"pile": [SYMBOL_TEXT[int(s)] for s in tr["pile"]], "draws": draws})
 
     def verify_trace(self, trace: Trace) -> None:
         """The engine's replay of the decisions (every one legal for the seat to move, chance

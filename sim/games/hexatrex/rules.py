@@ -399,20 +399,24 @@ def sample_hidden(tb, pos, seat, rng):
     """What `seat` cannot see: the other seats' tiles in hand and the order of the face-down
     pile. It has seen the table, its own tiles and how many tiles each seat holds, so the
     unseen tiles are the tile set minus those; they are shuffled together and dealt back, one
-    to each other seat that holds a tile (in seat order), the rest to the pile."""
+    to each other seat that holds a tile (in seat order), the rest to the pile. They are put
+    in symbol order before the shuffle, so the world drawn depends on what the seat knows and
+    the generator only, never on where the unseen tiles were."""
     w = tb.work
     unseen = w.unseen
     hand = pos.hand
     pile = pos.pile
     top = pos.st[TOP]
     n = 0
-    for s in range(tb.n_seats):
-        if s != seat and hand[s] >= 0:
-            unseen[n] = hand[s]
-            n += 1
-    for i in range(top, tb.n_tiles):
-        unseen[n] = pile[i]
-        n += 1
+    for sym in range(14):
+        for s in range(tb.n_seats):
+            if s != seat and hand[s] == sym:
+                unseen[n] = sym
+                n += 1
+        for i in range(top, tb.n_tiles):
+            if pile[i] == sym:
+                unseen[n] = sym
+                n += 1
     shuffle(rng, unseen[:n])
     k = 0
     for s in range(tb.n_seats):
