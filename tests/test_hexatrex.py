@@ -69,6 +69,9 @@ def test_check_suite_other_readings():
                "greedy", n=4, traced=1)
     cols = check_game(GAME, {"first_player": "rotate", "players": 3}, "random", n=9, traced=2)
     np.testing.assert_array_equal(cols["first_seat"], np.arange(9) % 3)
+    rules = GAME.resolve_rules({"first_player": "A"}, "t")
+    later = GAME.play_chunk(rules, seats_for(GAME, rules, "random"), 5, 3, 1)  # a chunk not at game 0
+    np.testing.assert_array_equal(later["first_seat"], 0)
 
 
 def test_greedy_bot_seeing_short_equations_only():

@@ -68,8 +68,9 @@ def tables(rules, first_fixed: int = 0, allow_join: bool = True) -> S.Tables:
         while len(kept) > TRIES_KEPT:
             kept.popitem(last=False)
     kept.move_to_end(key)
-    return tb if tb.first_fixed == first_fixed or rules["first_player"] == "draw" else \
-        tb._replace(first_fixed=np.int64(first_fixed))
+    if rules["first_player"] != "rotate" or tb.first_fixed == first_fixed:
+        return tb
+    return tb._replace(first_fixed=np.int64(first_fixed))
 
 
 PARAMS = (
@@ -160,7 +161,9 @@ class HexaTrex(engine.EngineGame, Game):
 
     # ---- play: the engine's drivers on rules.py ---------------------------------------------
     def tables(self, rules, game_index: int = 0, allow_join: bool = True) -> S.Tables:
-        return tables(rules, game_index % rules["players"], allow_join)
+        """The tables game `game_index` is played with (its first seat under "rotate")."""
+        rotate = rules["first_player"] == "rotate"
+        return tables(rules, game_index % rules["players"] if rotate else 0, allow_join)
 
     def columns_of(self, rules) -> dict[str, tuple[int, type]]:
         """After the scores: per seat equations, longest, scoring turns; the turn order, the
@@ -337,7 +340,13 @@ class HexaTrex(engine.EngineGame, Game):
     warm_parts = (("all", 60.0),)
 
     def warm(self, part: str = "all") -> None:
+        """Compile the engine's drivers with each bot: random and greedy on every seat, then the
+        search bot against greedy (one short game)."""
         rules = self.resolve_rules({}, "warm")
-        for bot in self.bots:
+        for bot in self.bots[:2]:
             seats = [SeatBot(bot, {p.name: p.default for p in bot.params})] * rules["players"]
             self.play_chunk(rules, seats, 0, 1, 0)
+        mcts = self.bot("mcts", "warm")
+        greedy = SeatBot(GREEDY, {p.name: p.default for p in GREEDY.params})
+        seats = [SeatBot(mcts, {**{p.name: p.default for p in mcts.params}, "iterations": 4}), greedy]
+        self.play_chunk(rules, seats, 0, 1, 0)
