@@ -69,6 +69,9 @@ def test_check_suite_other_readings():
                "greedy", n=4, traced=1)
     cols = check_game(GAME, {"first_player": "rotate", "players": 3}, "random", n=9, traced=2)
     np.testing.assert_array_equal(cols["first_seat"], np.arange(9) % 3)
+    rules = GAME.resolve_rules({"first_player": "A"}, "t")
+    later = GAME.play_chunk(rules, seats_for(GAME, rules, "random"), 5, 3, 1)  # a chunk not at game 0
+    np.testing.assert_array_equal(later["first_seat"], 0)
 
 
 def test_greedy_bot_seeing_short_equations_only():
@@ -168,8 +171,8 @@ def test_side_walk_store_plays_the_same_games_as_the_dfs_finder(kw):
     DFS finder it must play exactly the same games (greedy choices included)."""
     rules = GAME.resolve_rules(kw, "t")
     seats = seats_for(GAME, rules, ["greedy"] + ["random"] * (rules["players"] - 1))
-    fast, _, _ = GAME._run(rules, seats, 0, 3, 77, False)
-    slow, _, _ = GAME._run(rules, seats, 0, 3, 77, False, allow_join=False)
+    fast = GAME.play_chunk(rules, seats, 0, 3, 77)
+    slow = GAME.play_chunk(rules, seats, 0, 3, 77, allow_join=False)
     for key in fast:
         np.testing.assert_array_equal(fast[key], slow[key], err_msg=key)
     assert fast["score_A"].sum() > 0
@@ -204,3 +207,4 @@ def test_kept_side_trie_is_only_a_cache():
         game.side_trie(game.finder.find_cfg(GAME.resolve_rules(kw, "t")))
     assert len(game._tries.kept) == game.TRIES_KEPT
     assert cfg.tobytes() in game._tries.kept  # the last used stays
+

@@ -9,13 +9,18 @@ from typing import Any
 
 import numpy as np
 
+from sim import engine, search
 from sim.errors import VariantError
 from sim.games.base import Bot, Game, Param, SeatBot, Trace
-from sim.games.hexatrex import finder, kernel, trie
+from sim.games.hexatrex import finder, trie
+from sim.games.hexatrex import rules as R
+from sim.games.hexatrex import state as S
 from sim.games.hexatrex.position import Position, reading
-from sim.games.hexatrex.tiles import COUNT_NAMES, DEFAULT_COUNTS, SYMBOL_TEXT, Board, pile
+from sim.games.hexatrex.tiles import COUNT_NAMES, DEFAULT_COUNTS, SYMBOL_TEXT, Board
+from sim.rng import game_seed
 
 SEATS = ["A", "B", "C", "D"]
+TRACE_EQUATIONS = 20000  # equations a trace lists with their walks (the rest are counted)
 FIRST_RULES = ("draw", "A", "rotate")
 TRIES_KEPT = 2  # side tries kept per thread (one per rule set, the least recently used goes)
 _tries = threading.local()
@@ -39,6 +44,34 @@ def side_trie(cfg: np.ndarray):
         while len(kept) > TRIES_KEPT:
             kept.popitem(last=False)
     return kept[key]
+
+
+def _rules_key(rules) -> tuple:
+    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in rules.items()))
+
+
+def tables(rules, first_fixed: int = 0, allow_join: bool = True) -> S.Tables:
+    """The engine tables of a rule set, kept per thread like the side trie (their work area
+    is written by every game played with them); `first_fixed` the first seat under
+    first_player "A" / "rotate" (the game index mod players); allow_join False scores with
+    the DFS finder only (tests). The variants of one rule set share one work area."""
+    kept = getattr(_tries, "tables", None)
+    if kept is None:
+        kept = _tries.tables = OrderedDict()
+    cfg = finder.find_cfg(rules)
+    tr = side_trie(cfg)
+    key = (_rules_key(rules), allow_join)
+    tb = kept.get(key)
+    if tb is None or tb.trie is not tr:
+        tb = S.build_tables(rules, 0, allow_join, tr) if tb is None else tb._replace(trie=tr)
+        kept[key] = tb
+        while len(kept) > TRIES_KEPT:
+            kept.popitem(last=False)
+    kept.move_to_end(key)
+    if rules["first_player"] != "rotate" or tb.first_fixed == first_fixed:
+        return tb
+    return tb._replace(first_fixed=np.int64(first_fixed))
+
 
 PARAMS = (
     Param("players", "int", 2, "number of players (seats A, B, C, D in clockwise order)",
@@ -82,18 +115,20 @@ PARAMS = (
                     "and even in the same equation)."),
 )
 
+GREEDY = Bot("greedy", S.BOT_GREEDY,
+             "places its tile where it scores most this turn (ties at random)",
+             (Param("max_equation_tiles", "int", 0,
+                    "longest equation the bot sees when choosing (0 = as long as the rules allow); "
+                    "the turn is always scored by the full finder", low=0,
+                    high=finder.MAX_TILES_CAP),))
 BOTS = (
-    Bot("random", kernel.BOT_RANDOM, "places its tile on a uniformly random legal cell"),
-    Bot("greedy", kernel.BOT_GREEDY,
-        "places its tile where it scores most this turn (ties at random)",
-        (Param("max_equation_tiles", "int", 0,
-               "longest equation the bot sees when choosing (0 = as long as the rules allow); "
-               "the turn is always scored by the full finder", low=0,
-               high=finder.MAX_TILES_CAP),)),
+    Bot("random", S.BOT_RANDOM, "places its tile on a uniformly random legal cell"),
+    GREEDY,
+    search.mcts_bot(GREEDY, iterations=200, c=0.05, rollout="greedy", rollout_depth=1, eval_scale=100.0),
 )
 
 
-class HexaTrex(Game):
+class HexaTrex(engine.EngineGame, Game):
     name = "hexatrex"
     title = "Hexa-Trex"
     description = "Place number and operator tiles round a central '=', score every equation."
@@ -124,98 +159,104 @@ class HexaTrex(Game):
             out.append("a 9 tile together with six_as_nine: 9 is doubly available")
         return out
 
-    # ---- kernels ------------------------------------------------------------------------------
-    def _setup(self, rules, seats):
-        tiles = pile(rules["tile_counts"])
-        board = Board(len(tiles))
-        players = rules["players"]
-        if len(seats) != players:
-            raise VariantError(f"hexatrex: {len(seats)} seats given for {players} players")
-        codes = np.array([s.bot.code for s in seats], np.int64)
-        m = rules["max_equation_tiles"]
-        bot_max = np.array([m if s.bot.code == kernel.BOT_RANDOM or not s.param_vector()[0]
-                            else min(m, int(s.param_vector()[0])) for s in seats], np.int64)
-        return tiles, board, codes, bot_max
+    # ---- play: the engine's drivers on rules.py ---------------------------------------------
+    def tables(self, rules, game_index: int = 0, allow_join: bool = True) -> S.Tables:
+        """The tables game `game_index` is played with (its first seat under "rotate")."""
+        rotate = rules["first_player"] == "rotate"
+        return tables(rules, game_index % rules["players"] if rotate else 0, allow_join)
 
-    def _run(self, rules, seats, first_game, n_games, run_seed, trace, allow_join=True):
-        """Both entry points; allow_join=False scores with the DFS finder only (tests)."""
-        tiles, board, codes, bot_max = self._setup(rules, seats)
-        players = rules["players"]
-        cfg = finder.find_cfg(rules)
-        n = n_games
-        out = dict(
-            winner=np.zeros(n, np.int8), first_seat=np.zeros(n, np.int8),
-            turns=np.zeros(n, np.int32), score=np.zeros((n, players), np.int32),
-            n_eq=np.zeros((n, players), np.int32), longest=np.zeros((n, players), np.int16),
-            scoring=np.zeros((n, players), np.int16), rounds=np.zeros(n, np.int16),
-            hist=np.zeros((n, kernel.HIST_LEN), np.int32))
-        t_len = len(tiles) if trace else 0
-        cap = 20000 if trace else 0
-        tr = dict(moves=np.zeros((t_len, 6), np.int64), walk=np.full((cap, 16), -1, np.int64),
-                  wlen=np.zeros(cap, np.int64), turn=np.zeros(cap, np.int64),
-                  size=np.zeros(cap, np.int64), draws=np.full((64 if trace else 0, players), -1,
-                                                              np.int64),
-                  n_eq=np.zeros(1, np.int64), pile=np.zeros(t_len, np.int64))
-        kernel._play(np.int64(first_game), np.int64(n_games), np.uint64(run_seed),
-                     np.int64(players), codes, bot_max, tiles,
-                     np.int64(FIRST_RULES.index(rules["first_player"])), cfg, board.nb_off,
-                     board.q, board.r, np.int64(board.center), np.int64(board.size), trace,
-                     allow_join, side_trie(cfg),
-                     out["winner"], out["first_seat"], out["turns"], out["score"], out["n_eq"],
-                     out["longest"], out["scoring"], out["rounds"], out["hist"],
-                     tr["moves"], tr["walk"], tr["wlen"], tr["turn"], tr["size"], tr["draws"],
-                     tr["n_eq"], tr["pile"])
-        cols = {"winner": out["winner"], "end_reason": np.zeros(n, np.int8),
-                "turns": out["turns"], "first_seat": out["first_seat"]}
+    def columns_of(self, rules) -> dict[str, tuple[int, type]]:
+        """After the scores: per seat equations, longest, scoring turns; the turn order, the
+        draw's rounds, equations of 3..max_equation_tiles tiles (rules.result's row)."""
         names = self.seat_names(rules)
+        cols = {}
         for i, s in enumerate(names):
-            cols[f"score_{s}"] = out["score"][:, i].copy()
-        for i, s in enumerate(names):
-            cols[f"hexatrex_equations_{s}"] = out["n_eq"][:, i].copy()
-            cols[f"hexatrex_longest_{s}"] = out["longest"][:, i].copy()
-            cols[f"hexatrex_scoring_turns_{s}"] = out["scoring"][:, i].copy()
-        # turn order as seat numbers 1..players, e.g. 231 = B, C, A
-        order = np.zeros(n, np.int32)
-        for j in range(players):
-            order = order * 10 + (out["first_seat"].astype(np.int32) + j) % players + 1
-        cols["hexatrex_turn_order"] = order
-        cols["hexatrex_draw_rounds"] = out["rounds"]
+            cols[f"hexatrex_equations_{s}"] = (3 * i, np.int32)
+            cols[f"hexatrex_longest_{s}"] = (3 * i + 1, np.int16)
+            cols[f"hexatrex_scoring_turns_{s}"] = (3 * i + 2, np.int16)
+        p = len(names)
+        cols["hexatrex_turn_order"] = (3 * p, np.int32)
+        cols["hexatrex_draw_rounds"] = (3 * p + 1, np.int16)
         for k in range(3, rules["max_equation_tiles"] + 1):
-            cols[f"hexatrex_eqlen_{k}"] = out["hist"][:, k].copy()
-        return cols, tr, board
-
-    def play_chunk(self, rules, seats: Sequence[SeatBot], first_game, n_games, run_seed):
-        cols, _, _ = self._run(rules, seats, first_game, n_games, run_seed, False)
+            cols[f"hexatrex_eqlen_{k}"] = (3 * p + 2 + k, np.int32)
         return cols
 
+    def _check_seats(self, rules, seats) -> None:
+        if len(seats) != rules["players"]:
+            raise VariantError(f"hexatrex: {len(seats)} seats given for {rules['players']} players")
+
+    def play_rows(self, rules, seats, first_game, n_games, run_seed, allow_join=True) -> np.ndarray:
+        """Result rows (rules.result) of games first_game.. through the engine's chunk driver;
+        under first_player "rotate" game by game (the first seat is the game index mod players,
+        which the engine's set-up does not see)."""
+        self._check_seats(rules, seats)
+        codes, par = engine.bot_arrays(seats)
+        tb = self.tables(rules, first_game, allow_join)
+        rows = np.zeros((n_games, tb.res_width), np.int64)
+        rotate = rules["first_player"] == "rotate"
+        for g0, n in ([(g, 1) for g in range(n_games)] if rotate else [(0, n_games)]):
+            tb = self.tables(rules, first_game + g0, allow_join)
+            engine.play_chunk(tb, np.uint64(run_seed), np.int64(first_game + g0), np.int64(n), codes, par,
+                              rows[g0:g0 + n])
+        return rows
+
+    def play_chunk(self, rules, seats: Sequence[SeatBot], first_game, n_games, run_seed, allow_join=True):
+        rows = self.play_rows(rules, seats, first_game, n_games, run_seed, allow_join)
+        return engine.columns(rows, self.seat_names(rules), self.columns_of(rules), self.score_dtype)
+
     def play_traced(self, rules, seats, game_index, run_seed) -> Trace:
-        cols, tr, board = self._run(rules, seats, game_index, 1, run_seed, True)
+        """The engine's traced game (its decisions in data["rec"]), then the decisions replayed
+        to list each move's tile, points and equations (the first walk of each tile set)."""
+        self._check_seats(rules, seats)
+        tb = self.tables(rules, game_index)
+        codes, par = engine.bot_arrays(seats)
+        rec, res = engine.play_traced(tb, np.uint64(run_seed), np.int64(game_index), codes, par,
+                                      np.int64(tb.n_tiles))
         names = self.seat_names(rules)
-        n_rec = int(tr["n_eq"][0])
-        by_turn: dict[int, list] = {}
-        for e in range(n_rec):
-            cells = [board.coord(int(c)) for c in tr["walk"][e, : tr["wlen"][e]]]
-            by_turn.setdefault(int(tr["turn"][e]), []).append(
-                {"cells": cells, "tiles": int(tr["size"][e])})
-        table = {(0, 0): "="}
-        for cell, tile in zip(tr["moves"][:, 1].tolist(), tr["moves"][:, 2].tolist(), strict=True):
-            table[board.coord(cell)] = SYMBOL_TEXT[tile]
-        for eqs in by_turn.values():
-            for e in eqs:
-                text = reading([table[c] for c in e["cells"]], rules)
-                e["text"] = text.replace(" ", "") if text else "?"
-        moves = []
-        for t, (seat, cell, tile, sc, ne, _) in enumerate(tr["moves"].tolist()):
-            q, r = board.coord(cell)
-            moves.append({"seat": names[seat], "move": f"{SYMBOL_TEXT[tile]} at ({q},{r})",
-                          "cell": (q, r), "tile": SYMBOL_TEXT[tile], "score": sc,
-                          "equations": by_turn.get(t, []), "n_equations": ne})
+        cols = engine.columns(res[None, :], names, self.columns_of(rules), self.score_dtype)
         row = {k: v[0].item() for k, v in cols.items()}
-        draws = [[int(v) for v in rnd] for rnd in tr["draws"][: row["hexatrex_draw_rounds"]]]
+        seed = np.uint64(game_seed(np.uint64(run_seed), np.int64(game_index)))
+        pos, rng = engine.start(tb, seed)
+        pile_order = [SYMBOL_TEXT[int(x)] for x in pos.pile]
+        board = Board(int(tb.n_tiles))
+        walks = np.full((S.FOUND_CAP, 16), -1, np.int64)
+        wlen = np.zeros(S.FOUND_CAP, np.int64)
+        table = {(0, 0): "="}
+        moves, n_rec = [], 0
+        for seat, cell, _ in rec.tolist():
+            tile = SYMBOL_TEXT[int(pos.hand[seat])]
+            R.play_recorded(tb, pos, np.int64(cell), walks, wlen)
+            q, r = board.coord(cell)
+            table[(q, r)] = tile
+            ne = int(pos.st[S.LAST_EQ])
+            eqs = []
+            for e in range(min(ne, max(0, TRACE_EQUATIONS - n_rec))):
+                cells = [board.coord(int(c)) for c in walks[e, : wlen[e]]]
+                text = reading([table[c] for c in cells], rules)
+                eqs.append({"cells": cells, "tiles": int(tb.work.f_size[e]),
+                            "text": text.replace(" ", "") if text else "?"})
+            n_rec += len(eqs)
+            moves.append({"seat": names[seat], "move": f"{tile} at ({q},{r})", "cell": (q, r), "tile": tile,
+                          "score": int(pos.st[S.LAST_SCORE]), "equations": eqs, "n_equations": ne})
+        draws = [[int(v) for v in rnd] for rnd in R.first_draws(tb, seed)[: row["hexatrex_draw_rounds"]]]
         return Trace(self.name, dict(rules), names, game_index, run_seed, moves, row,
-                     {"pile": [SYMBOL_TEXT[int(s)] for s in tr["pile"]], "draws": draws})
+                     {"pile": pile_order, "draws": draws, "rec": rec, "capped": False})
+
+    def describe(self, rules, seat, move):
+        board = Board(sum(rules["tile_counts"]))
+        q, r = board.coord(int(move))
+        return f"({q},{r})"
 
     def verify_trace(self, trace: Trace) -> None:
+        """The engine's replay of the decisions (every one legal for the seat to move, chance
+        from the recorded generator states, the result row the position's; not under "rotate",
+        whose first seat the engine's set-up cannot see), then the plain-Python position API
+        re-finds every move's equations (position.py) and recounts every column."""
+        if "rec" in trace.data and trace.rules["first_player"] != "rotate":
+            super().verify_trace(trace)
+        self._verify_python(trace)
+
+    def _verify_python(self, trace: Trace) -> None:
         rules = trace.rules
         names = trace.seat_names
         players = len(names)
@@ -299,7 +340,13 @@ class HexaTrex(Game):
     warm_parts = (("all", 60.0),)
 
     def warm(self, part: str = "all") -> None:
+        """Compile the engine's drivers with each bot: random and greedy on every seat, then the
+        search bot against greedy (one short game)."""
         rules = self.resolve_rules({}, "warm")
-        for bot in self.bots:
+        for bot in self.bots[:2]:
             seats = [SeatBot(bot, {p.name: p.default for p in bot.params})] * rules["players"]
             self.play_chunk(rules, seats, 0, 1, 0)
+        mcts = self.bot("mcts", "warm")
+        greedy = SeatBot(GREEDY, {p.name: p.default for p in GREEDY.params})
+        seats = [SeatBot(mcts, {**{p.name: p.default for p in mcts.params}, "iterations": 4}), greedy]
+        self.play_chunk(rules, seats, 0, 1, 0)

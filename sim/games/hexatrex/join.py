@@ -65,6 +65,7 @@ LOW_BIT = np.array([0] + [(m & -m).bit_length() - 1 for m in range(1, 64)], np.i
 BACK = np.array([3, 4, 5, 0, 1, 2], np.int64)
 # a stored side walk: one 64-byte row, so following a chain reads one cache line per entry
 E_VAL, E_NEXT, E_LEN, E_FIRST, E_LO, E_HI, E_BIN = 0, 1, 2, 3, 4, 5, 6  # E_LO, E_HI: uint64 view
+E_KIND = 7  # 0 left side, 1 right side (for `_rollback`)
 ENTRY = 8
 
 
@@ -622,11 +623,30 @@ def _insert(store, scratch, a, b):
                 entu[n, E_LO] = masks[i, 0]
                 entu[n, E_HI] = masks[i, 1]
                 ent[n, E_BIN] = meta[i, 2] if kind == 1 else meta[i, 5]
+                ent[n, E_KIND] = kind
                 for j in range(meta[i, 0]):
                     ecells[n, j] = cells[i, j]
                 n += 1
     count[0] = n
     return True
+
+
+@njit(cache=True)
+def _rollback(store, n):
+    """Take the entries n.. back out of the store, last first: the store is then exactly what
+    it was when it held n entries (chains, per-length bits and counts), so a position whose
+    table it held then can use it again (the search bot's copies extend a shared store)."""
+    head, ent, _, _, count, lens, lcount = store
+    for e in range(count[0] - 1, n - 1, -1):
+        kind = ent[e, E_KIND]
+        v = ent[e, E_VAL]
+        length = ent[e, E_LEN]
+        head[kind, _bucket(v, length)] = ent[e, E_NEXT]
+        vb = _vbucket(v)
+        lcount[kind, vb, length] -= 1
+        if lcount[kind, vb, length] == 0:
+            lens[kind, vb] &= np.uint8(~(1 << length) & 0xFF)
+    count[0] = min(count[0], n)
 
 
 @njit(cache=True)
