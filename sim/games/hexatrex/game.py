@@ -197,12 +197,21 @@ class HexaTrex(engine.EngineGame, Game):
         for g0, n in ([(g, 1) for g in range(n_games)] if rotate else [(0, n_games)]):
             tb = self.tables(rules, first_game + g0, allow_join)
             engine.play_chunk(tb, np.uint64(run_seed), np.int64(first_game + g0), np.int64(n), codes, par,
-                              rows[g0:g0 + n])
+                              self.swap_policy(rules, seats), rows[g0:g0 + n], np.zeros(n, np.bool_))
         return rows
 
     def play_chunk(self, rules, seats: Sequence[SeatBot], first_game, n_games, run_seed, allow_join=True):
         rows = self.play_rows(rules, seats, first_game, n_games, run_seed, allow_join)
         return engine.columns(rows, self.seat_names(rules), self.columns_of(rules), self.score_dtype)
+
+    def engine_replay(self, rules, seats, game_index, run_seed):
+        """(tables, decisions) of one game: the tables of its own game index (first_player
+        "rotate" fixes the first seat in them)."""
+        tb = self.tables(rules, game_index)
+        codes, par = engine.bot_arrays(seats)
+        rec, _, _ = engine.play_traced(tb, np.uint64(run_seed), np.int64(game_index), codes, par,
+                                       self.swap_policy(rules, seats), np.int64(tb.n_tiles))
+        return tb, rec
 
     def play_traced(self, rules, seats, game_index, run_seed) -> Trace:
         """The engine's traced game (its decisions in data["rec"]), then the decisions replayed
@@ -210,8 +219,8 @@ class HexaTrex(engine.EngineGame, Game):
         self._check_seats(rules, seats)
         tb = self.tables(rules, game_index)
         codes, par = engine.bot_arrays(seats)
-        rec, res = engine.play_traced(tb, np.uint64(run_seed), np.int64(game_index), codes, par,
-                                      np.int64(tb.n_tiles))
+        rec, res, _ = engine.play_traced(tb, np.uint64(run_seed), np.int64(game_index), codes, par,
+                                         self.swap_policy(rules, seats), np.int64(tb.n_tiles))
         names = self.seat_names(rules)
         cols = engine.columns(res[None, :], names, self.columns_of(rules), self.score_dtype)
         row = {k: v[0].item() for k, v in cols.items()}
