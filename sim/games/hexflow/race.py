@@ -112,7 +112,9 @@ class Scratch(NamedTuple):
 
     pt: np.ndarray
     pr: np.ndarray
+    pe: np.ndarray
     cand: np.ndarray
+    g: np.ndarray
     mv: np.ndarray
     maps: np.ndarray
     sd: np.ndarray
@@ -181,12 +183,12 @@ def _empty_witnesses(corners, nbr, dist, order, wreq0, wpath0, wlen0):
 
 
 # ---- moves ----------------------------------------------------------------------------------
-@njit(cache=True)
+@K.hot_inline
 def encode(t, h, tile, r):
     return (h * t.n_types + tile) * 6 + r
 
 
-@njit(cache=True)
+@K.hot_inline
 def decode(t, move):
     """(hex, tile type, rotation) of a placement code."""
     return move // (t.n_types * 6), (move // 6) % t.n_types, move % 6
@@ -213,24 +215,30 @@ def new_position(t, rng):
         hx[r, :] = -1
     sq = np.zeros((4, 2), np.int64)
     sq[Q_WLEN, :] = t.wlen0
-    pos = Position(hx, np.full(nh * 6, -1, np.int64), np.stack((np.zeros(nn, np.int64), np.arange(nn))),
-                   np.empty((2, nbag), np.int64), np.empty((2, t.hand_size), np.int64), t.wit0.copy(), sq,
-                   st, np.empty((5, nn * 7), np.int64))
+    nets = np.empty((2, nn), np.int64)
+    for i in range(nn):
+        nets[0, i] = 0
+        nets[1, i] = i
+    netid = np.empty(nh * 6, np.int64)
+    netid[:] = -1
+    pos = Position(hx, netid, nets, np.empty((2, nbag), np.int64), np.empty((2, t.hand_size), np.int64),
+                   t.wit0.copy(), sq, st, np.empty((5, nn * 7), np.int64))
     pos.work[W_SEEN, :nn] = 0
     pos.work[W_STAMP, 0] = 0
-    shuf = t.free_hexes.copy() if t.dots_random else np.empty(0, np.int64)
+    # random dots shuffle the free hexes in a work row (free_hexes is copied there first)
+    shuf = pos.work[W_STACK, :t.free_hexes.shape[0]]
     K._lay_dots(rng, t.dots_random, t.free_hexes, t.dot_pool, t.dots_fixed, shuf, pos.hx[H_DOTS], pos.hx[H_MULT])
     for q in range(2):
         K._deal(rng, q, t.tileset, nbag, pos.bag, pos.sq[Q_BAGN], pos.hand, t.hand_size, False, pos.bag)
     return pos
 
 
-@njit(cache=True)
+@K.hot
 def to_move(t, pos):
     return -1 if pos.st[REASON] >= 0 else pos.st[CUR]
 
 
-@njit(cache=True)
+@K.hot
 def legal_moves(t, pos, out):
     """Every distinct legal (hex, type, rotation) of the seat to move; the pass alone if none."""
     if pos.st[REASON] >= 0:
@@ -264,7 +272,7 @@ def legal_moves(t, pos, out):
     return k
 
 
-@njit(cache=True)
+@K.hot_inline
 def _pass(t, pos, cur):
     """kernel._play's pass: a loss under no_move = "lose" for a seat holding tiles, else counted;
     the second pass in a row ends the game by the stalemate rule."""
@@ -282,7 +290,7 @@ def _pass(t, pos, cur):
         pos.st[REASON] = K.E_ST_CLOSEST if t.stalemate_closest else K.E_ST_DRAW
 
 
-@njit(cache=True)
+@K.hot_inline
 def _judge_blocked(t, pos, cur, h, tile):
     """The blocking rule after a placement on h: a seat whose witness way the tile breaks has its
     way searched again; a seat with none is cut off (ends the game by block_win_trigger)."""
@@ -317,7 +325,7 @@ def _judge_blocked(t, pos, cur, h, tile):
             pos.st[REASON] = K.E_SELF_BLOCKED
 
 
-@njit(cache=True)
+@K.hot
 def apply(t, pos, move, rng):
     """One decision of the seat to move; Race draws nothing here (a hand refills from the top
     of the seat's shuffled bag)."""
@@ -362,15 +370,18 @@ def apply(t, pos, move, rng):
 @njit(cache=True)
 def path_nodes(t, pos, nodes):
     """The scored path of the winner's joined corners: (score, hexes, n) with the path's network
-    nodes in nodes[:n] (kernel._best_path); (-1, 0, 0) without a completed path."""
+    nodes in nodes[:n] (kernel._best_path, its search stacks in the work rows pn and ps);
+    (-1, 0, 0) without a completed path."""
     q = pos.st[PATH_OWNER]
     if q < 0:
         return -1, 0, 0
     nh = t.nh
     nn = nh * 2
+    pn = pos.work[W_PN]
+    ps = pos.work[W_PS]
     return K._best_path(t.corners[q, 0], t.corners[q, 1], t.nbr, pos.hx[H_TTYPE], pos.hx[H_EMASK], pos.netid,
-                        pos.nets[0], pos.nets[1], pos.hx[H_MULT], np.empty(nn + 1, np.int64), np.empty(nn + 1, np.int64),
-                        np.empty(nn, np.int64), np.empty(nh, np.int64), nodes)
+                        pos.nets[0], pos.nets[1], pos.hx[H_MULT], pn[:nn + 1], pn[nn + 1:2 * nn + 2], ps[:nn],
+                        ps[nn:nn + nh], nodes)
 
 
 @njit(cache=True)
@@ -383,8 +394,11 @@ def result(t, pos, capped, res):
     if capped:
         winner = -1
         reason = K.E_TURN_CAP
-    reach = np.empty(2, np.int64)
-    K._reaches(t.corners, t.dist, pos.hx[H_TTYPE], pos.nets[0], pos.nets[1], np.empty((2, 2, 2), np.int64), reach)
+    # work rows (their contents never carry from one call to the next, see Position): the
+    # stalemate reach and its corner roots, the scored path's nodes
+    w = pos.work[W_STACK]
+    reach = w[:2]
+    K._reaches(t.corners, t.dist, pos.hx[H_TTYPE], pos.nets[0], pos.nets[1], w[2:10].reshape((2, 2, 2)), reach)
     res[K.O_DIST_A] = min(reach[0], 99)
     res[K.O_DIST_B] = min(reach[1], 99)
     if reason == K.E_ST_CLOSEST or (reason == K.E_BOTH_BLOCKED and t.stalemate_closest):
@@ -393,7 +407,7 @@ def result(t, pos, capped, res):
         elif reach[1] < reach[0]:
             winner = 1
     if pos.st[PATH_OWNER] >= 0 and not capped:
-        nodes = np.empty(t.nh * 2 + 1, np.int64)
+        nodes = w[10:10 + t.nh * 2 + 1]
         sc, ln, npath = path_nodes(t, pos, nodes)
         res[K.O_COMPLETED] = 1
         res[K.O_PATH_LEN] = ln
@@ -493,14 +507,15 @@ def new_scratch(t):
     nh = t.nh
     nn = nh * 2
     hs = t.hand_size
-    return Scratch(np.empty(hs * 6, np.int64), np.empty(hs * 6, np.int64), np.empty(nh, np.int64),
+    return Scratch(np.empty(hs * 6, np.int64), np.empty(hs * 6, np.int64), np.empty(hs * 6, np.int64),
+                   np.empty(nh, np.int64), np.empty(K.sets_size(nh), np.int64),
                    np.empty(3, np.int64), np.empty((4, nn), np.int64), np.empty(nn, np.int64),
                    np.empty(nn, np.int64), np.empty(nn * 12 + 4, np.int64), np.empty((4, 6), np.int64),
                    np.empty((4, 6), np.int64), np.empty((2, nh), np.int64), np.empty(nh + 2, np.int64),
                    np.empty((2, nh), np.int64), np.empty((2, nh), np.int64))
 
 
-@njit(cache=True)
+@K.hot
 def bot_move(t, pos, seat, code, par, scratch, rng):
     """The compiled random and greedy bots of kernel.py, on the position's arrays; a bot that
     finds no legal placement passes."""
@@ -509,7 +524,7 @@ def bot_move(t, pos, seat, code, par, scratch, rng):
         ok = K._greedy_move(seat, rng, par[0], par[1], t.block_connected, t.blocked_loses, t.corners,
                             t.nbr, t.n_orient, t.rot_of, t.net_mask, t.emask_t, pos.hx[H_TTYPE], pos.hx[H_EMASK],
                             pos.netid, pos.nets[0], pos.nets[1], pos.hx[H_ADJ], pos.hx[H_NEED], pos.hx[H_FRONT], pos.st[NFRONT],
-                            pos.sq[Q_PLACED], pos.hand, s.pt, s.pr, s.cand, s.maps, s.sd, s.pn, s.dq,
+                            pos.sq[Q_PLACED], pos.hand, s.pt, s.pr, s.pe, s.cand, s.g, s.maps, s.sd, s.pn, s.dq,
                             s.arr, s.carr, s.crit, s.cnt, s.need_c, s.gx, s.mv)
     else:
         ok = K._random_move(seat, rng, t.block_connected, t.corners, t.n_orient, t.rot_of, t.emask_t,
@@ -520,6 +535,6 @@ def bot_move(t, pos, seat, code, par, scratch, rng):
     return encode(t, s.mv[0], s.mv[1], s.mv[2])
 
 
-engine.implement(Tables, new_position=new_position, to_move=to_move, legal_moves=legal_moves,
+engine.implement(Tables, no_alloc=True, new_position=new_position, to_move=to_move, legal_moves=legal_moves,
                  apply=apply, result=result, copy_position=copy_position, sample_hidden=sample_hidden,
                  evaluate=evaluate, new_scratch=new_scratch, bot_move=bot_move)
