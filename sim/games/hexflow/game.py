@@ -105,8 +105,10 @@ def _columns(res: np.ndarray) -> dict[str, np.ndarray]:
     return {name: res[:, idx].astype(dt) for name, idx, dt in R.column_names()}
 
 
-# modes whose rules are engine functions (sim/engine.py): only they can seat the search bot
+# modes whose rules are engine functions (sim/engine.py): only they can seat the search bot and
+# lookahead (ENGINE_BOTS)
 ENGINE_MODES = ("race",)
+ENGINE_BOTS = (search.BOT_MCTS, K.BOT_LOOKAHEAD)
 # Race defaults of the search bot (docs/rules/hexflow.md, "The search bot on Race"): greedy
 # rollouts cut off after 4 decisions and scored by greedy's evaluation (a cost difference in hexes,
 # so 3 hexes per logistic unit); 50 iterations keep mcts-vs-greedy above 20 games/s per core
@@ -120,10 +122,6 @@ def _race_mcts() -> search.SearchBot:
 
 
 MCTS = _race_mcts()
-
-
-def _searching(seats: Sequence[SeatBot]) -> bool:
-    return any(s.bot.code == search.BOT_MCTS for s in seats)
 
 
 def _race_engine_chunk(rules, seats, first_game, n_games, run_seed) -> np.ndarray:
@@ -171,7 +169,7 @@ class HexflowGame(Game):
                    "their side to the far side under the transit rule with displacement "
                    "(Battle), or their corner to a centre hex of the triangular Tri-Board wins.")
     params = R.PARAMS
-    bots = (*R.BOTS, MCTS)
+    bots = (*R.BOTS, R.LOOKAHEAD, MCTS)
     end_reasons = R.END_REASONS
     default_bot = "greedy"
 
@@ -193,10 +191,10 @@ class HexflowGame(Game):
                     f"{p.default!r}; mode {mode!r} uses: {', '.join(MODE_PARAMS[mode])}")
 
     def check_seats(self, rules: dict[str, Any], seats: dict[str, SeatBot], where: str) -> None:
-        """The search bot plays only in modes on the engine interface."""
+        """The search bot and lookahead play only in modes on the engine interface."""
         for name, s in seats.items():
-            if s.bot.code == search.BOT_MCTS and rules["mode"] not in ENGINE_MODES:
-                raise VariantError(f"{where}: seats.{name}: bot 'mcts' is not available in mode "
+            if s.bot.code in ENGINE_BOTS and rules["mode"] not in ENGINE_MODES:
+                raise VariantError(f"{where}: seats.{name}: bot {s.bot.name!r} is not available in mode "
                                    f"{rules['mode']!r}; allowed in modes: {', '.join(ENGINE_MODES)}")
 
     def warnings(self, rules: dict[str, Any]) -> list[str]:
@@ -216,12 +214,12 @@ class HexflowGame(Game):
 
             _, (res, _) = _tri_run(rules, seats, first_game, n_games, run_seed, False)
             return {name: res[:, idx].astype(dt) for name, idx, dt in tri_columns(rules)}
-        if _searching(seats):
-            return _columns(_race_engine_chunk(rules, seats, first_game, n_games, run_seed))
-        # random and greedy: the chunk kernel, which plays the same games as the engine path
-        # ~8x (random) and ~1.35x (greedy) faster (docs/rules/hexflow.md, "Race on the engine")
-        res, _ = _run(rules, seats, first_game, n_games, run_seed, record=False)
-        return _columns(res)
+        if all(s.bot.code == K.BOT_RANDOM for s in seats):
+            # random vs random: the chunk kernel, which plays the same games as the engine path
+            # ~1.4x faster (docs/rules/hexflow.md, "Race on the engine interface")
+            res, _ = _run(rules, seats, first_game, n_games, run_seed, record=False)
+            return _columns(res)
+        return _columns(_race_engine_chunk(rules, seats, first_game, n_games, run_seed))
 
     def play_traced(self, rules, seats, game_index, run_seed) -> Trace:
         if rules["mode"] == "battle":

@@ -65,7 +65,7 @@ O_WINNER, O_REASON, O_TURNS, O_FIRST, O_SCORE_A, O_SCORE_B, O_PASS_A, O_PASS_B, 
     O_BLOCKS_B, O_COMPLETED, O_PATH_LEN, O_PATH_DOT_HEXES, O_PATH_DOTS, O_DIST_A, O_DIST_B, \
     O_TILES = range(17)
 # bots
-BOT_RANDOM, BOT_GREEDY = 0, 1
+BOT_RANDOM, BOT_GREEDY, BOT_LOOKAHEAD = 0, 1, 2  # lookahead: Race only (race.py)
 # recorded move: seat, kind (0 place, 1 pass), hex, type, rotation, turn
 R_SEAT, R_KIND, R_HEX, R_TYPE, R_ROT, R_TURN = range(6)
 
