@@ -87,14 +87,14 @@ def bench_bots(game: Game) -> list[str]:
     return [b for b in ("random", "greedy") if b in names] or names[:2]
 
 
-def mcts_seats(game: Game, rules: dict) -> list[SeatBot] | None:
-    """The search bot (default parameters) on the first seat against greedy on the others, or
-    None where the game or this mode offers no search bot."""
+def mcts_seats(game: Game, rules: dict, bot: str = "mcts") -> list[SeatBot] | None:
+    """The search bot (or another bot a mode may not offer, e.g. lookahead; default parameters) on
+    the first seat against greedy on the others, or None where the game or this mode offers none."""
     names = [b.name for b in game.bots]
-    if "mcts" not in names or "greedy" not in names:
+    if bot not in names or "greedy" not in names:
         return None
     s = seats(game, rules, "greedy")
-    s[0] = seats(game, rules, "mcts")[0]
+    s[0] = seats(game, rules, bot)[0]
     try:
         game.check_seats(rules, dict(zip(game.seat_names(rules), s, strict=True)), "bench")
     except Exception:  # noqa: BLE001  (a mode the search bot does not play)
@@ -102,16 +102,21 @@ def mcts_seats(game: Game, rules: dict) -> list[SeatBot] | None:
     return s
 
 
-def mcts_rate(game: Game, rules: dict, s: list[SeatBot], seconds: float, repeats: int = 3) -> dict:
-    """Games/s of mcts against greedy, and the search's playouts/s: decisions of the mcts seat
-    (counted on traced games) times its iterations, over the CPU time of those games."""
-    iterations = s[0].params["iterations"]
+def pair_rate(game: Game, rules: dict, s: list[SeatBot], seconds: float, repeats: int = 3) -> tuple[dict, int]:
+    """Games/s of the seats s (chunks sized from one timed game), and the chunk size."""
     game.play_chunk(rules, s, 0, 1, 0)  # compile / load
     t0 = time.process_time()
     game.play_chunk(rules, s, FIRST, 1, 1)
     one = max(time.process_time() - t0, 1e-3)
     n = max(1, int(seconds / (repeats + 1) / one))
-    times = [time_chunk(game, rules, s, n) for _ in range(repeats)]
+    return summarize(n, [time_chunk(game, rules, s, n) for _ in range(repeats)]), n
+
+
+def mcts_rate(game: Game, rules: dict, s: list[SeatBot], seconds: float, repeats: int = 3) -> dict:
+    """Games/s of mcts against greedy, and the search's playouts/s: decisions of the mcts seat
+    (counted on traced games) times its iterations, over the CPU time of those games."""
+    iterations = s[0].params["iterations"]
+    out, n = pair_rate(game, rules, s, seconds, repeats)
     decisions, cpu = 0, 0.0
     for i in range(min(n, 4)):
         t0 = time.process_time()
@@ -120,7 +125,6 @@ def mcts_rate(game: Game, rules: dict, s: list[SeatBot], seconds: float, repeats
         rec = trace.data.get("rec")
         decisions += int((rec[:, 0] == 0).sum()) if rec is not None else sum(
             1 for m in trace.moves if m.get("seat") in (0, game.seat_names(rules)[0]))
-    out = summarize(n, times)
     out["iterations"] = iterations
     out["playouts_per_second"] = round(decisions * iterations / max(cpu, 1e-9), 1)
     return out
@@ -232,6 +236,13 @@ def main(argv=None) -> int:
             print(f"{name:9s} {label:12s} mcts({r['iterations']}) vs greedy "
                   f"{r['games_per_second']:>8,.1f} games/s per core; "
                   f"{r['playouts_per_second']:,.0f} playouts/s", flush=True)
+            # the middle rung (one reply ahead), where a mode offers it
+            s = mcts_seats(game, rules, "lookahead")
+            if s is not None:
+                r, _ = pair_rate(game, rules, s, args.seconds)
+                result["games"][name][f"{label}/lookahead_vs_greedy"] = r
+                print(f"{name:9s} {label:12s} lookahead vs greedy {r['games_per_second']:>8,.1f} games/s per core",
+                      flush=True)
     if "hexflow" in names:
         g = games.get("hexflow")
         gps = result["games"]["hexflow"].get("race/greedy", {}).get("games_per_second", 2000)

@@ -219,10 +219,10 @@ def test_evaluation_is_greedys_cost_difference():
 
 def test_every_race_baseline_replays_through_the_engine(monkeypatch):
     """The stored sample of every committed Race baseline, played with every chunk routed
-    through engine.play_chunk (random and greedy chunks normally take the chunk kernel)."""
+    through engine.play_chunk (random-vs-random chunks normally take the chunk kernel)."""
     from sim import baseline
 
-    monkeypatch.setattr(G, "_searching", lambda seats: True)
+    monkeypatch.setattr(G, "_on_kernel", lambda seats: False)
     paths = sorted((ROOT / "data" / "baselines" / "hexflow").glob("race*.json"))
     assert len(paths) == 9
     for r in baseline.check(paths, statistical=False, jobs=1).results:

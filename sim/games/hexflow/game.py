@@ -105,12 +105,15 @@ def _columns(res: np.ndarray) -> dict[str, np.ndarray]:
     return {name: res[:, idx].astype(dt) for name, idx, dt in R.column_names()}
 
 
-# modes whose rules are engine functions (sim/engine.py): only they can seat the search bot
+# modes whose rules are engine functions (sim/engine.py): only they can seat the search bot and
+# lookahead (ENGINE_BOTS)
 ENGINE_MODES = ("race",)
+ENGINE_BOTS = (search.BOT_MCTS, K.BOT_LOOKAHEAD)
 # Race defaults of the search bot (docs/rules/hexflow.md, "The search bot on Race"): greedy
-# rollouts cut off after 4 decisions and scored by greedy's evaluation (a cost difference in hexes,
-# so 3 hexes per logistic unit); 50 iterations keep mcts-vs-greedy above 20 games/s per core
-RACE_MCTS = {"iterations": 50, "rollout": "greedy", "rollout_depth": 4, "eval_scale": 3.0}
+# rollouts cut off after 3 decisions and scored by greedy's evaluation (a cost difference in hexes,
+# so 3 hexes per logistic unit), little exploration (c = 0.3: about 40 moves share the budget);
+# 120 iterations keep mcts-vs-greedy above 20 games/s per core (measured, with the tuning)
+RACE_MCTS = {"iterations": 120, "c": 0.3, "rollout": "greedy", "rollout_depth": 3, "eval_scale": 3.0}
 
 
 def _race_mcts() -> search.SearchBot:
@@ -122,8 +125,11 @@ def _race_mcts() -> search.SearchBot:
 MCTS = _race_mcts()
 
 
-def _searching(seats: Sequence[SeatBot]) -> bool:
-    return any(s.bot.code == search.BOT_MCTS for s in seats)
+def _on_kernel(seats: Sequence[SeatBot]) -> bool:
+    """Random vs random plays on the chunk kernel, which plays the same games as the engine path
+    ~1.4x faster there; every other Race line-up on the engine, faster for greedy
+    (docs/rules/hexflow.md, "Speed of the two paths")."""
+    return all(s.bot.code == K.BOT_RANDOM for s in seats)
 
 
 def _race_engine_chunk(rules, seats, first_game, n_games, run_seed) -> np.ndarray:
@@ -174,7 +180,7 @@ class HexflowGame(Game):
                    "their side to the far side under the transit rule with displacement "
                    "(Battle), or their corner to a centre hex of the triangular Tri-Board wins.")
     params = R.PARAMS
-    bots = (*R.BOTS, MCTS)
+    bots = (*R.BOTS, R.LOOKAHEAD, MCTS)
     end_reasons = R.END_REASONS
     default_bot = "greedy"
 
@@ -196,10 +202,10 @@ class HexflowGame(Game):
                     f"{p.default!r}; mode {mode!r} uses: {', '.join(MODE_PARAMS[mode])}")
 
     def check_seats(self, rules: dict[str, Any], seats: dict[str, SeatBot], where: str) -> None:
-        """The search bot plays only in modes on the engine interface."""
+        """The search bot and lookahead play only in modes on the engine interface."""
         for name, s in seats.items():
-            if s.bot.code == search.BOT_MCTS and rules["mode"] not in ENGINE_MODES:
-                raise VariantError(f"{where}: seats.{name}: bot 'mcts' is not available in mode "
+            if s.bot.code in ENGINE_BOTS and rules["mode"] not in ENGINE_MODES:
+                raise VariantError(f"{where}: seats.{name}: bot {s.bot.name!r} is not available in mode "
                                    f"{rules['mode']!r}; allowed in modes: {', '.join(ENGINE_MODES)}")
 
     def warnings(self, rules: dict[str, Any]) -> list[str]:
@@ -219,12 +225,10 @@ class HexflowGame(Game):
 
             _, (res, _) = _tri_run(rules, seats, first_game, n_games, run_seed, False)
             return {name: res[:, idx].astype(dt) for name, idx, dt in tri_columns(rules)}
-        if _searching(seats):
-            return _columns(_race_engine_chunk(rules, seats, first_game, n_games, run_seed))
-        # random and greedy: the chunk kernel, which plays the same games as the engine path
-        # ~8x (random) and ~1.35x (greedy) faster (docs/rules/hexflow.md, "Race on the engine")
-        res, _ = _run(rules, seats, first_game, n_games, run_seed, record=False)
-        return _columns(res)
+        if _on_kernel(seats):
+            res, _ = _run(rules, seats, first_game, n_games, run_seed, record=False)
+            return _columns(res)
+        return _columns(_race_engine_chunk(rules, seats, first_game, n_games, run_seed))
 
     def play_traced(self, rules, seats, game_index, run_seed) -> Trace:
         if rules["mode"] == "battle":

@@ -40,6 +40,15 @@ FULL = np.bool_(False)
 # hexes per word of a hex set (_sets): two int64 words, bit 63 unused, boards up to 124 hexes
 SET_W = 62
 
+# The functions run at every Race decision (the rules, the random and greedy bots and what they
+# call) allocate nothing and are compiled without numba's reference counting: each takes a dozen
+# to forty arrays, and with reference counting every call adds and drops a reference to each of
+# them (two atomic operations per array), which cost more than the rules (Race on the engine ran
+# at 0.28x the games/s of a chunk kernel holding every array as a local). Battle and Tri-Board
+# call some of them too, which changes nothing there but the counting.
+hot = njit(cache=True, _nrt=False)
+hot_inline = njit(cache=True, _nrt=False, inline="always")
+
 # cfg indices
 C_HAND, C_BLOCK_CONNECTED, C_BLOCKED_LOSES, C_STALEMATE, C_NO_MOVE, C_FIRST, C_MAX_TURNS, \
     C_DOTS_RANDOM, C_BLOCK_CHECK = range(9)
@@ -56,7 +65,7 @@ O_WINNER, O_REASON, O_TURNS, O_FIRST, O_SCORE_A, O_SCORE_B, O_PASS_A, O_PASS_B, 
     O_BLOCKS_B, O_COMPLETED, O_PATH_LEN, O_PATH_DOT_HEXES, O_PATH_DOTS, O_DIST_A, O_DIST_B, \
     O_TILES = range(17)
 # bots
-BOT_RANDOM, BOT_GREEDY = 0, 1
+BOT_RANDOM, BOT_GREEDY, BOT_LOOKAHEAD = 0, 1, 2  # lookahead: Race only (race.py)
 # recorded move: seat, kind (0 place, 1 pass), hex, type, rotation, turn
 R_SEAT, R_KIND, R_HEX, R_TYPE, R_ROT, R_TURN = range(6)
 
@@ -100,7 +109,7 @@ def _lay_dots(rng, random_dots, free_hexes, dot_pool, dots_fixed, shuf, dots, mu
         mult[h] = dots[h] + 1 if dots[h] >= 2 else 0
 
 
-@njit(cache=True)
+@hot
 def _find(par, x):
     while par[x] != x:
         par[x] = par[par[x]]
@@ -108,7 +117,7 @@ def _find(par, x):
     return x
 
 
-@njit(cache=True, inline="always")  # a leaf called per node and side: no call cost
+@hot_inline  # a leaf called per node and side: no call cost
 def _link(u, s, nbr, ttype, emask, netid):
     """The step from node u (an empty hex, or a network with a line end on side s) across side s
     of its hex: (v << 1) | w for node v at cost w (1: an empty hex to fill, 0: a line joined),
@@ -124,12 +133,13 @@ def _link(u, s, nbr, ttype, emask, netid):
         return (n * 2 + netid[n * 6 + o]) << 1
     return -1
 
+@njit(cache=True)
 def sets_size(nh):
     """Length of the int64 table _sets fills for a board of nh hexes."""
     return nh * 19 + 3
 
 
-@njit(cache=True)
+@hot
 def _sets(nbr, ttype, netm, par, g):
     """The board as hex sets for _bfs_sets; g: int64[sets_size(NH)], built once per board.
 
@@ -196,7 +206,7 @@ def _sets(nbr, ttype, netm, par, g):
     g[o_cid + nn] = ncomp
 
 
-@njit(cache=True)
+@hot
 def _bfs_sets(src, dst, blocked, g, d, stop):
     """_bfs over the board's hex sets g (_sets), level by level: the hexes at cost k are one set,
     the next level is their neighbours' union (plus the line ends of the components they touch)
@@ -370,7 +380,7 @@ def _side_order(corners, nbr, dist, order):
                 order[q, h * 6 + i] = -1
 
 
-@njit(cache=True)
+@hot
 def _way(q, corners, order, nbr, ttype, emask, netid, netm, seen, stamp, stack, pn, ps):
     """_reach from seat q's first corner to its second with the neighbour order precomputed
     (_side_order: nearest to the goal popped first) rather than sorted at every node. Returns
@@ -416,7 +426,7 @@ def _way(q, corners, order, nbr, ttype, emask, netid, netm, seen, stamp, stack, 
     return found
 
 
-@njit(cache=True)
+@hot
 def _new_witness(q, corners, order, nbr, ttype, emask, netid, netm, seen, stamp, stack, pn, ps,
                  wreq, wpath, wlen):
     """Search seat q's witness way anew (_way) and store it: wreq[q, h] = the sides by which it
@@ -449,7 +459,7 @@ def _new_witness(q, corners, order, nbr, ttype, emask, netid, netm, seen, stamp,
 # plain-value helpers, no calls and a single exit: this alone was ~20% of a random game.
 
 
-@njit(cache=True)
+@hot_inline
 def _fits(empty, first, at_corner, adj_h, need_h, em, is_block, block_connected):
     """_legal on plain values (no arrays, so nothing to count): empty hex; the seat's first tile
     goes on one of its corners, later tiles next to a tile and covering a line end that points
@@ -464,13 +474,13 @@ def _fits(empty, first, at_corner, adj_h, need_h, em, is_block, block_connected)
     return ok
 
 
-@njit(cache=True)
+@hot
 def _legal(p, h, t, r, placed_any, corners, ttype, adj, need, emask_t, block_connected):
     return _fits(ttype[h] < 0, placed_any[p] == 0, h == corners[p, 0] or h == corners[p, 1],
                  adj[h], need[h], emask_t[t, r], t == BLOCK, block_connected)
 
 
-@njit(cache=True, inline="always")  # the tile-writing part of _place and of _through_cut
+@hot_inline  # the tile-writing part of _place and of _through_cut
 def _write_tile(h, t, r, net_mask, emask_t, ttype, emask, netm, netid, par):
     """Write tile (t, r) on hex h: its type, side mask and networks, each network its own
     union-find set in par. Returns the side mask."""
@@ -487,7 +497,7 @@ def _write_tile(h, t, r, net_mask, emask_t, ttype, emask, netm, netid, par):
     return em
 
 
-@njit(cache=True)
+@hot
 def _place(p, h, t, r, nbr, net_mask, emask_t, ttype, trot, towner, emask, netid, netm, par,
            adj, need, front, pos, nfront):
     """Put tile (t, r) of seat p on empty hex h; returns the new frontier size."""
@@ -522,7 +532,7 @@ def _place(p, h, t, r, nbr, net_mask, emask_t, ttype, trot, towner, emask, netid
     return nfront
 
 
-@njit(cache=True)
+@hot_inline
 def _connected(c1, c2, ttype, netm, par):
     """Do placed lines join corner hex c1 to corner hex c2? (An empty hex or a Block has no
     network: netm is 0. One flat loop and one exit: see _fits.)"""
@@ -535,7 +545,7 @@ def _connected(c1, c2, ttype, netm, par):
     return joined
 
 
-@njit(cache=True)
+@hot
 def _best_path(c1, c2, nbr, ttype, emask, netid, netm, par, mult, stack_n, stack_s, on, hexcnt,
                best_nodes):
     """Best-scoring simple path of placed lines from corner c1 to corner c2 (depth-first search
@@ -548,15 +558,14 @@ def _best_path(c1, c2, nbr, ttype, emask, netid, netm, par, mult, stack_n, stack
         hexcnt[h] = 0
     # the dots of every hex the corner's lines reach bound what any path can collect
     total = 0
-    roots = np.empty(2, np.int64)
-    for j in range(2):
-        roots[j] = _find(par, c1 * 2 + j) if netm[c1 * 2 + j] != 0 else -1
+    root0 = _find(par, c1 * 2) if netm[c1 * 2] != 0 else -1
+    root1 = _find(par, c1 * 2 + 1) if netm[c1 * 2 + 1] != 0 else -1
     for h in range(hexcnt.shape[0]):
         if ttype[h] >= 0:
             for j in range(2):
                 if netm[h * 2 + j] != 0:
                     r = _find(par, h * 2 + j)
-                    if r == roots[0] or r == roots[1]:
+                    if r == root0 or r == root1:
                         total += mult[h]
                         break
     best_score = -1
@@ -627,7 +636,7 @@ def _best_path(c1, c2, nbr, ttype, emask, netid, netm, par, mult, stack_n, stack
     return best_score, best_len, best_n
 
 
-@njit(cache=True)
+@hot
 def _reaches(corners, dist, ttype, netm, par, roots, out):
     """Stalemate measure for both seats: out[p] = smallest hex distance from the lines joined to
     one of p's corners to p's other corner (INF if p holds lines on neither corner)."""
@@ -657,7 +666,7 @@ def _reaches(corners, dist, ttype, netm, par, roots, out):
                             out[q] = d
 
 
-@njit(cache=True)
+@hot
 def _pair_through(m, a1, a2, at1, at2):
     """Cheapest way through a network with side mask m: enter from one side with cost a1[s],
     leave by another with a2[s]; at1/at2: the hex is the path's own start/end corner."""
@@ -696,7 +705,7 @@ def _pair_through(m, a1, a2, at1, at2):
     return min(v, INF)
 
 
-@njit(cache=True)
+@hot
 def _arrive(h, d, nbr, ttype, emask, netid, out):
     """out[s] = cost (map d) of the node across side s of empty hex h that a line on s would join."""
     for s in range(6):
@@ -712,7 +721,7 @@ def _arrive(h, d, nbr, ttype, emask, netid, out):
                 out[s] = d[n * 2 + netid[n * 6 + o]]
 
 
-@njit(cache=True)
+@hot
 def _critical(dA, dB, D, nh, ttype, crit, cnt):
     """crit[h] = 1 if every cheapest way between the corners uses empty hex h (it is the only
     empty hex of its layer on such ways)."""
@@ -731,7 +740,7 @@ def _critical(dA, dB, D, nh, ttype, crit, cnt):
                 crit[h] = 1
 
 
-@njit(cache=True)
+@hot
 def _hand_pairs(p, hand, n_orient, rot_of, pt, pr):
     """Distinct (type, rotation) pairs seat p could play from its hand; returns how many."""
     n = 0
@@ -753,7 +762,7 @@ def _hand_pairs(p, hand, n_orient, rot_of, pt, pr):
     return n
 
 
-@njit(cache=True)
+@hot
 def _candidates(p, placed_any, corners, ttype, front, nfront, cand):
     """Hexes seat p may try: its empty corners before its first tile (written to cand), else the
     frontier itself. Returns (array, count)."""
@@ -768,7 +777,7 @@ def _candidates(p, placed_any, corners, ttype, front, nfront, cand):
     return front, nfront
 
 
-@njit(cache=True)
+@hot
 def _random_move(p, rng, block_connected, corners, n_orient, rot_of, emask_t, ttype, adj, need,
                  front, nfront, placed_any, hand, pt, pr, cand, out):
     """Uniform over legal (hex, type, rotation): rejection sampling, then exact enumeration.
@@ -838,7 +847,7 @@ def _random_move(p, rng, block_connected, corners, n_orient, rot_of, emask_t, tt
             x += 1
     return found
 
-@njit(cache=True)
+@hot
 def _through_cut(h, t, r, c1, c2, mapped, g, nbr, net_mask, emask_t, ttype, emask, netid, netm,
                  par, sd, pc, g2, a1, a2):
     """Exact cost c1 -> c2 through tile (t, r) on cut hex h: from a1, a2 (arrivals over the
@@ -879,7 +888,7 @@ def _through_cut(h, t, r, c1, c2, mapped, g, nbr, net_mask, emask_t, ttype, emas
     return c
 
 
-@njit(cache=True)
+@hot
 def _open_ends(c, nbr, ttype, emask, netm, par, need_c):
     """Empty hexes that the lines of the network on corner hex c (with everything joined to it)
     point into; need_c[n] = sides of n facing those line ends. Returns their number, -1 when
@@ -912,7 +921,7 @@ def _open_ends(c, nbr, ttype, emask, netm, par, need_c):
     return count
 
 
-@njit(cache=True)
+@hot
 def _legal_set(p, h, npairs, pt, pe, placed_any, corners, ttype, adj, need, block_connected):
     """The hand pairs seat p may place on hex h, as a bit set (bit i: pair i, type pt[i], side
     mask pe[i]): _legal for all pairs at once, the hex's part tested once. One exit, so numba
@@ -934,7 +943,7 @@ def _legal_set(p, h, npairs, pt, pe, placed_any, corners, ttype, adj, need, bloc
     return bits
 
 
-@njit(cache=True)
+@hot
 def _arrive4(h, maps, nbr, ttype, emask, netid, arr):
     """arr[k, s] = cost (map maps[k], k = 0..3) of the node across side s of empty hex h that a
     line on s would join: _arrive for the four maps, the neighbours looked up once."""
@@ -950,11 +959,11 @@ def _arrive4(h, maps, nbr, ttype, emask, netid, arr):
             arr[k, s] = INF if v < 0 else maps[k, v]
 
 
-@njit(cache=True)
+@hot
 def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corners, nbr, n_orient,
                  rot_of, net_mask, emask_t, ttype, emask, netid, netm, par, adj, need, front,
-                 nfront, placed_any, hand, pt, pr, cand, maps, sd, pn, dq, arr, carr, crit, cnt,
-                 need_c, gx, out):
+                 nfront, placed_any, hand, pt, pr, pe, cand, g, maps, sd, pn, dq, arr, carr, crit,
+                 cnt, need_c, gx, out):
     """Plays to win: cheapest completion (empty hexes still to fill) for both players, from both
     of each player's corners (4 distance maps per turn); a candidate is scored by how it changes
     own and opponent's completion cost: through the new tile (from the maps) or around it (exact
@@ -968,7 +977,7 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
     cands, ncand = _candidates(p, placed_any, corners, ttype, front, nfront, cand)
     if npairs == 0 or ncand == 0:
         return False
-    pe = np.empty(npairs, np.int64)  # side mask of each hand pair, for _legal_set
+    # pe[:npairs]: side mask of each hand pair, for _legal_set
     for i in range(npairs):
         pe[i] = emask_t[pt[i], pr[i]]
     cm1 = corners[p, 0]
@@ -977,7 +986,6 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
     co2 = corners[o, 1]
     # every search of this turn runs on the board as it is now, as hex sets (an X-Cross tried
     # on a cut hex is searched on its own, in _through_cut)
-    g = np.empty(nh * 19 + 3, np.int64)  # sets_size(nh)
     _sets(nbr, ttype, netm, par, g)
     Dm = INF
     Do = INF
@@ -1243,6 +1251,8 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
     pt = np.empty(hand_size * 6, np.int64)
     pr = np.empty(hand_size * 6, np.int64)
     cand = np.empty(nh, np.int64)
+    pe = np.empty(hand_size * 6, np.int64)
+    g_sets = np.empty(sets_size(nh), np.int64)
     mv = np.empty(3, np.int64)
     maps = np.empty((4, nn), np.int64)
     sd = np.empty(nn, np.int64)
@@ -1362,8 +1372,8 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
                 ok = _greedy_move(cur, rng, bot_par[cur, 0], bot_par[cur, 1], block_connected,
                                   blocked_loses, corners, nbr, n_orient, rot_of, net_mask, emask_t,
                                   ttype, emask, netid, netm, par, adj, need, front, nfront,
-                                  placed_any, hand, pt, pr, cand, maps, sd, pn, dq, arr, carr,
-                                  crit, cnt, need_c, gx, mv)
+                                  placed_any, hand, pt, pr, pe, cand, g_sets, maps, sd, pn, dq, arr,
+                                  carr, crit, cnt, need_c, gx, mv)
             else:
                 ok = _random_move(cur, rng, block_connected, corners, n_orient, rot_of, emask_t,
                                   ttype, adj, need, front, nfront, placed_any, hand, pt, pr, cand,

@@ -23,8 +23,8 @@ from numba.core import types
 
 # one code per argument: i int64, f float64, b bool, aN int64 C array of N dims, uN uint64 ...
 SIGNATURES = {
-    "_greedy_move": "i u1 f f b b a2 a2 a1 a2 a3 a2 a1 a1 a1 a1 a1 a1 a1 a1 i a1 a2 a1 a1 a1 a2 a1 "
-                    "a1 a1 a2 a2 a2 a1 a2 a2 a1",
+    "_greedy_move": "i u1 f f b b a2 a2 a1 a2 a3 a2 a1 a1 a1 a1 a1 a1 a1 a1 i a1 a2 a1 a1 a1 a1 a1 a2 "
+                    "a1 a1 a1 a2 a2 a2 a1 a2 a2 a1",
     "_new_witness": "i a2 a2 a2 a1 a1 a1 a1 a1 a1 a1 a1 a1 a2 a2 a1",
     "_random_move": "i u1 b a2 a1 a2 a2 a1 a1 a1 a1 i a1 a2 a1 a1 a1 a1",
     "_best_path": "i i a2 a1 a1 a1 a1 a1 a1 a1 a1 a1 a1 a1",

@@ -69,6 +69,7 @@ class Tables(NamedTuple):
     net_mask: np.ndarray  # int64[n_types, 6, 2]: side mask of each network of (type, rotation)
     emask_t: np.ndarray  # int64[n_types, 6]: sides carrying a line of (type, rotation)
     tileset: np.ndarray  # int64[tiles]: one seat's tiles before the shuffle
+    tile_count: np.ndarray  # int64[n_types]: how many of each type tileset holds
     dots_fixed: np.ndarray  # int64[nh]: the fixed dot layout
     dot_pool: np.ndarray  # int64[13]: the dots laid at random with dots = "random"
     free_hexes: np.ndarray  # int64[nh - 4]: the hexes random dots may land on
@@ -103,16 +104,19 @@ class Position(NamedTuple):
     st: np.ndarray  # int64[ST_TILES + 2 * n_types]: the fields named above
     # the witness search's work rows (seen, stamp, stack, pn, ps): their contents never carry
     # from one call to the next (visit marks compare with a stamp that only grows), so copies
-    # share them
-    work: np.ndarray  # int64[5, nh * 14]
+    # share them; the evaluation's hex sets and the result's searches use stack, pn and ps too
+    work: np.ndarray  # int64[5, max(nh * 14, kernel.sets_size(nh))]
 
 
 class Scratch(NamedTuple):
-    """The random and greedy bots' working arrays (as kernel._play allocated them)."""
+    """The bots' working arrays: random and greedy's (as kernel._play allocated them), then
+    lookahead's two trial positions and its move list and values."""
 
     pt: np.ndarray
     pr: np.ndarray
+    pe: np.ndarray
     cand: np.ndarray
+    g: np.ndarray
     mv: np.ndarray
     maps: np.ndarray
     sd: np.ndarray
@@ -124,6 +128,10 @@ class Scratch(NamedTuple):
     cnt: np.ndarray
     need_c: np.ndarray
     gx: np.ndarray
+    p1: Position  # lookahead: the position after a move of its own,
+    p2: Position  # and after a reply to it
+    moves: np.ndarray  # int64[max_moves]: lookahead's legal moves,
+    vals: np.ndarray  # float64[max_moves]: greedy's measure after each
 
 
 def build_tables(rules: dict[str, Any]) -> Tables:
@@ -147,7 +155,7 @@ def build_tables(rules: dict[str, Any]) -> Tables:
         np.bool_(cfg[K.C_NO_MOVE] == 1), np.int64(cfg[K.C_FIRST]), np.bool_(cfg[K.C_DOTS_RANDOM] != 0),
         np.float64(greedy.params[0].default),
         tb.corners, tb.nbr, tb.dist, tb.n_orient, tb.rot_of, tb.net_mask, tb.emask, tb.tileset,
-        tb.dots, tb.dot_pool, tb.free, order, wit0, wlen0)
+        np.bincount(tb.tileset, minlength=n_types).astype(np.int64), tb.dots, tb.dot_pool, tb.free, order, wit0, wlen0)
 
 
 _TABLES: dict[str, Tables] = {}
@@ -181,12 +189,12 @@ def _empty_witnesses(corners, nbr, dist, order, wreq0, wpath0, wlen0):
 
 
 # ---- moves ----------------------------------------------------------------------------------
-@njit(cache=True)
+@K.hot_inline
 def encode(t, h, tile, r):
     return (h * t.n_types + tile) * 6 + r
 
 
-@njit(cache=True)
+@K.hot_inline
 def decode(t, move):
     """(hex, tile type, rotation) of a placement code."""
     return move // (t.n_types * 6), (move // 6) % t.n_types, move % 6
@@ -194,17 +202,11 @@ def decode(t, move):
 
 # ---- the rule functions ---------------------------------------------------------------------
 @njit(cache=True)
-def new_position(t, rng):
-    """Set-up in kernel._play's order: coin flip, dots, then each seat's bag and hand."""
+def _blank_position(t):
+    """An empty board before set-up (every array of a Position allocated here)."""
     nh = t.nh
     nn = nh * 2
-    nbag = t.tileset.shape[0]
     st = np.zeros(ST_TILES + 2 * t.n_types, np.int64)
-    if t.first == K.FIRST_RANDOM:
-        st[FIRST] = below(rng, np.int64(2))
-    else:
-        st[FIRST] = 0 if t.first == K.FIRST_A else 1
-    st[CUR] = st[FIRST]
     st[WINNER] = -1
     st[REASON] = -1
     st[PATH_OWNER] = -1
@@ -213,24 +215,45 @@ def new_position(t, rng):
         hx[r, :] = -1
     sq = np.zeros((4, 2), np.int64)
     sq[Q_WLEN, :] = t.wlen0
-    pos = Position(hx, np.full(nh * 6, -1, np.int64), np.stack((np.zeros(nn, np.int64), np.arange(nn))),
-                   np.empty((2, nbag), np.int64), np.empty((2, t.hand_size), np.int64), t.wit0.copy(), sq,
-                   st, np.empty((5, nn * 7), np.int64))
+    nets = np.empty((2, nn), np.int64)
+    for i in range(nn):
+        nets[0, i] = 0
+        nets[1, i] = i
+    netid = np.empty(nh * 6, np.int64)
+    netid[:] = -1
+    pos = Position(hx, netid, nets, np.empty((2, t.tileset.shape[0]), np.int64),
+                   np.empty((2, t.hand_size), np.int64), t.wit0.copy(), sq, st,
+                   np.empty((5, max(nn * 7, K.sets_size(nh))), np.int64))
     pos.work[W_SEEN, :nn] = 0
     pos.work[W_STAMP, 0] = 0
-    shuf = t.free_hexes.copy() if t.dots_random else np.empty(0, np.int64)
-    K._lay_dots(rng, t.dots_random, t.free_hexes, t.dot_pool, t.dots_fixed, shuf, pos.hx[H_DOTS], pos.hx[H_MULT])
-    for q in range(2):
-        K._deal(rng, q, t.tileset, nbag, pos.bag, pos.sq[Q_BAGN], pos.hand, t.hand_size, False, pos.bag)
     return pos
 
 
 @njit(cache=True)
+def new_position(t, rng):
+    """Set-up in kernel._play's order: coin flip, dots, then each seat's bag and hand."""
+    pos = _blank_position(t)
+    st = pos.st
+    if t.first == K.FIRST_RANDOM:
+        st[FIRST] = below(rng, np.int64(2))
+    else:
+        st[FIRST] = 0 if t.first == K.FIRST_A else 1
+    st[CUR] = st[FIRST]
+    # random dots shuffle the free hexes in a work row (free_hexes is copied there first)
+    shuf = pos.work[W_STACK, :t.free_hexes.shape[0]]
+    K._lay_dots(rng, t.dots_random, t.free_hexes, t.dot_pool, t.dots_fixed, shuf, pos.hx[H_DOTS], pos.hx[H_MULT])
+    for q in range(2):
+        K._deal(rng, q, t.tileset, t.tileset.shape[0], pos.bag, pos.sq[Q_BAGN], pos.hand, t.hand_size, np.bool_(False),
+                pos.bag)
+    return pos
+
+
+@K.hot
 def to_move(t, pos):
     return -1 if pos.st[REASON] >= 0 else pos.st[CUR]
 
 
-@njit(cache=True)
+@K.hot
 def legal_moves(t, pos, out):
     """Every distinct legal (hex, type, rotation) of the seat to move; the pass alone if none."""
     if pos.st[REASON] >= 0:
@@ -264,7 +287,7 @@ def legal_moves(t, pos, out):
     return k
 
 
-@njit(cache=True)
+@K.hot_inline
 def _pass(t, pos, cur):
     """kernel._play's pass: a loss under no_move = "lose" for a seat holding tiles, else counted;
     the second pass in a row ends the game by the stalemate rule."""
@@ -282,7 +305,7 @@ def _pass(t, pos, cur):
         pos.st[REASON] = K.E_ST_CLOSEST if t.stalemate_closest else K.E_ST_DRAW
 
 
-@njit(cache=True)
+@K.hot_inline
 def _judge_blocked(t, pos, cur, h, tile):
     """The blocking rule after a placement on h: a seat whose witness way the tile breaks has its
     way searched again; a seat with none is cut off (ends the game by block_win_trigger)."""
@@ -317,7 +340,7 @@ def _judge_blocked(t, pos, cur, h, tile):
             pos.st[REASON] = K.E_SELF_BLOCKED
 
 
-@njit(cache=True)
+@K.hot
 def apply(t, pos, move, rng):
     """One decision of the seat to move; Race draws nothing here (a hand refills from the top
     of the seat's shuffled bag)."""
@@ -362,15 +385,36 @@ def apply(t, pos, move, rng):
 @njit(cache=True)
 def path_nodes(t, pos, nodes):
     """The scored path of the winner's joined corners: (score, hexes, n) with the path's network
-    nodes in nodes[:n] (kernel._best_path); (-1, 0, 0) without a completed path."""
+    nodes in nodes[:n] (kernel._best_path, its search stacks in the work rows pn and ps);
+    (-1, 0, 0) without a completed path."""
     q = pos.st[PATH_OWNER]
     if q < 0:
         return -1, 0, 0
     nh = t.nh
     nn = nh * 2
+    pn = pos.work[W_PN]
+    ps = pos.work[W_PS]
     return K._best_path(t.corners[q, 0], t.corners[q, 1], t.nbr, pos.hx[H_TTYPE], pos.hx[H_EMASK], pos.netid,
-                        pos.nets[0], pos.nets[1], pos.hx[H_MULT], np.empty(nn + 1, np.int64), np.empty(nn + 1, np.int64),
-                        np.empty(nn, np.int64), np.empty(nh, np.int64), nodes)
+                        pos.nets[0], pos.nets[1], pos.hx[H_MULT], pn[:nn + 1], pn[nn + 1:2 * nn + 2], ps[:nn],
+                        ps[nn:nn + nh], nodes)
+
+
+@K.hot
+def _reach_winner(t, pos, reach):
+    """The winner of a finished game as `result` declares it (-1: a draw): the seat that ended it,
+    or under the stalemate rule (and both players cut off, with stalemate_rule = "closest") the
+    seat whose lines reach closer to its far corner. reach[:2] receives both reaches
+    (kernel._reaches; its corner roots in the work row stack, from offset 2)."""
+    K._reaches(t.corners, t.dist, pos.hx[H_TTYPE], pos.nets[0], pos.nets[1],
+               pos.work[W_STACK][2:10].reshape((2, 2, 2)), reach)
+    winner = pos.st[WINNER]
+    reason = pos.st[REASON]
+    if reason == K.E_ST_CLOSEST or (reason == K.E_BOTH_BLOCKED and t.stalemate_closest):
+        if reach[0] < reach[1]:
+            winner = 0
+        elif reach[1] < reach[0]:
+            winner = 1
+    return winner
 
 
 @njit(cache=True)
@@ -383,17 +427,17 @@ def result(t, pos, capped, res):
     if capped:
         winner = -1
         reason = K.E_TURN_CAP
-    reach = np.empty(2, np.int64)
-    K._reaches(t.corners, t.dist, pos.hx[H_TTYPE], pos.nets[0], pos.nets[1], np.empty((2, 2, 2), np.int64), reach)
+    # work rows (their contents never carry from one call to the next, see Position): the
+    # stalemate reach (_reach_winner), the scored path's nodes
+    w = pos.work[W_STACK]
+    reach = w[:2]
+    by_reach = _reach_winner(t, pos, reach)
+    if not capped:
+        winner = by_reach
     res[K.O_DIST_A] = min(reach[0], 99)
     res[K.O_DIST_B] = min(reach[1], 99)
-    if reason == K.E_ST_CLOSEST or (reason == K.E_BOTH_BLOCKED and t.stalemate_closest):
-        if reach[0] < reach[1]:
-            winner = 0
-        elif reach[1] < reach[0]:
-            winner = 1
     if pos.st[PATH_OWNER] >= 0 and not capped:
-        nodes = np.empty(t.nh * 2 + 1, np.int64)
+        nodes = w[10:10 + t.nh * 2 + 1]
         sc, ln, npath = path_nodes(t, pos, nodes)
         res[K.O_COMPLETED] = 1
         res[K.O_PATH_LEN] = ln
@@ -478,14 +522,20 @@ def evaluate(t, pos, seat):
     if pos.st[REASON] >= 0:
         w = pos.st[WINNER]
         return 0.0 if w < 0 else (1e9 if w == seat else -1e9)
-    nn = t.nh * 2
-    g = np.empty(t.nh * 19 + 3, np.int64)  # kernel.sets_size(nh)
+    return _measure(t, pos, seat, t.eval_block_weight)
+
+
+@K.hot
+def _measure(t, pos, seat, w_block):
+    """w_block x the opponent's completion cost - the seat's own, each capped at COST_CAP (a game
+    in progress; the hex sets and the search's costs in the work rows stack and pn)."""
+    g = pos.work[W_STACK][:K.sets_size(t.nh)]
+    d = pos.work[W_PN][:t.nh * 2]
     K._sets(t.nbr, pos.hx[H_TTYPE], pos.nets[0], pos.nets[1], g)
-    d = np.empty(nn, np.int64)
     o = 1 - seat
     mine = K._bfs_sets(t.corners[seat, 0], t.corners[seat, 1], K.NO_HEX, g, d, K.STOP)
     theirs = K._bfs_sets(t.corners[o, 0], t.corners[o, 1], K.NO_HEX, g, d, K.STOP)
-    return t.eval_block_weight * min(theirs, COST_CAP) - min(mine, COST_CAP)
+    return w_block * min(theirs, COST_CAP) - min(mine, COST_CAP)
 
 
 @njit(cache=True)
@@ -493,33 +543,167 @@ def new_scratch(t):
     nh = t.nh
     nn = nh * 2
     hs = t.hand_size
-    return Scratch(np.empty(hs * 6, np.int64), np.empty(hs * 6, np.int64), np.empty(nh, np.int64),
+    return Scratch(np.empty(hs * 6, np.int64), np.empty(hs * 6, np.int64), np.empty(hs * 6, np.int64),
+                   np.empty(nh, np.int64), np.empty(K.sets_size(nh), np.int64),
                    np.empty(3, np.int64), np.empty((4, nn), np.int64), np.empty(nn, np.int64),
                    np.empty(nn, np.int64), np.empty(nn * 12 + 4, np.int64), np.empty((4, 6), np.int64),
                    np.empty((4, 6), np.int64), np.empty((2, nh), np.int64), np.empty(nh + 2, np.int64),
-                   np.empty((2, nh), np.int64), np.empty((2, nh), np.int64))
+                   np.empty((2, nh), np.int64), np.empty((2, nh), np.int64), _blank_position(t), _blank_position(t),
+                   np.empty(t.max_moves, np.int64), np.empty(t.max_moves, np.float64))
 
 
-@njit(cache=True)
+@K.hot
+def _greedy(t, pos, seat, par, s, rng):
+    """kernel._greedy_move on the position's arrays (par: block_weight, defense): its move code,
+    the pass if it finds no legal placement."""
+    ok = K._greedy_move(seat, rng, par[0], par[1], t.block_connected, t.blocked_loses, t.corners,
+                        t.nbr, t.n_orient, t.rot_of, t.net_mask, t.emask_t, pos.hx[H_TTYPE], pos.hx[H_EMASK],
+                        pos.netid, pos.nets[0], pos.nets[1], pos.hx[H_ADJ], pos.hx[H_NEED], pos.hx[H_FRONT],
+                        pos.st[NFRONT], pos.sq[Q_PLACED], pos.hand, s.pt, s.pr, s.pe, s.cand, s.g, s.maps, s.sd,
+                        s.pn, s.dq, s.arr, s.carr, s.crit, s.cnt, s.need_c, s.gx, s.mv)
+    return encode(t, s.mv[0], s.mv[1], s.mv[2]) if ok else t.pass_move
+
+
+# ---- lookahead: greedy that never hands the opponent an immediate win -----------------------
+@K.hot_inline
+def _copy_rows(a, b):
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            b[i, j] = a[i, j]
+
+
+@K.hot
+def _copy_into(a, b):
+    """b := a, every array but the shared work rows (a position copy that allocates nothing)."""
+    _copy_rows(a.hx, b.hx)
+    for i in range(a.netid.shape[0]):
+        b.netid[i] = a.netid[i]
+    _copy_rows(a.nets, b.nets)
+    _copy_rows(a.bag, b.bag)
+    _copy_rows(a.hand, b.hand)
+    _copy_rows(a.wit[0], b.wit[0])
+    _copy_rows(a.wit[1], b.wit[1])
+    _copy_rows(a.sq, b.sq)
+    for i in range(a.st.shape[0]):
+        b.st[i] = a.st[i]
+
+
+@K.hot
+def _holds(t, pos, q, tile, own):
+    """May seat q place `tile` now, as the bot sees it: in its hand (own), or else among q's tiles
+    not on the board (the opponent's hand and bag are hidden, their contents together are public)."""
+    if own:
+        for k in range(t.hand_size):
+            if pos.hand[q, k] == tile:
+                return True
+        return False
+    return t.tile_count[tile] > pos.st[ST_TILES + q * t.n_types + tile]
+
+
+@K.hot
+def _winning_move(t, pos, q, own, s, rng):
+    """A placement with which q, to move, ends the game as its winner (`_reach_winner`), or -1.
+    Tried only where one can: on a hex that finishes q's way when q's completion cost is one hex,
+    and (blocked_player_loses) on a hex that every cheapest way of the opponent passes (a cut
+    needs one); every tile q may hold (`_holds`) in every rotation that fits there, each played
+    on the scratch position p2."""
+    o = 1 - q
+    ttype = pos.hx[H_TTYPE]
+    g = s.g
+    K._sets(t.nbr, ttype, pos.nets[0], pos.nets[1], g)
+    cq0 = t.corners[q, 0]
+    cq1 = t.corners[q, 1]
+    dq = K._bfs_sets(cq0, cq1, K.NO_HEX, g, s.maps[0], K.FULL)
+    K._bfs_sets(cq1, cq0, K.NO_HEX, g, s.maps[1], K.FULL)
+    do = K._bfs_sets(t.corners[o, 0], t.corners[o, 1], K.NO_HEX, g, s.maps[2], K.FULL)
+    K._bfs_sets(t.corners[o, 1], t.corners[o, 0], K.NO_HEX, g, s.maps[3], K.FULL)
+    K._critical(s.maps[2], s.maps[3], do, t.nh, ttype, s.crit[1], s.cnt)
+    first = pos.sq[Q_PLACED][q] == 0
+    for c in range(2 if first else pos.st[NFRONT]):
+        h = (cq0 if c == 0 else cq1) if first else pos.hx[H_FRONT][c]
+        if ttype[h] >= 0:
+            continue
+        finish = dq == 1 and s.maps[0][h * 2] + s.maps[1][h * 2] - 1 == 1
+        cut = t.blocked_loses and s.crit[1, h] == 1
+        if not (finish or cut):
+            continue
+        for tile in range(t.n_types):
+            if not _holds(t, pos, q, tile, own):
+                continue
+            for i in range(t.n_orient[tile]):
+                r = t.rot_of[tile, i]
+                if not K._fits(True, first, h == cq0 or h == cq1, pos.hx[H_ADJ][h], pos.hx[H_NEED][h],
+                               t.emask_t[tile, r], tile == K.BLOCK, t.block_connected):
+                    continue
+                m = encode(t, h, tile, r)
+                _copy_into(pos, s.p2)
+                apply(t, s.p2, m, rng)
+                if s.p2.st[REASON] >= 0 and _reach_winner(t, s.p2, s.p2.work[W_STACK][:2]) == q:
+                    return m
+    return -1
+
+
+@K.hot
+def _safe(t, pos, seat, m, s, rng):
+    """After move m (played on p1), the opponent has no winning reply (a game m ends is safe
+    unless the opponent wins it)."""
+    _copy_into(pos, s.p1)
+    apply(t, s.p1, m, rng)
+    if s.p1.st[REASON] >= 0:
+        return _reach_winner(t, s.p1, s.p1.work[W_STACK][:2]) != 1 - seat
+    return _winning_move(t, s.p1, 1 - seat, False, s, rng) < 0
+
+
+@K.hot
+def _lookahead(t, pos, seat, par, s, rng):
+    """An immediate win if it has one; else greedy's move if the opponent has no winning reply
+    to it; else, of the legal moves in decreasing order of greedy's measure of the position after
+    them (`_measure` with this bot's block_weight; equal values in legal_moves' order), the first
+    that leaves the opponent none; greedy's move if every move hands one over."""
+    m = _winning_move(t, pos, seat, True, s, rng)
+    if m >= 0:
+        return m
+    mg = _greedy(t, pos, seat, par, s, rng)
+    if mg == t.pass_move or _safe(t, pos, seat, mg, s, rng):
+        return mg
+    k = legal_moves(t, pos, s.moves)
+    for i in range(k):
+        _copy_into(pos, s.p1)
+        apply(t, s.p1, s.moves[i], rng)
+        if s.p1.st[REASON] >= 0:  # no move wins (above): this one loses or draws at once
+            s.vals[i] = -np.inf if _reach_winner(t, s.p1, s.p1.work[W_STACK][:2]) != -1 else -1e18
+        else:
+            s.vals[i] = _measure(t, s.p1, seat, par[0])
+    for _ in range(k):
+        best = -1
+        for i in range(k):
+            if s.vals[i] > -np.inf and (best < 0 or s.vals[i] > s.vals[best]):
+                best = i
+        if best < 0:
+            break
+        if s.moves[best] != mg and _safe(t, pos, seat, s.moves[best], s, rng):
+            return s.moves[best]
+        s.vals[best] = -np.inf
+    return mg
+
+
+@K.hot
 def bot_move(t, pos, seat, code, par, scratch, rng):
-    """The compiled random and greedy bots of kernel.py, on the position's arrays; a bot that
-    finds no legal placement passes."""
+    """The compiled random and greedy bots of kernel.py on the position's arrays, and lookahead;
+    a bot that finds no legal placement passes."""
     s = scratch
     if code == K.BOT_GREEDY:
-        ok = K._greedy_move(seat, rng, par[0], par[1], t.block_connected, t.blocked_loses, t.corners,
-                            t.nbr, t.n_orient, t.rot_of, t.net_mask, t.emask_t, pos.hx[H_TTYPE], pos.hx[H_EMASK],
-                            pos.netid, pos.nets[0], pos.nets[1], pos.hx[H_ADJ], pos.hx[H_NEED], pos.hx[H_FRONT], pos.st[NFRONT],
-                            pos.sq[Q_PLACED], pos.hand, s.pt, s.pr, s.cand, s.maps, s.sd, s.pn, s.dq,
-                            s.arr, s.carr, s.crit, s.cnt, s.need_c, s.gx, s.mv)
-    else:
-        ok = K._random_move(seat, rng, t.block_connected, t.corners, t.n_orient, t.rot_of, t.emask_t,
-                            pos.hx[H_TTYPE], pos.hx[H_ADJ], pos.hx[H_NEED], pos.hx[H_FRONT], pos.st[NFRONT], pos.sq[Q_PLACED],
-                            pos.hand, s.pt, s.pr, s.cand, s.mv)
+        return _greedy(t, pos, seat, par, s, rng)
+    if code == K.BOT_LOOKAHEAD:
+        return _lookahead(t, pos, seat, par, s, rng)
+    ok = K._random_move(seat, rng, t.block_connected, t.corners, t.n_orient, t.rot_of, t.emask_t,
+                        pos.hx[H_TTYPE], pos.hx[H_ADJ], pos.hx[H_NEED], pos.hx[H_FRONT], pos.st[NFRONT],
+                        pos.sq[Q_PLACED], pos.hand, s.pt, s.pr, s.cand, s.mv)
     if not ok:
         return t.pass_move
     return encode(t, s.mv[0], s.mv[1], s.mv[2])
 
 
-engine.implement(Tables, new_position=new_position, to_move=to_move, legal_moves=legal_moves,
+engine.implement(Tables, no_alloc=True, new_position=new_position, to_move=to_move, legal_moves=legal_moves,
                  apply=apply, result=result, copy_position=copy_position, sample_hidden=sample_hidden,
                  evaluate=evaluate, new_scratch=new_scratch, bot_move=bot_move)

@@ -142,6 +142,14 @@ BOTS: tuple[Bot, ...] = (
                low=0.0, high=10.0))),
 )
 N_BOT_PARAMS = 4
+# Race only (race.py; game.py refuses it in other modes): greedy's two Race parameters
+LOOKAHEAD = Bot(
+    "lookahead", K.BOT_LOOKAHEAD,
+    "Greedy that looks one opponent reply ahead: takes an immediate win, plays greedy's move unless "
+    "the opponent could answer it with a winning placement (any tile the opponent may hold: its hand "
+    "is hidden), and then the best move by greedy's measure that hands over no immediate win. "
+    "Race mode only.",
+    BOTS[1].params[:2])
 
 END_REASONS = ("path", "opponent_path", "blocked", "self_blocked", "both_blocked",
                "stalemate_closest", "stalemate_draw", "no_move_loss", "turn_cap", "stalemate_score")
