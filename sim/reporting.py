@@ -892,7 +892,9 @@ def render_play(doc: Doc, analyses: Sequence[Analysis]) -> None:
     doc.p("Each variant's first games (up to 200) re-played from their seeds, measured before every "
           "decision: the legal moves, and every seat's standing by the game's own evaluation (the one "
           "greedy plays by) as a rough chance of winning. Means over games, 95% intervals; "
-          "decisiveness and drama over decisive games.")
+          "decisiveness and drama over decisive games. A position's evaluation often favours the "
+          "player who has just moved, so in games of alternating placements the lead changes at "
+          "most decisions: compare lead change between variants of one game, not across games.")
     doc.items([f"{m.replace('_', ' ')}: {MEANING[m]}." for m in METRICS])
     rows: list[Any] = []
     for group, items in groups_of(shown).items():

@@ -230,6 +230,17 @@ class HexflowGame(Game):
             return _columns(res)
         return _columns(_race_engine_chunk(rules, seats, first_game, n_games, run_seed))
 
+    def engine_replay(self, rules, seats, game_index, run_seed):
+        """(tables, decisions) of a Race game through the engine (Battle and Tri-Board are not on
+        the engine yet: None)."""
+        if rules["mode"] != "race":
+            return None
+        t = race.tables(rules)
+        codes, par = engine.bot_arrays(seats)
+        rec, _, _ = engine.play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
+                                       np.zeros(len(seats), np.int64), np.int64(rules["max_turns"] + 1))
+        return t, rec
+
     def play_traced(self, rules, seats, game_index, run_seed) -> Trace:
         if rules["mode"] == "battle":
             from . import battle as BT
