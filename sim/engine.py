@@ -14,6 +14,10 @@ A game describes itself to the engine with two kinds of value (pgx's shape, in n
 and implements these compiled functions for its own tables type (`implement` registers them):
 
     new_position(tables, rng) -> position          set-up; deals and draws come from rng
+    new_position_at(tables, rng, game_index)       optional: the set-up of game `game_index` of a
+                                                   run, for rules that depend on it (a match
+                                                   alternating the first seat); by default
+                                                   new_position, the index unused
     to_move(tables, pos) -> seat                   the seat to decide now, -1 once the game is over
     legal_moves(tables, pos, out) -> k             writes the k legal move codes into out[:k]
     apply(tables, pos, move, rng)                  plays a move; chance events (draws, dice) use rng
@@ -62,11 +66,16 @@ BOT_UNIFORM = -1
 HEADER = ("n_seats", "max_moves", "turn_cap", "res_width")
 FUNCTIONS = ("new_position", "to_move", "legal_moves", "apply", "result", "copy_position",
              "sample_hidden", "evaluate", "new_scratch", "bot_move")
+OPTIONAL = ("new_position_at",)
 
 
 # ---- the generic rule functions: bodies come from each game through `implement` -------------
 def new_position(tables, rng):
     raise NotImplementedError("compiled only: called from engine kernels")
+
+
+def new_position_at(tables, rng, game_index):
+    raise NotImplementedError("compiled only")
 
 
 def to_move(tables, pos):
@@ -105,7 +114,7 @@ def bot_move(tables, pos, seat, code, par, scratch, rng):
     raise NotImplementedError("compiled only")
 
 
-_GENERIC = {name: globals()[name] for name in FUNCTIONS}
+_GENERIC = {name: globals()[name] for name in FUNCTIONS + OPTIONAL}
 _IMPLEMENTED: dict[type, dict[str, Callable]] = {}
 
 
@@ -113,10 +122,11 @@ def implement(tables_cls: type, **functions: Callable) -> None:
     """Register a game's compiled rule functions for its tables NamedTuple class.
 
     Every name of `FUNCTIONS` is required (`copy_position(tables, pos)` takes the tables too,
-    so a game can copy only what changes). The tables class must start with the `HEADER`
-    fields. Call at import of the game's module, before any driver compiles."""
+    so a game can copy only what changes), those of `OPTIONAL` may be given. The tables class
+    must start with the `HEADER` fields. Call at import of the game's module, before any
+    driver compiles."""
     missing = sorted(set(FUNCTIONS) - set(functions))
-    extra = sorted(set(functions) - set(FUNCTIONS))
+    extra = sorted(set(functions) - set(FUNCTIONS) - set(OPTIONAL))
     if missing or extra:
         raise TypeError(f"implement({tables_cls.__name__}): missing {missing}, unknown {extra}")
     if tuple(getattr(tables_cls, "_fields", ())[:len(HEADER)]) != HEADER:
@@ -130,6 +140,13 @@ def implement(tables_cls: type, **functions: Callable) -> None:
 
     for name, fn in functions.items():
         overload(_GENERIC[name])(_forwarder(fn, is_mine))
+    if "new_position_at" not in functions:
+        setup = functions["new_position"]
+
+        def ov_at(t, rng, game_index):
+            if is_mine(t):
+                return lambda t, rng, game_index: setup(t, rng)
+        overload(new_position_at)(ov_at)
 
 
 def _forwarder(fn: Callable, is_mine: Callable) -> Callable:
@@ -167,7 +184,7 @@ def _forwarder(fn: Callable, is_mine: Callable) -> Callable:
 
 
 # ---- shared pieces every game may use -------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def uniform_move(tables, pos, rng, buf):
     """A legal move drawn uniformly (one draw); -1 if there is none."""
     k = legal_moves(tables, pos, buf)
@@ -176,7 +193,7 @@ def uniform_move(tables, pos, rng, buf):
     return buf[below(rng, k)]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose(tables, pos, seat, code, par, scratch, rng, buf):
     """The seat's bot decides: engine bots by their reserved codes, the game's bots otherwise."""
     if code == BOT_UNIFORM:
@@ -186,12 +203,12 @@ def choose(tables, pos, seat, code, par, scratch, rng, buf):
 
 # ---- the drivers ------------------------------------------------------------------------------
 @njit(cache=True)
-def play_game(tables, seed, bot_code, bot_par, scratch, buf, rec, res):
+def play_game(tables, seed, game_index, bot_code, bot_par, scratch, buf, rec, res):
     """Play one game from its seed; the first rec.shape[0] decisions go to
     rec[t] = (seat, move, generator state before apply).
     Returns the number of decisions. res receives the result row."""
     rng = new_state(seed)
-    pos = new_position(tables, rng)
+    pos = new_position_at(tables, rng, game_index)
     t = 0
     capped = False
     while True:
@@ -220,7 +237,8 @@ def play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, out):
     buf = np.empty(tables.max_moves, np.int64)
     rec = np.zeros((0, REC_W), np.int64)
     for g in range(n_games):
-        play_game(tables, game_seed(run_seed, first_game + g), bot_code, bot_par, scratch, buf, rec, out[g])
+        gi = first_game + g
+        play_game(tables, game_seed(run_seed, gi), gi, bot_code, bot_par, scratch, buf, rec, out[g])
 
 
 @njit(cache=True)
@@ -230,7 +248,8 @@ def play_traced(tables, run_seed, game_index, bot_code, bot_par, max_decisions):
     buf = np.empty(tables.max_moves, np.int64)
     rec = np.zeros((max_decisions, REC_W), np.int64)
     res = np.zeros(tables.res_width, np.int64)
-    t = play_game(tables, game_seed(run_seed, game_index), bot_code, bot_par, scratch, buf, rec, res)
+    t = play_game(tables, game_seed(run_seed, game_index), game_index, bot_code, bot_par, scratch, buf,
+                  rec, res)
     return rec[:min(t, max_decisions)].copy(), res
 
 
@@ -240,6 +259,13 @@ def start(tables, seed):
     """The position of a game seeded by `seed` before any decision, and its generator."""
     rng = new_state(seed)
     return new_position(tables, rng), rng
+
+
+@njit(cache=True)
+def start_at(tables, seed, game_index):
+    """The same for game `game_index` of a run (seed = game_seed(run seed, game_index))."""
+    rng = new_state(seed)
+    return new_position_at(tables, rng, game_index), rng
 
 
 @njit(cache=True)
@@ -338,6 +364,10 @@ class EngineGame:
     def describe(self, rules, seat: int, move: int) -> str:
         return str(move)
 
+    def max_decisions(self, rules) -> int:
+        """Decisions a traced game records at most (a bound on the game's length)."""
+        return self.max_traced_decisions
+
     def play_chunk(self, rules, seats, first_game, n_games, run_seed):
         t = self.tables(rules)
         codes, par = bot_arrays(seats)
@@ -351,7 +381,7 @@ class EngineGame:
         t = self.tables(rules)
         codes, par = bot_arrays(seats)
         rec, res = play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
-                               np.int64(self.max_traced_decisions))
+                               np.int64(self.max_decisions(rules)))
         names = self.seat_names(rules)
         row = {k: v[0] for k, v in columns(res[None, :], names, self.extra_columns, self.score_dtype).items()}
         moves = [{"seat": int(s), "move": int(m), "text": self.describe(rules, int(s), int(m))}
@@ -363,7 +393,8 @@ class EngineGame:
         """Every decision by the seat to move and among its legal moves, chance replayed from
         the recorded generator state, and the declared result equal to the position's."""
         t = self.tables(trace.rules)
-        pos, rng = start(t, np.uint64(game_seed(np.uint64(trace.run_seed), np.int64(trace.game_index))))
+        seed = game_seed(np.uint64(trace.run_seed), np.int64(trace.game_index))
+        pos, rng = start_at(t, np.uint64(seed), np.int64(trace.game_index))
         rec = trace.data["rec"]
         for i, (seat, move, state) in enumerate(rec):
             assert seat_to_move(t, pos) == seat, f"decision {i}: seat {seat} is not to move"
