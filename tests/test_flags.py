@@ -409,7 +409,7 @@ def test_greedy_needs_no_memory_and_evaluate_matches_its_delta():
     par = np.array(B.GREEDY_DEFAULTS)
     sc = B.new_scratch(t)
     before = B.position_value(t, sc, 0, owner, units, par)
-    h = 6 * 7 + 3  # row 6: far from every flag's surround
+    h = 2 * 7 + 4  # row 2, column 4: empty, around no flag
     assert owner[h] == -1 and t.flag_of[h] < 0
     d = B.delta(0, -1, 0, h, 9, owner, units, sc.cnt, sc.field, sc.tm, t.flag_of, sc.w)
     owner[h], units[h] = 0, 9
