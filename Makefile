@@ -4,10 +4,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 JOBS ?= $(shell nproc)
-# 40,000 games give 95% intervals of about +/-0.5 points on a win rate near 50%.
-GAMES ?= 40000
+# 12,000 games give 95% intervals of about +/-0.9 points on a win rate near 50% (+/-1 point on
+# the first mover's share of decisive games when a few percent are draws).
+GAMES ?= 12000
 
-.PHONY: install run test bench scale lint clean
+.PHONY: install run test bench scale ladder lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -18,14 +19,24 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-# The main job: every shipped HEXFLOW variant (Race, Battle, Tri-Board), greedy bots, then the
-# balance report. Rerunning resumes finished games; a variant whose file, rules code or game
-# count changed since the last run is played again (--replace-stale), never mixed.
+# The main job: every shipped variant of all four games (HEXFLOW Race, Battle, Tri-Board; Four
+# flags; HEXATILE; Hexa-Trex) with their shipped bots, then the answer-first balance report.
+# Rerunning resumes finished games and a larger GAMES plays only the missing ones; a variant
+# whose file or rules code changed since the last run is played again (--replace-stale), never
+# mixed.
 run: $(STAMP)
-	$(BIN)/hexsim run variants/hexflow/*.toml --games $(GAMES) --jobs $(JOBS) --out data/runs/latest --replace-stale
+	$(BIN)/hexsim run variants/*/*.toml --games $(GAMES) --jobs $(JOBS) --out data/runs/latest --replace-stale
 	$(BIN)/hexsim report data/runs/latest/* --out reports/latest
 	@echo "report: reports/latest/report.html"
+	# does the verdict hold with stronger play? random and greedy on every game's standard
+	# variant, then the search bot against greedy where a game has it (Race, HEXATILE)
+	$(MAKE) ladder LADDER_GAMES=$(RUN_LADDER_GAMES)
+	$(MAKE) ladder LADDER_GAMES=$(RUN_LADDER_GAMES) LADDER_OUT=reports/ladder-search \
+		LADDER_VARIANTS="hexflow/race hexatile/standard" LADDER_BOTS="--bot greedy --bot mcts"
 
+# The suite includes the regression gate on the committed baselines (tests/test_baselines_shipped.py:
+# exact replay, metric definitions and a small statistical check of each); the full statistical
+# check is `hexsim check` (about as many games as the baselines hold).
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --durations=15
 
@@ -37,6 +48,21 @@ bench: $(STAMP)
 SCALE_GAMES ?= 1000000
 scale: $(STAMP)
 	$(BIN)/python -m sim.scale variants/hexflow/race.toml --games $(SCALE_GAMES) --report
+
+# Skill ladder (issue 17): Elo, skill depth and the first mover's share by skill, one ladder per
+# shipped game's standard variant (HEXFLOW: each mode). LADDER_BOTS="--bot random --bot greedy
+# --bot mcts:iterations=200" adds a rung where a game has the search bot.
+LADDER_GAMES ?= 1000
+RUN_LADDER_GAMES ?= 400
+LADDER_VARIANTS ?= hexflow/race hexflow/battle hexflow/tri flags/standard hexatile/standard hexatrex/standard
+LADDER_BOTS ?= --bot random --bot greedy
+LADDER_OUT ?= reports/ladder
+ladder: $(STAMP)
+	for v in $(LADDER_VARIANTS); do \
+		$(BIN)/hexsim ladder $$v $(LADDER_BOTS) --games $(LADDER_GAMES) --jobs $(JOBS) \
+			--out $(LADDER_OUT)/$$(echo $$v | tr / -) --no-progress || exit 1; \
+	done
+	@echo "ladders: $(LADDER_OUT)/*/ladder.html"
 
 lint: $(STAMP)
 	$(BIN)/ruff check sim tests

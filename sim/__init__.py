@@ -6,42 +6,102 @@ The Python API mirrors the CLI (every command is a function first):
     v = sim.load_variant("hexflow/race")
     r = sim.run(v, games=10_000, seed=0)       # -> RunResult (r.path, r.table())
     sim.report([r.path], out="reports/x")       # -> ReportResult
+    sim.compare("hexflow/race", "variants/mine.toml", games=20_000)   # -> Comparison
+    sim.sweep("hexflow/race", {"rules.hand_size": [2, 3, 4]})         # -> SweepResult
+    sim.baseline.save(["hexflow/race"], games=20_000)                  # -> [Baseline]
+
+`sim.compare` and `sim.sweep` are both the function and the module (the module is callable), so
+they work whichever was imported first; `sim.baseline` is imported on first use.
 """
 
 __version__ = "0.1.0"
 
 
+def _plugin_sources(modules: str) -> list:
+    """The source files of the HEXSIM_GAMES modules (comma-separated): every .py file of the
+    package holding each module (its own folder for a package), or the lone file of a top-level
+    module. Found with importlib's path finder, which reads no module: a plug-in's package may
+    import numba, which must not load before NUMBA_CACHE_DIR is set. A module that cannot be
+    found adds nothing here (the registry reports it when the game is asked for)."""
+    import importlib.machinery
+    import importlib.util
+    from pathlib import Path
+
+    files: list[Path] = []
+    for name in filter(None, (m.strip() for m in modules.split(","))):
+        parts = name.split(".")
+        try:
+            spec = importlib.util.find_spec(parts[0])  # top level: imports nothing
+            for i in range(1, len(parts)):
+                if spec is None or spec.submodule_search_locations is None:
+                    spec = None
+                    break
+                spec = importlib.machinery.PathFinder.find_spec(".".join(parts[: i + 1]),
+                                                                list(spec.submodule_search_locations))
+        except (ImportError, ValueError):
+            spec = None
+        if spec is None or not spec.origin or not spec.has_location:
+            continue
+        origin = Path(spec.origin).resolve()
+        if spec.submodule_search_locations is not None or len(parts) > 1:
+            files += sorted(origin.parent.rglob("*.py"))  # the package: helpers in sibling files
+        else:
+            files.append(origin)
+    return files
+
+
+def kernel_source_hash(plugins: str | None = None) -> str:
+    """16 hex digits over every source a compiled kernel can come from: sim/rng.py,
+    sim/hexgrid.py, the engine (sim/interface.py, engine.py, search.py), sim/games/ and the
+    packages of the HEXSIM_GAMES plug-ins (`plugins`, default: the environment's). The key of
+    numba's cache folder (see `_numba_cache_dir`)."""
+    import hashlib
+    import os
+    from pathlib import Path
+
+    if plugins is None:
+        plugins = os.environ.get("HEXSIM_GAMES", "")
+    root = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    engine = [root / "interface.py", root / "engine.py", root / "search.py"]
+    kernel_sources = [root / "rng.py", root / "hexgrid.py", *engine, *sorted((root / "games").rglob("*.py"))]
+    for path in kernel_sources:
+        if path.exists():
+            h.update(str(path.relative_to(root)).encode())
+            h.update(path.read_bytes())
+    seen = set(kernel_sources)
+    for path in _plugin_sources(plugins):
+        if path not in seen and path.exists():
+            seen.add(path)
+            h.update(b"plugin\0" + str(path).encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()[:16]
+
+
 def _numba_cache_dir() -> None:
-    """Key numba's on-disk cache on a hash of the kernel sources (rng, hexgrid, engine, games/).
+    """Key numba's on-disk cache on a hash of the kernel sources (`kernel_source_hash`: rng,
+    hexgrid, the engine's interface, drivers and search bot, games/, and the HEXSIM_GAMES
+    plug-ins' packages).
 
     numba's `cache=True` only notices edits to the file of the cached function itself, not to
     kernels it calls from other modules, so after a rule edit a stale kernel could silently play
     the old rules. A cache folder per source hash makes every edit a fresh compile. Set before
-    numba is imported; inherited by worker processes; a user's NUMBA_CACHE_DIR wins.
+    numba is imported; inherited by worker processes; a user's NUMBA_CACHE_DIR wins. A game
+    registered from Python with `sim.games.register` (not through HEXSIM_GAMES) is not covered.
     """
-    import hashlib
     import os
     from pathlib import Path
 
     if "NUMBA_CACHE_DIR" in os.environ:
         return
-    root = Path(__file__).resolve().parent
-    h = hashlib.sha256()
-    kernel_sources = [root / "rng.py", root / "hexgrid.py", root / "engine.py",
-                      *sorted((root / "games").rglob("*.py"))]
-    for path in kernel_sources:
-        if not path.exists():
-            continue
-        h.update(str(path.relative_to(root)).encode())
-        h.update(path.read_bytes())
+    key = kernel_source_hash()
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "hexsim" / "numba"
-    os.environ["NUMBA_CACHE_DIR"] = str(base / h.hexdigest()[:16])
+    os.environ["NUMBA_CACHE_DIR"] = str(base / key)
     try:  # caches of sources unused for a week are dead weight
         import shutil
         import time
 
         for old in base.iterdir():
-            if old.name != h.hexdigest()[:16] and time.time() - old.stat().st_mtime > 7 * 86400:
+            if old.name != key and time.time() - old.stat().st_mtime > 7 * 86400:
                 shutil.rmtree(old, ignore_errors=True)
     except OSError:
         pass
@@ -66,11 +126,11 @@ def run(variant, games, **kwargs):
     return _run(variant, games, **kwargs)
 
 
-def report(run_dirs, out):
+def report(run_dirs, out, **kwargs):
     """Build the balance report of one or more run folders; see `sim.reporting.build_report`."""
     from sim.reporting import build_report
 
-    return build_report([str(d) for d in run_dirs], out)
+    return build_report([str(d) for d in run_dirs], out, **kwargs)
 
 
 def compare(a, b, **kwargs):
@@ -85,3 +145,36 @@ def sweep(variant, grid, **kwargs):
     from sim.sweep import sweep as _sweep
 
     return _sweep(variant, grid, **kwargs)
+
+
+def ladder(variant, bots=(), **kwargs):
+    """Play a skill ladder and rate its bots; see `sim.ladder.ladder` (a LadderResult of frames)."""
+    from sim.ladder import ladder as _ladder
+
+    return _ladder(variant, bots, **kwargs)
+
+
+def __getattr__(name):
+    """`sim.baseline` (and the other submodules) after a bare `import sim`."""
+    import importlib
+
+    if name in ("baseline", "reporting", "replay", "runner", "stats", "metrics", "tables",
+                "variants", "sequential"):
+        return importlib.import_module(f"sim.{name}")
+    raise AttributeError(f"module 'sim' has no attribute {name!r}")
+
+
+def _callable_module(module_name: str, func_name: str) -> None:
+    """Make the submodule `module_name` callable as its function `func_name`: importing
+    `sim.compare` rebinds the package attribute `sim.compare` to the module, and
+    `sim.compare(a, b)` must keep working after that."""
+    import sys
+    import types
+
+    module = sys.modules[module_name]
+
+    class _CallableModule(types.ModuleType):
+        def __call__(self, *args, **kwargs):
+            return getattr(self, func_name)(*args, **kwargs)
+
+    module.__class__ = _CallableModule

@@ -1,17 +1,22 @@
-"""Regression baselines: `hexsim baseline save VARIANT...` and `hexsim check [PATHS]`.
+"""Regression baselines: `hexsim baseline save VARIANT...` (or `--shipped`) and `hexsim check`.
 
 A baseline (JSON, `data/baselines/<game>/<name>.json`) records how a variant played: the variant
 by spec (shipped `game/name` or a path, re-resolved from its file as it is now at check time),
 its hash and resolved set-up, games, run seed, code version, a digest of the exact outcome table,
-the outcome columns of its first games (the exact sample) and every metric with its interval.
+the design of its statistical check (`design`: fresh games, levels, measured error rates; see
+`sim.drift`), every metric with what the check tests, and a sample of outcome rows: its first
+games plus the first few games of every (end reason, winner, first seat) outcome and of every
+column's extremes, so rare outcomes are in it too.
 
-`check` verifies each baseline two ways:
-- exact: re-plays the sampled games (one contiguous range, one `play_chunk` call) and names the
-  first games whose winner, turns, scores or other columns differ (`full=True` re-plays every
-  game and compares the table digest);
-- statistical: plays fresh seeds (run seed + 1 unless given) and tests every metric against the
-  baseline with a tolerance (two one-sided tests of "moved by more than the tolerance"), Holm
-  correction across the metrics of the baseline.
+`check` verifies each baseline three ways:
+- exact: re-plays the sampled games and names the first games whose winner, turns, scores or
+  other columns differ (`full=True` re-plays every game and compares the table digest);
+- definitions: computes every metric on the stored sample rows with today's code and compares
+  with what the saving code computed on the same rows; a difference means the metric's
+  definition changed ("re-save"), not that the games drifted;
+- statistical: plays fresh seeds (run seed + 1 unless given) and tests every testable metric
+  against the baseline (see `sim.drift`: the first mover's share at its own level, the others
+  under Holm), so an unchanged variant passes with probability at least 1 - 2e-4.
 """
 
 from __future__ import annotations
@@ -19,7 +24,9 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import sys
 import tempfile
+import time
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -29,17 +36,22 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
-from sim import metrics
+from sim import drift, metrics
 from sim.errors import UserError
-from sim.variants import VARIANTS_DIR, Variant, load
+from sim.variants import Variant, find, load, name_of
 
 ROOT = Path(__file__).resolve().parent.parent
 BASELINES_DIR = ROOT / "data" / "baselines"
-FORMAT = 1
-SAMPLE = 200  # games whose outcomes are stored for the exact check
+FORMAT = 2
+OLD_FORMATS = (1,)  # read for the exact check; reported as "re-save"
+SAMPLE = 200  # first games whose outcomes are stored for the exact check and the definitions
+PER_OUTCOME = 3  # further games of every (end reason, winner, first seat) outcome
+EXTRA = 150  # at most this many further games
+PILOT = 3000  # games played to choose a baseline's size
+SMALL_CHECK = 500  # fresh games of the small statistical check (`make test`)
 ID_COLUMNS = ("variant", "variant_hash")  # names, not outcomes: left out of the digest
+RESAVE = "hexsim baseline save --shipped"
 
 
 # ---- table digest and sample ------------------------------------------------------------------
@@ -67,19 +79,133 @@ def _jsonable(values: pd.Series) -> list:
     return values.to_numpy().tolist()
 
 
-def sample_of(df: pd.DataFrame, k: int) -> dict[str, list]:
-    head = df[df["rotation"] == 0].head(k)
-    return {c: _jsonable(head[c]) for c in outcome_columns(head)}
+def sample_rows(df: pd.DataFrame, first: int = SAMPLE, per_outcome: int = PER_OUTCOME,
+                extra: int = EXTRA) -> np.ndarray:
+    """Row positions of the sample: the first `first` games, then (at most `extra` more) the
+    first `per_outcome` games of every (end reason, winner, first seat) outcome and the first
+    game at each column's minimum and maximum, in game order."""
+    df = df[df["rotation"] == 0]
+    head = list(range(min(first, len(df))))
+    seen = set(head)
+    more: list[int] = []
+
+    def add(pos):
+        for i in pos:
+            if len(more) >= extra:
+                return
+            if i not in seen:
+                seen.add(i)
+                more.append(int(i))
+
+    keys = df[["end_reason", "winner", "first_seat"]].astype(str).agg("|".join, axis=1).to_numpy()
+    _, first_of = np.unique(keys, return_index=True)
+    for i in np.sort(first_of):
+        add(np.flatnonzero(keys == keys[i])[:per_outcome])
+    for c in outcome_columns(df):
+        col = df[c]
+        if c in ("game", "seed") or not pd.api.types.is_numeric_dtype(col) or col.dtype == bool:
+            continue
+        v = col.to_numpy()
+        add([int(np.argmin(v)), int(np.argmax(v))])
+    return np.array(head + sorted(more), dtype=np.int64)
+
+
+def sample_of(df: pd.DataFrame, rows: np.ndarray, first: int) -> dict[str, Any]:
+    """The stored sample: outcome columns of the given rows (the first `first` of them the
+    table's first games), with each column's dtype (and categories) so the rows can be rebuilt
+    as the table held them."""
+    part = df[df["rotation"] == 0].iloc[rows]
+    dtypes, cats = {}, {}
+    for c in outcome_columns(part):
+        if isinstance(part[c].dtype, pd.CategoricalDtype):
+            dtypes[c] = "category"
+            cats[c] = [str(x) for x in part[c].cat.categories]
+        else:
+            dtypes[c] = str(part[c].dtype)
+    return {"games": len(part), "first_games": int(min(first, len(part))),
+            "columns": {c: _jsonable(part[c]) for c in outcome_columns(part)},
+            "dtypes": dtypes, "categories": cats}
+
+
+def sample_table(b: Baseline) -> pd.DataFrame:
+    """The stored sample rows as a table (dtypes as the run wrote them)."""
+    s = b.data["sample"]
+    v = b.data["variant"]
+    n = len(next(iter(s["columns"].values()), []))
+    frame: dict[str, Any] = {"variant": pd.Categorical([v["name"]] * n),
+                             "variant_hash": pd.Categorical([v["hash"]] * n)}
+    for c, vals in s["columns"].items():
+        dt = s.get("dtypes", {}).get(c)
+        if dt == "category":
+            frame[c] = pd.Categorical(vals, categories=s["categories"][c])
+        elif dt is not None:
+            frame[c] = np.asarray(vals, dtype=dt)
+        else:
+            frame[c] = np.asarray(vals)
+    return pd.DataFrame(frame)
+
+
+# ---- metric records ---------------------------------------------------------------------------
+def _plain(v):
+    if isinstance(v, np.generic):
+        v = v.item()
+    if isinstance(v, float) and math.isnan(v):
+        return None
+    return v
+
+
+def tested_as(m: metrics.Metric, games: int) -> str | None:
+    """How the check tests a metric: proportion, mean, quantile, or None (not tested: a game
+    value known only through a bootstrap, or a rate over several events per game)."""
+    if m.kind == "proportion":
+        return "proportion" if m.n <= games else None
+    if m.kind == "mean":
+        return "mean"
+    if m.kind == "quantile":
+        return "quantile"
+    return None
+
+
+def _fingerprint(m: metrics.Metric) -> dict[str, Any]:
+    return {"kind": m.kind, "value": _plain(float(m.value)), "n": int(m.n),
+            "successes": None if m.successes is None else int(m.successes)}
+
+
+def definitions_of(df: pd.DataFrame, variant: Variant) -> dict[str, dict[str, Any]]:
+    """Every metric today's code computes on `df` (the sample rows): its definition's fingerprint."""
+    return {m.name: _fingerprint(m) for m in metrics.outcome_metrics(df, variant)}
+
+
+def metric_records(df: pd.DataFrame, variant: Variant) -> list[dict[str, Any]]:
+    games = len(df)
+    rows = []
+    for m in metrics.outcome_metrics(df, variant):
+        r: dict[str, Any] = {"metric": m.name, "kind": m.kind, "value": float(m.value), "n": int(m.n),
+                             "successes": None if m.successes is None else int(m.successes),
+                             "test": tested_as(m, games), "fair": m.fair}
+        if m.kind == "proportion" and m.n:
+            r["ci_low"], r["ci_high"] = metrics.wilson(m.successes, m.n)
+        if m.kind in ("mean", "quantile"):
+            r["sd"] = float(np.std(m.data, ddof=1)) if m.n > 1 else 0.0
+        if m.kind == "quantile":
+            r["q"], r["column"] = m.q, "turns"
+        rows.append({k: _plain(v) for k, v in r.items()})
+    return rows
+
+
+def histogram(x: np.ndarray) -> dict[str, list]:
+    vals, counts = np.unique(np.asarray(x, dtype=np.float64), return_counts=True)
+    return {"values": vals.tolist(), "counts": counts.astype(int).tolist()}
 
 
 # ---- save --------------------------------------------------------------------------------------
 def spec_of(variant: Variant) -> str:
-    """How `check` finds the variant again: `game/name` when shipped, else a path (relative to
-    the repository when inside it)."""
+    """How `check` finds the variant again: `game/name` when shipped or on HEXSIM_VARIANTS, else a
+    path (relative to the repository when inside it)."""
     if variant.path is None:
         raise UserError(f"{variant.name}: a baseline needs a variant loaded from a file")
     p = variant.path.resolve()
-    if p.is_relative_to(VARIANTS_DIR):
+    if name_of(p) is not None and find(variant.name).resolve() == p:  # not a shadowed name
         return variant.name
     return str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p)
 
@@ -94,20 +220,57 @@ class Baseline:
     path: Path
     data: dict[str, Any]
 
+    @property
+    def format(self) -> int:
+        return int(self.data.get("hexsim_baseline", 0))
 
-def make_baseline(variant: Variant, games: int, seed: int = 0, sample: int = SAMPLE,
+
+def _rates(df: pd.DataFrame) -> tuple[float, float]:
+    """First mover's share of decisive games, and the decisive rate."""
+    winner, first = df["winner"].to_numpy(), df["first_seat"].to_numpy()
+    dec = winner >= 0
+    return (float((winner == first)[dec].mean()) if dec.any() else 0.5), float(dec.mean())
+
+
+def choose_games(variant: Variant, seed: int = 0, jobs: int | None = None,
+                 levels: drift.Levels = drift.DESIGN, pilot: int = PILOT) -> int:
+    """Games for a baseline of this variant: a pilot run estimates the first mover's share and
+    the decisive rate (each taken 2 standard errors towards the harder case), then
+    `drift.design_games` gives the smallest size with the power the design asks."""
+    import sim
+
+    with tempfile.TemporaryDirectory(prefix="hexsim-pilot-") as tmp:
+        df = sim.run(variant, pilot, seed=seed, jobs=jobs, out=Path(tmp) / "run", progress=False).table()
+    p, dec = _rates(df)
+    d = max(dec * len(df), 1)
+    p = p + np.sign(0.5 - p) * min(abs(0.5 - p), 2 * math.sqrt(p * (1 - p) / d))
+    dec = max(dec - 2 * math.sqrt(dec * (1 - dec) / len(df)), 0.5 / len(df))
+    return drift.design_games(p, dec, levels)
+
+
+def make_baseline(variant: Variant, games: int | None = None, seed: int = 0, sample: int = SAMPLE,
                   jobs: int | None = None, progress: bool = False) -> dict[str, Any]:
-    """Play the variant and build the baseline record (nothing written)."""
+    """Play the variant and build the baseline record (nothing written). `games=None`: the
+    size the design needs (`choose_games`)."""
     import sim
     from sim.runner import git_commit
 
     if variant.overrides:
         raise UserError(f"{variant.name}: a baseline records a variant file as it is; "
                         "overrides are not allowed")
+    if games is None:
+        games = choose_games(variant, seed, jobs)
     with tempfile.TemporaryDirectory(prefix="hexsim-baseline-") as tmp:
         run = sim.run(variant, games, seed=seed, jobs=jobs, out=Path(tmp) / "run", progress=progress)
         df = run.table()
-    mt = metrics.metric_table(df, variant, seed=seed)
+    rows = sample_rows(df, first=sample)
+    smp = sample_of(df, rows, sample)
+    probe = definitions_of(sample_table(Baseline(Path("."), {"sample": smp, "variant": {
+        "name": variant.name, "hash": variant.hash}})), variant)
+    mrecs = metric_records(df, variant)
+    for r in mrecs:
+        r["definition"] = probe.get(r["metric"])
+    p, dec = _rates(df)
     return {
         "hexsim_baseline": FORMAT,
         "variant": {"spec": spec_of(variant), "name": variant.name, "hash": variant.hash,
@@ -117,22 +280,19 @@ def make_baseline(variant: Variant, games: int, seed: int = 0, sample: int = SAM
         "code": {"package_version": sim.__version__, "git_commit": git_commit()},
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "table_digest": table_digest(df),
-        "sample": {"first_game": 0, "games": min(sample, games), "columns": sample_of(df, sample)},
-        "metrics": [{k: _plain(v) for k, v in r.items()} for r in mt.to_dict("records")],
+        "design": drift.design_record(p, dec, games),
+        "histograms": {"turns": histogram(df["turns"].to_numpy())},
+        "definitions": {"new_metrics_on_sample": sorted(set(probe) - {r["metric"] for r in mrecs})},
+        "metrics": mrecs,
+        "sample": smp,
     }
 
 
-def _plain(v):
-    if isinstance(v, np.generic):
-        v = v.item()
-    if isinstance(v, float) and math.isnan(v):
-        return None
-    return v
-
-
-def save(variants: Sequence[str | Variant], games: int, seed: int = 0, out: str | Path | None = None,
-         sample: int = SAMPLE, jobs: int | None = None, progress: bool = False) -> list[Baseline]:
-    """Save one baseline per variant (to `out` when one variant, else the default paths)."""
+def save(variants: Sequence[str | Variant], games: int | None = None, seed: int = 0,
+         out: str | Path | None = None, sample: int = SAMPLE, jobs: int | None = None,
+         progress: bool = False) -> list[Baseline]:
+    """Save one baseline per variant (to `out` when one variant, else the default paths).
+    `games=None`: each variant gets the size its design needs."""
     from sim import tables
 
     loaded = [v if isinstance(v, Variant) else load(v) for v in variants]
@@ -140,22 +300,30 @@ def save(variants: Sequence[str | Variant], games: int, seed: int = 0, out: str 
         raise UserError("baseline save: name at least one variant")
     if out is not None and len(loaded) > 1:
         raise UserError("--out FILE: only with a single variant (several go to data/baselines)")
-    if games < 1 or sample < 1:
+    if (games is not None and games < 1) or sample < 1:
         raise UserError("--games and --sample must be at least 1")
     saved = []
-    for v in loaded:
+    for i, v in enumerate(loaded, 1):
+        t0 = time.perf_counter()
         data = make_baseline(v, games, seed, sample, jobs, progress)
         path = Path(out) if out is not None else default_path(v)
         tables.write_json(path, data)
         saved.append(Baseline(path, data))
+        if progress:
+            wall = time.perf_counter() - t0
+            print(f"[{i}/{len(loaded)}] {v.name}: {data['games']:,} games in {wall:.0f} s "
+                  f"(power {data['design']['power']:.3f} at a {drift.SHIFT:g} change of the "
+                  f"first mover's share)", file=sys.stderr, flush=True)
     return saved
 
 
-def save_shipped(games: int, seed: int = 0, jobs: int | None = None) -> list[Baseline]:
-    """Baselines for every shipped variant (the committed ones under data/baselines)."""
+def save_shipped(games: int | None = None, seed: int = 0, jobs: int | None = None,
+                 progress: bool = False) -> list[Baseline]:
+    """Baselines for every shipped variant (the committed ones under data/baselines) and every
+    variant in the HEXSIM_VARIANTS folders."""
     from sim.variants import list_shipped
 
-    return save(list_shipped(), games, seed, jobs=jobs)
+    return save(list_shipped(), games, seed, jobs=jobs, progress=progress)
 
 
 def read(path: str | Path) -> Baseline:
@@ -167,7 +335,7 @@ def read(path: str | Path) -> Baseline:
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise UserError(f"{path}: not a baseline (bad JSON: {e})") from None
     need = ("variant", "games", "seed", "table_digest", "sample", "metrics")
-    if not isinstance(data, dict) or data.get("hexsim_baseline") != FORMAT or any(
+    if not isinstance(data, dict) or data.get("hexsim_baseline") not in (FORMAT, *OLD_FORMATS) or any(
             k not in data for k in need):
         raise UserError(f"{path}: not a hexsim baseline (format {FORMAT} with keys "
                         f"{', '.join(need)})")
@@ -211,7 +379,10 @@ class CheckResult:
     exact_mismatches: list[str] = field(default_factory=list)  # first games that differ
     exact_differing: int = 0
     digest_checked: bool = False
+    stale: list[str] = field(default_factory=list)  # why the baseline must be re-saved
     stats: pd.DataFrame | None = None  # one row per metric (statistical check)
+    fresh_games: int = 0
+    games_per_second: float | None = None
 
     @property
     def exact_ok(self) -> bool:
@@ -223,14 +394,20 @@ class CheckResult:
 
     @property
     def ok(self) -> bool:
-        return self.exact_ok and self.stats_ok
+        return self.exact_ok and self.stats_ok and not self.stale
+
+    @property
+    def status(self) -> str:
+        if not (self.exact_ok and self.stats_ok):
+            return "DRIFT"
+        return "STALE" if self.stale else "ok"
 
     def summary(self) -> str:
-        lines = [f"{'ok  ' if self.ok else 'DRIFT'} {self.variant} ({self.path})"]
+        lines = [f"{self.status:5s} {self.variant} ({self.path})"]
         for d in self.variant_changed:
             lines.append(f"    variant file changed since the baseline: {d}")
         if self.exact_games:
-            what = "all games (table digest)" if self.digest_checked else f"games 0-{self.exact_games - 1}"
+            what = "all games (table digest)" if self.digest_checked else f"{self.exact_games} sampled games"
             if self.exact_ok:
                 lines.append(f"    exact: {what} replay identically")
             else:
@@ -239,14 +416,24 @@ class CheckResult:
                 lines.append(f"    exact: {self.exact_differing} of {self.exact_games} games differ "
                              f"({why}); first:")
                 lines += [f"      {m}" for m in self.exact_mismatches]
+        if self.stale:
+            lines.append(f"    stale, re-save it ({RESAVE}, or hexsim baseline save "
+                         f"{self.variant}):")
+            lines += [f"      {s}" for s in self.stale]
         if self.stats is not None:
-            bad = self.stats[self.stats["drifted"]]
-            lines.append(f"    statistical: {len(self.stats) - len(bad)} of {len(self.stats)} "
-                         f"metrics hold (fresh seed, Holm-adjusted)")
+            st = self.stats
+            tested = st[st["status"].isin(["ok", "drift"])]
+            bad = st[st["drifted"]]
+            untestable = st[st["status"] == "not testable"]
+            rate = f", {self.games_per_second:,.0f} games/s" if self.games_per_second else ""
+            lines.append(f"    statistical: {len(tested) - len(bad)} of {len(tested)} tested metrics "
+                         f"hold on {self.fresh_games:,} fresh games{rate}; {len(untestable)} not "
+                         f"testable at this size (too few events), "
+                         f"{int((st['status'] == 'not tested').sum())} not tested (no per-game test)")
             for r in bad.to_dict("records"):
                 lines.append(f"      {r['metric']}: baseline {r['baseline']:.4g}, now {r['value']:.4g} "
-                             f"(tolerance {r['tolerance']:.3g}, p_adj {r['p_adjusted']:.3g})"
-                             + (f"; {r['note']}" if r["note"] else ""))
+                             f"(p {r['p_value']:.3g}, adjusted {r['p_adjusted']:.3g} < "
+                             f"{r['level']:.3g})" + (f"; {r['note']}" if r["note"] else ""))
         return "\n".join(lines)
 
 
@@ -259,9 +446,15 @@ class CheckReport:
         return all(r.ok for r in self.results)
 
     def summary(self) -> str:
-        bad = sum(not r.ok for r in self.results)
-        tail = (f"{len(self.results)} baselines hold" if not bad
-                else f"{bad} of {len(self.results)} baselines drifted")
+        drifted = sum(r.status == "DRIFT" for r in self.results)
+        stale = sum(r.status == "STALE" for r in self.results)
+        n = len(self.results)
+        if not drifted and not stale:
+            tail = f"{n} baselines hold"
+        else:
+            parts = [f"{drifted} of {n} baselines drifted"] if drifted else []
+            parts += [f"{stale} of {n} baselines stale (re-save: {RESAVE})"] if stale else []
+            tail = "; ".join(parts)
         return "\n".join([r.summary() for r in self.results] + [tail])
 
     def junit_xml(self, path: str | Path) -> Path:
@@ -272,12 +465,15 @@ class CheckReport:
             if r.exact_games:
                 msg = None if r.exact_ok else f"{r.exact_differing} of {r.exact_games} games differ"
                 cases.append(("exact replay", msg, "\n".join(r.variant_changed + r.exact_mismatches)))
+            if r.stale:
+                cases.append(("metric definitions", f"stale baseline, re-save ({RESAVE})",
+                              "\n".join(r.stale)))
             if r.stats is not None:
                 for s in r.stats.to_dict("records"):
                     msg = (f"{s['metric']}: baseline {s['baseline']:.6g}, now {s['value']:.6g}, "
-                           f"tolerance {s['tolerance']:.3g}, p_adj {s['p_adjusted']:.3g}"
+                           f"p {s['p_value']:.3g}, adjusted {s['p_adjusted']:.3g} < {s['level']:.3g}"
                            if s["drifted"] else None)
-                    cases.append((f"metric {s['metric']}", msg, ""))
+                    cases.append((f"metric {s['metric']}", msg, s["status"]))
             suite = ET.SubElement(suites, "testsuite", name=r.variant, tests=str(len(cases)),
                                   failures=str(sum(m is not None for _, m, _ in cases)))
             for name, msg, text in cases:
@@ -307,6 +503,19 @@ def _play(variant: Variant, first: int, n: int, seed: int) -> pd.DataFrame:
     from sim.runner import play_range
 
     return play_range(variant, first, n, seed)
+
+
+def _play_games(variant: Variant, games: Sequence[int], seed: int) -> pd.DataFrame:
+    """Rows of the given games (each run of consecutive games in one call), in the given order."""
+    games = [int(g) for g in games]
+    if not games:
+        return _play(variant, 0, 0, seed)
+    parts, start = [], 0
+    for i in range(1, len(games) + 1):
+        if i == len(games) or games[i] != games[i - 1] + 1:
+            parts.append(_play(variant, games[start], i - start, seed))
+            start = i
+    return pd.concat(parts, ignore_index=True)
 
 
 def exact_differences(stored: dict[str, list], now: pd.DataFrame, limit: int = 5,
@@ -345,6 +554,7 @@ def check_exact(b: Baseline, variant: Variant, sample: int | None = None, full: 
     res = result or CheckResult(b.path, variant.name)
     d = b.data
     seed = int(d["seed"])
+    stored = d["sample"]["columns"]
     if full:
         from sim import runner
 
@@ -353,123 +563,213 @@ def check_exact(b: Baseline, variant: Variant, sample: int | None = None, full: 
                          for f in range(0, d["games"], chunk)], ignore_index=True)
         res.digest_checked = True
         res.exact_games = int(d["games"])
-        stored = d["sample"]["columns"]
         if table_digest(now) != d["table_digest"]:
-            k = len(next(iter(stored.values()), []))
-            count, lines = exact_differences(stored, now.head(k), seat_names=variant.seat_names)
+            rows = np.asarray(stored["game"], dtype=np.int64)
+            count, lines = exact_differences(stored, now.iloc[rows].reset_index(drop=True),
+                                             seat_names=variant.seat_names)
             res.exact_differing = max(count, 1)
             res.exact_mismatches = lines or [
                 f"table digest {d['table_digest'][:19]}... -> {table_digest(now)[:19]}...: "
-                f"the first {k} games agree, a later game differs"]
+                f"the {len(rows)} sampled games agree, another game differs"]
         return res
-    stored = d["sample"]["columns"]
-    k = len(next(iter(stored.values()), []))
+    k = len(stored["game"])
     k = min(k, sample) if sample else k
     stored = {c: v[:k] for c, v in stored.items()}
-    now = _play(variant, 0, k, seed)
+    now = _play_games(variant, stored["game"], seed)
     res.exact_games = k
     res.exact_differing, res.exact_mismatches = exact_differences(stored, now,
                                                                   seat_names=variant.seat_names)
     return res
 
 
-def tolerance_p(row: dict[str, Any], m: metrics.Metric, tol: float, rel_tol: float
-                ) -> tuple[float, float, str]:
-    """p-value of "this metric moved away from the baseline by more than its tolerance"
-    (two one-sided tests, Bonferroni over the two sides), the tolerance used and a note.
+def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    if a["kind"] != b["kind"] or a["n"] != b["n"] or a.get("successes") != b.get("successes"):
+        return False
+    x, y = a["value"], b["value"]
+    if x is None or y is None:
+        return x is None and y is None
+    return math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12)
 
-    Proportions: absolute tolerance `tol`. A quantile Q is tested through the share of games at
-    most Q long (a proportion, tolerance `tol`). Means and game values: `rel_tol` x |baseline|."""
-    kind = row["kind"]
-    if kind == "proportion" or kind == "quantile":
-        if kind == "proportion":
-            kb, nb, kn, nn = row["successes"], row["n"], m.successes, m.n
-        else:  # the share of games at most the baseline quantile long, before and now
-            kb, nb = row["cdf_successes"], row["n"]
-            kn, nn = int((m.data <= row["value"]).sum()), m.n
-        if not nb or not nn:
-            return float("nan"), tol, "no games"
-        up = metrics.prop_test(kn, nn, kb, nb, value=tol, alternative="larger")
-        down = metrics.prop_test(kn, nn, kb, nb, value=-tol, alternative="smaller")
-        note = "" if kind == "proportion" else \
-            f"share of games <= {row['value']:g} turns {kb / nb:.3f} -> {kn / nn:.3f}"
-        return min(1.0, 2 * min(up, down)), tol, note
-    t = rel_tol * abs(row["value"])
-    if kind == "mean":
-        sd_n = float(np.std(m.data, ddof=1)) if m.n > 1 else 0.0
-        sd_b = row["sd"] or 0.0
-        se = math.sqrt(sd_n**2 / m.n + sd_b**2 / row["n"])
-    else:  # value: bootstrap standard errors of both sides
-        se = math.sqrt((row.get("se") or 0.0) ** 2 + (row.get("se_now") or 0.0) ** 2)
-    diff = m.value - row["value"]
-    if se == 0:
-        return (0.0 if abs(diff) > t else 1.0), t, "no spread"
-    if kind == "mean" and m.n > 1 and row["n"] > 1:
-        # Welch's test of |diff| > t, one side at a time, from summary statistics (scipy)
-        ps = [sps.ttest_ind_from_stats(m.value - s * t, sd_n, m.n, row["value"], sd_b, row["n"],
-                                       equal_var=False, alternative=alt).pvalue
-              for s, alt in ((1, "greater"), (-1, "less"))]
-        return min(1.0, 2 * float(np.nanmin(ps))), t, ""
-    up, down = sps.norm.sf((diff - t) / se), sps.norm.cdf((diff + t) / se)
-    return min(1.0, 2 * float(min(up, down))), t, ""
+
+def check_definitions(b: Baseline, variant: Variant, result: CheckResult | None = None
+                      ) -> tuple[CheckResult, set[str]]:
+    """Compare every metric's value on the stored sample rows, today's code against the saving
+    code's; returns the result (its `stale` reasons) and the names whose definition changed."""
+    res = result or CheckResult(b.path, variant.name)
+    if b.format in OLD_FORMATS:
+        res.stale.append(f"saved by older code (baseline format {b.format} records no metric "
+                         "definitions and no check design)")
+        return res, set()
+    now = definitions_of(sample_table(b), variant)
+    changed: set[str] = set()
+    recorded = {r["metric"] for r in b.data["metrics"]}
+    for r in b.data["metrics"]:
+        then = r.get("definition")
+        if then is None:
+            continue
+        if r["metric"] not in now:
+            changed.add(r["metric"])
+            res.stale.append(f"{r['metric']}: metric definition changed (no longer produced on the "
+                             "same games)")
+        elif not _same(then, now[r["metric"]]):
+            changed.add(r["metric"])
+            t, n = then, now[r["metric"]]
+            res.stale.append(f"{r['metric']}: metric definition changed (on the same "
+                             f"{len(b.data['sample']['columns']['game'])} sampled games: "
+                             f"{_show(t)} then, {_show(n)} now)")
+    known = recorded | set(b.data.get("definitions", {}).get("new_metrics_on_sample", []))
+    for name in sorted(set(now) - known):
+        res.stale.append(f"{name}: new metric, not in the baseline")
+    return res, changed
+
+
+def _show(f: dict[str, Any]) -> str:
+    if f["kind"] == "proportion":
+        return f"{f['successes']} of {f['n']}"
+    return "none" if f["value"] is None else f"{f['value']:.6g}"
+
+
+def _row(r: dict[str, Any], role: str, level: float, value=float("nan"), p=float("nan"),
+         status: str = "ok", note: str = "") -> dict[str, Any]:
+    return {"metric": r["metric"], "kind": r["kind"], "test": r.get("test"), "role": role,
+            "baseline": r["value"] if r["value"] is not None else float("nan"), "value": value,
+            "p_value": p, "level": level, "status": status, "note": note}
 
 
 def check_statistical(b: Baseline, variant: Variant, games: int | None = None,
-                      seed: int | None = None, tolerance: float = 0.01, rel_tolerance: float = 0.02,
-                      alpha: float = 0.01, jobs: int | None = None,
-                      result: CheckResult | None = None) -> CheckResult:
+                      seed: int | None = None, levels: drift.Levels | None = None,
+                      jobs: int | None = None, result: CheckResult | None = None,
+                      skip: set[str] = frozenset(), progress: bool = False) -> CheckResult:
+    """Play fresh games and test every testable metric against the baseline (`sim.drift`).
+    `games`: default the baseline's design. Metrics in `skip` (definition changed) are left out."""
     import sim
 
     res = result or CheckResult(b.path, variant.name)
     d = b.data
-    games = int(games or d["games"])
+    design = d.get("design", {})
+    if levels is None:
+        fd = design.get("false_drift", drift.FALSE_DRIFT)
+        levels = drift.Levels(fd, design.get("alpha_primary", fd * drift.PRIMARY_SHARE) / fd)
+    games = int(games or design.get("fresh_games") or d["games"])
     seed = int(d["seed"]) + 1 if seed is None else seed
     with tempfile.TemporaryDirectory(prefix="hexsim-check-") as tmp:
-        df = sim.run(variant, games, seed=seed, jobs=jobs, out=Path(tmp) / "run",
-                     progress=False).table()
-    ms = metrics.outcome_metrics(df, variant)
-    metrics.attach_value_replicates(ms, df, variant, np.random.default_rng(seed))
-    now = {m.name: m for m in ms}
+        run = sim.run(variant, games, seed=seed, jobs=jobs, out=Path(tmp) / "run", progress=progress)
+        df = run.table()
+    res.fresh_games = games
+    res.games_per_second = run.manifest["timings"]["games_per_second"]
+    now = {m.name: m for m in metrics.outcome_metrics(df, variant)}
+    nb_games = int(d["games"])
+    others = [r for r in d["metrics"] if r["metric"] != drift.PRIMARY and r.get("test")]
+    lvl_other = levels.others / max(len(others), 1)  # testability: Holm's strictest step
+    hist = d.get("histograms", {}).get("turns")
     rows = []
     for r in d["metrics"]:
+        role = "primary" if r["metric"] == drift.PRIMARY else "other"
+        level = levels.primary if role == "primary" else levels.others
         m = now.get(r["metric"])
-        if m is None or m.kind != r["kind"]:
-            rows.append({"metric": r["metric"], "kind": r["kind"], "baseline": r["value"],
-                         "value": float("nan"), "tolerance": 0.0, "p_value": 0.0,
-                         "note": "metric no longer produced"})
+        if r["metric"] in skip:
+            rows.append(_row(r, role, level, status="definition changed", note="re-save"))
             continue
-        r = dict(r)
-        if r["kind"] == "value":
-            r["se_now"] = float(np.nanstd(m.reps, ddof=1))
-        p, tol, note = tolerance_p(r, m, tolerance, rel_tolerance)
-        rows.append({"metric": r["metric"], "kind": r["kind"], "baseline": r["value"],
-                     "value": m.value, "tolerance": tol, "p_value": p, "note": note})
+        test = r.get("test")
+        if test is None:
+            rows.append(_row(r, role, level, m.value if m else float("nan"), status="not tested",
+                             note="no per-game test for this metric"))
+            continue
+        if test == "proportion":
+            expect = r["n"] * games / nb_games
+            if not drift.testable_prop(r["successes"], r["n"], expect,
+                                       levels.primary if role == "primary" else lvl_other):
+                rows.append(_row(r, role, level, m.value if m else float("nan"), status="not testable",
+                                 note=f"rarer outcome {min(r['successes'], r['n'] - r['successes'])} "
+                                      f"of {r['n']:,}: too few events at this size"))
+                continue
+            if m is None or m.kind != "proportion" or m.n == 0:
+                rows.append(_row(r, role, level, p=0.0, status="drift",
+                                 note=f"not produced by the fresh games (the baseline had {r['n']:,})"))
+                continue
+            p = float(drift.prop_p(r["successes"], r["n"], m.successes, m.n))
+            rows.append(_row(r, role, level, m.value, p, note=f"{r['successes']} of {r['n']:,} -> "
+                                                               f"{m.successes} of {m.n:,}"))
+        elif test == "mean":
+            if m is None or m.n < drift.MIN_MEAN_N or r["n"] < drift.MIN_MEAN_N:
+                rows.append(_row(r, role, level, status="not testable", note="too few games"))
+                continue
+            sd_n = float(np.std(m.data, ddof=1))
+            p = float(drift.mean_p(r["value"], r["sd"], r["n"], m.value, sd_n, m.n))
+            rows.append(_row(r, role, level, m.value, p))
+        elif test == "quantile":
+            if m is None or hist is None:
+                rows.append(_row(r, role, level, status="not testable", note="no histogram"))
+                continue
+            vb = np.asarray(hist["values"])
+            vals = np.union1d(vb, np.unique(m.data))
+            cb = np.zeros(vals.size, dtype=np.int64)
+            cb[np.searchsorted(vals, vb)] = hist["counts"]
+            u, c = np.unique(m.data, return_counts=True)
+            cn = np.zeros(vals.size, dtype=np.int64)
+            cn[np.searchsorted(vals, u)] = c
+            p, sb, sn = drift.quantile_p(vals, cb, cn, r["q"])
+            t = drift.pooled_threshold(vals, cb, cn, r["q"])
+            rows.append(_row(r, role, level, m.value, float(p), note=f"share of games <= {t:g} turns "
+                                                                     f"(pooled quantile) {sb:.4f} -> {sn:.4f}"))
     st = pd.DataFrame(rows)
-    st["p_adjusted"] = metrics.holm(st["p_value"])
-    st["drifted"] = st["p_adjusted"] < alpha
+    tested = st["status"] == "ok"
+    prim = tested & (st["role"] == "primary")
+    oth = tested & (st["role"] == "other")
+    st["p_adjusted"] = np.nan
+    st.loc[prim, "p_adjusted"] = st.loc[prim, "p_value"]
+    if oth.any():
+        st.loc[oth, "p_adjusted"] = metrics.holm(st.loc[oth, "p_value"].to_numpy())
+    forced = st["status"] == "drift"  # a testable metric the fresh games no longer produce
+    st["drifted"] = forced | (tested & (st["p_adjusted"] < st["level"]))
+    st.loc[st["drifted"], "status"] = "drift"
     res.stats = st
     return res
 
 
+def _levels_for(alpha: float | None) -> drift.Levels | None:
+    if alpha is None:
+        return None
+    if not 0 < alpha < 1:
+        raise UserError(f"--false-drift {alpha}: must be in (0, 1)")
+    return drift.Levels(alpha)
+
+
 def check(paths: Sequence[str | Path] | None = None, exact: bool = True, statistical: bool = True,
           sample: int | None = None, full: bool = False, games: int | None = None,
-          seed: int | None = None, tolerance: float = 0.01, rel_tolerance: float = 0.02,
-          alpha: float = 0.01, jobs: int | None = None) -> CheckReport:
+          seed: int | None = None, false_drift: float | None = None, jobs: int | None = None,
+          progress: bool = False, definitions: bool = True) -> CheckReport:
     """Check baselines (default: every one under data/baselines). Every file is read and its
-    variant re-resolved before any game is played."""
-    if not exact and not statistical:
-        raise UserError("check: nothing to do (both --no-exact and --no-statistical)")
+    variant re-resolved before any game is played. `games` / `false_drift`: default each
+    baseline's design. `progress`: a line per baseline (and the fresh run's bar) on stderr.
+    `definitions=False`: a changed metric definition is not reported (the games alone)."""
+    if not exact and not statistical and not definitions:
+        raise UserError("check: nothing to do (--no-exact, --no-statistical and --no-definitions)")
+    if games is not None and games < 1:
+        raise UserError(f"--games {games}: must be at least 1")
+    levels = _levels_for(false_drift)
     found = [read(p) for p in find_baselines(paths)]
     pairs = [(b, _resolve(b)) for b in found]
     results = []
-    for b, v in pairs:
+    for i, (b, v) in enumerate(pairs, 1):
+        t0 = time.perf_counter()
+        if progress:
+            print(f"[{i}/{len(pairs)}] {v.name}", file=sys.stderr, flush=True)
         res = CheckResult(b.path, v.name)
         if v.hash != b.data["variant"]["hash"]:
             res.variant_changed = _setup_diff(b.data["variant"].get("resolved", {}), v.resolved()) \
                 or [f"hash {b.data['variant']['hash']} -> {v.hash}"]
         if exact:
             check_exact(b, v, sample, full, res)
-        if statistical:
-            check_statistical(b, v, games, seed, tolerance, rel_tolerance, alpha, jobs, res)
+        changed: set[str] = set()
+        if definitions:
+            _, changed = check_definitions(b, v, res)
+        if statistical and b.format not in OLD_FORMATS:
+            check_statistical(b, v, games, seed, levels, jobs, res, skip=changed, progress=progress)
         results.append(res)
+        if progress:
+            rate = (f", {res.fresh_games:,} fresh games at {res.games_per_second:,.0f} games/s"
+                    if res.games_per_second else "")
+            print(f"[{i}/{len(pairs)}] {v.name}: {res.status} ({time.perf_counter() - t0:.1f} s{rate})",
+                  file=sys.stderr, flush=True)
     return CheckReport(results)

@@ -1,5 +1,6 @@
 """`make bench`: games/s per core for every game and bot pairing, compile time with an empty
 cache, 1-vs-2-worker scaling and per-chunk overhead of the runner. Writes reports/bench.json.
+Plug-in games named by HEXSIM_GAMES are benched like the package's own.
 
 Usage: python -m sim.bench [--seconds S] [--only GAME] [--no-compile] [--out FILE]
 Timing is done here, never in unit tests.
@@ -79,11 +80,70 @@ def rates(figures: list[tuple[Game, dict, str]], seconds: float, repeats: int = 
     return [summarize(n, t) for (_, _, _, n), t in zip(setups, times, strict=True)]
 
 
+def bench_bots(game: Game) -> list[str]:
+    """The bots a game is timed with: random and greedy, or (a plug-in without them) its first
+    two bots."""
+    names = [b.name for b in game.bots]
+    return [b for b in ("random", "greedy") if b in names] or names[:2]
+
+
+def mcts_seats(game: Game, rules: dict) -> list[SeatBot] | None:
+    """The search bot (default parameters) on the first seat against greedy on the others, or
+    None where the game or this mode offers no search bot."""
+    names = [b.name for b in game.bots]
+    if "mcts" not in names or "greedy" not in names:
+        return None
+    s = seats(game, rules, "greedy")
+    s[0] = seats(game, rules, "mcts")[0]
+    try:
+        game.check_seats(rules, dict(zip(game.seat_names(rules), s, strict=True)), "bench")
+    except Exception:  # noqa: BLE001  (a mode the search bot does not play)
+        return None
+    return s
+
+
+def mcts_rate(game: Game, rules: dict, s: list[SeatBot], seconds: float, repeats: int = 3) -> dict:
+    """Games/s of mcts against greedy, and the search's playouts/s: decisions of the mcts seat
+    (counted on traced games) times its iterations, over the CPU time of those games."""
+    iterations = s[0].params["iterations"]
+    game.play_chunk(rules, s, 0, 1, 0)  # compile / load
+    t0 = time.process_time()
+    game.play_chunk(rules, s, FIRST, 1, 1)
+    one = max(time.process_time() - t0, 1e-3)
+    n = max(1, int(seconds / (repeats + 1) / one))
+    times = [time_chunk(game, rules, s, n) for _ in range(repeats)]
+    decisions, cpu = 0, 0.0
+    for i in range(min(n, 4)):
+        t0 = time.process_time()
+        trace = game.play_traced(rules, s, FIRST + i, 1)
+        cpu += time.process_time() - t0
+        rec = trace.data.get("rec")
+        decisions += int((rec[:, 0] == 0).sum()) if rec is not None else sum(
+            1 for m in trace.moves if m.get("seat") in (0, game.seat_names(rules)[0]))
+    out = summarize(n, times)
+    out["iterations"] = iterations
+    out["playouts_per_second"] = round(decisions * iterations / max(cpu, 1e-9), 1)
+    return out
+
+
+def warm_for_timing(name: str, part: str = "all") -> None:
+    """Compile one part of a game: its `warm`, or, for a game that keeps the default no-op
+    `warm` (a plug-in), two games of every mode with each bench bot."""
+    game = games.get(name)
+    if type(game).warm is not Game.warm:
+        game.warm(part)
+        return
+    for _, overrides in game.modes():
+        rules = game.resolve_rules(overrides, "bench")
+        for bot in bench_bots(game):
+            game.play_chunk(rules, seats(game, rules, bot), 0, 2, 0)
+
+
 def compile_seconds(name: str, part: str = "all") -> float:
     """Compile one part of a game's kernels in a fresh process with an empty numba cache."""
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        code = f"from sim import games; games.get({name!r}).warm({part!r})"
+        code = f"from sim.bench import warm_for_timing; warm_for_timing({name!r}, {part!r})"
         t0 = time.perf_counter()
         subprocess.run([sys.executable, "-c", code], env=env, check=True)
         return round(time.perf_counter() - t0, 1)
@@ -135,8 +195,7 @@ def main(argv=None) -> int:
     result = {"machine": {"cores": os.cpu_count(), "python": platform.python_version(),
                           "processor": platform.processor() or platform.machine()},
               "games": {}}
-    names = [args.only] if args.only else [g for g in games.available()
-                                          if g in ("hexflow", "flags", "hexatile", "hexatrex")]
+    names = [args.only] if args.only else games.listed()
     figures = []  # (game name, key, rules, bot)
     for name in names:
         game = games.get(name)
@@ -151,7 +210,7 @@ def main(argv=None) -> int:
             print(f"{name}: compile with an empty cache {entry['compile_seconds_empty_cache']} s"
                   f"{detail}", flush=True)
         figures += [(name, f"{label}/{bot}", game.resolve_rules(rules, "bench"), bot)
-                    for label, rules in game.modes() for bot in ("random", "greedy")]
+                    for label, rules in game.modes() for bot in bench_bots(game)]
     # every figure of every game in rounds (see rates): drift hits them all alike
     timed = rates([(games.get(name), rules, bot) for name, _, rules, bot in figures], args.seconds,
                   args.repeats)
@@ -160,6 +219,19 @@ def main(argv=None) -> int:
         print(f"{name:9s} {key.split('/')[0]:12s} {bot:7s} vs {bot:7s} "
               f"{r['games_per_second']:>12,.0f} games/s per core "
               f"(median of {r['repeats']}: {r['median_games_per_second']:,.0f})", flush=True)
+    # the search bot against greedy, where a game and mode offer it (issue: an mcts row per mode)
+    for name in names:
+        game = games.get(name)
+        for label, overrides in game.modes():
+            rules = game.resolve_rules(overrides, "bench")
+            s = mcts_seats(game, rules)
+            if s is None:
+                continue
+            r = mcts_rate(game, rules, s, args.seconds)
+            result["games"][name][f"{label}/mcts_vs_greedy"] = r
+            print(f"{name:9s} {label:12s} mcts({r['iterations']}) vs greedy "
+                  f"{r['games_per_second']:>8,.1f} games/s per core; "
+                  f"{r['playouts_per_second']:,.0f} playouts/s", flush=True)
     if "hexflow" in names:
         g = games.get("hexflow")
         gps = result["games"]["hexflow"].get("race/greedy", {}).get("games_per_second", 2000)

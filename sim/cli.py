@@ -16,13 +16,17 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
 
 
 def friendly(fn):
-    """Bad input: one line on stderr, exit 2. A crashing game: one line, exit 1. No traceback."""
+    """Bad input: one line on stderr, exit 2. A crashing game: one line, exit 1. No traceback.
+    Every command's `--jobs` must be at least 1."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         from sim.runner import GameCrash
 
         try:
+            jobs = kwargs.get("jobs")
+            if jobs is not None and jobs < 1:
+                raise UserError(f"--jobs {jobs}: must be at least 1 (leave it out to use all cores)")
             return fn(*args, **kwargs)
         except UserError as e:
             typer.echo(f"hexsim: error: {e}", err=True)
@@ -90,23 +94,64 @@ def run(
 def report(
     runs: Annotated[list[Path], typer.Argument(help="Run folders.")],
     out: Annotated[Path, typer.Option(help="Report folder.")] = Path("reports/latest"),
+    reference: Annotated[list[str] | None, typer.Option(
+        help="The variant its mode's others are compared with (repeat: one per mode); "
+             "default: the mode's base variant.")] = None,
+    replays: Annotated[bool, typer.Option(
+        help="Draw example games (the shortest, a typical one per common end reason).")] = True,
 ):
-    """Balance report (report.md, report.html, summary.csv) of one or more runs."""
+    """Balance report (report.md, report.html, summary.csv) of one or more runs: the verdict
+    first, then why games end, outcome metrics and each mode's variants against its reference."""
     import sim
 
-    res = sim.report(runs, out)
+    res = sim.report(runs, out, references=reference or (), replays=replays)
     typer.echo(f"report: {res.html}")
+
+
+@app.command()
+@friendly
+def games(
+    run_dir: Annotated[Path, typer.Argument(help="Run folder.")],
+    where: Annotated[str | None, typer.Option(
+        help="Condition on the table's columns (pandas query), e.g. "
+             "\"end_reason == 'blocked' and turns <= 5\"; winner_seat and first_seat_name hold "
+             "seat names.")] = None,
+    replay: Annotated[int, typer.Option(help="Re-play and draw the first K matching games.")] = 0,
+    out: Annotated[Path | None, typer.Option(help="Folder for the --replay pictures.")] = None,
+    limit: Annotated[int, typer.Option(help="Rows to list.")] = 20,
+):
+    """List the games of a run's table that match a condition, and draw some of them."""
+    from sim.replay import SHOW_COLUMNS, find_games
+
+    res = find_games(run_dir, where, replay, out)
+    hit = res.matches
+    share = f" ({len(hit) / res.total:.1%})" if res.total else ""
+    typer.echo(f"{len(hit):,} of {res.total:,} games match{share}")
+    cols = [c for c in SHOW_COLUMNS if c in hit] + ["winner_seat"]
+    cols += [c for c in hit if c.startswith("score_")]
+    if len(hit):
+        typer.echo(hit[cols].head(max(limit, 0)).to_string(index=False))
+    if len(hit) > limit:
+        typer.echo(f"... {len(hit) - limit:,} more (--limit N to list more)")
+    for path, cmd in zip(res.pictures, res.commands, strict=True):
+        typer.echo(f"picture: {path}   ({cmd})")
 
 
 @app.command("variants")
 @friendly
 def list_variants():
-    """List the shipped variants with their descriptions."""
-    from sim.variants import list_shipped, load
+    """List the shipped variants (and those in HEXSIM_VARIANTS folders) with their descriptions,
+    then the plug-in games of HEXSIM_GAMES."""
+    from sim import games
+    from sim.variants import VARIANTS_DIR, list_shipped, load
 
     for name in list_shipped():
         v = load(name)
-        typer.echo(f"{name:32s} {v.description}")
+        where = "" if v.path.resolve().is_relative_to(VARIANTS_DIR) else f"  [{v.path.parent.parent}]"
+        typer.echo(f"{name:32s} {v.description}{where}")
+    for name, module in games.plugins().items():
+        version = games.game_version(games.get(name))["version"]
+        typer.echo(f"plug-in game {name} (HEXSIM_GAMES module {module}, version {version})")
 
 
 @app.command()
@@ -152,13 +197,23 @@ def replay(
     out: Annotated[Path, typer.Option(help="PNG file.")] = Path("replay.png"),
     every_move: Annotated[bool, typer.Option(help="Draw the board after every move.")] = False,
 ):
-    """Re-play one game from its seed and draw it, with its move list."""
+    """Re-play one game from its seed and draw it, with its numbered move list, the result in
+    words and a legend of the move codes."""
+    from sim.replay import legend_lines, move_lines, result_lines
     from sim.replay import replay as _replay
+    from sim.variants import load
 
     trace = _replay(variant, game, seed, rotation, out, every_move)
-    for m in trace.moves:
-        typer.echo("  " + ", ".join(f"{k}={v}" for k, v in m.items()))
-    typer.echo(f"result: {trace.row}")
+    typer.echo(f"{trace.game} game {game} (run seed {seed}, rotation {rotation}): moves")
+    for line in move_lines(trace):
+        typer.echo(line)
+    for line in result_lines(trace, load(variant).game.end_reasons):
+        typer.echo(line)
+    legend = legend_lines(trace)
+    if legend:
+        typer.echo("legend:")
+        for line in legend:
+            typer.echo(f"  {line}")
     typer.echo(f"picture: {out}")
 
 

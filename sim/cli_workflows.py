@@ -1,8 +1,9 @@
-"""The designer workflows on the command line: compare, sweep, baseline save, check.
+"""The designer workflows on the command line: compare, sweep, baseline save, check, ladder.
 
 `register(app)` adds them to the main `hexsim` app: sim/cli.py ends with
 `from sim.cli_workflows import register; register(app)`. Each command parses, calls the
-Python API (sim.compare, sim.sequential, sim.sweep, sim.baseline) and prints; no logic here.
+Python API (sim.compare, sim.sequential, sim.sweep, sim.baseline, sim.ladder) and prints; no
+logic here.
 """
 
 from __future__ import annotations
@@ -49,6 +50,11 @@ def compare(
     seat: Annotated[str, typer.Option(
         help="Sequential: whose win rate: first_mover (who moves first) or a seat name.")] = "first_mover",
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    common_seeds: Annotated[bool, typer.Option(
+        help="Play B on A's seeds and compare game by game (paired); --no-common-seeds plays "
+             "B on other seeds (independent samples).")] = True,
+    rotate_seats: Annotated[bool, typer.Option(
+        help="Play every seed once per seat rotation in both variants.")] = False,
 ):
     """Compare two variants played on the same seeds.
 
@@ -59,6 +65,8 @@ def compare(
 
         if margin is None:
             raise UserError("--sequential needs --margin D (the win-rate change that matters)")
+        if rotate_seats:
+            raise UserError("--rotate-seats: only for the fixed-size comparison (not --sequential)")
         out = out or Path("reports") / "sequential"
         res = sequential_compare(a, b, margin, alpha=alpha, beta=beta, max_games=max_games,
                                  batch=batch, seed=seed, jobs=jobs or 1, target=seat, out=out)
@@ -69,15 +77,17 @@ def compare(
         raise UserError("--margin: only with --sequential")
     from sim.compare import compare as _compare
 
-    res = _compare(a, b, games=games, seed=seed, jobs=jobs, out=out, progress=progress)
-    t = res.table
-    width = max(len(m) for m in t["metric"])
-    for r in t.itertuples():
-        typer.echo(f"{r.metric:{width}s}  A {r.value_a:<9.4g} B {r.value_b:<9.4g} "
-                   f"diff {r.diff:+.4g} [{r.ci_low:+.4g}, {r.ci_high:+.4g}] "
-                   f"p_adj {r.p_adjusted:.3g}  {r.verdict}")
+    res = _compare(a, b, games=games, seed=seed, jobs=jobs, out=out, progress=progress,
+                   common_seeds=common_seeds, rotate_seats=rotate_seats)
+    from sim.compare import stdout_lines
+
+    for line in stdout_lines(res):
+        typer.echo(line)
     if res.identical is not None:
-        typer.echo(f"common seeds: {res.identical:.1%} of the games came out identically")
+        typer.echo(f"common seeds: {res.identical_games:,} of {res.games:,} games "
+                   f"({res.identical:.1%}) came out identically")
+    typer.echo("paired analysis (game i of A vs game i of B)" if res.pairing is None
+               else f"not paired: {res.pairing}; two-sample methods")
     typer.echo(f"report: {res.files['html']}  table: {res.files['csv']}")
 
 
@@ -91,49 +101,58 @@ def sweep(
     jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
     out: Annotated[Path | None, typer.Option(help="Output folder (default reports/sweep-NAME).")] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    margin: Annotated[float, typer.Option(
+        help="Fairness margin: a first-mover share within fair +/- this is fair (0.02 = 2 points), "
+             "if an equivalence test shows it.")] = 0.02,
+    rotate_seats: Annotated[bool, typer.Option(
+        help="Play every seed once per seat rotation at every setting.")] = False,
 ):
     """Play a grid of rule settings and chart every metric against them.
 
-    Intervals per setting; marks the settings whose first-mover interval includes the fair share."""
+    Intervals per setting; the first mover's share judged fair (equivalence test within
+    --margin), unfair, or cannot tell at this size."""
     from sim.sweep import parse_set
     from sim.sweep import sweep as _sweep
 
     grid = dict(parse_set(s) for s in set_)
     if len(grid) != len(set_):
         raise UserError("--set: a key is given twice")
-    res = _sweep(variant, grid, games=games, seed=seed, jobs=jobs, out=out, progress=progress)
-    fair = res.fair_points()
+    res = _sweep(variant, grid, games=games, seed=seed, jobs=jobs, out=out, progress=progress,
+                 margin=margin, rotate_seats=rotate_seats)
     t = res.table[res.table["metric"] == "first_mover_share"]
     for r in t.to_dict("records"):
         point = ", ".join(f"{k}={r[k]}" for k in res.params)
-        mark = "  <- interval includes fair share" if r["fair_in_ci"] else ""
-        typer.echo(f"{point}: first-mover share {r['value']:.4f} "
-                   f"[{r['ci_low']:.4f}, {r['ci_high']:.4f}]{mark}")
-    if not len(fair):
-        typer.echo("no setting's interval includes the fair share")
-    typer.echo(f"table: {res.files['csv']}  report: {res.files['md']}")
+        typer.echo(f"{point}: {r['fairness_sentence']}")
+    if not len(res.fair_points()):
+        typer.echo(f"no setting is shown fair within +/-{100 * margin:g} points")
+    typer.echo(f"table: {res.files['csv']}  report: {res.files['html']}")
 
 
 @friendly
 def baseline_save(
     variants: Annotated[list[str] | None, typer.Argument(help="Variant files or shipped game/name.")] = None,
-    games: Annotated[int, typer.Option(help="Games per variant.")] = 20_000,
+    games: Annotated[int | None, typer.Option(
+        help="Games per variant (default: the size the check's design needs, from a pilot run).")] = None,
     seed: Annotated[int, typer.Option(help="Run seed.")] = 0,
     out: Annotated[Path | None, typer.Option(
         help="Baseline file (one variant only; default data/baselines/<game>/<name>.json).")] = None,
-    sample: Annotated[int, typer.Option(help="Games stored for the exact check.")] = 200,
+    sample: Annotated[int, typer.Option(help="First games stored for the exact check.")] = 200,
     shipped: Annotated[bool, typer.Option(help="Save every shipped variant's baseline.")] = False,
     jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
+    progress: Annotated[bool, typer.Option(help="A line per baseline on stderr.")] = True,
 ):
-    """Play variants and record their metrics, seeds and outcome digest as baselines."""
+    """Play variants and record their metrics, seeds, outcome digest and check design as baselines."""
     from sim import baseline
     from sim.variants import list_shipped
 
     if shipped == bool(variants):
         raise UserError("baseline save: name variants, or give --shipped (not both)")
-    saved = baseline.save(list_shipped() if shipped else variants, games, seed, out, sample, jobs)
+    if jobs is not None and jobs < 1:
+        raise UserError(f"--jobs {jobs}: must be at least 1")
+    saved = baseline.save(list_shipped() if shipped else variants, games, seed, out, sample, jobs,
+                          progress=progress)
     for b in saved:
-        typer.echo(f"{b.data['variant']['name']}: {games:,} games, digest "
+        typer.echo(f"{b.data['variant']['name']}: {b.data['games']:,} games, digest "
                    f"{b.data['table_digest'][:19]}... -> {b.path}")
 
 
@@ -142,25 +161,32 @@ def check(
     paths: Annotated[list[Path] | None, typer.Argument(
         help="Baseline files or folders (default: data/baselines).")] = None,
     exact: Annotated[bool, typer.Option(help="Re-play the stored sample of seeds.")] = True,
-    statistical: Annotated[bool, typer.Option(help="Test every metric on fresh seeds.")] = True,
+    statistical: Annotated[bool, typer.Option(help="Test every testable metric on fresh seeds.")] = True,
+    definitions: Annotated[bool, typer.Option(
+        help="Compare every metric's definition on the stored games (a change: stale, re-save).")] = True,
     sample: Annotated[int | None, typer.Option(help="Exact: re-play only the first N stored games.")] = None,
     full: Annotated[bool, typer.Option(help="Exact: re-play every game and compare the table digest.")] = False,
-    games: Annotated[int | None, typer.Option(help="Statistical: games (default: the baseline's).")] = None,
+    games: Annotated[int | None, typer.Option(
+        help="Statistical: fresh games (default: each baseline's design, as many as it holds).")] = None,
     seed: Annotated[int | None, typer.Option(help="Statistical: run seed (default: baseline seed + 1).")] = None,
-    tolerance: Annotated[float, typer.Option(help="Allowed drift of a rate (absolute).")] = 0.01,
-    rel_tolerance: Annotated[float, typer.Option(help="Allowed drift of a mean (relative).")] = 0.02,
-    alpha: Annotated[float, typer.Option(help="Family-wise error per baseline (Holm).")] = 0.01,
+    false_drift: Annotated[float | None, typer.Option(
+        help="Statistical: chance that an unchanged variant is called drifted (default: each "
+             "baseline's design, 2e-4: half on the first mover's share, half Holm over the rest).")] = None,
     junit: Annotated[Path | None, typer.Option(help="Write a JUnit XML report here.")] = None,
     jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
+    progress: Annotated[bool, typer.Option(help="Which baseline, and games/s, on stderr.")] = True,
 ):
-    """Verify baselines: exact replay of stored seeds, statistical test on fresh seeds.
+    """Verify baselines: exact replay of stored seeds, metric definitions on the stored games,
+    statistical test on fresh seeds.
 
-    Exit 0 when all hold, 1 when any drifted, 2 on bad input."""
+    Exit 0 when all hold, 1 when any drifted or is stale (re-save it), 2 on bad input."""
     from sim import baseline
 
+    if jobs is not None and jobs < 1:
+        raise UserError(f"--jobs {jobs}: must be at least 1")
     rep = baseline.check(paths, exact=exact, statistical=statistical, sample=sample, full=full,
-                         games=games, seed=seed, tolerance=tolerance, rel_tolerance=rel_tolerance,
-                         alpha=alpha, jobs=jobs)
+                         games=games, seed=seed, false_drift=false_drift, jobs=jobs, progress=progress,
+                         definitions=definitions)
     if not rep.results:
         raise UserError(f"check: no baselines found in {', '.join(map(str, paths or [baseline.BASELINES_DIR]))}")
     typer.echo(rep.summary())
@@ -170,8 +196,43 @@ def check(
         raise typer.Exit(1)
 
 
+@friendly
+def ladder(
+    variant: Annotated[str, typer.Argument(help="Variant file or shipped game/name.")],
+    bot: Annotated[list[str] | None, typer.Option(
+        "--bot", help="A rung, NAME[:param=value...], weakest first (repeat).")] = None,
+    doubling: Annotated[str | None, typer.Option(
+        help="A budget-doubling chain from this spec: the first parameter named doubles per rung.")] = None,
+    rungs: Annotated[int, typer.Option(help="Rungs of the --doubling chain.")] = 6,
+    games: Annotated[int, typer.Option(help="Games per pairing (seats rotated).")] = 1000,
+    pairs: Annotated[str, typer.Option(
+        help="neighbours (each rung against the next) or all (every pair).")] = "neighbours",
+    seed: Annotated[int, typer.Option(help="Ladder seed (every pairing's run seed derives from it).")] = 0,
+    jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Output folder (default reports/ladder-NAME).")] = None,
+    sequential: Annotated[bool, typer.Option(
+        help="Stop a pairing early once a GSPRT finds one bot stronger by --margin.")] = False,
+    margin: Annotated[float, typer.Option(help="Sequential: P(b wins) - P(a wins) that counts as decided.")] = 0.1,
+    batch: Annotated[int, typer.Option(help="Sequential: games per pairing between looks.")] = 200,
+    backend: Annotated[str, typer.Option(help="loky (local), dask, threading or sequential.")] = "loky",
+    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address (tcp://HOST:PORT).")] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+):
+    """Skill ladder: Elo ratings with intervals, skill depth, SkillTrace and the balance by skill.
+
+    Writes ratings.csv, pairings.csv, by_skill.csv, skill_depth.csv, ladder.md and ladder.html."""
+    from sim.ladder import ladder as _ladder
+
+    res = _ladder(variant, bot or [], games=games, doubling=doubling, rungs=rungs, pairs=pairs, seed=seed,
+                  jobs=jobs, out=out, sequential=sequential, margin=margin, batch=batch, backend=backend,
+                  scheduler=scheduler, progress=progress)
+    for line in res.summary():
+        typer.echo(line)
+    typer.echo(f"report: {res.files['html']}  ratings: {res.files['ratings']}")
+
+
 def register(app: typer.Typer) -> None:
-    """Add compare, sweep, baseline save and check to the main app."""
+    """Add compare, sweep, baseline save, check and ladder to the main app."""
     app.command("compare")(compare)
     app.command("sweep")(sweep)
     baseline_app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -179,3 +240,4 @@ def register(app: typer.Typer) -> None:
     baseline_app.command("save")(baseline_save)
     app.add_typer(baseline_app, name="baseline")
     app.command("check")(check)
+    app.command("ladder")(ladder)

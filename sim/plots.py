@@ -1,6 +1,8 @@
 """Report figures (matplotlib, Agg backend). Each function takes already-aggregated numbers (the
 report computes them once from the outcome table) and returns a Figure; `png` turns it into bytes.
-Several variants are always drawn together, side by side or overlaid, so runs compare at a glance.
+Many variants stay legible: forest plots (one row per variant or seat, grouped, the height grows
+with the rows) and small multiples (one panel per variant, one shared legend), never one plot
+with a legend entry per variant.
 """
 
 from __future__ import annotations
@@ -10,23 +12,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import matplotlib
+import matplotlib.patches
+import matplotlib.ticker
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
-
-
-@dataclass
-class Bars:
-    """One variant's bars: labels (seats, bots or end reasons), values and interval ends."""
-
-    variant: str
-    labels: Sequence[str]
-    values: Sequence[float]
-    lows: Sequence[float]
-    highs: Sequence[float]
 
 
 def png(fig: Figure, dpi: int = 110) -> bytes:
@@ -41,64 +34,10 @@ def _colors(n: int) -> list:
     return [cmap(i % 10) for i in range(n)]
 
 
-def interval_bars(groups: Sequence[Bars], title: str, ylabel: str = "share of games",
-                  reference: float | None = None, reference_label: str = "") -> Figure:
-    """Grouped bars with interval whiskers: one group per label, one bar per variant.
-
-    `reference` draws a dashed line (e.g. the fair share 1/seats).
-    """
-    labels: list[str] = []
-    for g in groups:
-        labels += [x for x in g.labels if x not in labels]
-    width = 0.8 / max(len(groups), 1)
-    fig, ax = plt.subplots(figsize=(max(5.0, 1.1 * len(labels) * max(1, len(groups)) ** 0.5 + 2), 3.6))
-    for j, (g, color) in enumerate(zip(groups, _colors(len(groups)), strict=True)):
-        pos = {lab: i for i, lab in enumerate(g.labels)}
-        xs, vs, lo, hi = [], [], [], []
-        for i, lab in enumerate(labels):
-            if lab in pos:
-                k = pos[lab]
-                xs.append(i - 0.4 + width * (j + 0.5))
-                vs.append(g.values[k])
-                lo.append(max(0.0, g.values[k] - g.lows[k]))
-                hi.append(max(0.0, g.highs[k] - g.values[k]))
-        ax.bar(xs, vs, width=width * 0.92, color=color, label=g.variant, yerr=[lo, hi], capsize=3,
-               error_kw={"elinewidth": 1})
-    if reference is not None:
-        ax.axhline(reference, color="0.3", ls="--", lw=1, label=reference_label or None)
-    ax.set_xticks(range(len(labels)), labels, rotation=20 if len(labels) > 5 else 0, ha="right"
-                  if len(labels) > 5 else "center")
-    ax.set_ylabel(ylabel)
-    ax.set_title(title)
-    ax.set_ylim(0, min(1.0, max([max(g.highs, default=0) for g in groups] + [reference or 0]) * 1.15 + 0.02))
-    if len(groups) > 1 or reference is not None:
-        ax.legend(fontsize=8, frameon=False)
-    ax.grid(axis="y", alpha=0.3)
-    return fig
-
-
-def length_histograms(hists: Mapping[str, tuple[np.ndarray, np.ndarray]],
-                      medians: Mapping[str, float] | None = None) -> Figure:
-    """Game length (turns) distributions, overlaid as step lines of the share of games per bin.
-
-    `hists[variant] = (bin_edges, counts)`; shares, not counts, so runs of different size compare.
-    """
-    fig, ax = plt.subplots(figsize=(7, 3.6))
-    for (variant, (edges, counts)), color in zip(hists.items(), _colors(len(hists)), strict=True):
-        total = max(int(np.sum(counts)), 1)
-        ax.stairs(np.asarray(counts) / total, edges, color=color, lw=1.5, label=variant)
-        if medians and variant in medians:
-            ax.axvline(medians[variant], color=color, ls=":", lw=1)
-    ax.set_xlabel("turns (dotted: median)")
-    ax.set_ylabel("share of games")
-    ax.set_title("Game length")
-    ax.legend(fontsize=8, frameon=False)
-    ax.grid(alpha=0.3)
-    return fig
-
-
-def score_distributions(scores: Mapping[str, Mapping[str, tuple[np.ndarray, np.ndarray]]]) -> Figure:
-    """Score distributions: one panel per seat, variants overlaid (share of games per bin).
+def score_distributions(scores: Mapping[str, Mapping[str, tuple[np.ndarray, np.ndarray]]],
+                        cols: int = 4) -> Figure:
+    """Score distributions as small multiples: one panel per variant, its seats overlaid (share
+    of games per bin; a few seats, so a few clearly different colours and one legend).
 
     `scores[seat][variant] = (bin_edges, counts)`.
     """
@@ -106,23 +45,25 @@ def score_distributions(scores: Mapping[str, Mapping[str, tuple[np.ndarray, np.n
     variants: list[str] = []
     for per in scores.values():
         variants += [v for v in per if v not in variants]
-    colors = dict(zip(variants, _colors(len(variants)), strict=True))
-    cols = min(len(seats), 3) or 1
-    rows = -(-len(seats) // cols) or 1
-    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.0 * rows), squeeze=False)
-    for ax, seat in zip(axes.flat, seats, strict=False):
-        for variant, (edges, counts) in scores[seat].items():
-            total = max(int(np.sum(counts)), 1)
-            ax.stairs(np.asarray(counts) / total, edges, color=colors[variant], lw=1.5, label=variant)
-        ax.set_title(f"score of seat {seat}")
-        ax.set_xlabel("score")
+    colors = dict(zip(seats, _colors(len(seats)), strict=True))
+    cols = max(1, min(cols, len(variants)))
+    rows = -(-len(variants) // cols) or 1
+    fig, axes = plt.subplots(rows, cols, figsize=(3.3 * cols, 1.6 * rows + 0.6), squeeze=False,
+                             layout="constrained")
+    for ax, variant in zip(axes.flat, variants, strict=False):
+        for seat in seats:
+            if variant in scores[seat]:
+                edges, counts = scores[seat][variant]
+                total = max(int(np.sum(counts)), 1)
+                ax.stairs(np.asarray(counts) / total, edges, color=colors[seat], lw=1.3)
+        ax.set_title(variant, fontsize=8)
+        ax.tick_params(labelsize=7)
         ax.grid(alpha=0.3)
-    for ax in list(axes.flat)[len(seats):]:
+    for ax in list(axes.flat)[len(variants):]:
         ax.axis("off")
-    axes.flat[0].set_ylabel("share of games")
-    handles = [Line2D([], [], color=colors[v], lw=1.5, label=v) for v in variants]
-    axes.flat[0].legend(handles=handles, fontsize=8, frameon=False)
-    fig.tight_layout()
+    handles = [Line2D([], [], color=colors[s], lw=1.5, label=f"seat {s}") for s in seats]
+    fig.legend(handles=handles, loc="outside upper center", ncol=min(len(seats), 6), fontsize=7,
+               frameon=False, title="score distribution (share of games per score)", title_fontsize=8)
     return fig
 
 
@@ -144,3 +85,123 @@ def histogram(values: np.ndarray, max_bins: int = 60, lo: float | None = None,
         hi = lo + 1.0
     counts, edges = np.histogram(v, bins=max_bins, range=(lo, hi))
     return edges, counts
+
+
+@dataclass
+class Interval:
+    """One row of a forest plot: a share with its interval and the line it is read against."""
+
+    label: str
+    value: float
+    low: float
+    high: float
+    reference: float
+    group: str = ""
+    colour: str = ""
+
+
+def forest(rows: Sequence[Interval], title: str, xlabel: str = "share of decisive games") -> Figure:
+    """A forest plot: one row per entry (top to bottom in the given order), the point and its
+    interval, the reference (fair share) as a dashed mark per row, groups separated by a gap and
+    named on the left. Legible with dozens of rows: the height grows with them."""
+    rows = list(rows)
+    ys, labels, y, last = [], [], 0.0, None
+    for r in rows:
+        if last is not None and r.group != last:
+            y += 0.8
+        ys.append(y)
+        labels.append(r.label)
+        last = r.group
+        y += 1
+    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.22 * max(y, 1)))
+    for r, yy in zip(rows, ys, strict=True):
+        colour = r.colour or ("#c0392b" if r.low > r.reference or r.high < r.reference else "#1f5fbf")
+        ax.plot([r.low, r.high], [yy, yy], color=colour, lw=2.2, solid_capstyle="butt")
+        ax.plot(r.value, yy, "o", color=colour, ms=4)
+        ax.plot([r.reference, r.reference], [yy - 0.45, yy + 0.45], color="0.35", ls="--", lw=1)
+    ax.set_yticks(ys, labels, fontsize=7)
+    ax.set_ylim(max(ys, default=0) + 0.8, -0.8)
+    ax.set_xlabel(xlabel + " (dashed: fair share)", fontsize=8)
+    ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    ax.tick_params(axis="x", labelsize=8)
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+@dataclass
+class Stacked:
+    """One variant's games per length, split by end reason: counts[reason, turn index]."""
+
+    variant: str
+    turns: np.ndarray
+    counts: np.ndarray
+    reasons: Sequence[str]
+
+
+def reason_colours(reasons: Sequence[str]) -> dict[str, tuple]:
+    """One clearly different colour per end reason (tab10: ten distinct hues, then tab20)."""
+    if len(reasons) <= 10:
+        cmap = plt.get_cmap("tab10")
+        return {r: cmap(i) for i, r in enumerate(reasons)}
+    cmap = plt.get_cmap("tab20")
+    return {r: cmap(i % 20) for i, r in enumerate(reasons)}
+
+
+def stacked_lengths(panels: Sequence[Stacked], title: str, cols: int = 4) -> Figure:
+    """Small multiples, one panel per variant: share of games per length (turns), stacked by end
+    reason in one colour per reason shared by every panel, one legend for the figure."""
+    reasons: list[str] = []
+    for p in panels:
+        used = [r for r, c in zip(p.reasons, p.counts.sum(axis=1), strict=True) if c > 0]
+        reasons += [r for r in used if r not in reasons]
+    colours = reason_colours(reasons)
+    cols = max(1, min(cols, len(panels)))
+    rows = -(-len(panels) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(3.3 * cols, 1.45 * rows + 0.7), squeeze=False,
+                             sharex=True, layout="constrained")
+    for ax, p in zip(axes.flat, panels, strict=False):
+        total = max(int(p.counts.sum()), 1)
+        bottom = np.zeros(len(p.turns))
+        for r, c in zip(p.reasons, p.counts, strict=True):
+            if c.sum() == 0:
+                continue
+            ax.bar(p.turns, c / total, bottom=bottom, width=1.0, color=colours[r], linewidth=0)
+            bottom += c / total
+        ax.set_title(p.variant, fontsize=8)
+        ax.tick_params(labelsize=7)
+        ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))  # turns are whole
+        if len(p.turns) and np.ptp(p.turns) < 4:  # games of (nearly) one length: show the turns around it
+            ax.set_xlim(float(np.min(p.turns)) - 3, float(np.max(p.turns)) + 3)
+        ax.grid(axis="y", alpha=0.3)
+    for ax in list(axes.flat)[len(panels):]:
+        ax.axis("off")
+    for ax in axes[-1]:
+        ax.set_xlabel("turns", fontsize=7)
+    handles = [matplotlib.patches.Patch(color=colours[r], label=r) for r in reasons]
+    fig.legend(handles=handles, loc="outside upper center", ncol=min(len(reasons), 6), fontsize=7,
+               frameon=False, title=title + ": share of games per length, by end reason",
+               title_fontsize=8)
+    return fig
+
+
+def differences(rows: Sequence[tuple[str, float, float, float, bool]], title: str) -> Figure:
+    """A difference plot: one row per (label, B - A, low, high, changed), in points, against a
+    dashed line at 0; changed rows in red. Legible with dozens of rows."""
+    rows = list(rows)
+    fig, ax = plt.subplots(figsize=(7.5, 0.8 + 0.24 * max(len(rows), 1)))
+    for i, (_, d, lo, hi, changed) in enumerate(rows):
+        colour = "#c0392b" if changed else "#1f5fbf"
+        ax.plot([100 * lo, 100 * hi], [i, i], color=colour, lw=2.2, solid_capstyle="butt")
+        ax.plot(100 * d, i, "o", color=colour, ms=4)
+    ax.axvline(0, color="0.35", ls="--", lw=1)
+    ax.set_yticks(range(len(rows)), [r[0] for r in rows], fontsize=7)
+    ax.set_ylim(len(rows) - 0.4, -0.6)
+    ax.set_xlabel("difference in points (95% interval; red: changed after Holm)", fontsize=8)
+    ax.tick_params(axis="x", labelsize=8)
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title(title, fontsize=9)
+    fig.tight_layout()
+    return fig

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow.dataset as pads
+from scipy.stats import norm
 
 from sim import plots, stats
 from sim.errors import UserError
@@ -40,6 +41,7 @@ NON_WIN_WORDS = ("stalemate", "turn_cap", "cap", "draw", "timeout", "time_out", 
                  "closest", "no_move", "limit", "tiebreak", "tie_break", "deadlock")
 SUMMARY_COLUMNS = ["metric", "variant", "value", "successes", "n", "ci_low", "ci_high"]
 CONF = 0.95
+FAIR_MARGIN = 0.02  # a first-mover share within 2 points of the fair share counts as fair
 ALPHA = 0.05
 POWER = 0.8
 
@@ -61,6 +63,30 @@ class Run:
     df: pd.DataFrame
     game: Any = None
     game_error: str = ""
+    mode: str = "default"
+
+    @property
+    def group(self) -> str:
+        """Game and mode ("hexflow race"): reports compare variants only within one group."""
+        return self.game_name if self.mode == "default" else f"{self.game_name} {self.mode}"
+
+    @property
+    def stem(self) -> str:
+        return self.label.rsplit("/", 1)[-1]
+
+
+def mode_of(game: Any, rules: dict[str, Any]) -> str:
+    """The game's mode whose rule overrides the variant's rules all match (the most specific
+    one), or "default" for a game without modes."""
+    try:
+        modes = list(game.modes()) if game is not None else []
+    except Exception:  # noqa: BLE001 - a game without modes() is one mode
+        modes = []
+    best, size = "default", -1
+    for label, overrides in modes:
+        if all(rules.get(k) == v for k, v in overrides.items()) and len(overrides) > size:
+            best, size = label, len(overrides)
+    return best
 
 
 def default_game_lookup(name: str):
@@ -105,7 +131,7 @@ def read_games(files: Sequence[str], game_name: str, seats: Sequence[str]) -> pd
     """
     dataset = pads.dataset(list(files), format="parquet")
     names = dataset.schema.names
-    want = ["winner", "end_reason", "turns", "first_seat", "rotation"]
+    want = ["game", "winner", "end_reason", "turns", "first_seat", "rotation"]
     want += [f"bot_{s}" for s in seats] + [f"score_{s}" for s in seats]
     want += [c for c in names if c.startswith(f"{game_name}_")]
     missing = [c for c in ("winner", "end_reason", "turns", "first_seat") if c not in names]
@@ -142,7 +168,8 @@ def load_run(run_dir: str | Path, game_lookup: Callable[[str], Any] = default_ga
     return Run(path=run_dir, manifest=manifest, label=variant.get("name") or run_dir.name,
                game_name=game_name, seats=seats, end_reasons=end_reasons,
                turn_cap_reason=manifest.get("turn_cap_reason"),
-               rotate=bool(manifest.get("rotate_seats", False)), df=df, game=game, game_error=error)
+               rotate=bool(manifest.get("rotate_seats", False)), df=df, game=game, game_error=error,
+               mode=mode_of(game, variant.get("rules", {}) or {}))
 
 
 def non_win_reasons(run: Run) -> set[str]:
@@ -173,6 +200,7 @@ class Analysis:
     first_p: float = math.nan
     first_seats: list[int] = field(default_factory=list)
     balance: float = math.nan
+    balance_ci: stats.Balance | None = None
     turns: dict[str, float] = field(default_factory=dict)
     turns_mean: stats.MeanInterval | None = None
     turns_median_ci: tuple[float, float, float] = (math.nan, math.nan, math.nan)
@@ -184,6 +212,17 @@ class Analysis:
     bots: list[tuple[str, stats.Proportion, float]] = field(default_factory=list)
     game_rows: list[dict[str, Any]] = field(default_factory=list)
     game_note: str = ""
+    # the verdict and why games end
+    off_board: stats.Proportion | None = None
+    gap: tuple[float, float, float, str, str] = (math.nan, math.nan, math.nan, "", "")
+    ludii: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    end_hist: tuple[np.ndarray, np.ndarray] | None = None  # turn values, counts[reason, turn]
+    ways: list[dict[str, Any]] = field(default_factory=list)
+    spike: tuple[int, float] | None = None  # (turns, share of games ending there or sooner)
+    dominant: tuple[str, float] | None = None  # one end reason deciding nearly every game
+    examples: list[dict[str, Any]] = field(default_factory=list)
+    flags: list[tuple[str, str]] = field(default_factory=list)  # (kind, text) for grouping
+    replay_note: str = ""
 
     @property
     def n(self) -> int:
@@ -196,6 +235,10 @@ class Analysis:
 
     def add_prop(self, metric: str, p: stats.Proportion) -> None:
         self.add(metric, p.value, p.successes, p.n, p.low, p.high)
+
+    def warn(self, kind: str, text: str) -> None:
+        self.warnings.append(text)
+        self.flags.append((kind, text))
 
 
 def _seat_bot_labels(run: Run) -> list[str]:
@@ -220,9 +263,12 @@ def analyse(run: Run) -> Analysis:
     fair = 1.0 / k
     winner = df["winner"].to_numpy().astype(np.int64)
     a.add("games", n, n=n)
-    if n != run.manifest.get("games", n):
-        a.warnings.append(f"{run.label}: the table holds {n:,} games but the manifest asked for "
-                          f"{run.manifest['games']:,} (unfinished or resumed run?)")
+    # a run with rotated seats plays every game once per rotation
+    expected = int(run.manifest.get("games", n)) * int(run.manifest.get("rotations") or
+                                                        (k if run.rotate else 1))
+    if n != expected:
+        a.warn("incomplete", f"{run.label}: the table holds {n:,} games but the manifest asked for "
+               f"{expected:,} (unfinished run? rerun the same command to finish it)")
 
     # seats
     counts = np.bincount(winner + 1, minlength=k + 1)
@@ -263,8 +309,9 @@ def analyse(run: Run) -> Analysis:
     a.add_prop("first_player_share_of_decisive", a.first_decisive)
     a.add("first_player_share_of_decisive.p_value", a.first_p)
 
-    a.balance = stats.ludii_balance([p.value for p in a.seat_rates])
-    a.add("balance", a.balance)
+    a.balance_ci = stats.ludii_balance_interval(counts)
+    a.balance = a.balance_ci.value
+    a.add("balance", a.balance, low=a.balance_ci.low, high=a.balance_ci.high)
 
     # length
     turns = df["turns"].to_numpy()
@@ -296,15 +343,24 @@ def analyse(run: Run) -> Analysis:
         a.end_rows.append((r, p, reason_draws.get(r, 0), r in non_win))
         a.add_prop(f"end_reason.{r}", p)
         if r in non_win and p.value > 0.5:
-            a.warnings.append(
-                f"{run.label}: {p.value:.1%} of games (95% CI {p.low:.1%}-{p.high:.1%}) end by "
-                f"'{r}', not by a win on the board: the seat and length numbers mostly measure "
-                f"that rule")
+            a.warn("non_win",
+                   f"{run.label}: {p.value:.1%} of games (95% CI {p.low:.1%}-{p.high:.1%}) end by "
+                   f"'{r}', not by a win on the board: the seat and length numbers mostly measure "
+                   f"that rule")
     if a.draw.value > 0.5:
-        a.warnings.append(f"{run.label}: {a.draw.value:.1%} of games are draws")
+        a.warn("draws", f"{run.label}: {a.draw.value:.1%} of games are draws")
+    off = sum(reason_count.get(r, 0) for r in run.end_reasons if r in non_win)
+    a.off_board = stats.wilson(off, n)
+    a.add_prop("decided_off_board", a.off_board)
+    a.gap = seat_gap(a.seat_rates, seats, n)
+    a.add("largest_seat_gap", a.gap[0], n=n, low=a.gap[1], high=a.gap[2])
+    ludii_outcomes(a, winner, reason_count, reason_code, names)
+    why_games_end(a, winner, reason_code, names, non_win)
 
-    a.mde = stats.mde_proportion(n, fair, ALPHA, POWER)
-    a.add("mde.seat_win_rate", a.mde, n=n)
+    # the seat tests: exact binomial on decisive games, Holm over the k seats (strictest step
+    # alpha / k), so the detectable edge is computed for exactly that test
+    a.mde = stats.mde_share(a.decisive, fair, ALPHA / k, POWER)
+    a.add("mde.seat_share_of_decisive", a.mde, n=a.decisive)
 
     if run.rotate:
         a.bots = bot_rates(df, seats, winner, fair)
@@ -314,6 +370,157 @@ def analyse(run: Run) -> Analysis:
 
     game_section(a)
     return a
+
+
+def seat_gap(rates: Sequence[stats.Proportion], seats: Sequence[str],
+             n: int) -> tuple[float, float, float, str, str]:
+    """Largest gap between two seats' win rates (all games): top minus bottom seat, with the 95%
+    Wald interval of a difference of two shares of one multinomial sample,
+    var = (p1 + p2 - (p1 - p2)^2) / n (the shares are negatively correlated)."""
+    if n == 0 or len(rates) < 2:
+        return math.nan, math.nan, math.nan, "", ""
+    vals = [p.value for p in rates]
+    hi, lo = int(np.argmax(vals)), int(np.argmin(vals))
+    d = vals[hi] - vals[lo]
+    se = math.sqrt(max(vals[hi] + vals[lo] - d * d, 0.0) / n)
+    z = float(norm.ppf(0.5 + CONF / 2))
+    return d, max(0.0, d - z * se), d + z * se, seats[hi], seats[lo]
+
+
+LUDII = {
+    "Completion": "share of games with a winner that did not hit the turn cap",
+    "Drawishness": "share of games drawn without hitting the turn cap",
+    "Timeouts": "share of games stopped by the turn cap",
+    "OutcomeUniformity": "1 - the average over seats of the variance of a seat's result "
+                         "(win 1, draw 0, loss -1/(seats-1)); 1 = every game has the same outcome "
+                         "for each seat",
+}
+
+
+def outcome_uniformity(counts: np.ndarray) -> float:
+    """Ludii's OutcomeUniformity from outcome counts [wins of seat 0..k-1, draws]: each seat's
+    utility is 1 for a win, -1/(k-1) for a loss and 0 in a draw (Ludii's rank utilities), and
+    the value is 1 - the mean over seats of its population variance."""
+    counts = np.asarray(counts, dtype=np.float64)
+    k, n = len(counts) - 1, counts.sum()
+    if n == 0 or k < 1:
+        return math.nan
+    loss = -1.0 / (k - 1) if k > 1 else -1.0
+    acc = 0.0
+    for i in range(k):
+        pw, pd_ = counts[i] / n, counts[k] / n
+        pl = 1.0 - pw - pd_
+        mean = pw + pl * loss
+        acc += pw + pl * loss * loss - mean * mean
+    return 1.0 - acc / k
+
+
+def ludii_outcomes(a: Analysis, winner: np.ndarray, reason_count: dict[str, int],
+                   reason_code: np.ndarray, names: list[str]) -> None:
+    """Completion, Drawishness, Timeouts (Wilson) and OutcomeUniformity (multinomial percentile
+    bootstrap over the outcome counts, seeded), as in Ludii's Evaluation metrics, computed in
+    floating point (Ludii's versions divide integers in places)."""
+    n, k = len(winner), len(a.run.seats)
+    cap = a.run.turn_cap_reason
+    capped = (reason_code == names.index(cap)) if cap in names else np.zeros(n, dtype=bool)
+    props = {"Completion": stats.wilson(int(np.count_nonzero((winner >= 0) & ~capped)), n),
+             "Drawishness": stats.wilson(int(np.count_nonzero((winner < 0) & ~capped)), n),
+             "Timeouts": stats.wilson(int(np.count_nonzero(capped)), n)}
+    for name, p in props.items():
+        a.ludii[name] = (p.value, p.low, p.high)
+        a.add_prop(f"ludii.{name}", p)
+    counts = np.bincount(np.where(winner < 0, k, winner), minlength=k + 1)[: k + 1]
+    value = outcome_uniformity(counts)
+    low = high = math.nan
+    if n:
+        rng = np.random.default_rng(7)
+        boot = [outcome_uniformity(c) for c in rng.multinomial(n, counts / n, size=1000)]
+        low, high = (float(x) for x in np.quantile(boot, [(1 - CONF) / 2, (1 + CONF) / 2]))
+    a.ludii["OutcomeUniformity"] = (value, low, high)
+    a.add("ludii.OutcomeUniformity", value, n=n, low=low, high=high)
+
+
+# end reasons in words, for the verdict sentences (a game may give its own: `end_reason_words`)
+END_WORDS = {
+    "path": "a completed path", "opponent_path": "a path the opponent's tile completed",
+    "blocked": "a player being cut off", "self_blocked": "a player cutting themselves off",
+    "both_blocked": "both players being cut off", "stalemate_closest": "the closest-reach "
+    "tiebreak", "stalemate_draw": "a stalemate draw", "no_move_loss": "a player left without a "
+    "legal placement", "turn_cap": "the turn cap", "stalemate_score": "the stalemate score count",
+    "flags": "a player holding the flags", "tiles_placed": "points after every tile is placed",
+    "radian": "a Radian", "tiles_out": "points when the tiles run out",
+}
+SPIKE_SHARE = 0.10  # a turn count this common, under half the median length: "degenerate?"
+DOMINANT_SHARE = 0.90  # one end reason deciding this share of games
+
+
+def reason_words(run: Run, reason: str) -> str:
+    words = dict(END_WORDS) | dict(getattr(run.game, "end_reason_words", {}) or {})
+    return words.get(reason, f"'{reason}'")
+
+
+def why_games_end(a: Analysis, winner: np.ndarray, reason_code: np.ndarray, names: list[str],
+                  non_win: set[str]) -> None:
+    """End reasons over game length (counts per reason and turn), the ways to win (most common,
+    shortest), spikes of short games and a dominating end reason, and the example games."""
+    df, n = a.run.df, a.n
+    if n == 0:
+        return
+    turns = df["turns"].to_numpy().astype(np.int64)
+    t0, t1 = int(turns.min()), int(turns.max())
+    grid = np.bincount(reason_code * (t1 - t0 + 1) + (turns - t0),
+                       minlength=len(names) * (t1 - t0 + 1)).reshape(len(names), -1)
+    a.end_hist = (np.arange(t0, t1 + 1), grid)
+    decisive = winner >= 0
+    for j, r in enumerate(names):
+        m = reason_code == j
+        cnt = int(np.count_nonzero(m))
+        if not cnt:
+            continue
+        t = turns[m]
+        a.ways.append({"reason": r, "games": cnt, "share": cnt / n, "wins": int(np.count_nonzero(
+            m & decisive)), "median": float(np.median(t)), "shortest": int(t.min()),
+            "non_win": r in non_win})
+    a.ways.sort(key=lambda w: -w["games"])
+    per_turn = grid.sum(axis=0)
+    med = float(np.median(turns))
+    top = int(np.argmax(per_turn))
+    if per_turn[top] / n >= SPIKE_SHARE and t0 + top < med / 2:
+        upto = t0 + top
+        share = float(np.count_nonzero(turns <= upto)) / n
+        a.spike = (upto, share)
+        reason = names[int(np.argmax(grid[:, top]))]
+        a.warn("degenerate", f"{a.run.label}: {share:.0%} of games are over by turn {upto} "
+               f"(median {num(med)}), most of them by {reason_words(a.run, reason)}: degenerate "
+               "strategy?")
+    if a.ways and a.ways[0]["share"] >= DOMINANT_SHARE and len(a.ways) > 1:
+        a.dominant = (a.ways[0]["reason"], a.ways[0]["share"])
+        a.warn("dominant", f"{a.run.label}: {a.ways[0]['share']:.0%} of games end by "
+               f"{reason_words(a.run, a.ways[0]['reason'])}: one way to end dominates")
+    a.examples = example_games(a, turns, reason_code, names)
+
+
+def example_games(a: Analysis, turns: np.ndarray, reason_code: np.ndarray,
+                  names: list[str]) -> list[dict[str, Any]]:
+    """The shortest game, and a typical game (length nearest the median) of each of the two most
+    common end reasons; each as the row's game index, rotation and length."""
+    df = a.run.df
+    if "game" not in df:
+        return []
+    games = df["game"].to_numpy()
+    rot = df["rotation"].to_numpy() if "rotation" in df else np.zeros(len(df), dtype=np.int8)
+
+    def pick(i: int, title: str) -> dict[str, Any]:
+        return {"title": title, "game": int(games[i]), "rotation": int(rot[i]),
+                "turns": int(turns[i]), "reason": names[int(reason_code[i])]}
+
+    out = [pick(int(np.argmin(turns)), "shortest game")]
+    for w in a.ways[:2]:
+        idx = np.flatnonzero(reason_code == names.index(w["reason"]))
+        i = int(idx[np.argmin(np.abs(turns[idx] - w["median"]))])
+        if all(e["game"] != int(games[i]) or e["rotation"] != int(rot[i]) for e in out):
+            out.append(pick(i, f"typical game ending by {w['reason']}"))
+    return out
 
 
 def bot_rates(df: pd.DataFrame, seats: Sequence[str], winner: np.ndarray,
@@ -367,13 +574,17 @@ def game_section(a: Analysis) -> None:
         a.game_note = f"The game {run.game_name!r} reports no metrics of its own."
 
 
-# ---- comparison across variants -------------------------------------------------------------
+# ---- comparisons within a mode, against its reference variant --------------------------------
 
 @dataclass
 class Comparison:
     baseline: str
     rows: list[dict[str, Any]]  # metric, variant ("X vs base"), value, ci, p_value, p_holm, method
     mde: dict[str, float]
+    group: str = ""
+
+
+HEADLINE = ("first_player_share_of_decisive", "draw_rate", "decided_off_board", "turns.median")
 
 
 def compare(analyses: Sequence[Analysis]) -> Comparison:
@@ -384,8 +595,10 @@ def compare(analyses: Sequence[Analysis]) -> Comparison:
     mde: dict[str, float] = {}
 
     def props(a: Analysis) -> dict[str, stats.Proportion]:
-        d = {f"win_rate.{s}": p for s, p in zip(a.run.seats, a.seat_rates, strict=True)}
+        d = {"first_player_share_of_decisive": a.first_decisive}
+        d |= {f"win_rate.{s}": p for s, p in zip(a.run.seats, a.seat_rates, strict=True)}
         d["draw_rate"] = a.draw
+        d["decided_off_board"] = a.off_board
         d["first_player_win_rate"] = a.first
         if a.turn_cap is not None:
             d["turn_cap_rate"] = a.turn_cap
@@ -396,9 +609,10 @@ def compare(analyses: Sequence[Analysis]) -> Comparison:
 
     pb = props(base)
     tb = base.run.df["turns"].to_numpy()
+    sizes: dict[str, tuple[int, int, float]] = {}
     for a in analyses[1:]:
         label = f"{a.run.label} vs {base.run.label}"
-        mde[label] = stats.mde_two_proportions(a.n, base.n, 1 / len(a.run.seats), ALPHA, POWER)
+        sizes[label] = (a.n, base.n, 1 / len(a.run.seats))
         pa = props(a)
         for metric in [m for m in pa if m in pb]:
             x, y = pa[metric], pb[metric]
@@ -420,13 +634,322 @@ def compare(analyses: Sequence[Analysis]) -> Comparison:
     bh = stats.adjust_pvalues([r["p_value"] for r in out], "bh")
     for r, h, b in zip(out, holm, bh, strict=True):
         r["p_holm"], r["p_bh"] = float(h), float(b)
-    return Comparison(base.run.label, out, mde)
+    # the change the table's verdicts (Holm over all its rows) find with 80% power: at Holm's
+    # strictest step, 5% / rows, so the claim holds whichever step a change would meet
+    for label, (n_a, n_b, p0) in sizes.items():
+        mde[label] = stats.mde_two_proportions(n_a, n_b, p0, ALPHA / max(len(out), 1), POWER)
+    return Comparison(base.run.label, out, mde, base.run.group)
+
+
+def groups_of(analyses: Sequence[Analysis]) -> dict[str, list[Analysis]]:
+    """Variants by game and mode, in the order their first variant was given."""
+    out: dict[str, list[Analysis]] = {}
+    for a in analyses:
+        out.setdefault(a.run.group, []).append(a)
+    return out
+
+
+def reference_of(group: list[Analysis], references: Sequence[str] = ()) -> Analysis:
+    """The variant the others of a mode are compared with: one named by --reference (label,
+    name or file stem), else the mode's base variant (named like the mode, or "standard"),
+    else the first given."""
+    for ref in references:
+        for a in group:
+            if ref in (a.run.label, a.run.stem, str(a.run.path), a.run.path.name):
+                return a
+    mode = group[0].run.mode
+    for want in (mode, "standard"):
+        for a in group:
+            if a.run.stem == want:
+                return a
+    return group[0]
+
+
+def comparisons(analyses: Sequence[Analysis], references: Sequence[str] = ()) -> list[Comparison]:
+    """One comparison per mode with two or more variants; never across modes or games."""
+    known = {x for a in analyses for x in (a.run.label, a.run.stem, str(a.run.path), a.run.path.name)}
+    for ref in references:
+        if ref not in known:
+            raise UserError(f"--reference {ref}: no such variant among the runs; given: "
+                            + ", ".join(a.run.label for a in analyses))
+    out = []
+    for group in groups_of(analyses).values():
+        if len(group) > 1:
+            ref = reference_of(group, references)
+            out.append(compare([ref] + [a for a in group if a is not ref]))
+    return out
+
+
+# ---- the verdict -----------------------------------------------------------------------------
+
+def unfairness(a: Analysis) -> float:
+    """Distance of the first mover's share of decisive games from the fair share (sort key)."""
+    v = a.first_decisive.value if a.first_decisive else math.nan
+    return abs(v - 1 / len(a.run.seats)) if np.isfinite(v) else -1.0
+
+
+def fairness_of(a: Analysis) -> stats.Fairness | None:
+    """The first mover's share of decisive games judged by an equivalence test against the fair
+    share 1/seats +/- FAIR_MARGIN (stats.fairness): fair, unfair or cannot tell."""
+    p = a.first_decisive
+    if p is None or not p.n:
+        return None
+    return stats.fairness(p.successes, p.n, p0=1 / len(a.run.seats), margin=FAIR_MARGIN, conf=CONF)
+
+
+def fairness_verdict(a: Analysis) -> tuple[str, str]:
+    """(verdict word, sentence) about the first mover's share of decisive games."""
+    f = fairness_of(a)
+    if f is None:
+        return "no games", "No decisive games: nothing to say about the first player."
+    return f.verdict, f.sentence(what="The first player", unit="decisive games")
+
+
+def verdict_sentence(a: Analysis) -> str:
+    _, first = fairness_verdict(a)
+    if not a.n:
+        return first
+    parts = [first]
+    if a.ways:
+        w = a.ways[0]
+        end = f"{w['share']:.0%} of games end by {reason_words(a.run, w['reason'])}"
+        if a.spike:
+            end += f", {a.spike[1]:.0%} by turn {a.spike[0]}"
+        parts.append(end + ".")
+    if a.draw and a.draw.value >= 0.05:
+        parts.append(f"{a.draw.value:.0%} are draws.")
+    return " ".join(parts)
+
+
+VERDICT_COLOURS = {"unfair": "#c0392b", "fair": "#1e8449", "cannot tell": "#7f7f7f"}
+
+
+def forest_svg(a: Analysis, lo: float, hi: float, width: int = 220, height: int = 16) -> str:
+    """One row of the verdict's forest plot: the interval and point of the first mover's share
+    of decisive games on a shared axis [lo, hi], with the fair share as a line."""
+    p = a.first_decisive
+
+    def x(v: float) -> float:
+        return 4 + (width - 8) * (min(max(v, lo), hi) - lo) / (hi - lo)
+
+    fair = x(1 / len(a.run.seats))
+    parts = [f"<svg class='forest' width='{width}' height='{height}' role='img' "
+             f"aria-label='first mover share'>",
+             f"<line x1='{fair:.1f}' y1='0' x2='{fair:.1f}' y2='{height}' stroke='#555' "
+             "stroke-dasharray='3,2'/>"]
+    if p is not None and p.n:
+        colour = VERDICT_COLOURS.get(fairness_verdict(a)[0], "#777")
+        y = height / 2
+        parts.append(f"<line x1='{x(p.low):.1f}' y1='{y}' x2='{x(p.high):.1f}' y2='{y}' "
+                     f"stroke='{colour}' stroke-width='3'/>")
+        parts.append(f"<circle cx='{x(p.value):.1f}' cy='{y}' r='3.5' fill='{colour}'/>")
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def forest_axis(analyses: Sequence[Analysis]) -> tuple[float, float]:
+    vals = [v for a in analyses if a.first_decisive and a.first_decisive.n
+            for v in (a.first_decisive.low, a.first_decisive.high)]
+    vals += [1 / len(a.run.seats) for a in analyses]
+    lo, hi = min(vals), max(vals)
+    pad = max(0.01, 0.05 * (hi - lo))
+    return max(0.0, lo - pad), min(1.0, hi + pad)
+
+
+def verdict_order(analyses: Sequence[Analysis]) -> list[tuple[str, list[Analysis]]]:
+    """Groups (game and mode), most unfair first; within a group, most unfair first."""
+    groups = [(g, sorted(v, key=lambda a: -unfairness(a))) for g, v in groups_of(analyses).items()]
+    return sorted(groups, key=lambda gv: -max(unfairness(a) for a in gv[1]))
+
+
+def render_verdict(doc: Doc, analyses: Sequence[Analysis]) -> None:
+    doc.h(2, "Verdict")
+    doc.p("The first mover's share of decisive games (draws left out) against the fair share "
+          f"1/seats, with its 95% interval; the bar is the same interval on one axis for every "
+          f"row (dashed: fair share). Verdict (colour of the bar): fair (green) when an exact "
+          f"equivalence test puts the share within +/-{100 * FAIR_MARGIN:.0f} points of the fair "
+          f"share, unfair (red) when it differs from it, cannot tell (grey) otherwise. Sorted "
+          f"by unfairness within each game and mode.")
+    lo, hi = forest_axis(analyses)
+    head = ["variant", "first mover's share", f"forest ({pct(lo, 0)} to {pct(hi, 0)})", "verdict",
+            "largest seat gap", "draws", "decided off the board", "median turns"]
+    rows: list[Any] = []
+    for group, items in verdict_order(analyses):
+        rows.append(Group(group))
+        for a in items:
+            word, _ = fairness_verdict(a)
+            p = a.first_decisive
+            gap = (f"{100 * a.gap[0]:.1f} pts ({a.gap[3]}-{a.gap[4]}) "
+                   f"{ci_pts(a.gap[1], a.gap[2])}" if np.isfinite(a.gap[0]) else "n/a")
+            rows.append([a.run.stem, f"{pct(p.value, 1)} {ci1(p.low, p.high)}" if p and p.n else "n/a",
+                         Raw(forest_svg(a, lo, hi), ""), word, gap, pct(a.draw.value, 1),
+                         pct(a.off_board.value, 1) if a.off_board else "n/a",
+                         num(a.turns.get("median", math.nan))])
+    doc.table(head, rows, cls="verdict")
+    doc.fig("forest", "First mover's share of decisive games per variant, 95% intervals "
+                      "(dashed: fair share)", md_only=True)
+    doc.h(3, "In words")
+    doc.items([f"{a.run.label}: {verdict_sentence(a)}" for _, items in verdict_order(analyses)
+               for a in items])
+
+
+def render_warnings(doc: Doc, analyses: Sequence[Analysis]) -> None:
+    """Result warnings, one box per kind, naming every variant it applies to."""
+    kinds: dict[str, list[str]] = {}
+    for a in analyses:
+        for kind, text in a.flags:
+            kinds.setdefault(kind, []).append(text)
+    for texts in kinds.values():
+        if len(texts) == 1:
+            doc.warn(texts[0])
+        else:
+            doc.warn(f"{len(texts)} variants: " + "; ".join(texts))
+
+
+def render_why(doc: Doc, analyses: Sequence[Analysis], pictures: dict[str, list]) -> None:
+    doc.h(2, "Why games end")
+    doc.p("Per mode, each variant's games by length, stacked by end reason; then the ways to end "
+          "a game, the shortest game and a flag where a spike of short games or one end reason "
+          "dominates (degenerate strategy?). Example games are drawn below each table with the "
+          "command that replays them.")
+    for group, items in groups_of(analyses).items():
+        doc.h(3, group)
+        doc.fig(f"ends_{slug(group)}", f"{group}: games per length, stacked by end reason")
+        rows = []
+        for a in items:
+            if not a.ways:
+                rows.append([a.run.stem, "no games", "", "", ""])
+                continue
+            common = a.ways[0]
+            wins = [w for w in a.ways if not w["non_win"]]
+            short = min(wins or a.ways, key=lambda w: w["shortest"])
+            flag = []
+            if a.spike:
+                flag.append(f"{a.spike[1]:.0%} over by turn {a.spike[0]}")
+            if a.dominant:
+                flag.append(f"{a.dominant[1]:.0%} end by {a.dominant[0]}")
+            rows.append([a.run.stem, f"{common['reason']} {pct(common['share'], 1)} "
+                         f"(median {num(common['median'])} turns)",
+                         f"{short['reason']}: {short['shortest']} turns",
+                         ", ".join(f"{w['reason']} {pct(w['share'], 1)}" for w in a.ways[1:4]) or "-",
+                         ("degenerate strategy? " + "; ".join(flag)) if flag else ""])
+        doc.table(["variant", "most common end", "shortest win", "other ends", "flag"], rows)
+        shown = [(a, pictures.get(a.run.label, [])) for a in items]
+        if any(p for _, p in shown):
+            doc.fold(f"example games of {group} ({sum(len(p) for _, p in shown)} pictures)")
+            for a, pics in shown:
+                for pic in pics:
+                    doc.picture(pic["key"], f"{a.run.stem}, {pic['title']}: game {pic['game']}, "
+                                f"{pic['turns']} turns, {pic['reason']}", pic["command"])
+            doc.endfold()
+        notes = sorted({a.replay_note for a in items if a.replay_note})
+        for note in notes:
+            doc.p(note)
+
+
+def render_ludii(doc: Doc, analyses: Sequence[Analysis]) -> None:
+    doc.h(2, "Outcome metrics (Ludii)")
+    doc.items([f"{k}: {v}." for k, v in LUDII.items()] + [
+        "Balance: 1 - the gap between the highest and lowest seat win rate, with its interval and "
+        "the average of a fair game of the same size (noise keeps it below 1); it can read as "
+        "fair while the first mover wins most games, so the verdict above uses the first "
+        "mover's share."])
+    rows: list[Any] = []
+    for group, items in groups_of(analyses).items():
+        rows.append(Group(group))
+        for a in items:
+            cells = [a.run.stem]
+            for name in LUDII:
+                v, lo, hi = a.ludii.get(name, (math.nan, math.nan, math.nan))
+                cells.append(f"{pct(v, 1)} {ci1(lo, hi)}" if name != "OutcomeUniformity"
+                             else f"{v:.3f} [{lo:.3f}, {hi:.3f}]" if np.isfinite(v) else "n/a")
+            cells.append(_balance_cell(a) if a.balance_ci is not None else "n/a")
+            rows.append(cells)
+    doc.table(["variant", *LUDII, "Balance"], rows)
+    doc.p("Decision moves, branching factor, LeadChange, Decisiveness and Drama need per-turn data "
+          "(legal moves, a position evaluation) that the outcome tables do not hold; they are not "
+          "reported.")
+
+
+def render_comparisons(doc: Doc, comps: Sequence[Comparison]) -> None:
+    doc.h(2, "Within each mode, against its reference")
+    doc.p("Each variant minus its mode's reference variant (--reference to choose another): "
+          "difference in points with Newcombe's 95% interval (length: bootstrap), Holm-adjusted "
+          "p over the mode's whole table. Games of different modes or games are never compared.")
+    for c in comps:
+        doc.h(3, f"{c.group}: against {c.baseline}")
+        by: dict[str, dict[str, dict[str, Any]]] = {}
+        for r in c.rows:
+            by.setdefault(r["variant"], {})[r["metric"].removeprefix("diff.")] = r
+        rows = []
+        for label, ms in by.items():
+            cells = [label.removesuffix(f" vs {c.baseline}").rsplit("/", 1)[-1]]
+            for m in HEADLINE:
+                r = ms.get(m)
+                if r is None:
+                    cells.append("-")
+                    continue
+                mark = " *" if r["p_holm"] < ALPHA else ""
+                if m.startswith("turns"):
+                    cells.append(f"{r['value']:+.1f} {ci(r['ci_low'], r['ci_high'], False)}{mark}")
+                else:
+                    cells.append(f"{100 * r['value']:+.1f} {ci_pts(r['ci_low'], r['ci_high'])}{mark}")
+            rows.append(cells)
+        doc.table(["variant", "first mover's share (pts)", "draws (pts)", "off the board (pts)",
+                   "median turns"], rows)
+        doc.p("* Holm-adjusted p < 0.05. Smallest seat win-rate change these sample sizes detect "
+              f"with 80% power at the table's Holm level (5% / {len(c.rows)} tests, its strictest step): "
+              + ", ".join(f"{pct(v, 1)}" for v in sorted(set(c.mde.values()))[:3]) + ".")
+        doc.fold(f"every metric of {c.group} against {c.baseline} ({len(c.rows)} rows)")
+        doc.table(["comparison", "metric", "difference", "95% CI", "p", "p (Holm)", "p (BH)", "method"],
+                  [[r["variant"], r["metric"].removeprefix("diff."),
+                    (f"{100 * r['value']:+.2f} pts" if _is_prop(r["metric"]) else num(r["value"])),
+                    (f"[{100 * r['ci_low']:+.2f}, {100 * r['ci_high']:+.2f}] pts" if _is_prop(r["metric"])
+                     else ci(r["ci_low"], r["ci_high"], as_pct=False)),
+                    pval(r["p_value"]), pval(r["p_holm"]), pval(r["p_bh"]), r["method"]]
+                   for r in c.rows])
+        doc.endfold()
+
+
+def _is_prop(metric: str) -> bool:
+    return not metric.startswith("diff.turns")
 
 
 # ---- document blocks, rendered to Markdown and HTML ------------------------------------------
 
+@dataclass
+class Group:
+    """A group header row inside a table (game and mode)."""
+
+    text: str
+
+
+@dataclass
+class Raw:
+    """A table cell given as HTML (e.g. an inline SVG), with its Markdown text."""
+
+    html: str
+    md: str
+
+
+CSS = ("body{font-family:system-ui,sans-serif;font-size:14px;max-width:1320px;margin:1.2em auto;"
+       "padding:0 1em;color:#222}h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.3em;margin:1.2em 0 .4em;"
+       "border-bottom:1px solid #ddd}h3{font-size:1.05em;margin:1em 0 .3em}p,li{max-width:1100px;"
+       "line-height:1.35}table{border-collapse:collapse;margin:.3em 0 1em;display:block;"
+       "max-width:100%;overflow-x:auto}td,th{border:1px solid #ccc;padding:1px 6px;text-align:right;"
+       "vertical-align:middle}th{background:#eee;font-weight:600}td:first-child,th:first-child"
+       "{text-align:left}tr.group td{background:#f4f4f4;font-weight:600;text-align:left}"
+       "td.t{text-align:left}table.verdict td{white-space:nowrap}svg.forest{display:block}"
+       ".warn{background:#fff6d6;border-left:5px solid #e0a000;padding:.4em .8em;margin:.4em 0}"
+       "img{max-width:100%}figure{margin:.4em 0 1em}figcaption{color:#555;font-size:90%}"
+       "details{margin:.15em 0 .5em}summary{cursor:pointer;color:#1f4f9f}"
+       ".pics{display:flex;flex-wrap:wrap;gap:12px}.pics figure{width:420px}"
+       "code{font-size:90%;background:#f3f3f3;padding:0 3px;overflow-wrap:anywhere}"
+       "ul.tight{margin:.2em 0 1em;padding-left:1.3em}ul.tight li{margin:.1em 0}")
+
+
 class Doc:
-    """A list of blocks (heading, paragraph, warning, table, figure) with two renderers."""
+    """A list of blocks (heading, paragraph, warning, table, figure, fold) with two renderers."""
 
     def __init__(self) -> None:
         self.blocks: list[tuple] = []
@@ -437,16 +960,31 @@ class Doc:
     def p(self, text: str) -> None:
         self.blocks.append(("p", text))
 
+    def items(self, texts: Sequence[str]) -> None:
+        self.blocks.append(("ul", list(texts)))
+
     def warn(self, text: str) -> None:
         self.blocks.append(("warn", text))
 
-    def table(self, headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
-        self.blocks.append(("table", list(headers), [[str(c) for c in r] for r in rows]))
+    def table(self, headers: Sequence[str], rows: Sequence[Any], cls: str = "") -> None:
+        cells = [r if isinstance(r, Group) else [c if isinstance(c, Raw) else str(c) for c in r]
+                 for r in rows]
+        self.blocks.append(("table", list(headers), cells, cls))
 
-    def fig(self, key: str, caption: str) -> None:
-        """Figures are shown once: overlaid ones in the comparison, else in the variant section."""
+    def fig(self, key: str, caption: str, md_only: bool = False) -> None:
+        """A figure, shown once (the first time its key is placed)."""
         if not any(b[0] == "fig" and b[1] == key for b in self.blocks):
-            self.blocks.append(("fig", key, caption))
+            self.blocks.append(("fig", key, caption, md_only))
+
+    def picture(self, key: str, caption: str, command: str) -> None:
+        self.blocks.append(("pic", key, caption, command))
+
+    def fold(self, summary: str) -> None:
+        """Start a folded part (HTML <details>; in Markdown a bold line)."""
+        self.blocks.append(("fold", summary))
+
+    def endfold(self) -> None:
+        self.blocks.append(("endfold",))
 
     def markdown(self, fig_files: dict[str, str]) -> str:
         out = []
@@ -455,45 +993,91 @@ class Doc:
                 out.append("#" * b[1] + " " + b[2])
             elif b[0] == "p":
                 out.append(b[1])
+            elif b[0] == "ul":
+                out += [f"- {t}" for t in b[1]]
             elif b[0] == "warn":
                 out.append(f"> **WARNING:** {b[1]}")
+            elif b[0] == "fold":
+                out.append(f"**{b[1]}**")
             elif b[0] == "table":
-                cell = lambda c: c.replace("|", "\\|")
-                out.append("| " + " | ".join(cell(c) for c in b[1]) + " |")
-                out.append("|" + "|".join("---" for _ in b[1]) + "|")
-                out += ["| " + " | ".join(cell(c) for c in r) + " |" for r in b[2]]
+                def cell(c):
+                    return (c.md if isinstance(c, Raw) else c).replace("|", "\\|")
+                out.append("| " + " | ".join(cell(c) for c in b[1] if not _raw_only(b, c)) + " |")
+                keep = [i for i, c in enumerate(b[1]) if not _raw_only(b, c)]
+                out.append("|" + "|".join("---" for _ in keep) + "|")
+                for r in b[2]:
+                    if isinstance(r, Group):
+                        out.append("| **" + r.text + "** |" + " |" * (len(keep) - 1))
+                    else:
+                        out.append("| " + " | ".join(cell(r[i]) for i in keep) + " |")
             elif b[0] == "fig" and b[1] in fig_files:
                 out.append(f"![{b[2]}]({fig_files[b[1]]})")
+            elif b[0] == "pic" and b[1] in fig_files:
+                out.append(f"![{b[2]}]({fig_files[b[1]]})\n\n`{b[3]}`")
+            else:
+                continue
             out.append("")
         return "\n".join(out)
 
     def html(self, fig_png: dict[str, bytes], title: str) -> str:
         e = html.escape
-        out = ["<!DOCTYPE html>", "<html><head><meta charset='utf-8'>", f"<title>{e(title)}</title>",
-               "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}"
-               "table{border-collapse:collapse;margin:.5em 0 1.2em}"
-               "td,th{border:1px solid #bbb;padding:.25em .6em;text-align:right}"
-               "th{background:#eee}td:first-child,th:first-child{text-align:left}"
-               ".warn{background:#fff1c2;border-left:6px solid #e0a000;padding:.6em 1em;margin:.6em 0;"
-               "font-weight:bold}img{max-width:100%}figcaption{color:#555;font-size:90%}</style>",
-               "</head><body>"]
+        out = ["<!DOCTYPE html>", "<html lang='en'><head><meta charset='utf-8'>",
+               f"<title>{e(title)}</title>", f"<style>{CSS}</style>", "</head><body>"]
+        in_pics = False
         for b in self.blocks:
+            if b[0] != "pic" and in_pics:
+                out.append("</div>")
+                in_pics = False
             if b[0] == "h":
-                out.append(f"<h{b[1]}>{e(b[2])}</h{b[1]}>")
+                out.append(f"<h{b[1]} id='{slug(b[2])}'>{e(b[2])}</h{b[1]}>")
             elif b[0] == "p":
                 out.append(f"<p>{e(b[1])}</p>")
+            elif b[0] == "ul":
+                out.append("<ul class='tight'>" + "".join(f"<li>{e(t)}</li>" for t in b[1]) + "</ul>")
             elif b[0] == "warn":
                 out.append(f"<div class='warn'>WARNING: {e(b[1])}</div>")
+            elif b[0] == "fold":
+                out.append(f"<details><summary>{e(b[1])}</summary>")
+            elif b[0] == "endfold":
+                out.append("</details>")
             elif b[0] == "table":
-                out.append("<table><tr>" + "".join(f"<th>{e(c)}</th>" for c in b[1]) + "</tr>")
-                out += ["<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>" for r in b[2]]
+                cls = f" class='{b[3]}'" if b[3] else ""
+                out.append(f"<table{cls}><tr>" + "".join(f"<th>{e(c)}</th>" for c in b[1]) + "</tr>")
+                for r in b[2]:
+                    if isinstance(r, Group):
+                        out.append(f"<tr class='group'><td colspan='{len(b[1])}'>{e(r.text)}</td></tr>")
+                    else:
+                        out.append("<tr>" + "".join(
+                            f"<td>{c.html}</td>" if isinstance(c, Raw) else
+                            f"<td class='t'>{e(c)}</td>" if len(c) > 40 and " " in c else
+                            f"<td>{e(c)}</td>" for c in r) + "</tr>")
                 out.append("</table>")
-            elif b[0] == "fig" and b[1] in fig_png:
+            elif b[0] == "fig" and b[1] in fig_png and not b[3]:
                 data = base64.b64encode(fig_png[b[1]]).decode("ascii")
                 out.append(f"<figure><img alt='{e(b[2])}' src='data:image/png;base64,{data}'>"
                            f"<figcaption>{e(b[2])}</figcaption></figure>")
+            elif b[0] == "pic" and b[1] in fig_png:
+                if not in_pics:
+                    out.append("<div class='pics'>")
+                    in_pics = True
+                data = base64.b64encode(fig_png[b[1]]).decode("ascii")
+                out.append(f"<figure><img alt='{e(b[2])}' src='data:image/png;base64,{data}'>"
+                           f"<figcaption>{e(b[2])}<br><code>{e(b[3])}</code></figcaption></figure>")
+        if in_pics:
+            out.append("</div>")
         out.append("</body></html>")
         return "\n".join(out)
+
+
+def _raw_only(block: tuple, header: str) -> bool:
+    """A column whose every cell is HTML only (the inline forest plot) is left out of Markdown."""
+    i = block[1].index(header)
+    rows = [r for r in block[2] if not isinstance(r, Group)]
+    return bool(rows) and all(isinstance(r[i], Raw) and not r[i].md for r in rows)
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
 def pct(p: float, digits: int = 2) -> str:
@@ -504,6 +1088,19 @@ def ci(lo: float, hi: float, as_pct: bool = True) -> str:
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return "n/a"
     return f"[{pct(lo)}, {pct(hi)}]" if as_pct else f"[{num(lo)}, {num(hi)}]"
+
+
+def ci1(lo: float, hi: float) -> str:
+    """A share's interval in percent with one decimal, without the % signs: (56.3-57.3)."""
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return ""
+    return f"({100 * lo:.1f}-{100 * hi:.1f})"
+
+
+def ci_pts(lo: float, hi: float) -> str:
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return ""
+    return f"[{100 * lo:+.1f}, {100 * hi:+.1f}]"
 
 
 def num(x: float) -> str:
@@ -541,8 +1138,12 @@ class ReportResult:
 
 
 def build_report(run_dirs: Sequence[str | Path], out_dir: str | Path,
-                 game_lookup: Callable[[str], Any] = default_game_lookup) -> ReportResult:
-    """Read the runs, compute every metric, write report.md, report.html, summary.csv, figures."""
+                 game_lookup: Callable[[str], Any] = default_game_lookup,
+                 references: Sequence[str] = (), replays: bool = True) -> ReportResult:
+    """Read the runs, compute every metric, write report.md, report.html, summary.csv, figures.
+
+    `references`: variants (label, name or folder) the others of their mode are compared with;
+    `replays`: draw example games (the shortest, a typical one per common end reason)."""
     if not run_dirs:
         raise UserError("report: give at least one run folder")
     runs = [load_run(d, game_lookup) for d in run_dirs]
@@ -553,10 +1154,10 @@ def build_report(run_dirs: Sequence[str | Path], out_dir: str | Path,
         if seen[r.label] > 1:
             r.label = f"{r.label} ({r.path.name})"
     analyses = [analyse(r) for r in runs]
-    comparison = compare(analyses) if len(analyses) > 1 else None
+    comps = comparisons(analyses, references)
 
     rows = [row for a in analyses for row in a.rows]
-    if comparison:
+    for comparison in comps:
         for r in comparison.rows:
             base = {k: r[k] for k in ("metric", "variant", "value", "ci_low", "ci_high")}
             rows.append(base | {"successes": math.nan, "n": math.nan})
@@ -572,216 +1173,213 @@ def build_report(run_dirs: Sequence[str | Path], out_dir: str | Path,
     out = Path(out_dir)
     (out / "figures").mkdir(parents=True, exist_ok=True)
     figs = make_figures(analyses)
+    pictures = example_pictures(analyses, out / "figures") if replays else {}
+    for pics in pictures.values():
+        for pic in pics:
+            figs[pic["key"]] = pic["png"]
     fig_files = {}
     for key, data in figs.items():
         path = out / "figures" / f"{key}.png"
         path.write_bytes(data)
         fig_files[key] = path
-    doc = render(analyses, comparison)
+    doc = render(analyses, comps, pictures)
+    figs.update(_by_skill_section(doc, runs, out / "figures"))
     md_path, html_path, csv_path = out / "report.md", out / "report.html", out / "summary.csv"
     md_path.write_text(doc.markdown({k: f"figures/{k}.png" for k in figs}))
     html_path.write_text(doc.html(figs, "hexsim balance report"))
     summary.to_csv(csv_path, index=False)
     warnings = [w for a in analyses for w in a.warnings]
-    comp_df = pd.DataFrame(comparison.rows) if comparison else None
+    comp_df = pd.DataFrame([r for c in comps for r in c.rows]) if comps else None
     return ReportResult(summary, out, md_path, html_path, csv_path, fig_files, warnings, comp_df)
+
+
+def _by_skill_section(doc: Doc, runs: Sequence[Run], fig_dir: Path) -> dict[str, bytes]:
+    """The "by skill" section (sim/ladder_report.py) when the runs hold several bot line-ups of
+    one variant; its figures are written into fig_dir and returned."""
+    from sim.ladder_report import by_skill_section
+
+    return by_skill_section(doc, runs, fig_dir)
+
+
+def example_pictures(analyses: Sequence[Analysis], fig_dir: Path) -> dict[str, list[dict[str, Any]]]:
+    """Each variant's example games re-played from their seeds and drawn (downscaled), with the
+    exact `hexsim replay` command. A game without replays, or a variant whose file changed
+    since the run (its hash differs), gets a note instead."""
+    from sim.replay import draw_example
+
+    out: dict[str, list[dict[str, Any]]] = {}
+    for a in analyses:
+        pics = []
+        for ex in a.examples:
+            try:
+                pic = draw_example(a.run.manifest, ex, a.run.game)
+            except UserError as e:
+                a.replay_note = f"{a.run.label}: example games not drawn ({e})."
+                break
+            if pic is None:
+                a.replay_note = (f"{a.run.label}: example games not drawn: game "
+                                 f"{a.run.game_name!r} has no replay.")
+                break
+            pics.append(ex | pic | {"key": f"game_{slug(a.run.label)}_{ex['game']}_r{ex['rotation']}"})
+        out[a.run.label] = pics
+    return out
 
 
 def make_figures(analyses: Sequence[Analysis]) -> dict[str, bytes]:
     figs: dict[str, bytes] = {}
-    seat_bars = [plots.Bars(a.run.label, a.run.seats + ["draw"],
-                            [p.value for p in a.seat_rates] + [a.draw.value],
-                            [p.low for p in a.seat_rates] + [a.draw.low],
-                            [p.high for p in a.seat_rates] + [a.draw.high]) for a in analyses]
-    fair = {1 / len(a.run.seats) for a in analyses}
-    figs["win_rates"] = plots.png(plots.interval_bars(
-        seat_bars, "Win rate per seat (95% Wilson)", reference=fair.pop() if len(fair) == 1 else None,
-        reference_label="fair share"))
-    end_bars = [plots.Bars(a.run.label, [r for r, *_ in a.end_rows], [p.value for _, p, *_ in a.end_rows],
-                           [p.low for _, p, *_ in a.end_rows], [p.high for _, p, *_ in a.end_rows])
-                for a in analyses]
-    figs["end_reasons"] = plots.png(plots.interval_bars(end_bars, "How games end (95% Wilson)",
-                                                        reference=0.5, reference_label="half of games"))
-    lo = min(float(a.run.df["turns"].min()) for a in analyses if a.n) if any(a.n for a in analyses) else 0
-    hi = max(float(a.run.df["turns"].max()) for a in analyses if a.n) if any(a.n for a in analyses) else 1
-    hists = {a.run.label: plots.histogram(a.run.df["turns"].to_numpy(), 80, lo, hi) for a in analyses}
-    figs["length"] = plots.png(plots.length_histograms(hists, {a.run.label: a.turns["median"]
-                                                               for a in analyses}))
-    scores: dict[str, dict[str, tuple]] = {}
-    for a in analyses:
-        for s in a.scores:
-            scores.setdefault(s, {})
-    for s in scores:
-        cols = [a.run.df[f"score_{s}"].to_numpy() for a in analyses if s in a.scores and a.n]
-        if not cols:
-            continue
-        slo, shi = min(float(c.min()) for c in cols), max(float(c.max()) for c in cols)
-        for a in analyses:
-            if s in a.scores and a.n:
-                scores[s][a.run.label] = plots.histogram(a.run.df[f"score_{s}"].to_numpy(), 60, slo, shi)
-    scores = {s: v for s, v in scores.items() if v}
-    if scores:
-        figs["scores"] = plots.png(plots.score_distributions(scores))
+    order = [a for _, items in verdict_order(analyses) for a in items]
+    figs["forest"] = plots.png(plots.forest(
+        [plots.Interval(a.run.label, a.first_decisive.value, a.first_decisive.low,
+                        a.first_decisive.high, 1 / len(a.run.seats), a.run.group,
+                        VERDICT_COLOURS.get(fairness_verdict(a)[0], ""))
+         for a in order if a.first_decisive and a.first_decisive.n],
+        "First mover's share of decisive games (95% Wilson)"))
+    for group, items in groups_of(analyses).items():
+        panels = [plots.Stacked(a.run.stem, a.end_hist[0], a.end_hist[1],
+                                [str(c) for c in a.run.df["end_reason"].astype("category").cat.categories])
+                  for a in items if a.end_hist is not None]
+        if panels:
+            figs[f"ends_{slug(group)}"] = plots.png(plots.stacked_lengths(panels, group))
+        scores = {}
+        for a in items:
+            for s in a.scores:
+                if a.n:
+                    scores.setdefault(s, {})[a.run.stem] = a.run.df[f"score_{s}"].to_numpy()
+        if scores:
+            hist = {}
+            for s, per in scores.items():
+                lo = min(float(v.min()) for v in per.values())
+                hi = max(float(v.max()) for v in per.values())
+                hist[s] = {k: plots.histogram(v, 60, lo, hi) for k, v in per.items()}
+            figs[f"scores_{slug(group)}"] = plots.png(plots.score_distributions(hist))
+        seat_bars = [plots.Interval(f"{a.run.stem}: {s}", p.value, p.low, p.high, 1 / len(a.run.seats),
+                                    a.run.stem) for a in items for s, p in zip(a.run.seats, a.seat_rates,
+                                                                              strict=True) if p.n]
+        if seat_bars:
+            figs[f"seats_{slug(group)}"] = plots.png(plots.forest(
+                seat_bars, f"{group}: win rate per seat, all games (95% Wilson)", xlabel="win rate"))
     if any(a.bots for a in analyses):
-        bot_bars = [plots.Bars(a.run.label, [b for b, _, _ in a.bots], [p.value for _, p, _ in a.bots],
-                               [p.low for _, p, _ in a.bots], [p.high for _, p, _ in a.bots])
-                    for a in analyses if a.bots]
-        figs["bots"] = plots.png(plots.interval_bars(bot_bars, "Win rate per bot, seats rotated "
-                                                                "(95% Wilson)", ylabel="share of seat-games"))
+        figs["bots"] = plots.png(plots.forest(
+            [plots.Interval(f"{a.run.stem}: {b}", p.value, p.low, p.high, 1 / len(a.run.seats),
+                            a.run.group) for a in analyses for b, p, _ in a.bots],
+            "Win rate per bot, seats rotated (95% Wilson)", xlabel="share of seat-games"))
     return figs
 
 
-def render(analyses: Sequence[Analysis], comparison: Comparison | None) -> Doc:
+def render(analyses: Sequence[Analysis], comps: Sequence[Comparison],
+           pictures: dict[str, list] | None = None) -> Doc:
     doc = Doc()
     doc.h(1, "Balance report")
-    doc.table(["variant", "game", "games", "seats (bot)", "seed", "rotate seats", "commit", "description"],
-              [[a.run.label, a.run.game_name, num(a.n),
-                ", ".join(f"{s} ({b})" for s, b in zip(a.run.seats, a.seat_bots, strict=True)),
-                a.run.manifest.get("seed", "?"), "yes" if a.run.rotate else "no",
-                str(a.run.manifest.get("git_commit", "?"))[:10],
-                a.run.manifest["variant"].get("description", "")] for a in analyses])
-    for a in analyses:
-        for w in a.warnings:
-            doc.warn(w)
-    # rule-text warnings once each, naming the variants they apply to
-    text_warnings: dict[str, list[str]] = {}
-    for a in analyses:
-        for w in a.run.manifest.get("warnings", []) or []:
-            text_warnings.setdefault(w, []).append(a.run.label)
-    for w, labels in text_warnings.items():
-        who = "all variants" if len(labels) == len(analyses) > 1 else ", ".join(labels)
-        doc.warn(f"rule text ({who}): {w}")
-
-    doc.h(2, "How games end")
-    doc.p("Share of games per end reason with 95% Wilson intervals. Reasons marked non-win end a "
-          "game without a win on the board (stalemate rule, turn cap, tie-break); when one of them "
-          "decides most games, the balance numbers below mostly measure that rule.")
-    reasons: list[str] = []
-    for a in analyses:
-        reasons += [r for r, *_ in a.end_rows if r not in reasons]
-    table = []
-    for r in reasons:
-        row = [r]
-        flag = ""
-        for a in analyses:
-            match = [x for x in a.end_rows if x[0] == r]
-            if match:
-                _, p, r_draws, nw = match[0]
-                flag = "non-win" if nw else flag or "win"
-                row.append(f"{pct(p.value)} {ci(p.low, p.high)} ({num(p.successes)}; draws {num(r_draws)})")
-            else:
-                row.append("-")
-        table.append(row[:1] + [flag] + row[1:])
-    doc.table(["end reason", "kind"] + [a.run.label for a in analyses], table)
-    doc.fig("end_reasons", "End reasons per variant (95% Wilson intervals)")
-
-    if comparison:
-        render_comparison(doc, analyses, comparison)
-    for a in analyses:
-        render_variant(doc, a)
+    games = sorted({a.n for a in analyses})
+    doc.p(f"{len(analyses)} variant(s) of {', '.join(dict.fromkeys(a.run.game_name for a in analyses))}"
+          f", {' / '.join(num(g) for g in games[:3])}{'...' if len(games) > 3 else ''} games each. "
+          "The verdict first, then why games end, the outcome metrics, each mode's variants "
+          "against its reference, every variant in detail, and the rule-text readings. "
+          "Terms: docs/glossary.md.")
+    render_verdict(doc, analyses)
+    render_warnings(doc, analyses)
+    render_why(doc, analyses, pictures or {})
+    render_ludii(doc, analyses)
+    if comps:
+        render_comparisons(doc, comps)
+    doc.h(2, "Variants in detail")
+    for group, items in groups_of(analyses).items():
+        doc.h(3, group)
+        doc.fold(f"{group}: win rate per seat and score distributions (figures)")
+        doc.fig(f"seats_{slug(group)}", f"{group}: win rate per seat, all games (95% Wilson intervals)")
+        doc.fig(f"scores_{slug(group)}", f"{group}: score distribution per seat")
+        if any(a.bots for a in items):
+            doc.fig("bots", "Win rate per bot, seats rotated (95% Wilson intervals)")
+        doc.endfold()
+        for a in items:
+            render_variant(doc, a)
+    render_appendix(doc, analyses)
     render_methods(doc)
     return doc
 
 
-def render_comparison(doc: Doc, analyses: Sequence[Analysis], comparison: Comparison) -> None:
-    doc.h(2, "Variants side by side")
-    head = ["metric"] + [a.run.label for a in analyses]
-    rows = [["games"] + [num(a.n) for a in analyses]]
-    seats: list[str] = []
-    for a in analyses:
-        seats += [s for s in a.run.seats if s not in seats]
-    for s in seats:
-        row = [f"win rate {s}"]
-        for a in analyses:
-            i = a.run.seats.index(s) if s in a.run.seats else -1
-            row.append(" ".join(prop_cells(a.seat_rates[i])) if i >= 0 else "-")
-        rows.append(row)
-    rows.append(["draw rate"] + [" ".join(prop_cells(a.draw)) for a in analyses])
-    rows.append(["turn-cap rate"] + [" ".join(prop_cells(a.turn_cap)) if a.turn_cap else "no cap"
-                                     for a in analyses])
-    rows.append(["first-player win rate"] + [" ".join(prop_cells(a.first)) for a in analyses])
-    rows.append(["balance (Ludii)"] + [f"{a.balance:.4f}" for a in analyses])
-    rows.append(["median turns"] + [num(a.turns["median"]) for a in analyses])
-    rows.append(["mean turns"] + [f"{a.turns['mean']:.2f}" for a in analyses])
-    rows.append(["MDE seat win rate"] + [pct(a.mde) for a in analyses])
-    doc.table(head, rows)
-    doc.fig("win_rates", "Win rate per seat and draws, all variants (95% Wilson intervals)")
-    doc.fig("length", "Game length, all variants overlaid")
-    doc.fig("scores", "Score distribution per seat, all variants overlaid")
-    doc.fig("bots", "Win rate per bot (seats rotated), all variants")
-
-    doc.h(3, f"Differences against {comparison.baseline}")
-    doc.p("Proportions: difference with Newcombe's 95% interval and the two-proportion z-test; game "
-          "length: seeded percentile bootstrap (mean, median), Kolmogorov-Smirnov (value = D) and "
-          "Mann-Whitney (value = U/(n1 n2), 0.5 = no shift). p-values are adjusted over the whole "
-          "table (Holm: family-wise; BH: false discovery rate).")
-    doc.table(["comparison", "metric", "difference", "95% CI", "p", "p (Holm)", "p (BH)", "method"],
-              [[r["variant"], r["metric"].removeprefix("diff."),
-                (f"{100 * r['value']:+.2f} pts" if _is_prop(r["metric"]) else num(r["value"])),
-                (f"[{100 * r['ci_low']:+.2f}, {100 * r['ci_high']:+.2f}] pts" if _is_prop(r["metric"])
-                 else ci(r["ci_low"], r["ci_high"], as_pct=False)),
-                pval(r["p_value"]), pval(r["p_holm"]), pval(r["p_bh"]), r["method"]]
-               for r in comparison.rows])
-    doc.p("Smallest difference in a seat win rate these sample sizes detect (80% power, 5% level): "
-          + "; ".join(f"{k}: {pct(v)}" for k, v in comparison.mde.items()) + ".")
+def _balance_cell(a: Analysis) -> str:
+    b = a.balance_ci
+    if a.decisive == 0:
+        return f"{b.value:.3f} (no decisive games: says nothing)"
+    return f"{b.value:.3f} [{b.low:.3f}, {b.high:.3f}] (a fair game: {b.fair_mean:.3f})"
 
 
-def _is_prop(metric: str) -> bool:
-    return not metric.startswith("diff.turns")
+def _mde_sentence(a: Analysis, k: int) -> str:
+    if a.decisive == 0:
+        return "No decisive games: no claim about a seat's edge is possible."
+    level = f"{ALPHA:g}/{k} (Holm's strictest step over the {k} seats)"
+    if math.isnan(a.mde):
+        return (f"Minimum detectable effect: {num(a.decisive)} decisive games are too few for the "
+                f"exact test at level {level} to find any edge with 80% power.")
+    return (f"Minimum detectable effect: with {num(a.decisive)} decisive games, a seat whose true "
+            f"share of decisive games is {pct(a.mde)} above the fair share {pct(1 / k)} would be "
+            f"found with 80% power by the exact binomial test at level {level}.")
 
 
 def render_variant(doc: Doc, a: Analysis) -> None:
+    """One variant's numbers, folded behind a one-line summary (its description)."""
     run = a.run
     k = len(run.seats)
-    doc.h(2, f"Variant {run.label}")
-    doc.p(f"{num(a.n)} games ({num(a.decisive)} decisive) of {run.game_name}. "
-          f"Minimum detectable effect: with this many games a seat whose true win rate is "
-          f"{pct(a.mde)} above the fair share {pct(1 / k)} would be found with 80% power at the 5% level.")
-    doc.h(3, "Seats")
+    desc = run.manifest["variant"].get("description", "")
+    doc.fold(f"{run.stem}: {desc}" if desc else run.stem)
+    doc.h(4, f"Variant {run.label}")
+    doc.p(f"{desc} {num(a.n)} games ({num(a.decisive)} decisive) of {run.group}, seats "
+          + ", ".join(f"{s} ({'rotated' if run.rotate else b})" for s, b in zip(run.seats, a.seat_bots,
+                                                                               strict=True))
+          + f"; run seed {run.manifest.get('seed', '?')}. " + _mde_sentence(a, k))
+    doc.h(5, "Seats")
     doc.table(["seat", "bot", "wins", "win rate", "95% CI", "p vs fair share", "p (Holm)"],
               [[s, "rotated" if run.rotate else b, num(p.successes), *prop_cells(p), pval(pv), pval(ph)]
                for s, b, p, pv, ph in zip(run.seats, a.seat_bots, a.seat_rates, a.seat_p, a.seat_p_holm,
                                           strict=True)])
     doc.p(f"Tests: exact binomial test of each seat's share of the {num(a.decisive)} decisive games "
           f"against 1/{k}; Holm-adjusted across seats.")
-    doc.fig("win_rates", "Win rate per seat and draws (95% Wilson intervals)")
     rows = [["draw rate", *prop_cells(a.draw)]]
     rows.append(["turn-cap rate", *prop_cells(a.turn_cap)] if a.turn_cap else
                 ["turn-cap rate", "no turn cap", ""])
     rows.append(["first-player win rate (all games)", *prop_cells(a.first)])
     rows.append(["first-player share of decisive games", *prop_cells(a.first_decisive)])
-    rows.append(["balance (Ludii: 1 - largest seat gap)", f"{a.balance:.4f}", ""])
+    rows.append(["decided off the board", *prop_cells(a.off_board)])
+    b = a.balance_ci
+    rows.append([f"balance (Ludii: 1 - largest seat gap; a fair game of this size averages "
+                 f"{b.fair_mean:.3f}; read with the first mover's share above)", f"{b.value:.4f}",
+                 ci(b.low, b.high, as_pct=False) if a.decisive else "no decisive games"])
     doc.table(["metric", "value", "95% CI"], rows)
     fs = ", ".join(run.seats[i] if 0 <= i < k else str(i) for i in a.first_seats)
     fs = f"always {fs}" if len(a.first_seats) == 1 else f"varies over {fs}"
-    doc.p(f"First-player advantage: the seat that moved first ({fs}) won {pct(a.first_decisive.value)} "
-          f"of decisive games against a fair share of {pct(1 / k)}; exact binomial test "
-          f"p = {pval(a.first_p)}." + (" The same seat always moves first, so this is also that "
-                                       "seat's advantage." if len(a.first_seats) == 1 else ""))
+    if a.first_decisive is not None:
+        doc.p(f"First-player advantage: the seat that moved first ({fs}) won "
+              f"{pct(a.first_decisive.value)} of decisive games against a fair share of {pct(1 / k)}; "
+              f"exact binomial test p = {pval(a.first_p)}."
+              + (" The same seat always moves first, so this is also that seat's advantage."
+                 if len(a.first_seats) == 1 else ""))
     if a.bots:
-        doc.h(3, "Bots (seats rotated)")
+        doc.h(5, "Bots (seats rotated)")
         doc.table(["bot", "seat-games", "wins", "win rate", "95% CI", "p vs fair share"],
                   [[b, num(p.n), num(p.successes), *prop_cells(p), pval(pv)] for b, p, pv in a.bots])
         doc.p("A bot's rate counts every seat it held in a game; the test compares its share of "
               "decisive appearances with 1/seats.")
-        doc.fig("bots", "Win rate per bot (95% Wilson intervals)")
-    doc.h(3, "Game length (turns)")
+    doc.h(5, "How games end")
+    doc.table(["end reason", "kind", "share", "95% CI", "games", "draws"],
+              [[r, "non-win" if nw else "win", *prop_cells(p), num(p.successes), num(d)]
+               for r, p, d, nw in a.end_rows])
+    doc.h(5, "Game length (turns)")
     t = a.turns
-    doc.table(["p5", "p25", "median", "p75", "p95", "mean"],
-              [[num(t["p5"]), num(t["p25"]),
-                f"{num(t['median'])} {ci(a.turns_median_ci[1], a.turns_median_ci[2], False)}",
-                num(t["p75"]), num(t["p95"]),
-                f"{t['mean']:.2f} {ci(a.turns_mean.low, a.turns_mean.high, False)}"]])
-    doc.fig("length", "Game length distribution (share of games per number of turns)")
-    doc.h(3, "Scores")
+    if t:
+        doc.table(["p5", "p25", "median", "p75", "p95", "mean"],
+                  [[num(t["p5"]), num(t["p25"]),
+                    f"{num(t['median'])} {ci(a.turns_median_ci[1], a.turns_median_ci[2], False)}",
+                    num(t["p75"]), num(t["p95"]),
+                    f"{t['mean']:.2f} {ci(a.turns_mean.low, a.turns_mean.high, False)}"]])
+    doc.h(5, "Scores")
     if a.scores:
         doc.table(["seat", "mean", "95% CI", "sd", "p5", "median", "p95"],
                   [[s, num(m.value), ci(m.low, m.high, False), num(m.sd), num(a.score_q[s]["p5"]),
                     num(a.score_q[s]["median"]), num(a.score_q[s]["p95"])] for s, m in a.scores.items()])
-        doc.fig("scores", "Score distribution per seat")
     else:
         doc.p("No score columns in the table.")
-    doc.h(3, f"{run.game_name} metrics")
+    doc.h(5, f"{run.game_name} metrics")
     if a.game_note:
         doc.p(a.game_note)
     if a.game_rows:
@@ -790,20 +1388,53 @@ def render_variant(doc: Doc, a: Analysis) -> None:
                     f"{num(r['successes'])} / {num(r['n'])}" if r.get("n") is not None else "",
                     ci(r.get("ci_low", math.nan), r.get("ci_high", math.nan),
                        as_pct=r.get("n") is not None)] for r in a.game_rows])
+    doc.endfold()
+
+
+def render_appendix(doc: Doc, analyses: Sequence[Analysis]) -> None:
+    doc.h(2, "Appendix: runs and rule-text readings")
+    doc.fold(f"the {len(analyses)} runs (seed, seats, commit, description)")
+    doc.table(["variant", "games", "seats (bot)", "seed", "rotate seats", "commit", "description"],
+              [[a.run.label, num(a.n),
+                ", ".join(f"{s} ({b})" for s, b in zip(a.run.seats, a.seat_bots, strict=True)),
+                a.run.manifest.get("seed", "?"), "yes" if a.run.rotate else "no",
+                str(a.run.manifest.get("git_commit", "?"))[:10],
+                a.run.manifest["variant"].get("description", "")] for a in analyses])
+    doc.endfold()
+    # rule-text warnings once each, naming the variants they apply to
+    text_warnings: dict[str, list[str]] = {}
+    for a in analyses:
+        for w in a.run.manifest.get("warnings", []) or []:
+            text_warnings.setdefault(w, []).append(a.run.label)
+    if text_warnings:
+        doc.p("Where the rule text contradicts itself, the parameter named decides (docs/rules/"
+              "<game>.md quotes each sentence and its reading):")
+        items = []
+        for w, labels in text_warnings.items():
+            who = "all variants" if len(labels) == len(analyses) > 1 else ", ".join(labels)
+            items.append(f"rule text ({who}): {w}")
+        doc.items(items)
 
 
 def render_methods(doc: Doc) -> None:
     doc.h(2, "Method notes")
-    for line in (
+    doc.items([
         "Proportions: 95% Wilson score intervals (statsmodels); the exact binomial test (scipy).",
         "Seat fairness and first-player advantage are tested on decisive games (draws removed) "
         "against 1/seats; rates are shown over all games. Balance (Ludii) = 1 - (highest - lowest "
-        "seat win rate).",
-        "Minimum detectable effect: arcsine effect size, two-sided 5% level, 80% power "
-        "(statsmodels NormalIndPower).",
+        "seat win rate), with a seeded bootstrap interval and the mean balance of a fair game of the "
+        "same size (sampling noise keeps it below 1): never a fairness verdict by itself. The "
+        "largest seat gap's interval is the Wald interval of a difference of two shares of one "
+        "multinomial sample.",
+        "Minimum detectable effect: the share of decisive games the exact binomial seat test "
+        "finds with 80% power (exact power) at its Holm-adjusted level, 5% / seats.",
         "Game length: quantiles by linear interpolation; the median's interval is a seeded "
         "percentile bootstrap, the mean's a Student-t interval.",
-        "Non-win end reasons: the run's turn-cap reason, those a game declares, and names containing "
-        + ", ".join(NON_WIN_WORDS) + ".",
-    ):
-        doc.p(line)
+        "Non-win end reasons (decided off the board): the run's turn-cap reason, those a game "
+        "declares, and names containing " + ", ".join(NON_WIN_WORDS) + ".",
+        f"Degenerate strategy? is flagged when one game length holds at least {SPIKE_SHARE:.0%} of "
+        f"games and is under half the median, or one end reason ends at least "
+        f"{DOMINANT_SHARE:.0%} of games while others occur too.",
+        "Ludii outcome metrics as defined in Ludii's Evaluation/src/metrics, in floating point; "
+        "OutcomeUniformity's interval is a seeded multinomial percentile bootstrap.",
+    ])

@@ -3,7 +3,8 @@
 Each worker plays one chunk with one compiled call and writes its own part atomically, so memory
 stays flat in the number of games and a killed run loses only the chunks in flight. Rerunning the
 same command skips finished parts. Game `i` of a run is seeded by (run seed, i) alone, so the
-table is identical for any --jobs, chunk size or backend.
+table is identical for any --jobs, chunk size or backend, and a run can grow: a larger --games on
+a finished folder plays only the missing games (the table equals a fresh run of that size).
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ from sim.variants import Variant
 RUNS_DIR = Path("data/runs")
 # Fields of the manifest that define the games: a folder holding other values is never mixed.
 # code_hash: the game's rules code (Game.code_hash), so an edited kernel never resumes an old run.
-IDENTITY = ("variant_hash", "code_hash", "seed", "games", "rotate_seats", "chunk_size")
+# `games` is not among them: a folder of fewer games grows (only the missing games are played).
+IDENTITY = ("variant_hash", "code_hash", "seed", "rotate_seats", "chunk_size")
 MAX_RETRIES = 3  # worker deaths tolerated per run before giving up
 
 
@@ -145,6 +147,7 @@ def _play_part(task: _Task) -> tuple[int, float]:
 
 def _manifest(variant: Variant, games: int, seed: int, rotate: bool, chunk: int) -> dict[str, Any]:
     from sim import __version__
+    from sim.games import game_version
 
     return {
         "hexsim_run": 1,
@@ -163,6 +166,7 @@ def _manifest(variant: Variant, games: int, seed: int, rotate: bool, chunk: int)
         "turn_cap_reason": "turn_cap" if "turn_cap" in variant.game.end_reasons else None,
         "warnings": variant.warnings(),
         "package_version": __version__,
+        "game_version": game_version(variant.game),  # a plug-in's own version
         "git_commit": git_commit(),
         "python": platform.python_version(),
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -178,7 +182,20 @@ def _mismatch(have: dict[str, Any], want: dict[str, Any]) -> str | None:
                         f"{have.get(key)!r}, commit {have.get('git_commit')!r}; this checkout "
                         f"has {want[key]!r}): its games would mix with this code's")
             return f"holds a run with {key} = {have.get(key)!r}, this command asks for {want[key]!r}"
+    if have.get("games") is not None and have["games"] > want["games"]:
+        return (f"holds {have['games']:,} games per rotation, this command asks for "
+                f"{want['games']:,} (give --games {have['games']} to use it, or report it as it is)")
     return None
+
+
+def _drop_partial_parts(out: Path, have: dict[str, Any], games: int) -> None:
+    """Growing a run: the last part of the smaller run holds fewer games than a chunk; in the
+    larger run that part is a full chunk (or a longer tail), so it is played again."""
+    old, chunk = int(have.get("games") or 0), int(have["chunk_size"])
+    if old >= games or old % chunk == 0:
+        return
+    for r in range(int(have.get("rotations") or 1)):
+        (out / tables.GAMES_DIR / tables.part_name(r, old - old % chunk)).unlink(missing_ok=True)
 
 
 def _check_existing(out: Path, want: dict[str, Any], replace_stale: bool) -> dict[str, Any] | None:
@@ -205,9 +222,9 @@ def run(variant: Variant, games: int, seed: int = 0, jobs: int | None = None,
     """Play `games` games of `variant` (times the number of seats with `rotate_seats`).
 
     Writes `out/games/part-*.parquet` and `out/manifest.json`; resumes a run of the same
-    variant, rules code, seed, games and chunking found in `out`; a folder holding any other
-    run is refused, or with `replace_stale` emptied and played again. Returns the run (its
-    table is lazy).
+    variant, rules code, seed and chunking found in `out`, and grows one of fewer games (only the
+    missing games are played); a folder holding any other run (or more games) is refused, or
+    with `replace_stale` emptied and played again. Returns the run (its table is lazy).
     """
     if games < 1:
         raise UserError(f"--games {games}: must be at least 1")
@@ -229,6 +246,11 @@ def run(variant: Variant, games: int, seed: int = 0, jobs: int | None = None,
         manifest = _manifest(variant, games, seed, rotate_seats, chunk)
     if existing is not None:
         manifest["created"] = existing.get("created", manifest["created"])
+        if int(existing.get("games") or 0) < games:
+            manifest["grown_from"] = existing.get("grown_from", []) + [existing.get("games")]
+            # before the new manifest is written, so a run killed while growing resumes
+            # with every part on disk the size its new range says
+            _drop_partial_parts(out, existing, games)
     try:
         (out / tables.GAMES_DIR).mkdir(parents=True, exist_ok=True)
         for stale in (out / tables.GAMES_DIR).glob(".part-*.tmp"):

@@ -16,6 +16,15 @@ least one pair in N differed: with common seeds most pairs are equal and an all-
 would otherwise decide on no evidence. Stop with "changed" as soon as one side reaches its upper
 bound, with "no change of D or more" when both sides have reached their lower bound, and report
 "undecided" at `max_games`. Checking only after each batch can only lower both error rates.
+
+Minimum evidence. The normal approximation needs discordant pairs to estimate the variance, so
+a side may decide only after `min_discordant` (default 10) pairs differed. With fewer, "no
+change" is still accepted when the discordance alone excludes a change of D: any change of D
+makes at least a share D of the pairs differ. With k of N pairs differing, the likelihood ratio
+L = (r1 / D)^k ((1 - r1) / (1 - D))^(N - k) of a discordance r1 = D / 10 against D is a
+supermartingale whenever the true discordance is D or more, so by Ville's inequality stopping
+at L >= 1 / beta wrongly rules out a change of D with probability at most beta, however often
+the test looks. (D = 0.03: 50 identical pairs give L = 3.9, no decision; 110 give L > 20.)
 """
 
 from __future__ import annotations
@@ -69,6 +78,8 @@ class SequentialTest:
     total_sq: float = 0.0
     up: str | None = None  # None while running, "H0" or "H1" once the side decided
     down: str | None = None
+    min_discordant: int = 10
+    discordant: int = 0  # pairs whose outcomes differed so far
     trace: list[tuple[int, float, float, float]] = field(default_factory=list)
 
     def __post_init__(self):
@@ -89,15 +100,28 @@ class SequentialTest:
         self.n += d.size
         self.total += float(d.sum())
         self.total_sq += float((d * d).sum())
+        self.discordant += int(np.count_nonzero(d))
         up, down = self.llrs()
         self.trace.append((self.n, up, down, self.total / max(self.n, 1)))
-        for side, llr in (("up", up), ("down", down)):
-            if getattr(self, side) is None:
-                if llr >= self.upper:
-                    setattr(self, side, "H1")
-                elif llr <= self.lower:
-                    setattr(self, side, "H0")
+        if self.discordant >= self.min_discordant:
+            for side, llr in (("up", up), ("down", down)):
+                if getattr(self, side) is None:
+                    if llr >= self.upper:
+                        setattr(self, side, "H1")
+                    elif llr <= self.lower:
+                        setattr(self, side, "H0")
+        elif self.discordance_rules_out_margin():
+            self.up = self.up or "H0"
+            self.down = self.down or "H0"
         return self.decision()
+
+    def discordance_rules_out_margin(self) -> bool:
+        """So few pairs differed that a change of `margin` (which makes at least that share of
+        pairs differ) is ruled out at level beta (the likelihood-ratio supermartingale above)."""
+        m, k = self.margin, self.discordant
+        r1 = m / 10
+        log_l = k * math.log(r1 / m) + (self.n - k) * math.log((1 - r1) / (1 - m))
+        return log_l >= math.log(1 / self.beta)
 
     def decision(self) -> str | None:
         if self.up == "H1":
@@ -186,8 +210,13 @@ class SequentialResult:
     files: dict[str, Path] = field(default_factory=dict)
 
     def summary(self) -> str:
-        verdict = {"no change": f"no change of {self.test.margin} or more",
-                   "undecided": f"undecided after {self.games:,} games (max reached)"}.get(
+        t = self.test
+        few = (f"; only {t.discordant:,} pairs differed (at least {t.min_discordant} needed for "
+               "the likelihood ratio)" if t.discordant < t.min_discordant else "")
+        verdict = {"no change": f"no change of {self.test.margin} or more"
+                                + (f" ({t.discordant:,} of {t.n:,} pairs differed: a change of "
+                                   f"{t.margin} would have made more differ)" if few else ""),
+                   "undecided": f"undecided after {self.games:,} games (max reached{few})"}.get(
             self.decision, f"{self.decision} (the data favour a change of {self.test.margin} "
                            "over none)")
         return (f"{self.target} win rate: A {self.rate_a:.4f}, B {self.rate_b:.4f}, "

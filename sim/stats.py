@@ -24,6 +24,7 @@ from statsmodels.stats.proportion import (
 )
 
 NAN = float("nan")
+POWER_DEFAULT = 0.8
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,97 @@ def newcombe_diff(k1: int, n1: int, k2: int, n2: int, conf: float = 0.95) -> Dif
                                         compare="diff", alpha=1 - conf)
     return Difference(k1 / n1 - k2 / n2, float(lo), float(hi), two_proportion_test(k1, n1, k2, n2),
                       "newcombe")
+
+
+# ---- two proportions on paired games ------------------------------------------------------------
+
+def mcnemar_exact(up: int, down: int) -> float:
+    """Exact McNemar p-value (statsmodels `mcnemar(exact=True)`: the two-sided binomial test of
+    the discordant pairs, `up` = B yes / A no, `down` = B no / A yes); 1 with no discordant pair."""
+    from statsmodels.stats.contingency_tables import mcnemar
+
+    if up + down == 0:
+        return 1.0
+    return float(mcnemar([[0, int(down)], [int(up), 0]], exact=True).pvalue)
+
+
+def newcombe_paired(both, up, down, neither, conf: float = 0.95):
+    """Newcombe's (1998, method 10) score interval for p_B - p_A from paired games, vectorised:
+    `both` = yes in A and B, `up` = yes in B only, `down` = yes in A only, `neither`. Two Wilson
+    intervals combined with the pairs' phi correlation (phi set to 0 when a margin is empty).
+    Returns (difference, low, high) as floats or arrays."""
+    a, b, c, d = (np.asarray(x, dtype=np.float64) for x in (both, up, down, neither))
+    n = a + b + c + d
+    with np.errstate(all="ignore"):
+        pb, pa = (a + b) / n, (a + c) / n
+        lb, ub = proportion_confint(a + b, n, alpha=1 - conf, method="wilson")
+        la, ua = proportion_confint(a + c, n, alpha=1 - conf, method="wilson")
+        lb, ub = np.minimum(lb, pb), np.maximum(ub, pb)
+        la, ua = np.minimum(la, pa), np.maximum(ua, pa)
+        den = np.sqrt((a + b) * (c + d) * (a + c) * (b + d))
+        phi = np.where(den > 0, (a * d - b * c) / np.where(den > 0, den, 1.0), 0.0)
+        diff = pb - pa
+        low = diff - np.sqrt(np.maximum((pb - lb) ** 2 - 2 * phi * (pb - lb) * (ua - pa)
+                                        + (ua - pa) ** 2, 0.0))
+        high = diff + np.sqrt(np.maximum((ub - pb) ** 2 - 2 * phi * (ub - pb) * (pa - la)
+                                         + (pa - la) ** 2, 0.0))
+    out = (diff, np.maximum(low, -1.0), np.minimum(high, 1.0))
+    return tuple(float(x) for x in out) if np.ndim(diff) == 0 else out
+
+
+def paired_mean_diff(d, conf: float = 0.95):
+    """Mean of game-by-game differences with its paired-t interval and two-sided p-value,
+    vectorised over the rows of `d` (scipy `ttest_rel` / `t.ppf`). Returns (mean, low, high, p)
+    as floats for a 1-D input, arrays for a 2-D one. Needs at least 2 pairs and some spread."""
+    d = np.asarray(d, dtype=np.float64)
+    n = d.shape[-1]
+    m = d.mean(axis=-1)
+    se = d.std(axis=-1, ddof=1) / math.sqrt(n)
+    half = float(sps.t.ppf(0.5 + conf / 2, n - 1)) * se
+    with np.errstate(all="ignore"):
+        p = 2 * sps.t.sf(np.abs(m / se), n - 1)
+    out = (m, m - half, m + half, p)
+    return tuple(float(x) for x in out) if d.ndim == 1 else out
+
+
+def _exact_critical(d: int, alpha: float) -> int | None:
+    """Smallest count c > d/2 whose two-sided exact binomial(d, 1/2) p-value is below alpha
+    (the test rejects for c or more, or d - c or fewer, of d); None if no count is that extreme."""
+    if d <= 0:
+        return None
+    c = np.arange(d // 2 + 1, d + 1)
+    ok = np.minimum(1.0, 2 * sps.binom.sf(c - 1, d, 0.5)) < alpha
+    return int(c[np.argmax(ok)]) if ok.any() else None
+
+
+def mde_paired(discordant: int, n: int, alpha: float = 0.05, power: float = POWER_DEFAULT) -> float:
+    """Smallest change of a rate that the exact McNemar test at level alpha detects with `power`
+    on n paired games of which `discordant` came out differently.
+
+    With the discordance held at its observed share r = discordant / n, a change delta moves the
+    discordant pairs' split to (1/2 + delta / 2r); the exact power of the binomial test on those
+    pairs is solved for 80%. When that many discordant pairs could never reject (too few), the
+    smallest change any discordance allows is returned instead: a change delta needs at least
+    n delta discordant pairs, all one way, and is found when at least the critical number of
+    them shows up, P(Binomial(n, delta) >= c) = power. NaN when even delta = 1 is not found.
+    Never above 1."""
+    from scipy.optimize import brentq
+
+    n, dis = int(n), int(discordant)
+    if n <= 0:
+        return NAN
+    c = _exact_critical(dis, alpha)
+    if c is not None:
+        def pw(s: float) -> float:
+            return float(sps.binom.sf(c - 1, dis, 0.5 + s) + sps.binom.cdf(dis - c, dis, 0.5 + s))
+        if pw(0.5) >= power:
+            s = brentq(lambda s: pw(s) - power, 0.0, 0.5, xtol=1e-10)
+            return 2 * s * dis / n
+    c_min = next(k for k in range(1, 200) if 2 * 0.5 ** k < alpha)
+    if c_min > n:
+        return NAN
+    return float(brentq(lambda dl: float(sps.binom.sf(c_min - 1, n, dl)) - power, 1e-12, 1.0,
+                        xtol=1e-12))
 
 
 # ---- distributions --------------------------------------------------------------------------
@@ -275,6 +367,29 @@ def mde_proportion(n: int, p0: float = 0.5, alpha: float = 0.05, power: float = 
     return _h_to_p(p0, float(h)) - p0
 
 
+def mde_share(n: int, p0: float, alpha: float = 0.05, power: float = POWER_DEFAULT) -> float:
+    """Smallest upward shift of a share from p0 that the exact binomial test (equal tails, each
+    alpha/2; the same region as scipy's two-sided test at p0 = 1/2) finds with the given power
+    after n trials (e.g. a seat's share of n decisive games): the exact power, solved. NaN when
+    n is 0 or no share up to 1 reaches that power."""
+    if n <= 0:
+        return NAN
+    k_hi = int(sps.binom.isf(alpha / 2, n, p0)) + 1  # smallest k with P(X >= k) <= alpha / 2
+    while k_hi > 0 and sps.binom.sf(k_hi - 2, n, p0) <= alpha / 2:
+        k_hi -= 1
+    k_lo = int(sps.binom.ppf(alpha / 2, n, p0)) - 1  # largest k with P(X <= k) <= alpha / 2
+    while k_lo + 1 <= n and sps.binom.cdf(k_lo + 1, n, p0) <= alpha / 2:
+        k_lo += 1
+
+    def pw(s: float) -> float:
+        p = min(p0 + s, 1.0)
+        return float(sps.binom.sf(k_hi - 1, n, p) + (sps.binom.cdf(k_lo, n, p) if k_lo >= 0 else 0))
+
+    if k_hi > n or pw(1 - p0) < power:
+        return NAN
+    return float(brentq(lambda s: pw(s) - power, 0.0, 1 - p0, xtol=1e-10))
+
+
 def mde_two_proportions(n1: int, n2: int, p0: float = 0.5, alpha: float = 0.05,
                         power: float = 0.8) -> float:
     """Smallest difference between two independent proportions near p0 (n1 and n2 games) that a
@@ -286,6 +401,121 @@ def mde_two_proportions(n1: int, n2: int, p0: float = 0.5, alpha: float = 0.05,
     return _h_to_p(p0, float(h)) - p0
 
 
+# ---- fairness by equivalence ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Fairness:
+    """Is a share (e.g. the first mover's share of decisive games) fair, unfair, or undecided?
+
+    `share` with its Wilson interval [`low`, `high`] at `conf`; `p_equivalence` is the exact
+    two one-sided tests (TOST) p-value of "the true share lies within p0 +/- margin";
+    `p_difference` the two-sided exact binomial p-value of "the true share is p0".
+
+    The rule (alpha = 1 - conf):
+      - "fair" when TOST rejects at alpha: the data show the share is within the margin. A
+        share that also differs detectably from p0 (huge samples) is still "fair", and the
+        sentence says "off by X points, detectably, inside the margin".
+      - "unfair" when not fair and the difference is significant by both the exact test
+        (p_difference < alpha) and the shown Wilson interval (it excludes p0), so the sentence's
+        interval and the verdict never disagree.
+      - "cannot tell" otherwise (and with n = 0); `games_needed` then estimates how many games of
+        this kind would give a verdict with 80% probability if the true share were the observed
+        one (p0 with n = 0; None once decided; `games_to_decide`).
+    """
+
+    successes: int
+    n: int
+    p0: float
+    margin: float
+    conf: float
+    share: float
+    low: float
+    high: float
+    p_equivalence: float
+    p_difference: float
+    verdict: str
+    games_needed: int | None
+
+    def sentence(self, what: str = "The first player", unit: str = "decisive games") -> str:
+        if self.n == 0:
+            return f"{what}: no {unit}: no claim possible."
+        m = _points(self.margin)
+        head = (f"{what} wins {100 * self.share:.1f}% of {unit} "
+                f"({100 * self.low:.1f}-{100 * self.high:.1f})")
+        off = self.share - self.p0
+        if self.verdict == "fair":
+            extra = ("" if self.p_difference >= 1 - self.conf or self.low <= self.p0 <= self.high
+                     else f" (off by {_points(abs(off))} points, detectably, but inside the margin)")
+            return f"{head}: fair within +/-{m} points{extra}."
+        if self.verdict == "unfair":
+            return f"{head}: unfair by about {_points(abs(off))} points."
+        need = "" if self.games_needed is None else f": would need about {self.games_needed:,} {unit}"
+        return f"{head}: cannot tell at this size{need}."
+
+
+def _points(x: float) -> str:
+    """A share difference in percentage points, rounded as a sentence reads it (7, 1.5, 0.3)."""
+    pts = 100 * float(x)
+    return f"{pts:.0f}" if pts >= 3 else f"{pts:.1g}" if pts < 0.1 else f"{pts:.1f}".rstrip("0").rstrip(".")
+
+
+def tost_binomial(successes, n: int, low: float, high: float) -> np.ndarray | float:
+    """Exact two one-sided tests p-value of "low < p < high" for successes of n (vectorised over
+    successes): max(P(X >= k | low), P(X <= k | high)). Same as statsmodels' `binom_tost`."""
+    k = np.asarray(successes)
+    p = np.maximum(sps.binom.sf(k - 1, n, low), sps.binom.cdf(k, n, high))
+    return float(p) if p.ndim == 0 else p
+
+
+def decided_probability(share: float, n: float, p0: float, margin: float, alpha: float) -> float:
+    """Normal approximation of P(verdict "fair" or "unfair") after n games whose true share is
+    `share`: the estimate lands within margin - z_{1-alpha} se of p0 (equivalence shown) or
+    beyond z_{1-alpha/2} se of it (difference shown), se = sqrt(share (1 - share) / n)."""
+    se = math.sqrt(max(share * (1 - share), 1e-12) / n)
+    d = share - p0
+    inner = margin - float(sps.norm.ppf(1 - alpha)) * se
+    outer = max(float(sps.norm.ppf(1 - alpha / 2)) * se, inner)
+    fair = (sps.norm.cdf((inner - d) / se) - sps.norm.cdf((-inner - d) / se)) if inner > 0 else 0.0
+    unfair = sps.norm.sf((outer - d) / se) + sps.norm.cdf((-outer - d) / se)
+    return float(fair + unfair)
+
+
+def games_to_decide(share: float, p0: float, margin: float, alpha: float,
+                    power: float = POWER_DEFAULT) -> int:
+    """About how many games of a true share `share` give a verdict ("fair" or "unfair", see
+    `fairness`) with probability `power` (`decided_probability` solved for n)."""
+    f = lambda log_n: decided_probability(share, math.exp(log_n), p0, margin, alpha) - power
+    if f(0.0) >= 0:
+        return 1
+    return int(math.ceil(math.exp(brentq(f, 0.0, math.log(1e12), xtol=1e-6))))
+
+
+def fairness(successes: int, n: int, p0: float = 0.5, margin: float = 0.02,
+             conf: float = 0.95) -> Fairness:
+    """Fair, unfair or cannot tell: an equivalence test against p0 +/- margin (see `Fairness`)."""
+    k, n = int(successes), int(n)
+    if not 0 < p0 < 1 or not 0 < margin < min(p0, 1 - p0) or not 0 < conf < 1:
+        raise ValueError(f"fairness: need 0 < p0 < 1, 0 < margin < min(p0, 1 - p0) and "
+                         f"0 < conf < 1; got p0={p0}, margin={margin}, conf={conf}")
+    if not 0 <= k <= n:
+        raise ValueError(f"fairness: need 0 <= successes <= n, got {k} of {n}")
+    alpha = 1 - conf
+    if n == 0:
+        return Fairness(k, n, p0, margin, conf, NAN, NAN, NAN, NAN, NAN, "cannot tell",
+                        games_to_decide(p0, p0, margin, alpha))
+    ci = wilson(k, n, conf)
+    p_eq = float(tost_binomial(k, n, p0 - margin, p0 + margin))
+    p_diff = binom_test(k, n, p0)
+    if p_eq < alpha:
+        verdict = "fair"
+    elif p_diff < alpha and not ci.low <= p0 <= ci.high:
+        verdict = "unfair"
+    else:
+        verdict = "cannot tell"
+    need = None if verdict != "cannot tell" else max(games_to_decide(k / n, p0, margin, alpha), n + 1)
+    return Fairness(k, n, p0, margin, conf, ci.value, ci.low, ci.high, p_eq, p_diff, verdict, need)
+
+
 # ---- balance --------------------------------------------------------------------------------
 
 def ludii_balance(win_rates: Sequence[float]) -> float:
@@ -294,6 +524,41 @@ def ludii_balance(win_rates: Sequence[float]) -> float:
     if r.size == 0 or np.isnan(r).any():
         return NAN
     return float(1.0 - (r.max() - r.min()))
+
+
+@dataclass(frozen=True)
+class Balance:
+    """Ludii's balance with a percentile bootstrap interval and what a perfectly fair game of
+    the same size and draw rate averages (the statistic is biased below 1: sampling noise always
+    opens a gap between seats)."""
+
+    value: float
+    low: float
+    high: float
+    fair_mean: float
+
+
+def ludii_balance_interval(counts: Sequence[int], conf: float = 0.95, n_resamples: int = 2000,
+                           seed: int = 0) -> Balance:
+    """Balance of outcome counts [draws, wins of seat 0, ..., wins of seat k-1]: the value, a
+    seeded bootstrap interval (games resampled: a multinomial draw of the counts) and the mean
+    balance of games whose decisive share splits evenly between seats."""
+    c = np.asarray(counts, dtype=np.int64)
+    n = int(c.sum())
+    if n == 0 or c.size < 3:
+        return Balance(NAN, NAN, NAN, NAN)
+    rng = np.random.default_rng(seed)
+
+    def bal(draws: np.ndarray) -> np.ndarray:
+        rates = draws[:, 1:] / n
+        return 1.0 - (rates.max(axis=1) - rates.min(axis=1))
+
+    reps = bal(rng.multinomial(n, c / n, size=n_resamples))
+    k = c.size - 1
+    fair_p = np.concatenate([[c[0] / n], np.full(k, (1 - c[0] / n) / k)])
+    fair = bal(rng.multinomial(n, fair_p, size=n_resamples))
+    lo, hi = np.quantile(reps, [(1 - conf) / 2, (1 + conf) / 2])
+    return Balance(ludii_balance(c[1:] / n), float(lo), float(hi), float(fair.mean()))
 
 
 # ---- sequential testing and Elo (bot ladders) -----------------------------------------------

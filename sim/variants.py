@@ -1,7 +1,9 @@
 """Variant files: load TOML, follow `extends`, validate against the game's schema, hash.
 
 A variant is data only (no code execution). It is named by a path, or as `game/name` for the
-shipped ones under `variants/`. Every problem is a `VariantError` naming the file and the key.
+shipped ones under `variants/` and for those in the folders of HEXSIM_VARIANTS (os.pathsep-separated,
+each holding `<game>/<name>.toml`; searched after the shipped folder, first match wins). Every
+problem is a `VariantError` naming the file and the key.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,22 +63,57 @@ class Variant:
         return self.game.warnings(self.rules)
 
 
+def search_path() -> list[Path]:
+    """Folders holding `<game>/<name>.toml` variants: the shipped ones, then HEXSIM_VARIANTS."""
+    extra = []
+    for entry in os.environ.get("HEXSIM_VARIANTS", "").split(os.pathsep):
+        if entry.strip():
+            folder = Path(entry.strip()).expanduser()
+            if not folder.is_dir():
+                raise VariantError(f"HEXSIM_VARIANTS: {entry.strip()}: no such folder; allowed: "
+                                   f"folders holding <game>/<name>.toml, separated by {os.pathsep!r}")
+            extra.append(folder)
+    return [VARIANTS_DIR, *extra]
+
+
 def find(spec: str) -> Path:
-    """A path as given, or `game/name` (with or without .toml) under the shipped variants."""
+    """A path as given, or `game/name` (no .toml) on the search path."""
     p = Path(spec)
     if p.is_file():
         return p
-    shipped = VARIANTS_DIR / (spec if spec.endswith(".toml") else spec + ".toml")
-    if not p.suffix and shipped.is_file():
-        return shipped
+    if not p.suffix:
+        for folder in search_path():
+            if (folder / (spec + ".toml")).is_file():
+                return folder / (spec + ".toml")
     if p.suffix == ".toml" and not p.exists():
         raise VariantError(f"{spec}: no such variant file")
     raise VariantError(f"{spec}: no such variant file or shipped variant; "
-                       f"shipped: {', '.join(list_shipped()) or 'none'}")
+                       f"shipped: {', '.join(list_shipped()) or 'none'}"
+                       + ("" if os.environ.get("HEXSIM_VARIANTS") else
+                          " (more from folders named by HEXSIM_VARIANTS)"))
 
 
 def list_shipped() -> list[str]:
-    return sorted(f"{p.parent.name}/{p.stem}" for p in VARIANTS_DIR.glob("*/*.toml"))
+    """`game/name` of every variant on the search path (shipped first; a name found twice is the
+    shipped one)."""
+    names: dict[str, Path] = {}
+    for folder in search_path():
+        for p in sorted(folder.glob("*/*.toml")):
+            names.setdefault(f"{p.parent.name}/{p.stem}", p)
+    return sorted(names)
+
+
+def name_of(path: Path) -> str | None:
+    """`game/name` of a file on the search path, None elsewhere."""
+    path = path.resolve()
+    for folder in search_path():
+        try:
+            rel = path.relative_to(folder.resolve())
+        except ValueError:
+            continue
+        if len(rel.parts) == 2:
+            return f"{rel.parent}/{rel.stem}"
+    return None
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -86,6 +124,9 @@ def _read(path: Path) -> dict[str, Any]:
         raise VariantError(f"{path}: no such variant file") from None
     except tomllib.TOMLDecodeError as e:
         raise VariantError(f"{path}: not valid TOML: {e}") from None
+    except UnicodeDecodeError as e:
+        raise VariantError(f"{path}: not valid UTF-8 (byte {e.start + 1} is 0x{e.object[e.start]:02x}); "
+                           "save the file as UTF-8") from None
     except OSError as e:
         raise VariantError(f"{path}: cannot read: {e.strerror}") from None
     for key in data:
@@ -169,6 +210,7 @@ def resolve(data: dict[str, Any], name: str, where: str, path: Path | None = Non
         if seat not in seat_names:
             raise VariantError(unknown_key(where, "seats", seat, seat_names))
     seats = {s: _seat(game, s, given.get(s, game.default_bot), where) for s in seat_names}
+    game.check_seats(rules, seats, where)
     return Variant(name=name, game=game, description=data.get("description", ""), rules=rules,
                    seats=seats, path=path, overrides=overrides)
 
@@ -177,9 +219,10 @@ def load(spec: str | Path, overrides: dict[str, Any] | None = None) -> Variant:
     """Load a variant by path or `game/name`; `overrides` maps "rules.key" to a value."""
     path = find(str(spec))
     data = _merged(path)
-    try:
-        rel = path.resolve().relative_to(VARIANTS_DIR)
-        name = f"{rel.parent}/{rel.stem}"
-    except ValueError:
+    name = name_of(path)
+    if name is None:
         name = f"{data.get('game', 'unknown')}/{path.stem}"
+    elif "game" in data and data["game"] != name.partition("/")[0]:
+        raise VariantError(f"{path}: game = {data['game']!r} but the file lies in the folder of "
+                           f"game {name.partition('/')[0]!r} (<game>/<name>.toml)")
     return resolve(data, name, str(spec), path, overrides)

@@ -1,12 +1,14 @@
-"""The shared check suite (tests/game_checks.py) on every shipped variant, with the variant's own
-seats: termination, column contract, determinism, chunk independence, traced replay equal to the
-chunk kernel, and every traced move re-checked by the game's position API."""
+"""The shared check suite (`sim.testing.check_game`) on every shipped variant, with the variant's
+own seats: termination, column contract, determinism, chunk independence, traced replay equal to
+the chunk kernel, every traced move re-checked by the game's position API, the picture, the
+Parquet round trip and the metric table; and each game's warm-up."""
 
 import pytest
 
+from sim import games
 from sim.games.base import SeatBot
+from sim.testing import check_game, check_warm
 from sim.variants import list_shipped, load
-from tests.game_checks import check_game
 
 SHIPPED = list_shipped()
 
@@ -14,7 +16,12 @@ SHIPPED = list_shipped()
 @pytest.mark.parametrize("spec", SHIPPED)
 def test_shipped_variant_passes_game_checks(spec):
     v = load(spec)
-    check_game(v.game, v.rules, list(v.seats.values()), n=16, traced=1)
+    check_game(v.game, v, n=16, traced=1)
+
+
+@pytest.mark.parametrize("name", games.listed())
+def test_game_warms_every_part(name):
+    check_warm(games.get(name))
 
 
 @pytest.mark.parametrize("spec", SHIPPED)

@@ -32,4 +32,6 @@ def test_warm_parts_cover_every_mode_and_warm_one_part(monkeypatch):
     assert played == [("tri", 3), ("tri2p", 2)]
     played.clear()
     hexflow.warm()
-    assert [m for m, _ in played] == [label for label, _ in hexflow.modes()]
+    modes = [label for label, _ in hexflow.modes()]
+    # every mode once, then Race's engine path (the search bot's chunks) once more
+    assert [m for m, _ in played] == modes + ["race"]

@@ -156,36 +156,56 @@ def test_compare_detects_a_longer_race(variant_file, tmp_path):
     assert t.loc["win_rate_B", "n_a"] == 600 and t.loc["win_rate_B", "successes_b"] == \
         (res.run_b.table()["winner"] == 1).sum()
     assert (t["p_adjusted"] >= t["p_value"] - 1e-12).all()
+    # intervals at the verdicts' level (Bonferroni over the family) hold the 95% ones
+    ok = t["ci_low"].notna()
+    assert (t.loc[ok, "ci_low_adj"] <= t.loc[ok, "ci_low"] + 1e-12).all()
+    assert (t.loc[ok, "ci_high_adj"] >= t.loc[ok, "ci_high"] - 1e-12).all()
+    assert t.loc["turns_mean", "ci_low_adj"] > 0  # a clear change shows at that level too
     csv = pd.read_csv(tmp_path / "cmp" / "comparison.csv")
     assert list(csv.columns[:13]) == CSV_COLUMNS[:13] and len(csv) == len(t)
     md = (tmp_path / "cmp" / "comparison.md").read_text()
     assert "turns_mean" in md and "Holm" in md and "distributions.png" in md
-    assert 0 <= res.identical < 0.5 and f"{res.identical:.1%} of the games came out identically" in md
-    assert "<table>" in (tmp_path / "cmp" / "comparison.html").read_text()
-    assert (tmp_path / "cmp" / "rates.png").stat().st_size > 1000
+    assert 0 <= res.identical < 0.5
+    assert f"{res.identical_games:,} of 600 games ({res.identical:.1%}) came out identically" in md
+    assert "Paired analysis" in md and "adjusted interval" in md
+    assert t.loc["first_mover_share", "fairness_a"].startswith("A: the first mover wins ")
+    assert t.loc["first_mover_share", "fairness_a"] in md and t.loc["turns_mean", "fairness_a"] == ""
+    assert t["paired"].all() and t.loc["win_rate_A", "method"].startswith("paired: exact McNemar")
+    page = (tmp_path / "cmp" / "comparison.html").read_text()
+    assert "<table>" in page and "A = racedice/a" in page and "B = racedice/b" in page
+    assert page.index("Headline metrics") < page.index("<details>")  # the rest is folded
+    assert (tmp_path / "cmp" / "differences.png").stat().st_size > 1000
 
 
 def test_same_variant_on_common_seeds_shows_no_change(variant_file, tmp_path):
     """Common random numbers: game i of A and of B share the seed, so identical variants give
-    identical tables; nothing changes and every verdict states what could have been seen."""
+    identical tables; the comparison is paired, nothing changes, and every verdict states what
+    could have been seen or that no game differed."""
     a = variant_file("a.toml", TEXT)
     b = variant_file("b.toml", TEXT.replace('description = "d"', 'description = "copy"'))
     res = compare(str(a), str(b), games=300, jobs=1, out=tmp_path / "cmp")
     ta, tb = res.run_a.table(), res.run_b.table()
     assert (ta["seed"].to_numpy() == tb["seed"].to_numpy()).all()
     assert (ta["winner"].to_numpy() == tb["winner"].to_numpy()).all()
-    assert (res.table["diff"] == 0).all() and res.identical == 1.0
+    assert (res.table["diff"] == 0).all() and res.identical == 1.0 and res.identical_games == 300
+    assert res.table["paired"].all() and res.pairing is None
     assert not (res.table["verdict"] == "changed").any()
-    for v, mde in zip(res.table["verdict"], res.table["mde"], strict=True):
+    t = res.table.set_index("metric")
+    props = t[(t["kind"] == "proportion") & t["method"].str.startswith("paired: exact McNemar")]
+    assert len(props) >= 5 and (props["discordant"] == 0).all()
+    for v, mde in zip(props["verdict"], props["mde"], strict=True):
         assert v.startswith("no detectable change; this run could have seen a change of")
-        assert mde > 0
-    # the MDE holds after the correction: 80% power at alpha / (number of metrics)
-    m = len(res.table)
-    row = res.table.set_index("metric").loc["win_rate_B"]
-    p = row["value_a"]
-    power = min(power_proportions_2indep(s * row["mde"], p, 300, ratio=1, alpha=0.05 / m).power
-                for s in (1, -1) if 0 <= p + s * row["mde"] <= 1)
-    assert power == pytest.approx(0.8, abs=0.01)
+        assert 0 < mde <= 1
+    # the MDE with no discordant pair: a change of mde needs >= c pairs all one way, found with
+    # 80% probability, at the Bonferroni level over the family
+    fam = len(t) - (t["same_as"] != "").sum()
+    c = next(k for k in range(1, 100) if 2 * 0.5 ** k < 0.05 / fam)
+    assert sps.binom.sf(c - 1, 300, props["mde"].iloc[0]) == pytest.approx(0.8, abs=1e-6)
+    assert t.loc["turns_mean", "verdict"] == "no detectable change; no game of 300 differed"
+    # two seats of a game without draws are one hypothesis
+    if t.loc["draw_rate", "value_a"] == 0:
+        assert t.loc["win_rate_B", "same_as"] == "win_rate_A"
+        assert t.loc["win_rate_B", "p_adjusted"] == t.loc["win_rate_A", "p_adjusted"]
 
 
 def test_a_real_win_rate_change_is_flagged(variant_file, tmp_path):
@@ -204,7 +224,11 @@ def test_cli_compare(cli_app, variant_file, tmp_path):
     res = CliRunner().invoke(cli_app, ["compare", str(a), str(b), "--games", "200", "--jobs", "1",
                                        "--out", str(tmp_path / "o"), "--no-progress"])
     assert res.exit_code == 0, res.output
-    assert "turns_mean" in res.output and "comparison.html" in res.output
+    assert "comparison.html" in res.output
+    lines = res.output.splitlines()
+    assert lines[0].startswith("A = ") and lines[1].startswith("B = ")
+    assert any(x.startswith("length, mean turns") for x in lines)
+    assert any(x.startswith("first mover's share of decisive games") and " pts [" in x for x in lines)
     assert (tmp_path / "o" / "comparison.csv").exists()
 
 
@@ -252,23 +276,90 @@ def test_rerun_after_an_edit_or_with_more_games(variant_file, tmp_path):
 
 
 def test_constant_and_shifted_columns():
-    """Degenerate inputs: every game alike on both sides (no spread) and a pure shift."""
+    """Degenerate inputs: every game alike on both sides (no spread) and a pure shift, paired
+    and independent."""
 
     class V:  # the parts of a Variant that compare_metric uses for means / quantiles
         pass
 
     rng = np.random.default_rng(0)
     same = np.full(300, 7.0)
-    for kind, q in (("mean", None), ("quantile", 0.5)):
-        a = metrics.Metric("x", kind, 7.0, 300, data=same, q=q)
-        b = metrics.Metric("x", kind, 7.0, 300, data=same.copy(), q=q)
-        row = metrics.compare_metric(a, b, None, None, V, V, rng)
-        assert row["p_value"] == 1.0 and row["diff"] == 0 and row["mde"] > 0
-        shifted = metrics.Metric("x", kind, 8.0, 300, data=same + 1, q=q)
-        row = metrics.compare_metric(a, shifted, None, None, V, V, rng)
-        assert row["p_value"] == 0.0 and row["ci_low"] == row["ci_high"] == 1.0
+    for paired in (False, True):
+        for kind, q in (("mean", None), ("quantile", 0.5)):
+            a = metrics.Metric("x", kind, 7.0, 300, data=same, q=q)
+            b = metrics.Metric("x", kind, 7.0, 300, data=same.copy(), q=q)
+            row = metrics.compare_metric(a, b, None, None, V, V, rng, paired=paired)
+            assert row["p_value"] == 1.0 and row["diff"] == 0
+            # no spread: a mean states why it has no MDE; a quantile's is one step of the data
+            assert (np.isnan(row["mde"]) and row["note"]) if kind == "mean" else row["mde"] >= 1
+            shifted = metrics.Metric("x", kind, 8.0, 300, data=same + 1, q=q)
+            row = metrics.compare_metric(a, shifted, None, None, V, V, rng, paired=paired)
+            assert row["p_value"] < 1e-12 and row["ci_low"] == row["ci_high"] == 1.0
     x = rng.poisson(10, 500).astype(float)
-    a = metrics.Metric("x", "quantile", metrics.quantile(x, 0.5), 500, data=x, q=0.5)
-    b = metrics.Metric("x", "quantile", metrics.quantile(x + 3, 0.5), 500, data=x + 3, q=0.5)
-    row = metrics.compare_metric(a, b, None, None, V, V, rng)
-    assert row["diff"] == 3 and row["p_value"] < 1e-6 and row["ci_low"] <= 3 <= row["ci_high"]
+    for paired in (False, True):
+        a = metrics.Metric("x", "quantile", metrics.quantile(x, 0.5), 500, data=x, q=0.5)
+        b = metrics.Metric("x", "quantile", metrics.quantile(x + 3, 0.5), 500, data=x + 3, q=0.5)
+        row = metrics.compare_metric(a, b, None, None, V, V, rng, paired=paired)
+        assert row["diff"] == 3 and row["p_value"] < 1e-6 and row["ci_low"] <= 3 <= row["ci_high"]
+        assert row["mde"] >= 1  # never finer than the data's one-step resolution
+
+
+def test_unpaired_when_seeds_or_seats_differ(variant_file, tmp_path):
+    """--no-common-seeds plays B on other seeds: the comparison says it is not paired and uses
+    two-sample methods; different seat counts never pair."""
+    a = variant_file("a.toml", TEXT)
+    b = variant_file("b.toml", TEXT.replace("goal = 25", "goal = 30"))
+    res = compare(str(a), str(b), games=300, jobs=1, out=tmp_path / "c", common_seeds=False)
+    assert res.pairing is not None and "no common seeds" in res.pairing
+    assert res.identical is None and res.identical_games is None
+    t = res.table.set_index("metric")
+    assert not t["paired"].any()
+    assert t.loc["win_rate_A", "method"] == "two-sample score test, Newcombe interval"
+    assert t.loc["turns_mean", "method"] == "Welch t, bootstrap interval"
+    assert t.loc["turns_p50", "method"].startswith("score test on games <= the pooled quantile")
+    assert "Not paired (the seeds of A's and B's games differ" in \
+        (tmp_path / "c" / "comparison.md").read_text()
+
+    class Seats:
+        def __init__(self, k):
+            self.seat_names = list("ABCD"[:k])
+
+    da = res.run_a.table()
+    assert metrics.pairing(da, da, Seats(2), Seats(2)) is None
+    assert metrics.pairing(da, da, Seats(2), Seats(3)).startswith("A has 2 seats and B 3")
+    assert "games do not pair" in metrics.pairing(da, da.iloc[:-1], Seats(2), Seats(2))
+
+
+def test_cli_compare_no_common_seeds(cli_app, variant_file, tmp_path):
+    a = variant_file("a.toml", TEXT)
+    r = CliRunner().invoke(cli_app, ["compare", str(a), str(a), "--games", "100", "--jobs", "1",
+                                     "--no-common-seeds", "--out", str(tmp_path / "o"),
+                                     "--no-progress"])
+    assert r.exit_code == 0, r.output
+    assert "not paired: the seeds of A's and B's games differ" in r.output
+
+
+@pytest.mark.parametrize("paired", [False, True])
+def test_quantile_test_holds_its_level_and_mde_its_power(paired, monkeypatch):
+    """Whole-turn game lengths, no change: the quantile test (proportion at or below the pooled
+    quantile) rejects at most 5% + noise (the old bootstrap z-test: 10-13%); its MDE is never
+    below the one-turn resolution, and a shift of the MDE (here one turn) is found with at least
+    80% power (up to Monte Carlo noise)."""
+    monkeypatch.setattr(metrics, "BOOT", 50)  # the interval is not under test here: fast
+    rng = np.random.default_rng(8 + paired)
+    reps, n = 300, 500
+    found = {0: 0, 1: 0}
+    for shift in (0, 1):
+        for _ in range(reps):
+            xa = rng.poisson(20, n).astype(float)
+            if paired:  # most games alike, some a few turns off
+                xb = xa + (rng.random(n) < 0.3) * rng.integers(-2, 3, n) + shift
+            else:
+                xb = rng.poisson(20, n).astype(float) + shift
+            a = metrics.Metric("t", "quantile", metrics.quantile(xa, 0.5), n, data=xa, q=0.5)
+            b = metrics.Metric("t", "quantile", metrics.quantile(xb, 0.5), n, data=xb, q=0.5)
+            row = metrics.compare_metric(a, b, None, None, None, None, rng, paired=paired)
+            assert row["mde"] >= 1
+            found[shift] += row["p_value"] < 0.05
+    assert found[0] / reps <= 0.05 + 2 * np.sqrt(0.05 * 0.95 / reps)
+    assert found[1] / reps >= 0.8 - 2 * np.sqrt(0.8 * 0.2 / reps)  # 80% up to Monte Carlo noise

@@ -150,6 +150,14 @@ def test_hex_passes_the_shared_game_checks(rules, bots):
     assert (cols["winner"] >= 0).all()  # Hex is never drawn
 
 
+def test_hex_passes_the_packaged_checks_in_full():
+    """sim.testing as an outside game would run it: picture, Parquet round trip, report metrics
+    and their replicates, warm-up."""
+    from sim.testing import check_game as full_check
+
+    full_check(GAME, {"swap": True}, ["greedy", "mcts"], n=24, traced=3, draw=True, table=True, warm=True)
+
+
 def test_swap_is_used_and_verified():
     rules = GAME.resolve_rules({"swap": True, "size": 4}, "test")
     cols = GAME.play_chunk(rules, seats_for(GAME, rules, "greedy"), 0, 200, 3)

@@ -471,3 +471,70 @@ def test_draw_and_report(tmp_path):
     assert GAME.warnings(rules)
     files = GAME.draw_rules(str(tmp_path / "rules"))
     assert len(files) == 6 and all(os.path.getsize(f) > 5_000 for f in files)
+
+
+# ---- the engine interface ------------------------------------------------------------------------------
+def test_engine_decisions_of_a_turn():
+    """Bag draw: the mover first keeps or returns the drawn tile, then places that kind; opponent
+    picks: the previous seat is to move and picks the kind. Every bot choice is a legal move."""
+    from sim import engine
+    from sim.games.hexatile import state as S
+
+    bag = GAME.resolve_rules({"tile_choice": "bag"}, "t")
+    t = GAME.tables(bag)
+    pos, rng = engine.start(t, np.uint64(7))
+    assert pos.st[S.PHASE] == S.PH_REDRAW and engine.seat_to_move(t, pos) == 0
+    assert sorted(engine.moves_of(t, pos)) == [S.KEEP, S.RETURN]
+    engine.play(t, pos, np.int64(S.KEEP), rng)
+    drawn = pos.st[S.TILE]
+    placements = engine.moves_of(t, pos)
+    assert len(placements) == 18 * 6 and all(m % 12 // 6 == drawn for m in placements)
+    pick = GAME.resolve_rules({"tile_choice": "opponent"}, "t")
+    t2 = GAME.tables(pick)
+    pos2, rng2 = engine.start(t2, np.uint64(7))
+    assert engine.seat_to_move(t2, pos2) == 1 and sorted(engine.moves_of(t2, pos2)) == [S.PICK, S.PICK + 1]
+    for code in (S.BOT_RANDOM, S.BOT_GREEDY):
+        par = np.array([0.5, 0.25, 0.3, 1.0, 0.0])
+        assert engine.bot_choice(t2, pos2, 1, code, par, rng2) in engine.moves_of(t2, pos2)
+    engine.play(t2, pos2, np.int64(S.PICK + 1), rng2)
+    assert engine.seat_to_move(t2, pos2) == 0 and all(m % 12 // 6 == 1 for m in engine.moves_of(t2, pos2))
+
+
+def test_bag_order_is_not_in_the_position():
+    """The bag hides nothing a search could peek at: a copy of a position and the position itself,
+    given different generators, draw different tiles after a put-back, and sample_hidden (a no-op:
+    HEXATILE hides nothing) leaves every array as it was."""
+    from sim import engine
+    from sim.games.hexatile import state as S
+
+    t = GAME.tables(GAME.resolve_rules({"tile_choice": "bag"}, "t"))
+    pos, _ = engine.start(t, np.uint64(3))
+    seen = set()
+    for seed in range(12):
+        cp = engine.copy_of(t, pos)
+        engine.play(t, cp, np.int64(S.RETURN), np.array([seed * 7919], np.uint64))
+        seen.add(int(cp.st[S.TILE]))
+        np.testing.assert_array_equal(cp.rem, pos.rem)
+        assert pos.st[S.PHASE] == S.PH_REDRAW  # the copy is independent
+    assert seen == {0, 1}
+    before = [np.array(a, copy=True) for a in pos]
+    for seat in (0, 1):
+        engine.redraw_hidden(t, pos, seat, np.array([5], np.uint64))
+    assert all(np.array_equal(a, b) for a, b in zip(before, pos, strict=True))
+
+
+def test_evaluate_is_the_points_difference_then_the_result():
+    from sim import engine
+
+    rules = DEFAULT
+    t = GAME.tables(rules)
+    tr = GAME.play_traced(rules, seats_for(GAME, rules, "greedy"), 4, 21)
+    pos, rng = engine.start(t, np.uint64(1))
+    assert engine.value_of(t, pos, 0) == 0.0  # nothing scored yet
+    for m in tr.moves:
+        q, r = m["cell"]
+        c = board_cells(2).index((q, r))
+        engine.play(t, pos, np.int64(c * 12 + ["white", "red"].index(m["tile"]) * 6 + m["rotation"]), rng)
+    w = tr.row["winner"]
+    assert engine.seat_to_move(t, pos) == -1
+    assert engine.value_of(t, pos, 0) == (0.0 if w < 0 else (1e9 if w == 0 else -1e9))

@@ -81,8 +81,29 @@ def test_refuses_to_mix_runs(variant, tmp_path, variant_file):
     other = load(str(variant_file("o.toml", TEXT.replace("goal = 25", "goal = 26"))))
     with pytest.raises(UserError, match="variant_hash"):
         sim.run(other, 20, jobs=1, out=out, progress=False)
-    with pytest.raises(UserError, match="games = 20, this command asks for 30"):
-        sim.run(variant, 30, jobs=1, out=out, progress=False)
+    with pytest.raises(UserError, match="holds 20 games per rotation, this command asks for 10"):
+        sim.run(variant, 10, jobs=1, out=out, progress=False)
+
+
+@pytest.mark.parametrize("rotate", [False, True])
+def test_a_run_grows_to_the_table_of_a_fresh_run(variant, tmp_path, rotate):
+    """A larger --games on a finished folder plays only the missing games (the partial last
+    chunk again), and the table equals a fresh run of the larger size."""
+    out = tmp_path / "grow"
+    small = sim.run(variant, 25, seed=4, jobs=1, out=out, chunk_size=10, rotate_seats=rotate,
+                    progress=False)
+    kept = out / "games" / "part-r00-000000000000.parquet"
+    mtime = kept.stat().st_mtime_ns
+    grown = sim.run(variant, 47, seed=4, jobs=2, out=out, rotate_seats=rotate, progress=False)
+    rot = 2 if rotate else 1
+    assert grown.manifest["games"] == 47 and grown.manifest["grown_from"] == [25]
+    assert grown.manifest["timings"]["games_resumed"] == 20 * rot  # parts 0 and 10 kept
+    assert grown.manifest["timings"]["games_played_now"] == 27 * rot
+    assert kept.stat().st_mtime_ns == mtime
+    fresh = sim.run(variant, 47, seed=4, jobs=1, out=tmp_path / "fresh", chunk_size=47,
+                    rotate_seats=rotate, progress=False)
+    pd.testing.assert_frame_equal(grown.table(), fresh.table())
+    assert len(small.table()) == 47 * rot  # the same folder, now holding the grown table
 
 
 def test_edited_rules_code_never_resumes_an_old_run(variant, tmp_path, monkeypatch):

@@ -142,3 +142,34 @@ def test_parallel_batches_give_the_same_trace(variant_file):
     one = sequential_compare(str(a), str(b), margin=0.05, batch=150, max_games=300, jobs=1)
     two = sequential_compare(str(a), str(b), margin=0.05, batch=150, max_games=300, jobs=2)
     assert one.test.trace == two.test.trace and one.decision == two.decision
+
+
+def test_no_decision_without_discordant_evidence():
+    """50 identical pairs are no evidence against a 3-point change (0.97^50 = 0.22): the test
+    goes on. Ruling a change out from identical pairs needs a likelihood ratio of 1 / beta."""
+    t = SequentialTest(0.03)
+    assert t.update(np.zeros(50)) is None and t.discordant == 0
+    for _ in range(3):  # 5 discordant pairs, balanced: still too little for the normal GSPRT
+        assert t.update(np.array([1.0, -1.0] + [0.0] * 48)) is None or t.discordant >= 10
+    # identical pairs until a change of 0.03 is ruled out by the discordance alone
+    t2 = SequentialTest(0.03, beta=0.05)
+    while t2.update(np.zeros(10)) is None:
+        assert t2.n < 1000
+    assert t2.decision() == "no change"
+    ratio = math.log(0.997 / 0.97)  # the likelihood ratio of discordance 0.003 against 0.03
+    assert t2.n * ratio >= math.log(20) > (t2.n - 10) * ratio
+    # a few differing pairs all one way: not "changed" before min_discordant pairs differed
+    t3 = SequentialTest(0.2, min_discordant=10)
+    assert t3.update(np.ones(9)) is None
+    assert t3.update(np.ones(20)) == "changed: win rate went up"
+
+
+def test_minimum_evidence_keeps_error_rates_at_low_discordance():
+    """Synthetic outcomes with few discordant pairs (down to the change itself: every differing
+    pair goes one way): false 'changed' and false 'no change' stay within nominal."""
+    reps = 400
+    for disc in (0.02, 0.04):
+        oc = operating_characteristics(0.02, 0.05, 0.05, discordance=disc, reps=reps, batch=50,
+                                       seed=3)
+        assert oc.type1 <= 0.05 + 2 * math.sqrt(0.05 * 0.95 / reps), oc.summary()
+        assert oc.type2 <= 0.05 + 2 * math.sqrt(0.05 * 0.95 / reps), oc.summary()

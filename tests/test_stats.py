@@ -366,3 +366,82 @@ def test_bradley_terry_unbeaten_and_winless():
     r = stats.bradley_terry(np.array([[0, 5, 5], [0, 0, 3], [0, 2, 0]]))
     assert r[0] == math.inf and np.isfinite(r[1:]).all()
     assert r[1] - r[2] == pytest.approx(400 * math.log10(1.5), abs=1e-6)
+
+
+# ---- fairness by equivalence ------------------------------------------------------------------
+
+@settings(max_examples=40, deadline=None)
+@given(counts, st.sampled_from([(0.5, 0.02), (0.5, 0.05), (1 / 3, 0.02)]))
+def test_fairness_matches_statsmodels_tost_scipy_binomtest_and_wilson(kn, pm):
+    from statsmodels.stats.proportion import binom_tost
+
+    k, n = kn
+    p0, margin = pm
+    f = stats.fairness(k, n, p0, margin)
+    assert f.p_equivalence == pytest.approx(float(binom_tost(k, n, p0 - margin, p0 + margin)[0]),
+                                            rel=1e-9, abs=1e-15)
+    assert f.p_difference == pytest.approx(sps.binomtest(k, n, p0).pvalue, rel=1e-9, abs=1e-15)
+    lo, hi = proportion_confint(k, n, alpha=0.05, method="wilson")
+    assert (f.low, f.high) == pytest.approx((lo, hi), abs=1e-12)
+    assert f.share == k / n
+    # the documented rule
+    if f.p_equivalence < 0.05:
+        assert f.verdict == "fair"
+    elif f.p_difference < 0.05 and not f.low <= p0 <= f.high:
+        assert f.verdict == "unfair"
+    else:
+        assert f.verdict == "cannot tell"
+    assert (f.games_needed is None) == (f.verdict != "cannot tell")
+    if f.games_needed is not None:
+        assert f.games_needed > n
+
+
+def test_fairness_sentences():
+    s = stats.fairness(5680, 10000).sentence()
+    assert s == "The first player wins 56.8% of decisive games (55.8-57.8): unfair by about 7 points."
+    assert stats.fairness(5030, 10000).sentence().endswith(": fair within +/-2 points.")
+    big = stats.fairness(50800, 100000)  # detectably off, but inside the margin
+    assert big.verdict == "fair" and big.p_difference < 0.05
+    assert "off by 0.8 points, detectably, but inside the margin" in big.sentence()
+    small = stats.fairness(150, 300)
+    assert small.verdict == "cannot tell"
+    assert small.sentence("Seat A", "games").endswith(
+        f"cannot tell at this size: would need about {small.games_needed:,} games.")
+    none = stats.fairness(0, 0)
+    assert none.verdict == "cannot tell"
+    assert none.sentence() == "The first player: no decisive games: no claim possible."
+    with pytest.raises(ValueError, match="margin"):
+        stats.fairness(5, 10, margin=0.6)
+    with pytest.raises(ValueError, match="successes"):
+        stats.fairness(11, 10)
+
+
+@pytest.mark.parametrize("n", [300, 2000, 10000])
+def test_fairness_error_rates_exactly_and_by_simulation(n):
+    """P("fair") when the true share sits on the margin, and P("unfair") when it is p0: both at
+    most 5%. Exact (summing the binomial law over every possible count) and by simulation."""
+    p0, margin = 0.5, 0.02
+    verdicts = np.array([stats.fairness(k, n, p0, margin).verdict for k in range(n + 1)])
+    ks = np.arange(n + 1)
+    rng = np.random.default_rng(n)
+    for true, bad, limit in ((p0 - margin, "fair", 0.05), (p0 + margin, "fair", 0.05),
+                             (p0, "unfair", 0.05)):
+        exact = sps.binom.pmf(ks, n, true)[verdicts == bad].sum()
+        assert exact <= limit
+        sim = (verdicts[rng.binomial(n, true, 20_000)] == bad).mean()
+        assert sim <= limit + 3 * math.sqrt(limit * (1 - limit) / 20_000)
+    # and the test has power where it should: a fair game at 10,000 games is called fair
+    if n == 10000:
+        assert sps.binom.pmf(ks, n, p0)[verdicts == "fair"].sum() > 0.95
+
+
+@pytest.mark.parametrize("share, p0", [(0.5, 0.5), (0.51, 0.5), (0.53, 0.5), (0.45, 0.5),
+                                       (0.34, 1 / 3)])
+def test_games_needed_gives_a_verdict_80_percent_of_the_time(share, p0):
+    """'would need about N games': with N games of that true share, fairness() reaches "fair"
+    or "unfair" with probability 80% (+/- 3 points plus Monte Carlo noise)."""
+    n = stats.games_to_decide(share, p0, 0.02, 0.05)
+    ks, counts = np.unique(np.random.default_rng(1).binomial(n, share, 4000), return_counts=True)
+    decided = sum(c for k, c in zip(ks, counts, strict=True)
+                  if stats.fairness(int(k), n, p0).verdict != "cannot tell") / 4000
+    assert abs(decided - 0.8) <= 0.03 + 2 * math.sqrt(0.16 / 4000)

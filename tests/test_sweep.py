@@ -37,9 +37,12 @@ def test_one_parameter_sweep(variant_file, tmp_path):
     assert len(t) == 2 * t["metric"].nunique()
     assert res.variants[0].rules["goal"] == 1 and res.variants[1].rules["goal"] == 200
     share = t[t["metric"] == "first_mover_share"].set_index("rules.goal")
-    assert share.loc[1, "value"] == 1.0 and share.loc[1, "fair_in_ci"] == False  # noqa: E712
-    assert share.loc[200, "fair_in_ci"] == True  # noqa: E712
-    assert res.fair_points()["rules.goal"].tolist() == [200]
+    assert share.loc[1, "value"] == 1.0 and share.loc[1, "fairness"] == "unfair"
+    # 400 games of a fair race include 50% in the interval, but cannot show +/-2 points
+    assert share.loc[200, "ci_low"] < 0.5 < share.loc[200, "ci_high"]
+    assert share.loc[200, "fairness"] == "cannot tell" and share.loc[200, "games_needed"] > 400
+    assert "cannot tell at this size: would need about" in share.loc[200, "fairness_sentence"]
+    assert res.fair_points().empty and res.points("unfair")["rules.goal"].tolist() == [1]
     # intervals are the Wilson intervals of the run's own counts
     df = res.runs[1].table()
     dec = df[df["winner"] >= 0]
@@ -49,10 +52,28 @@ def test_one_parameter_sweep(variant_file, tmp_path):
     assert turns.loc[200, "ci_low"] < turns.loc[200, "value"] < turns.loc[200, "ci_high"]
     assert turns.loc[200, "value"] == pytest.approx(df["turns"].mean())
     csv = pd.read_csv(tmp_path / "sw" / "sweep.csv")
-    assert {"rules.goal", "metric", "value", "ci_low", "ci_high", "fair_in_ci"} <= set(csv.columns)
+    assert {"rules.goal", "metric", "value", "ci_low", "ci_high", "fairness",
+            "p_equivalence"} <= set(csv.columns)
     md = (tmp_path / "sw" / "sweep.md").read_text()
-    assert "includes the fair share at: goal=200" in md.replace("rules.goal", "goal")
+    assert "No setting is shown fair within +/-2 points." in md
+    assert "goal=1: The first mover wins 100.0% of decisive games" in md.replace("rules.goal", "goal")
     assert (tmp_path / "sw" / "sweep.png").stat().st_size > 1000
+
+
+def test_fair_only_by_equivalence(variant_file, tmp_path):
+    """Enough games of the fair race show it within the margin; a wider margin needs fewer."""
+    v = variant_file("v.toml", TEXT)
+    res = sweep(str(v), {"rules.goal": [200]}, games=8000, jobs=1, out=tmp_path / "sw")
+    share = res.table[res.table["metric"] == "first_mover_share"].iloc[0]
+    assert share["fairness"] == "fair" and share["p_equivalence"] < 0.05
+    assert res.fair_points()["rules.goal"].tolist() == [200]
+    assert "Fair within +/-2 points at: rules.goal=200" in (tmp_path / "sw" / "sweep.md").read_text()
+    wide = sweep(str(v), {"rules.goal": [200]}, games=1000, jobs=1, out=tmp_path / "w",
+                 margin=0.06, write=False)
+    assert wide.table.set_index("metric").loc["first_mover_share", "fairness"] == "fair"
+    with pytest.raises(UserError, match="--margin 0.6: must be above 0 and below 0.5"):
+        sweep(str(v), {"rules.goal": [200]}, games=10, jobs=1, out=tmp_path / "x", margin=0.6)
+    assert not (tmp_path / "x").exists()
 
 
 def test_common_seeds_across_the_grid(variant_file, tmp_path):
@@ -91,8 +112,15 @@ def test_cli_sweep(variant_file, tmp_path):
                                  "--jobs", "1", "--out", str(tmp_path / "o"), "--no-progress"])
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
-    assert any(ln.startswith("rules.goal=200") and "includes fair share" in ln for ln in lines)
-    assert any(ln.startswith("rules.goal=1:") and "fair" not in ln for ln in lines)
+    assert any(ln.startswith("rules.goal=200") and "cannot tell at this size" in ln for ln in lines)
+    assert any(ln.startswith("rules.goal=1:") and "unfair by about 50 points" in ln for ln in lines)
+    assert "no setting is shown fair within +/-2 points" in r.output
+    r = CliRunner().invoke(app, ["sweep", str(v), "--set", "rules.goal=200", "--games", "1000",
+                                 "--margin", "0.06", "--jobs", "1", "--out", str(tmp_path / "m"),
+                                 "--no-progress"])
+    assert r.exit_code == 0 and "fair within +/-6 points" in r.output, r.output
+    r = CliRunner().invoke(app, ["sweep", str(v), "--set", "rules.goal=2", "--margin", "0"])
+    assert r.exit_code == 2 and "--margin 0.0: must be above 0" in r.output
     r = CliRunner().invoke(app, ["sweep", str(v), "--set", "rules.goal=1", "--set", "rules.goal=2"])
     assert r.exit_code == 2 and "given twice" in r.output
     r = CliRunner().invoke(app, ["sweep", str(v), "--set", "goal=1"])

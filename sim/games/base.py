@@ -14,8 +14,8 @@ Contract of `play_chunk` (the hot path):
 
 `play_traced` replays the same game move by move (same seed, same moves as the chunk kernel)
 and returns a `Trace`; `verify_trace` re-checks it with the game's position API (every move
-legal, pieces conserved, declared result correct). The shared check suite in
-`tests/game_checks.py` runs both on every shipped variant.
+legal, pieces conserved, declared result correct). The shared check suite
+`sim.testing.check_game` runs both (and the other hooks) on every shipped variant.
 """
 
 from __future__ import annotations
@@ -174,10 +174,14 @@ class Game:
         """Where the rule text contradicts itself for these rules: one line each."""
         return []
 
+    def check_seats(self, rules: dict[str, Any], seats: dict[str, SeatBot], where: str) -> None:
+        """Reject a bot these rules cannot seat (VariantError naming the seat); default: any."""
+
     def code_hash(self) -> str:
         """16 hex digits over the source that decides this game's outcomes: the package that
         defines the Game class (or its module, outside a package), sim/rng.py, sim/hexgrid.py,
-        sim/engine.py (the shared drivers) and this file. A run folder records it, so games played by edited rules code are never
+        the engine (sim/interface.py, engine.py, search.py: shared drivers and the search bot)
+        and this file. A run folder records it, so games played by edited rules code are never
         mixed into an older run's table."""
         sim_root = Path(__file__).resolve().parent.parent
         module = sys.modules[type(self).__module__]
@@ -187,7 +191,8 @@ class Game:
         else:
             files = [Path(inspect.getfile(type(self))).resolve()]
         h = hashlib.sha256()
-        shared = [sim_root / "rng.py", sim_root / "hexgrid.py", sim_root / "engine.py", Path(__file__).resolve()]
+        shared = [sim_root / name for name in ("rng.py", "hexgrid.py", "interface.py", "engine.py", "search.py")]
+        shared.append(Path(__file__).resolve())
         for path in [*shared, *files]:
             if path.exists():
                 h.update(path.name.encode() + b"\0" + path.read_bytes())

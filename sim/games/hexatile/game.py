@@ -1,24 +1,25 @@
-"""HEXATILE as a hexsim game: parameter schema, bots, columns, and the thin wrappers round the kernels."""
+"""HEXATILE as a hexsim game: parameter schema, bots, columns, traces; play comes from sim.engine
+(the rules as engine functions are in kernel.py, their tables and position in state.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 
+from sim import engine, search
 from sim.errors import VariantError
 from sim.games.base import Bot, Game, Param, SeatBot, Trace
 from sim.games.hexatile import kernel as K
+from sim.games.hexatile import state as S
 from sim.games.hexatile import templates as TP
 from sim.games.hexatile.geometry import geometry
+from sim.games.hexatile.state import ISLAND, LONG_STRAIGHT, SPACING, TILE_CHOICE
+from sim.rng import game_seed
 
-STANDARD_RADIUS = 2
 SEATS = ("A", "B", "C")
 PATTERN_COLS = ("radian", "super_radian", "set", "arrow", "straight")
-SPACING = ("last", "all", "none", "adjacent_only")
-TILE_CHOICE = ("open", "bag", "opponent")
-ISLAND = ("centre", "random", "none")
-LONG_STRAIGHT = ("thirds", "once", "window")
 
 PARAMS = (
     Param(
@@ -168,100 +169,32 @@ GREEDY_PARAMS = (
         high=10.0,
     ),
 )
+GREEDY = Bot(
+    "greedy",
+    S.BOT_GREEDY,
+    "Immediate points for itself minus for the others, minus what the move "
+    "sets up for them, plus own set-ups and rope joins.",
+    GREEDY_PARAMS,
+)
 BOTS = (
-    Bot("random", K.BOT_RANDOM, "Uniformly random legal cell, tile and rotation."),
-    Bot(
-        "greedy",
-        K.BOT_GREEDY,
-        "Immediate points for itself minus for the others, minus what the move "
-        "sets up for them, plus own set-ups and rope joins.",
-        GREEDY_PARAMS,
-    ),
+    Bot("random", S.BOT_RANDOM, "Uniformly random legal cell, tile and rotation."),
+    GREEDY,
+    # greedy rollouts: uniform ones lose to greedy at these budgets (10:48 at 100 iterations)
+    search.mcts_bot(GREEDY, iterations=200, rollout="greedy"),
 )
 
 
-class Tables:
-    """Geometry and template tables for one board radius (built once, passed to the kernels)."""
-
-    def __init__(self, radius: int):
-        g = geometry(radius)
-        self.geo = g
-        self.ocol = TP.orient_colours()
-        self.contrib = TP.contrib_table()
-        self.vtype = TP.vertex_types()
-        self.ntip = TP.tip_counts()
-        self.centre = g.cell_index[(0, 0)]
+@lru_cache(maxsize=64)
+def _tables(key: tuple) -> S.Tables:
+    return S.build_tables(dict(key))
 
 
-_TABLES: dict = {}
+def tables(rules) -> S.Tables:
+    """The engine tables of a resolved rule set (built once per rule set)."""
+    return _tables(tuple(sorted(rules.items())))
 
 
-def tables(rules) -> Tables:
-    radius = STANDARD_RADIUS if rules["board"] == "standard" else free_radius()
-    if radius not in _TABLES:
-        _TABLES[radius] = Tables(radius)
-    return _TABLES[radius]
-
-
-def free_radius() -> int:
-    """Without a board edge every tile lies within 18 cells of the first (19 tiles, touching)."""
-    return sum(TP.TILE_COUNTS.values()) - 1
-
-
-def points_vector() -> np.ndarray:
-    p = np.zeros(6, np.int64)
-    for name, tid in (("radian", 1), ("super_radian", 2), ("set", 3), ("arrow", 4), ("straight", 5)):
-        p[tid] = TP.TEMPLATES[name]["points"]
-    return p
-
-
-def rules_vector(rules, tab: Tables) -> np.ndarray:
-    ri = np.zeros(17, np.int64)
-    ri[0] = rules["players"]
-    ri[1] = SPACING.index(rules["spacing"])
-    ri[2] = TILE_CHOICE.index(rules["tile_choice"])
-    ri[3] = int(rules["must_use_drawn"])
-    ri[4] = int(rules["rotation"])
-    ri[5] = ISLAND.index(rules["island"])
-    ri[6] = int(rules["board"] == "free")
-    ri[7] = LONG_STRAIGHT.index(rules["long_straight"])
-    ri[8] = int(rules["arrow_rules"])
-    ri[9] = int(rules["radian_wins"])
-    ri[10] = int(rules["scoring"] == "rope_only")
-    ri[11] = int(rules["variety"])
-    ri[12] = int(rules["rope_path"] == "simple")
-    ri[13] = 1 if rules["first_colour"] == "black" else 2
-    ri[14] = tab.centre
-    ri[15] = TP.TILE_COUNTS["white"]
-    ri[16] = TP.TILE_COUNTS["red"]
-    return ri
-
-
-def seat_colours(rules) -> list[int]:
-    first = 1 if rules["first_colour"] == "black" else 2
-    cols = [first, 3 - first]
-    if rules["players"] == 3:
-        cols.append(TP.YELLOW)
-    return cols
-
-
-def bot_points(rules, pts) -> tuple[np.ndarray, np.ndarray]:
-    """What a pattern is worth to the bots, per colour: [4, 6] and straights [4]."""
-    ptsc = np.zeros((4, 6), np.float64)
-    spts = np.zeros(4, np.float64)
-    if rules["scoring"] == "rope_only":
-        return ptsc, spts
-    for col in seat_colours(rules):
-        ptsc[col, :] = pts
-        if rules["players"] == 3:
-            ptsc[col, TP.SUPER_RADIAN] = pts[TP.RADIAN]
-        if rules["radian_wins"]:
-            ptsc[col, TP.RADIAN] = ptsc[col, TP.SUPER_RADIAN] = 50.0
-        spts[col] = pts[TP.STRAIGHT]
-    return ptsc, spts
-
-
-class Hexatile(Game):
+class Hexatile(engine.EngineGame, Game):
     name = "hexatile"
     title = "HEXATILE"
     description = (
@@ -304,109 +237,83 @@ class Hexatile(Game):
             )
         return out
 
-    # ---- kernels ------------------------------------------------------------------------------
-    def _args(self, rules, seats: Sequence[SeatBot]):
-        tab = tables(rules)
-        g = tab.geo
-        pts = points_vector()
-        ptsc, spts = bot_points(rules, pts)
-        pot = TP.potential(tab.vtype, ptsc)
-        ri = rules_vector(rules, tab)
-        n = rules["players"]
-        if len(seats) != n:
-            raise VariantError(f"hexatile: {n} seats needed, got {len(seats)}")
-        code = np.array([s.bot.code for s in seats], np.int64)
-        par = np.zeros((n, 5), np.float64)
-        for i, s in enumerate(seats):
-            v = s.param_vector()
-            par[i, : len(v)] = v
-        return (
-            ri,
-            code,
-            par,
-            g.neigh,
-            g.cell_vert,
-            g.cell_slot,
-            g.low_tri,
-            g.vslot_cell,
-            g.vslot_k,
-            g.line_next,
-            g.line_side,
-            g.rh_tip,
-            g.rh_obt,
-            tab.ocol,
-            tab.contrib,
-            tab.vtype,
-            tab.ntip,
-            pot,
-            ptsc,
-            spts,
-            pts,
-        )
+    # ---- play: the engine's drivers on kernel.py's rules ----------------------------------------------
+    def tables(self, rules) -> S.Tables:
+        return tables(rules)
 
-    def _columns(self, rules, raw: np.ndarray) -> dict[str, np.ndarray]:
+    def columns_of(self, rules) -> dict[str, tuple[int, type]]:
+        """After the scores, per seat the 8 entries of rules.score_board, then the island."""
         names = self.seat_names(rules)
-        cols = {
-            "winner": raw[:, 0].astype(np.int8),
-            "end_reason": raw[:, 1].astype(np.int8),
-            "turns": raw[:, 2].astype(np.int32),
-            "first_seat": np.zeros(raw.shape[0], np.int8),
-        }
+        cols = {}
         for s, nm in enumerate(names):
-            b = 4 + s * 8
-            cols[f"score_{nm}"] = (raw[:, b + 7] + raw[:, b + 5]).astype(np.int32)
-        for s, nm in enumerate(names):
-            b = 4 + s * 8
+            b = s * S.SCORE_W
             for i, pc in enumerate(PATTERN_COLS):
-                cols[f"hexatile_{pc}_{nm}"] = raw[:, b + i].astype(np.int16)
-            cols[f"hexatile_rope_{nm}"] = raw[:, b + 5].astype(np.int16)
-            cols[f"hexatile_base_{nm}"] = raw[:, b + 7].astype(np.int16)
-            cols[f"hexatile_void_{nm}"] = raw[:, b + 6].astype(np.int16)
-        cols["hexatile_island"] = raw[:, 3].astype(np.int16)
+                cols[f"hexatile_{pc}_{nm}"] = (b + i, np.int16)
+            cols[f"hexatile_rope_{nm}"] = (b + 5, np.int16)
+            cols[f"hexatile_base_{nm}"] = (b + 7, np.int16)
+            cols[f"hexatile_void_{nm}"] = (b + 6, np.int16)
+        cols["hexatile_island"] = (len(names) * S.SCORE_W, np.int16)
         return cols
 
+    def _check_seats(self, rules, seats: Sequence[SeatBot]) -> None:
+        if len(seats) != rules["players"]:
+            raise VariantError(f"hexatile: {rules['players']} seats needed, got {len(seats)}")
+
     def play_chunk(self, rules, seats, first_game, n_games, run_seed):
-        args = self._args(rules, seats)
-        raw = np.zeros((n_games, 4 + rules["players"] * 8), np.int64)
-        K.play_chunk_kernel(np.uint64(run_seed), np.int64(first_game), np.int64(n_games), *args, raw)
-        return self._columns(rules, raw)
+        self._check_seats(rules, seats)
+        return super().play_chunk(rules, seats, first_game, n_games, run_seed)
+
+    def describe(self, rules, seat, move):
+        types = list(TP.TILE_TYPES)
+        if move in (S.KEEP, S.RETURN):
+            return "keep the drawn tile" if move == S.KEEP else "put the drawn tile back"
+        if move >= S.PICK:
+            return f"hand over a {types[move - S.PICK]}-backed tile"
+        q, r = tables_geometry(rules).cells[move // 12]
+        return f"{types[move % 12 // 6]} r{move % 6} @({q},{r})"
 
     def play_traced(self, rules, seats, game_index, run_seed):
-        args = self._args(rules, seats)
-        n_cells = len(tables(rules).geo.cells)
-        rec = np.full((n_cells, K.REC_W), -9, np.int64)
-        raw = np.zeros((1, 4 + rules["players"] * 8), np.int64)
-        K.play_traced_kernel(np.uint64(run_seed), np.int64(game_index), *args, rec, raw[0])
-        cols = self._columns(rules, raw)
-        row = {k: v[0].item() for k, v in cols.items()}
-        names = self.seat_names(rules)
-        g = tables(rules).geo
+        """The engine's trace (every decision, data["rec"]) with one move per tile placed: cell,
+        tile, rotation, and under bag draws the first tile drawn and whether it went back, under
+        opponent picks who picked which kind (replayed from the decisions)."""
+        self._check_seats(rules, seats)
+        tr = super().play_traced(rules, seats, game_index, run_seed)
+        row = {k: v.item() for k, v in tr.row.items()}
+        island = int(row["hexatile_island"])
+        g = tables_geometry(rules)
+        data = dict(tr.data, island=g.cells[island] if island >= 0 else None)
+        return Trace(self.name, dict(rules), tr.seat_names, game_index, run_seed,
+                     self._placements(rules, tr), row, data)
+
+    def _placements(self, rules, tr: Trace) -> list[dict]:
+        tb = self.tables(rules)
+        names = tr.seat_names
         types = list(TP.TILE_TYPES)
+        pos, rng = engine.start(tb, np.uint64(game_seed(np.uint64(tr.run_seed), np.int64(tr.game_index))))
         moves = []
-        for t in range(int(raw[0, 2])):
-            seat, c, o, drawn, redraw, picker = (int(x) for x in rec[t])
-            q, r = g.cells[c]
-            m = {
-                "seat": names[seat],
-                "move": f"{types[o // 6]} r{o % 6} @({q},{r})",
-                "cell": (q, r),
-                "tile": types[o // 6],
-                "rotation": o % 6,
-            }
-            if rules["tile_choice"] == "bag":
-                m["drawn"] = types[drawn]
-                m["redraw"] = bool(redraw)
-            if picker >= 0:
-                m["picked_by"] = names[picker]
-                m["picked"] = types[drawn]
-            moves.append(m)
-        island = int(raw[0, 3])
-        data = {"island": g.cells[island] if island >= 0 else None}
-        return Trace(self.name, dict(rules), names, game_index, run_seed, moves, row, data)
+        for seat, move, state in tr.data["rec"]:
+            st = pos.st
+            if st[S.PHASE] == S.PH_PLACE:
+                c, o = divmod(int(move), 12)
+                m = {"seat": names[seat], "move": self.describe(rules, seat, int(move)),
+                     "cell": tables_geometry(rules).cells[c], "tile": types[o // 6], "rotation": o % 6}
+                if rules["tile_choice"] == "bag":
+                    m["drawn"] = types[st[S.DRAWN]]
+                    m["redraw"] = bool(st[S.REDRAWN])
+                if st[S.PICKER] >= 0:
+                    m["picked_by"] = names[st[S.PICKER]]
+                    m["picked"] = types[st[S.DRAWN]]
+                moves.append(m)
+            rng[0] = np.int64(state).view(np.uint64)
+            engine.play(tb, pos, np.int64(move), rng)
+        return moves
 
     def verify_trace(self, trace: Trace) -> None:
+        """The engine's replay (every decision legal, the result row the position's), then the
+        independent Python position API (position.py) on the placements."""
         from sim.games.hexatile.position import verify_trace
 
+        super().verify_trace(trace)
         verify_trace(self, trace)
 
     def draw(self, trace, path, every_move=False):
@@ -424,57 +331,27 @@ class Hexatile(Game):
 
         return metrics(self, df, rules)
 
-    warm_parts = (("all", 25.0),)
+    warm_parts = (("all", 60.0),)
 
     def warm(self, part: str = "all") -> None:
         rules = self.resolve_rules({}, "warm")
         seats = [SeatBot(b, {p.name: p.default for p in b.params}) for b in self.bots]
-        self.play_chunk(rules, seats, 0, 2, 1)
+        self.play_chunk(rules, seats[:2], 0, 2, 1)
+        self.play_chunk(rules, [seats[2], seats[1]], 0, 1, 1)
+
+
+def tables_geometry(rules):
+    """The board geometry (geometry.py) of a rule set."""
+    return geometry(S.STANDARD_RADIUS if rules["board"] == "standard" else S.free_radius())
 
 
 def score_tiles(rules, tiles: dict, island=None) -> np.ndarray:
     """Kernel scoring of a hand-made position: tiles maps axial cell -> (tile type, rotation).
-    Returns out[4, 8] per colour (see kernel.score_board). For tests and designers."""
-    tab = tables(rules)
-    g = tab.geo
+    Returns out[4, 8] per colour (see rules.score_board). For tests and designers."""
+    g = tables_geometry(rules)
     types = list(TP.TILE_TYPES)
-    rh = np.zeros(len(g.cells) * 6, np.int8)
-    cell_o = np.full(len(g.cells), -1, np.int32)
-    placer = np.full(len(g.cells), -1, np.int32)
-    vcode = np.zeros(len(g.vert_pts), np.int32)
-    for v in range(len(g.vert_pts)):
-        vcode[v] = sum(
-            int(K.POW11[i])
-            for i in range(3)
-            if g.vslot_cell[v, i] >= 0 and (island is None or g.vslot_cell[v, i] != g.cell_index[island])
-        )
-    for cell, (t, rot) in tiles.items():
-        K._apply(
-            g.cell_index[cell],
-            types.index(t) * 6 + rot,
-            0,
-            rh,
-            cell_o,
-            placer,
-            vcode,
-            g.cell_vert,
-            g.cell_slot,
-            g.low_tri,
-            tab.contrib,
-            tab.ocol,
-        )
+    cells = np.array([g.cell_index[c] for c in tiles], np.int64)
+    orients = np.array([types.index(t) * 6 + rot for t, rot in tiles.values()], np.int64)
     out = np.zeros((4, 8), np.int64)
-    K.score_board(
-        rules_vector(rules, tab),
-        rh,
-        vcode,
-        g.vslot_cell,
-        g.vslot_k,
-        g.line_next,
-        g.line_side,
-        g.rh_tip,
-        tab.vtype,
-        points_vector(),
-        out,
-    )
+    K.score_placed(tables(rules), cells, orients, np.int64(-1 if island is None else g.cell_index[island]), out)
     return out

@@ -1182,6 +1182,24 @@ def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corne
     return nbest > 0
 
 
+
+@njit(cache=True)
+def path_dots(nodes, npath, mult, dots):
+    """(dotted hexes, dots) on a completed path: nodes[:npath] are hex * 2 + side, a hex counted
+    once however often the path passes it, and only where its dots multiply (mult > 0)."""
+    ndh = 0
+    nd = 0
+    for k in range(npath):
+        hh = nodes[k] >> 1
+        dup = False
+        for k2 in range(k):
+            if nodes[k2] >> 1 == hh:
+                dup = True
+        if not dup and mult[hh] > 0:
+            ndh += 1
+            nd += dots[hh]
+    return ndh, nd
+
 @njit(cache=True)
 def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, dist, n_orient,
           rot_of, net_mask, emask_t, tileset, dots_fixed, dot_pool, free_hexes, res, record,
@@ -1461,17 +1479,7 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
                                        best_nodes)
             row[O_COMPLETED] = 1
             row[O_PATH_LEN] = ln
-            ndh = 0
-            nd = 0
-            for k in range(npath):
-                hh = best_nodes[k] >> 1
-                dup = False
-                for k2 in range(k):
-                    if best_nodes[k2] >> 1 == hh:
-                        dup = True
-                if not dup and mult[hh] > 0:
-                    ndh += 1
-                    nd += dots[hh]
+            ndh, nd = path_dots(best_nodes, npath, mult, dots)
             row[O_PATH_DOT_HEXES] = ndh
             row[O_PATH_DOTS] = nd
             row[O_SCORE_A + winner] = 10 * sc if sc > 0 else 10

@@ -1,0 +1,221 @@
+"""The rules interface every engine game implements: the generic rule functions, `implement`
+(which binds a game's compiled functions to them), the result-row layout, and the one move
+policy every game gets for free (`uniform_move`). The drivers that play games with these
+functions are in sim/engine.py, the search bot in sim/search.py; both import this module only.
+
+A game describes itself to the engine with two kinds of value (pgx's shape, in numba):
+
+- **tables**: a NamedTuple of rule tables built once in Python from the resolved rules
+  (neighbour tables, tile data, bot weights ...). Every game's tables start with the four
+  fields the drivers read, in this order:
+    `n_seats` (int64), `max_moves` (int64: bound on `legal_moves`), `turn_cap` (int64: decisions
+    before the driver stops a game and asks for its capped result; 0 = none), `res_width` (int64:
+    length of a result row, see `result`);
+- **position**: a NamedTuple of small arrays, mutated in place by `apply`.
+
+and implements these compiled functions for its own tables type (`implement` registers them):
+
+    new_position(tables, rng) -> position          set-up; deals and draws come from rng
+    new_position_at(tables, rng, game_index)       optional: the set-up of game `game_index` of a
+                                                   run, for rules that depend on it (a match
+                                                   alternating the first seat); by default
+                                                   new_position, the index unused
+    to_move(tables, pos) -> seat                   the seat to decide now, -1 once the game is over
+    legal_moves(tables, pos, out) -> k             writes the k legal move codes into out[:k]
+    apply(tables, pos, move, rng)                  plays a move; chance events (draws, dice) use rng
+    result(tables, pos, capped, res)               writes one result row (below)
+    copy_position(pos) -> position                 an independent copy
+    sample_hidden(tables, pos, seat, rng)          redraws, in place, everything `seat` cannot see
+                                                   (bags, hands, deck order) consistently with
+                                                   what it has seen; a no-op for open games
+    evaluate(tables, pos, seat) -> float           the game's own evaluation, higher is better
+                                                   for `seat` (greedy's; search cut-offs use it)
+    new_scratch(tables) -> scratch                 bot scratch, allocated once per chunk
+    bot_move(tables, pos, seat, code, par, scratch, rng) -> move
+                                                   the game's own bots (`Bot.code`, parameters)
+
+A result row (int64) is `winner` (seat, -1 for a draw), `end_reason` (index into
+`Game.end_reasons`), `turns`, `first_seat`, one score per seat, then the game's own columns.
+
+Moves are int64 codes the game defines. Randomness flows through one generator per game, seeded
+by (run seed, game index) alone, and the drivers draw nothing themselves: a game whose bots and
+chance events take the same draws in the same order plays the same games under any driver.
+
+Why overloads: numba cannot cache a kernel that takes compiled functions as arguments (their
+type is an address), so the drivers call the generic names below and each game's tables type
+selects its implementation at compile time (`numba.extending.overload`). The drivers are then
+compiled once per game and cached like any kernel; `sim/__init__.py` keys numba's cache on the
+sources of every game so an edited rule never runs stale.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from numba import njit, types
+from numba.extending import overload
+
+from sim.rng import below
+
+# columns of a result row before the scores
+WINNER, END_REASON, TURNS, FIRST_SEAT, SCORES = 0, 1, 2, 3, 4
+# the traced driver's record of a decision: seat, move code, and the generator's state just
+# before the move was applied (so a verifier can replay chance events without replaying bots)
+REC_W = 3
+# the shared bot every game gets without writing it: uniform over legal_moves
+BOT_UNIFORM = -1
+HEADER = ("n_seats", "max_moves", "turn_cap", "res_width")
+FUNCTIONS = ("new_position", "to_move", "legal_moves", "apply", "result", "copy_position",
+             "sample_hidden", "evaluate", "new_scratch", "bot_move")
+OPTIONAL = ("new_position_at",)
+
+
+# ---- the generic rule functions: bodies come from each game through `implement` -------------
+def new_position(tables, rng):
+    raise NotImplementedError("compiled only: called from engine kernels")
+
+
+def new_position_at(tables, rng, game_index):
+    raise NotImplementedError("compiled only")
+
+
+def to_move(tables, pos):
+    raise NotImplementedError("compiled only")
+
+
+def legal_moves(tables, pos, out):
+    raise NotImplementedError("compiled only")
+
+
+def apply(tables, pos, move, rng):
+    raise NotImplementedError("compiled only")
+
+
+def result(tables, pos, capped, res):
+    raise NotImplementedError("compiled only")
+
+
+def copy_position(tables, pos):
+    raise NotImplementedError("compiled only")
+
+
+def sample_hidden(tables, pos, seat, rng):
+    raise NotImplementedError("compiled only")
+
+
+def evaluate(tables, pos, seat):
+    raise NotImplementedError("compiled only")
+
+
+def new_scratch(tables):
+    raise NotImplementedError("compiled only")
+
+
+def bot_move(tables, pos, seat, code, par, scratch, rng):
+    raise NotImplementedError("compiled only")
+
+
+_GENERIC = {name: globals()[name] for name in FUNCTIONS + OPTIONAL}
+_IMPLEMENTED: dict[type, dict[str, Callable]] = {}
+
+
+PER_DECISION = ("to_move", "legal_moves", "apply", "bot_move")
+
+
+def implement(tables_cls: type, *, no_alloc: bool = False, **functions: Callable) -> None:
+    """Register a game's compiled rule functions for its tables NamedTuple class.
+
+    Every name of `FUNCTIONS` is required (`copy_position(tables, pos)` takes the tables too,
+    so a game can copy only what changes), those of `OPTIONAL` may be given. The tables class
+    must start with the `HEADER` fields. Call at import of the game's module, before any
+    driver compiles.
+
+    `no_alloc=True` promises that the functions run at every decision (`PER_DECISION`) allocate
+    no arrays, nor does anything they call: the drivers then call them without numba's
+    reference counting (they must be compiled with `_nrt=False` themselves). With reference
+    counting, every call adds and drops a reference to each array in the tables, position and
+    scratch; for a game with dozens of arrays that costs more per decision than its rules."""
+    missing = sorted(set(FUNCTIONS) - set(functions))
+    extra = sorted(set(functions) - set(FUNCTIONS) - set(OPTIONAL))
+    if missing or extra:
+        raise TypeError(f"implement({tables_cls.__name__}): missing {missing}, unknown {extra}")
+    if tuple(getattr(tables_cls, "_fields", ())[:len(HEADER)]) != HEADER:
+        raise TypeError(f"{tables_cls.__name__} must start with the fields {HEADER}")
+    if tables_cls in _IMPLEMENTED:
+        return
+    _IMPLEMENTED[tables_cls] = dict(functions)
+
+    def is_mine(t) -> bool:
+        return isinstance(t, types.BaseNamedTuple) and t.instance_class is tables_cls
+
+    for name, fn in functions.items():
+        options = {"_nrt": False} if no_alloc and name in PER_DECISION else {}
+        label = f"forward_{name}.{tables_cls.__module__.replace('.', '_')}.{tables_cls.__qualname__}"
+        overload(_GENERIC[name], jit_options=options, strict=False)(_forwarder(fn, is_mine, label))
+    if "new_position_at" not in functions:
+        setup = functions["new_position"]
+        label = f"forward_new_position_at.{tables_cls.__module__.replace('.', '_')}.{tables_cls.__qualname__}"
+
+        def ov_at(t, rng, game_index):
+            if is_mine(t):
+                return _named(lambda t, rng, game_index: setup(t, rng), label)
+        overload(new_position_at, strict=False)(ov_at)
+
+
+def _named(impl: Callable, label: str) -> Callable:
+    """Give a forwarding lambda its own qualified name. numba names a compiled function by
+    module, qualified name and argument types (plus a counter local to the process); lambdas of
+    one arity would share all three (e.g. `apply` and `sample_hidden`, both (tables, position,
+    int64, generator)), so two cached drivers compiled in different processes could link one
+    forwarder's code for the other's. A compiled game function is bound as itself: its own
+    module and name are unique already."""
+    impl.__qualname__ = impl.__name__ = label
+    return impl
+
+
+def _forwarder(fn: Callable, is_mine: Callable, label: str) -> Callable:
+    """An overload body that, when the first argument is this game's tables, gives `fn`'s own
+    Python function as the implementation (one call from the driver, not a forwarding call and
+    then fn's; every call hands on each array of the tables and position), or for a plain
+    callable a lambda forwarding to it. One per arity, since numba matches the overload's
+    signature to the call's (argument names aside: strict=False)."""
+    import inspect
+
+    py = getattr(fn, "py_func", None)
+    n = len(inspect.signature(py or fn).parameters)
+    if n == 1:
+        def ov1(t):
+            if is_mine(t):
+                return py or _named(lambda t: fn(t), label)
+        return ov1
+    if n == 2:
+        def ov2(t, a):
+            if is_mine(t):
+                return py or _named(lambda t, a: fn(t, a), label)
+        return ov2
+    if n == 3:
+        def ov3(t, a, b):
+            if is_mine(t):
+                return py or _named(lambda t, a, b: fn(t, a, b), label)
+        return ov3
+    if n == 4:
+        def ov4(t, a, b, c):
+            if is_mine(t):
+                return py or _named(lambda t, a, b, c: fn(t, a, b, c), label)
+        return ov4
+    if n == 7:
+        def ov7(t, a, b, c, d, e, f):
+            if is_mine(t):
+                return py or _named(lambda t, a, b, c, d, e, f: fn(t, a, b, c, d, e, f), label)
+        return ov7
+    raise TypeError(f"{fn}: no engine function takes {n} arguments")
+
+
+# ---- shared pieces every game may use -------------------------------------------------------
+@njit(cache=True)
+def uniform_move(tables, pos, rng, buf):
+    """A legal move drawn uniformly (one draw); -1 if there is none."""
+    k = legal_moves(tables, pos, buf)
+    if k == 0:
+        return -1
+    return buf[below(rng, k)]

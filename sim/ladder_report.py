@@ -1,0 +1,305 @@
+"""The ladder's files (ratings.csv, pairings.csv, by_skill.csv, skill_depth.csv, ladder.md,
+ladder.html, figures) and the "by skill" section `hexsim report` adds when its run folders hold
+several bot line-ups of one variant."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sim import plots
+from sim.ladder import DEPTH_SHARE, LadderResult, SkillTables, skill_tables
+
+
+def _pct(x: float) -> str:
+    return "n/a" if x is None or not np.isfinite(x) else f"{100 * x:.1f}%"
+
+
+def _ci(lo: float, hi: float, as_pct: bool = True) -> str:
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return ""
+    return f"[{_pct(lo)}, {_pct(hi)}]" if as_pct else f"[{lo:.0f}, {hi:.0f}]"
+
+
+def _elo(x: float) -> str:
+    return "n/a" if not np.isfinite(x) else f"{x:.0f}"
+
+
+# ---- figures -----------------------------------------------------------------------------------
+def elo_figure(t: SkillTables, budgets: Sequence[float] | None, budget_param: str | None):
+    import matplotlib.pyplot as plt
+
+    r = t.ratings
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    if budgets:
+        x = np.asarray(budgets, dtype=float)
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel(f"{budget_param} (log scale)")
+    else:
+        x = np.arange(len(r))
+        ax.set_xticks(x, r["bot"], rotation=20, ha="right", fontsize=8)
+        ax.set_xlabel("rung (ladder order)")
+    e = r["elo"].to_numpy()
+    ax.errorbar(x, e, yerr=[np.maximum(e - r["elo_low"], 0), np.maximum(r["elo_high"] - e, 0)], fmt="o-",
+                capsize=3)
+    ax.set_ylabel(f"Elo ({t.anchor} = 0)")
+    ax.set_title("Elo against budget (95% bootstrap intervals)")
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def first_mover_figure(t: SkillTables):
+    import matplotlib.pyplot as plt
+
+    b = t.by_skill.sort_values("elo")
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    x = b["elo"].to_numpy()
+    ax.fill_between(x, b["first_mover_share_low"], b["first_mover_share_high"], alpha=0.25,
+                    label="95% Wilson interval")
+    ax.plot(x, b["first_mover_share"], "o-", label="first mover's share of decisive games")
+    for xi, yi, lab in zip(x, b["first_mover_share"], b["bot"], strict=True):
+        ax.annotate(lab, (xi, yi), fontsize=7, xytext=(3, 4), textcoords="offset points")
+    seats = sum(1 for c in b.columns if c.startswith("win_rate_") and not c.endswith(("_low", "_high")))
+    fair = 1 / max(seats, 2)
+    ax.axhline(fair, color="0.3", ls="--", lw=1, label=f"{fair:.0%} (fair share)")
+    ax.set_xlabel(f"Elo of the bot playing itself ({t.anchor} = 0)")
+    ax.set_ylabel("share")
+    ax.set_title("First mover's share against Elo")
+    ax.legend(fontsize=8, frameon=False)
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def end_reason_figure(t: SkillTables, reasons: Sequence[str]):
+    import matplotlib.pyplot as plt
+
+    b = t.by_skill.sort_values("elo")
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    x = b["elo"].to_numpy()
+    for r in reasons:
+        col = f"end_{r}"
+        if col not in b or not (b[col] > 0).any():
+            continue
+        line, = ax.plot(x, b[col], "o-", label=r)
+        ax.fill_between(x, b[f"{col}_low"], b[f"{col}_high"], alpha=0.2, color=line.get_color())
+    ax.set_xlabel(f"Elo of the bot playing itself ({t.anchor} = 0)")
+    ax.set_ylabel("share of games")
+    ax.set_ylim(0, 1)
+    ax.set_title("How games end against Elo (95% Wilson bands)")
+    ax.legend(fontsize=8, frameon=False)
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def figures(t: SkillTables, reasons: Sequence[str], budgets=None, budget_param=None,
+            prefix: str = "") -> dict[str, bytes]:
+    if not len(t.pairings):  # nothing rates the bots: no axis to draw them on
+        return {}
+    figs = {f"{prefix}elo": plots.png(elo_figure(t, budgets, budget_param))}
+    if len(t.by_skill):
+        figs[f"{prefix}first_mover"] = plots.png(first_mover_figure(t))
+        figs[f"{prefix}end_reasons"] = plots.png(end_reason_figure(t, reasons))
+    return figs
+
+
+# ---- document ----------------------------------------------------------------------------------
+def skill_blocks(doc, t: SkillTables, level: int, prefix: str = "") -> None:
+    """Ratings, pairings, skill depth, SkillTrace and the by-skill table as document blocks (only
+    the by-skill table when no two bots played each other)."""
+    if len(t.pairings):
+        _rating_blocks(doc, t, level)
+    _by_skill_blocks(doc, t, level)
+    doc.fig(f"{prefix}elo", "Elo against budget")
+    doc.fig(f"{prefix}first_mover", "First mover's share of decisive games against Elo")
+    doc.fig(f"{prefix}end_reasons", "End reasons against Elo")
+
+
+def _rating_blocks(doc, t: SkillTables, level: int) -> None:
+    doc.h(level, "Ratings")
+    doc.p(f"Bradley-Terry fit (choix), draws as half a win, Elo anchored at {t.anchor} = 0; 95% "
+          "percentile bootstrap over games. An anchored interval is loose when a link of the chain is "
+          "one-sided; the step from the rung before has its own, usually much narrower, interval.")
+    doc.table(["bot", "Elo", "95% interval", "games", "Elo above the rung before", "95% interval", "note"],
+              [[r.bot, _elo(r.elo), _ci(r.elo_low, r.elo_high, False), f"{r.games:,}",
+                "" if not np.isfinite(r.gap_below) else f"{r.gap_below:+.0f}",
+                _ci(r.gap_below_low, r.gap_below_high, False), r.note] for r in t.ratings.itertuples()])
+    doc.h(level, "Pairings")
+    up = t.upset
+    doc.p(f"Upset rate (the lower-rated bot wins a decisive game): {_pct(up.value)} {_ci(up.low, up.high)} "
+          f"of {up.n:,} decisive games. Score = (wins + draws / 2) / games, Wilson interval.")
+    doc.table(["a", "b", "games", "wins a", "wins b", "draws", "score a", "95%", "b's share of decisive",
+               "95%", "stopped early"],
+              [[r.bot_a, r.bot_b, f"{r.games:,}", r.wins_a, r.wins_b, r.draws, _pct(r.score_a),
+                _ci(r.score_a_low, r.score_a_high), _pct(r.decisive_share_b),
+                _ci(r.decisive_share_b_low, r.decisive_share_b_high),
+                (r.decision or "no") if r.stopped_early else "no"] for r in t.pairings.itertuples()])
+    doc.h(level, "Skill depth and SkillTrace")
+    st = t.skill_trace
+    st_text = "n/a (it needs two or more steps, every one played)" if not np.isfinite(st) else f"{st:.3f}"
+    if np.isfinite(st) and np.isfinite(t.skill_trace_ci[0]):
+        st_text += f" [{t.skill_trace_ci[0]:.3f}, {t.skill_trace_ci[1]:.3f}] (95% bootstrap)"
+    doc.p(f"Skill depth: {t.depth.depth} of {len(t.order) - 1} steps (consecutive rungs from the weakest "
+          f"where each beats the one below in at least {DEPTH_SHARE:.0%} of decisive games with the "
+          f"95% Wilson lower bound above 50%). Ludii's SkillTrace over the same steps: {st_text}; it is "
+          "Ludii's measure exactly when each rung doubles the budget of the one below.")
+    doc.table(["lower", "upper", "decisive", "upper's share", "95%", "beats"],
+              [[r.lower, r.upper, f"{r.decisive:,}", _pct(r.share), _ci(r.low, r.high),
+                ("yes" if r.beats else "no") if r.played else "not played"] for r in t.depth.steps.itertuples()])
+
+
+def _by_skill_blocks(doc, t: SkillTables, level: int) -> None:
+    if len(t.by_skill):
+        doc.h(level, "By skill (each bot playing itself)")
+        b = t.by_skill
+        seats = [c[len("win_rate_"):] for c in b.columns if c.startswith("win_rate_")
+                 and not c.endswith(("_low", "_high"))]
+        doc.table(["bot", "Elo", "games", "first mover's share of decisive", "draws", "decided off the board",
+                   "median turns"] + [f"seat {s} wins" for s in seats],
+                  [[r["bot"], _elo(r["elo"]), f"{r['games']:,}",
+                    f"{_pct(r['first_mover_share'])} {_ci(r['first_mover_share_low'], r['first_mover_share_high'])}",
+                    f"{_pct(r['draw_rate'])} {_ci(r['draw_rate_low'], r['draw_rate_high'])}",
+                    f"{_pct(r['off_board_share'])} {_ci(r['off_board_share_low'], r['off_board_share_high'])}",
+                    f"{r['median_turns']:g} [{r['median_turns_low']:g}, {r['median_turns_high']:g}]"]
+                   + [f"{_pct(r[f'win_rate_{s}'])} {_ci(r[f'win_rate_{s}_low'], r[f'win_rate_{s}_high'])}"
+                      for s in seats] for r in b.to_dict("records")])
+        by_elo = b[np.isfinite(b["elo"])].sort_values("elo", kind="stable")
+        if len(by_elo) < 2:
+            return
+        weak, strong = by_elo.iloc[0], by_elo.iloc[-1]
+        doc.p(f"First mover's share of decisive games: {_pct(weak['first_mover_share'])} "
+              f"{_ci(weak['first_mover_share_low'], weak['first_mover_share_high'])} at the weakest rung "
+              f"({weak['bot']}, Elo {_elo(weak['elo'])}), {_pct(strong['first_mover_share'])} "
+              f"{_ci(strong['first_mover_share_low'], strong['first_mover_share_high'])} at the strongest "
+              f"({strong['bot']}, Elo {_elo(strong['elo'])}).")
+
+
+def _finite(x: float) -> float | None:
+    return float(x) if np.isfinite(x) else None  # JSON has no NaN
+
+
+def _write_summary(res: LadderResult, path: Path) -> None:
+    """ladder.json: what was asked (variant, rungs, games, seed, pairs) and the headline answers."""
+    from sim import tables
+    from sim.runner import git_commit
+
+    b = res.by_skill[np.isfinite(res.by_skill["elo"])].sort_values("elo", kind="stable") \
+        if len(res.by_skill) else res.by_skill
+    first = {what: {"bot": r["bot"], "share": _finite(r["first_mover_share"]),
+                    "low": _finite(r["first_mover_share_low"]), "high": _finite(r["first_mover_share_high"])}
+             for what, r in
+             (("weakest", b.iloc[0]), ("strongest", b.iloc[-1]))} if len(b) else {}
+    tables.write_json(path, {
+        "variant": res.variant.describe(), "rungs": res.rungs, "games_per_pairing": res.games,
+        "seed": res.seed, "pairs": res.pairs, "anchor": res.anchor, "skill_depth": res.depth.depth,
+        "steps": len(res.order) - 1, "skill_trace": _finite(res.skill_trace),
+        "skill_trace_ci": [_finite(x) for x in res.skill_trace_ci], "upset_rate": _finite(res.upset.value),
+        "first_mover_share": first,
+        "stopped_early": [f"{r.bot_a} vs {r.bot_b}" for r in res.pairings.itertuples() if r.stopped_early],
+        "games_played_now": res.played_now, "games_resumed": res.resumed,
+        "wall_seconds": round(res.wall_seconds, 3), "git_commit": git_commit()})
+
+
+def write_ladder(res: LadderResult) -> dict[str, Path]:
+    from sim.reporting import Doc
+
+    out = res.out
+    out.mkdir(parents=True, exist_ok=True)
+    files = {k: out / f"{k}.csv" for k in ("ratings", "pairings", "by_skill", "skill_depth")}
+    res.ratings.to_csv(files["ratings"], index=False)
+    res.pairings.to_csv(files["pairings"], index=False)
+    res.by_skill.to_csv(files["by_skill"], index=False)
+    res.depth.steps.to_csv(files["skill_depth"], index=False)
+    files["json"] = out / "ladder.json"
+    _write_summary(res, files["json"])
+    t = res.tables
+    figs = figures(t, list(res.variant.game.end_reasons), res.budgets, res.budget_param)
+    (out / "figures").mkdir(exist_ok=True)
+    for k, data in figs.items():
+        files[k] = out / "figures" / f"{k}.png"
+        files[k].write_bytes(data)
+    doc = Doc()
+    v = res.variant
+    doc.h(1, f"Skill ladder: {v.name}")
+    early = int(res.pairings["stopped_early"].sum())
+    doc.p(f"{v.name} (hash {v.hash}), {len(res.order)} rungs, pairings: {res.pairs} (plus each bot "
+          f"against itself), {res.games:,} games per pairing with seats rotated, seed {res.seed}; "
+          f"{early} pairing(s) stopped early by the sequential test; {res.played_now:,} games played in "
+          f"{res.wall_seconds:.0f} s wall by the call that wrote this, {res.resumed:,} resumed from earlier calls.")
+    doc.table(["rung", "bot", "parameters"],
+              [[label, spec["bot"], ", ".join(f"{k}={v}" for k, v in spec.items() if k != "bot") or "-"]
+               for label, spec in res.rungs.items()])
+    skill_blocks(doc, t, 2)
+    files["md"], files["html"] = out / "ladder.md", out / "ladder.html"
+    files["md"].write_text(doc.markdown({k: f"figures/{k}.png" for k in figs}))
+    files["html"].write_text(doc.html(figs, f"hexsim ladder {v.name}"))
+    return files
+
+
+# ---- `hexsim report`: the "by skill" section ---------------------------------------------------
+def _groups(runs: Sequence) -> dict[tuple[str, str], list]:
+    """Runs of one variant (same game, name and rules), any seats."""
+    import json
+
+    out: dict[tuple[str, str], list] = {}
+    for r in runs:
+        v = r.manifest.get("variant", {})
+        key = (v.get("name", r.label), json.dumps(v.get("rules", {}), sort_keys=True))
+        out.setdefault(key, []).append(r)
+    return out
+
+
+def section_tables(runs: Sequence) -> list[tuple[str, SkillTables, list[str]]]:
+    """For each variant whose runs hold several bot line-ups: its ladder tables, the bots in
+    Elo order (self-play runs give the by-skill rows, two-bot runs the pairings)."""
+    from sim.ladder import _bots_of
+    from sim.reporting import non_win_reasons
+
+    found = []
+    for (name, _), group in _groups(runs).items():
+        lineups = {tuple(_bots_of(r)) for r in group}
+        if len(lineups) < 2:
+            continue
+        self_runs: dict[str, Any] = {}
+        pair_runs: dict[frozenset, list] = {}
+        for r in group:
+            bots = set(_bots_of(r))
+            if len(bots) == 1:
+                self_runs.setdefault(bots.pop(), r)  # one self-play table per bot
+            elif len(bots) == 2:
+                pair_runs.setdefault(frozenset(bots), []).append(r)
+        names = sorted(set(self_runs) | {b for k in pair_runs for b in k})
+        if len(names) < 2:
+            continue
+        keyed = {tuple(sorted(k)): v for k, v in pair_runs.items()}
+        t = skill_tables(keyed, self_runs, names, non_win_reasons(group[0]), n_boot=200)
+        order = list(t.ratings.sort_values("elo")["bot"])  # weakest first, then refit in that order
+        keyed = {tuple(sorted(k, key=order.index)): v for k, v in pair_runs.items()}
+        t = skill_tables(keyed, self_runs, order, non_win_reasons(group[0]), n_boot=200)
+        found.append((name, t, list(group[0].end_reasons)))
+    return found
+
+
+def by_skill_section(doc, runs: Sequence, fig_dir: Path) -> dict[str, bytes]:
+    """Append the "by skill" section to a report when its runs hold several bot line-ups of one
+    variant; writes the section's figures into `fig_dir` and returns them (key -> PNG)."""
+    found = section_tables(runs)
+    figs: dict[str, bytes] = {}
+    if not found:
+        return figs
+    doc.h(2, "By skill")
+    doc.p("These run folders hold several bot line-ups of one variant. Runs of a bot against itself show "
+          "how the game plays at that strength; runs of two bots rate them (Bradley-Terry, draws as half a "
+          "win; intervals: bootstrap over games). Rungs are ordered by Elo; `hexsim ladder` plays a "
+          "complete ladder.")
+    for i, (name, t, reasons) in enumerate(found):
+        doc.h(3, name)
+        prefix = f"by_skill_{i}_"
+        skill_blocks(doc, t, 4, prefix)
+        figs.update(figures(t, reasons, prefix=prefix))
+    fig_dir.mkdir(parents=True, exist_ok=True)
+    for k, data in figs.items():
+        (fig_dir / f"{k}.png").write_bytes(data)
+    return figs

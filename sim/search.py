@@ -1,0 +1,265 @@
+"""Information-set Monte Carlo tree search, written once over the engine interface.
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse 2012, "Information Set Monte Carlo Tree
+Search"): the tree holds the searching seat's information set; every iteration
+
+1. copies the real position and redraws what the seat cannot see (`sample_hidden`), so the search
+   plans over many consistent worlds and never reads the opponent's hand or the bag's order;
+2. selects by UCT among the children whose moves are legal in this world, counting each such
+   child's availability (the subset-armed bandit of the paper: a child is scored against the
+   number of times it could have been chosen, not its parent's visits);
+3. expands one untried legal move;
+4. rolls out by the uniform or the game's greedy policy, to the end or `rollout_depth` decisions,
+   where the game's own evaluation scores the position (a logistic of `evaluate / eval_scale`);
+5. backs up one value per seat (max-n: each seat's node statistics hold that seat's reward), so
+   three- and four-player games search without pretending to be two-player zero-sum.
+
+Chance (bag draws, dice, card draws) happens inside `apply` from the game's generator, so every
+iteration samples it afresh: children are keyed by move only (open loop). The budget is counted
+in iterations, never in time, so a game stays a pure function of its seed.
+
+The tree lives in preallocated arrays (`Tree`), children as linked lists; one node per iteration.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from sim.games.base import Bot, Param
+
+# the generic rule functions as globals, not module attributes: numba types a global once per
+# compilation, while an attribute read in a loop is typed afresh, and once another game has
+# registered its overloads in this process the two readings no longer unify
+from sim.interface import (
+    WINNER,
+    apply,
+    bot_move,
+    copy_position,
+    evaluate,
+    legal_moves,
+    result,
+    sample_hidden,
+    to_move,
+    uniform_move,
+)
+from sim.rng import below
+
+BOT_MCTS = -2
+# the bot's parameter row (engine.bot_arrays writes it): the declared parameters, then the
+# rollout bot's code and its default parameters
+P_ITER, P_C, P_ROLLOUT, P_DEPTH, P_SCALE, P_ROLL_CODE, P_ROLL_PAR = range(7)
+ROLLOUT_UNIFORM, ROLLOUT_GREEDY = 0, 1
+
+
+class Tree(NamedTuple):
+    move: np.ndarray  # int64[N]: the move leading to the node
+    seat: np.ndarray  # int64[N]: the seat that chose it
+    parent: np.ndarray  # int64[N]
+    child: np.ndarray  # int64[N]: first child, -1 if none
+    sibling: np.ndarray  # int64[N]: next sibling, -1 if none
+    visits: np.ndarray  # float64[N]
+    avail: np.ndarray  # float64[N]: times the node's move was legal when its parent was selected from
+    value: np.ndarray  # float64[N, seats]: summed rewards, one per seat
+    size: np.ndarray  # int64[1]: nodes in use
+    legal: np.ndarray  # int64[max_moves]
+    untried: np.ndarray  # int64[max_moves]
+    reward: np.ndarray  # float64[seats]
+    res: np.ndarray  # int64[res_width]
+
+
+@njit(cache=True)
+def new_tree(tables, nodes):
+    s = tables.n_seats
+    return Tree(np.zeros(nodes, np.int64), np.zeros(nodes, np.int64), np.zeros(nodes, np.int64),
+                np.zeros(nodes, np.int64), np.zeros(nodes, np.int64), np.zeros(nodes, np.float64),
+                np.zeros(nodes, np.float64), np.zeros((nodes, s), np.float64), np.zeros(1, np.int64),
+                np.zeros(tables.max_moves, np.int64), np.zeros(tables.max_moves, np.int64),
+                np.zeros(s, np.float64), np.zeros(tables.res_width, np.int64))
+
+
+@njit(cache=True)
+def tree_nodes(bot_code, bot_par):
+    """Nodes the largest search of these seats needs (one per iteration, plus the root)."""
+    n = 1
+    for s in range(bot_code.shape[0]):
+        if bot_code[s] == BOT_MCTS:
+            n = max(n, int(bot_par[s, P_ITER]) + 1)
+    return n
+
+
+@njit(cache=True)
+def _add(tree, parent, move, seat):
+    i = tree.size[0]
+    tree.size[0] = i + 1
+    tree.move[i] = move
+    tree.seat[i] = seat
+    tree.parent[i] = parent
+    tree.child[i] = -1
+    tree.sibling[i] = -1
+    tree.visits[i] = 0.0
+    tree.avail[i] = 0.0
+    tree.value[i, :] = 0.0
+    if parent >= 0:
+        tree.sibling[i] = tree.child[parent]
+        tree.child[parent] = i
+    return i
+
+
+@njit(cache=True)
+def _child(tree, node, move):
+    ch = tree.child[node]
+    while ch >= 0:
+        if tree.move[ch] == move:
+            return ch
+        ch = tree.sibling[ch]
+    return -1
+
+
+@njit(cache=True)
+def _select(tables, tree, node, pos, c, rng):
+    """One step down: expand an untried legal move if there is one (returns (child, True)),
+    else the UCT-best legal child (child, False). Availability is counted for every legal child."""
+    mover = to_move(tables, pos)
+    k = legal_moves(tables, pos, tree.legal)
+    if k == 0:
+        return -1, True
+    n_untried = 0
+    best, best_u = -1, -np.inf
+    for i in range(k):
+        ch = _child(tree, node, tree.legal[i])
+        if ch < 0:
+            tree.untried[n_untried] = tree.legal[i]
+            n_untried += 1
+    if n_untried > 0:
+        m = tree.untried[below(rng, n_untried)]
+        return _add(tree, node, m, mover), True
+    for i in range(k):
+        ch = _child(tree, node, tree.legal[i])
+        tree.avail[ch] += 1.0
+        u = tree.value[ch, mover] / tree.visits[ch] + c * np.sqrt(np.log(tree.avail[ch]) / tree.visits[ch])
+        if u > best_u:
+            best, best_u = ch, u
+    return best, False
+
+
+@njit(cache=True)
+def _score(tables, tree, pos, finished, scale):
+    """The reward of every seat: 1 / 0 for a win / loss, shared equally on a draw; a logistic of
+    the game's evaluation where the rollout stopped early."""
+    s = tables.n_seats
+    if finished:
+        result(tables, pos, False, tree.res)
+        w = tree.res[WINNER]
+        for i in range(s):
+            tree.reward[i] = (1.0 if i == w else 0.0) if w >= 0 else 1.0 / s
+    else:
+        for i in range(s):
+            tree.reward[i] = 1.0 / (1.0 + np.exp(-evaluate(tables, pos, i) / scale))
+
+
+@njit(cache=True)
+def _rollout(tables, pos, par, scratch, tree, rng):
+    """Play on from pos; returns True when the game ended (else the depth or the cap stopped it)."""
+    depth = int(par[P_DEPTH])
+    cap = tables.turn_cap if tables.turn_cap > 0 else 1 << 30
+    d = 0
+    while True:
+        mover = to_move(tables, pos)
+        if mover < 0:
+            return True
+        if depth > 0 and d >= depth or d >= cap:
+            return False
+        if par[P_ROLLOUT] == ROLLOUT_GREEDY:
+            m = bot_move(tables, pos, mover, int(par[P_ROLL_CODE]), par[P_ROLL_PAR:], scratch, rng)
+        else:
+            m = uniform_move(tables, pos, rng, tree.untried)
+        apply(tables, pos, m, rng)
+        d += 1
+
+
+@njit(cache=True)
+def mcts_move(tables, root, seat, par, scratch, tree, rng):
+    """The move of `seat` at the real position `root` after `par[P_ITER]` iterations (root is
+    never changed). The most visited child among the moves legal at the root; among equally
+    visited ones (a budget below the number of moves visits most of them once), the one with the
+    best mean reward for `seat`."""
+    c = par[P_C]
+    scale = par[P_SCALE]
+    tree.size[0] = 0
+    _add(tree, -1, -1, -1)
+    for _ in range(int(par[P_ITER])):
+        pos = copy_position(tables, root)
+        sample_hidden(tables, pos, seat, rng)
+        node = 0
+        expanded = False
+        while not expanded and to_move(tables, pos) >= 0:
+            nxt, expanded = _select(tables, tree, node, pos, c, rng)
+            if nxt < 0:  # a game that lists no move for a seat to move: nothing to search
+                break
+            node = nxt
+            apply(tables, pos, tree.move[node], rng)
+        finished = _rollout(tables, pos, par, scratch, tree, rng)
+        _score(tables, tree, pos, finished, scale)
+        while node >= 0:
+            tree.visits[node] += 1.0
+            for i in range(tables.n_seats):
+                tree.value[node, i] += tree.reward[i]
+            node = tree.parent[node]
+    k = legal_moves(tables, root, tree.legal)
+    best, best_n, best_v = -1, -1.0, -np.inf
+    for i in range(k):
+        ch = _child(tree, 0, tree.legal[i])
+        n = tree.visits[ch] if ch >= 0 else 0.0
+        v = tree.value[ch, seat] / n if n > 0 else -np.inf
+        if n > best_n or n == best_n and v > best_v:  # equal visits: the better mean reward
+            best, best_n, best_v = tree.legal[i], n, v
+    return best
+
+
+@dataclass(frozen=True)
+class SearchBot(Bot):
+    """A bot the engine plays itself (`code` < 0); `rollout_bot` is the game's greedy bot."""
+
+    rollout_bot: Bot | None = None
+
+    def _with_defaults(self, defaults: dict) -> SearchBot:
+        import dataclasses
+
+        unknown = set(defaults) - {p.name for p in self.params}
+        if unknown:
+            raise TypeError(f"mcts_bot: unknown parameters {sorted(unknown)}")
+        params = tuple(dataclasses.replace(p, default=defaults.get(p.name, p.default)) for p in self.params)
+        return dataclasses.replace(self, params=params)
+
+    def par_row(self, params: dict) -> list[float]:
+        roll = self.rollout_bot
+        row = [float(params[p.name]) if p.kind != "str" else float(p.choices.index(params[p.name]))
+               for p in self.params]
+        if roll is None:
+            return [*row, 0.0]
+        return [*row, float(roll.code), *(float(p.default) for p in roll.params)]
+
+
+def mcts_bot(greedy: Bot | None, iterations: int = 200, **defaults) -> SearchBot:
+    """The search bot for a game whose greedy bot is `greedy` (rollouts and cut-off evaluation);
+    `defaults` sets a game's own defaults of the other parameters (e.g. rollout="greedy")."""
+    rollouts = ("random", "greedy") if greedy is not None else ("random",)
+    return SearchBot(
+        "mcts", BOT_MCTS,
+        "Information-set Monte Carlo tree search over the engine functions: per iteration it redraws "
+        "what its seat cannot see, selects by UCT, expands one move, rolls out and backs up one value "
+        "per seat. Plays the most visited move.",
+        (Param("iterations", "int", iterations, "Search iterations per decision (the budget; never time).",
+               low=1, high=1_000_000),
+         Param("c", "float", 0.7, "UCT exploration constant (rewards lie in [0, 1]).", low=0.0, high=10.0),
+         Param("rollout", "str", "random", "Rollout policy: uniform legal moves, or the game's greedy bot.",
+               choices=rollouts),
+         Param("rollout_depth", "int", 0, "Decisions per rollout before the game's evaluation scores the "
+               "position; 0 = play to the end.", low=0, high=100_000),
+         Param("eval_scale", "float", 1.0, "Evaluation units per logistic unit at a rollout cut-off.",
+               low=1e-9, high=1e9)),
+        rollout_bot=greedy)._with_defaults(defaults)

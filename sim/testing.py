@@ -1,0 +1,181 @@
+"""The shared check suite every game passes, shipped with the package so that a game written
+outside it (a HEXSIM_GAMES plug-in) runs the same checks as the package's own:
+
+    from sim.testing import check_game
+    def test_my_game():
+        check_game(GAME, "mygame/standard")             # a variant by name or path
+        check_game(GAME, {"board": 7}, ["greedy", "random"], n=20)   # rules and bots
+
+For n games of one rule set and seat line-up it checks:
+- determinism: the same chunk twice gives identical columns (once through the runner's row
+  assembly, `sim.runner.play_range`);
+- chunk independence: one chunk of n equals two chunks split anywhere;
+- the column contract of `Game.play_chunk` (names, dtypes, lengths, value ranges);
+- termination: every game ends with a declared end reason and at least one turn;
+- the traced replay of sampled games equals their chunk row (same moves in both kernels);
+- `verify_trace`: every move legal and every piece conserved, checked by the position API;
+- drawing: `Game.draw` of a traced game writes a PNG;
+- the Parquet round trip: the rows as the runner writes them read back identical;
+- `report_metrics` on the stored table: well-formed rows (a metric name, then successes of n or
+  a value), and the metric table `compare`, `sweep` and `baseline` build from them, with the
+  bootstrap replicates of the game's values;
+- warm-up (`warm=True`): `warm_parts` well-formed and `Game.warm` of every part runs.
+"""
+
+from __future__ import annotations
+
+import math
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sim.games.base import Game, SeatBot
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def seats_for(game: Game, rules: dict[str, Any],
+              bots: Sequence[str | SeatBot] | str) -> list[SeatBot]:
+    """Bot names (default parameters) or ready SeatBots (e.g. a variant's seats), one per seat."""
+    names = game.seat_names(rules)
+    if isinstance(bots, str):
+        bots = [bots] * len(names)
+    return [b if isinstance(b, SeatBot) else
+            SeatBot(game.bot(b, "test"), {p.name: p.default for p in game.bot(b, "test").params})
+            for b in bots]
+
+
+def _variant(game: Game, variant, bots):
+    """(Variant, seats) of what check_game was given: a Variant, a spec, or a rules dict."""
+    from sim.variants import Variant, load
+
+    if isinstance(variant, (str, Path)):
+        variant = load(str(variant))
+    if isinstance(variant, Variant):
+        assert variant.game.name == game.name, f"variant of {variant.game.name}, not {game.name}"
+        rules = variant.rules
+        seats = list(variant.seats.values()) if bots is None else seats_for(game, rules, bots)
+    else:
+        rules = game.resolve_rules(dict(variant), "test")
+        seats = seats_for(game, rules, game.default_bot if bots is None else bots)
+    names = game.seat_names(rules)
+    assert len(seats) == len(names), f"{len(seats)} bots for seats {names}"
+    v = Variant(name=f"{game.name}/check", game=game, description="sim.testing.check_game",
+                rules=rules, seats=dict(zip(names, seats, strict=True)))
+    return v, seats
+
+
+def check_game(game: Game, variant, bots: Sequence[str | SeatBot] | str | None = None,
+               n: int = 40, run_seed: int = 12345, traced: int = 4, *, draw: bool = True,
+               table: bool = True, warm: bool = False) -> dict[str, np.ndarray]:
+    """Run the shared checks (module docstring) on `n` games; AssertionError on a failure.
+
+    `variant`: a Variant, a variant name / path, or a rules dict (then `bots`: one bot name for
+    every seat, or one name or SeatBot per seat; default the game's default bot). `bots` given
+    with a variant replaces its seats. `draw=False` skips the picture, `table=False` the Parquet
+    round trip and the metric checks; `warm=True` adds the warm-up check. Returns the chunk's
+    columns."""
+    from sim.runner import play_range
+
+    v, seats = _variant(game, variant, bots)
+    rules, names = v.rules, game.seat_names(v.rules)
+    a = game.play_chunk(rules, seats, 0, n, run_seed)
+    frame = play_range(v, 0, n, run_seed)  # the second chunk, as the runner assembles its rows
+    split = max(1, n // 3)
+    c1 = game.play_chunk(rules, seats, 0, split, run_seed)
+    c2 = game.play_chunk(rules, seats, split, n - split, run_seed)
+    required = {"winner", "end_reason", "turns", "first_seat"} | {f"score_{s}" for s in names}
+    assert required <= set(a), f"missing columns {required - set(a)}"
+    for key, col in a.items():
+        assert isinstance(col, np.ndarray) and col.shape == (n,), key
+        assert key in required or key.startswith(game.name + "_"), f"unprefixed column {key}"
+        again = frame[key].cat.codes.to_numpy() if key == "end_reason" else frame[key].to_numpy()
+        np.testing.assert_array_equal(col, again, err_msg=f"{key} not deterministic")
+        np.testing.assert_array_equal(col, np.concatenate([c1[key], c2[key]]),
+                                      err_msg=f"{key} depends on chunking")
+    assert a["winner"].min() >= -1 and a["winner"].max() < len(names)
+    assert a["end_reason"].min() >= 0 and a["end_reason"].max() < len(game.end_reasons)
+    assert (a["turns"] > 0).all()
+    assert a["first_seat"].min() >= 0 and a["first_seat"].max() < len(names)
+    with tempfile.TemporaryDirectory(prefix="hexsim-check-") as tmp:
+        for k, i in enumerate(np.linspace(0, n - 1, traced).astype(int)):
+            trace = game.play_traced(rules, seats, int(i), run_seed)
+            for key in a:
+                assert trace.row[key] == a[key][i], (
+                    f"game {i}: traced {key}={trace.row[key]!r} but chunk gave {a[key][i]!r}")
+            assert len(trace.moves) > 0
+            game.verify_trace(trace)
+            if draw and k == 0:
+                check_draw(game, trace, Path(tmp) / "trace.png")
+        if table:
+            stored = check_parquet_round_trip(frame, Path(tmp) / "run")
+            check_report_metrics(v, stored, run_seed)
+    if warm:
+        check_warm(game)
+    return a
+
+
+def check_draw(game: Game, trace, path: Path) -> None:
+    """`Game.draw` writes a PNG picture of the traced game."""
+    game.draw(trace, str(path))
+    assert path.is_file() and path.stat().st_size > len(PNG_MAGIC), f"{game.name}: draw wrote no picture"
+    with open(path, "rb") as f:
+        assert f.read(len(PNG_MAGIC)) == PNG_MAGIC, f"{game.name}: draw did not write a PNG"
+
+
+def check_parquet_round_trip(frame, run_dir: Path):
+    """The runner's rows, written as a part and read back as a table: the same columns, dtypes and
+    values. Returns the table as read (what reports and metrics see)."""
+    from sim import tables
+
+    tables.write_part(run_dir / tables.GAMES_DIR / tables.part_name(0, 0), frame)
+    back = tables.read_table(run_dir)
+    assert list(back.columns) == list(frame.columns), "columns changed in the Parquet round trip"
+    for c in frame.columns:
+        assert back[c].dtype == frame[c].dtype, f"{c}: {frame[c].dtype} read back as {back[c].dtype}"
+        np.testing.assert_array_equal(back[c].astype(object).to_numpy(),
+                                      frame[c].astype(object).to_numpy(), err_msg=f"{c} changed")
+    return back
+
+
+def check_report_metrics(variant, df, seed: int = 0) -> None:
+    """`report_metrics` on a stored table gives well-formed rows, and the metric table of the
+    workflows (intervals, bootstrap replicates of the game's values) builds from them."""
+    from sim import metrics
+
+    game = variant.game
+    rows = game.report_metrics(df, variant.rules)
+    assert isinstance(rows, list), f"{game.name}: report_metrics must return a list"
+    seen = set()
+    for row in rows:
+        assert isinstance(row, dict) and isinstance(row.get("metric"), str), f"bad row {row!r}"
+        assert row["metric"] not in seen, f"metric {row['metric']!r} reported twice"
+        seen.add(row["metric"])
+        if row.get("successes") is not None and row.get("n") is not None:
+            k, m = row["successes"], row["n"]
+            assert int(k) == k and int(m) == m and 0 <= k <= m, f"{row['metric']}: {k} of {m}"
+        else:
+            assert isinstance(row.get("value"), (int, float, np.number)), (
+                f"{row['metric']}: neither successes and n nor a number as value")
+    table = metrics.metric_table(df, variant, seed=seed)
+    assert set(seen) <= set(table["metric"]), "a game metric is missing from the metric table"
+    for r in table.to_dict("records"):
+        if r["kind"] == "proportion" and r["n"]:
+            eps = 1e-9
+            assert -eps <= r["ci_low"] <= r["value"] + eps and r["value"] <= r["ci_high"] + eps <= 1 + 2 * eps, (
+                f"{r['metric']}: interval [{r['ci_low']}, {r['ci_high']}] around {r['value']}")
+        if r["kind"] == "value" and math.isfinite(r["value"]):
+            assert not (math.isnan(r["ci_low"]) or math.isnan(r["ci_high"])), (
+                f"{r['metric']}: no bootstrap replicate of the game's value")
+
+
+def check_warm(game: Game) -> None:
+    """`warm_parts` names distinct parts with positive compile estimates; warming each runs."""
+    parts = [p for p, _ in game.warm_parts]
+    assert parts and len(set(parts)) == len(parts), f"{game.name}: warm_parts {game.warm_parts!r}"
+    assert all(isinstance(p, str) and s > 0 for p, s in game.warm_parts)
+    for part in parts:
+        game.warm(part)

@@ -1,0 +1,213 @@
+"""The answer-first report: the verdict (sorted, judged by stats.fairness), why games end (end
+reasons over length, spikes and dominating end reasons, example games), Ludii's outcome metrics
+against direct computations, variants grouped by game and mode with comparisons only within a
+mode against its reference, warnings once; and `hexsim games` / `hexsim replay` output."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from sim import reporting as report
+from sim import stats
+from sim.errors import UserError
+from tests.test_report import REASONS, make_run, toy_lookup
+
+
+def set_first_mover(path: Path, share: float, seed: int = 0) -> pd.DataFrame:
+    """Rewrite a run's games so the first mover wins about `share` of decisive games."""
+    rng = np.random.default_rng(seed)
+    parts = sorted((path / "games").glob("*.parquet"))
+    df = pd.concat([pd.read_parquet(p) for p in parts], ignore_index=True)
+    w = df["winner"].to_numpy()
+    other = (w + 1) % 2
+    first = np.where(rng.random(len(df)) < share, w, other)
+    df["first_seat"] = np.where(w >= 0, first, rng.integers(0, 2, len(df))).astype(np.int8)
+    for p in parts:
+        p.unlink()
+    df.to_parquet(path / "games" / "part-00000.parquet", index=False)
+    return df
+
+
+class ModeGame:
+    """The report's toy game with two modes (as HEXFLOW has race and battle)."""
+
+    name = "toy"
+    end_reasons = REASONS
+
+    def seat_names(self, rules):
+        return ["A", "B"]
+
+    def modes(self):
+        return [("race", {}), ("battle", {"mode": "battle"})]
+
+    def report_metrics(self, df, rules):
+        return []
+
+
+def set_rules(path: Path, rules: dict) -> None:
+    m = json.loads((path / "manifest.json").read_text())
+    m["variant"]["rules"] = rules
+    (path / "manifest.json").write_text(json.dumps(m))
+
+
+def test_verdict_comes_first_sorted_by_unfairness_in_words(tmp_path):
+    shares = {"mild": 0.53, "wild": 0.65, "fair": 0.50}
+    dfs = {}
+    for i, (name, share) in enumerate(shares.items()):
+        make_run(tmp_path / name, 4000, seed=i, name=name, parts=1)
+        dfs[name] = set_first_mover(tmp_path / name, share, seed=i)
+    res = report.build_report([tmp_path / n for n in shares], tmp_path / "out", game_lookup=toy_lookup)
+    md = res.markdown.read_text()
+    assert re.findall(r"^## .*$", md, re.M)[0] == "## Verdict"
+    verdict = md[md.index("## Verdict"):md.index("### In words")]
+    order = [n for n in re.findall(r"^\| (\w+) \|", verdict, re.M) if n in shares]
+    assert order == ["wild", "mild", "fair"]
+    for name, df in dfs.items():
+        dec = df[df.winner >= 0]
+        k = int((dec.winner == dec.first_seat).sum())
+        f = stats.fairness(k, len(dec), p0=0.5, margin=report.FAIR_MARGIN)
+        assert f"{name}: {f.sentence(what='The first player', unit='decisive games')}" in md
+        assert f"| {f.verdict} |" in verdict
+    page = res.html.read_text()
+    assert page.index("table class='verdict'") < page.index("Why games end")
+    assert page.count("<svg class='forest'") == 3  # one forest row per variant
+
+
+def test_ludii_outcome_metrics_match_direct_computation(tmp_path):
+    df = make_run(tmp_path / "run", 3000, p_win=(0.5, 0.3), p_reason=(0.6, 0.3, 0.1))
+    res = report.build_report([tmp_path / "run"], tmp_path / "out", game_lookup=toy_lookup,
+                              replays=False)
+    s = res.summary.set_index("metric")
+    capped = df.end_reason == "turn_cap"
+    assert s.loc["ludii.Completion", "successes"] == ((df.winner >= 0) & ~capped).sum()
+    assert s.loc["ludii.Drawishness", "successes"] == ((df.winner < 0) & ~capped).sum()
+    assert s.loc["ludii.Timeouts", "successes"] == capped.sum()
+    # OutcomeUniformity: 1 - mean over seats of the population variance of its utility
+    util = np.where(df.winner.to_numpy()[:, None] < 0, 0.0,
+                    np.where(df.winner.to_numpy()[:, None] == np.arange(2)[None, :], 1.0, -1.0))
+    ou = s.loc["ludii.OutcomeUniformity"]
+    assert ou.value == pytest.approx(1 - util.var(axis=0).mean())
+    assert ou.ci_low < ou.value < ou.ci_high
+
+
+def test_outcome_uniformity_three_seats_by_hand():
+    # 3 seats: winner 1, losers -1/2, draw 0 for everyone
+    winners = np.array([0, 0, 1, 2, -1, -1])
+    util = np.where(winners[:, None] < 0, 0.0,
+                    np.where(winners[:, None] == np.arange(3)[None, :], 1.0, -0.5))
+    counts = np.array([2, 1, 1, 2])
+    assert report.outcome_uniformity(counts) == pytest.approx(1 - util.var(axis=0).mean())
+
+
+def test_seat_gap_interval_has_the_multinomial_spread():
+    rng = np.random.default_rng(3)
+    n, p = 5000, np.array([0.52, 0.44, 0.04])
+    draws = rng.multinomial(n, p, size=4000) / n
+    sd = np.std(draws[:, 0] - draws[:, 1])
+    rates = [stats.wilson(int(p[0] * n), n), stats.wilson(int(p[1] * n), n)]
+    d, lo, hi, top, bottom = report.seat_gap(rates, ["A", "B"], n)
+    assert (top, bottom) == ("A", "B") and d == pytest.approx(0.08)
+    assert (hi - lo) / (2 * 1.96) == pytest.approx(sd, rel=0.05)
+
+
+def test_rotated_run_is_not_flagged_incomplete(tmp_path):
+    make_run(tmp_path / "run", 2000, rotate=True, manifest_games=1000)
+    m = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    m["rotations"] = 2
+    (tmp_path / "run" / "manifest.json").write_text(json.dumps(m))
+    res = report.build_report([tmp_path / "run"], tmp_path / "out", game_lookup=toy_lookup)
+    assert not any("manifest asked for" in w for w in res.warnings)
+    make_run(tmp_path / "short", 1500, rotate=True, manifest_games=1000)
+    res = report.build_report([tmp_path / "short"], tmp_path / "out2", game_lookup=toy_lookup)
+    assert any("holds 1,500 games but the manifest asked for 2,000" in w for w in res.warnings)
+
+
+def test_modes_are_compared_only_within_against_their_reference(tmp_path):
+    names = {"race": {}, "race_x": {}, "battle": {"mode": "battle"}, "battle_y": {"mode": "battle"},
+             "battle_z": {"mode": "battle"}}
+    for i, (name, rules) in enumerate(names.items()):
+        make_run(tmp_path / name, 800, seed=i, name=name, parts=1)
+        set_rules(tmp_path / name, rules)
+    runs = [tmp_path / n for n in ("battle_y", "race_x", "battle", "race", "battle_z")]
+    res = report.build_report(runs, tmp_path / "out", game_lookup=lambda n: ModeGame(), replays=False)
+    pairs = set(res.comparison["variant"])
+    assert pairs == {"race_x vs race", "battle_y vs battle", "battle_z vs battle"}
+    md = res.markdown.read_text()
+    assert "### toy battle: against battle" in md and "### toy race: against race" in md
+    res = report.build_report(runs, tmp_path / "out2", game_lookup=lambda n: ModeGame(),
+                              references=["battle_z"], replays=False)
+    assert set(res.comparison["variant"]) == {"race_x vs race", "battle_y vs battle_z",
+                                              "battle vs battle_z"}
+    with pytest.raises(UserError, match="--reference nope: no such variant"):
+        report.build_report(runs, tmp_path / "out3", game_lookup=lambda n: ModeGame(),
+                            references=["nope"])
+
+
+def test_why_games_end_flags_a_spike_and_a_dominating_end(tmp_path):
+    make_run(tmp_path / "run", 3000, p_reason=(0.95, 0.04, 0.01), parts=1)
+    part = next((tmp_path / "run" / "games").glob("*.parquet"))
+    df = pd.read_parquet(part)
+    df.loc[: len(df) // 5, "turns"] = 3  # a fifth of the games over at turn 3
+    df.to_parquet(part, index=False)
+    res = report.build_report([tmp_path / "run"], tmp_path / "out", game_lookup=toy_lookup)
+    md = res.markdown.read_text()
+    share = (df.turns <= 3).mean()
+    assert f"{share:.0%} of games are over by turn 3" in md and "degenerate strategy?" in md
+    assert "one way to end dominates" in md
+    a = report.analyse(report.load_run(tmp_path / "run", toy_lookup))
+    assert a.examples[0]["title"] == "shortest game" and a.examples[0]["turns"] == 3
+    turns, counts = a.end_hist
+    assert counts.sum() == len(df) and counts[:, list(turns).index(3)].sum() == (df.turns == 3).sum()
+    # the toy game cannot replay: said once, no pictures
+    assert "example games not drawn: game 'toy' has no replay" in md
+
+
+def test_every_warning_once(tmp_path):
+    for i in range(3):
+        make_run(tmp_path / f"r{i}", 600, seed=i, name=f"r{i}", p_reason=(0.3, 0.6, 0.1))
+    res = report.build_report([tmp_path / f"r{i}" for i in range(3)], tmp_path / "out",
+                              game_lookup=toy_lookup, replays=False)
+    md = res.markdown.read_text()
+    assert md.count("the tile counts do not add up") == 1
+    assert md.count("**WARNING:**") == 1 and "3 variants: r0:" in md  # one box for one kind
+
+
+def test_games_command_lists_and_draws(tmp_path, variant_file):
+    import sim
+    from sim.cli import app
+
+    v = variant_file("v.toml", 'game = "racedice"\ndescription = "d"\n[rules]\ngoal = 25\n'
+                               '[seats]\nA = "random"\nB = "greedy"\n')
+    r = sim.run(str(v), 300, seed=5, jobs=1, out=tmp_path / "run", progress=False)
+    df = r.table()
+    short = int(df["turns"].min())
+    res = CliRunner().invoke(app, ["games", str(r.path), "--where",
+                                   f"turns <= {short} and winner_seat == 'B'", "--replay", "2",
+                                   "--out", str(tmp_path / "pics")])
+    assert res.exit_code == 0, res.output
+    n = int(((df.turns <= short) & (df.winner == 1)).sum())
+    assert res.output.startswith(f"{n:,} of 300 games match")
+    assert len(list((tmp_path / "pics").glob("game*.png"))) == min(2, n)
+    assert f"hexsim replay {v} --game" in res.output and "--seed 5" in res.output
+    bad = CliRunner().invoke(app, ["games", str(r.path), "--where", "turnz < 3"])
+    assert bad.exit_code == 2 and "--where 'turnz < 3'" in bad.output and "Traceback" not in bad.output
+
+
+def test_replay_prints_names_and_numbers_moves(tmp_path, variant_file):
+    from sim.cli import app
+
+    v = variant_file("v.toml", 'game = "racedice"\ndescription = "d"\n[rules]\ngoal = 25\n'
+                               '[seats]\nA = "random"\nB = "greedy"\n')
+    res = CliRunner().invoke(app, ["replay", str(v), "--game", "3", "--out", str(tmp_path / "g.png")])
+    assert res.exit_code == 0, res.output
+    assert re.search(r"^winner: (A \(seat 0\)|B \(seat 1\)|draw)$", res.output, re.M)
+    assert re.search(r"^end reason: (goal|turn_cap)$", res.output, re.M)
+    assert re.search(r"^\s+1\. [AB] ", res.output, re.M)
+    assert "result: {" not in res.output
