@@ -50,6 +50,8 @@ from sim.games.flags.kernel import (
     REINF_V,
     WINNER,
     card_value,
+    hot,
+    hot_inline,
 )
 
 BOT_GREEDY = 1
@@ -118,7 +120,7 @@ def decay_table(near):
 # ---- the per-decision tables -----------------------------------------------------------------
 # Hot loops read rule tables and scratch arrays through locals bound once at the top: taking an
 # array out of a NamedTuple inside a loop costs reference counting on every pass.
-@njit(cache=True, inline="always")
+@hot_inline
 def _reach(t, seat, owner, units, sc):
     """sc.tm[h]: most units one enemy stack can bring to h within half a die roll; rebuilt only
     when the enemy's stacks (or the seat) differ from the ones it was built from."""
@@ -153,7 +155,7 @@ def _reach(t, seat, owner, units, sc):
                 tm[h] = x
 
 
-@njit(cache=True)
+@hot
 def _flag_pull(t, seat, f, owner, units, aggr, sc):
     """fpart[seat, f]: the pull of flag f's surround on spare units."""
     o = 1 - seat
@@ -185,7 +187,7 @@ def _flag_pull(t, seat, f, owner, units, aggr, sc):
             fpart[seat, f, h] = max(fpart[seat, f, h], imp * dec[x, h])
 
 
-@njit(cache=True, inline="always")
+@hot_inline
 def prepare(t, seat, owner, units, par, sc):
     """Bring greedy's tables up to date for this board; returns the flag score (also w[W_BASE]).
 
@@ -226,7 +228,7 @@ def prepare(t, seat, owner, units, par, sc):
     return w[W_BASE]
 
 
-@njit(cache=True)
+@hot
 def _counts(owner, units, flag_nbrs, m, cnt):
     """cnt[q, f] = neighbours of flag f held by seat q with >= m units (row 2: how many)."""
     for f in range(4):
@@ -238,7 +240,7 @@ def _counts(owner, units, flag_nbrs, m, cnt):
                 cnt[owner[h], f] += 1
 
 
-@njit(cache=True)
+@hot
 def _flag_score(cnt, seat, w):
     ftw = np.int64(w[W_FTW])
     mine = 0.0
@@ -260,7 +262,7 @@ def _flag_score(cnt, seat, w):
 
 # The helpers below take scalars only: array arguments to a numba function cost reference
 # counting on every call, which made the evaluation several times slower.
-@njit(cache=True)
+@hot
 def _risk(u, field_h, fo, cs, nn):
     """What losing an own hex (u units; fo its flag or -1, cs counted neighbours of that flag,
     nn its neighbour count) to the enemy would cost."""
@@ -272,7 +274,7 @@ def _risk(u, field_h, fo, cs, nn):
     return r
 
 
-@njit(cache=True)
+@hot
 def _hex_value(o, u, seat, fo, cs, nn, field_h, tm_h, m, dfn, tw):
     """Worth of (owner o, u units) on a hex to seat, apart from the flag score."""
     if o != seat:
@@ -288,12 +290,12 @@ def _hex_value(o, u, seat, fo, cs, nn, field_h, tm_h, m, dfn, tw):
     return v
 
 
-@njit(cache=True)
+@hot
 def _counted(o, u, m):
     return o >= 0 and u >= m
 
 
-@njit(cache=True)
+@hot
 def _recount(cnt, f, o, u, o_new, u_new, m):
     """A hex around flag f (f = -1: none, nothing to do) goes from (o, u) to (o_new, u_new):
     move its count in cnt. Called again with the states swapped, it undoes itself."""
@@ -307,7 +309,7 @@ def _recount(cnt, f, o, u, o_new, u_new, m):
 # inlined into its callers, which pass the arrays they bound once: array arguments' reference
 # counting on every call cost more than the evaluation (greedy vs greedy 1,840-1,900 ->
 # 2,160-2,270 games/s per core)
-@njit(cache=True, inline="always")
+@hot_inline
 def delta(seat, h1, u1n, h2, u2n, owner, units, cnt, field, tm, flag_of, w):
     """Score change when the seat's hex h1 (or -1) keeps u1n units (0: it empties) and the
     seat holds hex h2 with u2n units (a placement, reinforcement or step)."""
@@ -344,7 +346,7 @@ def delta(seat, h1, u1n, h2, u2n, owner, units, cnt, field, tm, flag_of, w):
     return d
 
 
-@njit(cache=True)
+@hot
 def _merge(alloc, n):
     """Merge alloc[:n] entries of the same hex (first occurrence's place); returns the count."""
     k = 0
@@ -361,7 +363,7 @@ def _merge(alloc, n):
     return k
 
 
-@njit(cache=True)
+@hot
 def _greedy_reinforce(seat, v, owner, units, alloc, cnt, field, tm, w, flag_of):
     """Spend v units on own hexes: first where a few units complete or protect a surround (best
     gain per unit), the rest on the safe own hex where a spare unit is worth most.
@@ -425,7 +427,7 @@ def _greedy_reinforce(seat, v, owner, units, alloc, cnt, field, tm, w, flag_of):
 
 # ---- decisions ------------------------------------------------------------------------------------
 # Each takes only what its seat sees: its own hand row and public state.
-@njit(cache=True)
+@hot
 def choose_card(t, sc, par, seat, hand, hn, owner, units, card_hex):
     """Index into `hand` (own cards only) of the card to play next."""
     prepare(t, seat, owner, units, par, sc)
@@ -448,14 +450,14 @@ def choose_card(t, sc, par, seat, hand, hn, owner, units, card_hex):
     return bi
 
 
-@njit(cache=True)
+@hot
 def reinforce_plan(t, sc, par, seat, v, owner, units, alloc):
     """Distribute v units over own hexes: alloc[:n] = (hex, units); returns n."""
     prepare(t, seat, owner, units, par, sc)
     return _greedy_reinforce(seat, v, owner, units, alloc, sc.cnt, sc.field, sc.tm, sc.w, t.flag_of)[0]
 
 
-@njit(cache=True, inline="always")
+@hot_inline
 def _next_unit(t, sc, par, seat, v, owner, units, placed):
     """The hex of the reinforcement's next unit: the plan for the board before this card's
     units (units - placed), entry by entry. The plan is kept while that board, v, the seat and
@@ -471,7 +473,8 @@ def _next_unit(t, sc, par, seat, v, owner, units, placed):
     if not same:
         sc.sv[PLAN_SEAT] = seat
         sc.sv[PLAN_V] = v
-        sc.fv[PLAN_PAR:PLAN_PAR + 3] = par[:3]
+        for i in range(3):
+            sc.fv[PLAN_PAR + i] = par[i]
         sc.sv[PLAN_N] = reinforce_plan(t, sc, par, seat, v, owner, on[1], sc.plan)
     plan = sc.plan
     for j in range(sc.sv[PLAN_N]):
@@ -480,7 +483,7 @@ def _next_unit(t, sc, par, seat, v, owner, units, placed):
     return plan[0, 0]
 
 
-@njit(cache=True, inline="always")
+@hot_inline
 def _step_counts(seat, u, od, ud, fs, fd, tm_src, m, keep, ks):
     """Unit counts worth trying for a step of a u-stack (fs: its flag) onto a hex of od with ud
     units (fd: its flag): all that may move; only the spare units from a hex that surrounds a
@@ -498,7 +501,7 @@ def _step_counts(seat, u, od, ud, fs, fd, tm_src, m, keep, ks):
         ks[2] = m - (ud if od == seat else 0)
 
 
-@njit(cache=True)
+@hot
 def choose_step(t, sc, par, seat, owner, units, fix, mv):
     """Next move step: mv = (src, slot, k) with dst = nbr[src, slot], or mv[0] = -1 to stop.
     fix >= 0 (src * 6 + slot): the pair is chosen, only its best count is wanted."""
@@ -543,7 +546,7 @@ def choose_step(t, sc, par, seat, owner, units, fix, mv):
 
 
 # ---- the engine's bot and evaluation functions ------------------------------------------------
-@njit(cache=True, inline="always")
+@hot_inline
 def _same_board(on, owner, units):
     """Is the board the one `on` holds? (on := the board either way)."""
     same = True
@@ -555,7 +558,7 @@ def _same_board(on, owner, units):
     return same
 
 
-@njit(cache=True, inline="always")
+@hot_inline
 def _step_memo(sc, par, seat, pair, owner, units):
     """The count of the step greedy chose at the STEP decision, when this COUNT decision is on
     that board, pair, seat and parameters; -1 otherwise (choose_step finds the pair's best)."""
@@ -567,7 +570,7 @@ def _step_memo(sc, par, seat, pair, owner, units):
     return -1
 
 
-@njit(cache=True, inline="always")
+@hot_inline
 def bot_move(t, pos, seat, code, par, sc, rng):
     """Greedy (code 1) for the decision the position asks for; -1 for an unknown code.
     Reinforcement units follow the card's plan and a step's count is the one chosen with its
@@ -597,12 +600,13 @@ def bot_move(t, pos, seat, code, par, sc, rng):
     sv[STEP_SEAT] = seat
     sv[STEP_PAIR] = mv[0] * 6 + mv[1]
     sv[STEP_K] = mv[2]
-    sc.fv[STEP_PAR:STEP_PAR + 3] = par[:3]
+    for i in range(3):
+        sc.fv[STEP_PAR + i] = par[i]
     _same_board(sc.step_on, pos.owner, pos.units)
     return MV_STEP + mv[0] * 6 + mv[1]
 
 
-@njit(cache=True)
+@hot
 def position_value(t, sc, seat, owner, units, par):
     """Greedy's score of a board for seat: flag terms plus every own hex's worth."""
     v = prepare(t, seat, owner, units, par, sc)

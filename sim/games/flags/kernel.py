@@ -44,6 +44,13 @@ from numba import njit
 from sim import engine
 from sim.rng import below, shuffle
 
+# The functions run at every decision (to_move, legal_moves, apply, bots.bot_move and all they
+# call) allocate nothing and are compiled without numba's reference counting (`implement`'s
+# no_alloc). Each takes the tables, position and scratch, 35 arrays: with reference counting
+# every call adds and drops a reference to each, atomically, which cost more than the rules.
+hot = njit(cache=True, _nrt=False)
+hot_inline = njit(cache=True, _nrt=False, inline="always")
+
 N_HEX, N_CARDS, N_FLAGS = 56, 52, 4
 FIRST_ROLL, FIRST_A, FIRST_B, FIRST_ALTERNATE = 0, 1, 2, 3
 STILL_SAME, STILL_ANY = 0, 1
@@ -128,12 +135,12 @@ def max_decisions(rules: dict) -> int:
     return rules["max_turns"] * (rules["cards_per_turn"] * 15 + 2 * rules["die_sides"] + 1) + 1
 
 
-@njit(cache=True)
+@hot
 def card_value(card):
     return card % 13 + 2
 
 
-@njit(cache=True, inline="always")
+@hot_inline
 def _log(t, pos, seat, kind, a, b, c):
     i = pos.st[LOG_N]
     if i < pos.log.shape[0]:
@@ -146,7 +153,7 @@ def _log(t, pos, seat, kind, a, b, c):
 
 
 # ---- rules on plain arrays (also called by tests and bots) -----------------------------------
-@njit(cache=True)
+@hot
 def held_mask(owner, units, seat, flag_nbrs, flag_nn, min_hold):
     """Bit f set when `seat` holds flag f: every neighbour its own with >= min_hold units."""
     m = 0
@@ -162,12 +169,12 @@ def held_mask(owner, units, seat, flag_nbrs, flag_nn, min_hold):
     return m
 
 
-@njit(cache=True)
+@hot
 def popcount4(m):
     return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1)
 
 
-@njit(cache=True)
+@hot
 def resolve_claims(mover, mask_mover, mask_other, claim, flags_to_win, still):
     """End of `mover`'s turn. claim = [claim seat or -1, flags claimed (bit mask)], updated in place.
 
@@ -210,7 +217,7 @@ def step_ok(owner, units, seat, src, dst, k, nbr, nbr_n, is_flag, bleed):
     return True
 
 
-@njit(cache=True)
+@hot
 def apply_step(owner, units, seat, src, dst, k):
     """Move k units (legal, see step_ok); combat leaves the difference. Returns units killed."""
     units[src] -= k
@@ -229,7 +236,7 @@ def apply_step(owner, units, seat, src, dst, k):
     return killed
 
 
-@njit(cache=True, inline="always")
+@hot_inline
 def count_range(t, owner, units, seat, src, dst):
     """(fewest, most) units a step src -> dst may move (fewest > most: none)."""
     kmin = units[dst] + 1 if owner[dst] == 1 - seat else 1
@@ -294,13 +301,13 @@ def new_position(t, rng):
     return new_position_at(t, rng, 0)
 
 
-@njit(cache=True, inline="always")
+@hot_inline
 def to_move(t, pos):
     return -1 if pos.st[OVER] == 1 else pos.st[SEAT]
 
 
 # ---- legal moves ----------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@hot_inline
 def _step_pairs(t, owner, units, seat, out):
     """MV_STEP + src * 6 + slot for every (source, neighbour) with a legal step, board order."""
     nbr, nbr_n, is_flag, keep = t.nbr, t.nbr_n, t.is_flag, t.keep  # bound once: see bots.py
@@ -317,7 +324,7 @@ def _step_pairs(t, owner, units, seat, out):
     return n
 
 
-@njit(cache=True, inline="always")
+@hot_inline
 def legal_moves(t, pos, out):
     st = pos.st
     if st[OVER] == 1:
@@ -350,7 +357,7 @@ def legal_moves(t, pos, out):
 
 
 # ---- apply: one function per phase --------------------------------------------------------------
-@njit(cache=True, inline="always")
+@hot_inline
 def apply(t, pos, move, rng):
     st = pos.st
     ph = st[PHASE]
@@ -370,7 +377,7 @@ def apply(t, pos, move, rng):
         _step(t, pos, seat, move - MV_COUNT, rng)
 
 
-@njit(cache=True, inline="always")
+@hot_inline
 def _play_card(t, pos, seat, card, rng):
     """The card leaves the hand (the last card takes its slot) for the discard pile; it places
     units on an empty hex, reinforces on an own hex, or is wasted on the opponent's."""
@@ -405,7 +412,7 @@ def _play_card(t, pos, seat, card, rng):
     _card_done(t, pos, rng)
 
 
-@njit(cache=True, inline="always")
+@hot_inline
 def _card_done(t, pos, rng):
     """Next card, or (the last one played) the die roll and the move steps."""
     st = pos.st
@@ -419,7 +426,7 @@ def _card_done(t, pos, rng):
     st[PHASE] = STEP
 
 
-@njit(cache=True, inline="always")
+@hot_inline
 def _add_unit(t, pos, seat, h, rng):
     st = pos.st
     pos.units[h] += 1
@@ -434,7 +441,7 @@ def _add_unit(t, pos, seat, h, rng):
         _card_done(t, pos, rng)
 
 
-@njit(cache=True, inline="always")
+@hot_inline
 def _step(t, pos, seat, k, rng):
     st = pos.st
     src = st[PEND] // 6
@@ -449,7 +456,7 @@ def _step(t, pos, seat, k, rng):
         st[PHASE] = STEP
 
 
-@njit(cache=True, inline="always")
+@hot_inline
 def _draw_up(t, pos, seat, rng):
     """Draw back up to hand_size; an empty deck is rebuilt from the shuffled discards (at that
     moment each seat knows the other's hand: every other card is public)."""
@@ -457,7 +464,8 @@ def _draw_up(t, pos, seat, rng):
     while pos.hand_n[seat] < t.hand_size:
         if st[DECK_N] == 0:
             n = st[DISC_N]
-            pos.deck[:n] = pos.disc[:n]
+            for i in range(n):
+                pos.deck[i] = pos.disc[i]
             st[DECK_N] = n
             st[DISC_N] = 0
             pos.known[:, :] = 0
@@ -473,7 +481,7 @@ def _draw_up(t, pos, seat, rng):
         _log(t, pos, seat, K_DRAW, card, 0, 0)
 
 
-@njit(cache=True, inline="always")
+@hot_inline
 def _end_turn(t, pos, seat, rng):
     """Draw back up, then the claims: judge the other seat's claim, maybe start the mover's;
     the game ends on a win or at the turn cap, else the other seat's turn begins."""
