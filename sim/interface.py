@@ -212,9 +212,12 @@ def _forwarder(fn: Callable, is_mine: Callable, label: str) -> Callable:
 
 
 # ---- shared pieces every game may use -------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def uniform_move(tables, pos, rng, buf):
-    """A legal move drawn uniformly (one draw); -1 if there is none."""
+    """A legal move drawn uniformly (one draw); -1 if there is none. Compiled without reference
+    counting (it allocates nothing and returns a number), so a call does not take a reference to
+    every array of the tables and position at each decision; a game whose legal_moves does count
+    references still does so inside its own function."""
     k = legal_moves(tables, pos, buf)
     if k == 0:
         return -1
