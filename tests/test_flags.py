@@ -350,7 +350,7 @@ def _position_after(rules, bots, decisions, game=3, run_seed=8):
 
 def _public(pos, seat):
     return (list(pos.owner), list(pos.units), list(pos.hands[seat]), list(pos.hand_n),
-            list(pos.disc), list(pos.card_hex), pos.known.tolist(), list(pos.placed), list(pos.st))
+            list(pos.disc), list(pos.card_hex), pos.known.tolist(), pos.reinf.tolist(), list(pos.st))
 
 
 def _unseen(pos, seat):
@@ -415,7 +415,7 @@ def test_greedy_needs_no_memory_and_evaluate_matches_its_delta():
     owner[h], units[h] = 0, 9
     after = B.position_value(t, B.new_scratch(t), 0, owner, units, par)
     assert d == pytest.approx(after - before, rel=1e-12)
-    p = K.make_position(t, owner, units, [[], []], [], t.terr, 0)
+    p = K.make_position(t, owner, units, [[], []], [], board().terr, 0)
     assert engine.value_of(t, p, 0) == pytest.approx(after, rel=1e-12)
 
 

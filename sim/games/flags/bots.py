@@ -581,7 +581,7 @@ def bot_move(t, pos, seat, code, par, sc, rng):
     ph = st[PHASE]
     if ph == REINF:
         return MV_REINF + _next_unit(t, sc, par, seat, st[REINF_V], pos.owner, pos.units,
-                                     pos.placed)
+                                     pos.reinf[0])
     if ph == CARD:
         i = choose_card(t, sc, par, seat, pos.hands[seat], pos.hand_n[seat], pos.owner,
                         pos.units, pos.card_hex)

@@ -63,8 +63,8 @@ MV_CARD, MV_REINF, MV_STOP, MV_STEP, MV_COUNT = 0, 100, 199, 200, 1000
 # position.st fields
 (PHASE, SEAT, TURNS, FIRST, DECK_N, DISC_N, COMBATS, PLAYED, CLAIM_SEAT, CLAIM_MASK, FIRST_FLAG_A,
  FIRST_FLAG_B, CLAIMS, BROKEN, WINNER, OVER, REASON, CARDS_LEFT, REINF_V, REINF_LEFT, STEPS_LEFT,
- PEND, DECISIONS, LOG_N) = range(24)
-N_ST = 24
+ PEND, DECISIONS, LOG_N, OWN_N) = range(25)
+N_ST = 25
 # the trace's action log: row = (seat, kind, a, b, c)
 K_DEAL, K_PLAY, K_ALLOC, K_ROLL, K_STEP, K_DRAW, K_SHUFFLE, K_END = range(8)
 EFFECT_PLACE, EFFECT_REINFORCE, EFFECT_DISCARD = 0, 1, 2
@@ -96,7 +96,6 @@ class Tables(NamedTuple):
     flag_nbrs: np.ndarray  # int64[4, 4] neighbour hexes of flags N, S, W, E, -1 padded
     flag_nn: np.ndarray  # int64[4]: 4, 4, 3, 3
     flag_of: np.ndarray  # int64[56]: the flag a hex surrounds, -1 if none
-    terr: np.ndarray  # int64[52]: territory hexes in index order
     near: np.ndarray  # int64[56, 56, 2]: (hex, steps) every hex reachable from e, nearest first
     dec: np.ndarray  # float64[56, 56]: 0.7 ** steps (greedy's field), 0 beyond 11 or via a flag
 
@@ -111,13 +110,18 @@ class Position(NamedTuple):
     card_hex: np.ndarray  # int64[52]: the board's labelling (public)
     known: np.ndarray  # int8[2, 52]: known[s, c] = 1 when seat s knows card c is in the other
     #                    hand (the deck ran out: both hands were known at the reshuffle)
-    placed: np.ndarray  # int64[56]: units the current reinforcement has put on each hex
+    reinf: np.ndarray  # int64[2, 56]: the reinforcement being played: row 0 the units it has put
+    #                    on each hex, row 1 the mover's hexes reinf[1, :st[OWN_N]] in hex order
+    #                    (its legal moves, unchanged until it ends; one array, not two: every
+    #                    array of the position is handed on at each call)
     st: np.ndarray  # int64[N_ST]: phase, seat, turn and pile counters, claims ... (above)
     log: np.ndarray  # int64[log_rows, 5]: the traced game's actions (not seen by any bot)
 
 
 def build_tables(rules: dict, layout_tables: tuple, dec: np.ndarray, traced: bool) -> Tables:
-    """Tables for resolved rules; layout_tables = geometry.Board.tables() (nbr .. near)."""
+    """Tables for resolved rules; layout_tables = geometry.Board.tables() (nbr .. near; the
+    territory list is left out: the set-up finds it from is_flag, and every array of the tables
+    is handed on at each call)."""
     turns, cards, die, hand = (rules["max_turns"], rules["cards_per_turn"], rules["die_sides"],
                                rules["hand_size"])
     # a stack never holds more units than all cards played: the count list's bound
@@ -127,7 +131,7 @@ def build_tables(rules: dict, layout_tables: tuple, dec: np.ndarray, traced: boo
     return Tables(i(2), i(max_moves), i(0), i(engine.SCORES + 2 + len(EXTRA)), i(hand), i(cards),
                   i(die), i(rules["min_hold_units"]), i(rules["flags_to_win"]),
                   i(STILL_CODES[rules["still_hold"]]), i(1 if rules["bleed"] else 0),
-                  i(FIRST_CODES[rules["first_player"]]), i(turns), i(log_rows), *layout_tables, dec)
+                  i(FIRST_CODES[rules["first_player"]]), i(turns), i(log_rows), *layout_tables[:6], layout_tables[7], dec)
 
 
 def max_decisions(rules: dict) -> int:
@@ -266,7 +270,12 @@ def _first_seat(t, rng, game_index):
 @njit(cache=True)
 def new_position_at(t, rng, game_index):
     first = _first_seat(t, rng, game_index)
-    card_hex = t.terr.copy()  # the 52 hex tiles, shuffled onto the territory hexes
+    card_hex = np.empty(N_CARDS, np.int64)  # the 52 hex tiles, shuffled onto the territory hexes
+    n = 0
+    for h in range(N_HEX):
+        if t.is_flag[h] == 0:
+            card_hex[n] = h
+            n += 1
     shuffle(rng, card_hex)
     deck = np.arange(N_CARDS).astype(np.int64)
     shuffle(rng, deck)
@@ -274,7 +283,7 @@ def new_position_at(t, rng, game_index):
     pos = Position(-np.ones(N_HEX, np.int64), np.zeros(N_HEX, np.int64),
                    -np.ones((2, t.hand_size), np.int64), np.zeros(2, np.int64), deck,
                    -np.ones(N_CARDS, np.int64), card_hex, np.zeros((2, N_CARDS), np.int8),
-                   np.zeros(N_HEX, np.int64), st, np.zeros((t.log_rows, REC_COLS), np.int64))
+                   np.zeros((2, N_HEX), np.int64), st, np.zeros((t.log_rows, REC_COLS), np.int64))
     st[SEAT] = first
     st[FIRST] = first
     st[DECK_N] = N_CARDS
@@ -338,11 +347,10 @@ def legal_moves(t, pos, out):
         for i in range(n):
             out[i] = MV_CARD + hand[i]
     elif ph == REINF:
-        owner = pos.owner
-        for h in range(N_HEX):
-            if owner[h] == seat:
-                out[n] = MV_REINF + h
-                n += 1
+        own = pos.reinf[1]
+        n = st[OWN_N]
+        for i in range(n):
+            out[i] = MV_REINF + own[i]
     elif ph == STEP:
         n = _step_pairs(t, pos.owner, pos.units, seat, out)
         out[n] = MV_STOP
@@ -402,7 +410,14 @@ def _play_card(t, pos, seat, card, rng):
         _log(t, pos, seat, K_PLAY, card, h, EFFECT_PLACE)
     elif pos.owner[h] == seat:
         _log(t, pos, seat, K_PLAY, card, h, EFFECT_REINFORCE)
-        pos.placed[:] = 0
+        owner, placed, own = pos.owner, pos.reinf[0], pos.reinf[1]
+        n_own = 0
+        for x in range(N_HEX):
+            placed[x] = 0
+            if owner[x] == seat:
+                own[n_own] = x
+                n_own += 1
+        st[OWN_N] = n_own
         st[REINF_V] = v
         st[REINF_LEFT] = v
         st[PHASE] = REINF
@@ -430,7 +445,7 @@ def _card_done(t, pos, rng):
 def _add_unit(t, pos, seat, h, rng):
     st = pos.st
     pos.units[h] += 1
-    pos.placed[h] += 1
+    pos.reinf[0, h] += 1
     i = st[LOG_N] - 1  # one log row per hex and run of units
     if i >= 0 and pos.log.shape[0] > 0 and pos.log[i, 1] == K_ALLOC and pos.log[i, 2] == h:
         pos.log[i, 3] += 1
@@ -550,7 +565,7 @@ def result(t, pos, capped, res):
 def copy_position(t, pos):
     return Position(pos.owner.copy(), pos.units.copy(), pos.hands.copy(), pos.hand_n.copy(),
                     pos.deck.copy(), pos.disc.copy(), pos.card_hex.copy(), pos.known.copy(),
-                    pos.placed.copy(), pos.st.copy(), pos.log.copy())
+                    pos.reinf.copy(), pos.st.copy(), pos.log.copy())
 
 
 @njit(cache=True)
@@ -609,4 +624,4 @@ def make_position(t: Tables, owner, units, hands, deck, card_hex, seat: int, dis
     return Position(np.array(owner, np.int64), np.array(units, np.int64), h,
                     np.array([len(hands[0]), len(hands[1])], np.int64), d, dc,
                     np.array(card_hex, np.int64), np.zeros((2, N_CARDS), np.int8),
-                    np.zeros(N_HEX, np.int64), st, np.zeros((int(t.log_rows), REC_COLS), np.int64))
+                    np.zeros((2, N_HEX), np.int64), st, np.zeros((int(t.log_rows), REC_COLS), np.int64))
