@@ -402,7 +402,8 @@ def test_sample_hidden_redraws_only_what_the_seat_cannot_see(decisions):
 def test_greedy_needs_no_memory_and_evaluate_matches_its_delta():
     """Greedy's scratch is a cache: a fresh scratch at every decision plays the same turn (the
     hidden-information test above runs that way), and for a placement away from the flags the
-    score change it plans with (delta) is evaluate's difference."""
+    score change it plans with (delta) is the change of its position value; evaluate is that
+    value for the seat minus the other seat's, opposite for the two seats."""
     t = tables(GAME.defaults())
     pos = Position.from_text(MIDGAME)
     owner, units = np.array(pos.owner), np.array(pos.units)
@@ -416,7 +417,9 @@ def test_greedy_needs_no_memory_and_evaluate_matches_its_delta():
     after = B.position_value(t, B.new_scratch(t), 0, owner, units, par)
     assert d == pytest.approx(after - before, rel=1e-12)
     p = K.make_position(t, owner, units, [[], []], [], board().terr, 0)
-    assert engine.value_of(t, p, 0) == pytest.approx(after, rel=1e-12)
+    theirs = B.position_value(t, B.new_scratch(t), 1, owner, units, par)
+    assert engine.value_of(t, p, 0) == pytest.approx(after - theirs, rel=1e-12)
+    assert engine.value_of(t, p, 1) == pytest.approx(theirs - after, rel=1e-12)
 
 
 # ---- whole games ----------------------------------------------------------------------------------

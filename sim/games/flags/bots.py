@@ -622,9 +622,13 @@ def position_value(t, sc, seat, owner, units, par):
 
 @njit(cache=True)
 def evaluate(t, pos, seat):
-    """Greedy's evaluation with its default parameters (delta is its change); +-1e9 once won
-    or lost, 0 for a drawn game."""
+    """Greedy's score of the board for `seat` minus its score for the other seat, both with
+    greedy's default parameters (delta is the change of one of them), so the two seats'
+    evaluations are opposite; +-1e9 once won or lost, 0 for a drawn game. The search bot scores
+    a rollout it cuts off with it."""
     if pos.st[OVER] == 1:
         w = pos.st[WINNER]
         return 0.0 if w < 0 else (1e9 if w == seat else -1e9)
-    return position_value(t, new_scratch(t), seat, pos.owner, pos.units, _DEFAULT_PAR)
+    sc = new_scratch(t)
+    return (position_value(t, sc, seat, pos.owner, pos.units, _DEFAULT_PAR)
+            - position_value(t, sc, 1 - seat, pos.owner, pos.units, _DEFAULT_PAR))

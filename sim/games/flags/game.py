@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from sim import engine
+from sim import engine, search
 from sim.errors import VariantError
 from sim.games.base import Bot, Game, Param, SeatBot, Trace
 from sim.games.flags import bots as B
@@ -51,17 +51,20 @@ PARAMS = (
           seed_text="A 7 \u00d7 8 hex board: 52 territory hexes + 4 fixed flags."),
 )
 
+GREEDY = Bot(
+    "greedy", B.BOT_GREEDY, "works toward surrounding flags: claims and reinforces flag neighbours, "
+    "attacks the opponent's surrounds, protects its own, holds many hexes; one-step lookahead",
+    params=(Param("aggression", "float", B.GREEDY_DEFAULTS[0], "weight on the opponent's surrounds (attack)",
+                  low=0.0, high=10.0),
+            Param("defence", "float", B.GREEDY_DEFAULTS[1], "weight on own hexes an enemy stack could take",
+                  low=0.0, high=10.0),
+            Param("territory", "float", B.GREEDY_DEFAULTS[2], "worth of holding a hex (own cards pointing "
+                  "there reinforce, the opponent's are wasted)", low=0.0, high=100.0)))
 BOTS = (
     Bot("random", engine.BOT_UNIFORM, "uniform over the hand's cards, each reinforcement unit to a uniform own "
         "hex, each step uniform over legal (from, to) pairs and stopping, uniform unit count"),
-    Bot("greedy", B.BOT_GREEDY, "works toward surrounding flags: claims and reinforces flag neighbours, "
-        "attacks the opponent's surrounds, protects its own, holds many hexes; one-step lookahead",
-        params=(Param("aggression", "float", B.GREEDY_DEFAULTS[0], "weight on the opponent's surrounds (attack)",
-                      low=0.0, high=10.0),
-                Param("defence", "float", B.GREEDY_DEFAULTS[1], "weight on own hexes an enemy stack could take",
-                      low=0.0, high=10.0),
-                Param("territory", "float", B.GREEDY_DEFAULTS[2], "worth of holding a hex (own cards pointing "
-                      "there reinforce, the opponent's are wasted)", low=0.0, high=100.0))),
+    GREEDY,
+    search.mcts_bot(GREEDY, iterations=200, rollout="greedy", rollout_depth=1, eval_scale=100.0),
 )
 
 
@@ -179,13 +182,16 @@ class FlagsGame(engine.EngineGame, Game):
         from sim.games.flags.report import metrics
         return metrics(df, rules, self.end_reasons)
 
-    warm_parts = (("all", 30.0),)
+    warm_parts = (("all", 45.0),)
 
     def warm(self, part: str = "all") -> None:
+        """Compile the chunk and traced drivers (the search bot is compiled with them) and the
+        verifier; one game of greedy vs random and one of the search bot vs greedy."""
         rules = self.defaults()
-        seats = [SeatBot(BOTS[1], {p.name: p.default for p in BOTS[1].params}), SeatBot(BOTS[0], {})]
-        self.play_chunk(rules, seats, 0, 1, 0)
-        self.verify_trace(self.play_traced(rules, seats, 0, 0))
+        greedy, rand, mcts = (SeatBot(b, {p.name: p.default for p in b.params}) for b in (GREEDY, BOTS[0], BOTS[2]))
+        self.play_chunk(rules, [greedy, rand], 0, 1, 0)
+        self.verify_trace(self.play_traced(rules, [greedy, rand], 0, 0))
+        self.play_chunk(rules, [mcts, greedy], 0, 1, 0)
 
 
 def describe(move: int) -> str:

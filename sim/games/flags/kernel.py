@@ -572,17 +572,23 @@ def copy_position(t, pos):
 def sample_hidden(t, pos, seat, rng):
     """Redraw what `seat` cannot see: the other hand's cards it does not know and the draw
     pile's order, from those same cards (its own hand, the discards, the board, every count and
-    the cards it knows to be in the other hand stay as they are)."""
+    the cards it knows to be in the other hand stay as they are). The shuffle starts from those
+    cards in card order, a set the seat can work out, not from where they lie: two positions
+    that look the same to the seat give the same world for the same generator, so nothing
+    hidden reaches a search through the draw."""
     other = 1 - seat
-    pool = np.empty(N_CARDS, np.int64)
-    n = 0
+    unseen = np.zeros(N_CARDS, np.int8)
     for i in range(pos.hand_n[other]):
         if pos.known[seat, pos.hands[other, i]] == 0:
-            pool[n] = pos.hands[other, i]
-            n += 1
+            unseen[pos.hands[other, i]] = 1
     for j in range(pos.st[DECK_N]):
-        pool[n] = pos.deck[j]
-        n += 1
+        unseen[pos.deck[j]] = 1
+    pool = np.empty(N_CARDS, np.int64)
+    n = 0
+    for c in range(N_CARDS):
+        if unseen[c] == 1:
+            pool[n] = c
+            n += 1
     shuffle(rng, pool[:n])
     k = 0
     for i in range(pos.hand_n[other]):
