@@ -64,6 +64,9 @@ BOTS = (
     Bot("random", engine.BOT_UNIFORM, "uniform over the hand's cards, each reinforcement unit to a uniform own "
         "hex, each step uniform over legal (from, to) pairs and stopping, uniform unit count"),
     GREEDY,
+    # greedy plays one decision after the tree, then evaluate scores the position: against greedy
+    # (40 rotated games each) that won 16:24 at 200 iterations, 13:27 at 400, while rollouts of
+    # 8 decisions at 100 iterations won 5:35 (docs/rules/flags.md has the full runs)
     search.mcts_bot(GREEDY, iterations=200, rollout="greedy", rollout_depth=1, eval_scale=100.0),
 )
 
