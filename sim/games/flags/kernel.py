@@ -46,7 +46,7 @@ from sim.rng import below, shuffle
 
 # The functions run at every decision (to_move, legal_moves, apply, bots.bot_move and all they
 # call) allocate nothing and are compiled without numba's reference counting (`implement`'s
-# no_alloc). Each takes the tables, position and scratch, 35 arrays: with reference counting
+# no_alloc). Each takes the tables, position and scratch, 34 arrays: with reference counting
 # every call adds and drops a reference to each, atomically, which cost more than the rules.
 hot = njit(cache=True, _nrt=False)
 hot_inline = njit(cache=True, _nrt=False, inline="always")
