@@ -28,6 +28,7 @@ from sim.interface import (  # noqa: F401  (re-exported: a game's one import)
     implement,
     legal_moves,
     new_position,
+    new_position_at,
     new_scratch,
     result,
     sample_hidden,
@@ -69,7 +70,7 @@ def wants_swap(tables, pos, seat, other, how, code, par, scratch, tree, rng):
 
 # ---- the drivers ------------------------------------------------------------------------------
 @njit(cache=True)
-def play_game(tables, seed, bot_code, bot_par, swap, scratch, tree, buf, rec, res):
+def play_game(tables, seed, game_index, bot_code, bot_par, swap, scratch, tree, buf, rec, res):
     """Play one game from its seed; the first rec.shape[0] decisions go to
     rec[t] = (seat, move, generator state before apply).
     Returns (decisions, swapped). res receives the result row, in the position's seats.
@@ -80,7 +81,7 @@ def play_game(tables, seed, bot_code, bot_par, swap, scratch, tree, buf, rec, re
     players then exchange seats (the other player moves next, from the second seat). A swap is
     recorded as (seat, SWAP_MOVE, state) and is not a decision of the game."""
     rng = new_state(seed)
-    pos = new_position(tables, rng)
+    pos = new_position_at(tables, rng, game_index)
     # ctrl[s]: the player (bot row) deciding for seat s
     ctrl = np.arange(tables.n_seats)
     first = -1
@@ -139,8 +140,9 @@ def play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, o
     buf = np.empty(tables.max_moves, np.int64)
     rec = np.zeros((0, REC_W), np.int64)
     for g in range(n_games):
-        _, swapped[g] = play_game(tables, game_seed(run_seed, first_game + g), bot_code, bot_par, swap,
-                                  scratch, tree, buf, rec, out[g])
+        gi = first_game + g
+        _, swapped[g] = play_game(tables, game_seed(run_seed, gi), gi, bot_code, bot_par, swap, scratch, tree,
+                                  buf, rec, out[g])
 
 
 @njit(cache=True)
@@ -151,8 +153,8 @@ def play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decis
     buf = np.empty(tables.max_moves, np.int64)
     rec = np.zeros((max_decisions, REC_W), np.int64)
     res = np.zeros(tables.res_width, np.int64)
-    t, swapped = play_game(tables, game_seed(run_seed, game_index), bot_code, bot_par, swap, scratch, tree,
-                           buf, rec, res)
+    t, swapped = play_game(tables, game_seed(run_seed, game_index), game_index, bot_code, bot_par, swap,
+                           scratch, tree, buf, rec, res)
     return rec[:min(t, max_decisions)].copy(), res, swapped
 
 
@@ -162,6 +164,13 @@ def start(tables, seed):
     """The position of a game seeded by `seed` before any decision, and its generator."""
     rng = new_state(seed)
     return new_position(tables, rng), rng
+
+
+@njit(cache=True)
+def start_at(tables, seed, game_index):
+    """The same for game `game_index` of a run (seed = game_seed(run seed, game_index))."""
+    rng = new_state(seed)
+    return new_position_at(tables, rng, game_index), rng
 
 
 @njit(cache=True)
@@ -214,12 +223,12 @@ def bot_choice(tables, pos, seat, code, par, rng):
 
 
 @njit(cache=True)
-def replay_stats(tables, seed, rec):
+def replay_stats(tables, seed, game_index, rec):
     """Replay a traced game's decisions (rec rows, as play_traced gives them) and measure the
     position before each: legal[i] = how many legal moves decision i had, values[i, s] = the
     game's evaluation for seat s there. Pie-rule rows are skipped (legal -1). Returns
     (legal, values, result row by seat)."""
-    pos, rng = start(tables, seed)
+    pos, rng = start_at(tables, seed, game_index)
     buf = np.empty(tables.max_moves, np.int64)
     k = rec.shape[0]
     legal = np.full(k, -1, np.int64)
@@ -302,6 +311,10 @@ class EngineGame:
     def describe(self, rules, seat: int, move: int) -> str:
         return str(move)
 
+    def max_decisions(self, rules) -> int:
+        """Decisions a traced game records at most (a bound on the game's length)."""
+        return self.max_traced_decisions
+
     def columns_of(self, rules) -> dict[str, tuple[int, type]]:
         """The game's own columns under these rules: `extra_columns` unless overridden (a game
         whose columns depend on the rules, e.g. on the number of seats)."""
@@ -333,7 +346,7 @@ class EngineGame:
         t = self.tables(rules)
         codes, par = bot_arrays(seats)
         rec, _, _ = play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
-                                self.swap_policy(rules, seats), np.int64(self.max_traced_decisions))
+                                self.swap_policy(rules, seats), np.int64(self.max_decisions(rules)))
         return t, rec
 
     def pie_rule(self, rules) -> bool:
@@ -358,7 +371,7 @@ class EngineGame:
         t = self.tables(rules)
         codes, par = bot_arrays(seats)
         rec, res, swapped = play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
-                                        self.swap_policy(rules, seats), np.int64(self.max_traced_decisions))
+                                        self.swap_policy(rules, seats), np.int64(self.max_decisions(rules)))
         names = self.seat_names(rules)
         row = {k: v[0] for k, v in self._columns(rules, res[None, :], np.array([swapped])).items()}
         moves = [{"seat": int(s), "move": int(m), "text": self.describe_decision(rules, int(s), int(m))}
@@ -373,7 +386,8 @@ class EngineGame:
         the recorded generator state, and the declared result equal to the position's (a swap
         only where the pie rule offers it, with the columns exchanged by player)."""
         t = self.tables(trace.rules)
-        pos, rng = start(t, np.uint64(game_seed(np.uint64(trace.run_seed), np.int64(trace.game_index))))
+        seed = game_seed(np.uint64(trace.run_seed), np.int64(trace.game_index))
+        pos, rng = start_at(t, np.uint64(seed), np.int64(trace.game_index))
         rec = trace.data["rec"]
         first, swapped = -1, False
         for i, (seat, move, state) in enumerate(rec):

@@ -16,6 +16,10 @@ A game describes itself to the engine with two kinds of value (pgx's shape, in n
 and implements these compiled functions for its own tables type (`implement` registers them):
 
     new_position(tables, rng) -> position          set-up; deals and draws come from rng
+    new_position_at(tables, rng, game_index)       optional: the set-up of game `game_index` of a
+                                                   run, for rules that depend on it (a match
+                                                   alternating the first seat); by default
+                                                   new_position, the index unused
     to_move(tables, pos) -> seat                   the seat to decide now, -1 once the game is over
     legal_moves(tables, pos, out) -> k             writes the k legal move codes into out[:k]
     apply(tables, pos, move, rng)                  plays a move; chance events (draws, dice) use rng
@@ -63,11 +67,16 @@ BOT_UNIFORM = -1
 HEADER = ("n_seats", "max_moves", "turn_cap", "res_width")
 FUNCTIONS = ("new_position", "to_move", "legal_moves", "apply", "result", "copy_position",
              "sample_hidden", "evaluate", "new_scratch", "bot_move")
+OPTIONAL = ("new_position_at",)
 
 
 # ---- the generic rule functions: bodies come from each game through `implement` -------------
 def new_position(tables, rng):
     raise NotImplementedError("compiled only: called from engine kernels")
+
+
+def new_position_at(tables, rng, game_index):
+    raise NotImplementedError("compiled only")
 
 
 def to_move(tables, pos):
@@ -106,7 +115,7 @@ def bot_move(tables, pos, seat, code, par, scratch, rng):
     raise NotImplementedError("compiled only")
 
 
-_GENERIC = {name: globals()[name] for name in FUNCTIONS}
+_GENERIC = {name: globals()[name] for name in FUNCTIONS + OPTIONAL}
 _IMPLEMENTED: dict[type, dict[str, Callable]] = {}
 
 
@@ -117,8 +126,9 @@ def implement(tables_cls: type, *, no_alloc: bool = False, **functions: Callable
     """Register a game's compiled rule functions for its tables NamedTuple class.
 
     Every name of `FUNCTIONS` is required (`copy_position(tables, pos)` takes the tables too,
-    so a game can copy only what changes). The tables class must start with the `HEADER`
-    fields. Call at import of the game's module, before any driver compiles.
+    so a game can copy only what changes), those of `OPTIONAL` may be given. The tables class
+    must start with the `HEADER` fields. Call at import of the game's module, before any
+    driver compiles.
 
     `no_alloc=True` promises that the functions run at every decision (`PER_DECISION`) allocate
     no arrays, nor does anything they call: the drivers then call them without numba's
@@ -126,7 +136,7 @@ def implement(tables_cls: type, *, no_alloc: bool = False, **functions: Callable
     counting, every call adds and drops a reference to each array in the tables, position and
     scratch; for a game with dozens of arrays that costs more per decision than its rules."""
     missing = sorted(set(FUNCTIONS) - set(functions))
-    extra = sorted(set(functions) - set(FUNCTIONS))
+    extra = sorted(set(functions) - set(FUNCTIONS) - set(OPTIONAL))
     if missing or extra:
         raise TypeError(f"implement({tables_cls.__name__}): missing {missing}, unknown {extra}")
     if tuple(getattr(tables_cls, "_fields", ())[:len(HEADER)]) != HEADER:
@@ -142,6 +152,14 @@ def implement(tables_cls: type, *, no_alloc: bool = False, **functions: Callable
         options = {"_nrt": False} if no_alloc and name in PER_DECISION else {}
         label = f"forward_{name}.{tables_cls.__module__.replace('.', '_')}.{tables_cls.__qualname__}"
         overload(_GENERIC[name], jit_options=options, strict=False)(_forwarder(fn, is_mine, label))
+    if "new_position_at" not in functions:
+        setup = functions["new_position"]
+        label = f"forward_new_position_at.{tables_cls.__module__.replace('.', '_')}.{tables_cls.__qualname__}"
+
+        def ov_at(t, rng, game_index):
+            if is_mine(t):
+                return _named(lambda t, rng, game_index: setup(t, rng), label)
+        overload(new_position_at, strict=False)(ov_at)
 
 
 def _named(impl: Callable, label: str) -> Callable:
@@ -194,9 +212,12 @@ def _forwarder(fn: Callable, is_mine: Callable, label: str) -> Callable:
 
 
 # ---- shared pieces every game may use -------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def uniform_move(tables, pos, rng, buf):
-    """A legal move drawn uniformly (one draw); -1 if there is none."""
+    """A legal move drawn uniformly (one draw); -1 if there is none. Compiled without reference
+    counting (it allocates nothing and returns a number), so a call does not take a reference to
+    every array of the tables and position at each decision; a game whose legal_moves does count
+    references still does so inside its own function."""
     k = legal_moves(tables, pos, buf)
     if k == 0:
         return -1

@@ -107,8 +107,8 @@ def play_metrics(variant, seed: int = 0, games: int = DEFAULT_GAMES, rotation: i
         tables, rec = got
         from sim import engine
 
-        legal, values, res = engine.replay_stats(tables, np.uint64(engine.game_seed(np.uint64(seed), np.int64(i))),
-                                                 rec)
+        legal, values, res = engine.replay_stats(
+            tables, np.uint64(engine.game_seed(np.uint64(seed), np.int64(i))), np.int64(i), rec)
         rows.append({"game": i, **game_measures(legal, values, int(res[engine.WINNER]), scale)})
     per_game = pd.DataFrame(rows)
     return PlayMetrics(per_game, summarise(per_game))

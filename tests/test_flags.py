@@ -10,11 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sim import engine
 from sim.errors import VariantError
 from sim.games.flags import GAME
+from sim.games.flags import bots as B
 from sim.games.flags import kernel as K
-from sim.games.flags.bots import decay_table, workspace
-from sim.games.flags.game import rule_vector
+from sim.games.flags.bots import decay_table
+from sim.games.flags.game import tables
 from sim.games.flags.geometry import LAYOUTS, N_HEX, board, neighbours
 from sim.games.flags.position import Position, card_value, claim_result
 from sim.rng import new_state
@@ -198,7 +200,7 @@ def _kernel_step(pos: Position, seat, src, dst, k, bleed=True):
     owner, units = np.array(pos.owner), np.array(pos.units)
     ok = K.step_ok(owner, units, seat, src, dst, k, b.nbr, b.nbr_n, b.is_flag, bleed)
     if ok:
-        K.apply_step(owner, units, seat, src, dst, k, np.zeros(8, dtype=np.int64))
+        K.apply_step(owner, units, seat, src, dst, k)
     return ok, owner.tolist(), units.tolist()
 
 
@@ -280,34 +282,27 @@ MIDGAME = """
 
 
 def _turn(code, opp_hand, deck_order, seed=5):
-    """Seat 0 plays one turn of a fixed mid-game position; returns its actions before drawing
-    and the board after its moves."""
+    """Seat 0 plays one turn of a fixed mid-game position (decision by decision, each bot call
+    with a fresh scratch); returns its actions before drawing and the board after its moves."""
     rules = GAME.defaults()
-    rp = rule_vector(rules)
+    t = tables(rules, traced=True)
     b = board()
     pos = Position.from_text(MIDGAME)
-    owner, units = np.array(pos.owner), np.array(pos.units)
     card_hex = b.terr.copy()
-    hands = -np.ones((2, 5), dtype=np.int64)
-    hands[0] = [card for card in range(52) if card_hex[card] in (0, 1, SRC, 20, 40)][:5]
-    hands[1] = opp_hand
-    hand_n = np.array([5, 5])
-    deck = np.zeros(52, dtype=np.int64)
-    deck[:len(deck_order)] = deck_order
-    disc = np.zeros(52, dtype=np.int64)
-    ctr = np.zeros(8, dtype=np.int64)
-    ctr[K.C_DECK] = len(deck_order)
-    rec = np.zeros((400, K.REC_COLS), dtype=np.int64)
-    codes = np.array([code, code])
-    bp = np.array([[1.0, 0.25, 8.0]] * 2)
-    ws = workspace(decay_table(b.near))
-    K.play_turn(0, owner, units, hands, hand_n, deck, disc, ctr, card_hex, *b.tables(), rp, codes,
-                bp, new_state(seed), True, rec, np.zeros((56, 2), dtype=np.int64), ws)
-    acts = [tuple(r) for r in rec[:ctr[K.C_REC]] if r[1] not in (K.K_DRAW, K.K_SHUFFLE)]
-    return acts, owner.tolist(), units.tolist()
+    mine = [card for card in range(52) if card_hex[card] in (0, 1, SRC, 20, 40)][:5]
+    p = K.make_position(t, pos.owner, pos.units, [mine, list(opp_hand)], list(deck_order), card_hex, 0)
+    rng = new_state(np.uint64(seed))
+    par = np.array(B.GREEDY_DEFAULTS)
+    while engine.seat_to_move(t, p) == 0:
+        move = engine.bot_choice(t, p, 0, code, par, rng)
+        assert move in engine.moves_of(t, p)
+        engine.play(t, p, np.int64(move), rng)
+    rec = np.asarray(p.log)[:p.st[K.LOG_N]]
+    acts = [tuple(r) for r in rec if r[1] not in (K.K_DRAW, K.K_SHUFFLE)]
+    return acts, list(p.owner), list(p.units)
 
 
-@pytest.mark.parametrize("code", [0, 1])
+@pytest.mark.parametrize("code", [engine.BOT_UNIFORM, B.BOT_GREEDY])
 def test_bots_never_see_the_opponents_hand_or_the_deck(code):
     """The same own hand and board with a different opponent hand and deck order: same turn."""
     b = board()
@@ -325,14 +320,106 @@ def test_bots_never_see_the_opponents_hand_or_the_deck(code):
 
 
 def test_bot_functions_take_only_own_hand():
-    """The card choice gets one hand row (own) and the board; no deck, no discards, no other hand."""
+    """Greedy's decisions get one hand row (own) and the board; no deck, no discards, no other
+    hand (bot_move hands them out of the position). The random bot is the engine's uniform bot
+    over legal_moves, which lists only the mover's cards, own hexes, steps and counts."""
     import inspect
 
-    from sim.games.flags import bots
-    for fn in (bots.choose_card, bots.choose_step, bots.reinforce_plan, bots.random_card,
-               bots.random_step, bots.random_reinforce):
+    for fn in (B.choose_card, B.choose_step, B.reinforce_plan, B._next_unit):
         names = set(inspect.signature(fn.py_func).parameters)
-        assert not names & {"hands", "deck", "disc", "hand_n", "ctr"}
+        assert not names & {"pos", "hands", "deck", "disc", "hand_n", "known", "st", "log"}
+    src = inspect.getsource(B.bot_move.py_func)
+    assert "pos.deck" not in src and "pos.disc" not in src and "pos.known" not in src
+    assert "pos.hands[seat" in src and "pos.hands[1" not in src
+
+
+def _position_after(rules, bots, decisions, game=3, run_seed=8):
+    """The position of a traced game after `decisions` decisions, its tables and generator."""
+    from sim.rng import game_seed
+
+    seats = seats_for(GAME, rules, bots)
+    trace = GAME.play_traced(rules, seats, game, run_seed)
+    t = GAME.tables(rules)
+    seed = game_seed(np.uint64(run_seed), np.int64(game))
+    pos, rng = engine.start_at(t, np.uint64(seed), np.int64(game))
+    for _, move, state in trace.data["rec"][:decisions]:
+        rng[0] = np.int64(state).view(np.uint64)
+        engine.play(t, pos, np.int64(move), rng)
+    return t, pos
+
+
+def _public(pos, seat):
+    return (list(pos.owner), list(pos.units), list(pos.hands[seat]), list(pos.hand_n),
+            list(pos.disc), list(pos.card_hex), pos.known.tolist(), pos.reinf.tolist(), list(pos.st))
+
+
+def _unseen(pos, seat):
+    other = 1 - seat
+    return sorted(list(pos.hands[other, :pos.hand_n[other]]) + list(pos.deck[:pos.st[K.DECK_N]]))
+
+
+@pytest.mark.parametrize("decisions", [0, 1500])
+def test_sample_hidden_redraws_only_what_the_seat_cannot_see(decisions):
+    """From the deal (nothing known) and from late in a random game (the deck has been rebuilt
+    from the discards, so the cards the other seat held then are known): the seat's own hand
+    and every public field stay, the unseen cards are the same multiset, known cards stay in the
+    other hand, and each unknown card lands in the other hand with probability
+    (unknown slots) / (unseen unknown cards), the draw pile's top card uniformly (chi-square)."""
+    from scipy.stats import chisquare
+
+    rules = GAME.defaults()
+    t, pos = _position_after(rules, "random", decisions)
+    seat = int(engine.seat_to_move(t, pos))
+    other = 1 - seat
+    if decisions:
+        assert pos.known[seat].sum() > 0, "pick a later decision: nothing is known yet"
+    before, unseen = _public(pos, seat), _unseen(pos, seat)
+    hand_o = list(pos.hands[other, :pos.hand_n[other]])
+    known = [c for c in hand_o if pos.known[seat, c]]
+    pool = [c for c in unseen if c not in known]
+    slots = len(hand_o) - len(known)
+    rng = new_state(np.uint64(99))
+    n = 3000
+    in_hand = dict.fromkeys(pool, 0)
+    top = dict.fromkeys(pool, 0)
+    for _ in range(n):
+        cp = engine.copy_of(t, pos)
+        engine.redraw_hidden(t, cp, seat, rng)
+        assert _public(cp, seat) == before and _unseen(cp, seat) == unseen
+        hand = list(cp.hands[other, :cp.hand_n[other]])
+        assert [hand[i] for i in range(len(hand_o)) if hand_o[i] in known] == known
+        for c in hand:
+            if c not in known:
+                in_hand[c] += 1
+        top[int(cp.deck[cp.st[K.DECK_N] - 1])] += 1
+    obs = np.array([in_hand[c] for c in pool])
+    assert obs.sum() == n * slots  # every redraw fills the unknown slots ...
+    assert chisquare(obs).pvalue > 1e-3  # ... each unknown card equally often: slots / pool
+    deck_only = np.array([top[c] for c in pool])
+    assert deck_only.sum() == n and chisquare(deck_only).pvalue > 1e-3
+
+
+def test_greedy_needs_no_memory_and_evaluate_matches_its_delta():
+    """Greedy's scratch is a cache: a fresh scratch at every decision plays the same turn (the
+    hidden-information test above runs that way), and for a placement away from the flags the
+    score change it plans with (delta) is the change of its position value; evaluate is that
+    value for the seat minus the other seat's, opposite for the two seats."""
+    t = tables(GAME.defaults())
+    pos = Position.from_text(MIDGAME)
+    owner, units = np.array(pos.owner), np.array(pos.units)
+    par = np.array(B.GREEDY_DEFAULTS)
+    sc = B.new_scratch(t)
+    before = B.position_value(t, sc, 0, owner, units, par)
+    h = 2 * 7 + 4  # row 2, column 4: empty, around no flag
+    assert owner[h] == -1 and t.flag_of[h] < 0
+    d = B.delta(0, -1, 0, h, 9, owner, units, sc.cnt, sc.field, sc.tm, t.flag_of, sc.w)
+    owner[h], units[h] = 0, 9
+    after = B.position_value(t, B.new_scratch(t), 0, owner, units, par)
+    assert d == pytest.approx(after - before, rel=1e-12)
+    p = K.make_position(t, owner, units, [[], []], [], board().terr, 0)
+    theirs = B.position_value(t, B.new_scratch(t), 1, owner, units, par)
+    assert engine.value_of(t, p, 0) == pytest.approx(after - theirs, rel=1e-12)
+    assert engine.value_of(t, p, 1) == pytest.approx(theirs - after, rel=1e-12)
 
 
 # ---- whole games ----------------------------------------------------------------------------------

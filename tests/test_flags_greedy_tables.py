@@ -9,8 +9,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.games.flags import kernel as K
-from sim.games.flags.bots import decay_table, prepare, workspace
+from sim.games.flags.bots import new_scratch, prepare
+from sim.games.flags.game import tables
 from sim.games.flags.geometry import LAYOUTS, N_HEX, board
 
 
@@ -57,10 +57,12 @@ def reach_from_scratch(b, owner, units, seat, die, bleed):
        bleed=st.booleans(), aggr=st.sampled_from([0.0, 0.7, 1.0, 2.5]), seed=st.integers(0, 2**32))
 def test_kept_tables_equal_tables_from_scratch(layout, m, die, bleed, aggr, seed):
     b = board(layout)
-    rp = np.zeros(K.N_RULES, dtype=np.int64)
-    rp[K.R_DIE], rp[K.R_MIN], rp[K.R_WIN], rp[K.R_BLEED] = die, m, 3, int(bleed)
-    ws = workspace(decay_table(b.near))
-    cnt, field, tm, valid = ws[0], ws[1], ws[2], ws[3]
+    t = tables({"hand_size": 5, "cards_per_turn": 2, "die_sides": die, "min_hold_units": m,
+                "flags_to_win": 3, "still_hold": "same", "bleed": bleed, "first_player": "roll",
+                "max_turns": 200, "board": layout})
+    sc = new_scratch(t)
+    cnt, field, tm = sc.cnt, sc.field, sc.tm
+    par = np.array([aggr, 0.25, 8.0])
     rng = np.random.default_rng(seed)
     owner = -np.ones(N_HEX, dtype=np.int64)
     units = np.zeros(N_HEX, dtype=np.int64)
@@ -72,9 +74,7 @@ def test_kept_tables_equal_tables_from_scratch(layout, m, die, bleed, aggr, seed
             owner[h] = rng.integers(-1, 2)
             units[h] = 0 if owner[h] < 0 else rng.integers(1, 3 * m + 2)
         seat = int(rng.integers(0, 2))
-        valid[0] = 0
-        valid[1] = 0
-        score = prepare(seat, owner, units, b.flag_nbrs, b.flag_nn, b.near, rp, aggr, ws)
+        score = prepare(t, seat, owner, units, par, sc)
         for q in (0, 1):
             for f in range(4):
                 ts = b.flag_nbrs[f, :b.flag_nn[f]]
@@ -82,7 +82,7 @@ def test_kept_tables_equal_tables_from_scratch(layout, m, die, bleed, aggr, seed
         assert np.allclose(field, field_from_scratch(b, owner, units, seat, m, aggr),
                            rtol=1e-12, atol=0)
         assert (tm == reach_from_scratch(b, owner, units, seat, die, bleed)).all()
-        # the kept tables are exactly what a fresh workspace builds
-        fresh = workspace(ws[4])
-        assert prepare(seat, owner, units, b.flag_nbrs, b.flag_nn, b.near, rp, aggr, fresh) == score
-        assert (fresh[1] == field).all() and (fresh[2] == tm).all() and (fresh[0] == cnt).all()
+        # the kept tables are exactly what a fresh scratch builds
+        fresh = new_scratch(t)
+        assert prepare(t, seat, owner, units, par, fresh) == score
+        assert (fresh.field == field).all() and (fresh.tm == tm).all() and (fresh.cnt == cnt).all()

@@ -65,7 +65,7 @@ def test_the_replay_measures_what_the_engine_functions_say():
     for i in range(3):
         t, rec = g.engine_replay(rules, seats, i, 5)
         seed = np.uint64(engine.game_seed(np.uint64(5), np.int64(i)))
-        legal, vals, res = engine.replay_stats(t, seed, rec)
+        legal, vals, res = engine.replay_stats(t, seed, np.int64(i), rec)
         pos, rng = engine.start(t, seed)
         for k, (_seat, move, state) in enumerate(rec):
             assert legal[k] == len(engine.moves_of(t, pos))

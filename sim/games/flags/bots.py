@@ -1,8 +1,9 @@
-"""Compiled bots of Four flags. Each decision function sees only what its player sees: its own
-hand (one row), the board (owner, units, card labels) and the rules. Never the other hand, the
-deck order or anything else hidden; the kernel calls them before it draws.
+"""Bots of Four flags on the engine interface: `bot_move` (greedy; the random bot is the
+engine's uniform bot over `legal_moves`), greedy's evaluation (`evaluate`) and its scratch.
 
-Bots dispatch on `code`: 0 random, 1 greedy. Greedy parameters bp = (aggression, defence, territory).
+Greedy reads only what its seat sees: its own hand row, the board (owner, units, card labels),
+the public counters of the position (phase, pending step, reinforcement) and the rules. Never
+the other hand, the deck order or anything else hidden.
 
 Greedy scores a position from its own side as
     flag terms   sum over flags of fv(counted neighbours) + gv(flags held), minus the opponent's
@@ -17,211 +18,251 @@ Greedy scores a position from its own side as
     defence      own hexes an enemy stack within half a die roll could take count as at risk
                  (times defence).
 It plays the card with the best score change, spends reinforcements where they complete or
-protect a surround, and makes move steps one at a time while one improves the score.
+protect a surround (planned once per card, then played one unit per decision), and makes move
+steps one at a time while one improves the score (the step's unit count is the second decision
+of the step, the best count for the chosen pair).
+
+Every table greedy keeps in its scratch between decisions (enemy reach, the field per flag) is
+keyed on the board it was built from, so a decision never depends on what the scratch saw
+before: the same position gives the same move with a fresh scratch.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
-from sim.rng import below
+from sim.games.flags.kernel import (
+    CARD,
+    COUNT,
+    MV_CARD,
+    MV_COUNT,
+    MV_REINF,
+    MV_STEP,
+    MV_STOP,
+    N_HEX,
+    OVER,
+    PEND,
+    PHASE,
+    REINF,
+    REINF_V,
+    WINNER,
+    card_value,
+    hot,
+    hot_inline,
+)
 
-BOT_RANDOM, BOT_GREEDY = 0, 1
+BOT_GREEDY = 1
+GREEDY_DEFAULTS = (1.0, 0.25, 8.0)  # aggression, defence, territory (game.py's schema)
+_DEFAULT_PAR = np.array(GREEDY_DEFAULTS)
 W_FLAG = 3.0
 _DECAY = np.array([0.7 ** d for d in range(12)])  # field falls off with distance
 EPS = 1e-6
-# rule vector indices (kept equal to kernel.R_*)
-_R_DIE, _R_MIN, _R_WIN, _R_BLEED = 2, 3, 4, 6
+# scratch.sv fields
+TM_SEAT, FIELD_SEAT, PLAN_N, PLAN_SEAT, PLAN_V, STEP_SEAT, STEP_PAIR, STEP_K = range(8)
+# scratch.fv fields: aggression each seat's field was built with, the plan's and the step's
+# parameters
+AGGR_OF, PLAN_PAR, STEP_PAR = 0, 2, 5
+# scratch.w: what the evaluation weighs with (bot parameters, the flag score now, two rules)
+W_AGGR, W_DFN, W_TW, W_BASE, W_M, W_FTW = range(6)
+
+
+class Scratch(NamedTuple):
+    cnt: np.ndarray  # int64[3, 4]: counted neighbours of flag f for seat q; row 2: the
+    #                  flag's neighbour count (all of them counted: the flag is held)
+    field: np.ndarray  # float64[56]: worth of one spare unit on a hex (for sv[FIELD_SEAT])
+    tm: np.ndarray  # int64[56]: most units one enemy stack brings to a hex in half a roll
+    tm_of: np.ndarray  # int64[56]: the enemy stacks tm was built from (units, 0 elsewhere)
+    fpart: np.ndarray  # float64[2, 4, 56]: each seat's field per flag ...
+    fsig: np.ndarray  # int64[2, 4]: ... and the surround it was built for
+    ks: np.ndarray  # int64[4]: unit counts a step tries
+    mv: np.ndarray  # int64[3]: the step chosen (source, slot, units), source -1: stop
+    alloc: np.ndarray  # int64[56, 2]: a reinforcement being tried
+    plan: np.ndarray  # int64[56, 2]: the reinforcement being played, (hex, units) entries
+    plan_on: np.ndarray  # int64[2, 56]: owner and units the plan was made on
+    step_on: np.ndarray  # int64[2, 56]: owner and units the last step was chosen on
+    sv: np.ndarray  # int64[8]: the fields named above
+    fv: np.ndarray  # float64[8]
+    w: np.ndarray  # float64[6]: W_* above, set by prepare
 
 
 @njit(cache=True)
-def _value(card):
-    return card % 13 + 2
+def new_scratch(t):
+    sv = np.zeros(8, np.int64)
+    sv[TM_SEAT] = -1
+    sv[FIELD_SEAT] = -1
+    sv[PLAN_SEAT] = -1
+    sv[STEP_SEAT] = -1
+    cnt = np.zeros((3, 4), np.int64)
+    cnt[2] = t.flag_nn
+    return Scratch(cnt, np.zeros(N_HEX), np.zeros(N_HEX, np.int64),
+                   np.zeros(N_HEX, np.int64), np.zeros((2, 4, N_HEX)), -np.ones((2, 4), np.int64),
+                   np.zeros(4, np.int64), np.zeros(3, np.int64), np.zeros((N_HEX, 2), np.int64),
+                   np.zeros((N_HEX, 2), np.int64), np.zeros((2, N_HEX), np.int64),
+                   np.zeros((2, N_HEX), np.int64), sv, -np.ones(8), np.zeros(6))
 
 
-# ---- random -------------------------------------------------------------------------------------
 @njit(cache=True)
-def random_card(rng, hn):
-    """Index into the hand of the card to play next: uniform."""
-    return below(rng, hn)
+def decay_table(near):
+    """dec[t, h] = 0.7 ** (steps from t to h), 0 beyond 11 steps or through a flag."""
+    dec = np.zeros((56, 56))
+    for t in range(56):
+        for j in range(56):
+            d = near[t, j, 1]
+            if d >= 12:
+                break
+            dec[t, near[t, j, 0]] = _DECAY[d]
+    return dec
 
 
-@njit(cache=True)
-def random_step(seat, owner, units, nbr, nbr_n, is_flag, bleed, rng, legal, mv):
-    """Uniform over (source, destination) pairs with a legal step, plus stopping; then a uniform
-    legal unit count. legal (336,) is scratch: source * 6 + neighbour slot, in board order."""
-    keep = 1 if bleed else 0
-    n = 0
-    for src in range(56):
-        if owner[src] != seat or units[src] - keep < 1:
-            continue
-        for i in range(nbr_n[src]):
-            dst = nbr[src, i]
-            if is_flag[dst] == 1 or (owner[dst] == 1 - seat and units[src] - keep <= units[dst]):
-                continue
-            legal[n] = src * 6 + i
-            n += 1
-    pick = below(rng, n + 1)
-    mv[0] = -1
-    if pick == n:
+# ---- the per-decision tables -----------------------------------------------------------------
+# Hot loops read rule tables and scratch arrays through locals bound once at the top: taking an
+# array out of a NamedTuple inside a loop costs reference counting on every pass.
+@hot_inline
+def _reach(t, seat, owner, units, sc):
+    """sc.tm[h]: most units one enemy stack can bring to h within half a die roll; rebuilt only
+    when the enemy's stacks (or the seat) differ from the ones it was built from."""
+    o = 1 - seat
+    tm, snap, near = sc.tm, sc.tm_of, t.near
+    same = sc.sv[TM_SEAT] == seat
+    for h in range(N_HEX):
+        x = units[h] if owner[h] == o else 0
+        if x != snap[h]:
+            same = False
+            snap[h] = x
+    if same:
         return
-    src = legal[pick] // 6
-    dst = nbr[src, legal[pick] % 6]
-    kmin = units[dst] + 1 if owner[dst] == 1 - seat else 1
-    kmax = units[src] - keep
-    mv[0] = src
-    mv[1] = dst
-    mv[2] = kmin + below(rng, kmax - kmin + 1)
+    sc.sv[TM_SEAT] = seat
+    keep = t.keep
+    reach = (t.die_sides + 1) // 2
+    for h in range(N_HEX):
+        tm[h] = 0
+    for e in range(N_HEX):
+        ue = units[e]
+        if owner[e] != o or ue - keep < 1:
+            continue
+        # with the bleed a stack brings ue - d units d steps away: none from ue steps on
+        lim = reach if keep == 0 or ue > reach else ue - 1
+        for j in range(1, N_HEX):  # j = 0 is e itself
+            d = near[e, j, 1]
+            if d > lim:
+                break
+            h = near[e, j, 0]
+            x = ue - keep * d
+            if x > tm[h]:
+                tm[h] = x
 
 
-@njit(cache=True)
-def random_reinforce(seat, v, owner, rng, alloc):
-    """Each of the v units to a uniformly chosen own hex; alloc[:n] = (hex, units) in hex order."""
-    n_own = 0
-    for h in range(56):
-        if owner[h] == seat:
-            alloc[n_own, 0] = h
-            alloc[n_own, 1] = 0
-            n_own += 1
-    for _ in range(v):
-        alloc[below(rng, n_own), 1] += 1
-    n = 0
-    for j in range(n_own):
-        if alloc[j, 1] > 0:
-            alloc[n, 0] = alloc[j, 0]
-            alloc[n, 1] = alloc[j, 1]
-            n += 1
-    return n
+@hot
+def _flag_pull(t, seat, f, owner, units, aggr, sc):
+    """fpart[seat, f]: the pull of flag f's surround on spare units."""
+    o = 1 - seat
+    cnt, fpart, dec, nbrs = sc.cnt, sc.fpart, t.dec, t.flag_nbrs
+    nn = cnt[2, f]
+    m = t.min_hold
+    for h in range(N_HEX):
+        fpart[seat, f, h] = 0.02
+    occ = 0
+    for i in range(nn):
+        if owner[nbrs[f, i]] == o:
+            occ += 1
+    for i in range(nn):
+        x = nbrs[f, i]
+        if owner[x] == o:
+            if cnt[o, f] == nn:
+                imp = 3.0 * aggr
+            elif cnt[o, f] == nn - 1:
+                imp = 1.5 * aggr
+            else:
+                imp = 0.5 + 0.5 * cnt[seat, f]
+        elif owner[x] == -1 or units[x] < m:
+            imp = 1.0 + cnt[seat, f] - 0.5 * occ
+            if imp < 0.3:
+                imp = 0.3
+        else:
+            continue
+        for h in range(N_HEX):
+            fpart[seat, f, h] = max(fpart[seat, f, h], imp * dec[x, h])
 
 
-# ---- greedy evaluation --------------------------------------------------------------------------
-@njit(cache=True)
-def _counts(owner, units, flag_nbrs, flag_nn, m, cnt):
-    """cnt[q, f] = neighbours of flag f held by seat q with >= m units."""
+@hot_inline
+def prepare(t, seat, owner, units, par, sc):
+    """Bring greedy's tables up to date for this board; returns the flag score (also w[W_BASE]).
+
+    cnt[q, f]: counted neighbours of flag f for seat q. field[h]: worth of one spare unit on h
+    (near flag hexes that need units: own surrounds to complete, enemy surrounds to break),
+    the largest pull of any flag; a flag's pull only depends on who holds its surrounding hexes
+    and which of them count, so each seat keeps it per flag and rebuilds it only when that
+    surround changed (a max does not depend on the order). tm: see _reach."""
+    aggr = par[0]
+    w, fsig, nbrs, cnt = sc.w, sc.fsig, t.flag_nbrs, sc.cnt
+    w[W_AGGR] = aggr
+    w[W_DFN] = par[1]
+    w[W_TW] = par[2]
+    w[W_M] = t.min_hold
+    w[W_FTW] = t.flags_to_win
+    _reach(t, seat, owner, units, sc)
+    m = t.min_hold
+    _counts(owner, units, nbrs, m, cnt)
+    if sc.fv[AGGR_OF + seat] != aggr:
+        sc.fv[AGGR_OF + seat] = aggr
+        fsig[seat, :] = -1
+    changed = sc.sv[FIELD_SEAT] != seat
+    for f in range(4):
+        sig = 0
+        for i in range(cnt[2, f]):
+            x = nbrs[f, i]
+            sig = sig * 5 + (0 if owner[x] < 0 else 1 + 2 * owner[x] + (1 if units[x] >= m else 0))
+        if sig != fsig[seat, f]:
+            fsig[seat, f] = sig
+            changed = True
+            _flag_pull(t, seat, f, owner, units, aggr, sc)
+    if changed:
+        fp, field = sc.fpart, sc.field
+        for h in range(N_HEX):
+            field[h] = max(max(fp[seat, 0, h], fp[seat, 1, h]), max(fp[seat, 2, h], fp[seat, 3, h]))
+        sc.sv[FIELD_SEAT] = seat
+    w[W_BASE] = _flag_score(cnt, seat, w)
+    return w[W_BASE]
+
+
+@hot
+def _counts(owner, units, flag_nbrs, m, cnt):
+    """cnt[q, f] = neighbours of flag f held by seat q with >= m units (row 2: how many)."""
     for f in range(4):
         cnt[0, f] = 0
         cnt[1, f] = 0
-        for i in range(flag_nn[f]):
+        for i in range(cnt[2, f]):
             h = flag_nbrs[f, i]
             if owner[h] >= 0 and units[h] >= m:
                 cnt[owner[h], f] += 1
 
 
-@njit(cache=True)
-def _flag_score(cnt, seat, flag_nn, ftw, aggr):
+@hot
+def _flag_score(cnt, seat, w):
+    ftw = np.int64(w[W_FTW])
     mine = 0.0
     theirs = 0.0
     hm = 0
     ho = 0
     for f in range(4):
+        nn = cnt[2, f]
         k = cnt[seat, f]
-        mine += k * k + (6.0 if k == flag_nn[f] else 0.0)
-        hm += 1 if k == flag_nn[f] else 0
+        mine += k * k + (6.0 if k == nn else 0.0)
+        hm += 1 if k == nn else 0
         k = cnt[1 - seat, f]
-        theirs += k * k + (6.0 if k == flag_nn[f] else 0.0)
-        ho += 1 if k == flag_nn[f] else 0
+        theirs += k * k + (6.0 if k == nn else 0.0)
+        ho += 1 if k == nn else 0
     mine += 3.0 * hm * hm + (60.0 if hm >= ftw else 0.0)
     theirs += 3.0 * ho * ho + (60.0 if ho >= ftw else 0.0)
-    return W_FLAG * (mine - aggr * theirs)
-
-
-@njit(cache=True)
-def workspace(dec):
-    """Greedy's tables for one game, all derived from the public board, as one tuple:
-    cnt (2, 4), field (56,), tm (56,), valid (3,) (see prepare), dec (56, 56) = 0.7 ** distance,
-    fpart (2, 4, 56) and fsig (2, 4) (each seat's field per flag, and the surround it was built
-    for), and scratch: ks (4,) unit counts a step tries, legal (336,) the random bot's step list,
-    mv (3,) the step chosen."""
-    return (np.zeros((2, 4), dtype=np.int64), np.zeros(56), np.zeros(56, dtype=np.int64),
-            np.array([0, 0, -1], dtype=np.int64), dec, np.zeros((2, 4, 56)),
-            -np.ones((2, 4), dtype=np.int64), np.zeros(4, dtype=np.int64),
-            np.zeros(56 * 6, dtype=np.int64), np.zeros(3, dtype=np.int64))
-
-
-@njit(cache=True)
-def prepare(seat, owner, units, flag_nbrs, flag_nn, near, rp, aggr, ws):
-    """Bring the per-turn tables up to date (valid[0]: tm, valid[1]: cnt and field; the kernel
-    clears them when the board changes in a way that matters). Returns the flag score.
-
-    cnt[q, f]: counted neighbours of flag f for seat q. field[h]: worth of one spare unit on h
-    (near flag hexes that need units: own surrounds to complete, enemy surrounds to break).
-    tm[h]: most units one enemy stack can bring to h within half a die roll."""
-    cnt, field, tm, valid, dec, fpart, fsig = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6]
-    m = rp[_R_MIN]
-    o = 1 - seat
-    if valid[0] == 0:
-        keep = 1 if rp[_R_BLEED] == 1 else 0
-        reach = (rp[_R_DIE] + 1) // 2
-        for h in range(56):
-            tm[h] = 0
-        for e in range(56):
-            ue = units[e]
-            if owner[e] != o or ue - keep < 1:
-                continue
-            # with the bleed a stack brings ue - d units d steps away: none from ue steps on
-            lim = reach if keep == 0 or ue > reach else ue - 1
-            for j in range(1, 56):  # j = 0 is e itself
-                d = near[e, j, 1]
-                if d > lim:
-                    break
-                h = near[e, j, 0]
-                x = ue - keep * d
-                if x > tm[h]:
-                    tm[h] = x
-        valid[0] = 1
-    if valid[1] == 0:
-        _counts(owner, units, flag_nbrs, flag_nn, m, cnt)
-        # field = the largest pull of any flag; a flag's pull only depends on who holds its
-        # surrounding hexes and which of them count, so each seat keeps it per flag and
-        # rebuilds it only when that surround changed (a max does not depend on the order)
-        changed = valid[2] != seat
-        for f in range(4):
-            nn = flag_nn[f]
-            sig = 0
-            for i in range(nn):
-                t = flag_nbrs[f, i]
-                st = 0 if owner[t] < 0 else 1 + 2 * owner[t] + (1 if units[t] >= m else 0)
-                sig = sig * 5 + st
-            if sig == fsig[seat, f]:
-                continue
-            fsig[seat, f] = sig
-            changed = True
-            for h in range(56):
-                fpart[seat, f, h] = 0.02
-            occ = 0
-            for i in range(nn):
-                if owner[flag_nbrs[f, i]] == o:
-                    occ += 1
-            for i in range(nn):
-                t = flag_nbrs[f, i]
-                if owner[t] == o:
-                    if cnt[o, f] == nn:
-                        imp = 3.0 * aggr
-                    elif cnt[o, f] == nn - 1:
-                        imp = 1.5 * aggr
-                    else:
-                        imp = 0.5 + 0.5 * cnt[seat, f]
-                elif owner[t] == -1 or units[t] < m:
-                    imp = 1.0 + cnt[seat, f] - 0.5 * occ
-                    if imp < 0.3:
-                        imp = 0.3
-                else:
-                    continue
-                for h in range(56):
-                    fpart[seat, f, h] = max(fpart[seat, f, h], imp * dec[t, h])
-        if changed:
-            for h in range(56):
-                field[h] = max(max(fpart[seat, 0, h], fpart[seat, 1, h]),
-                               max(fpart[seat, 2, h], fpart[seat, 3, h]))
-            valid[2] = seat
-        valid[1] = 1
-    return _flag_score(cnt, seat, flag_nn, rp[_R_WIN], aggr)
+    return W_FLAG * (mine - w[W_AGGR] * theirs)
 
 
 # The helpers below take scalars only: array arguments to a numba function cost reference
 # counting on every call, which made the evaluation several times slower.
-@njit(cache=True)
+@hot
 def _risk(u, field_h, fo, cs, nn):
     """What losing an own hex (u units; fo its flag or -1, cs counted neighbours of that flag,
     nn its neighbour count) to the enemy would cost."""
@@ -233,7 +274,7 @@ def _risk(u, field_h, fo, cs, nn):
     return r
 
 
-@njit(cache=True)
+@hot
 def _hex_value(o, u, seat, fo, cs, nn, field_h, tm_h, m, dfn, tw):
     """Worth of (owner o, u units) on a hex to seat, apart from the flag score."""
     if o != seat:
@@ -249,12 +290,12 @@ def _hex_value(o, u, seat, fo, cs, nn, field_h, tm_h, m, dfn, tw):
     return v
 
 
-@njit(cache=True)
+@hot
 def _counted(o, u, m):
     return o >= 0 and u >= m
 
 
-@njit(cache=True)
+@hot
 def _recount(cnt, f, o, u, o_new, u_new, m):
     """A hex around flag f (f = -1: none, nothing to do) goes from (o, u) to (o_new, u_new):
     move its count in cnt. Called again with the states swapped, it undoes itself."""
@@ -265,13 +306,17 @@ def _recount(cnt, f, o, u, o_new, u_new, m):
             cnt[o_new, f] += 1
 
 
-# inlined into its callers: it takes seven arrays, and their reference counting on every call
-# cost more than the evaluation (greedy vs greedy 1,840-1,900 -> 2,160-2,270 games/s per core;
-# compile time unchanged)
-@njit(cache=True, inline="always")
-def delta(seat, h1, o1n, u1n, h2, o2n, u2n, owner, units, cnt, base, field, tm, flag_nn,
-          flag_of, m, ftw, aggr, dfn, tw):
-    """Score change when hex h1 (or -1) becomes (o1n, u1n) and hex h2 becomes (o2n, u2n)."""
+# inlined into its callers, which pass the arrays they bound once: array arguments' reference
+# counting on every call cost more than the evaluation (greedy vs greedy 1,840-1,900 ->
+# 2,160-2,270 games/s per core)
+@hot_inline
+def delta(seat, h1, u1n, h2, u2n, owner, units, cnt, field, tm, flag_of, w):
+    """Score change when the seat's hex h1 (or -1) keeps u1n units (0: it empties) and the
+    seat holds hex h2 with u2n units (a placement, reinforcement or step)."""
+    m = np.int64(w[W_M])
+    dfn = w[W_DFN]
+    tw = w[W_TW]
+    o1n = seat if u1n > 0 else -1
     d = 0.0
     f1 = flag_of[h1] if h1 >= 0 else -1
     f2 = flag_of[h2]
@@ -281,50 +326,65 @@ def delta(seat, h1, o1n, u1n, h2, o2n, u2n, owner, units, cnt, base, field, tm, 
     u2 = units[h2]
     c1 = f1 >= 0 and (_counted(o1, u1, m) != _counted(o1n, u1n, m) or
                       (_counted(o1, u1, m) and o1 != o1n))
-    c2 = f2 >= 0 and (_counted(o2, u2, m) != _counted(o2n, u2n, m) or
-                      (_counted(o2, u2, m) and o2 != o2n))
+    c2 = f2 >= 0 and (_counted(o2, u2, m) != _counted(seat, u2n, m) or
+                      (_counted(o2, u2, m) and o2 != seat))
     if c1 or c2:  # some surround count changes: score the counts as they would be, then undo
         _recount(cnt, f1, o1, u1, o1n, u1n, m)
-        _recount(cnt, f2, o2, u2, o2n, u2n, m)
-        d += _flag_score(cnt, seat, flag_nn, ftw, aggr) - base
-        _recount(cnt, f2, o2n, u2n, o2, u2, m)
+        _recount(cnt, f2, o2, u2, seat, u2n, m)
+        d += _flag_score(cnt, seat, w) - w[W_BASE]
+        _recount(cnt, f2, seat, u2n, o2, u2, m)
         _recount(cnt, f1, o1n, u1n, o1, u1, m)
     if h1 >= 0:
         cs = cnt[seat, f1] if f1 >= 0 else 0
-        nn = flag_nn[f1] if f1 >= 0 else 0
+        nn = cnt[2, f1] if f1 >= 0 else 0
         d += (_hex_value(o1n, u1n, seat, f1, cs, nn, field[h1], tm[h1], m, dfn, tw)
               - _hex_value(o1, u1, seat, f1, cs, nn, field[h1], tm[h1], m, dfn, tw))
     cs = cnt[seat, f2] if f2 >= 0 else 0
-    nn = flag_nn[f2] if f2 >= 0 else 0
-    d += (_hex_value(o2n, u2n, seat, f2, cs, nn, field[h2], tm[h2], m, dfn, tw)
+    nn = cnt[2, f2] if f2 >= 0 else 0
+    d += (_hex_value(seat, u2n, seat, f2, cs, nn, field[h2], tm[h2], m, dfn, tw)
           - _hex_value(o2, u2, seat, f2, cs, nn, field[h2], tm[h2], m, dfn, tw))
     return d
 
 
+@hot
+def _merge(alloc, n):
+    """Merge alloc[:n] entries of the same hex (first occurrence's place); returns the count."""
+    k = 0
+    for j in range(n):
+        found = False
+        for i in range(k):
+            if alloc[i, 0] == alloc[j, 0]:
+                alloc[i, 1] += alloc[j, 1]
+                found = True
+        if not found:
+            alloc[k, 0] = alloc[j, 0]
+            alloc[k, 1] = alloc[j, 1]
+            k += 1
+    return k
 
 
-@njit(cache=True)
-def _greedy_reinforce(seat, v, owner, units, flag_nn, flag_of, rp, aggr, dfn, tw, cnt, field,
-                      tm, alloc):
+@hot
+def _greedy_reinforce(seat, v, owner, units, alloc, cnt, field, tm, w, flag_of):
     """Spend v units on own hexes: first where a few units complete or protect a surround (best
     gain per unit), the rest on the safe own hex where a spare unit is worth most.
-    Needs prepare() done. Returns (entries, gain); the board is left unchanged."""
-    m = rp[_R_MIN]
-    ftw = rp[_R_WIN]
+    Needs prepare() done (cnt, field, tm, w are its tables). Returns (entries, gain); the board
+    and the tables are left unchanged."""
+    m = np.int64(w[W_M])
+    base0 = w[W_BASE]
     rem = v
     n = 0
     gain = 0.0
     while rem > 0:
-        base = _flag_score(cnt, seat, flag_nn, ftw, aggr)
+        w[W_BASE] = _flag_score(cnt, seat, w)
         best_r = -1e18
         best_h = -1
         best_a = 0
         # the spare-unit hex: most field among own hexes the enemy cannot take
         spare = -1
-        for h in range(56):
+        for h in range(N_HEX):
             if owner[h] == seat and (spare < 0 or field[h] > field[spare]) and tm[h] < units[h] + rem:
                 spare = h
-        for h in range(56):
+        for h in range(N_HEX):
             if owner[h] != seat:
                 continue
             u = units[h]
@@ -338,14 +398,13 @@ def _greedy_reinforce(seat, v, owner, units, flag_nn, flag_of, rp, aggr, dfn, tw
                 continue
             if a > rem:
                 a = rem
-            g = delta(seat, -1, 0, 0, h, seat, u + a, owner, units, cnt, base, field, tm, flag_nn,
-                      flag_of, m, ftw, aggr, dfn, tw)
+            g = delta(seat, -1, 0, h, u + a, owner, units, cnt, field, tm, flag_of, w)
             if g / a > best_r:
                 best_r = g / a
                 best_h = h
                 best_a = a
         if best_h < 0:  # no own hex qualifies (cannot happen: the card's hex is own): any own hex
-            for h in range(56):
+            for h in range(N_HEX):
                 if owner[h] == seat:
                     best_h = h
                     best_a = rem
@@ -362,50 +421,27 @@ def _greedy_reinforce(seat, v, owner, units, flag_nn, flag_of, rp, aggr, dfn, tw
         h = alloc[j, 0]
         _recount(cnt, flag_of[h], seat, units[h], seat, units[h] - alloc[j, 1], m)
         units[h] -= alloc[j, 1]
-    # merge entries for the same hex
-    k = 0
-    for j in range(n):
-        found = False
-        for i in range(k):
-            if alloc[i, 0] == alloc[j, 0]:
-                alloc[i, 1] += alloc[j, 1]
-                found = True
-        if not found:
-            alloc[k, 0] = alloc[j, 0]
-            alloc[k, 1] = alloc[j, 1]
-            k += 1
-    return k, gain
+    w[W_BASE] = base0
+    return _merge(alloc, n), gain
 
 
-# ---- decisions (what the kernel calls) ------------------------------------------------------------
-# The kernel calls random_card / random_reinforce / random_step for the random bot and these for
-# greedy, which keeps its per-turn tables in a workspace the kernel owns (see workspace): all of
-# it derived from the public board. Each takes only what it uses: every array argument of a
-# call costs reference counting.
-
-@njit(cache=True)
-def choose_card(par, seat, hand, hn, owner, units, card_hex, flag_nbrs, flag_nn, flag_of, near, rp,
-                ws, scratch):
+# ---- decisions ------------------------------------------------------------------------------------
+# Each takes only what its seat sees: its own hand row and public state.
+@hot
+def choose_card(t, sc, par, seat, hand, hn, owner, units, card_hex):
     """Index into `hand` (own cards only) of the card to play next."""
-    cnt, field, tm = ws[0], ws[1], ws[2]
-    aggr = par[0]
-    dfn = par[1]
-    tw = par[2]
-    m = rp[_R_MIN]
-    ftw = rp[_R_WIN]
-    base = prepare(seat, owner, units, flag_nbrs, flag_nn, near, rp, aggr, ws)
+    prepare(t, seat, owner, units, par, sc)
+    cnt, field, tm, w, flag_of, alloc = sc.cnt, sc.field, sc.tm, sc.w, t.flag_of, sc.alloc
     best = -1e18
     bi = 0
     for i in range(hn):
         card = hand[i]
         h = card_hex[card]
-        v = _value(card)
+        v = card_value(card)
         if owner[h] == -1:
-            val = delta(seat, -1, 0, 0, h, seat, v, owner, units, cnt, base, field, tm, flag_nn,
-                        flag_of, m, ftw, aggr, dfn, tw)
+            val = delta(seat, -1, 0, h, v, owner, units, cnt, field, tm, flag_of, w)
         elif owner[h] == seat:
-            val = _greedy_reinforce(seat, v, owner, units, flag_nn, flag_of, rp, aggr, dfn, tw,
-                                    cnt, field, tm, scratch)[1]
+            val = _greedy_reinforce(seat, v, owner, units, alloc, cnt, field, tm, w, flag_of)[1]
         else:
             val = -0.001 * v  # wasted: throw away the lowest card
         if val > best:
@@ -414,92 +450,185 @@ def choose_card(par, seat, hand, hn, owner, units, card_hex, flag_nbrs, flag_nn,
     return bi
 
 
-@njit(cache=True)
-def reinforce_plan(par, seat, v, owner, units, flag_nbrs, flag_nn, flag_of, near, rp, ws, alloc):
+@hot
+def reinforce_plan(t, sc, par, seat, v, owner, units, alloc):
     """Distribute v units over own hexes: alloc[:n] = (hex, units); returns n."""
-    prepare(seat, owner, units, flag_nbrs, flag_nn, near, rp, par[0], ws)
-    return _greedy_reinforce(seat, v, owner, units, flag_nn, flag_of, rp, par[0], par[1], par[2],
-                             ws[0], ws[1], ws[2], alloc)[0]
+    prepare(t, seat, owner, units, par, sc)
+    return _greedy_reinforce(seat, v, owner, units, alloc, sc.cnt, sc.field, sc.tm, sc.w, t.flag_of)[0]
 
 
-@njit(cache=True)
-def choose_step(par, seat, owner, units, nbr, nbr_n, is_flag, flag_nbrs, flag_nn, flag_of, near,
-                rp, ws, mv):
-    """Next move step: mv = (src, dst, k), or mv[0] = -1 to stop."""
-    bleed = rp[_R_BLEED] == 1
-    cnt, field, tm, ks = ws[0], ws[1], ws[2], ws[7]
-    aggr = par[0]
-    dfn = par[1]
-    tw = par[2]
-    m = rp[_R_MIN]
-    ftw = rp[_R_WIN]
-    keep = 1 if bleed else 0
-    base = prepare(seat, owner, units, flag_nbrs, flag_nn, near, rp, aggr, ws)
+@hot_inline
+def _next_unit(t, sc, par, seat, v, owner, units, placed):
+    """The hex of the reinforcement's next unit: the plan for the board before this card's
+    units (units - placed), entry by entry. The plan is kept while that board, v, the seat and
+    the parameters are the ones it was made for."""
+    on = sc.plan_on
+    same = (sc.sv[PLAN_SEAT] == seat and sc.sv[PLAN_V] == v and sc.fv[PLAN_PAR] == par[0]
+            and sc.fv[PLAN_PAR + 1] == par[1] and sc.fv[PLAN_PAR + 2] == par[2])
+    for h in range(N_HEX):
+        if on[0, h] != owner[h] or on[1, h] != units[h] - placed[h]:
+            same = False
+            on[0, h] = owner[h]
+            on[1, h] = units[h] - placed[h]
+    if not same:
+        sc.sv[PLAN_SEAT] = seat
+        sc.sv[PLAN_V] = v
+        for i in range(3):
+            sc.fv[PLAN_PAR + i] = par[i]
+        sc.sv[PLAN_N] = reinforce_plan(t, sc, par, seat, v, owner, on[1], sc.plan)
+    plan = sc.plan
+    for j in range(sc.sv[PLAN_N]):
+        if placed[plan[j, 0]] < plan[j, 1]:
+            return plan[j, 0]
+    return plan[0, 0]
+
+
+@hot_inline
+def _step_counts(seat, u, od, ud, fs, fd, tm_src, m, keep, ks):
+    """Unit counts worth trying for a step of a u-stack (fs: its flag) onto a hex of od with ud
+    units (fd: its flag): all that may move; only the spare units from a hex that surrounds a
+    flag; just enough to beat the defender (and to keep min_hold there); just enough to make a
+    surrounding hex count. 0: none."""
+    spare = u - (m if m > tm_src + 1 else tm_src + 1)
+    ks[0] = u - keep if fs < 0 or od == 1 - seat else 0
+    ks[1] = spare if fs >= 0 else 0
+    ks[2] = 0
+    ks[3] = 0
+    if od == 1 - seat:
+        ks[2] = ud + 1
+        ks[3] = ud + m
+    elif fd >= 0:
+        ks[2] = m - (ud if od == seat else 0)
+
+
+@hot
+def choose_step(t, sc, par, seat, owner, units, fix, mv):
+    """Next move step: mv = (src, slot, k) with dst = nbr[src, slot], or mv[0] = -1 to stop.
+    fix >= 0 (src * 6 + slot): the pair is chosen, only its best count is wanted."""
+    prepare(t, seat, owner, units, par, sc)
+    cnt, field, tm, w, ks = sc.cnt, sc.field, sc.tm, sc.w, sc.ks
+    nbr, nbr_n, is_flag, flag_of, keep, m = t.nbr, t.nbr_n, t.is_flag, t.flag_of, t.keep, t.min_hold
     o = 1 - seat
-    best = EPS
+    best = EPS if fix < 0 else -np.inf
     mv[0] = -1
-    for src in range(56):
-        if owner[src] != seat:
-            continue
+    for src in range(N_HEX):
         u = units[src]
         kmax = u - keep
-        if kmax < 1:
+        if owner[src] != seat or kmax < 1 or (fix >= 0 and src != fix // 6):
             continue
-        fs = flag_of[src]
         for i in range(nbr_n[src]):
             dst = nbr[src, i]
-            if is_flag[dst] == 1:
-                continue
             od = owner[dst]
             ud = units[dst]
-            if od == o:
-                if kmax <= ud:
-                    continue
-            elif fs < 0 and flag_of[dst] < 0 and field[dst] <= field[src] and tm[src] < u:
+            if is_flag[dst] == 1 or (fix >= 0 and i != fix % 6) or (od == o and kmax <= ud):
+                continue
+            if (fix < 0 and od != o and flag_of[src] < 0 and flag_of[dst] < 0
+                    and field[dst] <= field[src] and tm[src] < u):
                 continue  # spare units going nowhere useful
-            # unit counts worth trying: all that may move; only the spare units from a hex that
-            # surrounds a flag; just enough to beat the defender (and to keep min_hold there);
-            # just enough to make a surrounding hex count
-            spare = u - (m if m > tm[src] + 1 else tm[src] + 1)
-            ks[0] = kmax if fs < 0 or od == o else 0
-            ks[1] = spare if fs >= 0 else 0
-            ks[2] = 0
-            ks[3] = 0
-            if od == o:
-                ks[2] = ud + 1
-                ks[3] = ud + m
-            elif flag_of[dst] >= 0:
-                ks[2] = m - (ud if od == seat else 0)
+            _step_counts(seat, u, od, ud, flag_of[src], flag_of[dst], tm[src], m, keep, ks)
             for j in range(4):
                 k = ks[j]
                 if k < 1 or k > kmax or (od == o and k <= ud):
                     continue
                 if (j > 0 and k == ks[0]) or (j > 1 and k == ks[1]) or (j == 3 and k == ks[2]):
                     continue
-                if od == seat:
-                    u2 = ud + k
-                elif od == -1:
-                    u2 = k
-                else:
-                    u2 = k - ud
-                o1 = seat if u - k > 0 else -1
-                val = delta(seat, src, o1, u - k, dst, seat, u2, owner, units, cnt, base, field,
-                            tm, flag_nn, flag_of, m, ftw, aggr, dfn, tw)
+                u2 = ud + k if od == seat else (k if od == -1 else k - ud)
+                val = delta(seat, src, u - k, dst, u2, owner, units, cnt, field, tm, flag_of, w)
                 if val > best:
                     best = val
                     mv[0] = src
-                    mv[1] = dst
+                    mv[1] = i
                     mv[2] = k
+    if fix >= 0 and mv[0] < 0:  # no candidate count for the chosen pair: all that may move
+        mv[0] = fix // 6
+        mv[1] = fix % 6
+        mv[2] = units[fix // 6] - keep
+
+
+# ---- the engine's bot and evaluation functions ------------------------------------------------
+@hot_inline
+def _same_board(on, owner, units):
+    """Is the board the one `on` holds? (on := the board either way)."""
+    same = True
+    for h in range(N_HEX):
+        if on[0, h] != owner[h] or on[1, h] != units[h]:
+            same = False
+            on[0, h] = owner[h]
+            on[1, h] = units[h]
+    return same
+
+
+@hot_inline
+def _step_memo(sc, par, seat, pair, owner, units):
+    """The count of the step greedy chose at the STEP decision, when this COUNT decision is on
+    that board, pair, seat and parameters; -1 otherwise (choose_step finds the pair's best)."""
+    sv, fv = sc.sv, sc.fv
+    ok = (sv[STEP_SEAT] == seat and sv[STEP_PAIR] == pair and fv[STEP_PAR] == par[0]
+          and fv[STEP_PAR + 1] == par[1] and fv[STEP_PAR + 2] == par[2])
+    if _same_board(sc.step_on, owner, units) and ok:
+        return sv[STEP_K]
+    return -1
+
+
+@hot_inline
+def bot_move(t, pos, seat, code, par, sc, rng):
+    """Greedy (code 1) for the decision the position asks for; -1 for an unknown code.
+    Reinforcement units follow the card's plan and a step's count is the one chosen with its
+    pair, so those decisions are table look-ups (the scratch keeps both, keyed on the board)."""
+    if code != BOT_GREEDY:
+        return -1
+    st = pos.st
+    ph = st[PHASE]
+    if ph == REINF:
+        return MV_REINF + _next_unit(t, sc, par, seat, st[REINF_V], pos.owner, pos.units,
+                                     pos.reinf[0])
+    if ph == CARD:
+        i = choose_card(t, sc, par, seat, pos.hands[seat], pos.hand_n[seat], pos.owner,
+                        pos.units, pos.card_hex)
+        return MV_CARD + pos.hands[seat, i]
+    mv = sc.mv
+    if ph == COUNT:
+        k = _step_memo(sc, par, seat, st[PEND], pos.owner, pos.units)
+        if k < 0:
+            choose_step(t, sc, par, seat, pos.owner, pos.units, st[PEND], mv)
+            k = mv[2]
+        return MV_COUNT + k
+    choose_step(t, sc, par, seat, pos.owner, pos.units, -1, mv)
+    if mv[0] < 0:
+        return MV_STOP
+    sv = sc.sv
+    sv[STEP_SEAT] = seat
+    sv[STEP_PAIR] = mv[0] * 6 + mv[1]
+    sv[STEP_K] = mv[2]
+    for i in range(3):
+        sc.fv[STEP_PAR + i] = par[i]
+    _same_board(sc.step_on, pos.owner, pos.units)
+    return MV_STEP + mv[0] * 6 + mv[1]
+
+
+@hot
+def position_value(t, sc, seat, owner, units, par):
+    """Greedy's score of a board for seat: flag terms plus every own hex's worth."""
+    v = prepare(t, seat, owner, units, par, sc)
+    cnt, field, tm, flag_of = sc.cnt, sc.field, sc.tm, t.flag_of
+    m = t.min_hold
+    for h in range(N_HEX):
+        f = flag_of[h]
+        cs = cnt[seat, f] if f >= 0 else 0
+        nn = cnt[2, f] if f >= 0 else 0
+        v += _hex_value(owner[h], units[h], seat, f, cs, nn, field[h], tm[h], m, par[1], par[2])
+    return v
 
 
 @njit(cache=True)
-def decay_table(near):
-    """dec[t, h] = 0.7 ** (steps from t to h), 0 beyond 11 steps or through a flag."""
-    dec = np.zeros((56, 56))
-    for t in range(56):
-        for j in range(56):
-            d = near[t, j, 1]
-            if d >= 12:
-                break
-            dec[t, near[t, j, 0]] = _DECAY[d]
-    return dec
+def evaluate(t, pos, seat):
+    """Greedy's score of the board for `seat` minus its score for the other seat, both with
+    greedy's default parameters (delta is the change of one of them), so the two seats'
+    evaluations are opposite; +-1e9 once won or lost, 0 for a drawn game. The search bot scores
+    a rollout it cuts off with it."""
+    if pos.st[OVER] == 1:
+        w = pos.st[WINNER]
+        return 0.0 if w < 0 else (1e9 if w == seat else -1e9)
+    sc = new_scratch(t)
+    return (position_value(t, sc, seat, pos.owner, pos.units, _DEFAULT_PAR)
+            - position_value(t, sc, 1 - seat, pos.owner, pos.units, _DEFAULT_PAR))

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
+from sim import engine, search
 from sim.errors import VariantError
 from sim.games.base import Bot, Game, Param, SeatBot, Trace
+from sim.games.flags import bots as B
 from sim.games.flags import kernel as K
+from sim.games.flags.bots import decay_table
 from sim.games.flags.geometry import LAYOUTS, board
+from sim.games.flags.position import card_name
+from sim.rng import game_seed
 
 SEATS = ["A", "B"]
-_STILL = {"same": K.STILL_SAME, "any3": K.STILL_ANY}
-_FIRST = {"roll": K.FIRST_ROLL, "A": K.FIRST_A, "B": K.FIRST_B, "alternate": K.FIRST_ALTERNATE}
 
 PARAMS = (
     Param("hand_size", "int", 5, "cards in hand after drawing back up", low=1, high=20,
@@ -48,68 +51,53 @@ PARAMS = (
           seed_text="A 7 \u00d7 8 hex board: 52 territory hexes + 4 fixed flags."),
 )
 
+GREEDY = Bot(
+    "greedy", B.BOT_GREEDY, "works toward surrounding flags: claims and reinforces flag neighbours, "
+    "attacks the opponent's surrounds, protects its own, holds many hexes; one-step lookahead",
+    params=(Param("aggression", "float", B.GREEDY_DEFAULTS[0], "weight on the opponent's surrounds (attack)",
+                  low=0.0, high=10.0),
+            Param("defence", "float", B.GREEDY_DEFAULTS[1], "weight on own hexes an enemy stack could take",
+                  low=0.0, high=10.0),
+            Param("territory", "float", B.GREEDY_DEFAULTS[2], "worth of holding a hex (own cards pointing "
+                  "there reinforce, the opponent's are wasted)", low=0.0, high=100.0)))
 BOTS = (
-    Bot("random", 0, "uniform over the hand's cards, each reinforcement unit to a uniform own "
+    Bot("random", engine.BOT_UNIFORM, "uniform over the hand's cards, each reinforcement unit to a uniform own "
         "hex, each step uniform over legal (from, to) pairs and stopping, uniform unit count"),
-    Bot("greedy", 1, "works toward surrounding flags: claims and reinforces flag neighbours, "
-        "attacks the opponent's surrounds, protects its own, holds many hexes; one-step lookahead",
-        params=(Param("aggression", "float", 1.0, "weight on the opponent's surrounds (attack)",
-                      low=0.0, high=10.0),
-                Param("defence", "float", 0.25, "weight on own hexes an enemy stack could take",
-                      low=0.0, high=10.0),
-                Param("territory", "float", 8.0, "worth of holding a hex (own cards pointing "
-                      "there reinforce, the opponent's are wasted)", low=0.0, high=100.0))),
+    GREEDY,
+    # greedy plays one decision after the tree, then evaluate scores the position: against greedy
+    # (40 rotated games each) that won 16:24 at 200 iterations, 13:27 at 400, while rollouts of
+    # 8 decisions at 100 iterations won 5:35 (docs/rules/flags.md has the full runs)
+    search.mcts_bot(GREEDY, iterations=200, rollout="greedy", rollout_depth=1, eval_scale=100.0),
 )
 
 
-_NO_RECORD = np.zeros((1, K.REC_COLS), dtype=np.int64)
+EXTRA_DTYPES = {name: np.int8 if name.startswith("flags_held") else np.int32 for name in K.EXTRA}
 
 
-def rule_vector(rules: dict[str, Any]) -> np.ndarray:
-    rp = np.zeros(K.N_RULES, dtype=np.int64)
-    rp[K.R_HAND] = rules["hand_size"]
-    rp[K.R_CARDS] = rules["cards_per_turn"]
-    rp[K.R_DIE] = rules["die_sides"]
-    rp[K.R_MIN] = rules["min_hold_units"]
-    rp[K.R_WIN] = rules["flags_to_win"]
-    rp[K.R_STILL] = _STILL[rules["still_hold"]]
-    rp[K.R_BLEED] = 1 if rules["bleed"] else 0
-    rp[K.R_FIRST] = _FIRST[rules["first_player"]]
-    rp[K.R_MAXT] = rules["max_turns"]
-    return rp
+@lru_cache(maxsize=32)
+def _tables(key: tuple, traced: bool) -> K.Tables:
+    rules = dict(key)
+    b = board(rules["board"])
+    return K.build_tables(rules, b.tables(), _decay(rules["board"]), traced)
 
 
-def bot_arrays(seats: Sequence[SeatBot]) -> tuple[np.ndarray, np.ndarray]:
-    codes = np.array([s.bot.code for s in seats], dtype=np.int64)
-    bp = np.array([[1.0, 0.25, 8.0], [1.0, 0.25, 8.0]], dtype=np.float64)
-    for i, s in enumerate(seats):
-        vec = s.param_vector()
-        bp[i, :len(vec)] = vec
-    return codes, bp
+@lru_cache(maxsize=4)
+def _decay(layout: str) -> np.ndarray:
+    return decay_table(board(layout).near)
 
 
-def _columns(out: np.ndarray) -> dict[str, np.ndarray]:
-    return {
-        "winner": out[:, 0].astype(np.int8),
-        "end_reason": out[:, 1].astype(np.int8),
-        "turns": out[:, 2].astype(np.int32),
-        "first_seat": out[:, 3].astype(np.int8),
-        "score_A": out[:, 4].astype(np.int16),
-        "score_B": out[:, 5].astype(np.int16),
-        "flags_held_A": out[:, 4].astype(np.int8),
-        "flags_held_B": out[:, 5].astype(np.int8),
-        "flags_first_flag_turn_A": out[:, 6].astype(np.int32),
-        "flags_first_flag_turn_B": out[:, 7].astype(np.int32),
-        "flags_combats": out[:, 8].astype(np.int32),
-        "flags_units_A": out[:, 9].astype(np.int32),
-        "flags_units_B": out[:, 10].astype(np.int32),
-        "flags_cards_played": out[:, 11].astype(np.int32),
-        "flags_claims": out[:, 12].astype(np.int32),
-        "flags_claims_broken": out[:, 13].astype(np.int32),
-    }
+def tables(rules: dict[str, Any], traced: bool = False) -> K.Tables:
+    """The rule tables of resolved rules (cached); traced: with room for the action log."""
+    return _tables(tuple(sorted(rules.items())), traced)
 
 
-class FlagsGame(Game):
+engine.implement(K.Tables, no_alloc=True, new_position=K.new_position, new_position_at=K.new_position_at,
+                 to_move=K.to_move, legal_moves=K.legal_moves, apply=K.apply, result=K.result,
+                 copy_position=K.copy_position, sample_hidden=K.sample_hidden,
+                 evaluate=B.evaluate, new_scratch=B.new_scratch, bot_move=B.bot_move)
+
+
+class FlagsGame(engine.EngineGame, Game):
     name = "flags"
     title = "Four flags"
     description = ("Two players claim hexes with cards and march units to surround 3 of 4 flags "
@@ -141,34 +129,53 @@ class FlagsGame(Game):
                        "as turn-cap draws.")
         return out
 
-    # ---- playing ------------------------------------------------------------------------------
-    def _args(self, rules: dict[str, Any], seats: Sequence[SeatBot]):
-        codes, bp = bot_arrays(seats)
-        return board(rules["board"]).tables() + (rule_vector(rules), codes, bp)
+    # ---- playing: engine.EngineGame's drivers, the action log for pictures and the verifier ----
+    extra_columns = {name: (i, EXTRA_DTYPES[name]) for i, name in enumerate(K.EXTRA)}
+    score_dtype = np.int16
 
-    def play_chunk(self, rules, seats, first_game, n_games, run_seed):
-        out, _, _ = K.run_kernel(np.uint64(run_seed), np.int64(first_game), np.int64(n_games),
-                                 *self._args(rules, seats), False, _NO_RECORD)
-        return _columns(out)
+    def tables(self, rules: dict[str, Any]) -> K.Tables:
+        return tables(rules)
+
+    def max_decisions(self, rules: dict[str, Any]) -> int:
+        return K.max_decisions(rules)
+
+    def describe(self, rules, seat, move):
+        return describe(move)
 
     def play_traced(self, rules, seats, game_index, run_seed) -> Trace:
-        rows = rules["max_turns"] * (rules["cards_per_turn"] * 60 + rules["die_sides"]
-                                     + rules["hand_size"] + 4) + 2 * rules["hand_size"] + 8
-        rec = np.zeros((rows, K.REC_COLS), dtype=np.int64)
-        out, card_hex, n = K.run_kernel(np.uint64(run_seed), np.int64(game_index), np.int64(1),
-                                        *self._args(rules, seats), True, rec)
+        """The engine's traced game, replayed once more with the action log on (deals, plays,
+        allocations, rolls, steps, draws, reshuffles, ends of turn): `moves` are those actions."""
         from sim.games.flags.trace import moves_from_record
-        n = int(n)
-        row = {k: v[0].item() for k, v in _columns(out).items()}
-        return Trace(game=self.name, rules=dict(rules), seat_names=list(SEATS),
-                     game_index=game_index, run_seed=run_seed,
-                     moves=moves_from_record(rec[:n]), row=row,
-                     data={"record": rec[:n].copy(), "card_hex": card_hex.copy(),
-                           "bots": [s.label() for s in seats]})
+
+        trace = super().play_traced(rules, seats, game_index, run_seed)
+        seed = game_seed(np.uint64(run_seed), np.int64(game_index))
+        pos = K.replay(tables(rules, traced=True), np.uint64(seed), np.int64(game_index),
+                       trace.data["rec"])
+        record = np.asarray(pos.log)[:int(pos.st[K.LOG_N])].copy()
+        trace.moves = moves_from_record(record)
+        trace.data.update(record=record, card_hex=np.asarray(pos.card_hex).copy(),
+                          bots=[s.label() for s in seats])
+        return trace
 
     def verify_trace(self, trace: Trace) -> None:
+        """Every decision legal and replayed through the rule functions (the engine's check),
+        then the action log re-played by the independent position API (trace.verify)."""
         from sim.games.flags.trace import verify
+
+        super().verify_trace(trace)
         verify(trace)
+
+    def check_position(self, t, pos) -> None:
+        """Cards conserved (hands, draw pile and discards hold each card once), units only on
+        held territory hexes."""
+        st = np.asarray(pos.st)
+        hands, hand_n = np.asarray(pos.hands), np.asarray(pos.hand_n)
+        cards = np.concatenate([hands[0, :hand_n[0]], hands[1, :hand_n[1]],
+                                np.asarray(pos.deck)[:st[K.DECK_N]], np.asarray(pos.disc)[:st[K.DISC_N]]])
+        assert sorted(cards.tolist()) == list(range(K.N_CARDS)), "cards not conserved"
+        owner, units = np.asarray(pos.owner), np.asarray(pos.units)
+        assert ((owner == -1) == (units == 0)).all() and (units >= 0).all(), "owner / units"
+        assert (owner[np.asarray(t.is_flag) == 1] == -1).all(), "units on a flag"
 
     def draw(self, trace: Trace, path: str, every_move: bool = False) -> None:
         from sim.games.flags.draw import draw_trace
@@ -178,11 +185,28 @@ class FlagsGame(Game):
         from sim.games.flags.report import metrics
         return metrics(df, rules, self.end_reasons)
 
-    warm_parts = (("all", 30.0),)
+    warm_parts = (("all", 45.0),)
 
     def warm(self, part: str = "all") -> None:
+        """Compile the chunk and traced drivers (the search bot is compiled with them) and the
+        verifier; one game of greedy vs random and one of the search bot vs greedy."""
         rules = self.defaults()
-        seats = [SeatBot(BOTS[1], {p.name: p.default for p in BOTS[1].params})] * 2
-        self.play_chunk(rules, seats, 0, 1, 0)
-        self.play_traced(rules, seats, 0, 0)
+        greedy, rand, mcts = (SeatBot(b, {p.name: p.default for p in b.params}) for b in (GREEDY, BOTS[0], BOTS[2]))
+        self.play_chunk(rules, [greedy, rand], 0, 1, 0)
+        self.verify_trace(self.play_traced(rules, [greedy, rand], 0, 0))
+        self.play_chunk(rules, [mcts, greedy], 0, 1, 0)
+
+
+def describe(move: int) -> str:
+    """A decision's move code in words (the phase is part of the code)."""
+    if move < K.MV_REINF:
+        return f"play {card_name(move - K.MV_CARD)}"
+    if move < K.MV_STOP:
+        return f"+1 on hex {move - K.MV_REINF}"
+    if move == K.MV_STOP:
+        return "stop"
+    if move < K.MV_COUNT:
+        src, slot = divmod(move - K.MV_STEP, 6)
+        return f"step from {src} (neighbour {slot})"
+    return f"x{move - K.MV_COUNT}"
 

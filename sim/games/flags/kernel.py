@@ -1,71 +1,163 @@
-"""Compiled rules of Four flags: one call plays a whole chunk of games (or one traced game).
+"""Compiled rules of Four flags on the engine interface (sim/engine.py): the rule tables, the
+position, and the rule functions; the bots are in bots.py, registration in game.py.
 
-State of one game (all int64 numpy arrays, hexes indexed as in geometry.py):
-    owner[56]      -1 empty (and always on flags), 0 = seat A, 1 = seat B
-    units[56]      units on the hex (0 iff empty)
-    hands[2, H]    cards in hand, hand_n[2] how many
-    deck[52]       draw pile, top = deck[ctr[C_DECK] - 1]; disc[52] discard pile
-    ctr[8]         counters: deck size, discard size, record length, combats, cards played
-A card is 0..51: value = card % 13 + 2 (2..10, J 11, Q 12, K 13, A 14), suit = card // 13.
-card_hex[card] is the territory hex the card points to (shuffled each game).
+Board index map (hex = row * 7 + col; `board = "standard"`, odd rows shifted right; "mirrored"
+shifts the even rows, so W sits at (3,0) and E at (4,6)). Flags hold no units, are never entered:
 
-Rule parameters arrive as the int64 vector `rp` (indices R_*), bots as codes[2] and bp[2, 3]
-(greedy's aggression, defence, territory). Bots only ever get their own hand row and public state (bots.py).
+    row 0   00 01 02 N3 04 05 06            N = flag North (0,3): neighbours 2, 4, 9, 10
+    row 1     07 08 09 10 11 12 13
+    row 2   14 15 16 17 18 19 20
+    row 3     21 22 23 24 25 26 E6          E = flag East (3,6): neighbours 20, 26, 34
+    row 4   W0 29 30 31 32 33 34            W = flag West (4,0): neighbours 21, 29, 35
+    row 5     35 36 37 38 39 40 41
+    row 6   42 43 44 45 46 47 48
+    row 7     49 50 51 S3 53 54 55          S = flag South (7,3): neighbours 45, 46, 51, 53
+
+A card is 0..51: value = card % 13 + 2 (2..10, J 11, Q 12, K 13, A 14), suit = card // 13;
+card_hex[card] is the territory hex the card points to (shuffled onto the board each game).
+
+A turn is a sequence of engine decisions by the seat to move (st[PHASE] says which):
+
+    CARD   play a card of the hand                   move = card (0..51)      cards_per_turn times
+    REINF  (a card on an own hex) one unit onto      move = MV_REINF + hex    once per unit
+           an own hex
+           -- when the last card is done, apply rolls the die: st[STEPS_LEFT] = roll --
+    STEP   a step's source and destination           move = MV_STEP + src * 6 + slot (to
+                                                     nbr[src, slot]), or MV_STOP
+    COUNT  how many units that step moves            move = MV_COUNT + k
+           -- after `roll` steps or a stop: draw back up, judge claims, the other seat's turn --
+
+Legal moves are listed in the order the random bot drew from before the engine (hand slots,
+own hexes in hex order, (source, slot) pairs in board order then "stop", counts ascending), so
+the engine's uniform bot is that random bot, draw for draw. Chance events (first-seat rolls, the
+two shuffles and the deal in `new_position_at`; the die, reshuffles and draws in `apply`) take
+the generator's draws in the order the old one-call-per-chunk kernel took them.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
-from sim.games.flags.bots import (
-    BOT_RANDOM,
-    choose_card,
-    choose_step,
-    decay_table,
-    random_card,
-    random_reinforce,
-    random_step,
-    reinforce_plan,
-    workspace,
-)
-from sim.rng import below, game_seed, new_state, shuffle
+from sim import engine
+from sim.rng import below, shuffle
 
-# rule vector indices
-R_HAND, R_CARDS, R_DIE, R_MIN, R_WIN, R_STILL, R_BLEED, R_FIRST, R_MAXT = range(9)
-N_RULES = 9
+# The functions run at every decision (to_move, legal_moves, apply, bots.bot_move and all they
+# call) allocate nothing and are compiled without numba's reference counting (`implement`'s
+# no_alloc). Each takes the tables, position and scratch, 34 arrays: with reference counting
+# every call adds and drops a reference to each, atomically, which cost more than the rules.
+hot = njit(cache=True, _nrt=False)
+hot_inline = njit(cache=True, _nrt=False, inline="always")
+
+N_HEX, N_CARDS, N_FLAGS = 56, 52, 4
 FIRST_ROLL, FIRST_A, FIRST_B, FIRST_ALTERNATE = 0, 1, 2, 3
 STILL_SAME, STILL_ANY = 0, 1
-
-# counters
-C_DECK, C_DISC, C_REC, C_COMBATS, C_PLAYED = range(5)
-
-# record kinds: row = (seat, kind, a, b, c)
+STILL_CODES = {"same": STILL_SAME, "any3": STILL_ANY}
+FIRST_CODES = {"roll": FIRST_ROLL, "A": FIRST_A, "B": FIRST_B, "alternate": FIRST_ALTERNATE}
+END_FLAGS, END_CAP = 0, 1
+# phases and move codes
+CARD, REINF, STEP, COUNT = 0, 1, 2, 3
+MV_CARD, MV_REINF, MV_STOP, MV_STEP, MV_COUNT = 0, 100, 199, 200, 1000
+# position.st fields
+(PHASE, SEAT, TURNS, FIRST, DECK_N, DISC_N, COMBATS, PLAYED, CLAIM_SEAT, CLAIM_MASK, FIRST_FLAG_A,
+ FIRST_FLAG_B, CLAIMS, BROKEN, WINNER, OVER, REASON, CARDS_LEFT, REINF_V, REINF_LEFT, STEPS_LEFT,
+ PEND, DECISIONS, LOG_N, OWN_N) = range(25)
+N_ST = 25
+# the trace's action log: row = (seat, kind, a, b, c)
 K_DEAL, K_PLAY, K_ALLOC, K_ROLL, K_STEP, K_DRAW, K_SHUFFLE, K_END = range(8)
 EFFECT_PLACE, EFFECT_REINFORCE, EFFECT_DISCARD = 0, 1, 2
-
-END_FLAGS, END_CAP = 0, 1
 REC_COLS = 5
+# result row after the scores (flags held at the end): the game's own columns
+EXTRA = ("flags_held_A", "flags_held_B", "flags_first_flag_turn_A", "flags_first_flag_turn_B",
+         "flags_combats", "flags_units_A", "flags_units_B", "flags_cards_played", "flags_claims",
+         "flags_claims_broken")
 
 
-@njit(cache=True)
+class Tables(NamedTuple):
+    n_seats: np.int64
+    max_moves: np.int64  # the longest list: all (source, slot) pairs or a big stack's counts
+    turn_cap: np.int64  # 0: the game caps itself at max_turns turns (a draw, END_CAP)
+    res_width: np.int64
+    hand_size: np.int64
+    cards_per_turn: np.int64
+    die_sides: np.int64
+    min_hold: np.int64
+    flags_to_win: np.int64
+    still: np.int64  # STILL_SAME / STILL_ANY
+    keep: np.int64  # units a step leaves on its source: 1 with the bleed, else 0
+    first: np.int64  # FIRST_*
+    max_turns: np.int64
+    log_rows: np.int64  # capacity of position.log: 0 in chunks, the trace's bound when traced
+    nbr: np.ndarray  # int64[56, 6] neighbour hexes, -1 padded
+    nbr_n: np.ndarray  # int64[56]
+    is_flag: np.ndarray  # int64[56]
+    flag_nbrs: np.ndarray  # int64[4, 4] neighbour hexes of flags N, S, W, E, -1 padded
+    flag_nn: np.ndarray  # int64[4]: 4, 4, 3, 3
+    flag_of: np.ndarray  # int64[56]: the flag a hex surrounds, -1 if none
+    near: np.ndarray  # int64[56, 56, 2]: (hex, steps) every hex reachable from e, nearest first
+    dec: np.ndarray  # float64[56, 56]: 0.7 ** steps (greedy's field), 0 beyond 11 or via a flag
+
+
+class Position(NamedTuple):
+    owner: np.ndarray  # int64[56]: -1 empty (always on flags), else the seat holding the hex
+    units: np.ndarray  # int64[56]: units on the hex (0 iff empty)
+    hands: np.ndarray  # int64[2, hand_size]: hands[s, :hand_n[s]] are seat s's cards, -1 after
+    hand_n: np.ndarray  # int64[2]
+    deck: np.ndarray  # int64[52]: the draw pile deck[:st[DECK_N]], top card last
+    disc: np.ndarray  # int64[52]: the discard pile disc[:st[DISC_N]] (public)
+    card_hex: np.ndarray  # int64[52]: the board's labelling (public)
+    known: np.ndarray  # int8[2, 52]: known[s, c] = 1 when seat s knows card c is in the other
+    #                    hand (the deck ran out: both hands were known at the reshuffle)
+    reinf: np.ndarray  # int64[2, 56]: the reinforcement being played: row 0 the units it has put
+    #                    on each hex, row 1 the mover's hexes reinf[1, :st[OWN_N]] in hex order
+    #                    (its legal moves, unchanged until it ends; one array, not two: every
+    #                    array of the position is handed on at each call)
+    st: np.ndarray  # int64[N_ST]: phase, seat, turn and pile counters, claims ... (above)
+    log: np.ndarray  # int64[log_rows, 5]: the traced game's actions (not seen by any bot)
+
+
+def build_tables(rules: dict, layout_tables: tuple, dec: np.ndarray, traced: bool) -> Tables:
+    """Tables for resolved rules; layout_tables = geometry.Board.tables() (nbr .. near; the
+    territory list is left out: the set-up finds it from is_flag, and every array of the tables
+    is handed on at each call)."""
+    turns, cards, die, hand = (rules["max_turns"], rules["cards_per_turn"], rules["die_sides"],
+                               rules["hand_size"])
+    # a stack never holds more units than all cards played: the count list's bound
+    max_moves = max(6 * N_HEX + 1, turns * cards * 14 + 1)
+    log_rows = turns * (cards * 16 + die + 2 * hand + 3) + 2 * hand + 8 if traced else 0
+    i = np.int64
+    return Tables(i(2), i(max_moves), i(0), i(engine.SCORES + 2 + len(EXTRA)), i(hand), i(cards),
+                  i(die), i(rules["min_hold_units"]), i(rules["flags_to_win"]),
+                  i(STILL_CODES[rules["still_hold"]]), i(1 if rules["bleed"] else 0),
+                  i(FIRST_CODES[rules["first_player"]]), i(turns), i(log_rows), *layout_tables[:6], layout_tables[7], dec)
+
+
+def max_decisions(rules: dict) -> int:
+    """Bound on a game's decisions: per turn each card and reinforcement unit, two per step, a stop."""
+    return rules["max_turns"] * (rules["cards_per_turn"] * 15 + 2 * rules["die_sides"] + 1) + 1
+
+
+@hot
 def card_value(card):
     return card % 13 + 2
 
 
-@njit(cache=True)
-def _rec(record, rec, ctr, seat, kind, a, b, c):
-    if record:
-        i = ctr[C_REC]
-        rec[i, 0] = seat
-        rec[i, 1] = kind
-        rec[i, 2] = a
-        rec[i, 3] = b
-        rec[i, 4] = c
-        ctr[C_REC] = i + 1
+@hot_inline
+def _log(t, pos, seat, kind, a, b, c):
+    i = pos.st[LOG_N]
+    if i < pos.log.shape[0]:
+        pos.log[i, 0] = seat
+        pos.log[i, 1] = kind
+        pos.log[i, 2] = a
+        pos.log[i, 3] = b
+        pos.log[i, 4] = c
+        pos.st[LOG_N] = i + 1
 
 
-@njit(cache=True)
+# ---- rules on plain arrays (also called by tests and bots) -----------------------------------
+@hot
 def held_mask(owner, units, seat, flag_nbrs, flag_nn, min_hold):
     """Bit f set when `seat` holds flag f: every neighbour its own with >= min_hold units."""
     m = 0
@@ -81,12 +173,12 @@ def held_mask(owner, units, seat, flag_nbrs, flag_nn, min_hold):
     return m
 
 
-@njit(cache=True)
+@hot
 def popcount4(m):
     return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1)
 
 
-@njit(cache=True)
+@hot
 def resolve_claims(mover, mask_mover, mask_other, claim, flags_to_win, still):
     """End of `mover`'s turn. claim = [claim seat or -1, flags claimed (bit mask)], updated in place.
 
@@ -129,8 +221,8 @@ def step_ok(owner, units, seat, src, dst, k, nbr, nbr_n, is_flag, bleed):
     return True
 
 
-@njit(cache=True)
-def apply_step(owner, units, seat, src, dst, k, ctr):
+@hot
+def apply_step(owner, units, seat, src, dst, k):
     """Move k units (legal, see step_ok); combat leaves the difference. Returns units killed."""
     units[src] -= k
     if units[src] == 0:
@@ -145,217 +237,397 @@ def apply_step(owner, units, seat, src, dst, k, ctr):
         killed = 2 * units[dst]
         units[dst] = k - units[dst]
         owner[dst] = seat
-        ctr[C_COMBATS] += 1
     return killed
 
 
+@hot_inline
+def count_range(t, owner, units, seat, src, dst):
+    """(fewest, most) units a step src -> dst may move (fewest > most: none)."""
+    kmin = units[dst] + 1 if owner[dst] == 1 - seat else 1
+    return kmin, units[src] - t.keep
+
+
+# ---- set-up -------------------------------------------------------------------------------------
 @njit(cache=True)
-def _draw_up(seat, hands, hand_n, deck, disc, ctr, hand_size, rng, record, rec):
-    while hand_n[seat] < hand_size:
-        if ctr[C_DECK] == 0:
-            n = ctr[C_DISC]
-            for i in range(n):
-                deck[i] = disc[i]
-            ctr[C_DECK] = n
-            ctr[C_DISC] = 0
-            shuffle(rng, deck[:n])
-            _rec(record, rec, ctr, seat, K_SHUFFLE, n, 0, 0)
-        ctr[C_DECK] -= 1
-        card = deck[ctr[C_DECK]]
-        hands[seat, hand_n[seat]] = card
-        hand_n[seat] += 1
-        _rec(record, rec, ctr, seat, K_DRAW, card, 0, 0)
-
-
-@njit(cache=True)
-def play_turn(seat, owner, units, hands, hand_n, deck, disc, ctr, card_hex, nbr, nbr_n, is_flag,
-              flag_nbrs, flag_nn, flag_of, terr, near, rp, codes, bp, rng, record, rec, alloc, ws):
-    """One full turn of `seat`: play cards, roll, move, draw back up.
-
-    The bot functions receive hands[seat] only (never the other hand, the deck or the discards'
-    order) and a workspace of tables derived from the public board (bots.workspace); drawing
-    happens after every decision of the turn.
-    """
-    code = codes[seat]
-    par = bp[seat]
-    valid = ws[3]
-    valid[0] = 0
-    valid[1] = 0
-    for _ in range(rp[R_CARDS]):
-        if code == BOT_RANDOM:
-            i = random_card(rng, hand_n[seat])
-        else:
-            i = choose_card(par, seat, hands[seat], hand_n[seat], owner, units, card_hex,
-                            flag_nbrs, flag_nn, flag_of, near, rp, ws, alloc)
-        card = hands[seat, i]
-        hand_n[seat] -= 1
-        hands[seat, i] = hands[seat, hand_n[seat]]
-        hands[seat, hand_n[seat]] = -1
-        disc[ctr[C_DISC]] = card
-        ctr[C_DISC] += 1
-        ctr[C_PLAYED] += 1
-        h = card_hex[card]
-        v = card_value(card)
-        if owner[h] == -1:
-            owner[h] = seat
-            units[h] = v
-            _rec(record, rec, ctr, seat, K_PLAY, card, h, EFFECT_PLACE)
-        elif owner[h] == seat:
-            _rec(record, rec, ctr, seat, K_PLAY, card, h, EFFECT_REINFORCE)
-            if code == BOT_RANDOM:
-                n = random_reinforce(seat, v, owner, rng, alloc)
-            else:
-                n = reinforce_plan(par, seat, v, owner, units, flag_nbrs, flag_nn, flag_of, near,
-                                   rp, ws, alloc)
-            for j in range(n):
-                x = alloc[j, 0]
-                if flag_of[x] >= 0 and units[x] < rp[R_MIN]:
-                    valid[1] = 0  # a surrounding hex may start to count
-                units[x] += alloc[j, 1]
-                _rec(record, rec, ctr, seat, K_ALLOC, x, alloc[j, 1], 0)
-        else:
-            _rec(record, rec, ctr, seat, K_PLAY, card, h, EFFECT_DISCARD)
-            continue  # a wasted card changes nothing on the board
-        if flag_of[h] >= 0:
-            valid[1] = 0
-    roll = 1 + below(rng, rp[R_DIE])
-    _rec(record, rec, ctr, seat, K_ROLL, roll, 0, 0)
-    mv = ws[9]
-    for _ in range(roll):
-        if code == BOT_RANDOM:
-            random_step(seat, owner, units, nbr, nbr_n, is_flag, rp[R_BLEED] == 1, rng, ws[8], mv)
-        else:
-            choose_step(par, seat, owner, units, nbr, nbr_n, is_flag, flag_nbrs, flag_nn, flag_of,
-                        near, rp, ws, mv)
-        if mv[0] < 0:
-            break
-        if owner[mv[1]] == 1 - seat:
-            valid[0] = 0  # an enemy stack is gone: what the enemy can reach changes
-        if flag_of[mv[0]] >= 0 or flag_of[mv[1]] >= 0:
-            valid[1] = 0  # counts and field only depend on the hexes around flags
-        apply_step(owner, units, seat, mv[0], mv[1], mv[2], ctr)
-        _rec(record, rec, ctr, seat, K_STEP, mv[0], mv[1], mv[2])
-    _draw_up(seat, hands, hand_n, deck, disc, ctr, rp[R_HAND], rng, record, rec)
-
-
-@njit(cache=True)
-def play_game(seed, game_index, nbr, nbr_n, is_flag, flag_nbrs, flag_nn, flag_of, terr, near, rp,
-              codes, bp, record, rec, out, card_hex, dec):
-    """Play one game. out[:] = winner, end reason, turns, first seat, held A, held B,
-    first flag turn A, first flag turn B, combats, units A, units B, cards played, claims,
-    claims broken. card_hex (52,) receives the board labelling. Returns the record length."""
-    rng = new_state(seed)
-    hand_size = rp[R_HAND]
-    # who goes first: both roll the die, the higher roll starts (ties are re-rolled)
-    first = 0
-    if rp[R_FIRST] == FIRST_ROLL and rp[R_DIE] == 1:
-        first = below(rng, 2)  # a one-sided die cannot break the tie: a coin decides
-    elif rp[R_FIRST] == FIRST_ROLL:
+def _first_seat(t, rng, game_index):
+    """Who starts: both roll the die, the higher roll starts (ties re-rolled); a one-sided die
+    cannot break the tie, so a coin decides; or fixed, or alternating with the game index."""
+    if t.first == FIRST_ROLL and t.die_sides == 1:
+        return below(rng, 2)
+    if t.first == FIRST_ROLL:
         while True:
-            ra = 1 + below(rng, rp[R_DIE])
-            rb = 1 + below(rng, rp[R_DIE])
+            ra = 1 + below(rng, t.die_sides)
+            rb = 1 + below(rng, t.die_sides)
             if ra != rb:
-                first = 0 if ra > rb else 1
-                break
-    elif rp[R_FIRST] == FIRST_B:
-        first = 1
-    elif rp[R_FIRST] == FIRST_ALTERNATE:
-        first = game_index % 2
-    # the 52 hex tiles, shuffled onto the territory hexes
-    for c in range(52):
-        card_hex[c] = terr[c]
+                return 0 if ra > rb else 1
+    if t.first == FIRST_B:
+        return 1
+    if t.first == FIRST_ALTERNATE:
+        return game_index % 2
+    return 0
+
+
+@njit(cache=True)
+def new_position_at(t, rng, game_index):
+    first = _first_seat(t, rng, game_index)
+    card_hex = np.empty(N_CARDS, np.int64)  # the 52 hex tiles, shuffled onto the territory hexes
+    n = 0
+    for h in range(N_HEX):
+        if t.is_flag[h] == 0:
+            card_hex[n] = h
+            n += 1
     shuffle(rng, card_hex)
-    owner = -np.ones(56, dtype=np.int64)
-    units = np.zeros(56, dtype=np.int64)
-    hands = -np.ones((2, hand_size), dtype=np.int64)
-    hand_n = np.zeros(2, dtype=np.int64)
-    deck = np.arange(52).astype(np.int64)
-    disc = -np.ones(52, dtype=np.int64)
-    ctr = np.zeros(8, dtype=np.int64)
-    alloc = np.zeros((56, 2), dtype=np.int64)
-    ws = workspace(dec)
+    deck = np.arange(N_CARDS).astype(np.int64)
     shuffle(rng, deck)
-    ctr[C_DECK] = 52
+    st = np.zeros(N_ST, np.int64)
+    pos = Position(-np.ones(N_HEX, np.int64), np.zeros(N_HEX, np.int64),
+                   -np.ones((2, t.hand_size), np.int64), np.zeros(2, np.int64), deck,
+                   -np.ones(N_CARDS, np.int64), card_hex, np.zeros((2, N_CARDS), np.int8),
+                   np.zeros((2, N_HEX), np.int64), st, np.zeros((t.log_rows, REC_COLS), np.int64))
+    st[SEAT] = first
+    st[FIRST] = first
+    st[DECK_N] = N_CARDS
+    st[CLAIM_SEAT] = -1
+    st[FIRST_FLAG_A] = -1
+    st[FIRST_FLAG_B] = -1
+    st[WINNER] = -1
+    st[REASON] = END_CAP
+    st[CARDS_LEFT] = t.cards_per_turn
+    st[PHASE] = CARD
     # deal one card at a time, alternately, starting with the first player
-    for i in range(2 * hand_size):
+    for i in range(2 * t.hand_size):
         seat = (first + i) % 2
-        ctr[C_DECK] -= 1
-        hands[seat, hand_n[seat]] = deck[ctr[C_DECK]]
-        hand_n[seat] += 1
-        _rec(record, rec, ctr, seat, K_DEAL, deck[ctr[C_DECK]], 0, 0)
-    claim = np.array([-1, 0], dtype=np.int64)
-    first_flag = np.array([-1, -1], dtype=np.int64)
-    claims = 0
-    broken = 0
-    winner = -1
-    reason = END_CAP
-    turns = 0
-    seat = first
-    while turns < rp[R_MAXT]:
-        play_turn(seat, owner, units, hands, hand_n, deck, disc, ctr, card_hex, nbr, nbr_n,
-                  is_flag, flag_nbrs, flag_nn, flag_of, terr, near, rp, codes, bp, rng, record,
-                  rec, alloc, ws)
-        turns += 1
-        ma = held_mask(owner, units, 0, flag_nbrs, flag_nn, rp[R_MIN])
-        mb = held_mask(owner, units, 1, flag_nbrs, flag_nn, rp[R_MIN])
-        if ma != 0 and first_flag[0] < 0:
-            first_flag[0] = turns
-        if mb != 0 and first_flag[1] < 0:
-            first_flag[1] = turns
-        had = claim[0]
-        w = resolve_claims(seat, ma if seat == 0 else mb, mb if seat == 0 else ma, claim,
-                           rp[R_WIN], rp[R_STILL])
-        if had == 1 - seat and w < 0:
-            broken += 1
-        if claim[0] == seat:
-            claims += 1
-        _rec(record, rec, ctr, seat, K_END, ma | (mb << 4), (claim[0] + 1) | (claim[1] << 2), w + 1)
-        if w >= 0:
-            winner = w
-            reason = END_FLAGS
-            break
-        seat = 1 - seat
-    out[0] = winner
-    out[1] = reason
-    out[2] = turns
-    out[3] = first
-    out[4] = popcount4(held_mask(owner, units, 0, flag_nbrs, flag_nn, rp[R_MIN]))
-    out[5] = popcount4(held_mask(owner, units, 1, flag_nbrs, flag_nn, rp[R_MIN]))
-    out[6] = first_flag[0]
-    out[7] = first_flag[1]
-    out[8] = ctr[C_COMBATS]
+        st[DECK_N] -= 1
+        card = deck[st[DECK_N]]
+        pos.hands[seat, pos.hand_n[seat]] = card
+        pos.hand_n[seat] += 1
+        _log(t, pos, seat, K_DEAL, card, 0, 0)
+    return pos
+
+
+@njit(cache=True)
+def new_position(t, rng):
+    return new_position_at(t, rng, 0)
+
+
+@hot_inline
+def to_move(t, pos):
+    return -1 if pos.st[OVER] == 1 else pos.st[SEAT]
+
+
+# ---- legal moves ----------------------------------------------------------------------------------
+@hot_inline
+def _step_pairs(t, owner, units, seat, out):
+    """MV_STEP + src * 6 + slot for every (source, neighbour) with a legal step, board order."""
+    nbr, nbr_n, is_flag, keep = t.nbr, t.nbr_n, t.is_flag, t.keep  # bound once: see bots.py
+    n = 0
+    for src in range(N_HEX):
+        if owner[src] != seat or units[src] - keep < 1:
+            continue
+        for i in range(nbr_n[src]):
+            dst = nbr[src, i]
+            if is_flag[dst] == 1 or (owner[dst] == 1 - seat and units[src] - keep <= units[dst]):
+                continue
+            out[n] = MV_STEP + src * 6 + i
+            n += 1
+    return n
+
+
+@hot_inline
+def legal_moves(t, pos, out):
+    st = pos.st
+    if st[OVER] == 1:
+        return 0
+    seat = st[SEAT]
+    ph = st[PHASE]
+    n = 0
+    if ph == CARD:
+        hand = pos.hands[seat]
+        n = pos.hand_n[seat]
+        for i in range(n):
+            out[i] = MV_CARD + hand[i]
+    elif ph == REINF:
+        own = pos.reinf[1]
+        n = st[OWN_N]
+        for i in range(n):
+            out[i] = MV_REINF + own[i]
+    elif ph == STEP:
+        n = _step_pairs(t, pos.owner, pos.units, seat, out)
+        out[n] = MV_STOP
+        n += 1
+    else:
+        src = st[PEND] // 6
+        kmin, kmax = count_range(t, pos.owner, pos.units, seat, src, t.nbr[src, st[PEND] % 6])
+        for k in range(kmin, kmax + 1):
+            out[n] = MV_COUNT + k
+            n += 1
+    return n
+
+
+# ---- apply: one function per phase --------------------------------------------------------------
+@hot_inline
+def apply(t, pos, move, rng):
+    st = pos.st
+    ph = st[PHASE]
+    seat = st[SEAT]
+    st[DECISIONS] += 1
+    if ph == CARD:
+        _play_card(t, pos, seat, move - MV_CARD, rng)
+    elif ph == REINF:
+        _add_unit(t, pos, seat, move - MV_REINF, rng)
+    elif ph == STEP:
+        if move == MV_STOP:
+            _end_turn(t, pos, seat, rng)
+        else:
+            st[PEND] = move - MV_STEP
+            st[PHASE] = COUNT
+    else:
+        _step(t, pos, seat, move - MV_COUNT, rng)
+
+
+@hot_inline
+def _play_card(t, pos, seat, card, rng):
+    """The card leaves the hand (the last card takes its slot) for the discard pile; it places
+    units on an empty hex, reinforces on an own hex, or is wasted on the opponent's."""
+    st = pos.st
+    hand = pos.hands[seat]
+    n = pos.hand_n[seat] - 1
+    i = 0
+    while hand[i] != card:
+        i += 1
+    hand[i] = hand[n]
+    hand[n] = -1
+    pos.hand_n[seat] = n
+    pos.known[1 - seat, card] = 0
+    pos.disc[st[DISC_N]] = card
+    st[DISC_N] += 1
+    st[PLAYED] += 1
+    h = pos.card_hex[card]
+    v = card_value(card)
+    if pos.owner[h] == -1:
+        pos.owner[h] = seat
+        pos.units[h] = v
+        _log(t, pos, seat, K_PLAY, card, h, EFFECT_PLACE)
+    elif pos.owner[h] == seat:
+        _log(t, pos, seat, K_PLAY, card, h, EFFECT_REINFORCE)
+        owner, placed, own = pos.owner, pos.reinf[0], pos.reinf[1]
+        n_own = 0
+        for x in range(N_HEX):
+            placed[x] = 0
+            if owner[x] == seat:
+                own[n_own] = x
+                n_own += 1
+        st[OWN_N] = n_own
+        st[REINF_V] = v
+        st[REINF_LEFT] = v
+        st[PHASE] = REINF
+        return
+    else:
+        _log(t, pos, seat, K_PLAY, card, h, EFFECT_DISCARD)
+    _card_done(t, pos, rng)
+
+
+@hot_inline
+def _card_done(t, pos, rng):
+    """Next card, or (the last one played) the die roll and the move steps."""
+    st = pos.st
+    st[CARDS_LEFT] -= 1
+    if st[CARDS_LEFT] > 0:
+        st[PHASE] = CARD
+        return
+    roll = 1 + below(rng, t.die_sides)
+    _log(t, pos, st[SEAT], K_ROLL, roll, 0, 0)
+    st[STEPS_LEFT] = roll
+    st[PHASE] = STEP
+
+
+@hot_inline
+def _add_unit(t, pos, seat, h, rng):
+    st = pos.st
+    pos.units[h] += 1
+    pos.reinf[0, h] += 1
+    i = st[LOG_N] - 1  # one log row per hex and run of units
+    if i >= 0 and pos.log.shape[0] > 0 and pos.log[i, 1] == K_ALLOC and pos.log[i, 2] == h:
+        pos.log[i, 3] += 1
+    else:
+        _log(t, pos, seat, K_ALLOC, h, 1, 0)
+    st[REINF_LEFT] -= 1
+    if st[REINF_LEFT] == 0:
+        _card_done(t, pos, rng)
+
+
+@hot_inline
+def _step(t, pos, seat, k, rng):
+    st = pos.st
+    src = st[PEND] // 6
+    dst = t.nbr[src, st[PEND] % 6]
+    if apply_step(pos.owner, pos.units, seat, src, dst, k) > 0:
+        st[COMBATS] += 1
+    _log(t, pos, seat, K_STEP, src, dst, k)
+    st[STEPS_LEFT] -= 1
+    if st[STEPS_LEFT] == 0:
+        _end_turn(t, pos, seat, rng)
+    else:
+        st[PHASE] = STEP
+
+
+@hot_inline
+def _draw_up(t, pos, seat, rng):
+    """Draw back up to hand_size; an empty deck is rebuilt from the shuffled discards (at that
+    moment each seat knows the other's hand: every other card is public)."""
+    st = pos.st
+    while pos.hand_n[seat] < t.hand_size:
+        if st[DECK_N] == 0:
+            n = st[DISC_N]
+            for i in range(n):
+                pos.deck[i] = pos.disc[i]
+            st[DECK_N] = n
+            st[DISC_N] = 0
+            pos.known[:, :] = 0
+            for s in range(2):
+                for i in range(pos.hand_n[s]):
+                    pos.known[1 - s, pos.hands[s, i]] = 1
+            shuffle(rng, pos.deck[:n])
+            _log(t, pos, seat, K_SHUFFLE, n, 0, 0)
+        st[DECK_N] -= 1
+        card = pos.deck[st[DECK_N]]
+        pos.hands[seat, pos.hand_n[seat]] = card
+        pos.hand_n[seat] += 1
+        _log(t, pos, seat, K_DRAW, card, 0, 0)
+
+
+@hot_inline
+def _end_turn(t, pos, seat, rng):
+    """Draw back up, then the claims: judge the other seat's claim, maybe start the mover's;
+    the game ends on a win or at the turn cap, else the other seat's turn begins."""
+    st = pos.st
+    _draw_up(t, pos, seat, rng)
+    st[TURNS] += 1
+    ma = held_mask(pos.owner, pos.units, 0, t.flag_nbrs, t.flag_nn, t.min_hold)
+    mb = held_mask(pos.owner, pos.units, 1, t.flag_nbrs, t.flag_nn, t.min_hold)
+    if ma != 0 and st[FIRST_FLAG_A] < 0:
+        st[FIRST_FLAG_A] = st[TURNS]
+    if mb != 0 and st[FIRST_FLAG_B] < 0:
+        st[FIRST_FLAG_B] = st[TURNS]
+    had = st[CLAIM_SEAT]
+    claim = st[CLAIM_SEAT:CLAIM_MASK + 1]
+    w = resolve_claims(seat, ma if seat == 0 else mb, mb if seat == 0 else ma, claim,
+                       t.flags_to_win, t.still)
+    if had == 1 - seat and w < 0:
+        st[BROKEN] += 1
+    if st[CLAIM_SEAT] == seat:
+        st[CLAIMS] += 1
+    _log(t, pos, seat, K_END, ma | (mb << 4), (st[CLAIM_SEAT] + 1) | (st[CLAIM_MASK] << 2), w + 1)
+    if w >= 0:
+        st[WINNER] = w
+        st[REASON] = END_FLAGS
+        st[OVER] = 1
+    elif st[TURNS] >= t.max_turns:
+        st[OVER] = 1
+    else:
+        st[SEAT] = 1 - seat
+        st[CARDS_LEFT] = t.cards_per_turn
+        st[PHASE] = CARD
+
+
+# ---- result, copy, hidden information -------------------------------------------------------
+@njit(cache=True)
+def result(t, pos, capped, res):
+    """winner, end reason, turns, first seat, flags held at the end (the scores), then EXTRA."""
+    st = pos.st
+    res[engine.WINNER] = st[WINNER]
+    res[engine.END_REASON] = END_CAP if capped else st[REASON]
+    res[engine.TURNS] = st[TURNS]
+    res[engine.FIRST_SEAT] = st[FIRST]
     ua = 0
     ub = 0
-    for h in range(56):
-        if owner[h] == 0:
-            ua += units[h]
-        elif owner[h] == 1:
-            ub += units[h]
-    out[9] = ua
-    out[10] = ub
-    out[11] = ctr[C_PLAYED]
-    out[12] = claims
-    out[13] = broken
-    return ctr[C_REC]
-
-
-N_OUT = 14
+    for h in range(N_HEX):
+        if pos.owner[h] == 0:
+            ua += pos.units[h]
+        elif pos.owner[h] == 1:
+            ub += pos.units[h]
+    x = engine.SCORES
+    for seat in range(2):
+        held = popcount4(held_mask(pos.owner, pos.units, seat, t.flag_nbrs, t.flag_nn, t.min_hold))
+        res[x + seat] = held
+        res[x + 2 + seat] = held
+    res[x + 4] = st[FIRST_FLAG_A]
+    res[x + 5] = st[FIRST_FLAG_B]
+    res[x + 6] = st[COMBATS]
+    res[x + 7] = ua
+    res[x + 8] = ub
+    res[x + 9] = st[PLAYED]
+    res[x + 10] = st[CLAIMS]
+    res[x + 11] = st[BROKEN]
 
 
 @njit(cache=True)
-def run_kernel(run_seed, first_game, n_games, nbr, nbr_n, is_flag, flag_nbrs, flag_nn, flag_of,
-               terr, near, rp, codes, bp, record, rec):
-    """Play games first_game .. first_game + n_games - 1 (one entry point for chunks and traces,
-    so the whole game compiles once). Returns out[n_games, N_OUT], the last game's card_hex (52,)
-    and, when record is true (n_games = 1), the number of rows written to rec."""
-    out = np.zeros((n_games, N_OUT), dtype=np.int64)
-    card_hex = np.zeros(52, dtype=np.int64)
-    row = np.zeros(N_OUT, dtype=np.int64)
+def copy_position(t, pos):
+    return Position(pos.owner.copy(), pos.units.copy(), pos.hands.copy(), pos.hand_n.copy(),
+                    pos.deck.copy(), pos.disc.copy(), pos.card_hex.copy(), pos.known.copy(),
+                    pos.reinf.copy(), pos.st.copy(), pos.log.copy())
+
+
+@njit(cache=True)
+def sample_hidden(t, pos, seat, rng):
+    """Redraw what `seat` cannot see: the other hand's cards it does not know and the draw
+    pile's order, from those same cards (its own hand, the discards, the board, every count and
+    the cards it knows to be in the other hand stay as they are). The shuffle starts from those
+    cards in card order, a set the seat can work out, not from where they lie: two positions
+    that look the same to the seat give the same world for the same generator, so nothing
+    hidden reaches a search through the draw."""
+    other = 1 - seat
+    unseen = np.zeros(N_CARDS, np.int8)
+    for i in range(pos.hand_n[other]):
+        if pos.known[seat, pos.hands[other, i]] == 0:
+            unseen[pos.hands[other, i]] = 1
+    for j in range(pos.st[DECK_N]):
+        unseen[pos.deck[j]] = 1
+    pool = np.empty(N_CARDS, np.int64)
     n = 0
-    dec = decay_table(near)
-    for g in range(n_games):
-        gi = first_game + g
-        n = play_game(game_seed(run_seed, gi), gi, nbr, nbr_n, is_flag, flag_nbrs, flag_nn,
-                      flag_of, terr, near, rp, codes, bp, record, rec, row, card_hex, dec)
-        out[g, :] = row
-    return out, card_hex, n
+    for c in range(N_CARDS):
+        if unseen[c] == 1:
+            pool[n] = c
+            n += 1
+    shuffle(rng, pool[:n])
+    k = 0
+    for i in range(pos.hand_n[other]):
+        if pos.known[seat, pos.hands[other, i]] == 0:
+            pos.hands[other, i] = pool[k]
+            k += 1
+    for j in range(pos.st[DECK_N]):
+        pos.deck[j] = pool[k]
+        k += 1
+
+
+# ---- traced games ---------------------------------------------------------------------------------
+@njit(cache=True)
+def replay(t, seed, game_index, rec):
+    """The position after the decisions of a traced game (rec = engine record: seat, move,
+    generator state before apply), with t.log_rows > 0 so it carries the action log."""
+    rng = np.empty(1, np.uint64)
+    rng[0] = np.uint64(seed)
+    pos = new_position_at(t, rng, game_index)
+    for i in range(rec.shape[0]):
+        rng[0] = np.uint64(rec[i, 2])
+        apply(t, pos, rec[i, 1], rng)
+    return pos
+
+
+def make_position(t: Tables, owner, units, hands, deck, card_hex, seat: int, disc=()) -> Position:
+    """A position at the start of `seat`'s turn from plain lists (tests, designers): hands is
+    two lists of cards, deck the draw pile (top card last)."""
+    h = -np.ones((2, int(t.hand_size)), np.int64)
+    for s in range(2):
+        h[s, :len(hands[s])] = hands[s]
+    d = np.zeros(N_CARDS, np.int64)
+    d[:len(deck)] = deck
+    dc = -np.ones(N_CARDS, np.int64)
+    dc[:len(disc)] = disc
+    st = np.zeros(N_ST, np.int64)
+    st[[SEAT, DECK_N, DISC_N, CARDS_LEFT]] = seat, len(deck), len(disc), t.cards_per_turn
+    st[[CLAIM_SEAT, FIRST_FLAG_A, FIRST_FLAG_B, WINNER, REASON]] = -1, -1, -1, -1, END_CAP
+    return Position(np.array(owner, np.int64), np.array(units, np.int64), h,
+                    np.array([len(hands[0]), len(hands[1])], np.int64), d, dc,
+                    np.array(card_hex, np.int64), np.zeros((2, N_CARDS), np.int8),
+                    np.zeros((2, N_HEX), np.int64), st, np.zeros((int(t.log_rows), REC_COLS), np.int64))

@@ -80,33 +80,9 @@ def verify(trace: Trace) -> None:
     played = 0
     hand_size, per_turn, m = r["hand_size"], r["cards_per_turn"], r["min_hold_units"]
 
-    def conserved(where: str) -> None:
-        assert len(deck) + len(hands[0]) + len(hands[1]) + len(disc) == 52, f"{where}: card count"
-        assert not (deck & disc or hands[0] & hands[1] or (hands[0] | hands[1]) & (deck | disc)), \
-            f"{where}: a card in two places"
-        assert sum(pos.units) == expected_units, f"{where}: units not conserved"
-        for h in range(56):
-            assert (pos.owner[h] == -1) == (pos.units[h] == 0), f"{where}: hex {h} owner/units"
-            assert pos.units[h] >= 0
-            if b.is_flag[h]:
-                assert pos.owner[h] == -1, f"{where}: units on a flag"
-
-    i = 0
-    # the deal: one card at a time, alternately, from the first seat
-    first = trace.row["first_seat"]
-    fp = r["first_player"]
-    if fp in ("A", "B"):
-        assert first == "AB".index(fp), "wrong first seat"
-    elif fp == "alternate":
-        assert first == trace.game_index % 2, "wrong first seat"
-    for j in range(2 * hand_size):
-        seat, kind, card = rec[i][0], rec[i][1], rec[i][2]
-        assert kind == K.K_DEAL and seat == (first + j) % 2, f"deal {j}"
-        assert card in deck
-        deck.remove(card)
-        hands[seat].add(card)
-        i += 1
-    conserved("deal")
+    first = _deal(trace, rec, deck, hands)
+    i = 2 * hand_size
+    _conserved("deal", deck, hands, disc, pos, expected_units)
     claim = None
     winner = -1
     turns = 0
@@ -134,7 +110,7 @@ def verify(trace: Trace) -> None:
             pos.play_card(seat, h, card_value(card), alloc)
             if effect != "discard":
                 expected_units += card_value(card)
-            conserved(where)
+            _conserved(where, deck, hands, disc, pos, expected_units)
         seat, kind, roll = rec[i][0], rec[i][1], rec[i][2]
         i += 1
         assert seat == mover and kind == K.K_ROLL and 1 <= roll <= r["die_sides"], f"{where}: roll"
@@ -149,7 +125,7 @@ def verify(trace: Trace) -> None:
             lost = pos.step(seat, src, dst, k, r["bleed"])
             combats += lost > 0
             expected_units -= lost
-            conserved(where)
+            _conserved(where, deck, hands, disc, pos, expected_units)
         while rec[i][1] in (K.K_DRAW, K.K_SHUFFLE):
             seat, kind, x = rec[i][0], rec[i][1], rec[i][2]
             i += 1
@@ -161,7 +137,7 @@ def verify(trace: Trace) -> None:
                 assert x in deck, f"{where}: drew a card not in the deck"
                 deck.remove(x)
                 hands[seat].add(x)
-            conserved(where)
+            _conserved(where, deck, hands, disc, pos, expected_units)
         assert len(hands[mover]) == hand_size, f"{where}: hand not refilled"
         seat, kind, masks, cl, w = rec[i]
         i += 1
@@ -185,10 +161,50 @@ def verify(trace: Trace) -> None:
             break
         mover = 1 - mover
     assert i == len(rec), "actions after the game ended"
+    _check_row(trace, pos, winner, turns, combats, played, first_flag, claims, broken)
+
+
+def _conserved(where: str, deck: set[int], hands: list[set[int]], disc: set[int], pos: Position,
+               expected_units: int) -> None:
+    """Every card in one place, units conserved up to combat losses, none on a flag."""
+    assert len(deck) + len(hands[0]) + len(hands[1]) + len(disc) == 52, f"{where}: card count"
+    assert not (deck & disc or hands[0] & hands[1] or (hands[0] | hands[1]) & (deck | disc)), \
+        f"{where}: a card in two places"
+    assert sum(pos.units) == expected_units, f"{where}: units not conserved"
+    b = pos.board
+    for h in range(56):
+        assert (pos.owner[h] == -1) == (pos.units[h] == 0), f"{where}: hex {h} owner/units"
+        assert pos.units[h] >= 0
+        if b.is_flag[h]:
+            assert pos.owner[h] == -1, f"{where}: units on a flag"
+
+
+def _deal(trace: Trace, rec: list, deck: set[int], hands: list[set[int]]) -> int:
+    """The deal: one card at a time, alternately, from the first seat (checked against the
+    rule); returns the first seat."""
+    first = trace.row["first_seat"]
+    fp = trace.rules["first_player"]
+    if fp in ("A", "B"):
+        assert first == "AB".index(fp), "wrong first seat"
+    elif fp == "alternate":
+        assert first == trace.game_index % 2, "wrong first seat"
+    for j in range(2 * trace.rules["hand_size"]):
+        seat, kind, card = rec[j][0], rec[j][1], rec[j][2]
+        assert kind == K.K_DEAL and seat == (first + j) % 2, f"deal {j}"
+        assert card in deck
+        deck.remove(card)
+        hands[seat].add(card)
+    return first
+
+
+def _check_row(trace: Trace, pos: Position, winner: int, turns: int, combats: int, played: int,
+               first_flag: list[int], claims: int, broken: int) -> None:
+    """The declared outcome row against the replayed game."""
+    m = trace.rules["min_hold_units"]
     row = trace.row
     assert row["winner"] == winner, "winner"
     assert row["end_reason"] == (0 if winner >= 0 else 1), "end reason"
-    assert winner >= 0 or turns == r["max_turns"], "a draw before the turn cap"
+    assert winner >= 0 or turns == trace.rules["max_turns"], "a draw before the turn cap"
     assert row["turns"] == turns, "turns"
     assert (row["flags_held_A"], row["flags_held_B"]) == (len(pos.held(0, m)), len(pos.held(1, m)))
     assert (row["flags_units_A"], row["flags_units_B"]) == (pos.total_units(0), pos.total_units(1))
