@@ -53,9 +53,28 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from numba import njit, types
+from numba.core import caching as _caching
 from numba.extending import overload
 
 from sim.rng import below
+
+# numba keeps one cache index per compiled function, listing every signature compiled for it. The
+# drivers are compiled once per game, so their index names every game's tables type, and reading
+# the index unpickles them all: an entry made where a test fixture game was importable (the suite
+# registers games from tests/) then stops a designer's run, in which `tests` cannot be imported,
+# with ModuleNotFoundError. Such an index is read as empty: this process compiles afresh (and the
+# next save keeps only what it can name), as numba already does for an index of another version.
+_load_index = _caching.IndexDataCacheFile._load_index
+
+
+def _load_index_of_importable(self):
+    try:
+        return _load_index(self)
+    except (ImportError, AttributeError):
+        return {}
+
+
+_caching.IndexDataCacheFile._load_index = _load_index_of_importable
 
 # columns of a result row before the scores
 WINNER, END_REASON, TURNS, FIRST_SEAT, SCORES = 0, 1, 2, 3, 4
