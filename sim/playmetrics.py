@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from sim import stats
+from sim import engine, stats
 from sim.runner import rotated
 
 METRICS = ("decision_moves", "branching_factor", "lead_change", "decisiveness", "drama")
@@ -105,8 +105,6 @@ def play_metrics(variant, seed: int = 0, games: int = DEFAULT_GAMES, rotation: i
         if got is None:
             return PlayMetrics(pd.DataFrame(), pd.DataFrame(), NOT_ON_ENGINE)
         tables, rec = got
-        from sim import engine
-
         legal, values, res = engine.replay_stats(
             tables, np.uint64(engine.game_seed(np.uint64(seed), np.int64(i))), np.int64(i), rec)
         rows.append({"game": i, **game_measures(legal, values, int(res[engine.WINNER]), scale)})

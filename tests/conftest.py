@@ -28,3 +28,23 @@ def variant_file(tmp_path, racedice):
         return p
 
     return write
+
+
+COIN_TEXT = 'game = "coin"\ndescription = "biased coin"\n[rules]\nbias = 0.55\n'
+
+
+@pytest.fixture(scope="session")
+def coin():
+    """The coin fixture game (tests/fixtures/coin.py: known answers), registered."""
+    from sim import games
+    from tests.fixtures.coin import GAME
+
+    games.register(GAME)
+    return GAME
+
+
+@pytest.fixture
+def coin_file(tmp_path, coin):
+    p = tmp_path / "coin.toml"
+    p.write_text(COIN_TEXT)
+    return p

@@ -36,18 +36,8 @@ class ModeCoin(Coin):
 
 
 @pytest.fixture(scope="module")
-def coin_games():
-    from tests.fixtures.coin import GAME
-
-    games.register(GAME)
+def coin_games(coin):
     games.register(ModeCoin())
-
-
-@pytest.fixture
-def coin_file(tmp_path, coin_games):
-    p = tmp_path / "coin.toml"
-    p.write_text(TEXT)
-    return p
 
 
 def test_step_values():

@@ -12,26 +12,12 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from sim import games
 from sim.cli_workflows import register
 from sim.errors import UserError
 from sim.runner import play_range
 from sim.tune import Target, _row, choose_winner, derived_seed, estimates, objective, parse_target, parse_vary, tune
 from sim.variants import load
 from tests.fixtures.coin import GAME as COIN
-
-
-@pytest.fixture(scope="module")
-def coin():
-    games.register(COIN)
-    return COIN
-
-
-@pytest.fixture
-def coin_file(tmp_path, coin):
-    p = tmp_path / "coin.toml"
-    p.write_text('game = "coin"\ndescription = "biased coin"\n[rules]\nbias = 0.55\n')
-    return p
 
 
 def test_parse_vary():
