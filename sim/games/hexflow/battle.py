@@ -27,7 +27,7 @@ from numba import njit
 from sim.rng import below, game_seed, new_state
 
 from .board import BOARD, multiplier
-from .kernel import _arrive4, _critical, _deal, _hand_pairs, _lay_dots, _link, _pair_through
+from .kernel import _arrive4, _critical, _deal, _hand_pairs, _lay_dots, _link, _pair_through, hot, hot_inline
 from .tiles import BLOCK, TILE_TYPES, networks, orientations
 from .tri import _six, empty_links
 
@@ -95,7 +95,7 @@ def battle_tables(rules: dict[str, Any]):
 
 
 # ---- kernel -----------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@hot_inline
 def _step(q, u, s, tz, nbr, ttype, towner, emask, netid):
     """Seat q's step from node u across side s (kernel._link), -1 onto a tile the transit rule
     keeps it off."""
@@ -107,7 +107,7 @@ def _step(q, u, s, tz, nbr, ttype, towner, emask, netid):
     return e
 
 
-@njit(cache=True)
+@hot
 def _relink(h, tz, nbr, ttype, towner, emask, netid, netm, lk):
     """Keep lk[q, u * 6 + s] = _step(q, u, s) for both seats (an empty hex steps from node h*2
     on every side, h*2 + 1 has none; a network from the sides it covers) after the tile on hex
@@ -134,7 +134,7 @@ def _relink(h, tz, nbr, ttype, towner, emask, netid, netm, lk):
             lk[q, u * 6 + o] = _step(q, u, o, tz, nbr, ttype, towner, emask, netid)
 
 
-@njit(cache=True)
+@hot
 def _cost_l(q, blocked, stop, srcm, dstm, lk, tz, ttype, towner, netm, d, dq):
     """Seat q's 0-1 search (an empty hex costs 1, a joined line 0, the transit rule applied),
     stepping along its link table lk[q] (_relink); tests hold it to the board-reading _cost in
@@ -188,7 +188,7 @@ def _cost_l(q, blocked, stop, srcm, dstm, lk, tz, ttype, towner, netm, d, dq):
     return best
 
 
-@njit(cache=True)
+@hot
 def _uf_find(par, v, x):
     while par[v, x] != x:
         par[v, x] = par[v, par[v, x]]
@@ -196,7 +196,7 @@ def _uf_find(par, v, x):
     return x
 
 
-@njit(cache=True)
+@hot
 def _uf_link(h, lim, par, flg, tz, nbr, ttype, towner, emask, netid, netm):
     """Join the networks of the tile on hex h to the lines of its placed neighbours below hex
     lim, in every view that may use both tiles (view q < 2: seat q under the transit rule;
@@ -221,7 +221,7 @@ def _uf_link(h, lim, par, flg, tz, nbr, ttype, towner, emask, netid, netm):
                 flg[v, b] |= flg[v, a]
 
 
-@njit(cache=True)
+@hot
 def _uf_init(h, par, flg, startm, goalm):
     """Hex h's two network nodes become singletons in every view, flagged with bit 2q (a start
     hex of seat q) and bit 2q + 1 (a goal hex of seat q)."""
@@ -232,7 +232,7 @@ def _uf_init(h, par, flg, startm, goalm):
             flg[v, h * 2 + j] = f
 
 
-@njit(cache=True)
+@hot
 def _uf_rebuild(par, flg, startm, goalm, tz, nbr, ttype, towner, emask, netid, netm):
     """Line components from scratch: a displacement removes a tile, which a union-find cannot
     undo (at most battle_tokens x 2 times a game)."""
@@ -245,7 +245,7 @@ def _uf_rebuild(par, flg, startm, goalm, tz, nbr, ttype, towner, emask, netid, n
             _uf_link(h, h, par, flg, tz, nbr, ttype, towner, emask, netid, netm)
 
 
-@njit(cache=True)
+@hot
 def _uf_joins(h, par, flg, tz, ttype, towner, netm):
     """Which start-to-goal joins run through the tile just placed on hex h: bit q = seat q's,
     along lines usable under the transit rule; bit 2 + q = seat q's along any lines. Before a
@@ -272,7 +272,7 @@ def _uf_joins(h, par, flg, tz, ttype, towner, netm):
     return out
 
 
-@njit(cache=True)
+@hot
 def _put(p, h, t, r, net_mask, emask_t, ttype, trot, towner, emask, netid, netm):
     ttype[h] = t
     trot[h] = r
@@ -288,7 +288,7 @@ def _put(p, h, t, r, net_mask, emask_t, ttype, trot, towner, emask, netid, netm)
                 netid[h * 6 + s] = j
 
 
-@njit(cache=True)
+@hot
 def _clear(h, ttype, trot, towner, emask, netid, netm):
     ttype[h] = -1
     trot[h] = -1
@@ -300,7 +300,7 @@ def _clear(h, ttype, trot, towner, emask, netid, netm):
     netm[h * 2 + 1] = 0
 
 
-@njit(cache=True)
+@hot
 def _set_need(h, nbr, emask, need):
     """need[n] = sides of hex n where a neighbour's line ends (a tile on n links a line iff it
     covers one); after the tile on h changed, only the bit of each neighbour facing h moves."""
@@ -312,7 +312,7 @@ def _set_need(h, nbr, emask, need):
             need[n] = (need[n] & ~(1 << o)) | (((em >> s) & 1) << o)
 
 
-@njit(cache=True)
+@hot
 def _set_owner(h, old, new, nbr, nown):
     """nown[q, n] = tiles of seat q next to hex n; the tile on h passes from seat old (-1: h was
     empty) to seat new."""
@@ -324,7 +324,7 @@ def _set_owner(h, old, new, nbr, nown):
             nown[new, n] += 1
 
 
-@njit(cache=True)
+@hot
 def _orphans(h, em_new, nbr, ttype, emask):
     """Would replacing the tile on h by one with side mask em_new leave a neighbour that had a
     line connection with no line connection at all?"""
@@ -349,7 +349,7 @@ def _orphans(h, em_new, nbr, ttype, emask):
     return False
 
 
-@njit(cache=True)
+@hot
 def _gen_moves(p, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr, firstc,
                corner_any, ttype, towner, emask, need, nown, fpos, pt, pr, mk, mh, mt, mr):
     """Every legal move of seat p (distinct kind, hex, tile, rotation), placements by hex then
@@ -414,7 +414,7 @@ def _gen_moves(p, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr,
     return n
 
 
-@njit(cache=True)
+@hot
 def _mark_chains(q, mult, startm, tz, nbr, ttype, towner, emask, netid, netm, mark, stack, out):
     """mark[node] = 1 for every placed line node joined (transit-valid for q) to one of q's
     start hexes; out[0] = hexes marked, out[1] = sum of their dot multipliers."""
@@ -458,7 +458,7 @@ def _mark_chains(q, mult, startm, tz, nbr, ttype, towner, emask, netid, netm, ma
     out[1] = ms
 
 
-@njit(cache=True)
+@hot
 def _displace_ok(h, t, em, cfg, nbr, ttype, emask, need):
     """May a displacer (t, side mask em) replace the target tile on h? A Star-6 must meet a
     line; with battle_orphan = "line" no neighbour may lose its last line connection."""
@@ -467,7 +467,7 @@ def _displace_ok(h, t, em, cfg, nbr, ttype, emask, need):
     return not (cfg[B_ORPHAN] == 0 and _orphans(h, em, nbr, ttype, emask))
 
 
-@njit(cache=True)
+@hot
 def _pair_fits(x, npairs, pt, pr, emask_t, block_conn, fit):
     """How many hand pairs may be placed on an empty frontier hex whose need is x; cached in
     fit[x] (-1 = not yet counted)."""
@@ -481,7 +481,7 @@ def _pair_fits(x, npairs, pt, pr, emask_t, block_conn, fit):
     return fit[x]
 
 
-@njit(cache=True)
+@hot
 def _random_pick(p, rng, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr, firstc,
                  corner_any, ttype, towner, emask, need, nown, pt, pr, mk, mh, mt, mr, front,
                  nfront, fpos, targ, fit):
@@ -598,7 +598,7 @@ def _random_pick(p, rng, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_
     return True
 
 
-@njit(cache=True)
+@hot
 def _displaced_cost(q, k, h, star, D, maps, arr, avoid, startm, goalm, tz, lk, ttype, towner,
                     netm, dq):
     """Seat q's completion cost (as _cost) once the mover's Star-6 (`star`) or Block replaces
@@ -637,7 +637,7 @@ def _displaced_cost(q, k, h, star, D, maps, arr, avoid, startm, goalm, tz, lk, t
     return avoid[k, h]
 
 
-@njit(cache=True)
+@hot
 def _greedy_pick(p, rng, w_block, token_cost, w_stale, cap_pts, mult, nmoves, mk, mh, mt, mr, tz,
                  startm, goalm, nbr, net_mask, emask_t, ttype, trot, towner, emask, netid, netm,
                  lk, maps, dq, arr, crit, cnt, avoid, mark, stack, cs):
@@ -769,7 +769,7 @@ def _greedy_pick(p, rng, w_block, token_cost, w_stale, cap_pts, mult, nmoves, mk
     return pick
 
 
-@njit(cache=True)
+@hot
 def _chain_score(q, captures, cap_pts, mult, startm, tz, nbr, ttype, towner, emask, netid, netm,
                  seen, stack, hstamp, out):
     """Stalemate score of seat q: best over its transit-valid line chains that touch a start hex
@@ -830,7 +830,7 @@ def _chain_score(q, captures, cap_pts, mult, startm, tz, nbr, ttype, towner, ema
     return best
 
 
-@njit(cache=True)
+@hot
 def _path_score(q, captures, cap_pts, mult, startm, tz, nbr, ttype, towner, emask, netid, netm,
                 on, node, side, hexcnt, out):
     """Stalemate score of seat q under battle_stalemate_length = "path": best over simple

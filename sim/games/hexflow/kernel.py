@@ -1504,3 +1504,47 @@ def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, d
             rec_n[1] = npath
             for k in range(npath):
                 rec_path[k] = best_nodes[k]
+
+
+# ---- shared by the modes on the engine interface (battle_engine.py) ---------------------------
+@hot_inline
+def _frontier_take(h, nbr, ttype, front, fpos, nfront):
+    """Hex h was just filled: it leaves the frontier (front[:nfront], fpos[x] = place of x, -1
+    absent) and its empty neighbours join it; returns the new frontier size (_place's rule, for
+    a mode that writes tiles on its own)."""
+    if fpos[h] >= 0:
+        last = front[nfront - 1]
+        front[fpos[h]] = last
+        fpos[last] = fpos[h]
+        fpos[h] = -1
+        nfront -= 1
+    for s in range(6):
+        n = nbr[h, s]
+        if n >= 0 and ttype[n] < 0 and fpos[n] < 0:
+            fpos[n] = nfront
+            front[nfront] = n
+            nfront += 1
+    return nfront
+
+
+@hot_inline
+def _refill(q, tile, hand, bag, bagn):
+    """Seat q played `tile`: its hand slot takes the top of q's bag (bag[q, :bagn[q]]), -1 once
+    the bag is empty."""
+    for k in range(hand.shape[1]):
+        if hand[q, k] == tile:
+            if bagn[q] > 0:
+                bagn[q] -= 1
+                hand[q, k] = bag[q, bagn[q]]
+            else:
+                hand[q, k] = -1
+            return
+
+
+@hot_inline
+def _holds_tiles(hand, q):
+    """Whether seat q has a tile in hand."""
+    for k in range(hand.shape[1]):
+        if hand[q, k] >= 0:
+            return True
+    return False

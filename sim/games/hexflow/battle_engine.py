@@ -1,0 +1,491 @@
+"""HEXFLOW Battle on the engine interface (sim/engine.py): tables, position and the ten rule
+functions, playing exactly the games of battle.py's chunk kernel (the same bots, the same draws in
+the same order, the same incremental structures: battle.py's helpers do the work here too).
+
+The board is Race's (85 hexes, hex index = column by column, top to bottom, see board.py); Battle
+splits it into territories by column and starts each seat from its own side:
+
+      b1=9       d1=28      f1=47      h1=66
+ a1=0       c1=19      e1=38      g1=57      i1=76     a1, a9: A's starting corners
+      b2=10      d2=29      f2=48      h2=67             i1, i9: B's starting corners
+ a2=1       c2=20      e2=39      g2=58      i2=77
+      ...        ...        ...        ...
+ a9=8       c9=27      e9=46      g9=65      i9=84
+      b10=18     d10=37     f10=56     h10=75
+ |--- A's territory ---|--- contested ---|--- B's territory ---|
+      columns a-c          columns d-f          columns g-i
+
+Sides of a hex: 0 T, 1 TR, 2 BR, 3 B, 4 BL, 5 TL (nbr[h, s] = the neighbour across side s).
+A heads for column i (battle_goal = "edge") or B's corners, B for column a or A's corners.
+Graph nodes: h*2 (the empty hex h, cost 1 to fill), h*2 + j (network j of the tile on h, cost 0).
+
+The position keeps Race's field names and rows where the rule is the same (hx: ttype, trot,
+towner, emask, need, the frontier, dots, mult; netid; nets row 0 = netm), and Battle's own: nown
+(seat q's tiles next to each hex, hx rows H_NOWN + q), the union-find over line nodes in three
+views (nets rows 1-3: parents, 4-6: start / goal flags; view q < 2 = seat q under the transit
+rule, view 2 = any tile; battle._uf_link), each seat's link table lk (battle._relink: where a
+seat steps from each node), tokens and captures.
+
+A move is one int64: kind k (0 = place on an empty hex, 1 = displace the opponent tile on h) of
+tile type t in rotation r on hex h is `((k * nh + h) * n_types + t) * 6 + r`; `pass_move`
+(= 2 * nh * n_types * 6) is the pass, the only legal move of a seat with no legal move.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, NamedTuple
+
+import numpy as np
+from numba import njit
+
+from sim import engine
+
+from . import battle as BT
+from . import kernel as K
+from . import race
+from . import rules as R
+from .race import (
+    CONSEC,
+    CUR,
+    FIRST,
+    H_DOTS,
+    H_EMASK,
+    H_FPOS,
+    H_FRONT,
+    H_MULT,
+    H_NEED,
+    H_TOWNER,
+    H_TROT,
+    H_TTYPE,
+    NFRONT,
+    PASS_A,
+    Q_BAGN,
+    Q_PLACED,
+    REASON,
+    TURN,
+    WINNER,
+)
+
+# position.st fields after Race's (PATH_OWNER: the seat whose path ended the game, -1 if none)
+PATH_OWNER = race.PATH_OWNER
+DISP_A, DISP_B, TBLOCK_A, TBLOCK_B, LK_ON = range(10, 15)
+N_ST = 15
+# Battle's hx rows after Race's ten (Race's adj row is unused here): nown of seat 0 and 1
+H_NOWN = 10
+N_HX = 12
+# position.sq rows after Race's bagn and placed_any
+Q_TOKENS, Q_CAPTURES = 2, 3
+# position.nets rows
+N_NETM, N_PAR, N_FLG = 0, 1, 4
+# rows of position.work (contents never carry from one call to the next; copies share them):
+# the move lists legal_moves builds with battle._gen_moves, the hand pairs, and the searches
+W_MK, W_MH, W_MT, W_MR, W_PT, W_PR, W_SEEN, W_STACK, W_STAMP, W_PNODE, W_PSIDE, W_D, W_DQ = range(13)
+
+
+class Tables(NamedTuple):
+    n_seats: np.int64
+    max_moves: np.int64
+    turn_cap: np.int64  # max_turns: a capped game is a draw (turn_cap)
+    res_width: np.int64  # battle.N_BOUT
+    nh: np.int64
+    n_types: np.int64
+    pass_move: np.int64
+    hand_size: np.int64
+    no_move_loses: np.bool_  # rules.no_move == "lose"
+    first: np.int64  # rules.first_player: kernel.FIRST_RANDOM / FIRST_A / FIRST_B
+    dots_random: np.bool_  # rules.dots == "random"
+    tokens: np.int64  # rules.battle_tokens
+    capture_points: np.int64  # rules.battle_capture_points
+    stalemate_path: np.bool_  # rules.battle_stalemate_length == "path"
+    eval_block_weight: np.float64  # greedy's defaults, for `evaluate`
+    eval_stale_weight: np.float64
+    cfg: np.ndarray  # int64[battle.N_BCFG]: battle._bcfg, as battle.py's move generators read it
+    nbr: np.ndarray  # int64[nh, 6], -1 off the board
+    n_orient: np.ndarray  # int64[n_types]: distinct rotations of each type
+    rot_of: np.ndarray  # int64[n_types, 6]: those rotations
+    net_mask: np.ndarray  # int64[n_types, 6, 2]: side mask of each network of (type, rotation)
+    emask_t: np.ndarray  # int64[n_types, 6]: sides carrying a line of (type, rotation)
+    tileset: np.ndarray  # int64[tiles]: one seat's tiles before the shuffle
+    dots_fixed: np.ndarray  # int64[nh]
+    dot_pool: np.ndarray  # int64[13]: the dots laid at random with dots = "random"
+    free_hexes: np.ndarray  # int64[nh - 4]
+    tz: np.ndarray  # int64[2, nh]: any tile on h is transit-valid for seat q (battle_tables)
+    startm: np.ndarray  # int64[2, nh]: start hexes of each seat
+    goalm: np.ndarray  # int64[2, nh]: goal hexes of each seat
+    firstc: np.ndarray  # int64[2, 2]: each seat's starting corners
+    corner_any: np.ndarray  # int64[nh]: 1 on the four corners (never displaced)
+    lk0: np.ndarray  # int64[nh * 12]: the empty board's link table (battle.empty_links)
+
+
+class Position(NamedTuple):
+    """Rows named by the H_ / Q_ / N_ / W_ constants above (few arrays: each costs a reference
+    count at every call that passes it with reference counting on)."""
+
+    hx: np.ndarray  # int64[N_HX, nh]
+    netid: np.ndarray  # int64[nh * 6]: network (0 / 1) owning side s of the tile on h
+    nets: np.ndarray  # int64[7, nh * 2]: netm, union-find parents (3 views), flags (3 views)
+    bag: np.ndarray  # int64[2, tiles]: each seat's shuffled bag; bag[q, :bagn[q]] still to draw
+    hand: np.ndarray  # int64[2, hand_size]: -1 = empty slot
+    lk: np.ndarray  # int64[2, nh * 12]: each seat's link table, kept once st[LK_ON] (greedy reads it)
+    sq: np.ndarray  # int64[4, 2]: per seat bagn, placed_any, tokens, captures
+    st: np.ndarray  # int64[N_ST]
+    work: np.ndarray  # int64[13, max(max_moves, nh * 24 + 4)]
+
+
+class Scratch(NamedTuple):
+    """The greedy's working arrays (as battle._battle_play allocated them)."""
+
+    maps: np.ndarray
+    dq: np.ndarray
+    arr: np.ndarray
+    crit: np.ndarray
+    cnt: np.ndarray
+    avoid: np.ndarray
+    mark: np.ndarray
+    stack: np.ndarray
+    cs: np.ndarray
+    targ: np.ndarray
+    fit: np.ndarray
+
+
+def build_tables(rules: dict[str, Any]) -> Tables:
+    tb = R.Tables(rules)
+    tz, startm, goalm, firstc, corner_any = BT.battle_tables(rules)
+    cfg = BT._bcfg(rules)
+    nh = tb.nbr.shape[0]
+    n_types = tb.n_orient.shape[0]
+    hs = int(rules["hand_size"])
+    greedy = next(b for b in R.BOTS if b.code == K.BOT_GREEDY)
+    dflt = {p.name: p.default for p in greedy.params}
+    return Tables(
+        np.int64(2), np.int64(nh * hs * 6 + 1), np.int64(rules["max_turns"]), np.int64(BT.N_BOUT),
+        np.int64(nh), np.int64(n_types), np.int64(2 * nh * n_types * 6), np.int64(hs),
+        np.bool_(rules["no_move"] == "lose"), np.int64(cfg[BT.B_FIRST]), np.bool_(rules["dots"] == "random"),
+        np.int64(rules["battle_tokens"]), np.int64(rules["battle_capture_points"]),
+        np.bool_(rules["battle_stalemate_length"] == "path"),
+        np.float64(dflt["block_weight"]), np.float64(dflt["stalemate_weight"]), cfg,
+        tb.nbr, tb.n_orient, tb.rot_of, tb.net_mask, tb.emask, tb.tileset, tb.dots, tb.dot_pool, tb.free,
+        tz, startm, goalm, firstc, corner_any, BT.empty_links(tb.nbr))
+
+
+_TABLES: dict[str, Tables] = {}
+
+
+def tables(rules: dict[str, Any]) -> Tables:
+    """build_tables, once per rule set and process."""
+    key = json.dumps(rules, sort_keys=True)
+    if key not in _TABLES:
+        _TABLES[key] = build_tables(rules)
+    return _TABLES[key]
+
+
+# ---- moves ----------------------------------------------------------------------------------
+@K.hot_inline
+def encode(t, kind, h, tile, r):
+    """kind: battle.K_PLACE or K_DISPLACE."""
+    return (((1 if kind == BT.K_DISPLACE else 0) * t.nh + h) * t.n_types + tile) * 6 + r
+
+
+@K.hot_inline
+def decode(t, move):
+    """(kind, hex, tile type, rotation) of a move code other than the pass."""
+    x = move // (t.n_types * 6)
+    return (BT.K_DISPLACE if x >= t.nh else BT.K_PLACE), x % t.nh, (move // 6) % t.n_types, move % 6
+
+
+# ---- the rule functions ---------------------------------------------------------------------
+@njit(cache=True)
+def _blank_position(t):
+    nh = t.nh
+    nn = nh * 2
+    hx = np.zeros((N_HX, nh), np.int64)
+    for r in (H_TTYPE, H_TROT, H_TOWNER, H_FPOS):
+        hx[r, :] = -1
+    netid = np.empty(nh * 6, np.int64)
+    netid[:] = -1
+    st = np.zeros(N_ST, np.int64)
+    st[WINNER] = -1
+    st[REASON] = -1
+    st[PATH_OWNER] = -1
+    sq = np.zeros((4, 2), np.int64)
+    sq[Q_TOKENS, :] = t.tokens
+    return Position(hx, netid, np.zeros((7, nn), np.int64), np.empty((2, t.tileset.shape[0]), np.int64),
+                    np.empty((2, t.hand_size), np.int64), np.empty((2, nh * 12), np.int64), sq, st,
+                    np.empty((13, max(t.max_moves, nn * 12 + 4)), np.int64))
+
+
+@njit(cache=True)
+def new_position(t, rng):
+    """Set-up in battle._battle_play's order: coin flip, dots, then each seat's bag and hand."""
+    pos = _blank_position(t)
+    st = pos.st
+    if t.first == K.FIRST_RANDOM:
+        st[FIRST] = K.below(rng, np.int64(2))
+    else:
+        st[FIRST] = t.first - 1
+    st[CUR] = st[FIRST]
+    shuf = pos.work[W_STACK, :t.free_hexes.shape[0]]
+    K._lay_dots(rng, t.dots_random, t.free_hexes, t.dot_pool, t.dots_fixed, shuf, pos.hx[H_DOTS], pos.hx[H_MULT])
+    for q in range(2):
+        K._deal(rng, q, t.tileset, t.tileset.shape[0], pos.bag, pos.sq[Q_BAGN], pos.hand, t.hand_size, np.bool_(False),
+                pos.bag)
+    return pos
+
+
+@K.hot
+def to_move(t, pos):
+    return -1 if pos.st[REASON] >= 0 else pos.st[CUR]
+
+
+@K.hot
+def _gen(t, pos, p, pt, pr, mk, mh, mt, mr):
+    """battle._gen_moves for seat p on the position (every legal move, in its order)."""
+    hx = pos.hx
+    return BT._gen_moves(p, t.cfg, pos.sq[Q_TOKENS], pos.sq[Q_PLACED], pos.hand, t.n_orient, t.rot_of, t.emask_t,
+                         t.nbr, t.firstc, t.corner_any, hx[H_TTYPE], hx[H_TOWNER], hx[H_EMASK], hx[H_NEED],
+                         hx[H_NOWN:H_NOWN + 2], hx[H_FPOS], pt, pr, mk, mh, mt, mr)
+
+
+@K.hot
+def legal_moves(t, pos, out):
+    """Every legal move of the seat to move in battle._gen_moves' order; the pass alone if none."""
+    if pos.st[REASON] >= 0:
+        return 0
+    w = pos.work
+    k = _gen(t, pos, pos.st[CUR], w[W_PT], w[W_PR], w[W_MK], w[W_MH], w[W_MT], w[W_MR])
+    for i in range(k):
+        out[i] = encode(t, w[W_MK, i], w[W_MH, i], w[W_MT, i], w[W_MR, i])
+    if k == 0:
+        out[0] = t.pass_move
+        k = 1
+    return k
+
+
+@K.hot_inline
+def _pass(t, pos, cur):
+    """A seat with no legal move: it loses under no_move = "lose" if it holds tiles, else the
+    pass is counted and the second in a row ends the game by the stalemate score."""
+    if K._holds_tiles(pos.hand, cur) and t.no_move_loses:
+        pos.st[WINNER] = 1 - cur
+        pos.st[REASON] = BT.E_NO_MOVE
+        return
+    pos.st[PASS_A + cur] += 1
+    pos.st[CONSEC] += 1
+    if pos.st[CONSEC] >= 2:
+        pos.st[REASON] = BT.E_STALEMATE
+
+
+@K.hot
+def _relink_all(t, pos):
+    """The seats' link tables from the board (the empty board's, then battle._relink for every
+    tile): what keeping them move by move gives, since _relink rewrites every entry a changed hex
+    touches from the board as it is."""
+    hx = pos.hx
+    for q in range(2):
+        for i in range(t.lk0.shape[0]):
+            pos.lk[q, i] = t.lk0[i]
+    for h in range(t.nh):
+        if hx[H_TTYPE, h] >= 0:
+            BT._relink(h, t.tz, t.nbr, hx[H_TTYPE], hx[H_TOWNER], hx[H_EMASK], pos.netid, pos.nets[N_NETM], pos.lk)
+    pos.st[LK_ON] = 1
+
+
+@K.hot
+def apply(t, pos, move, rng):
+    """One decision of the seat to move (battle._battle_play's turn); Battle draws nothing here."""
+    cur = pos.st[CUR]
+    other = 1 - cur
+    pos.st[TURN] += 1
+    if move == t.pass_move:
+        _pass(t, pos, cur)
+        pos.st[CUR] = other
+        return
+    pos.st[CONSEC] = 0
+    kind, h, tile, r = decode(t, move)
+    hx = pos.hx
+    ttype, towner, emask = hx[H_TTYPE], hx[H_TOWNER], hx[H_EMASK]
+    netm = pos.nets[N_NETM]
+    par = pos.nets[N_PAR:N_PAR + 3]
+    flg = pos.nets[N_FLG:N_FLG + 3]
+    if kind == BT.K_DISPLACE:
+        pos.sq[Q_TOKENS][cur] -= 1
+        pos.sq[Q_CAPTURES][cur] += 1
+        pos.st[DISP_A + cur] += 1
+    BT._set_owner(h, towner[h], cur, t.nbr, hx[H_NOWN:H_NOWN + 2])
+    BT._put(cur, h, tile, r, t.net_mask, t.emask_t, ttype, hx[H_TROT], towner, emask, pos.netid, netm)
+    if pos.st[LK_ON]:
+        BT._relink(h, t.tz, t.nbr, ttype, towner, emask, pos.netid, netm, pos.lk)
+    BT._set_need(h, t.nbr, emask, hx[H_NEED])
+    pos.sq[Q_PLACED][cur] = 1
+    pos.st[NFRONT] = K._frontier_take(h, t.nbr, ttype, hx[H_FRONT], hx[H_FPOS], pos.st[NFRONT])
+    K._refill(cur, tile, pos.hand, pos.bag, pos.sq[Q_BAGN])
+    if kind == BT.K_DISPLACE:
+        BT._uf_rebuild(par, flg, t.startm, t.goalm, t.tz, t.nbr, ttype, towner, emask, pos.netid, netm)
+    else:
+        BT._uf_init(h, par, flg, t.startm, t.goalm)
+        BT._uf_link(h, t.nh, par, flg, t.tz, t.nbr, ttype, towner, emask, pos.netid, netm)
+    pos.st[CUR] = other
+    js = BT._uf_joins(h, par, flg, t.tz, ttype, towner, netm)
+    for k in range(2):
+        q = cur if k == 0 else other
+        if (js >> q) & 1:
+            pos.st[WINNER] = q
+            pos.st[REASON] = BT.E_PATH if k == 0 else BT.E_OPP_PATH
+            pos.st[PATH_OWNER] = q
+            return
+        # a joined line the transit rule does not count (see battle._battle_play)
+        if (js >> (2 + q)) & 1:
+            pos.st[TBLOCK_A + q] = 1
+
+
+@K.hot
+def stalemate_score(t, pos, q):
+    """(score, L) of seat q: battle._path_score or _chain_score (battle_stalemate_length)."""
+    w = pos.work
+    hx = pos.hx
+    lout = w[W_STAMP, t.nh:t.nh + 2]
+    args = (t.startm, t.tz, t.nbr, hx[H_TTYPE], hx[H_TOWNER], hx[H_EMASK], pos.netid, pos.nets[N_NETM])
+    cap = pos.sq[Q_CAPTURES][q]
+    if t.stalemate_path:
+        sc = BT._path_score(q, cap, t.capture_points, hx[H_MULT], *args, w[W_SEEN], w[W_PNODE], w[W_PSIDE],
+                            w[W_STAMP, :t.nh], lout)
+    else:
+        sc = BT._chain_score(q, cap, t.capture_points, hx[H_MULT], *args, w[W_SEEN], w[W_STACK],
+                             w[W_STAMP, :t.nh], lout)
+    return sc, lout[0]
+
+
+@njit(cache=True)
+def result(t, pos, capped, res):
+    """battle._battle_play's resolution: the stalemate scores, the tallies."""
+    for c in range(res.shape[0]):
+        res[c] = 0
+    winner = pos.st[WINNER]
+    reason = pos.st[REASON]
+    if capped:
+        winner = -1
+        reason = BT.E_TURN_CAP
+    for q in range(2):
+        sc, ln = stalemate_score(t, pos, q)
+        res[BT.O_CHAIN_A + q] = ln
+        if reason == BT.E_STALEMATE:
+            res[BT.O_SCORE_A + q] = sc
+    if reason == BT.E_STALEMATE:
+        if res[BT.O_SCORE_A] > res[BT.O_SCORE_B]:
+            winner = 0
+        elif res[BT.O_SCORE_B] > res[BT.O_SCORE_A]:
+            winner = 1
+    elif winner >= 0:
+        res[BT.O_SCORE_A + winner] = 10
+    res[BT.O_WINNER] = winner
+    res[BT.O_REASON] = reason
+    res[BT.O_TURNS] = pos.st[TURN]
+    res[BT.O_FIRST] = pos.st[FIRST]
+    for q in range(2):
+        res[BT.O_PASS_A + q] = pos.st[PASS_A + q]
+        res[BT.O_DISP_A + q] = pos.st[DISP_A + q]
+        res[BT.O_TBLOCK_A + q] = pos.st[TBLOCK_A + q]
+    res[BT.O_COMPLETED] = 1 if pos.st[PATH_OWNER] >= 0 and not capped else 0
+
+
+@njit(cache=True)
+def copy_position(t, pos):
+    return Position(pos.hx.copy(), pos.netid.copy(), pos.nets.copy(), pos.bag.copy(), pos.hand.copy(),
+                    pos.lk.copy(), pos.sq.copy(), pos.st.copy(), pos.work)
+
+
+@njit(cache=True)
+def sample_hidden(t, pos, seat, rng):
+    """What `seat` cannot see, redrawn as Race does (race.sample_hidden: the order of its own bag,
+    the opponent's hand and bag pooled); the tiles a seat captured are out of play and public."""
+    race.sample_hidden(t, pos, seat, rng)
+
+
+@K.hot
+def _costs(t, pos, seat):
+    """(own, opponent's) completion cost: battle._cost_l on the seats' link tables."""
+    if pos.st[LK_ON] == 0:
+        _relink_all(t, pos)
+    w = pos.work
+    hx = pos.hx
+    nn = t.nh * 2
+    mine = BT._cost_l(seat, -1, 1, t.startm, t.goalm, pos.lk, t.tz, hx[H_TTYPE], hx[H_TOWNER], pos.nets[N_NETM],
+                      w[W_D, :nn], w[W_DQ])
+    theirs = BT._cost_l(1 - seat, -1, 1, t.startm, t.goalm, pos.lk, t.tz, hx[H_TTYPE], hx[H_TOWNER],
+                        pos.nets[N_NETM], w[W_D, :nn], w[W_DQ])
+    return mine, theirs
+
+
+@njit(cache=True)
+def evaluate(t, pos, seat):
+    """Greedy's measure of a position: block_weight (its default, 1.5) x the opponent's completion
+    cost minus the seat's own (empty hexes still to fill on the cheapest transit-valid way, each
+    capped at 60 as greedy compares them), plus stalemate_weight (0.1) x the seat's stalemate
+    score minus the opponent's; +-1e9 once the game is decided (by `result`'s winner)."""
+    if pos.st[REASON] >= 0:
+        res = pos.work[W_MK, :t.res_width]
+        result(t, pos, False, res)
+        w = res[BT.O_WINNER]
+        return 0.0 if w < 0 else (1e9 if w == seat else -1e9)
+    mine, theirs = _costs(t, pos, seat)
+    own, _ = stalemate_score(t, pos, seat)
+    opp, _ = stalemate_score(t, pos, 1 - seat)
+    return (t.eval_block_weight * min(theirs, race.COST_CAP) - min(mine, race.COST_CAP)
+            + t.eval_stale_weight * (own - opp))
+
+
+@njit(cache=True)
+def new_scratch(t):
+    nh = t.nh
+    nn = nh * 2
+    return Scratch(np.empty((5, nn), np.int64), np.empty(nn * 12 + 4, np.int64), np.empty((4, 6), np.int64),
+                   np.empty((2, nh), np.int64), np.empty(nh + 2, np.int64), np.empty((2, nh), np.int64),
+                   np.zeros((2, nn), np.int64), np.empty(nn, np.int64), np.zeros((2, 2), np.int64),
+                   np.empty(nh, np.int64), np.empty(64, np.int64))
+
+
+@K.hot
+def _greedy(t, pos, seat, par, s, rng):
+    """battle._gen_moves then battle._greedy_pick (par: block_weight, defense, token_cost,
+    stalemate_weight); the pass without a legal move."""
+    if pos.st[LK_ON] == 0:
+        _relink_all(t, pos)
+    w = pos.work
+    mk, mh, mt, mr = w[W_MK], w[W_MH], w[W_MT], w[W_MR]
+    nm = _gen(t, pos, seat, w[W_PT], w[W_PR], mk, mh, mt, mr)
+    if nm == 0:
+        return t.pass_move
+    hx = pos.hx
+    i = BT._greedy_pick(seat, rng, par[0], par[2], par[3], t.capture_points, hx[H_MULT], nm, mk, mh, mt, mr, t.tz,
+                        t.startm, t.goalm, t.nbr, t.net_mask, t.emask_t, hx[H_TTYPE], hx[H_TROT], hx[H_TOWNER],
+                        hx[H_EMASK], pos.netid, pos.nets[N_NETM], pos.lk, s.maps, s.dq, s.arr, s.crit, s.cnt,
+                        s.avoid, s.mark, s.stack, s.cs)
+    return encode(t, mk[i], mh[i], mt[i], mr[i])
+
+
+@K.hot
+def _random(t, pos, seat, s, rng):
+    """battle._random_pick: uniform over the legal moves; the pass without one."""
+    w = pos.work
+    hx = pos.hx
+    mk, mh, mt, mr = w[W_MK], w[W_MH], w[W_MT], w[W_MR]
+    if not BT._random_pick(seat, rng, t.cfg, pos.sq[Q_TOKENS], pos.sq[Q_PLACED], pos.hand, t.n_orient, t.rot_of,
+                           t.emask_t, t.nbr, t.firstc, t.corner_any, hx[H_TTYPE], hx[H_TOWNER], hx[H_EMASK],
+                           hx[H_NEED], hx[H_NOWN:H_NOWN + 2], w[W_PT], w[W_PR], mk, mh, mt, mr, hx[H_FRONT],
+                           pos.st[NFRONT], hx[H_FPOS], s.targ, s.fit):
+        return t.pass_move
+    return encode(t, mk[0], mh[0], mt[0], mr[0])
+
+
+@K.hot
+def bot_move(t, pos, seat, code, par, scratch, rng):
+    """battle.py's random and greedy bots on the position's arrays."""
+    if code == K.BOT_GREEDY:
+        return _greedy(t, pos, seat, par, scratch, rng)
+    return _random(t, pos, seat, scratch, rng)
+
+
+engine.implement(Tables, no_alloc=True, new_position=new_position, to_move=to_move, legal_moves=legal_moves,
+                 apply=apply, result=result, copy_position=copy_position, sample_hidden=sample_hidden,
+                 evaluate=evaluate, new_scratch=new_scratch, bot_move=bot_move)
