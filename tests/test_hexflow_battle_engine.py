@@ -1,6 +1,8 @@
 """HEXFLOW Battle on the engine interface (sim/games/hexflow/battle_engine.py): the engine's chunk
 driver plays exactly the games of battle.py's chunk kernel for every shipped Battle variant and
-random draws of the Battle rule keys, for every random / greedy line-up."""
+random draws of the Battle rule keys, for every random / greedy line-up; legal_moves is the
+pure-Python position's move list; sample_hidden redraws only what a seat cannot see; the search
+bot plays Battle without reading hidden tiles; the play metrics replay Battle games."""
 
 from __future__ import annotations
 
@@ -9,10 +11,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim import engine, variants
+from sim import engine, playmetrics, search, variants
+from sim.errors import VariantError
+from sim.games.base import SeatBot
 from sim.games.hexflow import GAME, battle_engine
+from sim.games.hexflow import battle as BT
 from sim.games.hexflow import game as G
-from tests.game_checks import seats_for
+from tests import hexflow_reference as REF
+from tests import test_hexflow_race_engine as RE
+from tests.game_checks import check_game, seats_for
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = sorted((ROOT / "variants" / "hexflow").glob("battle*.toml"))
@@ -90,3 +97,131 @@ def test_the_comparison_meets_every_ending():
         tblock += int(res[:, 12:14].sum())
     assert {"path", "opponent_path", "no_move_loss", "turn_cap", "stalemate_score"} <= reasons
     assert disp > 0 and tblock > 0
+
+
+# ---- the rule functions against the pure-Python position, hidden information, the search bot ----
+def mcts(**kw) -> SeatBot:
+    return SeatBot(G.MCTS, {**{p.name: p.default for p in G.MCTS.params}, **kw})
+
+
+class Game1:
+    """One traced Battle game through the engine and its start position."""
+
+    def __init__(self, rules, seats, index, seed=7):
+        self.tables = battle_engine.tables(rules)
+        codes, par = engine.bot_arrays(seats)
+        self.rec, self.res, _ = engine.play_traced(self.tables, np.uint64(seed), np.int64(index), codes, par,
+                                                   np.zeros(2, np.int64), np.int64(rules["max_turns"] + 1))
+        self.start = engine.start(self.tables, np.uint64(engine.game_seed(np.uint64(seed), np.int64(index))))
+
+
+@pytest.mark.parametrize("name", ["battle", "battle_orphan_off", "draw1", "draw5"])
+def test_legal_moves_are_the_position_apis_and_hold_every_bot_move(name):
+    """At every decision of random and greedy games: legal_moves lists exactly the moves the
+    pure-Python BattlePosition allows with the mover's hand (or the pass alone), without repeats,
+    the bot's move is one of them, and the replayed game ends with the traced result."""
+    rules = rules_of(name)
+    for index, lineup in enumerate(("rr", "gr", "gg")):
+        g = Game1(rules, seats_for(GAME, rules, list(LINEUPS[lineup])), index)
+        t = g.tables
+        py = BT.BattlePosition(rules, dots=np.asarray(g.start[0].hx[battle_engine.H_DOTS]).tolist())
+        pos = None
+        for pos, seat, move in RE.replay(g, g.rec):
+            assert engine.seat_to_move(t, pos) == seat
+            listed = engine.moves_of(t, pos).tolist()
+            hand = [int(x) for x in np.asarray(pos.hand)[seat] if x >= 0]
+            want = {int(battle_engine.encode(t, k, h, x, r)) for k, h, x, r in py.legal_moves(seat, hand)}
+            assert len(set(listed)) == len(listed)
+            assert set(listed) == (want or {int(t.pass_move)})
+            assert move in listed
+            if move != t.pass_move:
+                py.play(seat, *(int(x) for x in battle_engine.decode(t, move)))
+        capped = len(g.rec) == rules["max_turns"] and engine.seat_to_move(t, pos) >= 0
+        np.testing.assert_array_equal(engine.outcome(t, pos, capped), g.res)
+
+
+def mid_game(rules, index=3, decisions=10):
+    """A Battle position after some greedy decisions, and the seat to move (-1: over by then)."""
+    g = Game1(rules, seats_for(GAME, rules, "greedy"), index)
+    pos, rng = g.start
+    for _, move, state in g.rec[:decisions]:
+        rng[0] = np.int64(state).view(np.uint64)
+        engine.play(g.tables, pos, np.int64(move), rng)
+    return g.tables, pos, int(engine.seat_to_move(g.tables, pos))
+
+
+def test_sample_hidden_redraws_only_what_the_seat_cannot_see():
+    t, pos, seat = mid_game(rules_of("battle"))
+    assert seat >= 0
+    worlds = set()
+    for s in range(6):
+        p = engine.copy_of(t, pos)
+        engine.redraw_hidden(t, p, seat, engine.start(t, np.uint64(s))[1])
+        assert RE.hidden_view(p, seat) == RE.hidden_view(pos, seat)
+        worlds.add((np.asarray(p.hand)[1 - seat].tobytes(), np.asarray(p.bag).tobytes()))
+        q = RE.scramble(t, pos, seat, 100 + s)
+        engine.redraw_hidden(t, q, seat, engine.start(t, np.uint64(s))[1])
+        np.testing.assert_array_equal(q.hand, p.hand)
+        np.testing.assert_array_equal(q.bag, p.bag)
+    assert len(worlds) == 6
+
+
+@pytest.mark.parametrize("kw", [{"iterations": 30, "rollout": "random", "rollout_depth": 0},
+                                {"iterations": 24, "rollout": "greedy", "rollout_depth": 3}])
+def test_search_decisions_never_depend_on_hidden_tiles(kw):
+    """Change the opponent's hand and bag and the seat's own bag order: every decision of the
+    search bot is the same."""
+    codes, par = engine.bot_arrays([mcts(**kw)])
+    for index, decisions in ((3, 4), (5, 9)):
+        t, pos, seat = mid_game(rules_of("battle"), index, decisions)
+        if seat < 0:
+            continue
+        seen = {int(engine.bot_choice(t, RE.scramble(t, pos, seat, s) if s else pos, seat, codes[0], par[0],
+                                      engine.start(t, np.uint64(9))[1])) for s in range(4)}
+        assert len(seen) == 1, seen
+
+
+def test_evaluate_is_greedys_measure():
+    """evaluate = block_weight x the opponent's completion cost - the own (capped at 60) plus
+    stalemate_weight x the difference of the stalemate scores; the costs by the board-reading
+    search of tests/hexflow_reference.py."""
+    t, pos, seat = mid_game(rules_of("battle"), 4, 12)
+    assert seat >= 0
+    hx = np.asarray(pos.hx)
+    nn = 2 * int(t.nh)
+    d, dq = np.zeros(nn, np.int64), np.zeros(nn * 12 + 4, np.int64)
+    cost = [REF._cost(q, 1, 1, -1, 1, t.startm, t.goalm, t.tz, t.nbr, hx[battle_engine.H_TTYPE],
+                      hx[battle_engine.H_TOWNER], hx[battle_engine.H_EMASK], pos.netid, pos.nets[0], d, dq)
+            for q in range(2)]
+    py = BT.BattlePosition(GAME.resolve_rules({"mode": "battle"}, "t"),
+                           dots=hx[battle_engine.H_DOTS].tolist())
+    for h in np.flatnonzero(hx[battle_engine.H_TTYPE] >= 0):
+        py.tiles[int(h)] = (int(hx[battle_engine.H_TOWNER, h]), int(hx[battle_engine.H_TTYPE, h]),
+                            int(hx[battle_engine.H_TROT, h]))
+    py.captures = list(np.asarray(pos.sq)[battle_engine.Q_CAPTURES])
+    stale = [py.stalemate_score(q)[0] for q in range(2)]
+    for q in range(2):
+        want = 1.5 * min(cost[1 - q], 60) - min(cost[q], 60) + 0.1 * (stale[q] - stale[1 - q])
+        assert engine.value_of(t, pos, q) == pytest.approx(want)
+
+
+def test_search_games_pass_the_shared_checks():
+    check_game(GAME, {"mode": "battle"}, [mcts(iterations=12), "greedy"], n=4, traced=2)
+    check_game(GAME, {"mode": "battle", "battle_tokens": 22, "battle_orphan": "off"},
+               [mcts(iterations=8, rollout="random", rollout_depth=0), mcts(iterations=8)], n=3, traced=2)
+
+
+def test_search_is_offered_in_battle_and_lookahead_is_not():
+    v = variants.load("hexflow/battle", {"seats.B": "mcts"})
+    assert v.seats["B"].bot.code == search.BOT_MCTS
+    with pytest.raises(VariantError, match=r"seats\.A: bot 'lookahead' is not available in mode 'battle'"):
+        variants.load("hexflow/battle", {"seats.A": "lookahead"})
+
+
+def test_play_metrics_replay_battle_games():
+    """The report's "How games play" replays Battle games through the engine."""
+    pm = playmetrics.play_metrics(variants.load("hexflow/battle"), seed=1, games=6)
+    assert len(pm.per_game) == 6 and not pm.note
+    s = pm.summary.set_index("metric")
+    assert 0 < s.loc["decision_moves", "value"] <= 1
+    assert s.loc["branching_factor", "value"] > 10

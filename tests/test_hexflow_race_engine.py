@@ -1,7 +1,7 @@
 """HEXFLOW Race on the engine interface (sim/games/hexflow/race.py): the engine's chunk driver
 plays exactly the chunk kernel's games for every Race variant and bot line-up, legal_moves is the
 position API's move list, sample_hidden redraws only what a seat cannot see, and the search bot
-plays Race (and only Race) without reading hidden tiles."""
+plays Race (and no mode off the engine) without reading hidden tiles."""
 
 from __future__ import annotations
 
@@ -181,7 +181,7 @@ def test_search_games_pass_the_shared_checks():
 
 def test_search_is_offered_only_on_the_engine():
     assert "mcts" in [b.name for b in GAME.bots]
-    for mode in ("battle", "tri", "tri2p"):
+    for mode in ("tri", "tri2p"):  # Battle is on the engine too (tests/test_hexflow_battle_engine.py)
         seat = GAME.seat_names(GAME.resolve_rules({"mode": mode}, "test"))[-1]
         with pytest.raises(VariantError, match=rf"seats\.{seat}: bot 'mcts' is not available in mode '{mode}'"):
             variants.load(f"hexflow/{mode}", {f"seats.{seat}": "mcts"})

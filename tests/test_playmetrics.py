@@ -86,5 +86,5 @@ def test_play_metrics_of_a_variant_and_of_one_that_cannot_replay():
     for m in ("lead_change", "decisiveness", "drama"):
         assert 0 <= s.loc[m, "low"] <= s.loc[m, "value"] <= s.loc[m, "high"] <= 1
     assert s.loc["drama", "games"] == int((pm.per_game["winner"] >= 0).sum())
-    none = playmetrics.play_metrics(load("hexflow/battle"), games=5)
+    none = playmetrics.play_metrics(load("hexflow/tri"), games=5)
     assert none.summary.empty and none.note == playmetrics.NOT_ON_ENGINE

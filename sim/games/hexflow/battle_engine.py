@@ -80,7 +80,7 @@ Q_TOKENS, Q_CAPTURES = 2, 3
 N_NETM, N_PAR, N_FLG = 0, 1, 4
 # rows of position.work (contents never carry from one call to the next; copies share them):
 # the move lists legal_moves builds with battle._gen_moves, the hand pairs, and the searches
-W_MK, W_MH, W_MT, W_MR, W_PT, W_PR, W_SEEN, W_STACK, W_STAMP, W_PNODE, W_PSIDE, W_D, W_DQ = range(13)
+W_MK, W_MH, W_MT, W_MR, W_PT, W_PR, W_SEEN, W_STACK, W_STAMP, W_PNODE, W_PSIDE = range(11)
 
 
 class Tables(NamedTuple):
@@ -130,7 +130,7 @@ class Position(NamedTuple):
     lk: np.ndarray  # int64[2, nh * 12]: each seat's link table, kept once st[LK_ON] (greedy reads it)
     sq: np.ndarray  # int64[4, 2]: per seat bagn, placed_any, tokens, captures
     st: np.ndarray  # int64[N_ST]
-    work: np.ndarray  # int64[13, max(max_moves, nh * 24 + 4)]
+    work: np.ndarray  # int64[11, max(max_moves, nh * 2 + 1)]
 
 
 class Scratch(NamedTuple):
@@ -212,7 +212,7 @@ def _blank_position(t):
     sq[Q_TOKENS, :] = t.tokens
     return Position(hx, netid, np.zeros((7, nn), np.int64), np.empty((2, t.tileset.shape[0]), np.int64),
                     np.empty((2, t.hand_size), np.int64), np.empty((2, nh * 12), np.int64), sq, st,
-                    np.empty((13, max(t.max_moves, nn * 12 + 4)), np.int64))
+                    np.empty((11, max(t.max_moves, nn + 1)), np.int64))
 
 
 @njit(cache=True)
@@ -238,7 +238,7 @@ def to_move(t, pos):
     return -1 if pos.st[REASON] >= 0 else pos.st[CUR]
 
 
-@K.hot
+@K.hot_inline
 def _gen(t, pos, p, pt, pr, mk, mh, mt, mr):
     """battle._gen_moves for seat p on the position (every legal move, in its order)."""
     hx = pos.hx
@@ -402,18 +402,20 @@ def sample_hidden(t, pos, seat, rng):
     race.sample_hidden(t, pos, seat, rng)
 
 
-@K.hot
+@njit(cache=True)
 def _costs(t, pos, seat):
-    """(own, opponent's) completion cost: battle._cost_l on the seats' link tables."""
+    """(own, opponent's) completion cost: battle._cost_l on the seats' link tables (its search
+    arrays allocated here: `evaluate` runs at search cut-offs, not at every decision)."""
     if pos.st[LK_ON] == 0:
         _relink_all(t, pos)
-    w = pos.work
     hx = pos.hx
     nn = t.nh * 2
+    d = np.empty(nn, np.int64)
+    dq = np.empty(nn * 12 + 4, np.int64)
     mine = BT._cost_l(seat, -1, 1, t.startm, t.goalm, pos.lk, t.tz, hx[H_TTYPE], hx[H_TOWNER], pos.nets[N_NETM],
-                      w[W_D, :nn], w[W_DQ])
+                      d, dq)
     theirs = BT._cost_l(1 - seat, -1, 1, t.startm, t.goalm, pos.lk, t.tz, hx[H_TTYPE], hx[H_TOWNER],
-                        pos.nets[N_NETM], w[W_D, :nn], w[W_DQ])
+                        pos.nets[N_NETM], d, dq)
     return mine, theirs
 
 
@@ -445,7 +447,7 @@ def new_scratch(t):
                    np.empty(nh, np.int64), np.empty(64, np.int64))
 
 
-@K.hot
+@K.hot_inline
 def _greedy(t, pos, seat, par, s, rng):
     """battle._gen_moves then battle._greedy_pick (par: block_weight, defense, token_cost,
     stalemate_weight); the pass without a legal move."""
@@ -464,7 +466,7 @@ def _greedy(t, pos, seat, par, s, rng):
     return encode(t, mk[i], mh[i], mt[i], mr[i])
 
 
-@K.hot
+@K.hot_inline
 def _random(t, pos, seat, s, rng):
     """battle._random_pick: uniform over the legal moves; the pass without one."""
     w = pos.work

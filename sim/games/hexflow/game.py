@@ -13,8 +13,8 @@ from sim import engine, search
 from sim.errors import VariantError
 from sim.games.base import Game, SeatBot, Trace
 
+from . import battle_engine, race
 from . import kernel as K
-from . import race
 from . import rules as R
 from .board import BOARD, SEATS
 from .tiles import TILE_TYPES
@@ -105,10 +105,10 @@ def _columns(res: np.ndarray) -> dict[str, np.ndarray]:
     return {name: res[:, idx].astype(dt) for name, idx, dt in R.column_names()}
 
 
-# modes whose rules are engine functions (sim/engine.py): only they can seat the search bot and
-# lookahead (ENGINE_BOTS)
-ENGINE_MODES = ("race",)
-ENGINE_BOTS = (search.BOT_MCTS, K.BOT_LOOKAHEAD)
+# modes whose rules are engine functions (sim/engine.py): only they can seat the search bot
+# (ENGINE_BOTS: the modes each engine bot plays; lookahead is written for Race's rules alone)
+ENGINE_MODES = ("race", "battle")
+ENGINE_BOTS = {search.BOT_MCTS: ENGINE_MODES, K.BOT_LOOKAHEAD: ("race",)}
 # Race defaults of the search bot (docs/rules/hexflow.md, "The search bot on Race"): greedy
 # rollouts cut off after 3 decisions and scored by greedy's evaluation (a cost difference in hexes,
 # so 3 hexes per logistic unit), little exploration (c = 0.3: about 40 moves share the budget);
@@ -119,22 +119,28 @@ RACE_MCTS = {"iterations": 120, "c": 0.3, "rollout": "greedy", "rollout_depth": 
 def _race_mcts() -> search.SearchBot:
     bot = search.mcts_bot(next(b for b in R.BOTS if b.code == K.BOT_GREEDY))
     params = tuple(dataclasses.replace(p, default=RACE_MCTS.get(p.name, p.default)) for p in bot.params)
-    return dataclasses.replace(bot, params=params, doc=bot.doc + " HEXFLOW: Race mode only.")
+    return dataclasses.replace(bot, params=params, doc=bot.doc + " HEXFLOW: Race and Battle modes (its defaults "
+                               "are Race's; Battle's measured ones are game.BATTLE_MCTS).")
 
 
 MCTS = _race_mcts()
 
 
 def _on_kernel(seats: Sequence[SeatBot]) -> bool:
-    """Random vs random plays on the chunk kernel, which plays the same games as the engine path
-    ~1.4x faster there; every other Race line-up on the engine, faster for greedy
+    """Random vs random plays on the chunk kernels (Race's kernel._play, Battle's
+    battle._battle_play), which play the same games as the engine path faster there (Race ~1.4x,
+    Battle ~1.3x); every other line-up on the engine, as fast or faster for greedy
     (docs/rules/hexflow.md, "Speed of the two paths")."""
     return all(s.bot.code == K.BOT_RANDOM for s in seats)
 
 
-def _race_engine_chunk(rules, seats, first_game, n_games, run_seed) -> np.ndarray:
-    """Race games through the engine's chunk driver (the same games as kernel._play)."""
-    t = race.tables(rules)
+def _engine_tables(rules):
+    """The engine tables of a Race or Battle rule set."""
+    return battle_engine.tables(rules) if rules["mode"] == "battle" else race.tables(rules)
+
+
+def _engine_chunk(t, seats, first_game, n_games, run_seed) -> np.ndarray:
+    """Result rows of games through the engine's chunk driver (tables t: Race's or Battle's)."""
     codes, par = engine.bot_arrays(seats)
     rows = np.zeros((n_games, t.res_width), np.int64)
     no_swap = np.zeros(len(seats), np.int64)
@@ -143,33 +149,74 @@ def _race_engine_chunk(rules, seats, first_game, n_games, run_seed) -> np.ndarra
     return rows
 
 
-def _race_traced(rules, seats, game_index, run_seed) -> Trace:
-    """One Race game through the engine's traced driver, as a Trace in the move-list format the
-    Position replay (verify_trace) and the pictures read; bags, dots and the scored path are
-    read off the replayed position."""
-    t = race.tables(rules)
+def _race_engine_chunk(rules, seats, first_game, n_games, run_seed) -> np.ndarray:
+    """Race games through the engine's chunk driver (the same games as kernel._play)."""
+    return _engine_chunk(race.tables(rules), seats, first_game, n_games, run_seed)
+
+
+def _engine_game(t, rules, seats, game_index, run_seed):
+    """One game through the engine's traced driver, replayed: (decisions, result row, the final
+    position, each seat's bag as dealt). Draws only lower bagn, so the bag keeps its shuffled
+    order."""
     codes, par = engine.bot_arrays(seats)
     no_swap = np.zeros(len(seats), np.int64)
     rec, res, _ = engine.play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par, no_swap,
                                      np.int64(rules["max_turns"] + 1))
     pos, rng = engine.start(t, np.uint64(engine.game_seed(np.uint64(run_seed), np.int64(game_index))))
-    bags = np.asarray(pos.bag).copy()  # draws only lower bagn: the bag keeps its shuffled order
+    bags = np.asarray(pos.bag).copy()
+    for _, move, state in rec:
+        rng[0] = np.int64(state).view(np.uint64)
+        engine.play(t, pos, np.int64(move), rng)
+    return rec, res, pos, bags
+
+
+def _placement(seat, turn, h, tile, r) -> dict[str, Any]:
+    return {"seat": SEATS[seat], "turn": turn, "hex": BOARD.names[h], "tile": TILE_TYPES[tile].name,
+            "rotation": int(r), "move": f"{TILE_TYPES[tile].code}{r} {BOARD.names[h]}"}
+
+
+def _race_traced(rules, seats, game_index, run_seed) -> Trace:
+    """One Race game through the engine's traced driver, as a Trace in the move-list format the
+    Position replay (verify_trace) and the pictures read; bags, dots and the scored path are
+    read off the replayed position."""
+    t = race.tables(rules)
+    rec, res, pos, bags = _engine_game(t, rules, seats, game_index, run_seed)
     moves = []
-    for i, (seat, move, state) in enumerate(rec):
+    for i, (seat, move, _) in enumerate(rec):
         if move == t.pass_move:
             moves.append({"seat": SEATS[seat], "move": "pass", "turn": i + 1})
         else:
             h, tile, r = move // (t.n_types * 6), (move // 6) % t.n_types, move % 6  # race.decode
-            moves.append({"seat": SEATS[seat], "turn": i + 1, "hex": BOARD.names[h],
-                          "tile": TILE_TYPES[tile].name, "rotation": int(r),
-                          "move": f"{TILE_TYPES[tile].code}{r} {BOARD.names[h]}"})
-        rng[0] = np.int64(state).view(np.uint64)
-        engine.play(t, pos, np.int64(move), rng)
+            moves.append(_placement(seat, i + 1, h, tile, r))
     nodes = np.zeros(2 * BOARD.size + 1, np.int64)
     _, _, npath = race.path_nodes(t, pos, nodes)
     row = {k: v[0].item() for k, v in _columns(res[None, :]).items()}
     data = {"bags": bags.tolist(), "dots": np.asarray(pos.hx[race.H_DOTS]).tolist(),
             "path": [BOARD.names[int(v) >> 1] for v in nodes[:npath]]}
+    return Trace("hexflow", dict(rules), list(SEATS), game_index, run_seed, moves, row, data)
+
+
+def _battle_traced(rules, seats, game_index, run_seed) -> Trace:
+    """One Battle game through the engine's traced driver, as a Trace in the move-list format of
+    battle.verify and battle.draw_battle (kind place / displace / pass); bags and dots read off
+    the replayed position."""
+    from . import battle as BT
+
+    t = battle_engine.tables(rules)
+    rec, res, pos, bags = _engine_game(t, rules, seats, game_index, run_seed)
+    moves = []
+    for i, (seat, move, _) in enumerate(rec):
+        if move == t.pass_move:
+            moves.append({"seat": SEATS[seat], "move": "pass", "turn": i + 1, "kind": "pass"})
+            continue
+        x = move // (t.n_types * 6)  # battle_engine.decode
+        mv = _placement(seat, i + 1, x % t.nh, (move // 6) % t.n_types, move % 6)
+        mv["kind"] = "displace" if x >= t.nh else "place"
+        if x >= t.nh:
+            mv["move"] += " (displaces)"
+        moves.append(mv)
+    row = {k: v[0].item() for k, v in BT.columns(res[None, :]).items()}
+    data = {"bags": bags.tolist(), "dots": np.asarray(pos.hx[battle_engine.H_DOTS]).tolist()}
     return Trace("hexflow", dict(rules), list(SEATS), game_index, run_seed, moves, row, data)
 
 
@@ -202,11 +249,12 @@ class HexflowGame(Game):
                     f"{p.default!r}; mode {mode!r} uses: {', '.join(MODE_PARAMS[mode])}")
 
     def check_seats(self, rules: dict[str, Any], seats: dict[str, SeatBot], where: str) -> None:
-        """The search bot and lookahead play only in modes on the engine interface."""
+        """The search bot plays only in modes on the engine interface, lookahead only in Race."""
         for name, s in seats.items():
-            if s.bot.code in ENGINE_BOTS and rules["mode"] not in ENGINE_MODES:
+            modes = ENGINE_BOTS.get(s.bot.code)
+            if modes is not None and rules["mode"] not in modes:
                 raise VariantError(f"{where}: seats.{name}: bot {s.bot.name!r} is not available in mode "
-                                   f"{rules['mode']!r}; allowed in modes: {', '.join(ENGINE_MODES)}")
+                                   f"{rules['mode']!r}; allowed in modes: {', '.join(modes)}")
 
     def warnings(self, rules: dict[str, Any]) -> list[str]:
         if rules["mode"] == "battle":
@@ -219,7 +267,9 @@ class HexflowGame(Game):
 
     def play_chunk(self, rules, seats, first_game, n_games, run_seed):
         if rules["mode"] == "battle":
-            return _battle_columns(_battle_run(rules, seats, first_game, n_games, run_seed, False)[0])
+            if _on_kernel(seats):
+                return _battle_columns(_battle_run(rules, seats, first_game, n_games, run_seed, False)[0])
+            return _battle_columns(_engine_chunk(battle_engine.tables(rules), seats, first_game, n_games, run_seed))
         if _is_tri(rules):
             from .tri import tri_columns
 
@@ -228,14 +278,14 @@ class HexflowGame(Game):
         if _on_kernel(seats):
             res, _ = _run(rules, seats, first_game, n_games, run_seed, record=False)
             return _columns(res)
-        return _columns(_race_engine_chunk(rules, seats, first_game, n_games, run_seed))
+        return _columns(_engine_chunk(race.tables(rules), seats, first_game, n_games, run_seed))
 
     def engine_replay(self, rules, seats, game_index, run_seed):
-        """(tables, decisions) of a Race game through the engine (Battle and Tri-Board are not on
+        """(tables, decisions) of a Race or Battle game through the engine (Tri-Board is not on
         the engine yet: None)."""
-        if rules["mode"] != "race":
+        if rules["mode"] not in ENGINE_MODES:
             return None
-        t = race.tables(rules)
+        t = _engine_tables(rules)
         codes, par = engine.bot_arrays(seats)
         rec, _, _ = engine.play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
                                        np.zeros(len(seats), np.int64), np.int64(rules["max_turns"] + 1))
@@ -243,13 +293,7 @@ class HexflowGame(Game):
 
     def play_traced(self, rules, seats, game_index, run_seed) -> Trace:
         if rules["mode"] == "battle":
-            from . import battle as BT
-
-            res, rec = _battle_run(rules, seats, game_index, 1, run_seed, True)
-            row = {k: v[0].item() for k, v in BT.columns(res).items()}
-            data = {"bags": rec[1].tolist(), "dots": rec[2].tolist()}
-            return Trace(self.name, dict(rules), list(SEATS), game_index, run_seed,
-                         BT.moves_from_record(rec), row, data)
+            return _battle_traced(rules, seats, game_index, run_seed)
         if _is_tri(rules):
             from .tri import tri_traced
 
@@ -271,11 +315,12 @@ class HexflowGame(Game):
                 rules = self.resolve_rules(overrides, "warm")
                 n = len(self.seat_names(rules))
                 self.play_chunk(rules, (seats * 2)[:n], 0, 2, 0)
-        if "race" in parts:  # the engine path: the search bot's chunks and traced games
-            rules = self.resolve_rules({}, "warm")
-            mcts = SeatBot(MCTS, {**{p.name: p.default for p in MCTS.params}, "iterations": 4})
-            self.play_chunk(rules, [mcts, seats[1]], 0, 1, 0)
-            self.play_traced(rules, seats, 0, 0)
+        mcts = SeatBot(MCTS, {**{p.name: p.default for p in MCTS.params}, "iterations": 4})
+        for mode in ENGINE_MODES:  # the engine path: the search bot's chunks and traced games
+            if mode in parts:
+                rules = self.resolve_rules({"mode": mode}, "warm")
+                self.play_chunk(rules, [mcts, seats[1]], 0, 1, 0)
+                self.play_traced(rules, seats, 0, 0)
 
     # ---- verification -------------------------------------------------------------------------
     def verify_trace(self, trace: Trace) -> None:
