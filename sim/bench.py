@@ -95,6 +95,11 @@ def mcts_seats(game: Game, rules: dict, bot: str = "mcts") -> list[SeatBot] | No
         return None
     s = seats(game, rules, "greedy")
     s[0] = seats(game, rules, bot)[0]
+    # a mode's own measured settings where they differ from the bot's declared defaults (HEXFLOW
+    # Battle's mcts: game.BATTLE_MCTS)
+    own = getattr(game, "mode_bot_defaults", lambda rules, name: {})(rules, bot)
+    if own:
+        s[0] = SeatBot(s[0].bot, {**s[0].params, **own})
     try:
         game.check_seats(rules, dict(zip(game.seat_names(rules), s, strict=True)), "bench")
     except Exception:  # noqa: BLE001  (a mode the search bot does not play)

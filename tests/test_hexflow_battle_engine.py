@@ -225,3 +225,16 @@ def test_play_metrics_replay_battle_games():
     s = pm.summary.set_index("metric")
     assert 0 < s.loc["decision_moves", "value"] <= 1
     assert s.loc["branching_factor", "value"] > 10
+
+
+def test_bench_seats_the_search_bot_with_battles_settings():
+    """make bench's mcts row for Battle seats the search bot with game.BATTLE_MCTS, Race's with the
+    bot's declared defaults (Race's)."""
+    from sim import bench
+
+    battle = bench.mcts_seats(GAME, GAME.resolve_rules({"mode": "battle"}, "t"))
+    race = bench.mcts_seats(GAME, GAME.resolve_rules({}, "t"))
+    assert battle[0].bot.code == search.BOT_MCTS and battle[1].bot.name == "greedy"
+    assert {k: battle[0].params[k] for k in G.BATTLE_MCTS} == G.BATTLE_MCTS
+    assert {k: race[0].params[k] for k in G.RACE_MCTS} == G.RACE_MCTS
+    assert bench.mcts_seats(GAME, GAME.resolve_rules({"mode": "battle"}, "t"), "lookahead") is None
