@@ -26,12 +26,12 @@ def test_warm_parts_cover_every_mode_and_warm_one_part(monkeypatch):
     monkeypatch.setattr(type(hexflow), "play_chunk",
                         lambda self, rules, seats, *a: played.append((rules["mode"], len(seats))))
     hexflow.warm("battle")
-    assert played == [("battle", 2)]
+    assert played == [("battle", 2), ("battle", 2)]  # then Battle's engine path (the search bot)
     played.clear()
     hexflow.warm("tri")
     assert played == [("tri", 3), ("tri2p", 2)]
     played.clear()
     hexflow.warm()
     modes = [label for label, _ in hexflow.modes()]
-    # every mode once, then Race's engine path (the search bot's chunks) once more
-    assert [m for m, _ in played] == modes + ["race"]
+    # every mode once, then the engine path of Race and Battle (the search bot's chunks) once more
+    assert [m for m, _ in played] == modes + ["race", "battle"]

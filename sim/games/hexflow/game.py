@@ -124,8 +124,8 @@ BATTLE_MCTS = {**RACE_MCTS, "iterations": 60}
 def _race_mcts() -> search.SearchBot:
     bot = search.mcts_bot(next(b for b in R.BOTS if b.code == K.BOT_GREEDY))
     params = tuple(dataclasses.replace(p, default=RACE_MCTS.get(p.name, p.default)) for p in bot.params)
-    return dataclasses.replace(bot, params=params, doc=bot.doc + " HEXFLOW: Race and Battle modes (its defaults "
-                               "are Race's; Battle's measured ones are game.BATTLE_MCTS).")
+    return dataclasses.replace(bot, params=params, doc=bot.doc + " HEXFLOW: Race and Battle modes; the defaults "
+                               "are Race's, Battle's measured setting is iterations = 60 (docs/rules/hexflow.md).")
 
 
 MCTS = _race_mcts()
