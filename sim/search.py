@@ -119,7 +119,8 @@ def _child(tree, node, move):
     return -1
 
 
-@njit(cache=True)
+# inline="always" on the steps of a search: fewer compile passes (see sim/engine.py, `choose`)
+@njit(cache=True, inline="always")
 def _select(tables, tree, node, pos, c, rng):
     """One step down: expand an untried legal move if there is one (returns (child, True)),
     else the UCT-best legal child (child, False). Availability is counted for every legal child."""
@@ -146,7 +147,7 @@ def _select(tables, tree, node, pos, c, rng):
     return best, False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _score(tables, tree, pos, finished, scale):
     """The reward of every seat: 1 / 0 for a win / loss, shared equally on a draw; a logistic of
     the game's evaluation where the rollout stopped early."""
@@ -161,7 +162,7 @@ def _score(tables, tree, pos, finished, scale):
             tree.reward[i] = 1.0 / (1.0 + np.exp(-evaluate(tables, pos, i) / scale))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rollout(tables, pos, par, scratch, tree, rng):
     """Play on from pos; returns True when the game ended (else the depth or the cap stopped it)."""
     depth = int(par[P_DEPTH])
@@ -208,7 +209,7 @@ def _search(tables, root, seat, par, scratch, tree, rng):
             node = tree.parent[node]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mcts_move(tables, root, seat, par, scratch, tree, rng):
     """The move of `seat` at the real position `root` after `par[P_ITER]` iterations (root is
     never changed). The most visited child among the moves legal at the root; among equally
@@ -226,7 +227,7 @@ def mcts_move(tables, root, seat, par, scratch, tree, rng):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mcts_prefers(tables, root, seat, other, par, scratch, tree, rng):
     """Whether `seat`, searching from `root` as it would for a move, expects `other` to do
     better than itself (the mean rewards of the two seats at the root): the search bot's own
