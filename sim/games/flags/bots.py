@@ -36,12 +36,18 @@ from numba import njit
 
 from sim.games.flags.kernel import (
     CARD,
+    CARD_HEX,
     COUNT,
+    FLAG_NN,
+    FLAG_OF,
+    HAND_N,
+    IS_FLAG,
     MV_CARD,
     MV_COUNT,
     MV_REINF,
     MV_STEP,
     MV_STOP,
+    NBR_N,
     OVER,
     PEND,
     PHASE,
@@ -95,7 +101,7 @@ def new_scratch(t):
     sv[PLAN_SEAT] = -1
     sv[STEP_SEAT] = -1
     cnt = np.zeros((3, 4), np.int64)
-    cnt[2] = t.flag_nn
+    cnt[2] = t.flags[:, FLAG_NN]
     n = t.n_hex
     entries = n + t.card_val.max()  # a reinforcement's (hex, units) entries: at most its units
     return Scratch(cnt, np.zeros(n), np.zeros(n, np.int64),
@@ -161,7 +167,7 @@ def _reach(t, seat, owner, units, sc):
 def _flag_pull(t, seat, f, owner, units, aggr, sc):
     """fpart[seat, f]: the pull of flag f's surround on spare units."""
     o = 1 - seat
-    cnt, fpart, dec, nbrs = sc.cnt, sc.fpart, t.dec, t.flag_nbrs
+    cnt, fpart, dec, nbrs = sc.cnt, sc.fpart, t.dec, t.flags
     nn = cnt[2, f]
     m = t.min_hold
     for h in range(owner.shape[0]):
@@ -199,7 +205,7 @@ def prepare(t, seat, owner, units, par, sc):
     and which of them count, so each seat keeps it per flag and rebuilds it only when that
     surround changed (a max does not depend on the order). tm: see _reach."""
     aggr = par[0]
-    w, fsig, nbrs, cnt = sc.w, sc.fsig, t.flag_nbrs, sc.cnt
+    w, fsig, nbrs, cnt = sc.w, sc.fsig, t.flags, sc.cnt
     w[W_AGGR] = aggr
     w[W_DFN] = par[1]
     w[W_TW] = par[2]
@@ -433,7 +439,7 @@ def _greedy_reinforce(seat, v, owner, units, alloc, cnt, field, tm, w, flag_of):
 def choose_card(t, sc, par, seat, hand, hn, owner, units, card_hex):
     """Index into `hand` (own cards only) of the card to play next."""
     prepare(t, seat, owner, units, par, sc)
-    cnt, field, tm, w, flag_of, alloc = sc.cnt, sc.field, sc.tm, sc.w, t.flag_of, sc.alloc
+    cnt, field, tm, w, flag_of, alloc = sc.cnt, sc.field, sc.tm, sc.w, t.hexinfo[FLAG_OF], sc.alloc
     best = -1e18
     bi = 0
     for i in range(hn):
@@ -456,7 +462,8 @@ def choose_card(t, sc, par, seat, hand, hn, owner, units, card_hex):
 def reinforce_plan(t, sc, par, seat, v, owner, units, alloc):
     """Distribute v units over own hexes: alloc[:n] = (hex, units); returns n."""
     prepare(t, seat, owner, units, par, sc)
-    return _greedy_reinforce(seat, v, owner, units, alloc, sc.cnt, sc.field, sc.tm, sc.w, t.flag_of)[0]
+    return _greedy_reinforce(seat, v, owner, units, alloc, sc.cnt, sc.field, sc.tm, sc.w,
+                             t.hexinfo[FLAG_OF])[0]
 
 
 @hot_inline
@@ -534,7 +541,8 @@ def choose_step(t, sc, par, seat, owner, units, fix, mv):
     fix >= 0 (src * 6 + slot): the pair is chosen, only its best count is wanted."""
     prepare(t, seat, owner, units, par, sc)
     cnt, field, tm, w, ks = sc.cnt, sc.field, sc.tm, sc.w, sc.ks
-    nbr, nbr_n, is_flag, flag_of, keep, m = t.nbr, t.nbr_n, t.is_flag, t.flag_of, t.keep, t.min_hold
+    nbr, keep, m = t.nbr, t.keep, t.min_hold
+    nbr_n, is_flag, flag_of = t.hexinfo[NBR_N], t.hexinfo[IS_FLAG], t.hexinfo[FLAG_OF]
     o = 1 - seat
     best = EPS if fix < 0 else -np.inf
     mv[0] = -1
@@ -621,8 +629,8 @@ def bot_move(t, pos, seat, code, par, sc, rng):
         return MV_REINF + _next_unit(t, sc, par, seat, st[REINF_V], pos.owner, pos.units,
                                      pos.reinf[0])
     if ph == CARD:
-        i = choose_card(t, sc, par, seat, pos.hands[seat], pos.hand_n[seat], pos.owner,
-                        pos.units, pos.card_hex)
+        i = choose_card(t, sc, par, seat, pos.hands[seat], st[HAND_N + seat], pos.owner,
+                        pos.units, pos.cards[CARD_HEX])
         return MV_CARD + pos.hands[seat, i]
     mv = sc.mv
     if ph == COUNT:
@@ -648,7 +656,7 @@ def bot_move(t, pos, seat, code, par, sc, rng):
 def position_value(t, sc, seat, owner, units, par):
     """Greedy's score of a board for seat: flag terms plus every own hex's worth."""
     v = prepare(t, seat, owner, units, par, sc)
-    cnt, field, tm, flag_of = sc.cnt, sc.field, sc.tm, t.flag_of
+    cnt, field, tm, flag_of = sc.cnt, sc.field, sc.tm, t.hexinfo[FLAG_OF]
     m = t.min_hold
     for h in range(owner.shape[0]):
         f = flag_of[h]

@@ -67,7 +67,11 @@ MV_CARD, MV_REINF, MV_STOP, MV_STEP, MV_COUNT = 0, 100, 199, 200, 1000
 (PHASE, SEAT, TURNS, FIRST, DECK_N, DISC_N, COMBATS, PLAYED, CLAIM_SEAT, CLAIM_MASK, FIRST_FLAG_A,
  FIRST_FLAG_B, CLAIMS, BROKEN, WINNER, OVER, REASON, CARDS_LEFT, REINF_V, REINF_LEFT, STEPS_LEFT,
  PEND, DECISIONS, LOG_N, OWN_N, HAND_LIM) = range(26)
-N_ST = HAND_LIM + 2  # st[HAND_LIM + s]: the cards seat s draws back up to
+HAND_N = HAND_LIM + 2  # st[HAND_LIM + s]: the cards seat s draws back up to; st[HAND_N + s]: holds
+N_ST = HAND_N + 2
+DECK, DISC, CARD_HEX = 0, 1, 2  # rows of position.cards
+NBR_N, IS_FLAG, FLAG_OF = 0, 1, 2  # rows of tables.hexinfo
+FLAG_NN = 6  # column of tables.flags: how many neighbours
 # the trace's action log: row = (seat, kind, a, b, c)
 K_DEAL, K_PLAY, K_ALLOC, K_ROLL, K_STEP, K_DRAW, K_SHUFFLE, K_END = range(8)
 EFFECT_PLACE, EFFECT_REINFORCE, EFFECT_DISCARD = 0, 1, 2
@@ -99,33 +103,71 @@ class Tables(NamedTuple):
     attrition: np.int64  # 1: a step may attack with equal or fewer units (attacks = "attrition")
     max_turns: np.int64
     log_rows: np.int64  # capacity of position.log: 0 in chunks, the trace's bound when traced
+    # Few, larger arrays: every call of a rule function hands on each array of the tables and
+    # the position as several machine words (a decision of the random bot makes three calls)
     nbr: np.ndarray  # int64[56, 6] neighbour hexes, -1 padded
-    nbr_n: np.ndarray  # int64[56]
-    is_flag: np.ndarray  # int64[56]
-    flag_nbrs: np.ndarray  # int64[4, 4] neighbour hexes of flags N, S, W, E, -1 padded
-    flag_nn: np.ndarray  # int64[4]: 4, 4, 3, 3
-    flag_of: np.ndarray  # int64[56]: the flag a hex surrounds, -1 if none
+    hexinfo: np.ndarray  # int64[3, 56]: rows NBR_N (neighbours), IS_FLAG (1 on a flag), FLAG_OF
+    #                      (the flag a hex surrounds, -1 if none)
+    flags: np.ndarray  # int64[4, 7]: flag N, S, W, E's neighbour hexes (-1 padded), then at
+    #                    column FLAG_NN how many (4, 4, 3, 3)
     near: np.ndarray  # int64[56, 56, 2]: (hex, steps) every hex reachable from e, nearest first
     dec: np.ndarray  # float64[56, 56]: 0.7 ** steps (greedy's field), 0 beyond 11 or via a flag
     card_val: np.ndarray  # int64[n_cards]: units a card is worth
+
+    # the board's tables by name, for Python (compiled code reads the rows above)
+    @property
+    def nbr_n(self):
+        return self.hexinfo[NBR_N]
+
+    @property
+    def is_flag(self):
+        return self.hexinfo[IS_FLAG]
+
+    @property
+    def flag_of(self):
+        return self.hexinfo[FLAG_OF]
+
+    @property
+    def flag_nbrs(self):
+        return self.flags[:, :6]
+
+    @property
+    def flag_nn(self):
+        return self.flags[:, FLAG_NN]
 
 
 class Position(NamedTuple):
     owner: np.ndarray  # int64[56]: -1 empty (always on flags), else the seat holding the hex
     units: np.ndarray  # int64[56]: units on the hex (0 iff empty)
-    hands: np.ndarray  # int64[2, largest hand]: hands[s, :hand_n[s]] are seat s's cards, -1 after
-    hand_n: np.ndarray  # int64[2]
-    deck: np.ndarray  # int64[52]: the draw pile deck[:st[DECK_N]], top card last
-    disc: np.ndarray  # int64[52]: the discard pile disc[:st[DISC_N]] (public)
-    card_hex: np.ndarray  # int64[52]: the board's labelling (public)
+    hands: np.ndarray  # int64[2, largest hand]: hands[s, :st[HAND_N + s]] are seat s's cards, -1 after
+    cards: np.ndarray  # int64[3, 52]: row DECK the draw pile cards[DECK, :st[DECK_N]], top card
+    #                    last; row DISC the discard pile cards[DISC, :st[DISC_N]] (public); row
+    #                    CARD_HEX the board's labelling, the hex each card points to (public)
     known: np.ndarray  # int8[2, 52]: known[s, c] = 1 when seat s knows card c is in the other
     #                    hand (the deck ran out: both hands were known at the reshuffle)
     reinf: np.ndarray  # int64[2, 56]: the reinforcement being played: row 0 the units it has put
     #                    on each hex, row 1 the mover's hexes reinf[1, :st[OWN_N]] in hex order
     #                    (its legal moves, unchanged until it ends; one array, not two: every
     #                    array of the position is handed on at each call)
-    st: np.ndarray  # int64[N_ST]: phase, seat, turn and pile counters, claims ... (above)
+    st: np.ndarray  # int64[N_ST]: phase, seat, turn and pile counters, claims, hand sizes ...
     log: np.ndarray  # int64[log_rows, 5]: the traced game's actions (not seen by any bot)
+
+    # by name, for Python (compiled code reads the rows and fields above)
+    @property
+    def hand_n(self):
+        return self.st[HAND_N:HAND_N + 2]
+
+    @property
+    def deck(self):
+        return self.cards[DECK]
+
+    @property
+    def disc(self):
+        return self.cards[DISC]
+
+    @property
+    def card_hex(self):
+        return self.cards[CARD_HEX]
 
 
 def hand_sizes(rules: dict) -> tuple[int, int]:
@@ -155,8 +197,14 @@ def build_tables(rules: dict, layout_tables: tuple, dec: np.ndarray, card_val: n
                   i(rules.get("first_turn_cards", 0) or cards), i(die), i(rules["min_hold_units"]),
                   i(rules["flags_to_win"]), i(STILL_CODES[rules["still_hold"]]), i(1 if rules["bleed"] else 0),
                   i(FIRST_CODES[rules["first_player"]]), i(1 if rules.get("attacks") == "attrition" else 0),
-                  i(turns), i(log_rows), *layout_tables[:6], layout_tables[7], dec,
-                  np.asarray(card_val, np.int64))
+                  i(turns), i(log_rows), *_packed_board(layout_tables), dec, np.asarray(card_val, np.int64))
+
+
+def _packed_board(layout_tables: tuple) -> tuple:
+    """(nbr, hexinfo, flags, near) from geometry.Board.tables()."""
+    nbr, nbr_n, is_flag, flag_nbrs, flag_nn, flag_of, _, near = layout_tables
+    flags = np.concatenate([flag_nbrs, flag_nn[:, None]], axis=1).astype(np.int64)
+    return nbr, np.stack([nbr_n, is_flag, flag_of]).astype(np.int64), flags, near
 
 
 def max_decisions(rules: dict, top_value: int = 14) -> int:
@@ -303,20 +351,22 @@ def new_position_at(t, rng, game_index):
     terr = np.empty(nh, np.int64)  # the territory hexes; the card's tiles are shuffled onto them
     n = 0
     for h in range(nh):
-        if t.is_flag[h] == 0:
+        if t.hexinfo[IS_FLAG, h] == 0:
             terr[n] = h
             n += 1
     shuffle(rng, terr[:n])
-    card_hex = terr[:nc].copy()  # one tile per card: a smaller deck leaves hexes unlabelled
-    deck = np.arange(nc).astype(np.int64)
+    cards = -np.ones((3, nc), np.int64)
+    cards[CARD_HEX] = terr[:nc]  # one tile per card: a smaller deck leaves hexes unlabelled
+    deck = cards[DECK]
+    for c in range(nc):
+        deck[c] = c
     shuffle(rng, deck)
     st = np.zeros(N_ST, np.int64)
     lim = st[HAND_LIM:HAND_LIM + 2]
     lim[0] = t.hand_a + (t.second_extra if first == 1 else 0)
     lim[1] = t.hand_b + (t.second_extra if first == 0 else 0)
     pos = Position(-np.ones(nh, np.int64), np.zeros(nh, np.int64),
-                   -np.ones((2, max(lim[0], lim[1])), np.int64), np.zeros(2, np.int64), deck,
-                   -np.ones(nc, np.int64), card_hex, np.zeros((2, nc), np.int8),
+                   -np.ones((2, max(lim[0], lim[1])), np.int64), cards, np.zeros((2, nc), np.int8),
                    np.zeros((2, nh), np.int64), st, np.zeros((t.log_rows, REC_COLS), np.int64))
     st[SEAT] = first
     st[FIRST] = first
@@ -331,13 +381,13 @@ def new_position_at(t, rng, game_index):
     # deal one card at a time, alternately, starting with the first player (once one hand is
     # full, the rest to the other)
     seat = first
-    while pos.hand_n[0] < lim[0] or pos.hand_n[1] < lim[1]:
-        if pos.hand_n[seat] == lim[seat]:
+    while st[HAND_N] < lim[0] or st[HAND_N + 1] < lim[1]:
+        if st[HAND_N + seat] == lim[seat]:
             seat = 1 - seat
         st[DECK_N] -= 1
         card = deck[st[DECK_N]]
-        pos.hands[seat, pos.hand_n[seat]] = card
-        pos.hand_n[seat] += 1
+        pos.hands[seat, st[HAND_N + seat]] = card
+        st[HAND_N + seat] += 1
         _log(t, pos, seat, K_DEAL, card, 0, 0)
         seat = 1 - seat
     return pos
@@ -357,7 +407,7 @@ def to_move(t, pos):
 @hot_inline
 def _step_pairs(t, owner, units, seat, out):
     """MV_STEP + src * 6 + slot for every (source, neighbour) with a legal step, board order."""
-    nbr, nbr_n, is_flag, keep = t.nbr, t.nbr_n, t.is_flag, t.keep  # bound once: see bots.py
+    nbr, nbr_n, is_flag, keep = t.nbr, t.hexinfo[NBR_N], t.hexinfo[IS_FLAG], t.keep  # bound once: see bots.py
     strict = t.attrition == 0
     n = 0
     for src in range(t.n_hex):
@@ -382,7 +432,7 @@ def legal_moves(t, pos, out):
     n = 0
     if ph == CARD:
         hand = pos.hands[seat]
-        n = pos.hand_n[seat]
+        n = st[HAND_N + seat]
         for i in range(n):
             out[i] = MV_CARD + hand[i]
     elif ph == REINF:
@@ -430,18 +480,18 @@ def _play_card(t, pos, seat, card, rng):
     units on an empty hex, reinforces on an own hex, or is wasted on the opponent's."""
     st = pos.st
     hand = pos.hands[seat]
-    n = pos.hand_n[seat] - 1
+    n = st[HAND_N + seat] - 1
     i = 0
     while hand[i] != card:
         i += 1
     hand[i] = hand[n]
     hand[n] = -1
-    pos.hand_n[seat] = n
+    st[HAND_N + seat] = n
     pos.known[1 - seat, card] = 0
-    pos.disc[st[DISC_N]] = card
+    pos.cards[DISC, st[DISC_N]] = card
     st[DISC_N] += 1
     st[PLAYED] += 1
-    h = pos.card_hex[card]
+    h = pos.cards[CARD_HEX, card]
     v = t.card_val[card]
     if pos.owner[h] == -1:
         pos.owner[h] = seat
@@ -515,23 +565,25 @@ def _draw_up(t, pos, seat, rng):
     """Draw back up to hand_size; an empty deck is rebuilt from the shuffled discards (at that
     moment each seat knows the other's hand: every other card is public)."""
     st = pos.st
-    while pos.hand_n[seat] < st[HAND_LIM + seat]:
+    deck = pos.cards[DECK]
+    while st[HAND_N + seat] < st[HAND_LIM + seat]:
         if st[DECK_N] == 0:
             n = st[DISC_N]
+            disc = pos.cards[DISC]
             for i in range(n):
-                pos.deck[i] = pos.disc[i]
+                deck[i] = disc[i]
             st[DECK_N] = n
             st[DISC_N] = 0
             pos.known[:, :] = 0
             for s in range(2):
-                for i in range(pos.hand_n[s]):
+                for i in range(st[HAND_N + s]):
                     pos.known[1 - s, pos.hands[s, i]] = 1
-            shuffle(rng, pos.deck[:n])
+            shuffle(rng, deck[:n])
             _log(t, pos, seat, K_SHUFFLE, n, 0, 0)
         st[DECK_N] -= 1
-        card = pos.deck[st[DECK_N]]
-        pos.hands[seat, pos.hand_n[seat]] = card
-        pos.hand_n[seat] += 1
+        card = deck[st[DECK_N]]
+        pos.hands[seat, st[HAND_N + seat]] = card
+        st[HAND_N + seat] += 1
         _log(t, pos, seat, K_DRAW, card, 0, 0)
 
 
@@ -542,8 +594,8 @@ def _end_turn(t, pos, seat, rng):
     st = pos.st
     _draw_up(t, pos, seat, rng)
     st[TURNS] += 1
-    ma = held_mask(pos.owner, pos.units, 0, t.flag_nbrs, t.flag_nn, t.min_hold)
-    mb = held_mask(pos.owner, pos.units, 1, t.flag_nbrs, t.flag_nn, t.min_hold)
+    ma = held_mask(pos.owner, pos.units, 0, t.flags, t.flags[:, FLAG_NN], t.min_hold)
+    mb = held_mask(pos.owner, pos.units, 1, t.flags, t.flags[:, FLAG_NN], t.min_hold)
     if ma != 0 and st[FIRST_FLAG_A] < 0:
         st[FIRST_FLAG_A] = st[TURNS]
     if mb != 0 and st[FIRST_FLAG_B] < 0:
@@ -587,7 +639,7 @@ def result(t, pos, capped, res):
             ub += pos.units[h]
     x = engine.SCORES
     for seat in range(2):
-        held = popcount4(held_mask(pos.owner, pos.units, seat, t.flag_nbrs, t.flag_nn, t.min_hold))
+        held = popcount4(held_mask(pos.owner, pos.units, seat, t.flags, t.flags[:, FLAG_NN], t.min_hold))
         res[x + seat] = held
         res[x + 2 + seat] = held
     res[x + 4] = st[FIRST_FLAG_A]
@@ -602,9 +654,8 @@ def result(t, pos, capped, res):
 
 @njit(cache=True)
 def copy_position(t, pos):
-    return Position(pos.owner.copy(), pos.units.copy(), pos.hands.copy(), pos.hand_n.copy(),
-                    pos.deck.copy(), pos.disc.copy(), pos.card_hex.copy(), pos.known.copy(),
-                    pos.reinf.copy(), pos.st.copy(), pos.log.copy())
+    return Position(pos.owner.copy(), pos.units.copy(), pos.hands.copy(), pos.cards.copy(),
+                    pos.known.copy(), pos.reinf.copy(), pos.st.copy(), pos.log.copy())
 
 
 @njit(cache=True)
@@ -618,11 +669,13 @@ def sample_hidden(t, pos, seat, rng):
     other = 1 - seat
     nc = t.n_cards
     unseen = np.zeros(nc, np.int8)
-    for i in range(pos.hand_n[other]):
+    nh = pos.st[HAND_N + other]
+    deck = pos.cards[DECK]
+    for i in range(nh):
         if pos.known[seat, pos.hands[other, i]] == 0:
             unseen[pos.hands[other, i]] = 1
     for j in range(pos.st[DECK_N]):
-        unseen[pos.deck[j]] = 1
+        unseen[deck[j]] = 1
     pool = np.empty(nc, np.int64)
     n = 0
     for c in range(nc):
@@ -631,12 +684,12 @@ def sample_hidden(t, pos, seat, rng):
             n += 1
     shuffle(rng, pool[:n])
     k = 0
-    for i in range(pos.hand_n[other]):
+    for i in range(nh):
         if pos.known[seat, pos.hands[other, i]] == 0:
             pos.hands[other, i] = pool[k]
             k += 1
     for j in range(pos.st[DECK_N]):
-        pos.deck[j] = pool[k]
+        deck[j] = pool[k]
         k += 1
 
 
@@ -644,11 +697,14 @@ def sample_hidden(t, pos, seat, rng):
 @njit(cache=True)
 def replay(t, seed, game_index, rec):
     """The position after the decisions of a traced game (rec = engine record: seat, move,
-    generator state before apply), with t.log_rows > 0 so it carries the action log."""
+    generator state before apply; a pie-rule swap is skipped), with t.log_rows > 0 so it carries
+    the action log."""
     rng = np.empty(1, np.uint64)
     rng[0] = np.uint64(seed)
     pos = new_position_at(t, rng, game_index)
     for i in range(rec.shape[0]):
+        if rec[i, 1] == engine.SWAP_MOVE:  # the pie rule: the players swapped, not a move
+            continue
         rng[0] = np.uint64(rec[i, 2])
         apply(t, pos, rec[i, 1], rng)
     return pos
@@ -663,15 +719,16 @@ def make_position(t: Tables, owner, units, hands, deck, card_hex, seat: int, dis
     for s in range(2):
         h[s, :len(hands[s])] = hands[s]
     nc = int(t.n_cards)
-    d = np.zeros(nc, np.int64)
-    d[:len(deck)] = deck
-    dc = -np.ones(nc, np.int64)
-    dc[:len(disc)] = disc
+    cards = -np.ones((3, nc), np.int64)
+    cards[DECK, :] = 0
+    cards[DECK, :len(deck)] = deck
+    cards[DISC, :len(disc)] = disc
+    cards[CARD_HEX, :len(card_hex)] = card_hex
     st = np.zeros(N_ST, np.int64)
     st[[SEAT, DECK_N, DISC_N, CARDS_LEFT]] = seat, len(deck), len(disc), t.cards_per_turn
     st[[CLAIM_SEAT, FIRST_FLAG_A, FIRST_FLAG_B, WINNER, REASON]] = -1, -1, -1, -1, END_CAP
     st[HAND_LIM:HAND_LIM + 2] = lim
-    return Position(np.array(owner, np.int64), np.array(units, np.int64), h,
-                    np.array([len(hands[0]), len(hands[1])], np.int64), d, dc,
-                    np.array(card_hex, np.int64), np.zeros((2, nc), np.int8),
-                    np.zeros((2, int(t.n_hex)), np.int64), st, np.zeros((int(t.log_rows), REC_COLS), np.int64))
+    st[HAND_N:HAND_N + 2] = len(hands[0]), len(hands[1])
+    return Position(np.array(owner, np.int64), np.array(units, np.int64), h, cards,
+                    np.zeros((2, nc), np.int8), np.zeros((2, int(t.n_hex)), np.int64), st,
+                    np.zeros((int(t.log_rows), REC_COLS), np.int64))
