@@ -36,20 +36,24 @@ from numba import njit
 
 from sim.games.flags.kernel import (
     CARD,
+    CARD_HEX,
     COUNT,
+    FLAG_NN,
+    FLAG_OF,
+    HAND_N,
+    IS_FLAG,
     MV_CARD,
     MV_COUNT,
     MV_REINF,
     MV_STEP,
     MV_STOP,
-    N_HEX,
+    NBR_N,
     OVER,
     PEND,
     PHASE,
     REINF,
     REINF_V,
     WINNER,
-    card_value,
     hot,
     hot_inline,
 )
@@ -86,6 +90,7 @@ class Scratch(NamedTuple):
     sv: np.ndarray  # int64[8]: the fields named above
     fv: np.ndarray  # float64[8]
     w: np.ndarray  # float64[6]: W_* above, set by prepare
+    # (shapes with the card's board, n_hex = 56; alloc and plan have n_hex + top card value rows)
 
 
 @njit(cache=True)
@@ -96,20 +101,23 @@ def new_scratch(t):
     sv[PLAN_SEAT] = -1
     sv[STEP_SEAT] = -1
     cnt = np.zeros((3, 4), np.int64)
-    cnt[2] = t.flag_nn
-    return Scratch(cnt, np.zeros(N_HEX), np.zeros(N_HEX, np.int64),
-                   np.zeros(N_HEX, np.int64), np.zeros((2, 4, N_HEX)), -np.ones((2, 4), np.int64),
-                   np.zeros(4, np.int64), np.zeros(3, np.int64), np.zeros((N_HEX, 2), np.int64),
-                   np.zeros((N_HEX, 2), np.int64), np.zeros((2, N_HEX), np.int64),
-                   np.zeros((2, N_HEX), np.int64), sv, -np.ones(8), np.zeros(6))
+    cnt[2] = t.flags[:, FLAG_NN]
+    n = t.n_hex
+    entries = n + t.card_val.max()  # a reinforcement's (hex, units) entries: at most its units
+    return Scratch(cnt, np.zeros(n), np.zeros(n, np.int64),
+                   np.zeros(n, np.int64), np.zeros((2, 4, n)), -np.ones((2, 4), np.int64),
+                   np.zeros(4, np.int64), np.zeros(3, np.int64), np.zeros((entries, 2), np.int64),
+                   np.zeros((entries, 2), np.int64), np.zeros((2, n), np.int64),
+                   np.zeros((2, n), np.int64), sv, -np.ones(8), np.zeros(6))
 
 
 @njit(cache=True)
 def decay_table(near):
     """dec[t, h] = 0.7 ** (steps from t to h), 0 beyond 11 steps or through a flag."""
-    dec = np.zeros((56, 56))
-    for t in range(56):
-        for j in range(56):
+    n = near.shape[0]
+    dec = np.zeros((n, n))
+    for t in range(n):
+        for j in range(n):
             d = near[t, j, 1]
             if d >= 12:
                 break
@@ -127,7 +135,7 @@ def _reach(t, seat, owner, units, sc):
     o = 1 - seat
     tm, snap, near = sc.tm, sc.tm_of, t.near
     same = sc.sv[TM_SEAT] == seat
-    for h in range(N_HEX):
+    for h in range(owner.shape[0]):
         x = units[h] if owner[h] == o else 0
         if x != snap[h]:
             same = False
@@ -137,15 +145,15 @@ def _reach(t, seat, owner, units, sc):
     sc.sv[TM_SEAT] = seat
     keep = t.keep
     reach = (t.die_sides + 1) // 2
-    for h in range(N_HEX):
+    for h in range(owner.shape[0]):
         tm[h] = 0
-    for e in range(N_HEX):
+    for e in range(owner.shape[0]):
         ue = units[e]
         if owner[e] != o or ue - keep < 1:
             continue
         # with the bleed a stack brings ue - d units d steps away: none from ue steps on
         lim = reach if keep == 0 or ue > reach else ue - 1
-        for j in range(1, N_HEX):  # j = 0 is e itself
+        for j in range(1, owner.shape[0]):  # j = 0 is e itself
             d = near[e, j, 1]
             if d > lim:
                 break
@@ -159,10 +167,10 @@ def _reach(t, seat, owner, units, sc):
 def _flag_pull(t, seat, f, owner, units, aggr, sc):
     """fpart[seat, f]: the pull of flag f's surround on spare units."""
     o = 1 - seat
-    cnt, fpart, dec, nbrs = sc.cnt, sc.fpart, t.dec, t.flag_nbrs
+    cnt, fpart, dec, nbrs = sc.cnt, sc.fpart, t.dec, t.flags
     nn = cnt[2, f]
     m = t.min_hold
-    for h in range(N_HEX):
+    for h in range(owner.shape[0]):
         fpart[seat, f, h] = 0.02
     occ = 0
     for i in range(nn):
@@ -183,7 +191,7 @@ def _flag_pull(t, seat, f, owner, units, aggr, sc):
                 imp = 0.3
         else:
             continue
-        for h in range(N_HEX):
+        for h in range(owner.shape[0]):
             fpart[seat, f, h] = max(fpart[seat, f, h], imp * dec[x, h])
 
 
@@ -197,7 +205,7 @@ def prepare(t, seat, owner, units, par, sc):
     and which of them count, so each seat keeps it per flag and rebuilds it only when that
     surround changed (a max does not depend on the order). tm: see _reach."""
     aggr = par[0]
-    w, fsig, nbrs, cnt = sc.w, sc.fsig, t.flag_nbrs, sc.cnt
+    w, fsig, nbrs, cnt = sc.w, sc.fsig, t.flags, sc.cnt
     w[W_AGGR] = aggr
     w[W_DFN] = par[1]
     w[W_TW] = par[2]
@@ -221,7 +229,7 @@ def prepare(t, seat, owner, units, par, sc):
             _flag_pull(t, seat, f, owner, units, aggr, sc)
     if changed:
         fp, field = sc.fpart, sc.field
-        for h in range(N_HEX):
+        for h in range(owner.shape[0]):
             field[h] = max(max(fp[seat, 0, h], fp[seat, 1, h]), max(fp[seat, 2, h], fp[seat, 3, h]))
         sc.sv[FIELD_SEAT] = seat
     w[W_BASE] = _flag_score(cnt, seat, w)
@@ -381,10 +389,10 @@ def _greedy_reinforce(seat, v, owner, units, alloc, cnt, field, tm, w, flag_of):
         best_a = 0
         # the spare-unit hex: most field among own hexes the enemy cannot take
         spare = -1
-        for h in range(N_HEX):
+        for h in range(owner.shape[0]):
             if owner[h] == seat and (spare < 0 or field[h] > field[spare]) and tm[h] < units[h] + rem:
                 spare = h
-        for h in range(N_HEX):
+        for h in range(owner.shape[0]):
             if owner[h] != seat:
                 continue
             u = units[h]
@@ -404,7 +412,7 @@ def _greedy_reinforce(seat, v, owner, units, alloc, cnt, field, tm, w, flag_of):
                 best_h = h
                 best_a = a
         if best_h < 0:  # no own hex qualifies (cannot happen: the card's hex is own): any own hex
-            for h in range(N_HEX):
+            for h in range(owner.shape[0]):
                 if owner[h] == seat:
                     best_h = h
                     best_a = rem
@@ -431,13 +439,13 @@ def _greedy_reinforce(seat, v, owner, units, alloc, cnt, field, tm, w, flag_of):
 def choose_card(t, sc, par, seat, hand, hn, owner, units, card_hex):
     """Index into `hand` (own cards only) of the card to play next."""
     prepare(t, seat, owner, units, par, sc)
-    cnt, field, tm, w, flag_of, alloc = sc.cnt, sc.field, sc.tm, sc.w, t.flag_of, sc.alloc
+    cnt, field, tm, w, flag_of, alloc = sc.cnt, sc.field, sc.tm, sc.w, t.hexinfo[FLAG_OF], sc.alloc
     best = -1e18
     bi = 0
     for i in range(hn):
         card = hand[i]
         h = card_hex[card]
-        v = card_value(card)
+        v = t.card_val[card]
         if owner[h] == -1:
             val = delta(seat, -1, 0, h, v, owner, units, cnt, field, tm, flag_of, w)
         elif owner[h] == seat:
@@ -454,7 +462,8 @@ def choose_card(t, sc, par, seat, hand, hn, owner, units, card_hex):
 def reinforce_plan(t, sc, par, seat, v, owner, units, alloc):
     """Distribute v units over own hexes: alloc[:n] = (hex, units); returns n."""
     prepare(t, seat, owner, units, par, sc)
-    return _greedy_reinforce(seat, v, owner, units, alloc, sc.cnt, sc.field, sc.tm, sc.w, t.flag_of)[0]
+    return _greedy_reinforce(seat, v, owner, units, alloc, sc.cnt, sc.field, sc.tm, sc.w,
+                             t.hexinfo[FLAG_OF])[0]
 
 
 @hot_inline
@@ -465,7 +474,7 @@ def _next_unit(t, sc, par, seat, v, owner, units, placed):
     on = sc.plan_on
     same = (sc.sv[PLAN_SEAT] == seat and sc.sv[PLAN_V] == v and sc.fv[PLAN_PAR] == par[0]
             and sc.fv[PLAN_PAR + 1] == par[1] and sc.fv[PLAN_PAR + 2] == par[2])
-    for h in range(N_HEX):
+    for h in range(owner.shape[0]):
         if on[0, h] != owner[h] or on[1, h] != units[h] - placed[h]:
             same = False
             on[0, h] = owner[h]
@@ -501,17 +510,43 @@ def _step_counts(seat, u, od, ud, fs, fd, tm_src, m, keep, ks):
         ks[2] = m - (ud if od == seat else 0)
 
 
+@hot_inline
+def _wear_delta(seat, src, u1n, dst, u2n, owner, units, cnt, field, tm, flag_of, w):
+    """Score change of an attack that does not take the enemy hex dst (attacks = "attrition"):
+    the seat's src keeps u1n units (0: it empties), dst keeps u2n enemy units (0: it empties)."""
+    m = np.int64(w[W_M])
+    o1n = seat if u1n > 0 else -1
+    o = owner[dst]
+    o2n = o if u2n > 0 else -1
+    f1 = flag_of[src]
+    f2 = flag_of[dst]
+    u1 = units[src]
+    u2 = units[dst]
+    _recount(cnt, f1, seat, u1, o1n, u1n, m)
+    _recount(cnt, f2, o, u2, o2n, u2n, m)
+    d = _flag_score(cnt, seat, w) - w[W_BASE]
+    _recount(cnt, f2, o2n, u2n, o, u2, m)
+    _recount(cnt, f1, o1n, u1n, seat, u1, m)
+    cs = cnt[seat, f1] if f1 >= 0 else 0
+    nn = cnt[2, f1] if f1 >= 0 else 0
+    dfn, tw = w[W_DFN], w[W_TW]
+    d += (_hex_value(o1n, u1n, seat, f1, cs, nn, field[src], tm[src], m, dfn, tw)
+          - _hex_value(seat, u1, seat, f1, cs, nn, field[src], tm[src], m, dfn, tw))
+    return d
+
+
 @hot
 def choose_step(t, sc, par, seat, owner, units, fix, mv):
     """Next move step: mv = (src, slot, k) with dst = nbr[src, slot], or mv[0] = -1 to stop.
     fix >= 0 (src * 6 + slot): the pair is chosen, only its best count is wanted."""
     prepare(t, seat, owner, units, par, sc)
     cnt, field, tm, w, ks = sc.cnt, sc.field, sc.tm, sc.w, sc.ks
-    nbr, nbr_n, is_flag, flag_of, keep, m = t.nbr, t.nbr_n, t.is_flag, t.flag_of, t.keep, t.min_hold
+    nbr, keep, m = t.nbr, t.keep, t.min_hold
+    nbr_n, is_flag, flag_of = t.hexinfo[NBR_N], t.hexinfo[IS_FLAG], t.hexinfo[FLAG_OF]
     o = 1 - seat
     best = EPS if fix < 0 else -np.inf
     mv[0] = -1
-    for src in range(N_HEX):
+    for src in range(owner.shape[0]):
         u = units[src]
         kmax = u - keep
         if owner[src] != seat or kmax < 1 or (fix >= 0 and src != fix // 6):
@@ -520,7 +555,17 @@ def choose_step(t, sc, par, seat, owner, units, fix, mv):
             dst = nbr[src, i]
             od = owner[dst]
             ud = units[dst]
-            if is_flag[dst] == 1 or (fix >= 0 and i != fix % 6) or (od == o and kmax <= ud):
+            if is_flag[dst] == 1 or (fix >= 0 and i != fix % 6):
+                continue
+            if od == o and kmax <= ud:
+                if t.attrition == 1:  # a failed or equal attack, all that may move: it wears down
+                    val = _wear_delta(seat, src, u - kmax, dst, ud - kmax, owner, units, cnt, field, tm,
+                                      flag_of, w)
+                    if val > best:
+                        best = val
+                        mv[0] = src
+                        mv[1] = i
+                        mv[2] = kmax
                 continue
             if (fix < 0 and od != o and flag_of[src] < 0 and flag_of[dst] < 0
                     and field[dst] <= field[src] and tm[src] < u):
@@ -550,7 +595,7 @@ def choose_step(t, sc, par, seat, owner, units, fix, mv):
 def _same_board(on, owner, units):
     """Is the board the one `on` holds? (on := the board either way)."""
     same = True
-    for h in range(N_HEX):
+    for h in range(owner.shape[0]):
         if on[0, h] != owner[h] or on[1, h] != units[h]:
             same = False
             on[0, h] = owner[h]
@@ -573,8 +618,9 @@ def _step_memo(sc, par, seat, pair, owner, units):
 @hot_inline
 def bot_move(t, pos, seat, code, par, sc, rng):
     """Greedy (code 1) for the decision the position asks for; -1 for an unknown code.
-    Reinforcement units follow the card's plan and a step's count is the one chosen with its
-    pair, so those decisions are table look-ups (the scratch keeps both, keyed on the board)."""
+    Greedy's reinforcement units follow the card's plan and a step's count is the one
+    chosen with its pair, so those decisions are table look-ups (the scratch keeps both, keyed
+    on the board)."""
     if code != BOT_GREEDY:
         return -1
     st = pos.st
@@ -583,8 +629,8 @@ def bot_move(t, pos, seat, code, par, sc, rng):
         return MV_REINF + _next_unit(t, sc, par, seat, st[REINF_V], pos.owner, pos.units,
                                      pos.reinf[0])
     if ph == CARD:
-        i = choose_card(t, sc, par, seat, pos.hands[seat], pos.hand_n[seat], pos.owner,
-                        pos.units, pos.card_hex)
+        i = choose_card(t, sc, par, seat, pos.hands[seat], st[HAND_N + seat], pos.owner,
+                        pos.units, pos.cards[CARD_HEX])
         return MV_CARD + pos.hands[seat, i]
     mv = sc.mv
     if ph == COUNT:
@@ -610,9 +656,9 @@ def bot_move(t, pos, seat, code, par, sc, rng):
 def position_value(t, sc, seat, owner, units, par):
     """Greedy's score of a board for seat: flag terms plus every own hex's worth."""
     v = prepare(t, seat, owner, units, par, sc)
-    cnt, field, tm, flag_of = sc.cnt, sc.field, sc.tm, t.flag_of
+    cnt, field, tm, flag_of = sc.cnt, sc.field, sc.tm, t.hexinfo[FLAG_OF]
     m = t.min_hold
-    for h in range(N_HEX):
+    for h in range(owner.shape[0]):
         f = flag_of[h]
         cs = cnt[seat, f] if f >= 0 else 0
         nn = cnt[2, f] if f >= 0 else 0

@@ -7,8 +7,8 @@ import math
 
 from sim.games.base import Trace
 from sim.games.flags import kernel as K
-from sim.games.flags.geometry import COLS, FLAG_NAMES, N_HEX, board, hex_centre
-from sim.games.flags.position import card_name
+from sim.games.flags.geometry import FLAG_NAMES, board, hex_centre, layout_of
+from sim.games.flags.position import deck_of
 from sim.games.flags.trace import replay
 
 COLOURS = ("#2f6fd0", "#d0412f")  # A blue, B red (the card's colours)
@@ -16,15 +16,15 @@ LIGHT = ("#cfe0fa", "#f8d4cf")
 MAX_BOARDS = 24  # every_move draws one board per turn, at most this many (the last ones)
 
 
-def _board_axes(ax, pos, card_hex, min_hold, title):
+def _board_axes(ax, pos, card_hex, names, min_hold, title):
     from matplotlib.patches import RegularPolygon
 
     b = board(pos.layout)
-    label = {int(h): card_name(c) for c, h in enumerate(card_hex)}
+    label = {int(h): names[c] for c, h in enumerate(card_hex)}
     held = [pos.held(0, min_hold), pos.held(1, min_hold)]
     r = 0.5 / math.cos(math.pi / 6)
-    for h in range(N_HEX):
-        x, y = hex_centre(h // COLS, h % COLS, pos.layout)
+    for h in range(b.n_hex):
+        x, y = hex_centre(h // b.cols, h % b.cols, pos.layout)
         if b.is_flag[h]:
             f = list(b.flag_hex).index(h)
             who = 0 if f in held[0] else 1 if f in held[1] else -1
@@ -40,8 +40,8 @@ def _board_axes(ax, pos, card_hex, min_hold, title):
         if o >= 0:
             ax.text(x, y - 0.05, str(pos.units[h]), ha="center", va="center", fontsize=8,
                     weight="bold", color=COLOURS[o])
-    ax.set_xlim(-0.7, COLS + 0.2)
-    ax.set_ylim(-7 * 0.866 - 0.7, 0.7)
+    ax.set_xlim(-0.7, b.cols + 0.2)
+    ax.set_ylim(-(b.rows - 1) * 0.866 - 0.7, 0.7)
     ax.set_aspect("equal")
     ax.axis("off")
     ax.set_title(title, fontsize=8)
@@ -53,6 +53,7 @@ def draw_trace(trace: Trace, path: str, every_move: bool = False) -> None:
     import matplotlib.pyplot as plt
 
     card_hex = trace.data["card_hex"]
+    names = deck_of(trace.rules).names
     m = trace.rules["min_hold_units"]
     if not every_move:
         last = None
@@ -62,7 +63,7 @@ def draw_trace(trace: Trace, path: str, every_move: bool = False) -> None:
         ax = fig.add_axes([0.0, 0.0, 0.6, 0.95])
         row = trace.row
         result = "draw (turn cap)" if row["winner"] < 0 else f"{'AB'[row['winner']]} wins by flags"
-        _board_axes(ax, last, card_hex, m, f"game {trace.game_index}: {result} after "
+        _board_axes(ax, last, card_hex, names, m, f"game {trace.game_index}: {result} after "
                     f"{row['turns']} turns  (A blue, B red)")
         lines = [f"{mv['seat']}: {mv['move']}" for mv in trace.moves
                  if not mv["move"].startswith(("dealt", "draws"))]
@@ -93,8 +94,8 @@ def draw_trace(trace: Trace, path: str, every_move: bool = False) -> None:
             ax.axis("off")
             continue
         owner, units, seat, mvs = snaps[i]
-        p = Position(trace.rules["board"], owner, units)
-        _board_axes(ax, p, card_hex, m, f"turn {first_turn + i + 1} ({seat})")
+        p = Position(layout_of(trace.rules), owner, units)
+        _board_axes(ax, p, card_hex, names, m, f"turn {first_turn + i + 1} ({seat})")
         ax.text(0.0, -0.02, "\n".join(mvs[:-1])[:400], transform=ax.transAxes, va="top",
                 fontsize=4, family="monospace")
     fig.savefig(path, dpi=80)

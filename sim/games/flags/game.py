@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from typing import Any
 
@@ -9,19 +10,19 @@ import numpy as np
 
 from sim import engine, search
 from sim.errors import VariantError
-from sim.games.base import Bot, Game, Param, SeatBot, Trace
+from sim.games.base import SWAP, Bot, Game, Param, SeatBot, Trace
 from sim.games.flags import bots as B
 from sim.games.flags import kernel as K
 from sim.games.flags.bots import decay_table
-from sim.games.flags.geometry import LAYOUTS, board
-from sim.games.flags.position import card_name
+from sim.games.flags.geometry import COLS, LAYOUTS, MAX_HEX, ROWS, Layout, board, check_layout, layout_of
+from sim.games.flags.position import CARD_VALUES, DECK, deck_of
 from sim.rng import game_seed
 
 SEATS = ["A", "B"]
 
 PARAMS = (
     Param("hand_size", "int", 5, "cards in hand after drawing back up", low=1, high=20,
-          seed_text="Deal 5 cards to each player. / Draw back up to 5 cards."),
+          seed_text="Deal 5 cards to each player. / Draw back up to 5 cards.", per_seat=True),
     Param("cards_per_turn", "int", 2, "cards played each turn (exactly this many, one at a time)",
           low=1, high=20, seed_text="Play exactly 2 cards, one at a time."),
     Param("die_sides", "int", 6, "sides of the movement die; a turn makes up to the roll in steps",
@@ -49,6 +50,48 @@ PARAMS = (
           "board layout: 'standard' (odd rows shifted right; W flag at row 4, E at row 3) or "
           "'mirrored' (even rows shifted; its mirror image)", choices=LAYOUTS,
           seed_text="A 7 \u00d7 8 hex board: 52 territory hexes + 4 fixed flags."),
+    # added after the baselines were saved: at their defaults they play (and hash) as before
+    Param("board_rows", "int", ROWS, "rows of hexes (the card's board: 8); rows x cols at most "
+          f"{MAX_HEX}", low=4, high=12, omit_default=True,
+          seed_text="A 7 \u00d7 8 hex board: 52 territory hexes + 4 fixed flags."),
+    Param("board_cols", "int", COLS, "hexes per row (the card's board: 7)", low=4, high=12,
+          omit_default=True, seed_text="A 7 \u00d7 8 hex board: 52 territory hexes + 4 fixed flags."),
+    Param("flag_cells", "list", [],
+          "the four flags' cells, N, S, W, E, as [row, column] pairs, e.g. [[0, 3], [7, 3], [4, 0], "
+          "[3, 6]]; [] = the middle of each edge (N at (0, cols // 2), S at (rows - 1, cols // 2), W "
+          "and E on the middle rows, as on the card's board). Each flag needs a territory neighbour, "
+          "and no hex may touch two flags", omit_default=True,
+          seed_text="One flag sits fixed at the middle of each edge and never moves."),
+    Param("card_values", "table", dict(CARD_VALUES),
+          "units a card of each rank is worth (2..10 face value, J 11, Q 12, K 13, A 14)",
+          low=1, high=50, omit_default=True,
+          seed_text="2\u201310 = faceJ = 11Q = 12K = 13A = 14"),
+    Param("deck", "table", dict(DECK),
+          "copies of each rank in the deck (4: one per suit; 0 removes the rank; more than 4: a "
+          "second pack). One hex tile per card: the deck may not hold more cards than the "
+          "board's territory hexes (fewer leave hexes unlabelled, reached only by moving)",
+          low=0, high=8, omit_default=True,
+          seed_text="52 hex tiles, each marked with a card (2\u2013A, four suits). / A matching 52\u2011card "
+                    "deck. / Shuffle the 52 hex tiles and place them at random to fill the board around the flags."),
+    Param("attacks", "str", "strictly_more",
+          "a step into an enemy hex: 'strictly_more' (only with more units than the defender; the "
+          "mover takes the hex with the difference) or 'attrition' (also with equal or fewer: both "
+          "sides lose the attacker's count, the defender keeps the rest, the hex empties when "
+          "equal), the reading under which an attack can knock a surrounding hex below "
+          "min_hold_units without taking it", choices=("strictly_more", "attrition"),
+          omit_default=True,
+          seed_text="To enter an enemy hex you must arrive with more units than the defender; you then "
+                    "hold it with the difference. Equal is not enough. / the moment your opponent captures "
+                    "one of those hexes or knocks it below 2 units, the surround breaks"),
+    Param("second_player_cards", "int", 0,
+          "more cards in the hand of the player who moves second, on the deal and every draw "
+          "back up (a compensation, not on the card)", low=0, high=10, omit_default=True,
+          seed_text="(not in the rules: a compensation for the first player's edge)"),
+    Param("first_turn_cards", "int", 0,
+          "cards the first player plays on the game's first turn (0: cards_per_turn, as every "
+          "turn; a compensation, not on the card)", low=0, high=20, omit_default=True,
+          seed_text="Play exactly 2 cards, one at a time."),
+    SWAP,
 )
 
 GREEDY = Bot(
@@ -75,20 +118,20 @@ EXTRA_DTYPES = {name: np.int8 if name.startswith("flags_held") else np.int32 for
 
 
 @lru_cache(maxsize=32)
-def _tables(key: tuple, traced: bool) -> K.Tables:
-    rules = dict(key)
-    b = board(rules["board"])
-    return K.build_tables(rules, b.tables(), _decay(rules["board"]), traced)
+def _tables(key: str, traced: bool) -> K.Tables:
+    rules = json.loads(key)
+    lay = layout_of(rules)
+    return K.build_tables(rules, board(lay).tables(), _decay(lay), deck_of(rules).values, traced)
 
 
-@lru_cache(maxsize=4)
-def _decay(layout: str) -> np.ndarray:
-    return decay_table(board(layout).near)
+@lru_cache(maxsize=8)
+def _decay(lay: Layout) -> np.ndarray:
+    return decay_table(board(lay).near)
 
 
 def tables(rules: dict[str, Any], traced: bool = False) -> K.Tables:
     """The rule tables of resolved rules (cached); traced: with room for the action log."""
-    return _tables(tuple(sorted(rules.items())), traced)
+    return _tables(json.dumps(rules, sort_keys=True), traced)
 
 
 engine.implement(K.Tables, no_alloc=True, new_position=K.new_position, new_position_at=K.new_position_at,
@@ -111,12 +154,29 @@ class FlagsGame(engine.EngineGame, Game):
         return list(SEATS)
 
     def validate(self, rules: dict[str, Any], where: str) -> None:
-        if rules["cards_per_turn"] > rules["hand_size"]:
-            raise VariantError(f"{where}: [rules] cards_per_turn = {rules['cards_per_turn']} is more "
-                               f"than hand_size = {rules['hand_size']}; allowed: <= hand_size")
-        if 2 * rules["hand_size"] > 52:
-            raise VariantError(f"{where}: [rules] hand_size = {rules['hand_size']}: two hands "
-                               "must fit in the 52-card deck; allowed: <= 26")
+        w = f"{where}: [rules]"
+        small = min(K.hand_sizes(rules))
+        for key in ("cards_per_turn", "first_turn_cards"):
+            if rules[key] > small:
+                raise VariantError(f"{w} {key} = {rules[key]} is more than hand_size = {small}; "
+                                   "allowed: <= hand_size (each seat's)")
+        cells = rules["flag_cells"]
+        if cells and not (len(cells) == 4 and all(isinstance(c, list) and len(c) == 2 and all(
+                isinstance(x, int) and not isinstance(x, bool) for x in c) for c in cells)):
+            raise VariantError(f"{w} flag_cells = {cells!r}; allowed: [] or four [row, column] pairs "
+                               "of whole numbers (N, S, W, E)")
+        lay = layout_of(rules)
+        problem = check_layout(lay)
+        if problem:
+            raise VariantError(f"{w} {problem}")
+        n_cards, n_terr = len(deck_of(rules)), lay.n_hex - 4
+        if n_cards > n_terr:
+            raise VariantError(f"{w} deck: {n_cards} cards but {n_terr} territory hexes; allowed: at most "
+                               "one card per territory hex (each card's tile labels one)")
+        hands = sum(K.hand_sizes(rules)) + rules["second_player_cards"]
+        if hands > n_cards:
+            raise VariantError(f"{w} hand_size: the two hands hold {hands} cards, the deck {n_cards}; "
+                               f"allowed: hands (with second_player_cards) of at most {n_cards} cards")
 
     def warnings(self, rules: dict[str, Any]) -> list[str]:
         out = ["flags: the rule text calls the board '7 \u00d7 8' but 52 territory hexes + 4 flags = 56 "
@@ -137,10 +197,10 @@ class FlagsGame(engine.EngineGame, Game):
         return tables(rules)
 
     def max_decisions(self, rules: dict[str, Any]) -> int:
-        return K.max_decisions(rules)
+        return K.max_decisions(rules, int(deck_of(rules).values.max()))
 
     def describe(self, rules, seat, move):
-        return describe(move)
+        return describe(move, deck_of(rules).names)
 
     def play_traced(self, rules, seats, game_index, run_seed) -> Trace:
         """The engine's traced game, replayed once more with the action log on (deals, plays,
@@ -152,7 +212,7 @@ class FlagsGame(engine.EngineGame, Game):
         pos = K.replay(tables(rules, traced=True), np.uint64(seed), np.int64(game_index),
                        trace.data["rec"])
         record = np.asarray(pos.log)[:int(pos.st[K.LOG_N])].copy()
-        trace.moves = moves_from_record(record)
+        trace.moves = moves_from_record(record, deck_of(rules))
         trace.data.update(record=record, card_hex=np.asarray(pos.card_hex).copy(),
                           bots=[s.label() for s in seats])
         return trace
@@ -172,7 +232,7 @@ class FlagsGame(engine.EngineGame, Game):
         hands, hand_n = np.asarray(pos.hands), np.asarray(pos.hand_n)
         cards = np.concatenate([hands[0, :hand_n[0]], hands[1, :hand_n[1]],
                                 np.asarray(pos.deck)[:st[K.DECK_N]], np.asarray(pos.disc)[:st[K.DISC_N]]])
-        assert sorted(cards.tolist()) == list(range(K.N_CARDS)), "cards not conserved"
+        assert sorted(cards.tolist()) == list(range(int(t.n_cards))), "cards not conserved"
         owner, units = np.asarray(pos.owner), np.asarray(pos.units)
         assert ((owner == -1) == (units == 0)).all() and (units >= 0).all(), "owner / units"
         assert (owner[np.asarray(t.is_flag) == 1] == -1).all(), "units on a flag"
@@ -197,10 +257,10 @@ class FlagsGame(engine.EngineGame, Game):
         self.play_chunk(rules, [mcts, greedy], 0, 1, 0)
 
 
-def describe(move: int) -> str:
-    """A decision's move code in words (the phase is part of the code)."""
+def describe(move: int, names: tuple[str, ...] = deck_of({}).names) -> str:
+    """A decision's move code in words (the phase is part of the code; names: the deck's cards)."""
     if move < K.MV_REINF:
-        return f"play {card_name(move - K.MV_CARD)}"
+        return f"play {names[move - K.MV_CARD]}"
     if move < K.MV_STOP:
         return f"+1 on hex {move - K.MV_REINF}"
     if move == K.MV_STOP:

@@ -1,7 +1,7 @@
 """Compiled rules of Four flags on the engine interface (sim/engine.py): the rule tables, the
 position, and the rule functions; the bots are in bots.py, registration in game.py.
 
-Board index map (hex = row * 7 + col; `board = "standard"`, odd rows shifted right; "mirrored"
+Board index map of the card's board (hex = row * cols + col; `board = "standard"`, odd rows shifted right; "mirrored"
 shifts the even rows, so W sits at (3,0) and E at (4,6)). Flags hold no units, are never entered:
 
     row 0   00 01 02 N3 04 05 06            N = flag North (0,3): neighbours 2, 4, 9, 10
@@ -13,8 +13,11 @@ shifts the even rows, so W sits at (3,0) and E at (4,6)). Flags hold no units, a
     row 6   42 43 44 45 46 47 48
     row 7     49 50 51 S3 53 54 55          S = flag South (7,3): neighbours 45, 46, 51, 53
 
-A card is 0..51: value = card % 13 + 2 (2..10, J 11, Q 12, K 13, A 14), suit = card // 13;
-card_hex[card] is the territory hex the card points to (shuffled onto the board each game).
+Other boards (`board_rows`, `board_cols`, `flag_cells`) have t.n_hex hexes in the same order.
+A card is 0 .. t.n_cards - 1, worth t.card_val[card] units; with the card's deck card = suit * 13 +
+rank index and value = rank index + 2 (2..10, J 11, Q 12, K 13, A 14: `card_values`, `deck` and
+position.Deck say otherwise); card_hex[card] is the territory hex the card points to (the tiles
+shuffled onto the board each game: one per card).
 
 A turn is a sequence of engine decisions by the seat to move (st[PHASE] says which):
 
@@ -51,7 +54,7 @@ from sim.rng import below, shuffle
 hot = njit(cache=True, _nrt=False)
 hot_inline = njit(cache=True, _nrt=False, inline="always")
 
-N_HEX, N_CARDS, N_FLAGS = 56, 52, 4
+N_HEX, N_CARDS, N_FLAGS = 56, 52, 4  # the card's board and deck (other rules: t.n_hex, t.n_cards)
 FIRST_ROLL, FIRST_A, FIRST_B, FIRST_ALTERNATE = 0, 1, 2, 3
 STILL_SAME, STILL_ANY = 0, 1
 STILL_CODES = {"same": STILL_SAME, "any3": STILL_ANY}
@@ -63,8 +66,12 @@ MV_CARD, MV_REINF, MV_STOP, MV_STEP, MV_COUNT = 0, 100, 199, 200, 1000
 # position.st fields
 (PHASE, SEAT, TURNS, FIRST, DECK_N, DISC_N, COMBATS, PLAYED, CLAIM_SEAT, CLAIM_MASK, FIRST_FLAG_A,
  FIRST_FLAG_B, CLAIMS, BROKEN, WINNER, OVER, REASON, CARDS_LEFT, REINF_V, REINF_LEFT, STEPS_LEFT,
- PEND, DECISIONS, LOG_N, OWN_N) = range(25)
-N_ST = 25
+ PEND, DECISIONS, LOG_N, OWN_N, HAND_LIM) = range(26)
+HAND_N = HAND_LIM + 2  # st[HAND_LIM + s]: the cards seat s draws back up to; st[HAND_N + s]: holds
+N_ST = HAND_N + 2
+DECK, DISC, CARD_HEX = 0, 1, 2  # rows of position.cards
+NBR_N, IS_FLAG, FLAG_OF = 0, 1, 2  # rows of tables.hexinfo
+FLAG_NN = 6  # column of tables.flags: how many neighbours
 # the trace's action log: row = (seat, kind, a, b, c)
 K_DEAL, K_PLAY, K_ALLOC, K_ROLL, K_STEP, K_DRAW, K_SHUFFLE, K_END = range(8)
 EFFECT_PLACE, EFFECT_REINFORCE, EFFECT_DISCARD = 0, 1, 2
@@ -80,68 +87,130 @@ class Tables(NamedTuple):
     max_moves: np.int64  # the longest list: all (source, slot) pairs or a big stack's counts
     turn_cap: np.int64  # 0: the game caps itself at max_turns turns (a draw, END_CAP)
     res_width: np.int64
-    hand_size: np.int64
+    n_hex: np.int64  # rows x cols
+    n_cards: np.int64  # cards in the deck (at most the territory hexes: one tile per card)
+    hand_a: np.int64  # hand_size of seat A ...
+    hand_b: np.int64  # ... and of seat B
+    second_extra: np.int64  # more cards in the hand of the player who moves second
     cards_per_turn: np.int64
+    first_turn_cards: np.int64  # cards the first player plays on the game's first turn
     die_sides: np.int64
     min_hold: np.int64
     flags_to_win: np.int64
     still: np.int64  # STILL_SAME / STILL_ANY
     keep: np.int64  # units a step leaves on its source: 1 with the bleed, else 0
     first: np.int64  # FIRST_*
+    attrition: np.int64  # 1: a step may attack with equal or fewer units (attacks = "attrition")
     max_turns: np.int64
     log_rows: np.int64  # capacity of position.log: 0 in chunks, the trace's bound when traced
+    # Few, larger arrays: every call of a rule function hands on each array of the tables and
+    # the position as several machine words (a decision of the random bot makes three calls)
     nbr: np.ndarray  # int64[56, 6] neighbour hexes, -1 padded
-    nbr_n: np.ndarray  # int64[56]
-    is_flag: np.ndarray  # int64[56]
-    flag_nbrs: np.ndarray  # int64[4, 4] neighbour hexes of flags N, S, W, E, -1 padded
-    flag_nn: np.ndarray  # int64[4]: 4, 4, 3, 3
-    flag_of: np.ndarray  # int64[56]: the flag a hex surrounds, -1 if none
+    hexinfo: np.ndarray  # int64[3, 56]: rows NBR_N (neighbours), IS_FLAG (1 on a flag), FLAG_OF
+    #                      (the flag a hex surrounds, -1 if none)
+    flags: np.ndarray  # int64[4, 7]: flag N, S, W, E's neighbour hexes (-1 padded), then at
+    #                    column FLAG_NN how many (4, 4, 3, 3)
     near: np.ndarray  # int64[56, 56, 2]: (hex, steps) every hex reachable from e, nearest first
     dec: np.ndarray  # float64[56, 56]: 0.7 ** steps (greedy's field), 0 beyond 11 or via a flag
+    card_val: np.ndarray  # int64[n_cards]: units a card is worth
+
+    # the board's tables by name, for Python (compiled code reads the rows above)
+    @property
+    def nbr_n(self):
+        return self.hexinfo[NBR_N]
+
+    @property
+    def is_flag(self):
+        return self.hexinfo[IS_FLAG]
+
+    @property
+    def flag_of(self):
+        return self.hexinfo[FLAG_OF]
+
+    @property
+    def flag_nbrs(self):
+        return self.flags[:, :6]
+
+    @property
+    def flag_nn(self):
+        return self.flags[:, FLAG_NN]
 
 
 class Position(NamedTuple):
     owner: np.ndarray  # int64[56]: -1 empty (always on flags), else the seat holding the hex
     units: np.ndarray  # int64[56]: units on the hex (0 iff empty)
-    hands: np.ndarray  # int64[2, hand_size]: hands[s, :hand_n[s]] are seat s's cards, -1 after
-    hand_n: np.ndarray  # int64[2]
-    deck: np.ndarray  # int64[52]: the draw pile deck[:st[DECK_N]], top card last
-    disc: np.ndarray  # int64[52]: the discard pile disc[:st[DISC_N]] (public)
-    card_hex: np.ndarray  # int64[52]: the board's labelling (public)
+    hands: np.ndarray  # int64[2, largest hand]: hands[s, :st[HAND_N + s]] are seat s's cards, -1 after
+    cards: np.ndarray  # int64[3, 52]: row DECK the draw pile cards[DECK, :st[DECK_N]], top card
+    #                    last; row DISC the discard pile cards[DISC, :st[DISC_N]] (public); row
+    #                    CARD_HEX the board's labelling, the hex each card points to (public)
     known: np.ndarray  # int8[2, 52]: known[s, c] = 1 when seat s knows card c is in the other
     #                    hand (the deck ran out: both hands were known at the reshuffle)
     reinf: np.ndarray  # int64[2, 56]: the reinforcement being played: row 0 the units it has put
     #                    on each hex, row 1 the mover's hexes reinf[1, :st[OWN_N]] in hex order
     #                    (its legal moves, unchanged until it ends; one array, not two: every
     #                    array of the position is handed on at each call)
-    st: np.ndarray  # int64[N_ST]: phase, seat, turn and pile counters, claims ... (above)
+    st: np.ndarray  # int64[N_ST]: phase, seat, turn and pile counters, claims, hand sizes ...
     log: np.ndarray  # int64[log_rows, 5]: the traced game's actions (not seen by any bot)
 
+    # by name, for Python (compiled code reads the rows and fields above)
+    @property
+    def hand_n(self):
+        return self.st[HAND_N:HAND_N + 2]
 
-def build_tables(rules: dict, layout_tables: tuple, dec: np.ndarray, traced: bool) -> Tables:
+    @property
+    def deck(self):
+        return self.cards[DECK]
+
+    @property
+    def disc(self):
+        return self.cards[DISC]
+
+    @property
+    def card_hex(self):
+        return self.cards[CARD_HEX]
+
+
+def hand_sizes(rules: dict) -> tuple[int, int]:
+    """hand_size of seat A and B (one value or a table by seat)."""
+    h = rules["hand_size"]
+    return (h["A"], h["B"]) if isinstance(h, dict) else (h, h)
+
+
+def max_hand(rules: dict) -> int:
+    return max(hand_sizes(rules)) + rules.get("second_player_cards", 0)
+
+
+def build_tables(rules: dict, layout_tables: tuple, dec: np.ndarray, card_val: np.ndarray,
+                 traced: bool) -> Tables:
     """Tables for resolved rules; layout_tables = geometry.Board.tables() (nbr .. near; the
     territory list is left out: the set-up finds it from is_flag, and every array of the tables
-    is handed on at each call)."""
-    turns, cards, die, hand = (rules["max_turns"], rules["cards_per_turn"], rules["die_sides"],
-                               rules["hand_size"])
+    is handed on at each call); card_val = position.Deck.values."""
+    turns, cards, die = rules["max_turns"], rules["cards_per_turn"], rules["die_sides"]
+    hand, top, n_hex = max_hand(rules), int(card_val.max()), layout_tables[0].shape[0]
     # a stack never holds more units than all cards played: the count list's bound
-    max_moves = max(6 * N_HEX + 1, turns * cards * 14 + 1)
-    log_rows = turns * (cards * 16 + die + 2 * hand + 3) + 2 * hand + 8 if traced else 0
+    max_moves = max(6 * n_hex + 1, turns * cards * top + 1)
+    log_rows = turns * (cards * (top + 2) + die + 2 * hand + 3) + 2 * hand + 8 if traced else 0
     i = np.int64
-    return Tables(i(2), i(max_moves), i(0), i(engine.SCORES + 2 + len(EXTRA)), i(hand), i(cards),
-                  i(die), i(rules["min_hold_units"]), i(rules["flags_to_win"]),
-                  i(STILL_CODES[rules["still_hold"]]), i(1 if rules["bleed"] else 0),
-                  i(FIRST_CODES[rules["first_player"]]), i(turns), i(log_rows), *layout_tables[:6], layout_tables[7], dec)
+    ha, hb = hand_sizes(rules)
+    return Tables(i(2), i(max_moves), i(0), i(engine.SCORES + 2 + len(EXTRA)), i(n_hex), i(len(card_val)),
+                  i(ha), i(hb), i(rules.get("second_player_cards", 0)), i(cards),
+                  i(rules.get("first_turn_cards", 0) or cards), i(die), i(rules["min_hold_units"]),
+                  i(rules["flags_to_win"]), i(STILL_CODES[rules["still_hold"]]), i(1 if rules["bleed"] else 0),
+                  i(FIRST_CODES[rules["first_player"]]), i(1 if rules.get("attacks") == "attrition" else 0),
+                  i(turns), i(log_rows), *_packed_board(layout_tables), dec, np.asarray(card_val, np.int64))
 
 
-def max_decisions(rules: dict) -> int:
-    """Bound on a game's decisions: per turn each card and reinforcement unit, two per step, a stop."""
-    return rules["max_turns"] * (rules["cards_per_turn"] * 15 + 2 * rules["die_sides"] + 1) + 1
+def _packed_board(layout_tables: tuple) -> tuple:
+    """(nbr, hexinfo, flags, near) from geometry.Board.tables()."""
+    nbr, nbr_n, is_flag, flag_nbrs, flag_nn, flag_of, _, near = layout_tables
+    flags = np.concatenate([flag_nbrs, flag_nn[:, None]], axis=1).astype(np.int64)
+    return nbr, np.stack([nbr_n, is_flag, flag_of]).astype(np.int64), flags, near
 
 
-@hot
-def card_value(card):
-    return card % 13 + 2
+def max_decisions(rules: dict, top_value: int = 14) -> int:
+    """Bound on a game's decisions: per turn each card and reinforcement unit (a card is worth at
+    most top_value), two per step, a stop."""
+    return rules["max_turns"] * (rules["cards_per_turn"] * (top_value + 1) + 2 * rules["die_sides"] + 1) + 1
 
 
 @hot_inline
@@ -204,8 +273,9 @@ def resolve_claims(mover, mask_mover, mask_other, claim, flags_to_win, still):
 
 
 @njit(cache=True)
-def step_ok(owner, units, seat, src, dst, k, nbr, nbr_n, is_flag, bleed):
-    """Is moving k units from src to its neighbour dst a legal move step for seat?"""
+def step_ok(owner, units, seat, src, dst, k, nbr, nbr_n, is_flag, bleed, attrition=False):
+    """Is moving k units from src to its neighbour dst a legal move step for seat? (attrition:
+    an attack with equal or fewer units is allowed too)"""
     if src < 0 or dst < 0 or owner[src] != seat or is_flag[dst] == 1:
         return False
     adjacent = False
@@ -216,14 +286,16 @@ def step_ok(owner, units, seat, src, dst, k, nbr, nbr_n, is_flag, bleed):
         return False
     if k > units[src] - (1 if bleed else 0):
         return False
-    if owner[dst] == 1 - seat and k <= units[dst]:
+    if owner[dst] == 1 - seat and k <= units[dst] and not attrition:
         return False
     return True
 
 
 @hot
 def apply_step(owner, units, seat, src, dst, k):
-    """Move k units (legal, see step_ok); combat leaves the difference. Returns units killed."""
+    """Move k units (legal, see step_ok); combat leaves the difference: more attackers hold the
+    hex with it, equal or fewer (attacks = "attrition") knock the defender down by k, emptying
+    the hex when equal. Returns units killed."""
     units[src] -= k
     if units[src] == 0:
         owner[src] = -1
@@ -233,6 +305,11 @@ def apply_step(owner, units, seat, src, dst, k):
     elif owner[dst] == -1:
         owner[dst] = seat
         units[dst] = k
+    elif k <= units[dst]:
+        killed = 2 * k
+        units[dst] -= k
+        if units[dst] == 0:
+            owner[dst] = -1
     else:
         killed = 2 * units[dst]
         units[dst] = k - units[dst]
@@ -243,7 +320,7 @@ def apply_step(owner, units, seat, src, dst, k):
 @hot_inline
 def count_range(t, owner, units, seat, src, dst):
     """(fewest, most) units a step src -> dst may move (fewest > most: none)."""
-    kmin = units[dst] + 1 if owner[dst] == 1 - seat else 1
+    kmin = units[dst] + 1 if owner[dst] == 1 - seat and t.attrition == 0 else 1
     return kmin, units[src] - t.keep
 
 
@@ -270,38 +347,49 @@ def _first_seat(t, rng, game_index):
 @njit(cache=True)
 def new_position_at(t, rng, game_index):
     first = _first_seat(t, rng, game_index)
-    card_hex = np.empty(N_CARDS, np.int64)  # the 52 hex tiles, shuffled onto the territory hexes
+    nh, nc = t.n_hex, t.n_cards
+    terr = np.empty(nh, np.int64)  # the territory hexes; the card's tiles are shuffled onto them
     n = 0
-    for h in range(N_HEX):
-        if t.is_flag[h] == 0:
-            card_hex[n] = h
+    for h in range(nh):
+        if t.hexinfo[IS_FLAG, h] == 0:
+            terr[n] = h
             n += 1
-    shuffle(rng, card_hex)
-    deck = np.arange(N_CARDS).astype(np.int64)
+    shuffle(rng, terr[:n])
+    cards = -np.ones((3, nc), np.int64)
+    cards[CARD_HEX] = terr[:nc]  # one tile per card: a smaller deck leaves hexes unlabelled
+    deck = cards[DECK]
+    for c in range(nc):
+        deck[c] = c
     shuffle(rng, deck)
     st = np.zeros(N_ST, np.int64)
-    pos = Position(-np.ones(N_HEX, np.int64), np.zeros(N_HEX, np.int64),
-                   -np.ones((2, t.hand_size), np.int64), np.zeros(2, np.int64), deck,
-                   -np.ones(N_CARDS, np.int64), card_hex, np.zeros((2, N_CARDS), np.int8),
-                   np.zeros((2, N_HEX), np.int64), st, np.zeros((t.log_rows, REC_COLS), np.int64))
+    lim = st[HAND_LIM:HAND_LIM + 2]
+    lim[0] = t.hand_a + (t.second_extra if first == 1 else 0)
+    lim[1] = t.hand_b + (t.second_extra if first == 0 else 0)
+    pos = Position(-np.ones(nh, np.int64), np.zeros(nh, np.int64),
+                   -np.ones((2, max(lim[0], lim[1])), np.int64), cards, np.zeros((2, nc), np.int8),
+                   np.zeros((2, nh), np.int64), st, np.zeros((t.log_rows, REC_COLS), np.int64))
     st[SEAT] = first
     st[FIRST] = first
-    st[DECK_N] = N_CARDS
+    st[DECK_N] = nc
     st[CLAIM_SEAT] = -1
     st[FIRST_FLAG_A] = -1
     st[FIRST_FLAG_B] = -1
     st[WINNER] = -1
     st[REASON] = END_CAP
-    st[CARDS_LEFT] = t.cards_per_turn
+    st[CARDS_LEFT] = t.first_turn_cards
     st[PHASE] = CARD
-    # deal one card at a time, alternately, starting with the first player
-    for i in range(2 * t.hand_size):
-        seat = (first + i) % 2
+    # deal one card at a time, alternately, starting with the first player (once one hand is
+    # full, the rest to the other)
+    seat = first
+    while st[HAND_N] < lim[0] or st[HAND_N + 1] < lim[1]:
+        if st[HAND_N + seat] == lim[seat]:
+            seat = 1 - seat
         st[DECK_N] -= 1
         card = deck[st[DECK_N]]
-        pos.hands[seat, pos.hand_n[seat]] = card
-        pos.hand_n[seat] += 1
+        pos.hands[seat, st[HAND_N + seat]] = card
+        st[HAND_N + seat] += 1
         _log(t, pos, seat, K_DEAL, card, 0, 0)
+        seat = 1 - seat
     return pos
 
 
@@ -319,14 +407,15 @@ def to_move(t, pos):
 @hot_inline
 def _step_pairs(t, owner, units, seat, out):
     """MV_STEP + src * 6 + slot for every (source, neighbour) with a legal step, board order."""
-    nbr, nbr_n, is_flag, keep = t.nbr, t.nbr_n, t.is_flag, t.keep  # bound once: see bots.py
+    nbr, nbr_n, is_flag, keep = t.nbr, t.hexinfo[NBR_N], t.hexinfo[IS_FLAG], t.keep  # bound once: see bots.py
+    strict = t.attrition == 0
     n = 0
-    for src in range(N_HEX):
+    for src in range(t.n_hex):
         if owner[src] != seat or units[src] - keep < 1:
             continue
         for i in range(nbr_n[src]):
             dst = nbr[src, i]
-            if is_flag[dst] == 1 or (owner[dst] == 1 - seat and units[src] - keep <= units[dst]):
+            if is_flag[dst] == 1 or (strict and owner[dst] == 1 - seat and units[src] - keep <= units[dst]):
                 continue
             out[n] = MV_STEP + src * 6 + i
             n += 1
@@ -343,7 +432,7 @@ def legal_moves(t, pos, out):
     n = 0
     if ph == CARD:
         hand = pos.hands[seat]
-        n = pos.hand_n[seat]
+        n = st[HAND_N + seat]
         for i in range(n):
             out[i] = MV_CARD + hand[i]
     elif ph == REINF:
@@ -391,19 +480,19 @@ def _play_card(t, pos, seat, card, rng):
     units on an empty hex, reinforces on an own hex, or is wasted on the opponent's."""
     st = pos.st
     hand = pos.hands[seat]
-    n = pos.hand_n[seat] - 1
+    n = st[HAND_N + seat] - 1
     i = 0
     while hand[i] != card:
         i += 1
     hand[i] = hand[n]
     hand[n] = -1
-    pos.hand_n[seat] = n
+    st[HAND_N + seat] = n
     pos.known[1 - seat, card] = 0
-    pos.disc[st[DISC_N]] = card
+    pos.cards[DISC, st[DISC_N]] = card
     st[DISC_N] += 1
     st[PLAYED] += 1
-    h = pos.card_hex[card]
-    v = card_value(card)
+    h = pos.cards[CARD_HEX, card]
+    v = t.card_val[card]
     if pos.owner[h] == -1:
         pos.owner[h] = seat
         pos.units[h] = v
@@ -412,7 +501,7 @@ def _play_card(t, pos, seat, card, rng):
         _log(t, pos, seat, K_PLAY, card, h, EFFECT_REINFORCE)
         owner, placed, own = pos.owner, pos.reinf[0], pos.reinf[1]
         n_own = 0
-        for x in range(N_HEX):
+        for x in range(t.n_hex):
             placed[x] = 0
             if owner[x] == seat:
                 own[n_own] = x
@@ -476,23 +565,25 @@ def _draw_up(t, pos, seat, rng):
     """Draw back up to hand_size; an empty deck is rebuilt from the shuffled discards (at that
     moment each seat knows the other's hand: every other card is public)."""
     st = pos.st
-    while pos.hand_n[seat] < t.hand_size:
+    deck = pos.cards[DECK]
+    while st[HAND_N + seat] < st[HAND_LIM + seat]:
         if st[DECK_N] == 0:
             n = st[DISC_N]
+            disc = pos.cards[DISC]
             for i in range(n):
-                pos.deck[i] = pos.disc[i]
+                deck[i] = disc[i]
             st[DECK_N] = n
             st[DISC_N] = 0
             pos.known[:, :] = 0
             for s in range(2):
-                for i in range(pos.hand_n[s]):
+                for i in range(st[HAND_N + s]):
                     pos.known[1 - s, pos.hands[s, i]] = 1
-            shuffle(rng, pos.deck[:n])
+            shuffle(rng, deck[:n])
             _log(t, pos, seat, K_SHUFFLE, n, 0, 0)
         st[DECK_N] -= 1
-        card = pos.deck[st[DECK_N]]
-        pos.hands[seat, pos.hand_n[seat]] = card
-        pos.hand_n[seat] += 1
+        card = deck[st[DECK_N]]
+        pos.hands[seat, st[HAND_N + seat]] = card
+        st[HAND_N + seat] += 1
         _log(t, pos, seat, K_DRAW, card, 0, 0)
 
 
@@ -503,8 +594,8 @@ def _end_turn(t, pos, seat, rng):
     st = pos.st
     _draw_up(t, pos, seat, rng)
     st[TURNS] += 1
-    ma = held_mask(pos.owner, pos.units, 0, t.flag_nbrs, t.flag_nn, t.min_hold)
-    mb = held_mask(pos.owner, pos.units, 1, t.flag_nbrs, t.flag_nn, t.min_hold)
+    ma = held_mask(pos.owner, pos.units, 0, t.flags, t.flags[:, FLAG_NN], t.min_hold)
+    mb = held_mask(pos.owner, pos.units, 1, t.flags, t.flags[:, FLAG_NN], t.min_hold)
     if ma != 0 and st[FIRST_FLAG_A] < 0:
         st[FIRST_FLAG_A] = st[TURNS]
     if mb != 0 and st[FIRST_FLAG_B] < 0:
@@ -541,14 +632,14 @@ def result(t, pos, capped, res):
     res[engine.FIRST_SEAT] = st[FIRST]
     ua = 0
     ub = 0
-    for h in range(N_HEX):
+    for h in range(t.n_hex):
         if pos.owner[h] == 0:
             ua += pos.units[h]
         elif pos.owner[h] == 1:
             ub += pos.units[h]
     x = engine.SCORES
     for seat in range(2):
-        held = popcount4(held_mask(pos.owner, pos.units, seat, t.flag_nbrs, t.flag_nn, t.min_hold))
+        held = popcount4(held_mask(pos.owner, pos.units, seat, t.flags, t.flags[:, FLAG_NN], t.min_hold))
         res[x + seat] = held
         res[x + 2 + seat] = held
     res[x + 4] = st[FIRST_FLAG_A]
@@ -563,9 +654,8 @@ def result(t, pos, capped, res):
 
 @njit(cache=True)
 def copy_position(t, pos):
-    return Position(pos.owner.copy(), pos.units.copy(), pos.hands.copy(), pos.hand_n.copy(),
-                    pos.deck.copy(), pos.disc.copy(), pos.card_hex.copy(), pos.known.copy(),
-                    pos.reinf.copy(), pos.st.copy(), pos.log.copy())
+    return Position(pos.owner.copy(), pos.units.copy(), pos.hands.copy(), pos.cards.copy(),
+                    pos.known.copy(), pos.reinf.copy(), pos.st.copy(), pos.log.copy())
 
 
 @njit(cache=True)
@@ -577,26 +667,29 @@ def sample_hidden(t, pos, seat, rng):
     that look the same to the seat give the same world for the same generator, so nothing
     hidden reaches a search through the draw."""
     other = 1 - seat
-    unseen = np.zeros(N_CARDS, np.int8)
-    for i in range(pos.hand_n[other]):
+    nc = t.n_cards
+    unseen = np.zeros(nc, np.int8)
+    nh = pos.st[HAND_N + other]
+    deck = pos.cards[DECK]
+    for i in range(nh):
         if pos.known[seat, pos.hands[other, i]] == 0:
             unseen[pos.hands[other, i]] = 1
     for j in range(pos.st[DECK_N]):
-        unseen[pos.deck[j]] = 1
-    pool = np.empty(N_CARDS, np.int64)
+        unseen[deck[j]] = 1
+    pool = np.empty(nc, np.int64)
     n = 0
-    for c in range(N_CARDS):
+    for c in range(nc):
         if unseen[c] == 1:
             pool[n] = c
             n += 1
     shuffle(rng, pool[:n])
     k = 0
-    for i in range(pos.hand_n[other]):
+    for i in range(nh):
         if pos.known[seat, pos.hands[other, i]] == 0:
             pos.hands[other, i] = pool[k]
             k += 1
     for j in range(pos.st[DECK_N]):
-        pos.deck[j] = pool[k]
+        deck[j] = pool[k]
         k += 1
 
 
@@ -604,11 +697,14 @@ def sample_hidden(t, pos, seat, rng):
 @njit(cache=True)
 def replay(t, seed, game_index, rec):
     """The position after the decisions of a traced game (rec = engine record: seat, move,
-    generator state before apply), with t.log_rows > 0 so it carries the action log."""
+    generator state before apply; a pie-rule swap is skipped), with t.log_rows > 0 so it carries
+    the action log."""
     rng = np.empty(1, np.uint64)
     rng[0] = np.uint64(seed)
     pos = new_position_at(t, rng, game_index)
     for i in range(rec.shape[0]):
+        if rec[i, 1] == engine.SWAP_MOVE:  # the pie rule: the players swapped, not a move
+            continue
         rng[0] = np.uint64(rec[i, 2])
         apply(t, pos, rec[i, 1], rng)
     return pos
@@ -616,18 +712,23 @@ def replay(t, seed, game_index, rec):
 
 def make_position(t: Tables, owner, units, hands, deck, card_hex, seat: int, disc=()) -> Position:
     """A position at the start of `seat`'s turn from plain lists (tests, designers): hands is
-    two lists of cards, deck the draw pile (top card last)."""
-    h = -np.ones((2, int(t.hand_size)), np.int64)
+    two lists of cards, deck the draw pile (top card last); both seats draw back up to their
+    hand_size (seat A's, B's)."""
+    lim = (int(t.hand_a), int(t.hand_b))
+    h = -np.ones((2, max(lim)), np.int64)
     for s in range(2):
         h[s, :len(hands[s])] = hands[s]
-    d = np.zeros(N_CARDS, np.int64)
-    d[:len(deck)] = deck
-    dc = -np.ones(N_CARDS, np.int64)
-    dc[:len(disc)] = disc
+    nc = int(t.n_cards)
+    cards = -np.ones((3, nc), np.int64)
+    cards[DECK, :] = 0
+    cards[DECK, :len(deck)] = deck
+    cards[DISC, :len(disc)] = disc
+    cards[CARD_HEX, :len(card_hex)] = card_hex
     st = np.zeros(N_ST, np.int64)
     st[[SEAT, DECK_N, DISC_N, CARDS_LEFT]] = seat, len(deck), len(disc), t.cards_per_turn
     st[[CLAIM_SEAT, FIRST_FLAG_A, FIRST_FLAG_B, WINNER, REASON]] = -1, -1, -1, -1, END_CAP
-    return Position(np.array(owner, np.int64), np.array(units, np.int64), h,
-                    np.array([len(hands[0]), len(hands[1])], np.int64), d, dc,
-                    np.array(card_hex, np.int64), np.zeros((2, N_CARDS), np.int8),
-                    np.zeros((2, N_HEX), np.int64), st, np.zeros((int(t.log_rows), REC_COLS), np.int64))
+    st[HAND_LIM:HAND_LIM + 2] = lim
+    st[HAND_N:HAND_N + 2] = len(hands[0]), len(hands[1])
+    return Position(np.array(owner, np.int64), np.array(units, np.int64), h, cards,
+                    np.zeros((2, nc), np.int8), np.zeros((2, int(t.n_hex)), np.int64), st,
+                    np.zeros((int(t.log_rows), REC_COLS), np.int64))

@@ -15,25 +15,76 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sim.games.flags.geometry import COLS, N_HEX, ROWS, ascii_board, board
+import numpy as np
+
+from sim.games.flags.geometry import Layout, ascii_board, board
 
 SEATS = "AB"
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUITS = "shdc"
+CARD_VALUES = {r: i + 2 for i, r in enumerate(RANKS)}  # the card's values: 2..10, J 11 ... A 14
+DECK = {r: len(SUITS) for r in RANKS}  # copies of each rank: one per suit
 
 
-def card_value(card: int) -> int:
-    """2..10 face value, J 11, Q 12, K 13, A 14 (card = suit * 13 + rank index)."""
-    return card % 13 + 2
+@dataclass(frozen=True)
+class Deck:
+    """The cards of a game (`deck`: copies of each rank, `card_values`: units per rank). Card
+    ids run copy by copy, rank by rank: copy j of rank r comes after every copy j - 1, so with
+    four of each rank card = suit * 13 + rank index, as on the card's deck. Copy j is suit
+    SUITS[j % 4], numbered from the second pack on (As, As2)."""
+
+    ranks: tuple[str, ...]
+    values: np.ndarray  # int64[cards]: units of each card
+    names: tuple[str, ...]
+
+    @classmethod
+    def of(cls, copies: dict[str, int] | None = None, values: dict[str, int] | None = None) -> Deck:
+        copies, values = copies or DECK, values or CARD_VALUES
+        ranks, vals, names = [], [], []
+        for j in range(max(copies.values(), default=0)):
+            for r in RANKS:
+                if copies.get(r, 0) > j:
+                    ranks.append(r)
+                    vals.append(values[r])
+                    names.append(("T" if r == "10" else r) + SUITS[j % 4] + (str(j // 4 + 1) if j >= 4 else ""))
+        return cls(tuple(ranks), np.array(vals, np.int64), tuple(names))
+
+    def __len__(self) -> int:
+        return len(self.ranks)
 
 
-def card_name(card: int) -> str:
-    return "23456789TJQKA"[card % 13] + "shdc"[card // 13]
+def deck_of(rules: dict) -> Deck:
+    """The deck the resolved rules play with (cached: rules are resolved once per run)."""
+    key = (tuple(sorted((rules.get("deck") or DECK).items())),
+           tuple(sorted((rules.get("card_values") or CARD_VALUES).items())))
+    if key not in _DECKS:
+        _DECKS[key] = Deck.of(rules.get("deck"), rules.get("card_values"))
+    return _DECKS[key]
+
+
+_DECKS: dict[tuple, Deck] = {}
+STANDARD = Deck.of()
+
+
+def card_value(card: int, deck: Deck = STANDARD) -> int:
+    """Units of a card: on the card's deck 2..10 face value, J 11, Q 12, K 13, A 14."""
+    return int(deck.values[card])
+
+
+def card_name(card: int, deck: Deck = STANDARD) -> str:
+    return deck.names[card]
 
 
 @dataclass
 class Position:
-    layout: str = "standard"
-    owner: list[int] = field(default_factory=lambda: [-1] * N_HEX)
-    units: list[int] = field(default_factory=lambda: [0] * N_HEX)
+    layout: str | Layout = "standard"
+    owner: list[int] = field(default_factory=list)
+    units: list[int] = field(default_factory=list)
+
+    def __post_init__(self):
+        n = self.board.n_hex
+        self.owner = self.owner or [-1] * n
+        self.units = self.units or [0] * n
 
     @property
     def board(self):
@@ -43,13 +94,13 @@ class Position:
     @classmethod
     def from_text(cls, text: str, layout: str = "standard") -> Position:
         rows = [ln.split() for ln in text.strip("\n").splitlines() if ln.strip()]
-        if len(rows) != ROWS or any(len(r) != COLS for r in rows):
-            raise ValueError(f"need {ROWS} rows of {COLS} tokens")
         pos = cls(layout)
         b = pos.board
+        if len(rows) != b.rows or any(len(r) != b.cols for r in rows):
+            raise ValueError(f"need {b.rows} rows of {b.cols} tokens")
         for r, row in enumerate(rows):
             for c, tok in enumerate(row):
-                h = r * COLS + c
+                h = r * b.cols + c
                 if tok == "F":
                     if not b.is_flag[h]:
                         raise ValueError(f"row {r} col {c}: no flag here in layout {layout}")
@@ -86,10 +137,12 @@ class Position:
     def held(self, seat: int, min_hold: int = 2) -> set[int]:
         return {f for f in range(4) if self.holds(seat, f, min_hold)}
 
-    def step_error(self, seat: int, src: int, dst: int, k: int, bleed: bool = True) -> str | None:
-        """Why moving k units src -> dst is illegal for seat (None when it is legal)."""
+    def step_error(self, seat: int, src: int, dst: int, k: int, bleed: bool = True,
+                   attrition: bool = False) -> str | None:
+        """Why moving k units src -> dst is illegal for seat (None when it is legal); attrition:
+        an attack may have equal or fewer units (attacks = "attrition")."""
         b = self.board
-        if not (0 <= src < N_HEX and 0 <= dst < N_HEX):
+        if not (0 <= src < b.n_hex and 0 <= dst < b.n_hex):
             return "off the board"
         if self.owner[src] != seat:
             return "source is not the mover's"
@@ -100,30 +153,37 @@ class Position:
         keep = 1 if bleed else 0
         if k < 1 or k > self.units[src] - keep:
             return f"moves {k} of {self.units[src]} (at least {keep} must stay)"
-        if self.owner[dst] == 1 - seat and k <= self.units[dst]:
+        if self.owner[dst] == 1 - seat and k <= self.units[dst] and not attrition:
             return f"attacks {self.units[dst]} with {k}: must be strictly more"
         return None
 
-    def legal_steps(self, seat: int, bleed: bool = True) -> list[tuple[int, int, int]]:
+    def legal_steps(self, seat: int, bleed: bool = True, attrition: bool = False) -> list[tuple[int, int, int]]:
         b = self.board
         out = []
-        for src in range(N_HEX):
+        for src in range(b.n_hex):
             if self.owner[src] != seat:
                 continue
             for dst in b.nbr[src, :b.nbr_n[src]]:
                 for k in range(1, self.units[src] + 1):
-                    if self.step_error(seat, src, int(dst), k, bleed) is None:
+                    if self.step_error(seat, src, int(dst), k, bleed, attrition) is None:
                         out.append((src, int(dst), k))
         return out
 
-    def step(self, seat: int, src: int, dst: int, k: int, bleed: bool = True) -> int:
-        """Apply a legal step; returns the units lost in combat (both sides)."""
-        err = self.step_error(seat, src, dst, k, bleed)
+    def step(self, seat: int, src: int, dst: int, k: int, bleed: bool = True, attrition: bool = False) -> int:
+        """Apply a legal step; returns the units lost in combat (both sides). An attack with
+        more units takes the hex with the difference; with equal or fewer (attrition) both lose
+        k and the defender keeps the rest (the hex empties when none are left)."""
+        err = self.step_error(seat, src, dst, k, bleed, attrition)
         if err:
             raise ValueError(f"illegal step {src}->{dst} x{k}: {err}")
         self.units[src] -= k
         if self.units[src] == 0:
             self.owner[src] = -1
+        if self.owner[dst] == 1 - seat and k <= self.units[dst]:
+            self.units[dst] -= k
+            if self.units[dst] == 0:
+                self.owner[dst] = -1
+            return 2 * k
         if self.owner[dst] == 1 - seat:
             lost = 2 * self.units[dst]
             self.units[dst] = k - self.units[dst]

@@ -8,10 +8,12 @@ from typing import Any
 
 import numpy as np
 
+from sim.engine import exchange_seats
 from sim.games.base import Trace
 from sim.games.flags import kernel as K
-from sim.games.flags.geometry import FLAG_NAMES, board
-from sim.games.flags.position import Position, card_name, card_value, claim_result
+from sim.games.flags.geometry import FLAG_NAMES, board, layout_of
+from sim.games.flags.kernel import hand_sizes
+from sim.games.flags.position import STANDARD, Deck, Position, claim_result, deck_of
 
 _EFFECTS = ("place", "reinforce", "discard")
 
@@ -20,7 +22,13 @@ def _flags(mask: int) -> str:
     return "".join(FLAG_NAMES[f] for f in range(4) if mask >> f & 1) or "-"
 
 
-def moves_from_record(rec: np.ndarray) -> list[dict[str, Any]]:
+def moves_from_record(rec: np.ndarray, deck: Deck = STANDARD) -> list[dict[str, Any]]:
+    def card_name(card: int) -> str:
+        return deck.names[card]
+
+    def card_value(card: int) -> int:
+        return int(deck.values[card])
+
     out = []
     for seat, kind, a, b, c in rec.tolist():
         s = "AB"[seat]
@@ -49,40 +57,45 @@ def moves_from_record(rec: np.ndarray) -> list[dict[str, Any]]:
 
 def replay(trace: Trace) -> Iterator[tuple[Position, dict[str, Any]]]:
     """The position after every action (the same Position object, updated), with the action."""
-    pos = Position(trace.rules["board"])
-    bleed = trace.rules["bleed"]
+    pos = Position(layout_of(trace.rules))
+    bleed, wear = trace.rules["bleed"], trace.rules.get("attacks") == "attrition"
+    values = deck_of(trace.rules).values
     card_hex = trace.data["card_hex"]
     for row, move in zip(trace.data["record"].tolist(), trace.moves, strict=True):
         seat, kind, a, b, c = row
         if kind == K.K_PLAY and c == K.EFFECT_PLACE:
             pos.owner[b] = seat
-            pos.units[b] = card_value(a)
+            pos.units[b] = int(values[a])
         elif kind == K.K_ALLOC:
             pos.units[a] += b
         elif kind == K.K_STEP:
-            pos.step(seat, a, b, c, bleed)
+            pos.step(seat, a, b, c, bleed, wear)
         yield pos, {"row": row, "card_hex": card_hex, **move}
 
 
 def verify(trace: Trace) -> None:
     """Re-check a traced game action by action; AssertionError on the first problem."""
     r = trace.rules
-    b = board(r["board"])
+    lay = layout_of(r)
+    b = board(lay)
+    cards = deck_of(r)
+    wear = r.get("attacks") == "attrition"
     card_hex = [int(x) for x in trace.data["card_hex"]]
-    assert sorted(card_hex) == sorted(int(x) for x in b.terr), "cards do not label the 52 territory hexes"
+    assert len(card_hex) == len(cards) and len(set(card_hex)) == len(cards) and \
+        set(card_hex) <= {int(x) for x in b.terr}, "cards do not label distinct territory hexes"
     rec = trace.data["record"].tolist()
-    pos = Position(r["board"])
-    deck = set(range(52))
+    pos = Position(lay)
+    deck = set(range(len(cards)))
     hands: list[set[int]] = [set(), set()]
     disc: set[int] = set()
     expected_units = 0
     combats = 0
     played = 0
-    hand_size, per_turn, m = r["hand_size"], r["cards_per_turn"], r["min_hold_units"]
+    per_turn, m = r["cards_per_turn"], r["min_hold_units"]
 
-    first = _deal(trace, rec, deck, hands)
-    i = 2 * hand_size
-    _conserved("deal", deck, hands, disc, pos, expected_units)
+    first, hand_size = _deal(trace, rec, deck, hands)
+    i = sum(hand_size)
+    _conserved("deal", deck, hands, disc, pos, expected_units, len(cards))
     claim = None
     winner = -1
     turns = 0
@@ -91,11 +104,11 @@ def verify(trace: Trace) -> None:
     mover = first
     while i < len(rec):
         where = f"turn {turns + 1}"
-        for _ in range(per_turn):
+        for _ in range((r.get("first_turn_cards") or per_turn) if turns == 0 else per_turn):
             seat, kind, card, h, eff = rec[i]
             i += 1
             assert seat == mover and kind == K.K_PLAY, f"{where}: expected a card play"
-            assert card in hands[seat], f"{where}: {card_name(card)} not in hand"
+            assert card in hands[seat], f"{where}: {cards.names[card]} not in hand"
             assert card_hex[card] == h, f"{where}: card points elsewhere"
             hands[seat].remove(card)
             disc.add(card)
@@ -107,10 +120,11 @@ def verify(trace: Trace) -> None:
                 assert effect == "reinforce", f"{where}: allocation without reinforcement"
                 alloc.append((rec[i][2], rec[i][3]))
                 i += 1
-            pos.play_card(seat, h, card_value(card), alloc)
+            value = int(cards.values[card])
+            pos.play_card(seat, h, value, alloc)
             if effect != "discard":
-                expected_units += card_value(card)
-            _conserved(where, deck, hands, disc, pos, expected_units)
+                expected_units += value
+            _conserved(where, deck, hands, disc, pos, expected_units, len(cards))
         seat, kind, roll = rec[i][0], rec[i][1], rec[i][2]
         i += 1
         assert seat == mover and kind == K.K_ROLL and 1 <= roll <= r["die_sides"], f"{where}: roll"
@@ -120,12 +134,12 @@ def verify(trace: Trace) -> None:
             i += 1
             steps += 1
             assert seat == mover and steps <= roll, f"{where}: more steps than the roll"
-            err = pos.step_error(seat, src, dst, k, r["bleed"])
+            err = pos.step_error(seat, src, dst, k, r["bleed"], wear)
             assert err is None, f"{where}: illegal step {src}->{dst} x{k}: {err}"
-            lost = pos.step(seat, src, dst, k, r["bleed"])
+            lost = pos.step(seat, src, dst, k, r["bleed"], wear)
             combats += lost > 0
             expected_units -= lost
-            _conserved(where, deck, hands, disc, pos, expected_units)
+            _conserved(where, deck, hands, disc, pos, expected_units, len(cards))
         while rec[i][1] in (K.K_DRAW, K.K_SHUFFLE):
             seat, kind, x = rec[i][0], rec[i][1], rec[i][2]
             i += 1
@@ -137,8 +151,8 @@ def verify(trace: Trace) -> None:
                 assert x in deck, f"{where}: drew a card not in the deck"
                 deck.remove(x)
                 hands[seat].add(x)
-            _conserved(where, deck, hands, disc, pos, expected_units)
-        assert len(hands[mover]) == hand_size, f"{where}: hand not refilled"
+            _conserved(where, deck, hands, disc, pos, expected_units, len(cards))
+        assert len(hands[mover]) == hand_size[mover], f"{where}: hand not refilled"
         seat, kind, masks, cl, w = rec[i]
         i += 1
         assert seat == mover and kind == K.K_END, f"{where}: expected end of turn"
@@ -161,47 +175,55 @@ def verify(trace: Trace) -> None:
             break
         mover = 1 - mover
     assert i == len(rec), "actions after the game ended"
-    _check_row(trace, pos, winner, turns, combats, played, first_flag, claims, broken)
+    # the row follows the players; under the pie rule a swapped game's seats are exchanged back
+    row = exchange_seats(trace.row, bool(trace.data.get("swapped")), ["A", "B"])
+    _check_row(trace, row, pos, winner, turns, combats, played, first_flag, claims, broken)
 
 
 def _conserved(where: str, deck: set[int], hands: list[set[int]], disc: set[int], pos: Position,
-               expected_units: int) -> None:
+               expected_units: int, n_cards: int) -> None:
     """Every card in one place, units conserved up to combat losses, none on a flag."""
-    assert len(deck) + len(hands[0]) + len(hands[1]) + len(disc) == 52, f"{where}: card count"
+    assert len(deck) + len(hands[0]) + len(hands[1]) + len(disc) == n_cards, f"{where}: card count"
     assert not (deck & disc or hands[0] & hands[1] or (hands[0] | hands[1]) & (deck | disc)), \
         f"{where}: a card in two places"
     assert sum(pos.units) == expected_units, f"{where}: units not conserved"
     b = pos.board
-    for h in range(56):
+    for h in range(b.n_hex):
         assert (pos.owner[h] == -1) == (pos.units[h] == 0), f"{where}: hex {h} owner/units"
         assert pos.units[h] >= 0
         if b.is_flag[h]:
             assert pos.owner[h] == -1, f"{where}: units on a flag"
 
 
-def _deal(trace: Trace, rec: list, deck: set[int], hands: list[set[int]]) -> int:
-    """The deal: one card at a time, alternately, from the first seat (checked against the
-    rule); returns the first seat."""
+def _deal(trace: Trace, rec: list, deck: set[int], hands: list[set[int]]) -> tuple[int, list[int]]:
+    """The deal: one card at a time, alternately, from the first seat, and once a hand is full
+    the rest to the other (checked against the rules); returns the first seat and each seat's
+    hand size (hand_size, and second_player_cards more for the second)."""
     first = trace.row["first_seat"]
     fp = trace.rules["first_player"]
     if fp in ("A", "B"):
         assert first == "AB".index(fp), "wrong first seat"
     elif fp == "alternate":
         assert first == trace.game_index % 2, "wrong first seat"
-    for j in range(2 * trace.rules["hand_size"]):
-        seat, kind, card = rec[j][0], rec[j][1], rec[j][2]
-        assert kind == K.K_DEAL and seat == (first + j) % 2, f"deal {j}"
+    size = list(hand_sizes(trace.rules))
+    size[1 - first] += trace.rules.get("second_player_cards", 0)
+    seat = first
+    for j in range(sum(size)):
+        if len(hands[seat]) == size[seat]:
+            seat = 1 - seat
+        s, kind, card = rec[j][0], rec[j][1], rec[j][2]
+        assert kind == K.K_DEAL and s == seat, f"deal {j}"
         assert card in deck
         deck.remove(card)
         hands[seat].add(card)
-    return first
+        seat = 1 - seat
+    return first, size
 
 
-def _check_row(trace: Trace, pos: Position, winner: int, turns: int, combats: int, played: int,
+def _check_row(trace: Trace, row: dict, pos: Position, winner: int, turns: int, combats: int, played: int,
                first_flag: list[int], claims: int, broken: int) -> None:
-    """The declared outcome row against the replayed game."""
+    """The declared outcome row (by the position's seats) against the replayed game."""
     m = trace.rules["min_hold_units"]
-    row = trace.row
     assert row["winner"] == winner, "winner"
     assert row["end_reason"] == (0 if winner >= 0 else 1), "end reason"
     assert winner >= 0 or turns == trace.rules["max_turns"], "a draw before the turn cap"
