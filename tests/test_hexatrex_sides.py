@@ -41,7 +41,9 @@ from tests.test_hexatrex_finder import RULESETS, random_cluster, rules
 
 TRIE_RULES = [dict(max_equation_tiles=7), dict(max_equation_tiles=8, bracketing="any"),
               dict(max_equation_tiles=7, leading_zero=True, negative_zero=True),
-              dict(max_equation_tiles=6, six_as_nine=False, plus_as_times=False)]
+              dict(max_equation_tiles=6, six_as_nine=False, plus_as_times=False),
+              dict(max_equation_tiles=7, no_fractions="result"),
+              dict(max_equation_tiles=7, no_fractions="result", bracketing="any")]
 TRIES = {}
 
 

@@ -112,7 +112,13 @@ PARAMS = (
                     "and even in the same equation)."),
     Param("plus_as_times", "bool", True, "each use of a + may read x",
           seed_text="The tile \u201c+\u201d can be a plus or times sign (in different equations "
-                    "and even in the same equation)."),
+                    "and even in the same equation)."),    Param("no_fractions", "str", "every_step",
+          "every_step: every intermediate result must be whole (3 / 2 x 4 = 6 does not count); "
+          "result: only the numbers written and each side's value must be whole, fractions in "
+          "between are exact (3 / 2 x 4 = 6 and 1 / 2 + 1 / 2 = 1 count, 2 / 3 = 4 / 6 does not)",
+          choices=("every_step", "result"),
+          seed_text="No fractions or decimal numbers are allowed in the equations.",
+          omit_default=True),
 )
 
 GREEDY = Bot("greedy", S.BOT_GREEDY,
