@@ -124,8 +124,10 @@ def _new_id(tb):
 
 @njit(cache=True)
 def new_position(tb, rng):
-    """The draw (or the rule) picks the first seat, the pile is shuffled, one tile is dealt to
-    each seat in turn order, "=" goes in the middle; the store starts empty for this game."""
+    """The draw (or the rule) picks the first seat, each seat starts with its points
+    (second_player_bonus by turn position, start_points by seat), the pile is shuffled, one
+    tile is dealt to each seat in turn order, "=" goes in the middle; the store starts empty
+    for this game."""
     p = tb.n_seats
     t = tb.n_tiles
     pos = Position(np.full(tb.n_cells, -1, np.int8), np.full(tb.n_cells, -1, np.int16),
@@ -139,6 +141,9 @@ def new_position(tb, rng):
         first, rounds = tb.first_fixed, 0
     st[FIRST] = first
     st[ROUNDS] = rounds
+    for j in range(p):  # compensation and handicaps: points before the first turn
+        pos.tally[T_SCORE, (first + j) % p] += tb.turn_points[j]
+        pos.tally[T_SCORE, j] += tb.seat_points[j]
     pile = pos.pile
     for i in range(t):
         pile[i] = tb.tiles[i]
