@@ -22,6 +22,8 @@ Tile sets are bit masks over the placement order (<= 127 tiles: two uint64 words
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -44,11 +46,50 @@ POOL_DEN = 64 * POOL_PER
 EV_LEN = EV_POOL + 2 * POOL_DEN
 
 
-def workspace():
-    """Scratch arrays for `_find` (allocated once per chunk, never per call)."""
-    return (np.zeros((8, 16), np.int64), np.zeros((2, 16), np.uint64),
-            np.zeros(VALUE_CAP, np.int64), np.zeros(VALUE_CAP, np.int64),
-            np.zeros(16, np.int64), np.zeros(EV_LEN, np.int64))
+class Geo(NamedTuple):
+    """The board as the scorers read it (tiles.Board: the index map is drawn in state.py)."""
+
+    nb_off: np.ndarray  # int64[6]: neighbour offsets
+    cq: np.ndarray  # int32[cells]: axial q of each cell
+    cr: np.ndarray  # int32[cells]: axial r
+    eq: np.int64  # the "=" cell
+
+
+class Table(NamedTuple):
+    """The tiles on the table."""
+
+    sym: np.ndarray  # int8[cells]: symbol per cell, -1 empty
+    order: np.ndarray  # int16[cells]: placement index, -1 empty ("=" 0)
+    occ: np.ndarray  # int64[>= n_occ]: the occupied cells in placement order
+    n_occ: np.int64
+
+
+class Found(NamedTuple):
+    """A scorer's output: the distinct tile sets found and the first walk of each."""
+
+    lo: np.ndarray  # uint64[cap]: tile set, placement indices 0..63
+    hi: np.ndarray  # uint64[cap]: 64..127
+    size: np.ndarray  # int64[cap]: tiles in the set
+    walks: np.ndarray  # int64[rows, 16]: the walk (cells) of tile set e, for e < rows (0 rows: none)
+    wlen: np.ndarray  # int64[rows]
+
+
+class FinderWork(NamedTuple):
+    """`_find`'s scratch (allocated once per chunk, never per call)."""
+
+    st: np.ndarray  # int64[8, 16]: per depth: walk, directions tried, syntax state, number
+    # length, leading zero, placed-tile count, binary operators
+    mk: np.ndarray  # uint64[2, 16]: per depth the walk's tile set (lo, hi)
+    lhs: np.ndarray  # int64[VALUE_CAP]: the left side's values
+    rhs: np.ndarray  # int64[VALUE_CAP]: the right side's
+    side: np.ndarray  # int64[16]: one side's symbols
+    ev: np.ndarray  # int64[EV_LEN]: `_eval_side`'s scratch
+
+
+def workspace() -> FinderWork:
+    return FinderWork(np.zeros((8, 16), np.int64), np.zeros((2, 16), np.uint64),
+                      np.zeros(VALUE_CAP, np.int64), np.zeros(VALUE_CAP, np.int64),
+                      np.zeros(16, np.int64), np.zeros(EV_LEN, np.int64))
 
 
 @njit(cache=True)
@@ -313,168 +354,179 @@ def _eval_side(side, n, cfg, out, ev):
 
 
 @njit(cache=True)
-def _find(sym, order, nb_off, cq, cr, occ, n_occ, eq_cell, p_cell, max_len, cfg,
-          found_lo, found_hi, found_size, rec_walks, rec_len, st, mk, lhs, rhs, side, ev):
-    """Every equation through p_cell with at most max_len symbols.
+def _bits(o):
+    """The tile-set bit of placement index o, as (lo, hi) words."""
+    if o < 64:
+        return np.uint64(1) << np.uint64(o), np.uint64(0)
+    return np.uint64(0), np.uint64(1) << np.uint64(o - 64)
 
-    sym, order: int8 / int16 per board cell (symbol, placement index; -1 empty).
-    occ[0:n_occ]: occupied cells. found_*: out, one row per distinct tile set (capacity = len).
-    rec_walks (cap, 16) / rec_len: the first walk seen for each tile set, if cap > 0.
-    Returns (number of distinct tile sets, total score).
-    """
-    req_op = cfg[2] != 0
+
+@njit(cache=True, inline='always')
+def _start_need(geo, s, p_cell, d_pe):
+    """Fewest symbols after the first a walk starting on s needs (through p_cell and "=")."""
+    if s == p_cell:
+        return d_pe + 1
+    return min(_hexdist(geo.cq, geo.cr, s, p_cell) + d_pe + 1, _hexdist(geo.cq, geo.cr, s, geo.eq) + d_pe)
+
+
+@njit(cache=True, inline='always')
+def _need(geo, nxt, p_cell, d_pe, before_eq, npc, nsyn):
+    """Fewest symbols a walk that just stepped onto nxt still needs: to "=" (before_eq) and
+    the placed tile (npc times on the walk so far), or to end on a digit."""
+    if before_eq:
+        d_e = _hexdist(geo.cq, geo.cr, nxt, geo.eq)
+        if npc == 0:
+            return min(_hexdist(geo.cq, geo.cr, nxt, p_cell) + d_pe + 1, d_e + d_pe)
+        return d_e + 1
+    if npc == 0:
+        return _hexdist(geo.cq, geo.cr, nxt, p_cell)
+    return 0 if nsyn == S_NUM else 1
+
+
+@njit(cache=True)
+def _left_values(sym, walk, depth, cfg, fws):
+    """Values of the left side walk[:depth] (the walk has just stepped onto "=") -> fws.lhs."""
+    side = fws.side
+    for j in range(depth):
+        side[j] = sym[walk[j]]
+    return _eval_side(side, depth, cfg, fws.lhs, fws.ev)
+
+
+@njit(cache=True)
+def _close(sym, walk, depth, eqpos, n_lhs, lo, hi, cfg, found, fws, n_found):
+    """The walk walk[:depth + 1] (tile set lo / hi, "=" at eqpos) can end here: record it in
+    found when its tile set is new and its right side meets a value of the left one (fws.lhs,
+    n_lhs of them). Returns (distinct tile sets, points added)."""
+    for j in range(n_found):
+        if found.lo[j] == lo and found.hi[j] == hi:
+            return n_found, 0
+    side, lhs, rhs = fws.side, fws.lhs, fws.rhs
+    nr = depth - eqpos
+    for j in range(nr):
+        side[j] = sym[walk[eqpos + 1 + j]]
+    n_rhs = _eval_side(side, nr, cfg, rhs, fws.ev)
+    hit = False
+    for a in range(n_rhs):
+        for b in range(n_lhs):
+            if lhs[b] == rhs[a]:
+                hit = True
+                break
+        if hit:
+            break
+    if not hit:
+        return n_found, 0
+    if n_found >= found.lo.shape[0]:
+        raise ValueError("hexatrex finder: more distinct equations than the buffer holds")
+    size = _popcount(lo) + _popcount(hi)
+    found.lo[n_found] = lo
+    found.hi[n_found] = hi
+    found.size[n_found] = size
+    if n_found < found.walks.shape[0]:
+        for j in range(depth + 1):
+            found.walks[n_found, j] = walk[j]
+        found.wlen[n_found] = depth + 1
+    return n_found + 1, size
+
+
+@njit(cache=True)
+def _walks_from(geo, table, s, p_cell, d_pe, max_len, cfg, found, fws, n_found, total):
+    """`_find`'s depth-first search over the walks that start on tile s: each step parsed
+    (`_fwd_step`; "=" ends the left side, whose values `_left_values` computes once) and cut
+    when the symbols left cannot reach "=" and the placed tile (`_need`); each walk that can
+    end is tried by `_close`. Returns the running (n_found, total)."""
     lead0 = cfg[3] != 0
     never = cfg[6] != 0
-    n_found = 0
-    total = 0
-    d_pe = _hexdist(cq, cr, p_cell, eq_cell)
+    req_op = cfg[2] != 0
+    sym, order = table.sym, table.order
+    walk, dirs, syn, nlen, zl, pc, nbin = fws.st[0], fws.st[1], fws.st[2], fws.st[3], fws.st[4], fws.st[5], \
+        fws.st[6]
+    mlo, mhi = fws.mk[0], fws.mk[1]
+    walk[0] = s
+    dirs[0] = 0
+    syn[0], nlen[0], zl[0], nbin[0] = _fwd_step(S_START, 0, 0, 0, sym[s], lead0)
+    pc[0] = 1 if s == p_cell else 0
+    mlo[0], mhi[0] = _bits(order[s])
+    eqpos = -1
+    n_lhs = 0
+    depth = 0
+    while depth >= 0:
+        if dirs[depth] >= 6 or depth + 1 >= max_len:
+            if eqpos == depth:
+                eqpos = -1
+            depth -= 1
+            continue
+        d = dirs[depth]
+        dirs[depth] = d + 1
+        nxt = walk[depth] + geo.nb_off[d]
+        ns = sym[nxt]
+        if ns < 0 or (depth >= 1 and walk[depth - 1] == nxt):  # empty, or "a b a" (distance 2)
+            continue
+        blo, bhi = _bits(order[nxt])
+        if never and ((mlo[depth] & blo) | (mhi[depth] & bhi)) != np.uint64(0):
+            continue
+        is_eq = ns == 14  # "=" ends the left side: the right side starts afresh
+        if is_eq:
+            if syn[depth] != S_NUM or eqpos >= 0:
+                continue
+            nsyn, nnl, nzl, nb = S_START, 0, 0, nbin[depth]
+        else:
+            nsyn, nnl, nzl, nb = _fwd_step(syn[depth], nlen[depth], zl[depth], nbin[depth], ns, lead0)
+            if nsyn < 0:
+                continue
+        npc = pc[depth] + (1 if nxt == p_cell else 0)
+        if _need(geo, nxt, p_cell, d_pe, eqpos < 0 and not is_eq, npc, nsyn) > max_len - (depth + 2):
+            continue
+        depth += 1
+        walk[depth] = nxt
+        dirs[depth] = 0
+        syn[depth] = nsyn
+        nlen[depth] = nnl
+        zl[depth] = nzl
+        pc[depth] = npc
+        nbin[depth] = nb
+        mlo[depth] = mlo[depth - 1] | blo
+        mhi[depth] = mhi[depth - 1] | bhi
+        if is_eq:
+            eqpos = depth
+            n_lhs = _left_values(sym, walk, depth, cfg, fws)
+            if n_lhs == 0:  # the left side has no value: nothing to the right can help
+                eqpos = -1
+                depth -= 1
+            continue
+        if eqpos < 0 or nsyn != S_NUM or npc == 0 or (req_op and nb == 0):
+            continue
+        n_found, sz = _close(sym, walk, depth, eqpos, n_lhs, mlo[depth], mhi[depth], cfg, found, fws, n_found)
+        total += sz
+    return n_found, total
+
+
+@njit(cache=True)
+def _find(geo, table, p_cell, max_len, cfg, found, fws):
+    """Every equation through p_cell with at most max_len symbols.
+
+    geo: the board (Geo); table: the tiles (Table: symbol and placement index per cell, -1
+    empty; occ[:n_occ] the occupied cells); found: out (Found), one row per distinct tile set
+    (capacity = len(found.lo)), and the first walk seen for each tile set in found.walks /
+    wlen while they have rows; fws: `workspace()`.
+    Returns (number of distinct tile sets, total score).
+    """
+    d_pe = _hexdist(geo.cq, geo.cr, p_cell, geo.eq)
     if d_pe + 2 > max_len:
         return 0, 0
-    walk = st[0]
-    dirs = st[1]
-    syn = st[2]
-    nlen = st[3]
-    zl = st[4]
-    pc = st[5]
-    nbin = st[6]
-    mlo = mk[0]
-    mhi = mk[1]
-    cap = found_lo.shape[0]
-    rcap = rec_walks.shape[0]
-    n_lhs = 0
-    for si in range(n_occ):
-        s = occ[si]
-        ss = sym[s]
-        if ss > 9 and ss != 11:
+    n_found = 0
+    total = 0
+    for si in range(table.n_occ):
+        s = table.occ[si]
+        ss = table.sym[s]
+        if ss > 9 and ss != 11 or _start_need(geo, s, p_cell, d_pe) > max_len - 1:
             continue
-        p0 = 1 if s == p_cell else 0
-        if p0 == 0:
-            need = min(_hexdist(cq, cr, s, p_cell) + d_pe + 1,
-                       _hexdist(cq, cr, s, eq_cell) + d_pe)
-        else:
-            need = d_pe + 1
-        if need > max_len - 1:
-            continue
-        walk[0] = s
-        dirs[0] = 0
-        syn[0], nlen[0], zl[0], nbin[0] = _fwd_step(S_START, 0, 0, 0, ss, lead0)
-        pc[0] = p0
-        o = order[s]
-        if o < 64:
-            mlo[0] = np.uint64(1) << np.uint64(o)
-            mhi[0] = np.uint64(0)
-        else:
-            mlo[0] = np.uint64(0)
-            mhi[0] = np.uint64(1) << np.uint64(o - 64)
-        eqpos = -1
-        depth = 0
-        while depth >= 0:
-            if dirs[depth] >= 6 or depth + 1 >= max_len:
-                if eqpos == depth:
-                    eqpos = -1
-                depth -= 1
-                continue
-            d = dirs[depth]
-            dirs[depth] = d + 1
-            nxt = walk[depth] + nb_off[d]
-            ns = sym[nxt]
-            if ns < 0:
-                continue
-            if depth >= 1 and walk[depth - 1] == nxt:  # "a b a": distance 2 (1 is impossible)
-                continue
-            o = order[nxt]
-            if o < 64:
-                blo = np.uint64(1) << np.uint64(o)
-                bhi = np.uint64(0)
-            else:
-                blo = np.uint64(0)
-                bhi = np.uint64(1) << np.uint64(o - 64)
-            if never and ((mlo[depth] & blo) | (mhi[depth] & bhi)) != np.uint64(0):
-                continue
-            # --- syntax step ("=" ends the left side: the right side starts afresh)
-            is_eq = ns == 14
-            if is_eq:
-                if syn[depth] != S_NUM or eqpos >= 0:
-                    continue
-                nsyn, nnl, nzl, nb = S_START, 0, 0, nbin[depth]
-            else:
-                nsyn, nnl, nzl, nb = _fwd_step(syn[depth], nlen[depth], zl[depth], nbin[depth], ns,
-                                               lead0)
-                if nsyn < 0:
-                    continue
-            npc = pc[depth] + (1 if nxt == p_cell else 0)
-            # --- can the walk still reach "=" and the placed tile in the symbols left?
-            rem = max_len - (depth + 2)
-            if eqpos < 0 and not is_eq:
-                d_e = _hexdist(cq, cr, nxt, eq_cell)
-                if npc == 0:
-                    need = min(_hexdist(cq, cr, nxt, p_cell) + d_pe + 1, d_e + d_pe)
-                else:
-                    need = d_e + 1
-            elif npc == 0:
-                need = _hexdist(cq, cr, nxt, p_cell)
-            else:
-                need = 0 if nsyn == S_NUM else 1
-            if need > rem:
-                continue
-            depth += 1
-            walk[depth] = nxt
-            dirs[depth] = 0
-            syn[depth] = nsyn
-            nlen[depth] = nnl
-            zl[depth] = nzl
-            pc[depth] = npc
-            nbin[depth] = nb
-            mlo[depth] = mlo[depth - 1] | blo
-            mhi[depth] = mhi[depth - 1] | bhi
-            if is_eq:
-                eqpos = depth
-                for j in range(depth):
-                    side[j] = sym[walk[j]]
-                n_lhs = _eval_side(side, depth, cfg, lhs, ev)
-                if n_lhs == 0:  # the left side has no value: nothing to the right can help
-                    eqpos = -1
-                    depth -= 1
-                continue
-            if eqpos < 0 or nsyn != S_NUM or npc == 0 or (req_op and nb == 0):
-                continue
-            lo = mlo[depth]
-            hi = mhi[depth]
-            seen = False
-            for j in range(n_found):
-                if found_lo[j] == lo and found_hi[j] == hi:
-                    seen = True
-                    break
-            if seen:
-                continue
-            nr = depth - eqpos
-            for j in range(nr):
-                side[j] = sym[walk[eqpos + 1 + j]]
-            n_rhs = _eval_side(side, nr, cfg, rhs, ev)
-            hit = False
-            for a in range(n_rhs):
-                va = rhs[a]
-                for b in range(n_lhs):
-                    if lhs[b] == va:
-                        hit = True
-                        break
-                if hit:
-                    break
-            if not hit:
-                continue
-            if n_found >= cap:
-                raise ValueError("hexatrex finder: more distinct equations than the buffer holds")
-            size = _popcount(lo) + _popcount(hi)
-            found_lo[n_found] = lo
-            found_hi[n_found] = hi
-            found_size[n_found] = size
-            if n_found < rcap:
-                for j in range(depth + 1):
-                    rec_walks[n_found, j] = walk[j]
-                rec_len[n_found] = depth + 1
-            n_found += 1
-            total += size
+        n_found, total = _walks_from(geo, table, s, p_cell, d_pe, max_len, cfg, found, fws, n_found, total)
     return n_found, total
+
+
+def geo_of(board) -> Geo:
+    """The scorers' view of a tiles.Board."""
+    return Geo(board.nb_off, board.q, board.r, np.int64(board.center))
 
 
 def find_cfg(rules) -> np.ndarray:
@@ -511,9 +563,8 @@ def find_compiled(pos, placed, rules, max_len=None) -> dict:
     size = np.zeros(cap, np.int64)
     walks, wlen = np.zeros((cap, 16), np.int64), np.zeros(cap, np.int64)
     m = rules["max_equation_tiles"] if max_len is None else max_len
-    n, _ = _find(sym, order, board.nb_off, board.q, board.r, occ, len(occ), board.center,
-                 board.index(*placed), np.int64(m), find_cfg(rules), lo, hi, size, walks, wlen,
-                 *workspace())
+    n, _ = _find(geo_of(board), Table(sym, order, occ, np.int64(len(occ))), board.index(*placed), np.int64(m),
+                 find_cfg(rules), Found(lo, hi, size, walks, wlen), workspace())
     return {frozenset(board.coord(int(c)) for c in walks[e, : wlen[e]]):
             [board.coord(int(c)) for c in walks[e, : wlen[e]]] for e in range(n)}
 
