@@ -235,10 +235,12 @@ def _keep_walk(trie, nd, k, walk, spm, lo, hi, lim, refilter, scratch, n_new, n_
 
 
 @njit(cache=True, inline='always')
-def _trie_step(trie, nd, s, wsym, n, cfg):
+def _trie_step(rows, trie, nd, s, wsym, n, cfg):
     """The trie row of the string wsym[:n] + s, the child of row nd (parsed and evaluated the
-    first time it is met): the row, DEAD, or FULL (the trie must be emptied)."""
-    c = trie[0][nd, s]
+    first time it is met): the row, DEAD, or FULL (the trie must be emptied). rows is trie[0],
+    taken once by the caller: each take of a tuple's array in the search loop would count a
+    reference."""
+    c = rows[nd, s]
     if c == UNSEEN:
         text = trie[3][0]
         for j in range(n):
@@ -276,7 +278,7 @@ def _side_walks(geo, table, tile, bit, jw, max_side, cfg):
         s = tile if sp >= 0 else sym[y]
         if s < 0 or max_side < 1 or (sp < 0 and reach[y, R_DIST] > max_side - 1):
             continue
-        c = _trie_step(trie, 0, s, wsym, 0, cfg)
+        c = _trie_step(rows, trie, 0, s, wsym, 0, cfg)
         if c == FULL:
             return FULL
         if c == DEAD:
@@ -319,7 +321,7 @@ def _side_walks(geo, table, tile, bit, jw, max_side, cfg):
             if never and ((mlo[depth] & blo) | (mhi[depth] & bhi)) != np.uint64(0):
                 continue
             nd = node[depth]
-            c = _trie_step(trie, nd, ns, wsym, depth + 1, cfg)
+            c = _trie_step(rows, trie, nd, ns, wsym, depth + 1, cfg)
             if c == FULL:
                 return FULL
             if c == DEAD:
@@ -346,14 +348,15 @@ def _side_walks(geo, table, tile, bit, jw, max_side, cfg):
 def _record(lo, hi, found, n_found):
     """Tile set lo / hi into found unless it is there: (distinct sets, points added, its slot
     or -1)."""
+    flo, fhi = found.lo, found.hi
     for j in range(n_found):
-        if found.lo[j] == lo and found.hi[j] == hi:
+        if flo[j] == lo and fhi[j] == hi:
             return n_found, 0, -1
-    if n_found >= found.lo.shape[0]:
+    if n_found >= flo.shape[0]:
         raise ValueError("hexatrex join: more distinct equations than the buffer holds")
     size = _popcount(lo) + _popcount(hi)
-    found.lo[n_found] = lo
-    found.hi[n_found] = hi
+    flo[n_found] = lo
+    fhi[n_found] = hi
     found.size[n_found] = size
     return n_found + 1, size, n_found
 
@@ -373,11 +376,12 @@ def _rec_walk(found, slot, lcells, lrow, llen, eq, rcells, rrow, rlen):
 
 
 @njit(cache=True, inline='always')
-def _join_store(kind, v, i, scratch, store, eq, eqbit, max_len, cfg, found, n_found):
+def _join_store(kind, v, i, cells, meta, masks, store, eq, eqbit, max_len, cfg, found, n_found):
     """New walk i with value v as a right side (kind 0: partners are stored left sides) or as
-    a left side (kind 1: stored right sides). Returns (distinct tile sets, points added)."""
+    a left side (kind 1: stored right sides). Returns (distinct tile sets, points added).
+    Inlined into `_join`, which takes the scratch's cells, meta and masks once (a take per
+    value here would count references on them)."""
     head, ent, entu, ecells, _, lens, _ = store
-    cells, meta, masks = scratch[0], scratch[1], scratch[2]
     req_op = cfg[2] != 0
     never = cfg[6] != 0
     k = meta[i, 0]
@@ -438,7 +442,8 @@ def _join(a, b, scratch, store, eq, eqbit, max_len, cfg, found):
         for kind in range(2):
             for x in range(meta[i, 4] if kind == 0 else meta[i, 7]):
                 v = pool[meta[i, 3 if kind == 0 else 6] + x]
-                n_found, sz = _join_store(kind, v, i, scratch, store, eq, eqbit, max_len, cfg, found, n_found)
+                n_found, sz = _join_store(kind, v, i, cells, meta, masks, store, eq, eqbit, max_len, cfg, found,
+                                          n_found)
                 total += sz
                 for q in range(n_part if kind == 0 else 0):
                     j2 = part[q]
