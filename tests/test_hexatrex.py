@@ -18,7 +18,7 @@ from sim.games.hexatrex.tiles import DEFAULT_COUNTS
 from tests.game_checks import check_game, seats_for
 
 VARIANTS = Path(__file__).resolve().parent.parent / "variants" / "hexatrex"
-SHIPPED = ["standard", "three", "four", "any_brackets", "no_repeat"]
+SHIPPED = ["standard", "three", "four", "any_brackets", "no_repeat", "second_bonus", "swap"]
 
 
 def load_variant(name: str) -> tuple[dict, dict]:
@@ -41,7 +41,10 @@ def test_every_shipped_variant_is_here_and_valid():
     for name in SHIPPED:
         rules = GAME.resolve_rules(load_variant(name)[0], name)
         players[name] = rules["players"]
-    assert players == {"standard": 2, "three": 3, "four": 4, "any_brackets": 2, "no_repeat": 2}
+    assert players == {"standard": 2, "three": 3, "four": 4, "any_brackets": 2, "no_repeat": 2,
+                       "second_bonus": 2, "swap": 2}
+    assert GAME.resolve_rules(load_variant("second_bonus")[0], "x")["second_player_bonus"] == 3
+    assert GAME.resolve_rules(load_variant("swap")[0], "x")["swap"] is True
     assert GAME.resolve_rules(load_variant("any_brackets")[0], "x")["bracketing"] == "any"
     assert GAME.resolve_rules(load_variant("no_repeat")[0], "x")["tile_repeat"] == "never"
 

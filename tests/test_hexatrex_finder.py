@@ -69,7 +69,9 @@ def _parse(tokens, rl):
     return factors, ops
 
 
-def _combine(a, op, b):
+def _combine(a, op, b, steps=True):
+    """a op b in Fractions; None for a division by zero and, with `steps` (no_fractions
+    "every_step"), for a quotient that is not whole."""
     if op == "+":
         return a + b
     if op == "-":
@@ -79,15 +81,15 @@ def _combine(a, op, b):
     if b == 0:
         return None
     q = Fraction(a) / Fraction(b)
-    return q if q.denominator == 1 else None
+    return q if q.denominator == 1 or not steps else None
 
 
-def _value_precedence(factors, ops):
+def _value_precedence(factors, ops, steps=True):
     # first every x and /, left to right, then + and -
     vals, pend = [Fraction(factors[0])], []
     for op, f in zip(ops, factors[1:], strict=True):
         if op in "x/":
-            v = _combine(vals[-1], op, Fraction(f))
+            v = _combine(vals[-1], op, Fraction(f), steps)
             if v is None:
                 return set()
             vals[-1] = v
@@ -96,28 +98,32 @@ def _value_precedence(factors, ops):
             vals.append(Fraction(f))
     total = vals[0]
     for op, v in zip(pend, vals[1:], strict=True):
-        total = _combine(total, op, v)
+        total = _combine(total, op, v, steps)
     return {total}
 
 
-def _value_any(factors, ops):
+def _value_any(factors, ops, steps=True):
     if len(factors) == 1:
         return {Fraction(factors[0])}
     out = set()
     for k in range(len(ops)):
-        for a in _value_any(factors[: k + 1], ops[:k]):
-            for b in _value_any(factors[k + 1:], ops[k + 1:]):
-                v = _combine(a, ops[k], b)
+        for a in _value_any(factors[: k + 1], ops[:k], steps):
+            for b in _value_any(factors[k + 1:], ops[k + 1:], steps):
+                v = _combine(a, ops[k], b, steps)
                 if v is not None:
                     out.add(v)
     return out
 
 
 def _side(tokens, rl):
+    """The side's whole values (an equation's sides must each be a whole number under either
+    no_fractions reading; 1 / 2 = 2 / 4 is no equation)."""
     p = _parse(tokens, rl)
     if p is None:
         return set()
-    return (_value_any if rl["bracketing"] == "any" else _value_precedence)(*p)
+    steps = rl["no_fractions"] == "every_step"
+    vals = (_value_any if rl["bracketing"] == "any" else _value_precedence)(*p, steps)
+    return {v for v in vals if v.denominator == 1}
 
 
 def brute_equations(pos: Position, placed, rl):
@@ -172,16 +178,18 @@ def brute_equations(pos: Position, placed, rl):
 
 # ---- random small clusters --------------------------------------------------------------------
 BAG = list("0112223344566789" + "++--x/" * 2)
+# more divisions, so fractions in between are common (the no_fractions rule sets)
+BAG_DIV = list("0112223344566789" + "++--x/" * 2 + "//xx")
 
 
-def random_cluster(rng: random.Random, n: int) -> tuple[Position, tuple[int, int]]:
+def random_cluster(rng: random.Random, n: int, bag=BAG) -> tuple[Position, tuple[int, int]]:
     """A compact cluster (cells within 2 of "=" first, so equations are common) and a random
     tile of it taken as the one just placed."""
     pos = Position()
     for _ in range(n):
         legal = sorted(pos.legal_cells())
         near = [c for c in legal if hex_distance(c, (0, 0)) <= 2]
-        pos.place(rng.choice(near or legal), rng.choice(BAG))
+        pos.place(rng.choice(near or legal), rng.choice(bag))
     return pos, rng.choice(pos.order[1:])
 
 
@@ -193,6 +201,8 @@ RULESETS = [
     dict(max_equation_tiles=6, negative_zero=True),
     dict(max_equation_tiles=5, six_as_nine=False, plus_as_times=False),
     dict(max_equation_tiles=7),
+    dict(max_equation_tiles=6, no_fractions="result"),
+    dict(max_equation_tiles=6, no_fractions="result", bracketing="any"),
 ]
 
 
@@ -205,7 +215,8 @@ def test_finder_matches_brute_force(kw):
     trial = 0
     while n_eq < 20 and trial < 150:  # keep drawing clusters until enough equations compared
         trial += 1
-        pos, placed = random_cluster(rng, rng.randint(10, 15 if m <= 6 else 13))
+        bag = BAG_DIV if "no_fractions" in kw else BAG
+        pos, placed = random_cluster(rng, rng.randint(10, 15 if m <= 6 else 13), bag)
         want = brute_equations(pos, placed, rl)
         got = find_compiled(pos, placed, rl)
         api = pos.equations(placed, rl)
@@ -307,6 +318,32 @@ def test_inexact_division_rejected():
     assert score("8 / 2 = 4", (1, 0)) == (1, 5)
     # no fraction even in the middle: 3 / 2 x 4 is rejected though it would end at 6
     assert side_values_compiled(list("3/2x4"), rules()) == set()
+
+
+def test_fractions_in_between_under_no_fractions_result():
+    """no_fractions = "result": only the numbers written and each side's value must be whole.
+
+        3 / 2 x 4 = 6
+    is rejected by default (3 / 2 is a fraction on the way) and scores 7 under "result";
+    7 / 2 = 3 stays a fraction either way, and 2 / 3 = 4 / 6 is no equation (its sides are
+    fractions, though equal ones; read backwards 6 / 4 = 3 / 2 neither).
+    """
+    assert score("3 / 2 x 4 = 6", (1, 0)) == (0, 0)
+    assert score("3 / 2 x 4 = 6", (1, 0), no_fractions="result") == (1, 7)
+    assert score("7 / 2 = 3", (1, 0), no_fractions="result") == (0, 0)
+    assert score("2 / 3 = 4 / 6", (1, 0), no_fractions="result") == (0, 0)
+    assert score("2 / 3 = 4 / 6", (1, 0), no_fractions="result", bracketing="any") == (0, 0)
+    frac = rules(no_fractions="result")
+    worked = {"3/2x4": {6}, "1/2+1/2": {1}, "8/3-2/3": {2}, "1/3/3x9": {1}, "3/2": set(),
+              "2/4x6": {3}, "1/0x0": set(), "5-1/2": set()}
+    for side, want in worked.items():
+        assert side_values_compiled(list(side), frac) == want, side
+        assert side_values_compiled(list(side), rules()) == set(), side  # each has a fraction
+    # with brackets anywhere: (8 / 3 - 2 / 3) or 8 / (3 - 2) / 3 ... every bracketing, exactly
+    anyb = rules(no_fractions="result", bracketing="any")
+    assert side_values_compiled(list("8/3-2/3"), anyb) == {2, 24}
+    assert side_values_compiled(list("8/3-2/3"), rules(bracketing="any")) == set()
+    assert side_values_compiled(list("1/3/3x9"), rules(bracketing="any")) == {9}
 
 
 def test_repeat_at_distance_two_rejected():

@@ -17,12 +17,12 @@ from sim.games.hexatrex.join import (
     _bound,
     _replay,
     _score_group,
-    _score_specials,
     join_compiled,
     score_cells_compiled,
+    search_cells,
 )
 from sim.games.hexatrex.position import has_binop, side_values
-from sim.games.hexatrex.tiles import SYMBOL_TEXT, TEXT_SYMBOL
+from sim.games.hexatrex.tiles import SYMBOL_TEXT
 from sim.games.hexatrex.trie import (
     C_LBIN,
     C_LCOUNT,
@@ -41,7 +41,9 @@ from tests.test_hexatrex_finder import RULESETS, random_cluster, rules
 
 TRIE_RULES = [dict(max_equation_tiles=7), dict(max_equation_tiles=8, bracketing="any"),
               dict(max_equation_tiles=7, leading_zero=True, negative_zero=True),
-              dict(max_equation_tiles=6, six_as_nine=False, plus_as_times=False)]
+              dict(max_equation_tiles=6, six_as_nine=False, plus_as_times=False),
+              dict(max_equation_tiles=7, no_fractions="result"),
+              dict(max_equation_tiles=7, no_fractions="result", bracketing="any")]
 TRIES = {}
 
 
@@ -200,15 +202,8 @@ def _search_every_cell(pos, tile, rl):
     board, t, n = _replay(pos, pos.order, rl, m)
     assert n >= 0
     cells = sorted(pos.legal_cells())
-    spec = np.array([board.index(*c) for c in cells], np.int64)
-    t["mark"][spec] = np.arange(len(cells), dtype=np.int32)
-    per = t["scratch"][9]
-    assert _score_specials(t["sym"], t["order"], board.nb_off, board.q, board.r, board.center,
-                           np.int64(TEXT_SYMBOL[tile]), np.int64(len(pos.order)), t["mark"], spec,
-                           len(cells), t["occ"], len(pos.order), t["reach"], np.int64(m), t["cfg"],
-                           t["trie"], t["store"], t["scratch"], t["lo"], t["hi"], t["size"],
-                           t["walks"][:0], t["wlen"][:0], per[0], per[1], False) >= 0
-    return board, t, cells, per
+    assert search_cells(board, t, tile, cells, len(pos.order)) >= 0
+    return board, t, cells, t["scratch"][9]
 
 
 @pytest.mark.parametrize("kw", RULESETS, ids=lambda kw: ",".join(f"{k}={v}" for k, v in kw.items()))
@@ -224,9 +219,8 @@ def test_the_placed_cell_reuses_its_walks_from_the_turns_search(kw):
     for pos, tile in _random_tables(kw, 2, 16):
         board, t, cells, per = _search_every_cell(pos, tile, rl)
         for s, cell in enumerate(cells):
-            ne, sc, a, b = _score_group(s, t["scratch"], t["store"], board.center, t["order"],
-                                        np.int64(m), t["cfg"], t["lo"], t["hi"], t["size"],
-                                        t["walks"], t["wlen"])
+            ne, sc, a, b = _score_group(s, t["jw"], np.int64(board.center), t["order"], np.int64(m), t["cfg"],
+                                        t["found"])
             got = {frozenset(board.coord(int(c)) for c in t["walks"][e, : t["wlen"][e]]):
                    [board.coord(int(c)) for c in t["walks"][e, : t["wlen"][e]]] for e in range(ne)}
             rows = _rows(board, t["scratch"], a, b)

@@ -40,9 +40,15 @@ def _board(ax, tiles, owner, names, last=None, size=9):
     ax.axis("off")
 
 
+def _placements(trace: Trace) -> list[dict]:
+    """The moves that place a tile (not the pie rule's swap)."""
+    return [mv for mv in trace.moves if not mv.get("swap")]
+
+
 def _turn_lines(trace: Trace, tiles_after):
+    moves = _placements(trace)
     lines = []
-    for t, mv in enumerate(trace.moves):
+    for t, mv in enumerate(moves):
         head = f"{t + 1:2d}. {mv['seat']} {mv['move']}  +{mv['score']}"
         eqs = []
         for e in mv["equations"]:
@@ -62,10 +68,11 @@ def draw_trace(trace: Trace, path: str, every_move: bool = False) -> None:
     import matplotlib.pyplot as plt
 
     names = trace.seat_names
+    moves = _placements(trace)
     tiles = {(0, 0): "="}
     owner: dict = {}
     snapshots = []
-    for mv in trace.moves:
+    for mv in moves:
         tiles[mv["cell"]] = mv["tile"]
         owner[mv["cell"]] = mv["seat"]
         snapshots.append((dict(tiles), dict(owner), mv["cell"]))
@@ -73,7 +80,8 @@ def draw_trace(trace: Trace, path: str, every_move: bool = False) -> None:
     result = ", ".join(f"{s} {trace.row[f'score_{s}']}" for s in names)
     win = trace.row["winner"]
     title = (f"Hexa-Trex game {trace.game_index} (seed {trace.run_seed}): {result}; "
-             f"winner {names[win] if win >= 0 else 'draw'}")
+             f"winner {names[win] if win >= 0 else 'draw'}"
+             f"{' (pie rule: the players swapped seats after turn 1)' if trace.data.get('swapped') else ''}")
     if every_move:
         n = len(snapshots)
         cols = min(9, n)
@@ -85,12 +93,12 @@ def draw_trace(trace: Trace, path: str, every_move: bool = False) -> None:
                 continue
             t_tiles, t_owner, last = snapshots[i]
             _board(ax, t_tiles, t_owner, names, last, size=5)
-            mv = trace.moves[i]
+            mv = moves[i]
             ax.set_title(f"{i + 1}. {mv['seat']} {mv['tile']} +{mv['score']}", fontsize=7)
         fig.suptitle(title, fontsize=10)
         fig.tight_layout()
     else:
-        scoring = [ln for ln, mv in zip(lines, trace.moves, strict=True) if mv["score"] > 0]
+        scoring = [ln for ln, mv in zip(lines, moves, strict=True) if mv["score"] > 0]
         fig = plt.figure(figsize=(17, 9.5))
         ax = fig.add_axes([0.0, 0.03, 0.5, 0.9])
         _board(ax, snapshots[-1][0] if snapshots else tiles, owner, names)

@@ -11,7 +11,7 @@ import numpy as np
 
 from sim import engine, search
 from sim.errors import VariantError
-from sim.games.base import Bot, Game, Param, SeatBot, Trace
+from sim.games.base import SWAP, Bot, Game, Param, SeatBot, Trace
 from sim.games.hexatrex import finder, trie
 from sim.games.hexatrex import rules as R
 from sim.games.hexatrex import state as S
@@ -47,7 +47,9 @@ def side_trie(cfg: np.ndarray):
 
 
 def _rules_key(rules) -> tuple:
-    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in rules.items()))
+    def frozen(v):
+        return tuple(v) if isinstance(v, list) else tuple(sorted(v.items())) if isinstance(v, dict) else v
+    return tuple(sorted((k, frozen(v)) for k, v in rules.items()))
 
 
 def tables(rules, first_fixed: int = 0, allow_join: bool = True) -> S.Tables:
@@ -113,6 +115,24 @@ PARAMS = (
     Param("plus_as_times", "bool", True, "each use of a + may read x",
           seed_text="The tile \u201c+\u201d can be a plus or times sign (in different equations "
                     "and even in the same equation)."),
+    Param("no_fractions", "str", "every_step",
+          "every_step: every intermediate result must be whole (3 / 2 x 4 = 6 does not count); "
+          "result: only the numbers written and each side's value must be whole, fractions in "
+          "between are exact (3 / 2 x 4 = 6 and 1 / 2 + 1 / 2 = 1 count, 2 / 3 = 4 / 6 does not)",
+          choices=("every_step", "result"),
+          seed_text="No fractions or decimal numbers are allowed in the equations.",
+          omit_default=True),
+    Param("second_player_bonus", "int", 0,
+          "points the second player in turn order starts with (a compensation for moving first, "
+          "not on the card; negative: taken off); with 3 or 4 players the k-th player to move "
+          "starts with (k - 1) x this (the third twice, the fourth three times)",
+          low=-500, high=500, seed_text="The player with the highest score wins.", omit_default=True),
+    Param("start_points", "int", 0,
+          "points a seat starts with (a handicap, not on the card; a table by seat name gives "
+          "each seat its own, e.g. { A = 0, B = 20 }); added to the score like tiles scored",
+          low=-500, high=500, per_seat=True, seed_text="The player with the highest score wins.",
+          omit_default=True),
+    SWAP,
 )
 
 GREEDY = Bot("greedy", S.BOT_GREEDY,
@@ -185,24 +205,28 @@ class HexaTrex(engine.EngineGame, Game):
         if len(seats) != rules["players"]:
             raise VariantError(f"hexatrex: {len(seats)} seats given for {rules['players']} players")
 
-    def play_rows(self, rules, seats, first_game, n_games, run_seed, allow_join=True) -> np.ndarray:
-        """Result rows (rules.result) of games first_game.. through the engine's chunk driver;
-        under first_player "rotate" game by game (the first seat is the game index mod players,
-        which the engine's set-up does not see)."""
+    def play_rows(self, rules, seats, first_game, n_games, run_seed, allow_join=True):
+        """Result rows (rules.result, in the position's seats) of games first_game.. through
+        the engine's chunk driver, and whether each game's players swapped seats (the pie
+        rule); under first_player "rotate" game by game (the first seat is the game index mod
+        players, which the engine's set-up does not see)."""
         self._check_seats(rules, seats)
         codes, par = engine.bot_arrays(seats)
         tb = self.tables(rules, first_game, allow_join)
         rows = np.zeros((n_games, tb.res_width), np.int64)
+        swapped = np.zeros(n_games, np.bool_)
         rotate = rules["first_player"] == "rotate"
         for g0, n in ([(g, 1) for g in range(n_games)] if rotate else [(0, n_games)]):
             tb = self.tables(rules, first_game + g0, allow_join)
             engine.play_chunk(tb, np.uint64(run_seed), np.int64(first_game + g0), np.int64(n), codes, par,
-                              self.swap_policy(rules, seats), rows[g0:g0 + n], np.zeros(n, np.bool_))
-        return rows
+                              self.swap_policy(rules, seats), rows[g0:g0 + n], swapped[g0:g0 + n])
+        return rows, swapped
 
     def play_chunk(self, rules, seats: Sequence[SeatBot], first_game, n_games, run_seed, allow_join=True):
-        rows = self.play_rows(rules, seats, first_game, n_games, run_seed, allow_join)
-        return engine.columns(rows, self.seat_names(rules), self.columns_of(rules), self.score_dtype)
+        """The outcome columns by player (the engine's `_columns`: exchanged where the pie rule
+        swapped, with `swapped` under it)."""
+        rows, swapped = self.play_rows(rules, seats, first_game, n_games, run_seed, allow_join)
+        return self._columns(rules, rows, swapped)
 
     def engine_replay(self, rules, seats, game_index, run_seed):
         """(tables, decisions) of one game: the tables of its own game index (first_player
@@ -210,7 +234,7 @@ class HexaTrex(engine.EngineGame, Game):
         tb = self.tables(rules, game_index)
         codes, par = engine.bot_arrays(seats)
         rec, _, _ = engine.play_traced(tb, np.uint64(run_seed), np.int64(game_index), codes, par,
-                                       self.swap_policy(rules, seats), np.int64(tb.n_tiles))
+                                       self.swap_policy(rules, seats), np.int64(tb.n_tiles + 1))
         return tb, rec
 
     def play_traced(self, rules, seats, game_index, run_seed) -> Trace:
@@ -219,10 +243,10 @@ class HexaTrex(engine.EngineGame, Game):
         self._check_seats(rules, seats)
         tb = self.tables(rules, game_index)
         codes, par = engine.bot_arrays(seats)
-        rec, res, _ = engine.play_traced(tb, np.uint64(run_seed), np.int64(game_index), codes, par,
-                                         self.swap_policy(rules, seats), np.int64(tb.n_tiles))
+        rec, res, swapped = engine.play_traced(tb, np.uint64(run_seed), np.int64(game_index), codes, par,
+                                               self.swap_policy(rules, seats), np.int64(tb.n_tiles + 1))
         names = self.seat_names(rules)
-        cols = engine.columns(res[None, :], names, self.columns_of(rules), self.score_dtype)
+        cols = self._columns(rules, res[None, :], np.array([swapped]))
         row = {k: v[0].item() for k, v in cols.items()}
         seed = np.uint64(game_seed(np.uint64(run_seed), np.int64(game_index)))
         pos, rng = engine.start(tb, seed)
@@ -233,6 +257,10 @@ class HexaTrex(engine.EngineGame, Game):
         table = {(0, 0): "="}
         moves, n_rec = [], 0
         for seat, cell, _ in rec.tolist():
+            if cell == engine.SWAP_MOVE:
+                moves.append({"seat": names[seat], "move": "swap", "swap": True,
+                              "text": self.describe_decision(rules, seat, cell)})
+                continue
             tile = SYMBOL_TEXT[int(pos.hand[seat])]
             R.play_recorded(tb, pos, np.int64(cell), walks, wlen)
             q, r = board.coord(cell)
@@ -249,7 +277,13 @@ class HexaTrex(engine.EngineGame, Game):
                           "score": int(pos.st[S.LAST_SCORE]), "equations": eqs, "n_equations": ne})
         draws = [[int(v) for v in rnd] for rnd in R.first_draws(tb, seed)[: row["hexatrex_draw_rounds"]]]
         return Trace(self.name, dict(rules), names, game_index, run_seed, moves, row,
-                     {"pile": pile_order, "draws": draws, "rec": rec, "capped": False})
+                     {"pile": pile_order, "draws": draws, "rec": rec, "capped": False,
+                      "swapped": bool(swapped)})
+
+    @staticmethod
+    def placements(trace: Trace) -> list[dict]:
+        """The trace's moves without the pie rule's swap (one per tile placed)."""
+        return [mv for mv in trace.moves if not mv.get("swap")]
 
     def describe(self, rules, seat, move):
         board = Board(sum(rules["tile_counts"]))
@@ -269,7 +303,11 @@ class HexaTrex(engine.EngineGame, Game):
         rules = trace.rules
         names = trace.seat_names
         players = len(names)
-        row = trace.row
+        swaps = [i for i, mv in enumerate(trace.moves) if mv.get("swap")]
+        assert len(swaps) == bool(trace.data.get("swapped")), "swap records and the swapped flag disagree"
+        assert not swaps or (rules.get("swap") and swaps == [1]), "a swap the pie rule does not offer"
+        # the columns by the position's seats (the pie rule exchanges them by player)
+        row = dict(engine.exchange_seats(trace.row, True, names)) if swaps else trace.row
         pile_order = trace.data["pile"]
         counts = Counter(pile_order)
         want = Counter({SYMBOL_TEXT[i]: c for i, c in enumerate(rules["tile_counts"]) if c})
@@ -295,12 +333,18 @@ class HexaTrex(engine.EngineGame, Game):
             top += 1
         pos = Position()
         score = [0] * players
+        bonus = rules.get("second_player_bonus", 0)
+        start = rules.get("start_points", 0)
+        for j in range(players):
+            score[(first + j) % players] += j * bonus
+            score[j] += start[names[j]] if isinstance(start, dict) else start
         n_eq = [0] * players
         longest = [0] * players
         scoring = [0] * players
         hist = Counter()
-        assert len(trace.moves) == len(pile_order) == row["turns"]
-        for t, mv in enumerate(trace.moves):
+        moves = self.placements(trace)
+        assert len(moves) == len(pile_order) == row["turns"]
+        for t, mv in enumerate(moves):
             seat = (first + t) % players
             assert mv["seat"] == names[seat], f"turn {t}: {mv['seat']} moved out of turn"
             assert hands[seat] == mv["tile"], f"turn {t}: {mv['tile']} is not the tile in hand"

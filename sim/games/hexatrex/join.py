@@ -27,10 +27,12 @@ against a brute force); `_find` stays the reference and the fallback for long eq
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
-from sim.games.hexatrex.finder import _hexdist, _popcount
+from sim.games.hexatrex.finder import Table, _bits, _hexdist, _popcount
 from sim.games.hexatrex.trie import (
     C_LBIN,
     C_LCOUNT,
@@ -112,21 +114,26 @@ def _vbucket(v):
     return np.int64((np.uint64(v) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - HASH_BITS))
 
 
-@njit(cache=True)
-def _bits(o):
-    if o < 64:
-        return np.uint64(1) << np.uint64(o), np.uint64(0)
-    return np.uint64(0), np.uint64(1) << np.uint64(o - 64)
+class JoinWork(NamedTuple):
+    """The join scorer's store, search scratch and caches (state.Work holds the arrays)."""
+
+    store: tuple  # new_store(): the side walks of the table
+    scratch: tuple  # new_scratch(): one search's new side walks, groups, per-cell scores
+    trie: tuple  # trie.new_trie(): the side strings
+    mark: np.ndarray  # int32[cells]: special cell index, -1 elsewhere (and between searches)
+    reach: np.ndarray  # int64[cells, REACH_COLS]: `_reach`'s table
 
 
 @njit(cache=True)
-def _reach(sym, nb_off, cq, cr, eq, mark, spec, n_spec, occ, n_occ, reach, max_side, queue):
+def _reach(geo, table, mark, spec, n_spec, reach, max_side, queue):
     """Where a walk may step, for every table tile and special cell c: reach[c, R_DIST] the
     fewest steps over table tiles to a special cell (a lower bound on what a walk from c needs
     to take one in; FAR beyond max_side), then c's neighbours as direction masks (bit d:
     c + nb_off[d]): R_TABLE table tiles (not "="), R_SPECIAL special cells, and R_NEAR + r
     the special cells and the table tiles within r steps of one (where a walk that holds no
     special cell yet may step when it has r steps left after that one)."""
+    sym, occ, n_occ = table.sym, table.occ, table.n_occ
+    nb_off, cq, cr, eq = geo.nb_off, geo.cq, geo.cr, geo.eq
     for i in range(n_occ):
         reach[occ[i], R_DIST] = FAR
     tail = 0
@@ -151,7 +158,7 @@ def _reach(sym, nb_off, cq, cr, eq, mark, spec, n_spec, occ, n_occ, reach, max_s
                 tail += 1
     for i in range(n_occ + n_spec):
         c = occ[i] if i < n_occ else spec[i - n_occ]
-        table = 0
+        tmask = 0
         special = 0
         for r in range(max_side - 1):
             reach[c, R_NEAR + r] = 0
@@ -160,10 +167,10 @@ def _reach(sym, nb_off, cq, cr, eq, mark, spec, n_spec, occ, n_occ, reach, max_s
             if mark[x] >= 0:
                 special |= 1 << d
             elif sym[x] >= 0 and sym[x] != 14:
-                table |= 1 << d
+                tmask |= 1 << d
                 for r in range(reach[x, R_DIST], max_side - 1):
                     reach[c, R_NEAR + r] |= 1 << d
-        reach[c, R_TABLE] = table
+        reach[c, R_TABLE] = tmask
         reach[c, R_SPECIAL] = special
         for r in range(max_side - 1):
             reach[c, R_NEAR + r] |= special
@@ -195,10 +202,11 @@ def _copy_values(src, start, count, dst, n, lim, refilter):
 
 
 @njit(cache=True, inline='always')
-def _keep_walk(rows, values, nd, k, walk, spm, lo, hi, lim, refilter, scratch, n_new, n_pool):
+def _keep_walk(trie, nd, k, walk, spm, lo, hi, lim, refilter, scratch, n_new, n_pool):
     """Add the side walk walk[:k] (its string: trie row nd, which holds values; special cell
     mark spm; tile mask lo / hi) as scratch row n_new, unless refilter leaves no value.
     Returns (rows, pool values); rows -1 when the scratch is full."""
+    rows, values = trie[0], trie[1]
     cells, meta, masks, pool = scratch[0], scratch[1], scratch[2], scratch[3]
     rc = rows[nd, C_RCOUNT]
     lc = rows[nd, C_LCOUNT]
@@ -226,57 +234,60 @@ def _keep_walk(rows, values, nd, k, walk, spm, lo, hi, lim, refilter, scratch, n
     return n_new + 1, n_pool
 
 
+@njit(cache=True, inline='always')
+def _trie_step(rows, trie, nd, s, wsym, n, cfg):
+    """The trie row of the string wsym[:n] + s, the child of row nd (parsed and evaluated the
+    first time it is met): the row, DEAD, or FULL (the trie must be emptied). rows is trie[0],
+    taken once by the caller: each take of a tuple's array in the search loop would count a
+    reference."""
+    c = rows[nd, s]
+    if c == UNSEEN:
+        text = trie[3][0]
+        for j in range(n):
+            text[j] = wsym[j]
+        text[n] = s
+        c = _trie_child(trie, nd, s, cfg)
+    return c
+
+
 @njit(cache=True)
-def _side_walks(sym, order, nb_off, eq, tile, bit, mark, reach, max_side, cfg, trie, scratch):
+def _side_walks(geo, table, tile, bit, jw, max_side, cfg):
     """Every side walk out of "=", at most max_side cells, that takes exactly one special cell
-    (mark[c] >= 0; it holds `tile`, placement index `bit`, and may recur) and that reads as a
-    right side (walk order) or a left side (reversed) with reachable values. Other cells are
-    table tiles. reach: from `_reach`. Rows go to scratch (meta[:, 8] = mark of the special
-    cell). Returns the row count, -1 when the scratch is full, FULL when the trie is.
+    (jw.mark[c] >= 0; it holds `tile`, placement index `bit`, and may recur) and that reads as
+    a right side (walk order) or a left side (reversed) with reachable values. Other cells are
+    table tiles. jw.reach: from `_reach`. Rows go to jw.scratch (meta[:, 8] = mark of the
+    special cell). Returns the row count, -1 when the scratch is full, FULL when the trie is.
     A walk of max_side cells (a leaf: half the walks met) is kept or dropped from its parent's
     row (C_VKIDS), without a step onto it."""
-    st, mk = scratch[4], scratch[5]
+    sym, order, nb_off = table.sym, table.order, geo.nb_off
+    mark, reach, trie, scratch = jw.mark, jw.reach, jw.trie, jw.scratch
     rows = trie[0]
-    values = trie[1]
-    text = trie[3][0]
     never = cfg[6] != 0
     refilter = max_side < trie[2][2]
-    walk = st[0]
-    cand = st[1]  # directions not tried yet, per depth
-    node = st[2]
-    spc = st[3]
-    wsym = st[4]
-    lims = st[5]
-    mlo = mk[0]
-    mhi = mk[1]
+    walk, cand, node, spc, wsym, lims = scratch[4][0], scratch[4][1], scratch[4][2], scratch[4][3], \
+        scratch[4][4], scratch[4][5]  # cand: directions not tried yet, per depth
+    mlo, mhi = scratch[5][0], scratch[5][1]
     for k in range(1, max_side + 1):
         lims[k] = _reach_limit(max_side, k)
     sbl, sbh = _bits(bit)
     n_new = 0
     n_pool = 0
     for d0 in range(6):
-        y = eq + nb_off[d0]
+        y = geo.eq + nb_off[d0]
         sp = mark[y]
         s = tile if sp >= 0 else sym[y]
         if s < 0 or max_side < 1 or (sp < 0 and reach[y, R_DIST] > max_side - 1):
             continue
-        c = rows[0, s]
-        if c == UNSEEN:
-            text[0] = s
-            c = _trie_child(trie, 0, s, cfg)
-            if c == FULL:
-                return FULL
+        c = _trie_step(rows, trie, 0, s, wsym, 0, cfg)
+        if c == FULL:
+            return FULL
         if c == DEAD:
             continue
         walk[0] = y
         wsym[0] = s
         node[0] = c
-        if sp >= 0:
-            spc[0] = y
-            mlo[0], mhi[0] = sbl, sbh
-        else:
-            spc[0] = -1
-            mlo[0], mhi[0] = _bits(order[y])
+        spc[0] = y if sp >= 0 else -1
+        mlo[0], mhi[0] = (sbl, sbh) if sp >= 0 else _bits(order[y])
         cand[0] = _moves(reach, y, spc[0], max_side - 2)  # "=" is in no mask
         # the walk to keep next (keep cells; 0: none): the one just stepped onto or a leaf
         keep = 1 if sp >= 0 and (rows[0, C_VKIDS] >> s) & 1 else 0
@@ -284,8 +295,8 @@ def _side_walks(sym, order, nb_off, eq, tile, bit, mark, reach, max_side, cfg, t
         depth = 0
         while depth >= 0:
             if keep > 0:
-                n_new, n_pool = _keep_walk(rows, values, knode, keep, walk, mark[kspc], klo, khi,
-                                           lims[keep], refilter, scratch, n_new, n_pool)
+                n_new, n_pool = _keep_walk(trie, knode, keep, walk, mark[kspc], klo, khi, lims[keep], refilter,
+                                           scratch, n_new, n_pool)
                 if n_new < 0:
                     return -1
                 keep = 0
@@ -310,14 +321,9 @@ def _side_walks(sym, order, nb_off, eq, tile, bit, mark, reach, max_side, cfg, t
             if never and ((mlo[depth] & blo) | (mhi[depth] & bhi)) != np.uint64(0):
                 continue
             nd = node[depth]
-            c = rows[nd, ns]
-            if c == UNSEEN:
-                for j in range(depth + 1):
-                    text[j] = wsym[j]
-                text[depth + 1] = ns
-                c = _trie_child(trie, nd, ns, cfg)
-                if c == FULL:
-                    return FULL
+            c = _trie_step(rows, trie, nd, ns, wsym, depth + 1, cfg)
+            if c == FULL:
+                return FULL
             if c == DEAD:
                 continue
             if nspc >= 0 and (rows[nd, C_VKIDS] >> ns) & 1:
@@ -339,22 +345,26 @@ def _side_walks(sym, order, nb_off, eq, tile, bit, mark, reach, max_side, cfg, t
 # The join's helpers are inlined (numba IR): as calls, the reference counting of the store and
 # scratch arrays they take cost more than the join itself (measured: ~4 ms of ~8 per game).
 @njit(cache=True, inline='always')
-def _record(lo, hi, found_lo, found_hi, found_size, n_found):
+def _record(lo, hi, found, n_found):
+    """Tile set lo / hi into found unless it is there: (distinct sets, points added, its slot
+    or -1)."""
+    flo, fhi = found.lo, found.hi
     for j in range(n_found):
-        if found_lo[j] == lo and found_hi[j] == hi:
+        if flo[j] == lo and fhi[j] == hi:
             return n_found, 0, -1
-    if n_found >= found_lo.shape[0]:
+    if n_found >= flo.shape[0]:
         raise ValueError("hexatrex join: more distinct equations than the buffer holds")
     size = _popcount(lo) + _popcount(hi)
-    found_lo[n_found] = lo
-    found_hi[n_found] = hi
-    found_size[n_found] = size
+    flo[n_found] = lo
+    fhi[n_found] = hi
+    found.size[n_found] = size
     return n_found + 1, size, n_found
 
 
 @njit(cache=True, inline='always')
-def _rec_walk(rec_walks, rec_len, slot, lcells, lrow, llen, eq, rcells, rrow, rlen):
+def _rec_walk(found, slot, lcells, lrow, llen, eq, rcells, rrow, rlen):
     """Write the equation (left walk read towards "=", "=", right walk) as found's slot."""
+    rec_walks, rec_len = found.walks, found.wlen
     if slot < 0 or slot >= rec_walks.shape[0]:
         return
     for j in range(llen):
@@ -366,11 +376,14 @@ def _rec_walk(rec_walks, rec_len, slot, lcells, lrow, llen, eq, rcells, rrow, rl
 
 
 @njit(cache=True, inline='always')
-def _join_store(kind, v, i, cells, meta, masks, store, eq, eqbit, max_len, req_op, never,
-                found_lo, found_hi, found_size, rec_walks, rec_len, n_found):
+def _join_store(kind, v, i, cells, meta, masks, store, eq, eqbit, max_len, cfg, found, n_found):
     """New walk i with value v as a right side (kind 0: partners are stored left sides) or as
-    a left side (kind 1: stored right sides). Returns (distinct tile sets, points added)."""
+    a left side (kind 1: stored right sides). Returns (distinct tile sets, points added).
+    Inlined into `_join`, which takes the scratch's cells, meta and masks once (a take per
+    value here would count references on them)."""
     head, ent, entu, ecells, _, lens, _ = store
+    req_op = cfg[2] != 0
+    never = cfg[6] != 0
     k = meta[i, 0]
     ibin = meta[i, 2] if kind == 0 else meta[i, 5]
     total = 0
@@ -386,25 +399,25 @@ def _join_store(kind, v, i, cells, meta, masks, store, eq, eqbit, max_len, req_o
                     and (not req_op or ibin or ent[e, E_BIN]) and \
                     (not never or ((entu[e, E_LO] & masks[i, 0]) |
                                    (entu[e, E_HI] & masks[i, 1])) == 0):
-                n_found, sz, slot = _record(entu[e, E_LO] | masks[i, 0] | eqbit,
-                                            entu[e, E_HI] | masks[i, 1],
-                                            found_lo, found_hi, found_size, n_found)
+                n_found, sz, slot = _record(entu[e, E_LO] | masks[i, 0] | eqbit, entu[e, E_HI] | masks[i, 1],
+                                            found, n_found)
                 total += sz
                 if kind == 0:  # the stored walk is the left side
                     lcells, lrow, llen, rcells, rrow, rlen = ecells, e, plen, cells, i, k
                 else:
                     lcells, lrow, llen, rcells, rrow, rlen = cells, i, k, ecells, e, plen
-                _rec_walk(rec_walks, rec_len, slot, lcells, lrow, llen, eq, rcells, rrow, rlen)
+                _rec_walk(found, slot, lcells, lrow, llen, eq, rcells, rrow, rlen)
             e = ent[e, E_NEXT]
     return n_found, total
 
 
 @njit(cache=True)
-def _join(group, a, b, scratch, store, eq, eqbit, max_len, cfg, found_lo, found_hi, found_size,
-          rec_walks, rec_len):
-    """Equations of the new walks group[a:b] (one special cell): each joined with the store and,
-    as a right side, with the group's left sides. Returns (distinct tile sets, score)."""
-    cells, meta, masks, pool, part = scratch[0], scratch[1], scratch[2], scratch[3], scratch[10]
+def _join(a, b, scratch, store, eq, eqbit, max_len, cfg, found):
+    """Equations of the new walks group[a:b] (one special cell; group = scratch[6]): each
+    joined with the store and, as a right side, with the group's left sides. Returns
+    (distinct tile sets, score)."""
+    cells, meta, masks, pool, group, part = scratch[0], scratch[1], scratch[2], scratch[3], scratch[6], \
+        scratch[10]
     req_op = cfg[2] != 0
     never = cfg[6] != 0
     n_found = 0
@@ -429,9 +442,8 @@ def _join(group, a, b, scratch, store, eq, eqbit, max_len, cfg, found_lo, found_
         for kind in range(2):
             for x in range(meta[i, 4] if kind == 0 else meta[i, 7]):
                 v = pool[meta[i, 3 if kind == 0 else 6] + x]
-                n_found, sz = _join_store(kind, v, i, cells, meta, masks, store, eq, eqbit,
-                                          max_len, req_op, never, found_lo, found_hi, found_size,
-                                          rec_walks, rec_len, n_found)
+                n_found, sz = _join_store(kind, v, i, cells, meta, masks, store, eq, eqbit, max_len, cfg, found,
+                                          n_found)
                 total += sz
                 for q in range(n_part if kind == 0 else 0):
                     j2 = part[q]
@@ -442,11 +454,10 @@ def _join(group, a, b, scratch, store, eq, eqbit, max_len, cfg, found_lo, found_
                             hit = True
                             break
                     if hit:
-                        n_found, sz, slot = _record(masks[j2, 0] | masks[i, 0] | eqbit,
-                                                    masks[j2, 1] | masks[i, 1],
-                                                    found_lo, found_hi, found_size, n_found)
+                        n_found, sz, slot = _record(masks[j2, 0] | masks[i, 0] | eqbit, masks[j2, 1] | masks[i, 1],
+                                                    found, n_found)
                         total += sz
-                        _rec_walk(rec_walks, rec_len, slot, cells, j2, k2, eq, cells, i, k)
+                        _rec_walk(found, slot, cells, j2, k2, eq, cells, i, k)
     return n_found, total
 
 
@@ -492,14 +503,14 @@ def _bound(group, a, b, scratch, store, max_len, cap):
 
 
 @njit(cache=True)
-def _join_groups(s0, s1, scratch, store, eq, eqbit, max_len, cfg, found_lo, found_hi,
-                 found_size, rec_walks, rec_len, n_eq, score, prune):
+def _join_groups(s0, s1, scratch, store, eq, eqbit, max_len, cfg, found, prune):
     """Join the groups s0 .. s1-1 of the last search (empty groups, most of them, without a
     call: a call costs more in reference counting of the ~20 arrays than most joins), writing
-    n_eq[s], score[s]; with prune, -1 for a cell whose `_bound` is below the best score of
-    the cells before it (see `_score_specials`)."""
+    n_eq[s], score[s] (scratch[9] rows 0 and 1); with prune, -1 for a cell whose `_bound` is
+    below the best score of the cells before it (see `_score_specials`)."""
     group = scratch[6]
     start = scratch[7]
+    n_eq, score = scratch[9][0], scratch[9][1]
     a = 0 if s0 == 0 else start[s0 - 1]
     best = 0
     for s in range(s0, s1):
@@ -509,35 +520,30 @@ def _join_groups(s0, s1, scratch, store, eq, eqbit, max_len, cfg, found_lo, foun
         elif prune and best > 0 and _bound(group, a, b, scratch, store, max_len, best) < best:
             n_eq[s], score[s] = -1, -1
         else:
-            n_eq[s], score[s] = _join(group, a, b, scratch, store, eq, eqbit, max_len, cfg,
-                                      found_lo, found_hi, found_size, rec_walks, rec_len)
+            n_eq[s], score[s] = _join(a, b, scratch, store, eq, eqbit, max_len, cfg, found)
             best = max(best, score[s])
         a = b
 
 
 @njit(cache=True)
-def _score_specials(sym, order, nb_off, cq, cr, eq, tile, bit, mark, spec, n_spec, occ, n_occ,
-                    reach, max_len, cfg, trie, store, scratch, found_lo, found_hi, found_size,
-                    rec_walks, rec_len, n_eq, score, prune):
-    """Score `tile` on each special cell spec[i] (mark[spec[i]] == i; table tiles or empty
+def _score_specials(geo, table, tile, bit, spec, n_spec, max_len, cfg, jw, found, prune):
+    """Score `tile` on each special cell spec[i] (jw.mark[spec[i]] == i; table tiles or empty
     cells; none in the store yet), every one as if it alone were placed, with placement index
-    `bit`: n_eq[i] distinct tile sets, score[i] points. found_* / rec_* hold the last
-    joined special's equations. With prune (the greedy bot's choice, which needs exact scores
-    only where a cell could reach the best score of the cells before it), a cell whose
-    `_bound` is below that best is not joined: n_eq = score = -1.
+    `bit`: jw.scratch[9][0, i] distinct tile sets, [1, i] points. found holds the last joined
+    special's equations. With prune (the greedy bot's choice, which needs exact scores only
+    where a cell could reach the best score of the cells before it), a cell whose `_bound` is
+    below that best is not joined: its equations and points are -1.
     Returns the number of new side walks (left in scratch for _insert),
     or -1 when a buffer overflowed: score with `finder._find` instead."""
     if n_spec > SPECIAL_CAP:
         return -1
+    scratch = jw.scratch
     max_side = max_len - 2
-    _reach(sym, nb_off, cq, cr, eq, mark, spec, n_spec, occ, n_occ, reach, max_side,
-               scratch[8])
-    n_new = _side_walks(sym, order, nb_off, eq, tile, bit, mark, reach, max_side, cfg, trie,
-                        scratch)
+    _reach(geo, table, jw.mark, spec, n_spec, jw.reach, max_side, scratch[8])
+    n_new = _side_walks(geo, table, tile, bit, jw, max_side, cfg)
     if n_new == FULL:  # the trie is a cache: empty it and search again
-        _trie_clear(trie)
-        n_new = _side_walks(sym, order, nb_off, eq, tile, bit, mark, reach, max_side, cfg, trie,
-                            scratch)
+        _trie_clear(jw.trie)
+        n_new = _side_walks(geo, table, tile, bit, jw, max_side, cfg)
     if n_new < 0:
         return -1
     meta = scratch[1]
@@ -552,44 +558,39 @@ def _score_specials(sym, order, nb_off, cq, cr, eq, tile, bit, mark, spec, n_spe
         s = meta[i, 8]
         group[start[s]] = i
         start[s] += 1
-    eqbit = np.uint64(1) << np.uint64(order[eq])
-    _join_groups(0, n_spec, scratch, store, eq, eqbit, max_len, cfg, found_lo, found_hi,
-                 found_size, rec_walks, rec_len, n_eq, score, prune)
+    eqbit = np.uint64(1) << np.uint64(table.order[geo.eq])
+    _join_groups(0, n_spec, scratch, jw.store, geo.eq, eqbit, max_len, cfg, found, prune)
     return n_new
 
 
 @njit(cache=True)
-def _score_join(sym, order, nb_off, cq, cr, eq, p, occ, n_occ, mark, reach, max_len, cfg, trie,
-                store, scratch, found_lo, found_hi, found_size, rec_walks, rec_len):
-    """Equations through p (already on the table, not yet in the store; mark is -1 everywhere
-    and stays so). Returns (distinct tile sets, score, new side walks); the new walks stay in
-    scratch for _insert. (-1, 0, -1) when a buffer overflows: score with `finder._find`."""
-    per = scratch[9]
+def _score_join(geo, table, p, max_len, cfg, jw, found):
+    """Equations through p (already on the table, not yet in the store; jw.mark is -1
+    everywhere and stays so). Returns (distinct tile sets, score, new side walks); the new
+    walks stay in scratch for _insert. (-1, 0, -1) when a buffer overflows: score with
+    `finder._find`."""
+    per = jw.scratch[9]
     per[2, 0] = p
-    mark[p] = 0
-    n_new = _score_specials(sym, order, nb_off, cq, cr, eq, np.int64(sym[p]), np.int64(order[p]),
-                            mark, per[2], 1,
-                            occ, n_occ, reach, max_len, cfg, trie, store, scratch, found_lo,
-                            found_hi, found_size, rec_walks, rec_len, per[0], per[1], False)
-    mark[p] = -1
+    jw.mark[p] = 0
+    n_new = _score_specials(geo, table, np.int64(table.sym[p]), np.int64(table.order[p]), per[2], 1, max_len,
+                            cfg, jw, found, False)
+    jw.mark[p] = -1
     if n_new < 0:
         return -1, 0, -1
     return per[0, 0], per[1, 0], n_new
 
 
 @njit(cache=True)
-def _score_group(s, scratch, store, eq, order, max_len, cfg, found_lo, found_hi, found_size,
-                 rec_walks, rec_len):
+def _score_group(s, jw, eq, order, max_len, cfg, found):
     """Join again the walks of special s of the last `_score_specials` (still in scratch):
     when s is the cell the tile is then placed on, these are exactly the walks `_score_join`
     would list for it, in the same order (the shared search visits the same walk tree, only
     wider), so this scores the placed tile without a second search. Returns (distinct tile
     sets, score, a, b): its walks are group[a:b] (`_insert` adds them to the store)."""
-    start = scratch[7]
-    per = scratch[9]
+    start = jw.scratch[7]
+    per = jw.scratch[9]
     eqbit = np.uint64(1) << np.uint64(order[eq])
-    _join_groups(s, s + 1, scratch, store, eq, eqbit, max_len, cfg, found_lo, found_hi,
-                 found_size, rec_walks, rec_len, per[0], per[1], False)
+    _join_groups(s, s + 1, jw.scratch, jw.store, eq, eqbit, max_len, cfg, found, False)
     return per[0, s], per[1, s], 0 if s == 0 else start[s - 1], start[s]
 
 
@@ -660,8 +661,9 @@ def _clear(store):
 def _replay(pos, cells, rules, m, trie=None, last=None):
     """Place the tiles of `cells` (a `position.Position`'s, in this order, "=" first) on a
     compiled board, scoring each with _score_join and storing its side walks, except those of
-    `last` (tests). Returns (board, arrays, equations of the last tile scored)."""
-    from sim.games.hexatrex.finder import find_cfg
+    `last` (tests). Returns (board, arrays, equations of the last tile scored); the arrays
+    include the scorers' values "geo", "jw" and "found" (recording walks)."""
+    from sim.games.hexatrex.finder import Found, find_cfg, geo_of
     from sim.games.hexatrex.tiles import TEXT_SYMBOL, Board, hex_distance
     from sim.games.hexatrex.trie import TRIE_CAP, TRIE_POOL
 
@@ -676,6 +678,9 @@ def _replay(pos, cells, rules, m, trie=None, last=None):
              size=np.zeros(4096, np.int64), walks=np.zeros((4096, 16), np.int64),
              wlen=np.zeros(4096, np.int64))
     t["trie"] = new_trie(m - 2, TRIE_CAP, TRIE_POOL) if trie is None else trie
+    t["geo"] = geo_of(board)
+    t["jw"] = JoinWork(t["store"], t["scratch"], t["trie"], t["mark"], t["reach"])
+    t["found"] = Found(t["lo"], t["hi"], t["size"], t["walks"], t["wlen"])
     n = 0
     for i, cell in enumerate(cells):
         idx = board.index(*cell)
@@ -684,14 +689,31 @@ def _replay(pos, cells, rules, m, trie=None, last=None):
         t["occ"][i] = idx
         if i == 0:
             continue
-        n, _, n_new = _score_join(t["sym"], t["order"], board.nb_off, board.q, board.r,
-                                  board.center, idx, t["occ"], i + 1, t["mark"], t["reach"],
-                                  np.int64(m), t["cfg"], t["trie"], t["store"], t["scratch"],
-                                  t["lo"], t["hi"], t["size"], t["walks"], t["wlen"])
+        n, _, n_new = _score_join(t["geo"], table_of(t, i + 1), idx, np.int64(m), t["cfg"], t["jw"], t["found"])
         if n < 0 or (cell != last and not _insert(t["store"], t["scratch"], 0, n_new)):
             return board, t, -1
         t["n_new"] = n_new
     return board, t, n
+
+
+def table_of(t, n_occ) -> Table:
+    """The table of `_replay`'s arrays with its first n_occ tiles."""
+    return Table(t["sym"], t["order"], t["occ"], np.int64(n_occ))
+
+
+def search_cells(board, t, tile, cells, n_occ, prune=False):
+    """One `_score_specials` search of `tile` on every cell of `cells` (coords) over the table
+    of `_replay`'s arrays (its n_occ tiles; no walks recorded): the new side walks (left in
+    the scratch, grouped by cell), or -1 when a buffer overflowed. Per-cell results in
+    t["scratch"][9][0:2] (tests, `score_cells_compiled`)."""
+    from sim.games.hexatrex.finder import Found
+    from sim.games.hexatrex.tiles import TEXT_SYMBOL
+
+    spec = np.array([board.index(*c) for c in cells], np.int64)
+    t["mark"][spec] = np.arange(len(cells), dtype=np.int32)
+    found = Found(t["lo"], t["hi"], t["size"], t["walks"][:0], t["wlen"][:0])
+    return _score_specials(t["geo"], table_of(t, n_occ), np.int64(TEXT_SYMBOL[tile]), np.int64(n_occ), spec,
+                           len(cells), np.int64(t["cfg"][0]), t["cfg"], t["jw"], found, prune)
 
 
 def join_compiled(pos, placed, rules, max_len=None) -> dict:
@@ -713,21 +735,12 @@ def score_cells_compiled(pos, tile, rules, trie=None, prune=False):
     Returns {cell: (distinct tile sets, score)} in the order the bot reads them, or None when
     a buffer overflowed. A trie may be passed in to be shared between calls (made with the
     rules' max_equation_tiles); prune: as the bot, (-1, -1) for cells that cannot be best."""
-    from sim.games.hexatrex.tiles import TEXT_SYMBOL
-
     m = rules["max_equation_tiles"]
     board, t, n = _replay(pos, pos.order, rules, m, trie)
     if n < 0:
         return None
     cells = sorted(pos.legal_cells())
-    spec = np.array([board.index(*c) for c in cells], np.int64)
-    t["mark"][spec] = np.arange(len(cells), dtype=np.int32)
-    per = t["scratch"][9]
-    n_new = _score_specials(t["sym"], t["order"], board.nb_off, board.q, board.r, board.center,
-                            np.int64(TEXT_SYMBOL[tile]), np.int64(len(pos.order)), t["mark"],
-                            spec, len(cells), t["occ"], len(pos.order), t["reach"], np.int64(m),
-                            t["cfg"], t["trie"], t["store"], t["scratch"], t["lo"], t["hi"],
-                            t["size"], t["walks"][:0], t["wlen"][:0], per[0], per[1], prune)
-    if n_new < 0:
+    if search_cells(board, t, tile, cells, len(pos.order), prune) < 0:
         return None
+    per = t["scratch"][9]
     return {c: (int(per[0, i]), int(per[1, i])) for i, c in enumerate(cells)}

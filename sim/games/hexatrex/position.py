@@ -212,6 +212,7 @@ def side_values(syms: list[str], rules) -> set[int]:
                      for _, ds in operands for d in ds]
     op_choices = [("+", "x") if o == "+" and rules["plus_as_times"] else (o,) for o in ops]
     out = set()
+    steps = rules.get("no_fractions", "every_step") == "every_step"
     for digs in itertools.product(*digit_choices):
         vals, k = [], 0
         for sign, ds in operands:
@@ -219,15 +220,16 @@ def side_values(syms: list[str], rules) -> set[int]:
             k += len(ds)
         for os_ in itertools.product(*op_choices):
             if rules["bracketing"] == "any":
-                out |= _all_brackets(tuple(Fraction(v) for v in vals), os_)
+                vs = _all_brackets(tuple(Fraction(v) for v in vals), os_, steps)
             else:
-                v = _precedence(vals, os_)
-                if v is not None:
-                    out.add(v)
+                vs = {_precedence(vals, os_, steps)}
+            out |= {int(v) for v in vs if v is not None and v.denominator == 1}
     return out
 
 
-def _precedence(vals, ops):
+def _precedence(vals, ops, steps=True):
+    """The side's value (a Fraction) under the order of operations, or None; with `steps`
+    every intermediate quotient must be whole, else only the value (checked by the caller)."""
     terms = []
     cur = Fraction(vals[0])
     for o, v in zip(ops, vals[1:], strict=True):
@@ -237,30 +239,32 @@ def _precedence(vals, ops):
             if v == 0:
                 return None
             cur = cur / v
-            if cur.denominator != 1:
+            if steps and cur.denominator != 1:
                 return None
         else:
             terms.append(cur)
             cur = Fraction(v if o == "+" else -v)
     terms.append(cur)
-    return int(sum(terms))
+    return sum(terms)
 
 
-def _all_brackets(vals, ops):
+def _all_brackets(vals, ops, steps=True):
+    """Every value (Fractions) of the side under every bracketing; with `steps` every
+    intermediate quotient must be whole."""
     if len(vals) == 1:
-        return {int(vals[0])}
+        return {vals[0]}
     out = set()
     for k, o in enumerate(ops):
-        for a in _all_brackets(vals[:k + 1], ops[:k]):
-            for b in _all_brackets(vals[k + 1:], ops[k + 1:]):
+        for a in _all_brackets(vals[:k + 1], ops[:k], steps):
+            for b in _all_brackets(vals[k + 1:], ops[k + 1:], steps):
                 if o == "+":
                     out.add(a + b)
                 elif o == "-":
                     out.add(a - b)
                 elif o == "x":
                     out.add(a * b)
-                elif b != 0 and Fraction(a, b).denominator == 1:
-                    out.add(a // b)
+                elif b != 0 and (not steps or (a / b).denominator == 1):
+                    out.add(a / b)
     return out
 
 

@@ -23,8 +23,9 @@ import numpy as np
 from numba import njit
 
 from sim import engine
-from sim.games.hexatrex.finder import _find, _hexdist
+from sim.games.hexatrex.finder import Found, Table, _find, _hexdist
 from sim.games.hexatrex.join import (
+    JoinWork,
     _clear,
     _insert,
     _rollback,
@@ -124,8 +125,10 @@ def _new_id(tb):
 
 @njit(cache=True)
 def new_position(tb, rng):
-    """The draw (or the rule) picks the first seat, the pile is shuffled, one tile is dealt to
-    each seat in turn order, "=" goes in the middle; the store starts empty for this game."""
+    """The draw (or the rule) picks the first seat, each seat starts with its points
+    (second_player_bonus by turn position, start_points by seat), the pile is shuffled, one
+    tile is dealt to each seat in turn order, "=" goes in the middle; the store starts empty
+    for this game."""
     p = tb.n_seats
     t = tb.n_tiles
     pos = Position(np.full(tb.n_cells, -1, np.int8), np.full(tb.n_cells, -1, np.int16),
@@ -139,6 +142,9 @@ def new_position(tb, rng):
         first, rounds = tb.first_fixed, 0
     st[FIRST] = first
     st[ROUNDS] = rounds
+    for j in range(p):  # compensation and handicaps: points before the first turn
+        pos.tally[T_SCORE, (first + j) % p] += tb.turn_points[j]
+        pos.tally[T_SCORE, j] += tb.seat_points[j]
     pile = pos.pile
     for i in range(t):
         pile[i] = tb.tiles[i]
@@ -166,6 +172,21 @@ def new_position(tb, rng):
     return pos
 
 
+@hot
+def _found(w, walks, wlen):
+    """The scorers' output: the work area's tile-set buffers, the walks recorded in walks / wlen."""
+    return Found(w.f_lo, w.f_hi, w.f_size, walks, wlen)
+
+
+@hot
+def _join_work(tb, mark):
+    """The join scorer's store, scratch, trie and reach table, with the special-cell mark
+    `mark` (the work area's, all -1, to score one placed tile; the frontier index per cell for
+    the greedy bot's search of every frontier cell)."""
+    w = tb.work
+    return JoinWork(w.store, w.jscratch, tb.trie, mark, w.reach)
+
+
 # ---- the store's lineage --------------------------------------------------------------------
 @hot
 def _rebuild(tb, pos):
@@ -188,9 +209,8 @@ def _rebuild(tb, pos):
         pos.sym[c] = w.hold_sym[i]
         pos.order[c] = i
         if ok:
-            ne, _, n_new = _score_join(pos.sym, pos.order, tb.nb_off, tb.cq, tb.cr, tb.center, c, occ,
-                                       i + 1, w.mark, w.reach, tb.max_len, tb.cfg, tb.trie, store,
-                                       w.jscratch, w.f_lo, w.f_hi, w.f_size, w.no_walks, w.no_len)
+            ne, _, n_new = _score_join(tb.geo, Table(pos.sym, pos.order, occ, np.int64(i + 1)), c, tb.max_len,
+                                       tb.cfg, _join_work(tb, w.mark), _found(w, w.no_walks, w.no_len))
             ok = ne >= 0 and _insert(store, w.jscratch, 0, n_new)
     pos.st[USE_JOIN] = 1 if ok else 0
     pos.st[S_COUNT] = store[4][0]
@@ -275,26 +295,23 @@ def _score_placed(tb, pos, cell, k, searched, walks, wlen):
     the first walk of each tile set goes to walks / wlen when they have rows."""
     st = pos.st
     w = tb.work
+    found = _found(w, walks, wlen)
     ne = -1
     sc = 0
     if st[USE_JOIN] == 1:
         if searched:  # the greedy search's walks of this cell are still in the scratch
-            ne, sc, a, b = _score_group(k, w.jscratch, w.store, tb.center, pos.order, tb.max_len, tb.cfg,
-                                        w.f_lo, w.f_hi, w.f_size, walks, wlen)
+            ne, sc, a, b = _score_group(k, _join_work(tb, w.mark), tb.center, pos.order, tb.max_len, tb.cfg, found)
             ok = _insert(w.store, w.jscratch, a, b)
         else:
-            ne, sc, n_new = _score_join(pos.sym, pos.order, tb.nb_off, tb.cq, tb.cr, tb.center, cell, pos.occ,
-                                        st[N_OCC], w.mark, w.reach, tb.max_len, tb.cfg, tb.trie, w.store,
-                                        w.jscratch, w.f_lo, w.f_hi, w.f_size, walks, wlen)
+            ne, sc, n_new = _score_join(tb.geo, Table(pos.sym, pos.order, pos.occ, st[N_OCC]), cell, tb.max_len,
+                                        tb.cfg, _join_work(tb, w.mark), found)
             ok = ne >= 0 and _insert(w.store, w.jscratch, 0, n_new)
         st[USE_JOIN] = 1 if ok else 0
         st[S_COUNT] = w.store[4][0]
         w.tag[TAG_ID] = -1
     if ne < 0:
-        f = w.fws
-        ne, sc = _find(pos.sym, pos.order, tb.nb_off, tb.cq, tb.cr, pos.occ, st[N_OCC], tb.center, cell,
-                       tb.max_len, tb.cfg, w.f_lo, w.f_hi, w.f_size, walks, wlen, f[0], f[1], f[2], f[3],
-                       f[4], f[5])
+        ne, sc = _find(tb.geo, Table(pos.sym, pos.order, pos.occ, st[N_OCC]), cell, tb.max_len, tb.cfg, found,
+                       w.fws)
     return ne, sc
 
 
@@ -463,16 +480,13 @@ def _greedy_cell(tb, pos, bm, scratch, rng):
     shared = False
     if st[USE_JOIN] == 1:
         _sync(tb, pos)
-        shared = _score_specials(pos.sym, pos.order, tb.nb_off, tb.cq, tb.cr, tb.center, tile, n_occ, pos.fpos,
-                                 front, n_front, pos.occ, n_occ, w.reach, bm, tb.cfg, tb.trie, w.store,
-                                 w.jscratch, w.f_lo, w.f_hi, w.f_size, w.no_walks, w.no_len, per[0], per[1],
-                                 True) >= 0
+        shared = _score_specials(tb.geo, Table(pos.sym, pos.order, pos.occ, n_occ), tile, n_occ, front, n_front,
+                                 bm, tb.cfg, _join_work(tb, pos.fpos), _found(w, w.no_walks, w.no_len), True) >= 0
         w.tag[TAG_ID] = st[ID] if shared and bm == tb.max_len else -1
         w.tag[TAG_TURN] = st[TURN]
     best = -1
     ties = 0
     cell = front[0]
-    f = w.fws
     for fi in range(n_front):
         c = front[fi]
         sc = 0
@@ -482,9 +496,8 @@ def _greedy_cell(tb, pos, bm, scratch, rng):
             pos.sym[c] = tile
             pos.order[c] = n_occ
             pos.occ[n_occ] = c
-            _, sc = _find(pos.sym, pos.order, tb.nb_off, tb.cq, tb.cr, pos.occ, n_occ + 1, tb.center, c, bm,
-                          tb.cfg, w.f_lo, w.f_hi, w.f_size, w.no_walks, w.no_len, f[0], f[1], f[2], f[3],
-                          f[4], f[5])
+            _, sc = _find(tb.geo, Table(pos.sym, pos.order, pos.occ, n_occ + 1), c, bm, tb.cfg,
+                          _found(w, w.no_walks, w.no_len), w.fws)
             pos.sym[c] = -1
             pos.order[c] = -1
         scratch.score[fi] = sc

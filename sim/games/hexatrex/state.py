@@ -35,7 +35,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from sim.games.hexatrex.finder import find_cfg, workspace
+from sim.games.hexatrex.finder import Geo, find_cfg, geo_of, workspace
 from sim.games.hexatrex.join import MAX_SIDE, REACH_COLS, new_scratch, new_store
 from sim.games.hexatrex.tiles import Board, pile
 
@@ -75,7 +75,7 @@ class Work(NamedTuple):
 
     store: tuple  # join.new_store(): the side walks of the table of the lineage's top position
     jscratch: tuple  # join.new_scratch(): one search's new side walks, groups, per-cell scores
-    fws: tuple  # finder.workspace(): the DFS finder's stacks and value buffers
+    fws: tuple  # finder.workspace() (a FinderWork): the DFS finder's stacks and value buffers
     f_lo: np.ndarray  # uint64[FOUND_CAP]: tile sets found (lo word)
     f_hi: np.ndarray  # uint64[FOUND_CAP]
     f_size: np.ndarray  # int64[FOUND_CAP]: their sizes
@@ -117,6 +117,9 @@ class Tables(NamedTuple):
     cr: np.ndarray  # int32[cells]: axial r
     center: np.int64  # the "=" cell
     n_cells: np.int64
+    geo: Geo  # nb_off, cq, cr and center as the scorers take them
+    turn_points: np.ndarray  # int64[seats]: points the k-th player in turn order starts with
+    seat_points: np.ndarray  # int64[seats]: points each seat starts with (start_points)
     trie: tuple  # trie.new_trie(): the side strings, parsed once per rule set and thread
     work: Work
 
@@ -173,5 +176,22 @@ def build_tables(rules, first_fixed: int = 0, allow_join: bool = True, trie=None
         never=i64(rules["tile_repeat"] == "never"), neg_zero=i64(rules["negative_zero"]),
         use_join=i64(allow_join and rules["max_equation_tiles"] - 2 <= MAX_SIDE), cfg=cfg,
         tiles=tiles, nb_off=board.nb_off, cq=board.q, cr=board.r, center=i64(board.center),
-        n_cells=i64(board.size), trie=trie, work=work)
+        n_cells=i64(board.size), geo=geo_of(board), turn_points=turn_points(rules), seat_points=seat_points(rules),
+        trie=trie, work=work)
+
+
+def turn_points(rules) -> np.ndarray:
+    """int64[seats]: second_player_bonus by turn position: the k-th player to move (k = 0 the
+    first) starts with k x the bonus (2 players: the second player gets it)."""
+    n = rules["players"]
+    return np.arange(n, dtype=np.int64) * rules.get("second_player_bonus", 0)
+
+
+def seat_points(rules) -> np.ndarray:
+    """int64[seats]: start_points of each seat (one value or a table by seat name)."""
+    from sim.games.base import seat_values
+
+    names = ["A", "B", "C", "D"][: rules["players"]]
+    return np.array(seat_values({"start_points": rules.get("start_points", 0)}, "start_points", names),
+                    np.int64)
 

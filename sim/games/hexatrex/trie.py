@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.games.hexatrex.finder import POOL_PER, S_NUM, S_START, VALUE_CAP, _eval_side, _fwd_step
+from sim.games.hexatrex.finder import EV_LEN, S_NUM, S_START, VALUE_CAP, _eval_side, _fwd_step
 
 UNSEEN, DEAD, FULL = -1, -2, -3
 ROW = 32
@@ -51,7 +51,7 @@ def new_trie(max_side, cap, pool):
     rows are allocated but untouched until used."""
     trie = (np.empty((cap, ROW), np.int32), np.empty(pool, np.int64), np.zeros(4, np.int64),
             np.zeros((2, 16), np.int64), np.zeros(VALUE_CAP, np.int64),
-            np.zeros(256 + 64 * POOL_PER, np.int64))
+            np.zeros(EV_LEN, np.int64))
     trie[2][2] = max_side
     _trie_clear(trie)
     trie[2][3] = 0
@@ -126,7 +126,7 @@ def _keep_values(trie, side, k, lim, cfg):
     """Evaluate side[0:k] and append its reachable values to the pool: (start, count), or
     (-1, 0) when the pool is full."""
     _, pool, use, _, vals, ev = trie
-    n = _eval_side(side, k, cfg[4] != 0, cfg[5] != 0, cfg[1] != 0, cfg[7] != 0, vals, ev)
+    n = _eval_side(side, k, cfg, vals, ev)
     start = use[1]
     if start + n > pool.shape[0]:
         return -1, 0
