@@ -164,20 +164,27 @@ def by_player(cols: dict[str, np.ndarray], swapped: np.ndarray) -> dict[str, np.
     return out
 
 
-def _race_engine_chunk(rules, seats, first_game, n_games, run_seed) -> dict[str, np.ndarray]:
+def _race_engine_chunk(rules, seats, first_game, n_games, run_seed, swapped=None) -> np.ndarray:
     """Race games through the engine's chunk driver (the same games as kernel._play at the
-    defaults): outcome columns by player, plus `swapped` under the pie rule."""
+    defaults): result rows by seat; `swapped` (bool[n_games]) receives which games the pie rule
+    swapped."""
     t = race.tables(rules)
     codes, par = engine.bot_arrays(seats)
     rows = np.zeros((n_games, t.res_width), np.int64)
-    swapped = np.zeros(n_games, np.bool_)
+    if swapped is None:
+        swapped = np.zeros(n_games, np.bool_)
     engine.play_chunk(t, np.uint64(run_seed), np.int64(first_game), np.int64(n_games), codes, par,
                       swap_policy(rules, seats), rows, swapped)
+    return rows
+
+
+def _race_columns(rules, rows, swapped) -> dict[str, np.ndarray]:
+    """Outcome columns of Race result rows: by player, plus `swapped`, under the pie rule."""
     cols = _columns(rows)
     if not rules["swap"]:
         return cols
     cols = by_player(cols, swapped)
-    cols["swapped"] = swapped
+    cols["swapped"] = np.asarray(swapped, np.bool_).copy()
     return cols
 
 
@@ -215,11 +222,7 @@ def _race_traced(rules, seats, game_index, run_seed) -> Trace:
         engine.play(t, pos, np.int64(move), rng)
     nodes = np.zeros(2 * t.nh + 1, np.int64)
     _, _, npath = race.path_nodes(t, pos, nodes)
-    cols = _columns(res[None, :])
-    if rules["swap"]:
-        cols = by_player(cols, np.array([swapped]))
-        cols["swapped"] = np.array([swapped])
-    row = {k: v[0].item() for k, v in cols.items()}
+    row = {k: v[0].item() for k, v in _race_columns(rules, res[None, :], np.array([swapped])).items()}
     data = {"bags": bags, "dots": np.asarray(pos.hx[race.H_DOTS]).tolist(),
             "path": [names[int(v) >> 1] for v in nodes[:npath]], "swapped": bool(swapped)}
     return Trace("hexflow", dict(rules), list(SEATS), game_index, run_seed, moves, row, data)
@@ -297,7 +300,9 @@ class HexflowGame(Game):
         if _on_kernel(rules, seats):
             res, _ = _run(rules, seats, first_game, n_games, run_seed, record=False)
             return _columns(res)
-        return _race_engine_chunk(rules, seats, first_game, n_games, run_seed)
+        swapped = np.zeros(n_games, np.bool_)
+        rows = _race_engine_chunk(rules, seats, first_game, n_games, run_seed, swapped)
+        return _race_columns(rules, rows, swapped)
 
     def engine_replay(self, rules, seats, game_index, run_seed):
         """(tables, decisions) of a Race game through the engine (Battle and Tri-Board are not on
@@ -464,6 +469,15 @@ class HexflowGame(Game):
 
             return battle_metrics(df, rules, self.end_reasons)
         return metrics(df, rules)
+
+    def restricted_play(self, rules: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        """Race (for `hexsim sensitivity`): each tile type removed from both bags, a type neither
+        bag holds left out."""
+        if rules["mode"] != "race":
+            return []
+        held = R.tile_counts(rules, list(SEATS)).sum(axis=0)
+        return [(f"no {tt.name}", {f"rules.tiles.{tt.name}.count": 0})
+                for t, tt in enumerate(TILE_TYPES) if held[t] > 0]
 
     def modes(self) -> list[tuple[str, dict[str, Any]]]:
         return [("race", {}), ("battle", {"mode": "battle"}), ("tri", {"mode": "tri"}),
