@@ -194,7 +194,8 @@ PARAMS: tuple[Param, ...] = (
           "still empty? 'open' (as written: yes, so a Block there cuts the opponent off at once) "
           "or 'reserved' (only their owner may fill them, as on the Tri-Board).",
           choices=("open", "reserved"), omit_default=True,
-          seed_text="Your first tile must go on one of your starting corner hexes."),
+          seed_text="Player A owns corners A (bottom-left & top-right). Player B owns corners B "
+                    "(top-left & bottom-right)."),
     Param("first_tile", "str", "any",
           "Race: which tiles may be a player's first: 'any' (as written, so a Block, or a tile whose "
           "lines all point off the board, is legal and cuts the player off at once) or 'onto_board' "
