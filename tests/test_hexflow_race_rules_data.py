@@ -286,3 +286,13 @@ def test_restricted_play_removes_each_tile_type_from_both_bags():
     v = variants.load("hexflow/race", overrides=point)
     assert R.tile_counts(v.rules, ["A", "B"])[:, BLOCK].tolist() == [0, 0]
     assert len(GAME.restricted_play(rules(tiles={"block": {"count": 0}}))) == 10
+
+
+def test_pictures_draw_other_boards_and_swapped_games(tmp_path):
+    for kw in ({"board_columns": 11, "dots": "random"}, {"swap": True}):
+        r = rules(**kw)
+        tr = GAME.play_traced(r, seats_for(GAME, r, "greedy"), 1, 3)
+        out = tmp_path / f"{len(kw)}{kw.get('board_columns', 9)}.png"
+        GAME.draw(tr, str(out))
+        GAME.draw(tr, str(out.with_suffix(".all.png")), every_move=True)
+        assert out.stat().st_size > 10_000 and out.with_suffix(".all.png").exists()
