@@ -318,7 +318,8 @@ def validate(rules: dict[str, Any], where: str) -> None:
                                f"allowed in mode {rules['mode']!r}: dots = 'default', 'none', "
                                f"'random'")
         return
-    cols = rules["board_columns"]
+    # Battle plays on the card's board (game.validate refuses board_columns there)
+    cols = rules["board_columns"] if rules["mode"] == "race" else 9
     board = board_of(cols)
     if cols != 9 and rules["dots"] == "default":
         raise VariantError(f"{where}: [rules] board_columns = {cols}: the default dot layout is the "
