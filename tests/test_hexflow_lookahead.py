@@ -36,7 +36,7 @@ def wins_now(t, pos, q, own):
         return {int(m) for m in engine.moves_of(t, pos) if m != t.pass_move and winner_after(t, pos, m) == q}
     placed = np.asarray(pos.st)[race.ST_TILES + q * t.n_types:race.ST_TILES + (q + 1) * t.n_types]
     found = set()
-    for tile in np.flatnonzero(np.bincount(t.tileset, minlength=t.n_types) > placed):
+    for tile in np.flatnonzero(np.asarray(t.tile_count)[q] > placed):
         p = engine.copy_of(t, pos)
         np.asarray(p.hand)[q, :] = -1
         np.asarray(p.hand)[q, 0] = tile

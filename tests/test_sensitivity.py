@@ -60,9 +60,12 @@ def test_alternatives_of_race_without_playing():
     assert "rules.mode" in set(skipped_["param"] for skipped_ in map(dict, skipped))
     assert not any(a[1] == "rules.mode" for a in alts)
     assert any(r["param"] == "rules.dot_list" and "no natural neighbour" in r["why"] for r in skipped)
-    # listed paths: a rule, a bot parameter, named values
+    # listed paths: a rule (HEXFLOW's hand size may differ by seat: both seats, then each), a bot
+    # parameter, named values
     alts, _ = alternatives(base, ["rules.hand_size", "seats.A.defense", "rules.dots=none"])
     assert [(a[1], a[3]) for a in alts] == [("rules.hand_size", 2), ("rules.hand_size", 4),
+                                            ("rules.hand_size.A", 2), ("rules.hand_size.A", 4),
+                                            ("rules.hand_size.B", 2), ("rules.hand_size.B", 4),
                                             ("seats.A.defense", 2.7), ("seats.A.defense", 3.3),
                                             ("rules.dots", "none")]
     for bad, needle in [("rules.hand", "unknown key rules.hand"), ("seats.C.defense", "seats.SEAT.PARAM"),

@@ -16,16 +16,44 @@ Index order is column by column, top to bottom (a1 = 0, a9 = 8, b1 = 9, ..., i9 
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
-from sim.hexgrid import race_board
+from sim.hexgrid import HexBoard, column_board, race_board
 
 BOARD = race_board()
 SEATS = ("A", "B")
+# board_columns: the card's board has 9; narrower and wider boards keep its column heights
+BOARD_COLUMNS = (5, 7, 9, 11)
 
 # Each player's two corners: a path joins the first to the second (either direction counts).
 CORNER_NAMES = {"A": ("a9", "i1"), "B": ("a1", "i9")}
 CORNERS = np.array([[BOARD.hex_id(n) for n in CORNER_NAMES[s]] for s in SEATS], dtype=np.int64)
+
+
+@cache
+def board_of(columns: int = 9) -> HexBoard:
+    """The Race board with `columns` columns (board_columns, odd): alternately 9 and 10 hexes
+    tall as on the card, the 10-tall ones sticking out half a hex at both ends, so the four
+    corners are the top and bottom hexes of the outer columns (9 columns: the card's 85 hexes)."""
+    if columns == 9:
+        return BOARD
+    return column_board([9 if c % 2 == 0 else 10 for c in range(columns)],
+                        [1 if c % 2 == 0 else 0 for c in range(columns)])
+
+
+def corner_names_of(columns: int = 9) -> dict[str, tuple[str, str]]:
+    """Each seat's corners on a board of `columns` columns: A bottom-left and top-right, B
+    top-left and bottom-right (the last column's letter instead of i)."""
+    last = chr(ord("a") + columns - 1)
+    return {"A": ("a9", f"{last}1"), "B": ("a1", f"{last}9")}
+
+
+def corners_of(columns: int = 9) -> np.ndarray:
+    board = board_of(columns)
+    names = corner_names_of(columns)
+    return np.array([[board.hex_id(n) for n in names[s]] for s in SEATS], dtype=np.int64)
 
 # Default dot layout (the card does not give one): symmetric under both mirrors of the board,
 # each of which swaps A's corners with B's, so neither player is nearer to any dot.
@@ -43,17 +71,18 @@ def multiplier(dots: int) -> int:
     return dots + 1 if dots >= 2 else 0
 
 
-def dots_array(pairs) -> np.ndarray:
+def dots_array(pairs, columns: int = 9) -> np.ndarray:
     """Dots per hex (0 = plain hex) from (hex name, dots) pairs."""
-    out = np.zeros(BOARD.size, dtype=np.int64)
+    board = board_of(columns)
+    out = np.zeros(board.size, dtype=np.int64)
     for name, dots in pairs:
-        out[BOARD.hex_id(name)] = dots
+        out[board.hex_id(name)] = dots
     return out
 
 
-def non_corner_hexes() -> np.ndarray:
-    corners = set(CORNERS.ravel().tolist())
-    return np.array([i for i in range(BOARD.size) if i not in corners], dtype=np.int64)
+def non_corner_hexes(columns: int = 9) -> np.ndarray:
+    corners = set(corners_of(columns).ravel().tolist())
+    return np.array([i for i in range(board_of(columns).size) if i not in corners], dtype=np.int64)
 
 
 def mirror_maps() -> list[np.ndarray]:

@@ -6,7 +6,7 @@ import math
 
 from sim.games.base import Trace
 
-from .board import BOARD, CORNER_NAMES, SEATS
+from .board import BOARD, SEATS, corner_names_of
 from .position import Position
 from .tiles import BLOCK, TYPE_BY_NAME
 
@@ -18,15 +18,18 @@ _SEAT_COLOUR = {"A": "#1f5fbf", "B": "#c0392b"}
 
 
 def _board(ax, pos: Position, path_hexes=(), title: str = "", small: bool = False,
-           corner_names=CORNER_NAMES) -> None:
+           corner_names=None) -> None:
     from matplotlib.patches import PathPatch, RegularPolygon
     from matplotlib.path import Path
 
     r_mid = math.sqrt(3) / 2
-    corner_owner = {BOARD.hex_id(n): s for s, ns in corner_names.items() for n in ns}
-    on_path = set(path_hexes)
-    for h in range(BOARD.size):
-        x, y = BOARD.centre[h]
+    columns = getattr(pos, "columns", 9)  # Battle's position: the 9-column board
+    board = getattr(pos, "board", BOARD)
+    corner_names = corner_names or corner_names_of(columns)
+    corner_owner = {board.hex_id(n): s for s, ns in corner_names.items() for n in ns}
+    on_path = {board.hex_id(h) if isinstance(h, str) else h for h in path_hexes}
+    for h in range(board.size):
+        x, y = board.centre[h]
         tile = pos.tiles.get(h)
         face = _FILL[tile[0]] if tile else "#e8e2d0" if h not in corner_owner else "#d6e4f5" \
             if corner_owner[h] == "A" else "#f5dcd6"
@@ -46,7 +49,7 @@ def _board(ax, pos: Position, path_hexes=(), title: str = "", small: bool = Fals
                     color="#b8860b")
         if not tile:
             if not small:
-                ax.text(x, y - 0.6, BOARD.names[h], ha="center", va="center", fontsize=5,
+                ax.text(x, y - 0.6, board.names[h], ha="center", va="center", fontsize=5,
                         color="#8a8577")
             continue
         seat, t, _ = tile
@@ -69,7 +72,7 @@ def _board(ax, pos: Position, path_hexes=(), title: str = "", small: bool = Fals
                 ax.plot(x, y, "o", ms=3, color=ink)
     ax.set_aspect("equal")
     ax.autoscale_view()
-    ax.set_xlim(-1.2, 1.5 * 8 + 1.2)
+    ax.set_xlim(-1.2, 1.5 * (columns - 1) + 1.2)
     ax.set_ylim(-math.sqrt(3) / 2 * 18 - 1.2, 1.2)
     ax.axis("off")
     if title:

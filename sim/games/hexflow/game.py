@@ -16,7 +16,7 @@ from sim.games.base import Game, SeatBot, Trace
 from . import battle_engine, race
 from . import kernel as K
 from . import rules as R
-from .board import BOARD, SEATS
+from .board import BOARD, SEATS, board_of
 from .tiles import TILE_TYPES
 
 
@@ -91,7 +91,8 @@ def _is_tri(rules) -> bool:
 _EVERY_MODE = ("mode", "block_placement", "dots", "hand_size", "max_turns")
 MODE_PARAMS: dict[str, tuple[str, ...]] = {
     "race": _EVERY_MODE + ("blocked_player_loses", "block_win_trigger", "stalemate_rule", "no_move",
-                           "dot_list", "first_player", "copies_per_type"),
+                           "dot_list", "first_player", "copies_per_type", "tiles", "base_score",
+                           "dot_multipliers", "board_columns", "opponent_corners", "first_tile", "swap"),
     "battle": _EVERY_MODE + ("no_move", "dot_list", "first_player", "copies_per_type", "battle_goal",
                              "battle_start", "battle_transit_home", "battle_tokens", "battle_orphan",
                              "battle_capture_points", "battle_stalemate_length"),
@@ -131,12 +132,44 @@ def _race_mcts() -> search.SearchBot:
 MCTS = _race_mcts()
 
 
-def _on_kernel(seats: Sequence[SeatBot]) -> bool:
+# Race parameters the old chunk kernel (kernel._play) does not read: any of them off its default
+# sends random-vs-random games to the engine too (race.py reads them all), so a variant using
+# one plays by its rules with every line-up; at the defaults both paths play the same games.
+# (Battle refuses them: they stay at their defaults there.)
+ENGINE_ONLY = ("tiles", "base_score", "dot_multipliers", "board_columns", "opponent_corners",
+               "first_tile", "swap")
+
+
+def _on_kernel(rules: dict[str, Any], seats: Sequence[SeatBot]) -> bool:
     """Random vs random plays on the chunk kernels (Race's kernel._play, Battle's
     battle._battle_play), which play the same games as the engine path faster there (Race ~1.4x,
     Battle ~1.3x); every other line-up on the engine, as fast or faster for greedy
-    (docs/rules/hexflow.md, "Speed of the two paths")."""
-    return all(s.bot.code == K.BOT_RANDOM for s in seats)
+    (docs/rules/hexflow.md, "Speed of the two paths"), and so do random-vs-random games under a
+    Race rule the kernel does not read (ENGINE_ONLY, or a hand size by seat)."""
+    defaults = {p.name: p.default for p in R.PARAMS}
+    return all(s.bot.code == K.BOT_RANDOM for s in seats) and not isinstance(rules["hand_size"], dict) \
+        and all(rules[k] == defaults[k] for k in ENGINE_ONLY)
+
+
+def swap_policy(rules: dict[str, Any], seats: Sequence[SeatBot]) -> np.ndarray:
+    """The engine drivers' pie-rule argument (sim.engine.EngineGame.swap_policy): SWAP_OFF without
+    `swap`, else per player a coin for random bots and its own judgement for the others."""
+    if not rules["swap"]:
+        return np.full(len(seats), engine.SWAP_OFF, np.int64)
+    return np.array([engine.SWAP_COIN if s.bot.name == "random" else engine.SWAP_JUDGE for s in seats],
+                    np.int64)
+
+
+def by_player(cols: dict[str, np.ndarray], swapped: np.ndarray) -> dict[str, np.ndarray]:
+    """Race columns from the position's seats to the players' where the pie rule swapped them
+    (engine.exchange_seats, and the tile tallies hexflow_tiles_<seat>_<type>); the same call
+    turns them back."""
+    out = engine.exchange_seats(cols, swapped, list(SEATS))
+    for tt in TILE_TYPES:
+        a, b = f"hexflow_tiles_A_{tt.name}", f"hexflow_tiles_B_{tt.name}"
+        out[a] = np.where(swapped, cols[b], cols[a]).astype(np.asarray(cols[a]).dtype)
+        out[b] = np.where(swapped, cols[a], cols[b]).astype(np.asarray(cols[b]).dtype)
+    return out
 
 
 def _engine_tables(rules):
@@ -144,29 +177,41 @@ def _engine_tables(rules):
     return battle_engine.tables(rules) if rules["mode"] == "battle" else race.tables(rules)
 
 
-def _engine_chunk(t, seats, first_game, n_games, run_seed) -> np.ndarray:
-    """Result rows of games through the engine's chunk driver (tables t: Race's or Battle's)."""
+def _engine_chunk(t, rules, seats, first_game, n_games, run_seed, swapped=None) -> np.ndarray:
+    """Result rows (by seat) of games through the engine's chunk driver (tables t: Race's or
+    Battle's); `swapped` (bool[n_games]) receives which games the pie rule swapped."""
     codes, par = engine.bot_arrays(seats)
     rows = np.zeros((n_games, t.res_width), np.int64)
-    no_swap = np.zeros(len(seats), np.int64)
-    engine.play_chunk(t, np.uint64(run_seed), np.int64(first_game), np.int64(n_games), codes, par, no_swap, rows,
-                      np.zeros(n_games, np.bool_))
+    if swapped is None:
+        swapped = np.zeros(n_games, np.bool_)
+    engine.play_chunk(t, np.uint64(run_seed), np.int64(first_game), np.int64(n_games), codes, par,
+                      swap_policy(rules, seats), rows, swapped)
     return rows
 
 
-def _race_engine_chunk(rules, seats, first_game, n_games, run_seed) -> np.ndarray:
-    """Race games through the engine's chunk driver (the same games as kernel._play)."""
-    return _engine_chunk(race.tables(rules), seats, first_game, n_games, run_seed)
+def _race_engine_chunk(rules, seats, first_game, n_games, run_seed, swapped=None) -> np.ndarray:
+    """Race games through the engine's chunk driver (the same games as kernel._play at the
+    defaults)."""
+    return _engine_chunk(race.tables(rules), rules, seats, first_game, n_games, run_seed, swapped)
+
+
+def _race_columns(rules, rows, swapped) -> dict[str, np.ndarray]:
+    """Outcome columns of Race result rows: by player, plus `swapped`, under the pie rule."""
+    cols = _columns(rows)
+    if not rules["swap"]:
+        return cols
+    cols = by_player(cols, swapped)
+    cols["swapped"] = np.asarray(swapped, np.bool_).copy()
+    return cols
 
 
 def _engine_game(t, rules, seats, game_index, run_seed):
-    """One game through the engine's traced driver, replayed: (decisions, result row, the final
-    position, each seat's bag as dealt). Draws only lower bagn, so the bag keeps its shuffled
-    order."""
+    """One Battle game through the engine's traced driver, replayed: (decisions, result row, the
+    final position, each seat's bag as dealt). Draws only lower bagn, so the bag keeps its
+    shuffled order."""
     codes, par = engine.bot_arrays(seats)
-    no_swap = np.zeros(len(seats), np.int64)
-    rec, res, _ = engine.play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par, no_swap,
-                                     np.int64(rules["max_turns"] + 1))
+    rec, res, _ = engine.play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
+                                     swap_policy(rules, seats), np.int64(rules["max_turns"] + 1))
     pos, rng = engine.start(t, np.uint64(engine.game_seed(np.uint64(run_seed), np.int64(game_index))))
     bags = np.asarray(pos.bag).copy()
     for _, move, state in rec:
@@ -175,9 +220,9 @@ def _engine_game(t, rules, seats, game_index, run_seed):
     return rec, res, pos, bags
 
 
-def _placement(seat, turn, h, tile, r) -> dict[str, Any]:
-    return {"seat": SEATS[seat], "turn": turn, "hex": BOARD.names[h], "tile": TILE_TYPES[tile].name,
-            "rotation": int(r), "move": f"{TILE_TYPES[tile].code}{r} {BOARD.names[h]}"}
+def _placement(seat, turn, h, tile, r, names=BOARD.names) -> dict[str, Any]:
+    return {"seat": SEATS[seat], "turn": turn, "hex": names[h], "tile": TILE_TYPES[tile].name,
+            "rotation": int(r), "move": f"{TILE_TYPES[tile].code}{r} {names[h]}"}
 
 
 def _race_traced(rules, seats, game_index, run_seed) -> Trace:
@@ -185,19 +230,37 @@ def _race_traced(rules, seats, game_index, run_seed) -> Trace:
     Position replay (verify_trace) and the pictures read; bags, dots and the scored path are
     read off the replayed position."""
     t = race.tables(rules)
-    rec, res, pos, bags = _engine_game(t, rules, seats, game_index, run_seed)
+    names = board_of(rules["board_columns"]).names
+    codes, par = engine.bot_arrays(seats)
+    rec, res, swapped = engine.play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
+                                           swap_policy(rules, seats), np.int64(rules["max_turns"] + 2))
+    pos, rng = engine.start(t, np.uint64(engine.game_seed(np.uint64(run_seed), np.int64(game_index))))
+    # draws only lower bagn: the bag keeps its shuffled order (each seat's own tiles, then -1s)
+    bags = [[int(x) for x in b[:n]] for b, n in zip(np.asarray(pos.bag), t.nbag, strict=True)]
     moves = []
-    for i, (seat, move, _) in enumerate(rec):
+    after_swap = False
+    for seat, move, state in rec:
+        if move == engine.SWAP_MOVE:
+            after_swap = True  # the next placement is the first player's, from the second seat
+            continue
+        turn = len(moves) + 1
         if move == t.pass_move:
-            moves.append({"seat": SEATS[seat], "move": "pass", "turn": i + 1})
+            m = {"seat": SEATS[seat], "move": "pass", "turn": turn}
         else:
             h, tile, r = move // (t.n_types * 6), (move // 6) % t.n_types, move % 6  # race.decode
-            moves.append(_placement(seat, i + 1, h, tile, r))
-    nodes = np.zeros(2 * BOARD.size + 1, np.int64)
+            m = _placement(seat, turn, h, tile, r, names)
+        if after_swap:
+            m["after_swap"] = True
+            m["move"] = "after the swap (pie rule): " + m["move"]
+            after_swap = False
+        moves.append(m)
+        rng[0] = np.int64(state).view(np.uint64)
+        engine.play(t, pos, np.int64(move), rng)
+    nodes = np.zeros(2 * t.nh + 1, np.int64)
     _, _, npath = race.path_nodes(t, pos, nodes)
-    row = {k: v[0].item() for k, v in _columns(res[None, :]).items()}
-    data = {"bags": bags.tolist(), "dots": np.asarray(pos.hx[race.H_DOTS]).tolist(),
-            "path": [BOARD.names[int(v) >> 1] for v in nodes[:npath]]}
+    row = {k: v[0].item() for k, v in _race_columns(rules, res[None, :], np.array([swapped])).items()}
+    data = {"bags": bags, "dots": np.asarray(pos.hx[race.H_DOTS]).tolist(),
+            "path": [names[int(v) >> 1] for v in nodes[:npath]], "swapped": bool(swapped)}
     return Trace("hexflow", dict(rules), list(SEATS), game_index, run_seed, moves, row, data)
 
 
@@ -244,8 +307,25 @@ class HexflowGame(Game):
         return list(SEATS)
 
     def validate(self, rules: dict[str, Any], where: str) -> None:
+        seats = self.seat_names(rules)
+        rules["tiles"] = R.canonical_tiles(rules, where, seats)
         R.validate(rules, where)
         mode = rules["mode"]
+        if isinstance(rules["hand_size"], dict) and mode != "race":
+            raise VariantError(f"{where}: [rules] hand_size = {rules['hand_size']!r}: a hand size by "
+                               f"seat is read in mode 'race' only; allowed in mode {mode!r}: one "
+                               f"whole number in [1, 6]")
+        for name, entry in rules["tiles"].items():
+            if "points" in entry:
+                raise VariantError(
+                    f"{where}: [rules] tiles.{name}.points = {entry['points']!r}: no rule of mode "
+                    f"{mode!r} reads tile points (Race scores base_score x the dot multipliers of "
+                    f"the path and breaks stalemates by hex distance); allowed here: tiles.{name}.count")
+        if mode == "race":
+            for seat, n in zip(seats, R.tile_counts(rules, seats).sum(axis=1), strict=True):
+                if n == 0:
+                    raise VariantError(f"{where}: [rules] tiles: seat {seat}'s bag would be empty "
+                                       f"(every count 0); allowed: at least one tile per seat")
         for p in self.params:
             if p.name not in MODE_PARAMS[mode] and rules[p.name] != p.default:
                 raise VariantError(
@@ -277,18 +357,20 @@ class HexflowGame(Game):
 
     def play_chunk(self, rules, seats, first_game, n_games, run_seed):
         if rules["mode"] == "battle":
-            if _on_kernel(seats):
+            if _on_kernel(rules, seats):
                 return _battle_columns(_battle_run(rules, seats, first_game, n_games, run_seed, False)[0])
-            return _battle_columns(_engine_chunk(battle_engine.tables(rules), seats, first_game, n_games, run_seed))
+            return _battle_columns(_engine_chunk(battle_engine.tables(rules), rules, seats, first_game, n_games, run_seed))
         if _is_tri(rules):
             from .tri import tri_columns
 
             _, (res, _) = _tri_run(rules, seats, first_game, n_games, run_seed, False)
             return {name: res[:, idx].astype(dt) for name, idx, dt in tri_columns(rules)}
-        if _on_kernel(seats):
+        if _on_kernel(rules, seats):
             res, _ = _run(rules, seats, first_game, n_games, run_seed, record=False)
             return _columns(res)
-        return _columns(_engine_chunk(race.tables(rules), seats, first_game, n_games, run_seed))
+        swapped = np.zeros(n_games, np.bool_)
+        rows = _race_engine_chunk(rules, seats, first_game, n_games, run_seed, swapped)
+        return _race_columns(rules, rows, swapped)
 
     def engine_replay(self, rules, seats, game_index, run_seed):
         """(tables, decisions) of a Race or Battle game through the engine (Tri-Board is not on
@@ -298,7 +380,7 @@ class HexflowGame(Game):
         t = _engine_tables(rules)
         codes, par = engine.bot_arrays(seats)
         rec, _, _ = engine.play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
-                                       np.zeros(len(seats), np.int64), np.int64(rules["max_turns"] + 1))
+                                       swap_policy(rules, seats), np.int64(rules["max_turns"] + 2))
         return t, rec
 
     def play_traced(self, rules, seats, game_index, run_seed) -> Trace:
@@ -349,13 +431,24 @@ class HexflowGame(Game):
 
             return verify(trace, self.end_reasons)
         pos = Position(rules, dots=trace.data["dots"])
-        hs = rules["hand_size"]
         bags = [list(b) for b in trace.data["bags"]]
-        full_set = sorted(bags[0])
-        hands = [[bags[q].pop() for _ in range(min(hs, len(bags[q])))] for q in range(2)]
+        full_sets = [sorted(b) for b in bags]
+        counts = R.tile_counts(rules, list(SEATS))
+        for q in range(2):
+            assert full_sets[q] == sorted(np.repeat(np.arange(len(TILE_TYPES)), counts[q]).tolist()), \
+                f"seat {SEATS[q]}'s bag is not its tile set"
+        hands = [[bags[q].pop() for _ in range(min(hs, len(bags[q])))]
+                 for q, hs in enumerate(R.hand_sizes(rules, list(SEATS)))]
         blocked = [False, False]
         winner, reason = None, None
         row = trace.row
+        if trace.data.get("swapped"):  # the pie rule: the row is by player, the board by seat
+            assert rules["swap"], "a swap without the pie rule"
+            assert trace.moves[1].get("after_swap"), "the swap is not at the second decision"
+            row = {k: np.asarray(v).item()
+                   for k, v in by_player({k: np.asarray(v) for k, v in row.items()}, np.array(True)).items()}
+        else:
+            assert not any(m.get("after_swap") for m in trace.moves), "a swap move in an unswapped game"
         passes = [0, 0]
         consec = 0
         for i, mv in enumerate(trace.moves):
@@ -392,7 +485,7 @@ class HexflowGame(Game):
         # conservation: board + hand + bag = the set, per seat
         for q in range(2):
             on_board = [t for (s, t, _) in pos.tiles.values() if s == q]
-            assert sorted(on_board + hands[q] + bags[q]) == full_set, f"seat {q}: tiles not conserved"
+            assert sorted(on_board + hands[q] + bags[q]) == full_sets[q], f"seat {q}: tiles not conserved"
             for t, tt in enumerate(TILE_TYPES):
                 col = f"hexflow_tiles_{SEATS[q]}_{tt.name}"
                 assert row[col] == on_board.count(t), f"{col} = {row[col]}, board has {on_board.count(t)}"
@@ -405,12 +498,12 @@ class HexflowGame(Game):
         if reason in ("path", "opponent_path"):
             assert row["hexflow_path_completed"]
             score, length, hexes = pos.best_path(winner)
-            assert row[f"score_{SEATS[winner]}"] == (10 * score if score > 0 else 10)
+            assert row[f"score_{SEATS[winner]}"] == pos.score(winner)
             assert row["hexflow_path_len"] == length
             assert len(trace.data["path"]) >= 1
         else:
             assert not row["hexflow_path_completed"]
-            want = 10 if winner is not None else 0
+            want = rules["base_score"] if winner is not None else 0
             assert row["score_A"] + row["score_B"] == want
 
     # ---- pictures and reports -----------------------------------------------------------------
@@ -439,6 +532,15 @@ class HexflowGame(Game):
 
             return battle_metrics(df, rules, self.end_reasons)
         return metrics(df, rules)
+
+    def restricted_play(self, rules: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        """Race (for `hexsim sensitivity`): each tile type removed from both bags, a type neither
+        bag holds left out."""
+        if rules["mode"] != "race":
+            return []
+        held = R.tile_counts(rules, list(SEATS)).sum(axis=0)
+        return [(f"no {tt.name}", {f"rules.tiles.{tt.name}.count": 0})
+                for t, tt in enumerate(TILE_TYPES) if held[t] > 0]
 
     def modes(self) -> list[tuple[str, dict[str, Any]]]:
         return [("race", {}), ("battle", {"mode": "battle"}), ("tri", {"mode": "tri"}),

@@ -23,8 +23,8 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Any
 
-from .board import BOARD, CORNERS, SEATS, multiplier
-from .rules import PARAMS, dots_for
+from .board import BOARD, SEATS, board_of, corners_of
+from .rules import PARAMS, dot_multiplier_table, dots_for
 from .tiles import BLOCK, TILE_TYPES, TYPE_BY_CODE, TYPE_BY_NAME, networks, orientations
 
 NH = BOARD.size
@@ -61,22 +61,34 @@ def parse_move(text: str) -> tuple[int, int, int, int]:
 
 
 class Position:
-    """A Race-mode board: tiles placed so far (owner, type, rotation per hex)."""
+    """A Race-mode board: tiles placed so far (owner, type, rotation per hex), on the board of
+    the rules' board_columns."""
 
     def __init__(self, rules: dict[str, Any] | None = None, dots=None):
         self.rules = {p.name: p.default for p in PARAMS}
         self.rules.update(rules or {})
+        self.columns = self.rules["board_columns"]
+        self.board = board_of(self.columns)
+        self.corners = [[int(x) for x in c] for c in corners_of(self.columns)]
         self.dots = list(dots) if dots is not None else dots_for(self.rules).tolist()
+        self.mult = dot_multiplier_table(self.rules).tolist()
         self.tiles: dict[int, tuple[int, int, int]] = {}
         self.placed_any = [False, False]
+
+    def _hex(self, h: str | int) -> int:
+        return int(h) if not isinstance(h, str) else self.board.hex_id(h)
+
+    def multiplier(self, h: int) -> int:
+        """The path multiplier of hex h (dot_multipliers by its dots; 0 for a plain hex)."""
+        return self.mult[self.dots[h]]
 
     # ---- building -----------------------------------------------------------------------------
     @classmethod
     def from_moves(cls, moves: Iterable[str], rules=None, dots=None, check: bool = True) -> Position:
         pos = cls(rules, dots)
         for m in moves:
-            seat, h, t, r = parse_move(m)
-            pos.place(seat, h, t, r, check=check)
+            seat, tile, hx = m.split()
+            pos.place(seat, pos._hex(hx), _tile(tile[:2]), int(tile[2:]), check=check)
         return pos
 
     @classmethod
@@ -86,14 +98,14 @@ class Position:
             raise ValueError(f"an ASCII board has 19 lines, got {len(lines)}")
         pos = cls(rules, dots)
         for dy, toks in enumerate(lines):
-            cols = [c for c in range(9) if (c + dy) % 2 == 1]
+            cols = [c for c in range(pos.columns) if (c + dy) % 2 == 1]
             if len(toks) != len(cols):
                 raise ValueError(f"line {dy} needs {len(cols)} hexes, got {len(toks)}")
             for c, tok in zip(cols, toks, strict=True):
                 if tok == ".":
                     continue
                 t, r, seat = TYPE_BY_CODE[tok[:2]], int(tok[2]), SEATS.index(tok[3])
-                h = BOARD.index[(c, dy)]
+                h = pos.board.index[(c, dy)]
                 pos.tiles[h] = (seat, t, r)
                 pos.placed_any[seat] = True
         return pos
@@ -102,10 +114,10 @@ class Position:
         out = []
         for dy in range(19):
             line = ""
-            for c in range(9):
+            for c in range(self.columns):
                 if (c + dy) % 2 == 0:
                     continue
-                h = BOARD.index[(c, dy)]
+                h = self.board.index[(c, dy)]
                 if h in self.tiles:
                     seat, t, r = self.tiles[h]
                     tok = f"{TILE_TYPES[t].code}{r}{SEATS[seat]}"
@@ -131,16 +143,21 @@ class Position:
 
     # ---- placement ----------------------------------------------------------------------------
     def why_illegal(self, seat, h, t, r) -> str | None:
-        seat, h, t = _seat(seat), _hex(h), _tile(t)
+        seat, h, t = _seat(seat), self._hex(h), _tile(t)
         if h in self.tiles:
             return "hex is occupied"
         if t == BLOCK and self.rules["block_placement"] == "connected":
             return "a Block has no line to connect (block_placement = 'connected')"
         if not self.placed_any[seat]:
-            if h not in [int(c) for c in CORNERS[seat]]:
+            if h not in self.corners[seat]:
                 return "the first tile must go on one of the player's own corners"
+            if self.rules["first_tile"] == "onto_board" and not any(
+                    (m >> s) & 1 and self.board.nbr[h, s] >= 0 for m in networks(t, r) for s in range(6)):
+                return "a first tile needs a line end facing a hex of the board (first_tile = 'onto_board')"
             return None
-        if not any(int(n) in self.tiles for n in BOARD.nbr[h] if n >= 0):
+        if self.rules["opponent_corners"] == "reserved" and h in self.corners[1 - seat]:
+            return "the opponent's starting corner is reserved for them (opponent_corners = 'reserved')"
+        if not any(int(n) in self.tiles for n in self.board.nbr[h] if n >= 0):
             return "not adjacent to any tile"
         if t == BLOCK:
             return None
@@ -148,7 +165,7 @@ class Position:
         for m in networks(t, r):
             mine |= m
         for s in range(6):
-            n = int(BOARD.nbr[h, s])
+            n = int(self.board.nbr[h, s])
             if n >= 0 and (mine >> s) & 1 and (self.ends(n) >> ((s + 3) % 6)) & 1:
                 return None
         return "no line connects to a line of an adjacent tile"
@@ -161,18 +178,18 @@ class Position:
         out = []
         for t in sorted({_tile(x) for x in hand}):
             for r in orientations(t):
-                for h in range(NH):
+                for h in range(self.board.size):
                     if self.is_legal(seat, h, t, r):
                         out.append((h, t, r))
         return out
 
     def place(self, seat, h, t, r, check: bool = True) -> None:
-        seat, h, t = _seat(seat), _hex(h), _tile(t)
+        seat, h, t = _seat(seat), self._hex(h), _tile(t)
         if check:
             why = self.why_illegal(seat, h, t, r)
             if why:
                 raise ValueError(f"illegal: {SEATS[seat]} {TILE_TYPES[t].name} rot {r} on "
-                                 f"{BOARD.names[h]}: {why}")
+                                 f"{self.board.names[h]}: {why}")
         self.tiles[h] = (seat, t, r % 6)
         self.placed_any[seat] = True
 
@@ -180,7 +197,7 @@ class Position:
     def _search(self, seat, potential: bool) -> bool:
         """Endpoint search from one corner to the other. With `potential`, empty hexes carry
         a line between any two of their sides (a tile could still be laid there)."""
-        a, b = (int(x) for x in CORNERS[_seat(seat)])
+        a, b = self.corners[_seat(seat)]
 
         def sides(h):
             if h in self.tiles:
@@ -198,7 +215,7 @@ class Position:
                 if (m >> s) & 1 and (h, s2) not in seen:
                     seen.add((h, s2))
                     todo.append((h, s2))
-            n = int(BOARD.nbr[h, s])  # across the shared edge
+            n = int(self.board.nbr[h, s])  # across the shared edge
             o = (s + 3) % 6
             if n >= 0 and any(s2 == o for _, s2 in sides(n)) and (n, o) not in seen:
                 seen.add((n, o))
@@ -221,7 +238,7 @@ class Position:
             for s in range(6):
                 if not (m >> s) & 1:
                     continue
-                n = int(BOARD.nbr[h, s])
+                n = int(self.board.nbr[h, s])
                 if n < 0:
                     continue
                 for m2 in self.nets(n):
@@ -234,11 +251,11 @@ class Position:
         """Stalemate measure: nearest hex distance from the lines on one of seat's corners to its
         other corner (None if seat has lines on neither corner)."""
         best = None
-        corners = [int(x) for x in CORNERS[_seat(seat)]]
+        corners = self.corners[_seat(seat)]
         for k in range(2):
             goal = corners[1 - k]
             for h in self._line_hexes_from(corners[k]):
-                d = int(BOARD.dist[h, goal])
+                d = int(self.board.dist[h, goal])
                 best = d if best is None or d < best else best
         return best
 
@@ -246,10 +263,10 @@ class Position:
         """Best-scoring simple path of placed lines between seat's corners: (sum of dot
         multipliers over its distinct hexes, hexes on it, the hexes); ties -> fewer hexes.
         (-1, 0, []) when the corners are not joined; OverflowError past `budget` steps."""
-        a, b = (int(x) for x in CORNERS[_seat(seat)])
+        a, b = self.corners[_seat(seat)]
         best = (-1, 0, [])
         # the dots of every hex the corner's lines reach: no path can collect more
-        total = sum(multiplier(self.dots[x]) for x in self._line_hexes_from(a))
+        total = sum(self.multiplier(x) for x in self._line_hexes_from(a))
         steps = 0
 
         def visit(node, on, hexes):
@@ -261,7 +278,7 @@ class Position:
                 return
             h, m = node
             if h == b:
-                score = sum(multiplier(self.dots[x]) for x in set(hexes))
+                score = sum(self.multiplier(x) for x in set(hexes))
                 n = len(set(hexes))
                 if score > best[0] or (score == best[0] and n < best[1]):
                     best = (score, n, list(dict.fromkeys(hexes)))
@@ -269,7 +286,7 @@ class Position:
             for s in range(6):
                 if not (m >> s) & 1:
                     continue
-                n = int(BOARD.nbr[h, s])
+                n = int(self.board.nbr[h, s])
                 if n < 0:
                     continue
                 for m2 in self.nets(n):
@@ -289,9 +306,11 @@ class Position:
         return best
 
     def score(self, seat) -> int:
-        """Tournament score of a winner: 10 x sum of multipliers on the best path, 10 without."""
+        """Tournament score of a winner: base_score (10) x the sum of the multipliers on the best
+        path, base_score without one."""
         s = self.best_path(seat)[0]
-        return 10 * s if s > 0 else 10
+        base = self.rules["base_score"]
+        return base * s if s > 0 else base
 
     def winner(self) -> tuple[str | None, str | None]:
         """Who has joined their corners by placed lines: ('A', 'path'), ... or (None, None).

@@ -36,6 +36,8 @@ from sim.rng import below, shuffle
 
 from . import kernel as K
 from . import rules as R
+from .board import DEFAULT_DOTS, board_of, corners_of, non_corner_hexes
+from .tiles import orientation_tables
 
 # position.st fields (then two counters per seat per tile type from ST_TILES)
 CUR, TURN, CONSEC, WINNER, REASON, PATH_OWNER, FIRST, NFRONT, PASS_A, PASS_B, BLOCKS_A, \
@@ -52,7 +54,7 @@ class Tables(NamedTuple):
     nh: np.int64  # hexes
     n_types: np.int64
     pass_move: np.int64
-    hand_size: np.int64
+    hand_size: np.int64  # the larger seat's hand: the width of position.hand (hand_of per seat)
     block_connected: np.bool_  # rules.block_placement == "connected"
     blocked_loses: np.bool_  # rules.blocked_player_loses
     block_tile_only: np.bool_  # rules.block_win_trigger == "block_tile"
@@ -68,14 +70,21 @@ class Tables(NamedTuple):
     rot_of: np.ndarray  # int64[n_types, 6]: those rotations
     net_mask: np.ndarray  # int64[n_types, 6, 2]: side mask of each network of (type, rotation)
     emask_t: np.ndarray  # int64[n_types, 6]: sides carrying a line of (type, rotation)
-    tileset: np.ndarray  # int64[tiles]: one seat's tiles before the shuffle
-    tile_count: np.ndarray  # int64[n_types]: how many of each type tileset holds
+    tileset: np.ndarray  # int64[2, tiles]: each seat's tiles before the shuffle (rules.tile_sets)
+    nbag: np.ndarray  # int64[2]: how many tiles each seat has (its row of tileset, -1 after)
+    tile_count: np.ndarray  # int64[2, n_types]: how many of each type each seat's set holds
     dots_fixed: np.ndarray  # int64[nh]: the fixed dot layout
     dot_pool: np.ndarray  # int64[13]: the dots laid at random with dots = "random"
     free_hexes: np.ndarray  # int64[nh - 4]: the hexes random dots may land on
     order: np.ndarray  # int64[2, nh * 6]: kernel._side_order, for the witness search
     wit0: np.ndarray  # int64[2, 2, nh]: the empty board's witness ways (wreq, wpath)
     wlen0: np.ndarray  # int64[2]: their lengths
+    hand_of: np.ndarray  # int64[2]: each seat's hand size (rules.hand_size, per seat)
+    dot_mult: np.ndarray  # int64[6]: path multiplier by dots (rules.dot_multipliers)
+    base_score: np.int64  # rules.base_score
+    reserve_corners: np.bool_  # rules.opponent_corners == "reserved"
+    first_onto: np.bool_  # rules.first_tile == "onto_board"
+    onboard: np.ndarray  # int64[nh]: the sides of each hex that face a hex of the board
 
 
 # rows of position.hx, .sq and .work
@@ -132,30 +141,44 @@ class Scratch(NamedTuple):
     p2: Position  # and after a reply to it
     moves: np.ndarray  # int64[max_moves]: lookahead's legal moves,
     vals: np.ndarray  # float64[max_moves]: greedy's measure after each
+    front: np.ndarray  # int64[nh]: the frontier without the opponent's corners (_frontier)
 
 
 def build_tables(rules: dict[str, Any]) -> Tables:
-    """The Race tables of a resolved rule set (the arrays of rules.Tables, named)."""
-    tb = R.Tables(rules)
-    cfg = tb.cfg
-    nh = tb.nbr.shape[0]
-    n_types = tb.n_orient.shape[0]
-    hs = int(cfg[K.C_HAND])
+    """The Race tables of a resolved rule set: rules.Tables' arrays (the old kernel's) on the board
+    of board_columns, with the per-seat tile sets and hand sizes and the score tables."""
+    seats = ["A", "B"]
+    cols = rules["board_columns"]
+    board = board_of(cols)
+    corners = corners_of(cols)
+    nbr = board.nbr.astype(np.int64)
+    dist = board.dist.astype(np.int64)
+    n_orient, rot_of, net_mask = (a.astype(np.int64) for a in orientation_tables())
+    emask = (net_mask[:, :, 0] | net_mask[:, :, 1]).astype(np.int64)
+    nh = nbr.shape[0]
+    n_types = n_orient.shape[0]
+    hand_of = np.array(R.hand_sizes(rules, seats), np.int64)
+    hs = int(hand_of.max())
+    tileset, nbag = R.tile_sets(rules, seats)
     order = np.zeros((2, nh * 6), np.int64)
     wit0 = np.zeros((2, 2, nh), np.int64)
     wlen0 = np.zeros(2, np.int64)
-    if cfg[K.C_BLOCKED_LOSES]:  # as kernel._play did once per chunk: the empty board's ways
-        _empty_witnesses(tb.corners, tb.nbr, tb.dist, order, wit0[0], wit0[1], wlen0)
+    if rules["blocked_player_loses"]:  # as kernel._play did once per chunk: the empty board's ways
+        _empty_witnesses(corners, nbr, dist, order, wit0[0], wit0[1], wlen0)
     greedy = next(b for b in R.BOTS if b.code == K.BOT_GREEDY)
+    onboard = np.array([sum(1 << s for s in range(6) if nbr[h, s] >= 0) for h in range(nh)], np.int64)
     return Tables(
-        np.int64(2), np.int64(nh * hs * 6 + 1), np.int64(cfg[K.C_MAX_TURNS]), np.int64(R.N_OUT),
+        np.int64(2), np.int64(nh * hs * 6 + 1), np.int64(rules["max_turns"]), np.int64(R.N_OUT),
         np.int64(nh), np.int64(n_types), np.int64(nh * n_types * 6), np.int64(hs),
-        np.bool_(cfg[K.C_BLOCK_CONNECTED] != 0), np.bool_(cfg[K.C_BLOCKED_LOSES] != 0),
-        np.bool_(cfg[K.C_BLOCK_CHECK] == K.BC_BLOCK_TILE), np.bool_(cfg[K.C_STALEMATE] == K.ST_CLOSEST),
-        np.bool_(cfg[K.C_NO_MOVE] == 1), np.int64(cfg[K.C_FIRST]), np.bool_(cfg[K.C_DOTS_RANDOM] != 0),
-        np.float64(greedy.params[0].default),
-        tb.corners, tb.nbr, tb.dist, tb.n_orient, tb.rot_of, tb.net_mask, tb.emask, tb.tileset,
-        np.bincount(tb.tileset, minlength=n_types).astype(np.int64), tb.dots, tb.dot_pool, tb.free, order, wit0, wlen0)
+        np.bool_(rules["block_placement"] == "connected"), np.bool_(rules["blocked_player_loses"]),
+        np.bool_(rules["block_win_trigger"] == "block_tile"), np.bool_(rules["stalemate_rule"] == "closest"),
+        np.bool_(rules["no_move"] == "lose"), np.int64(("random", "A", "B").index(rules["first_player"])),
+        np.bool_(rules["dots"] == "random"), np.float64(greedy.params[0].default),
+        corners, nbr, dist, n_orient, rot_of, net_mask, emask, tileset, nbag,
+        R.tile_counts(rules, seats), R.dots_for(rules), np.array([d for _, d in DEFAULT_DOTS], dtype=np.int64),
+        non_corner_hexes(cols), order, wit0, wlen0, hand_of, R.dot_multiplier_table(rules),
+        np.int64(rules["base_score"]), np.bool_(rules["opponent_corners"] == "reserved"),
+        np.bool_(rules["first_tile"] == "onto_board"), onboard)
 
 
 _TABLES: dict[str, Tables] = {}
@@ -221,7 +244,7 @@ def _blank_position(t):
         nets[1, i] = i
     netid = np.empty(nh * 6, np.int64)
     netid[:] = -1
-    pos = Position(hx, netid, nets, np.empty((2, t.tileset.shape[0]), np.int64),
+    pos = Position(hx, netid, nets, np.empty((2, t.tileset.shape[1]), np.int64),
                    np.empty((2, t.hand_size), np.int64), t.wit0.copy(), sq, st,
                    np.empty((5, max(nn * 7, K.sets_size(nh))), np.int64))
     pos.work[W_SEEN, :nn] = 0
@@ -242,15 +265,50 @@ def new_position(t, rng):
     # random dots shuffle the free hexes in a work row (free_hexes is copied there first)
     shuf = pos.work[W_STACK, :t.free_hexes.shape[0]]
     K._lay_dots(rng, t.dots_random, t.free_hexes, t.dot_pool, t.dots_fixed, shuf, pos.hx[H_DOTS], pos.hx[H_MULT])
+    for h in range(t.nh):  # the multipliers of dot_multipliers (the defaults: kernel._lay_dots')
+        pos.hx[H_MULT][h] = t.dot_mult[pos.hx[H_DOTS][h]]
     for q in range(2):
-        K._deal(rng, q, t.tileset, t.tileset.shape[0], pos.bag, pos.sq[Q_BAGN], pos.hand, t.hand_size, np.bool_(False),
-                pos.bag)
+        _deal(rng, q, t, pos)
     return pos
+
+
+@njit(cache=True)
+def _deal(rng, q, t, pos):
+    """kernel._deal for seat q's own tile set and hand size: the set shuffled into the bag
+    (bag[q, :nbag[q]]), the opening hand drawn from its top, hand slots beyond the seat's hand
+    size (or the bag) left empty (-1). The same draws as kernel._deal when the seats' sets and
+    hands are alike."""
+    n = t.nbag[q]
+    for i in range(n):
+        pos.bag[q, i] = t.tileset[q, i]
+    for i in range(n, pos.bag.shape[1]):
+        pos.bag[q, i] = -1
+    shuffle(rng, pos.bag[q, :n])
+    pos.sq[Q_BAGN][q] = n
+    for k in range(t.hand_size):
+        if k < t.hand_of[q] and pos.sq[Q_BAGN][q] > 0:
+            pos.sq[Q_BAGN][q] -= 1
+            pos.hand[q, k] = pos.bag[q, pos.sq[Q_BAGN][q]]
+        else:
+            pos.hand[q, k] = -1
 
 
 @K.hot
 def to_move(t, pos):
     return -1 if pos.st[REASON] >= 0 else pos.st[CUR]
+
+
+@K.hot_inline
+def _reading_allows(t, p, h, em, first):
+    """The two Race readings beyond kernel._fits: with opponent_corners = "reserved" no tile on
+    the opponent's corners, with first_tile = "onto_board" a first tile only with a line end
+    (sides em) facing a hex of the board. Both off (the defaults): always true."""
+    ok = True
+    if t.reserve_corners and (h == t.corners[1 - p, 0] or h == t.corners[1 - p, 1]):
+        ok = False
+    if t.first_onto and first and (em & t.onboard[h]) == 0:
+        ok = False
+    return ok
 
 
 @K.hot
@@ -278,7 +336,7 @@ def legal_moves(t, pos, out):
             for c in range(ncand):
                 h = (c0 if c == 0 else c1) if first else pos.hx[H_FRONT][c]
                 if K._fits(pos.hx[H_TTYPE][h] < 0, first, h == c0 or h == c1, pos.hx[H_ADJ][h], pos.hx[H_NEED][h], em,
-                           tile == K.BLOCK, t.block_connected):
+                           tile == K.BLOCK, t.block_connected) and _reading_allows(t, p, h, em, first):
                     out[k] = encode(t, h, tile, r)
                     k += 1
     if k == 0:
@@ -444,9 +502,9 @@ def result(t, pos, capped, res):
         ndh, nd = K.path_dots(nodes, npath, pos.hx[H_MULT], pos.hx[H_DOTS])
         res[K.O_PATH_DOT_HEXES] = ndh
         res[K.O_PATH_DOTS] = nd
-        res[K.O_SCORE_A + winner] = 10 * sc if sc > 0 else 10
+        res[K.O_SCORE_A + winner] = t.base_score * sc if sc > 0 else t.base_score
     elif winner >= 0:
-        res[K.O_SCORE_A + winner] = 10
+        res[K.O_SCORE_A + winner] = t.base_score
     res[K.O_WINNER] = winner
     res[K.O_REASON] = reason
     res[K.O_TURNS] = pos.st[TURN]
@@ -549,18 +607,49 @@ def new_scratch(t):
                    np.empty(nn, np.int64), np.empty(nn * 12 + 4, np.int64), np.empty((4, 6), np.int64),
                    np.empty((4, 6), np.int64), np.empty((2, nh), np.int64), np.empty(nh + 2, np.int64),
                    np.empty((2, nh), np.int64), np.empty((2, nh), np.int64), _blank_position(t), _blank_position(t),
-                   np.empty(t.max_moves, np.int64), np.empty(t.max_moves, np.float64))
+                   np.empty(t.max_moves, np.int64), np.empty(t.max_moves, np.float64), np.empty(nh, np.int64))
+
+
+@K.hot
+def _frontier(t, pos, seat, s):
+    """The hexes `seat` may try after its first tile: the frontier itself, or with
+    opponent_corners = "reserved" a copy of it in scratch without the opponent's corners (the
+    bots then never consider them). Returns (array, count)."""
+    if not t.reserve_corners:
+        return pos.hx[H_FRONT], pos.st[NFRONT]
+    n = 0
+    for i in range(pos.st[NFRONT]):
+        h = pos.hx[H_FRONT][i]
+        if h != t.corners[1 - seat, 0] and h != t.corners[1 - seat, 1]:
+            s.front[n] = h
+            n += 1
+    return s.front, n
+
+
+@K.hot
+def _uniform_legal(t, pos, s, rng):
+    """A legal move drawn uniformly from legal_moves (one draw): the bots' first tile under
+    first_tile = "onto_board", which kernel's bots do not know."""
+    k = legal_moves(t, pos, s.moves)
+    return s.moves[below(rng, k)]
 
 
 @K.hot
 def _greedy(t, pos, seat, par, s, rng):
     """kernel._greedy_move on the position's arrays (par: block_weight, defense): its move code,
-    the pass if it finds no legal placement."""
+    the pass if it finds no legal placement. Under first_tile = "onto_board" a first tile greedy
+    picks that the reading forbids (a Block, or lines only off the board: greedy scores every such
+    tile a self cut-off, so it picks one only when every tile it holds is one) is replaced by a
+    uniform legal move (often the pass)."""
+    front, nfront = _frontier(t, pos, seat, s)
     ok = K._greedy_move(seat, rng, par[0], par[1], t.block_connected, t.blocked_loses, t.corners,
                         t.nbr, t.n_orient, t.rot_of, t.net_mask, t.emask_t, pos.hx[H_TTYPE], pos.hx[H_EMASK],
-                        pos.netid, pos.nets[0], pos.nets[1], pos.hx[H_ADJ], pos.hx[H_NEED], pos.hx[H_FRONT],
-                        pos.st[NFRONT], pos.sq[Q_PLACED], pos.hand, s.pt, s.pr, s.pe, s.cand, s.g, s.maps, s.sd,
+                        pos.netid, pos.nets[0], pos.nets[1], pos.hx[H_ADJ], pos.hx[H_NEED], front,
+                        nfront, pos.sq[Q_PLACED], pos.hand, s.pt, s.pr, s.pe, s.cand, s.g, s.maps, s.sd,
                         s.pn, s.dq, s.arr, s.carr, s.crit, s.cnt, s.need_c, s.gx, s.mv)
+    if t.first_onto and pos.sq[Q_PLACED][seat] == 0 and \
+            (not ok or (t.emask_t[s.mv[1], s.mv[2]] & t.onboard[s.mv[0]]) == 0):
+        return _uniform_legal(t, pos, s, rng)
     return encode(t, s.mv[0], s.mv[1], s.mv[2]) if ok else t.pass_move
 
 
@@ -597,7 +686,7 @@ def _holds(t, pos, q, tile, own):
             if pos.hand[q, k] == tile:
                 return True
         return False
-    return t.tile_count[tile] > pos.st[ST_TILES + q * t.n_types + tile]
+    return t.tile_count[q, tile] > pos.st[ST_TILES + q * t.n_types + tile]
 
 
 @K.hot
@@ -632,8 +721,9 @@ def _winning_move(t, pos, q, own, s, rng):
                 continue
             for i in range(t.n_orient[tile]):
                 r = t.rot_of[tile, i]
-                if not K._fits(True, first, h == cq0 or h == cq1, pos.hx[H_ADJ][h], pos.hx[H_NEED][h],
-                               t.emask_t[tile, r], tile == K.BLOCK, t.block_connected):
+                if not (K._fits(True, first, h == cq0 or h == cq1, pos.hx[H_ADJ][h], pos.hx[H_NEED][h],
+                                t.emask_t[tile, r], tile == K.BLOCK, t.block_connected)
+                        and _reading_allows(t, q, h, t.emask_t[tile, r], first)):
                     continue
                 m = encode(t, h, tile, r)
                 _copy_into(pos, s.p2)
@@ -696,8 +786,11 @@ def bot_move(t, pos, seat, code, par, scratch, rng):
         return _greedy(t, pos, seat, par, s, rng)
     if code == K.BOT_LOOKAHEAD:
         return _lookahead(t, pos, seat, par, s, rng)
+    if t.first_onto and pos.sq[Q_PLACED][seat] == 0:
+        return _uniform_legal(t, pos, s, rng)
+    front, nfront = _frontier(t, pos, seat, s)
     ok = K._random_move(seat, rng, t.block_connected, t.corners, t.n_orient, t.rot_of, t.emask_t,
-                        pos.hx[H_TTYPE], pos.hx[H_ADJ], pos.hx[H_NEED], pos.hx[H_FRONT], pos.st[NFRONT],
+                        pos.hx[H_TTYPE], pos.hx[H_ADJ], pos.hx[H_NEED], front, nfront,
                         pos.sq[Q_PLACED], pos.hand, s.pt, s.pr, s.cand, s.mv)
     if not ok:
         return t.pass_move

@@ -2,16 +2,61 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from sim.errors import VariantError
-from sim.games.base import Bot, Param
+from sim.games.base import SWAP, Bot, Param
 
 from . import kernel as K
-from .board import BOARD, CORNERS, DEFAULT_DOTS, dots_array, non_corner_hexes
-from .tiles import N_TYPES, TILE_TYPES, orientation_tables, tile_set
+from .board import BOARD, BOARD_COLUMNS, CORNERS, DEFAULT_DOTS, board_of, dots_array, non_corner_hexes
+from .tiles import N_TYPES, TILE_TYPES, TYPE_BY_NAME, orientation_tables, tile_set
+
+# the entries of a [rules.tiles.<type>] table and their ranges
+TILE_KEYS = {"count": (0, 4), "points": (0, 10)}
+
+
+@dataclass(frozen=True)
+class TilesParam(Param):
+    """`tiles`: a table by tile type of {count, points}, each one number or a table by seat name
+    (`[rules.tiles.block] count = 0`, `[rules.tiles.star6] points = { A = 5, B = 4 }`). `check`
+    reads the shape and the ranges; the seat names and the canonical form (entries equal to the
+    default dropped, so a table that changes nothing plays and hashes as none) come in
+    `canonical_tiles`, once the other rules are known."""
+
+    def allowed(self) -> str:
+        return (f"a table by tile type ({', '.join(TYPE_BY_NAME)}) of count (0..4; default "
+                f"copies_per_type) and points (0..10; default the card's), each a whole number or "
+                f"a table by seat name")
+
+    def check(self, value: Any, where: str) -> Any:
+        if not isinstance(value, dict):
+            raise VariantError(f"{where}: tiles = {value!r} is {type(value).__name__}; allowed: "
+                               f"{self.allowed()}")
+        out = {}
+        for name, entry in value.items():
+            if name not in TYPE_BY_NAME:
+                raise VariantError(f"{where}: tiles.{name}: no such tile type; allowed: "
+                                   f"{', '.join(TYPE_BY_NAME)}")
+            if not isinstance(entry, dict):
+                raise VariantError(f"{where}: tiles.{name} = {entry!r}; allowed: a table of "
+                                   f"count and/or points, e.g. [rules.tiles.{name}] count = 1")
+            out[name] = {}
+            for key, v in entry.items():
+                if key not in TILE_KEYS:
+                    raise VariantError(f"{where}: tiles.{name}.{key}: unknown; allowed: "
+                                       f"{', '.join(TILE_KEYS)}")
+                lo, hi = TILE_KEYS[key]
+                for seat, x in (v.items() if isinstance(v, dict) else [(None, v)]):
+                    at = f"tiles.{name}.{key}" + (f".{seat}" if seat is not None else "")
+                    if not isinstance(x, int) or isinstance(x, bool) or not lo <= x <= hi:
+                        raise VariantError(f"{where}: {at} = {x!r}; allowed: a whole number in "
+                                           f"[{lo}, {hi}]" + ("" if seat is not None else
+                                                              " or a table by seat name"))
+                out[name][key] = dict(v) if isinstance(v, dict) else v
+        return out
 
 PARAMS: tuple[Param, ...] = (
     Param("mode", "str", "race",
@@ -59,8 +104,10 @@ PARAMS: tuple[Param, ...] = (
           "Who places first: coin flip ('random'; the winner is taken to choose first), or fixed.",
           choices=("random", "A", "B"),
           seed_text="Flip a coin to determine first player. Winner chooses to play first or second."),
-    Param("hand_size", "int", 3, "Tiles in hand (refilled after each turn while the bag lasts).",
-          low=1, high=6, seed_text="Each player draws 3 tiles to form a starting hand."),
+    Param("hand_size", "int", 3,
+          "Tiles in hand (refilled after each turn while the bag lasts); per seat in Race, e.g. "
+          "{ A = 3, B = 4 }.",
+          low=1, high=6, per_seat=True, seed_text="Each player draws 3 tiles to form a starting hand."),
     Param("copies_per_type", "int", 2, "Copies of each of the 11 tile types per player.",
           low=1, high=4, seed_text="22 tiles per player (2 copies each of 11 types)"),
     Param("board_side", "int", 14,
@@ -117,6 +164,45 @@ PARAMS: tuple[Param, ...] = (
           "the best simple line path from a start hex (path: one line through, as the card says).",
           choices=("chain", "path"), omit_default=True,
           seed_text="Longest transit-valid path toward goal (per tile) 1 pt each"),
+    # ---- rule numbers as data (Race reads them; the other modes refuse them until they do) ----
+    TilesParam("tiles", "table", {},
+               "Race: the tile mix per type, [rules.tiles.<type>] count = N (0..4 copies in each "
+               "player's bag, default copies_per_type; 0 leaves the type out, the Block too) and "
+               "points (0..10, default the card's; no Race rule reads tile points, so Race refuses "
+               "them), each one number or a table by seat name, e.g. count = { A = 2, B = 1 }.",
+               omit_default=True,
+               seed_text="22 tiles per player (2 copies each of 11 types)"),
+    Param("base_score", "int", 10,
+          "Race: the tournament base score a win is worth; a path's dot multipliers multiply it.",
+          low=1, high=1000, omit_default=True,
+          seed_text="Dot hexes multiply the base score of 10 points (tournament play)."),
+    Param("dot_multipliers", "table", {"2": 3, "3": 4, "4": 5, "5": 6},
+          "Race: the multiplier of a dot hex on the scored path, by its dots (the path's score is "
+          "base_score x the sum of the multipliers of its dot hexes; 0 = that dot hex scores "
+          "nothing). The best-scoring path is searched with these values.",
+          low=0, high=50, omit_default=True,
+          seed_text="Dots Multiplier Score: 2 x3 ... 5 x6"),
+    Param("board_columns", "int", 9,
+          "Race: columns of the board (odd; the card's is 9, 85 hexes). Columns keep the card's "
+          "heights (alternately 9 and 10 hexes), corners stay the top and bottom hexes of the outer "
+          "columns; any width but 9 needs dots = 'none', 'random' or a dot_list (the default "
+          "layout is the 9-column board's).",
+          choices=BOARD_COLUMNS, omit_default=True,
+          seed_text="9x9 Main Board -- 85 hexes"),
+    Param("opponent_corners", "str", "open",
+          "Race: may a player place a tile on the opponent's starting corners while they are "
+          "still empty? 'open' (as written: yes, so a Block there cuts the opponent off at once) "
+          "or 'reserved' (only their owner may fill them, as on the Tri-Board).",
+          choices=("open", "reserved"), omit_default=True,
+          seed_text="Player A owns corners A (bottom-left & top-right). Player B owns corners B "
+                    "(top-left & bottom-right)."),
+    Param("first_tile", "str", "any",
+          "Race: which tiles may be a player's first: 'any' (as written, so a Block, or a tile whose "
+          "lines all point off the board, is legal and cuts the player off at once) or 'onto_board' "
+          "(the first tile must carry a line end facing a hex of the board; a Block never may).",
+          choices=("any", "onto_board"), omit_default=True,
+          seed_text="Your first tile must go on one of your starting corner hexes."),
+    SWAP,
 )
 
 BOTS: tuple[Bot, ...] = (
@@ -155,6 +241,76 @@ END_REASONS = ("path", "opponent_path", "blocked", "self_blocked", "both_blocked
                "stalemate_closest", "stalemate_draw", "no_move_loss", "turn_cap", "stalemate_score")
 
 
+def canonical_tiles(rules: dict[str, Any], where: str, seats: list[str]) -> dict[str, Any]:
+    """rules["tiles"] in its canonical form: per type and key the value every seat holds, or a
+    table of every seat when they differ; entries equal to the default (count = copies_per_type,
+    points = the card's) dropped, so a table that changes nothing is {} (the default: it plays,
+    and hashes, as no table). Refuses seat names these rules do not seat."""
+    out: dict[str, Any] = {}
+    for name, entry in rules["tiles"].items():
+        t = TYPE_BY_NAME[name]
+        default = {"count": rules["copies_per_type"], "points": TILE_TYPES[t].points}
+        for key, v in entry.items():
+            if isinstance(v, dict):
+                bad = [k for k in v if k not in seats]
+                if bad:
+                    raise VariantError(f"{where}: [rules] tiles.{name}.{key}.{bad[0]}: no such "
+                                       f"seat; seats here: {', '.join(seats)}")
+                per = [v.get(seat, default[key]) for seat in seats]
+                v = per[0] if len(set(per)) == 1 else dict(zip(seats, per, strict=True))
+            if v != default[key]:
+                out.setdefault(name, {})[key] = v
+    return out
+
+
+def _by_seat(rules: dict[str, Any], key: str, seats: list[str], default) -> np.ndarray:
+    """int64[seats, N_TYPES]: a tiles key (count or points) of every type for every seat."""
+    out = np.zeros((len(seats), N_TYPES), np.int64)
+    for t, tt in enumerate(TILE_TYPES):
+        v = rules["tiles"].get(tt.name, {}).get(key, default(tt))
+        for q, seat in enumerate(seats):
+            out[q, t] = v[seat] if isinstance(v, dict) else v
+    return out
+
+
+def tile_counts(rules: dict[str, Any], seats: list[str]) -> np.ndarray:
+    """int64[seats, N_TYPES]: copies of each type in each seat's bag (tiles.<type>.count, else
+    copies_per_type)."""
+    return _by_seat(rules, "count", seats, lambda tt: rules["copies_per_type"])
+
+
+def tile_points(rules: dict[str, Any], seats: list[str]) -> np.ndarray:
+    """int64[seats, N_TYPES]: each type's points for each seat (tiles.<type>.points, else the
+    card's), for the modes whose rules count tile points."""
+    return _by_seat(rules, "points", seats, lambda tt: tt.points)
+
+
+def tile_sets(rules: dict[str, Any], seats: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """(int64[seats, most tiles], int64[seats]): each seat's tiles before the shuffle, in type
+    order (as tiles.tile_set: the default is copies_per_type of each type), padded with -1, and
+    how many each seat has."""
+    counts = tile_counts(rules, seats)
+    sizes = counts.sum(axis=1)
+    out = np.full((len(seats), max(1, int(sizes.max()))), -1, np.int64)
+    for q in range(len(seats)):
+        out[q, :sizes[q]] = np.repeat(np.arange(N_TYPES, dtype=np.int64), counts[q])
+    return out, sizes.astype(np.int64)
+
+
+def dot_multiplier_table(rules: dict[str, Any]) -> np.ndarray:
+    """int64[6]: the path multiplier of a hex by its dots (0 and 1 dot: 0, a plain hex)."""
+    out = np.zeros(6, np.int64)
+    for k, v in rules["dot_multipliers"].items():
+        out[int(k)] = v
+    return out
+
+
+def hand_sizes(rules: dict[str, Any], seats: list[str]) -> list[int]:
+    """Each seat's hand size (hand_size: one value or a table by seat)."""
+    v = rules["hand_size"]
+    return [v[s] for s in seats] if isinstance(v, dict) else [v] * len(seats)
+
+
 def validate(rules: dict[str, Any], where: str) -> None:
     if rules["mode"] in ("tri", "tri2p"):
         if rules["dots"] == "list" or rules["dot_list"]:
@@ -162,16 +318,26 @@ def validate(rules: dict[str, Any], where: str) -> None:
                                f"allowed in mode {rules['mode']!r}: dots = 'default', 'none', "
                                f"'random'")
         return
+    # Battle plays on the card's board (game.validate refuses board_columns there)
+    cols = rules["board_columns"] if rules["mode"] == "race" else 9
+    board = board_of(cols)
+    if cols != 9 and rules["dots"] == "default":
+        raise VariantError(f"{where}: [rules] board_columns = {cols}: the default dot layout is the "
+                           f"9-column board's; allowed with board_columns = {cols}: dots = 'none', "
+                           f"'random' or 'list' (with a dot_list)")
     if rules["dots"] == "list":
         if not rules["dot_list"]:
             raise VariantError(f"{where}: [rules] dots = 'list' needs a non-empty dot_list")
         seen = set()
+        last = chr(ord("a") + cols - 1)
+        odd = "".join(chr(ord("a") + c) for c in range(1, cols, 2))
         for entry in rules["dot_list"]:
             ok = (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str)
                   and isinstance(entry[1], int) and not isinstance(entry[1], bool))
-            if not ok or entry[0] not in BOARD.names or not 2 <= entry[1] <= 5:
+            if not ok or entry[0] not in board.names or not 2 <= entry[1] <= 5:
                 raise VariantError(f"{where}: [rules] dot_list entry {entry!r}; allowed: "
-                                   f"[hex, dots] with hex one of a1..i9 (b..h to 10), dots 2..5")
+                                   f"[hex, dots] with hex one of a1..{last}9 ({odd[0]}..{odd[-1]} "
+                                   f"to 10), dots 2..5")
             if entry[0] in seen:
                 raise VariantError(f"{where}: [rules] dot_list names hex {entry[0]!r} twice")
             seen.add(entry[0])
@@ -222,11 +388,14 @@ def tri_warnings(rules: dict[str, Any]) -> list[str]:
 
 
 def dots_for(rules: dict[str, Any]) -> np.ndarray:
+    """The fixed dot layout of these rules (dots = 'random' lays the default's dots afresh each
+    game; on boards other than 9 columns the default layout is refused, see validate)."""
+    cols = rules.get("board_columns", 9)
+    if rules["dots"] == "none" or rules["dots"] == "random" and cols != 9:
+        return dots_array((), cols)
     if rules["dots"] in ("default", "random"):
         return dots_array(DEFAULT_DOTS)
-    if rules["dots"] == "none":
-        return dots_array(())
-    return dots_array([tuple(e) for e in rules["dot_list"]])
+    return dots_array([tuple(e) for e in rules["dot_list"]], cols)
 
 
 class Tables:
