@@ -153,8 +153,10 @@ def _on_kernel(rules: dict[str, Any], seats: Sequence[SeatBot]) -> bool:
 
 def swap_policy(rules: dict[str, Any], seats: Sequence[SeatBot]) -> np.ndarray:
     """The engine drivers' pie-rule argument (sim.engine.EngineGame.swap_policy): SWAP_OFF without
-    `swap`, else per player a coin for random bots and its own judgement for the others."""
-    if not rules["swap"]:
+    `swap`, else per player a coin for random bots and its own judgement for the others. Only
+    Race offers it so far (the other modes refuse the key; their columns are not turned back to
+    the players yet)."""
+    if not rules["swap"] or rules["mode"] != "race":
         return np.full(len(seats), engine.SWAP_OFF, np.int64)
     return np.array([engine.SWAP_COIN if s.bot.name == "random" else engine.SWAP_JUDGE for s in seats],
                     np.int64)
