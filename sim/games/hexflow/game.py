@@ -61,24 +61,6 @@ def _run(rules: dict[str, Any], seats: Sequence[SeatBot], first_game: int, n_gam
     return res, rec
 
 
-_TRI_TABLES: dict[str, Any] = {}
-
-
-def _tri_run(rules, seats, first_game, n_games, run_seed, record):
-    from .tri import TriTables, run_tri
-
-    key = json.dumps(rules, sort_keys=True)
-    if key not in _TRI_TABLES:
-        _TRI_TABLES[key] = TriTables(rules)
-    codes = np.array([s.bot.code for s in seats], dtype=np.int64)
-    par = np.zeros((len(seats), R.N_BOT_PARAMS), dtype=np.float64)
-    for i, s in enumerate(seats):
-        v = s.param_vector()
-        par[i, : len(v)] = v
-    tb = _TRI_TABLES[key]
-    return tb, run_tri(tb, rules, codes, par, first_game, n_games, run_seed, record)
-
-
 def _is_tri(rules) -> bool:
     return rules["mode"] in ("tri", "tri2p")
 
@@ -221,9 +203,9 @@ class HexflowGame(Game):
         if rules["mode"] == "battle":
             return _battle_columns(_battle_run(rules, seats, first_game, n_games, run_seed, False)[0])
         if _is_tri(rules):
-            from .tri import tri_columns
+            from .tri import tri_columns, tri_run
 
-            _, (res, _) = _tri_run(rules, seats, first_game, n_games, run_seed, False)
+            _, (res, _) = tri_run(rules, seats, first_game, n_games, run_seed, False)
             return {name: res[:, idx].astype(dt) for name, idx, dt in tri_columns(rules)}
         if _on_kernel(seats):
             res, _ = _run(rules, seats, first_game, n_games, run_seed, record=False)

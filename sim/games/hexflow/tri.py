@@ -19,12 +19,14 @@ Outputs: one int64 row per game, O_* columns.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 from numba import njit
 
 from sim.rng import below, game_seed, new_state
 
-from .kernel import _best_path, _critical, _deal, _find, _lay_dots, _link, _pair_through, _place
+from .kernel import _best_path, _critical, _deal, _find, _lay_dots, _link, _pair_through, _place, _six, empty_links
 
 INF = 1 << 20
 BLOCK = 4
@@ -143,17 +145,6 @@ def _relink(h, nbr, ttype, emask, netid, netm, lnk):
         else:
             continue
         lnk[u * 6 + o] = _link(u, o, nbr, ttype, emask, netid)
-
-
-def empty_links(nbr: np.ndarray) -> np.ndarray:
-    """lnk of the empty board (see `_link`): every hex's empty node steps to its neighbours'."""
-    nh = nbr.shape[0]
-    lnk = np.full(nh * 12, -1, np.int64)
-    for h in range(nh):
-        for s in range(6):
-            if nbr[h, s] >= 0:
-                lnk[h * 12 + s] = (int(nbr[h, s]) * 2) << 1 | 1
-    return lnk
 
 
 @njit(cache=True)
@@ -470,12 +461,6 @@ def _ends_after(p, h, t, r, first, corners, nbr, ttype, emask, netid, netm, par,
                     if n >= 0 and ttype[n] < 0 and end[n] == 0:
                         k += 1
     return k
-
-
-@njit(cache=True)
-def _six(a):
-    """The six values of a side-indexed row as a tuple (passed on without reference counting)."""
-    return (a[0], a[1], a[2], a[3], a[4], a[5])
 
 
 @njit(cache=True)
@@ -1117,10 +1102,32 @@ def tri_traced(game, rules, seats, game_index, run_seed):
     return Trace(game.name, dict(rules), list(tb.seats), game_index, run_seed, out, row, data)
 
 
-def _tri_run_for(rules, seats, game_index, run_seed):
-    from .game import _tri_run
+_TRI_TABLES: dict[str, TriTables] = {}
 
-    return _tri_run(rules, seats, game_index, 1, run_seed, True)
+
+def tri_tables(rules) -> TriTables:
+    """TriTables of a rule set, built once per process (the chunks of a run share them)."""
+    key = json.dumps(rules, sort_keys=True)
+    if key not in _TRI_TABLES:
+        _TRI_TABLES[key] = TriTables(rules)
+    return _TRI_TABLES[key]
+
+
+def tri_run(rules, seats, first_game, n_games, run_seed, record):
+    """The old chunk kernel on a run's games: (tables, (result rows, record))."""
+    from .rules import N_BOT_PARAMS
+
+    codes = np.array([s.bot.code for s in seats], dtype=np.int64)
+    par = np.zeros((len(seats), N_BOT_PARAMS), dtype=np.float64)
+    for i, s in enumerate(seats):
+        v = s.param_vector()
+        par[i, : len(v)] = v
+    tb = tri_tables(rules)
+    return tb, run_tri(tb, rules, codes, par, first_game, n_games, run_seed, record)
+
+
+def _tri_run_for(rules, seats, game_index, run_seed):
+    return tri_run(rules, seats, game_index, 1, run_seed, True)
 
 
 def tri_verify(game, trace) -> None:
