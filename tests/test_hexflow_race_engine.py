@@ -181,7 +181,7 @@ def test_search_games_pass_the_shared_checks():
 
 def test_search_is_offered_only_on_the_engine():
     assert "mcts" in [b.name for b in GAME.bots]
-    for mode in ("battle", "tri", "tri2p"):
+    for mode in ("battle",):  # Tri-Board is on the engine too (test_hexflow_tri_engine.py)
         seat = GAME.seat_names(GAME.resolve_rules({"mode": mode}, "test"))[-1]
         with pytest.raises(VariantError, match=rf"seats\.{seat}: bot 'mcts' is not available in mode '{mode}'"):
             variants.load(f"hexflow/{mode}", {f"seats.{seat}": "mcts"})

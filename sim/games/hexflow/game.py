@@ -14,7 +14,7 @@ from sim.errors import VariantError
 from sim.games.base import Game, SeatBot, Trace
 
 from . import kernel as K
-from . import race
+from . import race, tri_engine
 from . import rules as R
 from .board import BOARD, SEATS
 from .tiles import TILE_TYPES
@@ -87,10 +87,10 @@ def _columns(res: np.ndarray) -> dict[str, np.ndarray]:
     return {name: res[:, idx].astype(dt) for name, idx, dt in R.column_names()}
 
 
-# modes whose rules are engine functions (sim/engine.py): only they can seat the search bot and
-# lookahead (ENGINE_BOTS)
-ENGINE_MODES = ("race",)
-ENGINE_BOTS = (search.BOT_MCTS, K.BOT_LOOKAHEAD)
+# modes whose rules are engine functions (sim/engine.py; Tri-Board's in tri_engine.py): only they
+# can seat the search bot (ENGINE_BOTS: the modes each engine bot plays in; lookahead is Race's)
+ENGINE_MODES = ("race", "tri", "tri2p")
+ENGINE_BOTS = {search.BOT_MCTS: ENGINE_MODES, K.BOT_LOOKAHEAD: ("race",)}
 # Race defaults of the search bot (docs/rules/hexflow.md, "The search bot on Race"): greedy
 # rollouts cut off after 3 decisions and scored by greedy's evaluation (a cost difference in hexes,
 # so 3 hexes per logistic unit), little exploration (c = 0.3: about 40 moves share the budget);
@@ -105,6 +105,12 @@ def _race_mcts() -> search.SearchBot:
 
 
 MCTS = _race_mcts()
+
+
+def _tri_on_kernel(seats: Sequence[SeatBot]) -> bool:
+    """Tri-Board line-ups the old chunk kernel (tri._play) still plays: random and greedy only;
+    the search bot plays on the engine (the same games for random and greedy)."""
+    return all(s.bot.code in (K.BOT_RANDOM, K.BOT_GREEDY) for s in seats)
 
 
 def _on_kernel(seats: Sequence[SeatBot]) -> bool:
@@ -184,11 +190,12 @@ class HexflowGame(Game):
                     f"{p.default!r}; mode {mode!r} uses: {', '.join(MODE_PARAMS[mode])}")
 
     def check_seats(self, rules: dict[str, Any], seats: dict[str, SeatBot], where: str) -> None:
-        """The search bot and lookahead play only in modes on the engine interface."""
+        """The search bot plays only in modes on the engine interface, lookahead only in Race."""
         for name, s in seats.items():
-            if s.bot.code in ENGINE_BOTS and rules["mode"] not in ENGINE_MODES:
+            modes = ENGINE_BOTS.get(s.bot.code)
+            if modes is not None and rules["mode"] not in modes:
                 raise VariantError(f"{where}: seats.{name}: bot {s.bot.name!r} is not available in mode "
-                                   f"{rules['mode']!r}; allowed in modes: {', '.join(ENGINE_MODES)}")
+                                   f"{rules['mode']!r}; allowed in modes: {', '.join(modes)}")
 
     def warnings(self, rules: dict[str, Any]) -> list[str]:
         if rules["mode"] == "battle":
@@ -203,18 +210,23 @@ class HexflowGame(Game):
         if rules["mode"] == "battle":
             return _battle_columns(_battle_run(rules, seats, first_game, n_games, run_seed, False)[0])
         if _is_tri(rules):
-            from .tri import tri_columns, tri_run
+            if _tri_on_kernel(seats):
+                from .tri import tri_columns, tri_run
 
-            _, (res, _) = tri_run(rules, seats, first_game, n_games, run_seed, False)
-            return {name: res[:, idx].astype(dt) for name, idx, dt in tri_columns(rules)}
+                _, (res, _) = tri_run(rules, seats, first_game, n_games, run_seed, False)
+                return {name: res[:, idx].astype(dt) for name, idx, dt in tri_columns(rules)}
+            return tri_engine.chunk(rules, seats, first_game, n_games, run_seed)
         if _on_kernel(seats):
             res, _ = _run(rules, seats, first_game, n_games, run_seed, record=False)
             return _columns(res)
         return _columns(_race_engine_chunk(rules, seats, first_game, n_games, run_seed))
 
     def engine_replay(self, rules, seats, game_index, run_seed):
-        """(tables, decisions) of a Race game through the engine (Battle and Tri-Board are not on
+        """(tables, decisions) of a Race or Tri-Board game through the engine (Battle is not on
         the engine yet: None)."""
+        if _is_tri(rules):
+            t, rec, _ = tri_engine.replay(rules, seats, game_index, run_seed)
+            return t, rec
         if rules["mode"] != "race":
             return None
         t = race.tables(rules)
@@ -233,9 +245,7 @@ class HexflowGame(Game):
             return Trace(self.name, dict(rules), list(SEATS), game_index, run_seed,
                          BT.moves_from_record(rec), row, data)
         if _is_tri(rules):
-            from .tri import tri_traced
-
-            return tri_traced(self, rules, seats, game_index, run_seed)
+            return tri_engine.traced(self.name, rules, seats, game_index, run_seed)
         return _race_traced(rules, seats, game_index, run_seed)
 
     # each mode has its own kernels (tri and tri2p share theirs); seconds measured on this machine
