@@ -100,7 +100,7 @@ def random_rules(mode, seed):
 
 
 def kernel_columns(rules, seats, n, seed):
-    _, (res, _) = T.tri_run(rules, seats, 0, n, seed, False)
+    res = T.tri_run(rules, seats, 0, n, seed)
     return {name: res[:, idx] for name, idx, _ in T.tri_columns(rules)}
 
 

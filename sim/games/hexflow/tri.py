@@ -1,9 +1,14 @@
-"""Compiled Tri-Board kernel (modes "tri", 3 players, and "tri2p"): one call plays a chunk.
+"""The Tri-Board chunk kernel (modes "tri", 3 players, and "tri2p") and the trace verifier.
 
-Board state and the placement/union-find helpers are Race mode's (kernel.py: `_place`, `_find`,
-`_best_path`, `_pair_through`, `_critical`); what differs lives here:
-- the greedy's distance maps step along a link table (`lnk`, node x side -> next node and cost)
-  kept up to date tile by tile (`_relink`) instead of re-reading the board at every step;
+The rules are engine functions in tri_engine.py (tables, position, the rule helpers and the
+bots); `_play` is the chunk kernel they were ported from, one call per chunk with every array a
+local. It plays the same games from the same helpers and stays for random-only line-ups, which
+it plays ~1.7x faster than the engine's drivers (per-decision calls that hand the tables,
+position and scratch on; docs/rules/hexflow.md, "Tri-Board on the engine"), and as the oracle
+the engine is tested against (tests/test_hexflow_tri_engine.py). Every other line-up and every
+traced game plays on the engine.
+
+What Tri-Board adds to Race's rules (kernel.py):
 - seats 0..ns-1 each own ONE corner (corners[q]); goals are the centre hexes (any of them);
   a corner is reserved for its owner; in tri2p the dead corner I is cut out of `nbr`;
 - a hand tile may be the Wildcard (index WILD = 11), declared as a standard type when placed;
@@ -14,7 +19,7 @@ Board state and the placement/union-find helpers are Race mode's (kernel.py: `_p
   tile lands on one of its empty hexes (`_reach_goal`).
 
 Graph nodes as in kernel.py: h*2 = empty hex h, h*2 + j = network j of the tile on h.
-Outputs: one int64 row per game, O_* columns.
+Outputs: one int64 row per game, O_* columns (tri_columns).
 """
 
 from __future__ import annotations
@@ -67,8 +72,6 @@ O_REACH = 16
 O_WILD = 19
 N_OUT = 22
 BOT_RANDOM, BOT_GREEDY = 0, 1
-# recorded move: seat, kind (0 place, 1 pass), hex, hand tile, declared type, rotation, turn
-N_REC = 7
 
 
 @njit(cache=True)
@@ -157,13 +160,11 @@ def _resolve(wmask, cmask, mover, ns, order_pos, shared, corners, centres, point
 @njit(cache=True)
 def _play(first_game, n_games, run_seed, cfg, order, bot_code, bot_par, corners, corner_owner,
           centres, is_centre, dcen, nbr, dist, n_orient, rot_of, net_mask, emask_t, points,
-          tileset, dots_fixed, dot_pool, free_hexes, lnk0, res, record, rec_moves, rec_bag,
-          rec_dots, rec_n):
+          tileset, dots_fixed, dot_pool, free_hexes, lnk0, res):
     """Play games first_game .. first_game + n_games - 1 of a Tri-Board mode; res[n_games, N_OUT].
 
     order: seats in turn order (III first). lnk0: the empty board's link table (`empty_links`),
-    kept up to date only when a greedy seat reads it. With `record`, the single game's moves (N_REC
-    fields), bags and dots go to rec_*."""
+    kept up to date only when a greedy seat reads it."""
     nh = nbr.shape[0]
     nn = nh * 2
     ns = corners.shape[0]
@@ -253,22 +254,18 @@ def _play(first_game, n_games, run_seed, cfg, order, bot_code, bot_par, corners,
             row[c] = 0
         _lay_dots(rng, cfg[C_DOTS_RANDOM] != 0, free_hexes, dot_pool, dots_fixed, shuf, dots, mult)
         for q in range(ns):
-            _deal(rng, q, tileset, nbag, bag, bagn, hand, hand_size, record, rec_bag)
+            _deal(rng, q, tileset, nbag, bag, bagn, hand, hand_size, False, bag)
             placed_any[q] = 0
             blocked[q] = 0
             if blocked_loses:
                 _reach_goal(corners[q], is_centre, dcen, nbr, ttype, emask, netid, netm, seen,
                             stamp, stack, wit[q])
-        if record:
-            for h in range(nh):
-                rec_dots[h] = dots[h]
         oi = 0
         turn = 0
         consec = 0
         winner = -1
         reason = -1
         wins = 0
-        nrec = 0
         while True:
             if turn >= max_turns:
                 reason = E_TURN_CAP
@@ -287,13 +284,6 @@ def _play(first_game, n_games, run_seed, cfg, order, bot_code, bot_par, corners,
                                   n_orient, rot_of, emask_t, ttype, adj, need, front, nfront,
                                   placed_any, hand, ot, od, orr, fit, mv)
             if not ok:
-                if record:
-                    rec_moves[nrec, 0] = cur
-                    rec_moves[nrec, 1] = 1
-                    for f in range(2, 6):
-                        rec_moves[nrec, f] = -1
-                    rec_moves[nrec, 6] = turn
-                    nrec += 1
                 row[O_PASS + cur] += 1
                 consec += 1
                 if consec >= ns:
@@ -305,15 +295,6 @@ def _play(first_game, n_games, run_seed, cfg, order, bot_code, bot_par, corners,
             th = mv[1]
             t = mv[2]
             r = mv[3]
-            if record:
-                rec_moves[nrec, 0] = cur
-                rec_moves[nrec, 1] = 0
-                rec_moves[nrec, 2] = h
-                rec_moves[nrec, 3] = th
-                rec_moves[nrec, 4] = t
-                rec_moves[nrec, 5] = r
-                rec_moves[nrec, 6] = turn
-                nrec += 1
             nfront = _place(cur, h, t, r, nbr, net_mask, emask_t, ttype, trot, towner, emask,
                             netid, netm, par, adj, need, front, pos, nfront)
             if greedy:
@@ -403,8 +384,6 @@ def _play(first_game, n_games, run_seed, cfg, order, bot_code, bot_par, corners,
         row[O_FIRST] = order[0]
         row[O_SHARED] = wins if nwin > 1 else 0
         row[O_NWIN] = nwin
-        if record:
-            rec_n[0] = nrec
 
 
 # ---- Python side: tables, the thin wrapper, outcome columns -------------------------------------
@@ -422,51 +401,6 @@ def tri_columns(rules) -> list[tuple[str, int, object]]:
     return cols
 
 
-def run_tri(tb: TriTables, rules, codes, par, first_game, n_games, run_seed, record):
-    """Thin wrapper: allocate, call the kernel; returns (res, (moves, bags, dots, n))."""
-    ns = len(tb.seats)
-    if codes.shape[0] != ns:
-        raise ValueError(f"hexflow {rules['mode']} needs {ns} seats, got {codes.shape[0]}")
-    res = np.zeros((n_games, N_OUT), dtype=np.int64)
-    nh = tb.tb.size
-    if record:
-        rec = (np.zeros((rules["max_turns"] + 1, N_REC), np.int64),
-               np.zeros((ns, tb.tileset.shape[0]), np.int64), np.zeros(nh, np.int64),
-               np.zeros(2, np.int64))
-    else:
-        rec = (np.zeros((1, N_REC), np.int64), np.zeros((ns, 1), np.int64),
-               np.zeros(1, np.int64), np.zeros(2, np.int64))
-    _play(np.int64(first_game), np.int64(n_games), np.uint64(run_seed), tb.cfg, tb.order, codes,
-          par, tb.corners, tb.corner_owner, tb.centres, tb.is_centre, tb.dcen, tb.nbr, tb.dist,
-          tb.n_orient, tb.rot_of, tb.net_mask, tb.emask, tb.points, tb.tileset, tb.dots,
-          tb.dot_pool, tb.free, tb.lnk0, res, record, *rec)
-    return res, rec
-
-
-def tri_traced(game, rules, seats, game_index, run_seed):
-    """The same game as play_chunk's row `game_index`, move by move."""
-    from sim.games.base import Trace
-
-    from .tiles import TILE_TYPES
-
-    tb, (res, (moves, bags, dots, n)) = _tri_run_for(rules, seats, game_index, run_seed)
-    names = tb.tb.board.names
-    row = {name: res[0, idx].item() for name, idx, _ in tri_columns(rules)}
-    out = []
-    for i in range(int(n[0])):
-        seat, kind, h, th, t, r, turn = (int(x) for x in moves[i])
-        if kind == 1:
-            out.append({"seat": tb.seats[seat], "move": "pass", "turn": turn})
-            continue
-        code = TILE_TYPES[t].code
-        mv = {"seat": tb.seats[seat], "turn": turn, "hex": names[h], "tile": TILE_TYPES[t].name,
-              "rotation": r, "wildcard": th == WILD,
-              "move": f"{'W=' if th == WILD else ''}{code}{r} {names[h]}"}
-        out.append(mv)
-    data = {"bags": bags.tolist(), "dots": dots.tolist()}
-    return Trace(game.name, dict(rules), list(tb.seats), game_index, run_seed, out, row, data)
-
-
 _TRI_TABLES: dict[str, TriTables] = {}
 
 
@@ -478,21 +412,25 @@ def tri_tables(rules) -> TriTables:
     return _TRI_TABLES[key]
 
 
-def tri_run(rules, seats, first_game, n_games, run_seed, record):
-    """The old chunk kernel on a run's games: (tables, (result rows, record))."""
+def tri_run(rules, seats, first_game, n_games, run_seed) -> np.ndarray:
+    """Result rows (the O_* columns) of games first_game .. first_game + n_games - 1 by _play."""
     from .rules import N_BOT_PARAMS
 
+    tb = tri_tables(rules)
+    ns = len(tb.seats)
+    if len(seats) != ns:
+        raise ValueError(f"hexflow {rules['mode']} needs {ns} seats, got {len(seats)}")
     codes = np.array([s.bot.code for s in seats], dtype=np.int64)
-    par = np.zeros((len(seats), N_BOT_PARAMS), dtype=np.float64)
+    par = np.zeros((ns, N_BOT_PARAMS), dtype=np.float64)
     for i, s in enumerate(seats):
         v = s.param_vector()
         par[i, : len(v)] = v
-    tb = tri_tables(rules)
-    return tb, run_tri(tb, rules, codes, par, first_game, n_games, run_seed, record)
-
-
-def _tri_run_for(rules, seats, game_index, run_seed):
-    return tri_run(rules, seats, game_index, 1, run_seed, True)
+    res = np.zeros((n_games, N_OUT), dtype=np.int64)
+    _play(np.int64(first_game), np.int64(n_games), np.uint64(run_seed), tb.cfg, tb.order, codes,
+          par, tb.corners, tb.corner_owner, tb.centres, tb.is_centre, tb.dcen, tb.nbr, tb.dist,
+          tb.n_orient, tb.rot_of, tb.net_mask, tb.emask, tb.points, tb.tileset, tb.dots,
+          tb.dot_pool, tb.free, tb.lnk0, res)
+    return res
 
 
 def tri_verify(game, trace) -> None:
