@@ -115,7 +115,8 @@ def pair_rate(game: Game, rules: dict, s: list[SeatBot], seconds: float, repeats
 def mcts_rate(game: Game, rules: dict, s: list[SeatBot], seconds: float, repeats: int = 3) -> dict:
     """Games/s of mcts against greedy, and the search's playouts/s: decisions of the mcts seat
     (counted on traced games) times its iterations, over the CPU time of those games."""
-    iterations = s[0].params["iterations"]
+    # the parameters the seat plays by (a game may give its modes their own defaults)
+    iterations = (game.play_seats(rules, s) if hasattr(game, "play_seats") else s)[0].params["iterations"]
     out, n = pair_rate(game, rules, s, seconds, repeats)
     decisions, cpu = 0, 0.0
     for i in range(min(n, 4)):

@@ -365,3 +365,23 @@ def test_play_metrics_replay_tri_games():
     s = pm.summary.set_index("metric")
     assert s.loc["branching_factor", "value"] >= 1 and s.loc["decision_moves", "value"] > 0
     assert len(pm.per_game) == 6
+
+
+def test_tri_modes_play_their_own_search_defaults():
+    """A search bot left at Race's defaults plays the mode's (game.TRI_MCTS); a parameter set
+    to another value is kept; the other bots are untouched."""
+    tri2p = GAME.resolve_rules({"mode": "tri2p"}, "test")
+    got = G.mode_seats(tri2p, [mcts(), mcts(c=0.9), *seats_for(GAME, tri2p, "greedy")[:1]])
+    assert got[0].params == {**mcts().params, **G.TRI_MCTS["tri2p"]}
+    assert got[1].params["c"] == 0.9 and got[1].params["iterations"] == G.TRI_MCTS["tri2p"]["iterations"]
+    assert got[2].bot.name == "greedy"
+    tri = GAME.resolve_rules({"mode": "tri"}, "test")
+    assert G.mode_seats(tri, [mcts()])[0].params["rollout"] == "random"
+    race = GAME.resolve_rules({}, "test")
+    assert G.mode_seats(race, [mcts()])[0].params == mcts().params
+    # the variant's seat plays the mode's defaults: the same games as those values given outright
+    seats = [mcts(), *seats_for(GAME, tri2p, "greedy")[1:]]
+    explicit = [mcts(**G.TRI_MCTS["tri2p"]), *seats[1:]]
+    a = GAME.play_chunk(tri2p, seats, 5, 2, 3)
+    b = tri_engine.chunk(tri2p, explicit, 5, 2, 3)
+    assert all(np.array_equal(a[k], b[k]) for k in a)

@@ -98,13 +98,40 @@ ENGINE_BOTS = {search.BOT_MCTS: ENGINE_MODES, K.BOT_LOOKAHEAD: ("race",)}
 RACE_MCTS = {"iterations": 120, "c": 0.3, "rollout": "greedy", "rollout_depth": 3, "eval_scale": 3.0}
 
 
+# Tri-Board defaults of the search bot where they differ from Race's (docs/rules/hexflow.md, "The
+# search bot on Tri-Board"), chosen by measurement against greedy: tri2p keeps Race's greedy
+# rollouts cut after 3 decisions but scores the cut-off more softly (the Tri evaluation spans
+# about -30..+45 hexes: 8 hexes per logistic unit) with twice the iterations; the 3-player tri
+# plays uniform rollouts to the end (greedy's evaluation of a three-way race misleads the search:
+# most games end by the draw list, not by a completion)
+TRI_MCTS = {"tri2p": {"iterations": 240, "eval_scale": 8.0},
+            "tri": {"iterations": 240, "rollout": "random", "rollout_depth": 0}}
+
+
 def _race_mcts() -> search.SearchBot:
     bot = search.mcts_bot(next(b for b in R.BOTS if b.code == K.BOT_GREEDY))
     params = tuple(dataclasses.replace(p, default=RACE_MCTS.get(p.name, p.default)) for p in bot.params)
-    return dataclasses.replace(bot, params=params, doc=bot.doc + " HEXFLOW: Race mode only.")
+    tri = "; ".join(f"{m}: " + ", ".join(f"{k} = {v!r}" for k, v in d.items()) for m, d in TRI_MCTS.items())
+    return dataclasses.replace(bot, params=params, doc=bot.doc + (
+        " HEXFLOW: Race, Tri-Board and 2-player Tri-Board (not Battle). The defaults shown are Race's; "
+        f"in the Tri modes a parameter left at its Race default plays the mode's own ({tri})."))
 
 
 MCTS = _race_mcts()
+
+
+def mode_seats(rules: dict[str, Any], seats: Sequence[SeatBot]) -> list[SeatBot]:
+    """The seats as a Tri mode plays them: a search bot's parameters left at their Race defaults
+    take the mode's defaults (TRI_MCTS); every other seat as given."""
+    extra = TRI_MCTS.get(rules["mode"], {})
+    defaults = {p.name: p.default for p in MCTS.params}
+    out = []
+    for s in seats:
+        if s.bot.code == search.BOT_MCTS and extra:
+            params = {k: (extra[k] if k in extra and v == defaults[k] else v) for k, v in s.params.items()}
+            s = SeatBot(s.bot, params)
+        out.append(s)
+    return out
 
 
 def _tri_on_kernel(seats: Sequence[SeatBot]) -> bool:
@@ -190,6 +217,10 @@ class HexflowGame(Game):
                     f"(it would change the variant, not the games); leave it at its default "
                     f"{p.default!r}; mode {mode!r} uses: {', '.join(MODE_PARAMS[mode])}")
 
+    def play_seats(self, rules: dict[str, Any], seats: Sequence[SeatBot]) -> list[SeatBot]:
+        """The seats with the parameters they play by in this mode (`mode_seats`)."""
+        return mode_seats(rules, seats)
+
     def check_seats(self, rules: dict[str, Any], seats: dict[str, SeatBot], where: str) -> None:
         """The search bot plays only in modes on the engine interface, lookahead only in Race."""
         for name, s in seats.items():
@@ -216,7 +247,7 @@ class HexflowGame(Game):
 
                 res = tri_run(rules, seats, first_game, n_games, run_seed)
                 return {name: res[:, idx].astype(dt) for name, idx, dt in tri_columns(rules)}
-            return tri_engine.chunk(rules, seats, first_game, n_games, run_seed)
+            return tri_engine.chunk(rules, mode_seats(rules, seats), first_game, n_games, run_seed)
         if _on_kernel(seats):
             res, _ = _run(rules, seats, first_game, n_games, run_seed, record=False)
             return _columns(res)
@@ -226,7 +257,7 @@ class HexflowGame(Game):
         """(tables, decisions) of a Race or Tri-Board game through the engine (Battle is not on
         the engine yet: None)."""
         if _is_tri(rules):
-            t, rec, _ = tri_engine.replay(rules, seats, game_index, run_seed)
+            t, rec, _ = tri_engine.replay(rules, mode_seats(rules, seats), game_index, run_seed)
             return t, rec
         if rules["mode"] != "race":
             return None
@@ -246,10 +277,11 @@ class HexflowGame(Game):
             return Trace(self.name, dict(rules), list(SEATS), game_index, run_seed,
                          BT.moves_from_record(rec), row, data)
         if _is_tri(rules):
-            return tri_engine.traced(self.name, rules, seats, game_index, run_seed)
+            return tri_engine.traced(self.name, rules, mode_seats(rules, seats), game_index, run_seed)
         return _race_traced(rules, seats, game_index, run_seed)
 
-    # each mode has its own kernels (tri and tri2p share theirs); seconds measured on this machine
+    # each mode has its own kernels (tri and tri2p share theirs: tri._play for random-only
+    # line-ups, the engine's drivers over tri_engine.py otherwise); seconds measured on this machine
     warm_parts = (("race", 30.0), ("battle", 35.0), ("tri", 38.0))
 
     def warm(self, part: str = "all") -> None:
@@ -264,11 +296,15 @@ class HexflowGame(Game):
                 rules = self.resolve_rules(overrides, "warm")
                 n = len(self.seat_names(rules))
                 self.play_chunk(rules, (seats * 2)[:n], 0, 2, 0)
-        if "race" in parts:  # the engine path: the search bot's chunks and traced games
-            rules = self.resolve_rules({}, "warm")
-            mcts = SeatBot(MCTS, {**{p.name: p.default for p in MCTS.params}, "iterations": 4})
-            self.play_chunk(rules, [mcts, seats[1]], 0, 1, 0)
-            self.play_traced(rules, seats, 0, 0)
+                if _is_tri(rules):  # random-only line-ups: the chunk kernel tri._play
+                    self.play_chunk(rules, seats[:1] * n, 0, 2, 0)
+        mcts = SeatBot(MCTS, {**{p.name: p.default for p in MCTS.params}, "iterations": 4})
+        for label, overrides in (("race", {}), ("tri", {"mode": "tri"}), ("tri", {"mode": "tri2p"})):
+            if label in parts:  # the engine path: the search bot's chunks and traced games
+                rules = self.resolve_rules(overrides, "warm")
+                n = len(self.seat_names(rules))
+                self.play_chunk(rules, [mcts] + [seats[1]] * (n - 1), 0, 1, 0)
+                self.play_traced(rules, (seats * 2)[:n], 0, 0)
 
     # ---- verification -------------------------------------------------------------------------
     def verify_trace(self, trace: Trace) -> None:
