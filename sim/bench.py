@@ -95,11 +95,6 @@ def mcts_seats(game: Game, rules: dict, bot: str = "mcts") -> list[SeatBot] | No
         return None
     s = seats(game, rules, "greedy")
     s[0] = seats(game, rules, bot)[0]
-    # a mode's own measured settings where they differ from the bot's declared defaults (HEXFLOW
-    # Battle's mcts: game.BATTLE_MCTS)
-    own = getattr(game, "mode_bot_defaults", lambda rules, name: {})(rules, bot)
-    if own:
-        s[0] = SeatBot(s[0].bot, {**s[0].params, **own})
     try:
         game.check_seats(rules, dict(zip(game.seat_names(rules), s, strict=True)), "bench")
     except Exception:  # noqa: BLE001  (a mode the search bot does not play)
@@ -120,7 +115,8 @@ def pair_rate(game: Game, rules: dict, s: list[SeatBot], seconds: float, repeats
 def mcts_rate(game: Game, rules: dict, s: list[SeatBot], seconds: float, repeats: int = 3) -> dict:
     """Games/s of mcts against greedy, and the search's playouts/s: decisions of the mcts seat
     (counted on traced games) times its iterations, over the CPU time of those games."""
-    iterations = s[0].params["iterations"]
+    # the parameters the seat plays by (a game may give its modes their own defaults)
+    iterations = (game.play_seats(rules, s) if hasattr(game, "play_seats") else s)[0].params["iterations"]
     out, n = pair_rate(game, rules, s, seconds, repeats)
     decisions, cpu = 0, 0.0
     for i in range(min(n, 4)):

@@ -182,12 +182,13 @@ def test_search_games_pass_the_shared_checks():
                                                        mcts(iterations=8)], n=4, traced=2)
 
 
-def test_search_is_offered_only_on_the_engine():
+def test_search_is_offered_in_every_mode_lookahead_in_race_only():
     assert "mcts" in [b.name for b in GAME.bots]
-    for mode in ("tri", "tri2p"):  # Battle is on the engine too (tests/test_hexflow_battle_engine.py)
+    for mode in ("battle", "tri", "tri2p"):  # every mode is on the engine; lookahead is Race's
         seat = GAME.seat_names(GAME.resolve_rules({"mode": mode}, "test"))[-1]
-        with pytest.raises(VariantError, match=rf"seats\.{seat}: bot 'mcts' is not available in mode '{mode}'"):
-            variants.load(f"hexflow/{mode}", {f"seats.{seat}": "mcts"})
+        assert variants.load(f"hexflow/{mode}", {f"seats.{seat}": "mcts"}).seats[seat].bot.code == search.BOT_MCTS
+        with pytest.raises(VariantError, match=rf"seats\.{seat}: bot 'lookahead' is not available in mode '{mode}'"):
+            variants.load(f"hexflow/{mode}", {f"seats.{seat}": "lookahead"})
     v = variants.load("hexflow/race", {"seats.B": "mcts"})
     assert v.seats["B"].bot.code == search.BOT_MCTS
 

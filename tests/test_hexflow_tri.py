@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from sim.errors import VariantError
 from sim.games.hexflow import GAME
 from sim.games.hexflow import tri as T
+from sim.games.hexflow import tri_engine as E
 from sim.games.hexflow.position import TriPosition
 from sim.games.hexflow.tiles import BLOCK, TILE_TYPES, TYPE_BY_CODE
 from sim.games.hexflow.tri import TriTables, _py_resolve
@@ -419,13 +420,13 @@ def test_greedy_score_bound_never_undercuts_the_score(ns, p, cp, wo, cut, wq):
     p %= ns
     wo_a = np.array(wo[:ns], np.int64)
     wq_a = np.array(wq[:ns], np.float64)
-    ub = T._upper(p, cp, wo_a, wq_a, ns)
+    ub = E._upper(p, cp, wo_a, wq_a, ns)
     sc = float(-min(cp, 30))  # the kernel's score before its (non-negative) penalties
     for q in range(ns):
         if q != p:
             sc += wq_a[q] * min(max(wo[q] - cut[q], 0), 30)
     assert sc <= ub
-    assert T._upper(p, 0, wo_a, wq_a, ns) >= 1e18  # a win is never skipped
+    assert E._upper(p, 0, wo_a, wq_a, ns) >= 1e18  # a win is never skipped
 
 
 # ---- the greedy's link table and distance maps -------------------------------------------------

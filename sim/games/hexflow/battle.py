@@ -27,9 +27,8 @@ from numba import njit
 from sim.rng import below, game_seed, new_state
 
 from .board import BOARD, multiplier
-from .kernel import _arrive4, _critical, _deal, _hand_pairs, _lay_dots, _link, _pair_through, hot, hot_inline
+from .kernel import _arrive4, _critical, _deal, _hand_pairs, _lay_dots, _link, _pair_through, _six, empty_links, hot, hot_inline
 from .tiles import BLOCK, TILE_TYPES, networks, orientations
-from .tri import _six, empty_links
 
 INF = 1 << 20
 STAR6 = 7

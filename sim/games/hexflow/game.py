@@ -13,7 +13,7 @@ from sim import engine, search
 from sim.errors import VariantError
 from sim.games.base import Game, SeatBot, Trace
 
-from . import battle_engine, race
+from . import battle_engine, race, tri_engine
 from . import kernel as K
 from . import rules as R
 from .board import BOARD, SEATS, board_of
@@ -61,24 +61,6 @@ def _run(rules: dict[str, Any], seats: Sequence[SeatBot], first_game: int, n_gam
     return res, rec
 
 
-_TRI_TABLES: dict[str, Any] = {}
-
-
-def _tri_run(rules, seats, first_game, n_games, run_seed, record):
-    from .tri import TriTables, run_tri
-
-    key = json.dumps(rules, sort_keys=True)
-    if key not in _TRI_TABLES:
-        _TRI_TABLES[key] = TriTables(rules)
-    codes = np.array([s.bot.code for s in seats], dtype=np.int64)
-    par = np.zeros((len(seats), R.N_BOT_PARAMS), dtype=np.float64)
-    for i, s in enumerate(seats):
-        v = s.param_vector()
-        par[i, : len(v)] = v
-    tb = _TRI_TABLES[key]
-    return tb, run_tri(tb, rules, codes, par, first_game, n_games, run_seed, record)
-
-
 def _is_tri(rules) -> bool:
     return rules["mode"] in ("tri", "tri2p")
 
@@ -106,9 +88,10 @@ def _columns(res: np.ndarray) -> dict[str, np.ndarray]:
     return {name: res[:, idx].astype(dt) for name, idx, dt in R.column_names()}
 
 
-# modes whose rules are engine functions (sim/engine.py): only they can seat the search bot
-# (ENGINE_BOTS: the modes each engine bot plays; lookahead is written for Race's rules alone)
-ENGINE_MODES = ("race", "battle")
+# modes whose rules are engine functions (sim/engine.py; Battle's in battle_engine.py, Tri-Board's
+# in tri_engine.py): every mode seats the search bot (ENGINE_BOTS: the modes each engine bot plays
+# in; lookahead is Race's)
+ENGINE_MODES = ("race", "battle", "tri", "tri2p")
 ENGINE_BOTS = {search.BOT_MCTS: ENGINE_MODES, K.BOT_LOOKAHEAD: ("race",)}
 # Race defaults of the search bot (docs/rules/hexflow.md, "The search bot on Race"): greedy
 # rollouts cut off after 3 decisions and scored by greedy's evaluation (a cost difference in hexes,
@@ -117,16 +100,29 @@ ENGINE_BOTS = {search.BOT_MCTS: ENGINE_MODES, K.BOT_LOOKAHEAD: ("race",)}
 RACE_MCTS = {"iterations": 120, "c": 0.3, "rollout": "greedy", "rollout_depth": 3, "eval_scale": 3.0}
 # Battle's (docs/rules/hexflow.md, "The search bot on Battle"): Race's settings at half the budget,
 # the smallest measured budget that beats greedy in well over 60% of decisive games (30 iterations
-# about 50%, 60 about 70%, 120 about 80%, at 2.5x the cost of 60); a seat sets them explicitly,
-# `A = { bot = "mcts", iterations = 60 }`, since the bot's declared defaults are Race's
+# about 50%, 60 about 70%, 120 about 80%, at 2.5x the cost of 60)
 BATTLE_MCTS = {**RACE_MCTS, "iterations": 60}
+
+
+# Tri-Board defaults of the search bot where they differ from Race's (docs/rules/hexflow.md, "The
+# search bot on Tri-Board"), chosen by measurement against greedy: tri2p keeps Race's greedy
+# rollouts cut after 3 decisions but scores the cut-off more softly (the Tri evaluation spans
+# about -30..+45 hexes: 8 hexes per logistic unit) with twice the iterations; the 3-player tri
+# plays uniform rollouts to the end (greedy's evaluation of a three-way race misleads the search:
+# most games end by the draw list, not by a completion)
+TRI_MCTS = {"tri2p": {"iterations": 240, "eval_scale": 8.0},
+            "tri": {"iterations": 240, "rollout": "random", "rollout_depth": 0}}
+# each mode's settings of the search bot where they differ from Race's (mode_seats applies them)
+MODE_MCTS = {"battle": {"iterations": BATTLE_MCTS["iterations"]}, **TRI_MCTS}
 
 
 def _race_mcts() -> search.SearchBot:
     bot = search.mcts_bot(next(b for b in R.BOTS if b.code == K.BOT_GREEDY))
     params = tuple(dataclasses.replace(p, default=RACE_MCTS.get(p.name, p.default)) for p in bot.params)
-    return dataclasses.replace(bot, params=params, doc=bot.doc + " HEXFLOW: Race and Battle modes; the defaults "
-                               "are Race's, Battle's measured setting is iterations = 60 (docs/rules/hexflow.md).")
+    modes = "; ".join(f"{m}: " + ", ".join(f"{k} = {v!r}" for k, v in d.items()) for m, d in MODE_MCTS.items())
+    return dataclasses.replace(bot, params=params, doc=bot.doc + (
+        " HEXFLOW: every mode. The defaults shown are Race's; in another mode a parameter left at "
+        f"its Race default plays the mode's own ({modes})."))
 
 
 MCTS = _race_mcts()
@@ -138,6 +134,27 @@ MCTS = _race_mcts()
 # (Battle refuses them: they stay at their defaults there.)
 ENGINE_ONLY = ("tiles", "base_score", "dot_multipliers", "board_columns", "opponent_corners",
                "first_tile", "swap")
+
+
+def mode_seats(rules: dict[str, Any], seats: Sequence[SeatBot]) -> list[SeatBot]:
+    """The seats as a mode plays them: a search bot's parameters left at their Race defaults take
+    the mode's defaults (MODE_MCTS); every other seat as given."""
+    extra = MODE_MCTS.get(rules["mode"], {})
+    defaults = {p.name: p.default for p in MCTS.params}
+    out = []
+    for s in seats:
+        if s.bot.code == search.BOT_MCTS and extra:
+            params = {k: (extra[k] if k in extra and v == defaults[k] else v) for k, v in s.params.items()}
+            s = SeatBot(s.bot, params)
+        out.append(s)
+    return out
+
+
+def _tri_on_kernel(seats: Sequence[SeatBot]) -> bool:
+    """Tri-Board random-only line-ups play on the chunk kernel tri._play, which plays the same
+    games as the engine path ~1.7x faster there; every other line-up on the engine, as fast for
+    greedy (docs/rules/hexflow.md, "Tri-Board on the engine")."""
+    return all(s.bot.code == K.BOT_RANDOM for s in seats)
 
 
 def _on_kernel(rules: dict[str, Any], seats: Sequence[SeatBot]) -> bool:
@@ -335,6 +352,10 @@ class HexflowGame(Game):
                     f"(it would change the variant, not the games); leave it at its default "
                     f"{p.default!r}; mode {mode!r} uses: {', '.join(MODE_PARAMS[mode])}")
 
+    def play_seats(self, rules: dict[str, Any], seats: Sequence[SeatBot]) -> list[SeatBot]:
+        """The seats with the parameters they play by in this mode (`mode_seats`)."""
+        return mode_seats(rules, seats)
+
     def check_seats(self, rules: dict[str, Any], seats: dict[str, SeatBot], where: str) -> None:
         """The search bot plays only in modes on the engine interface, lookahead only in Race."""
         for name, s in seats.items():
@@ -342,11 +363,6 @@ class HexflowGame(Game):
             if modes is not None and rules["mode"] not in modes:
                 raise VariantError(f"{where}: seats.{name}: bot {s.bot.name!r} is not available in mode "
                                    f"{rules['mode']!r}; allowed in modes: {', '.join(modes)}")
-
-    def mode_bot_defaults(self, rules: dict[str, Any], bot: str) -> dict[str, Any]:
-        """A mode's measured settings of a bot where they differ from its declared defaults (which
-        are Race's): the search bot in Battle (BATTLE_MCTS). sim/bench.py seats the bot with them."""
-        return dict(BATTLE_MCTS) if bot == "mcts" and rules["mode"] == "battle" else {}
 
     def warnings(self, rules: dict[str, Any]) -> list[str]:
         if rules["mode"] == "battle":
@@ -361,12 +377,16 @@ class HexflowGame(Game):
         if rules["mode"] == "battle":
             if _on_kernel(rules, seats):
                 return _battle_columns(_battle_run(rules, seats, first_game, n_games, run_seed, False)[0])
-            return _battle_columns(_engine_chunk(battle_engine.tables(rules), rules, seats, first_game, n_games, run_seed))
+            rows = _engine_chunk(battle_engine.tables(rules), rules, mode_seats(rules, seats), first_game,
+                                 n_games, run_seed)
+            return _battle_columns(rows)
         if _is_tri(rules):
-            from .tri import tri_columns
+            if _tri_on_kernel(seats):
+                from .tri import tri_columns, tri_run
 
-            _, (res, _) = _tri_run(rules, seats, first_game, n_games, run_seed, False)
-            return {name: res[:, idx].astype(dt) for name, idx, dt in tri_columns(rules)}
+                res = tri_run(rules, seats, first_game, n_games, run_seed)
+                return {name: res[:, idx].astype(dt) for name, idx, dt in tri_columns(rules)}
+            return tri_engine.chunk(rules, mode_seats(rules, seats), first_game, n_games, run_seed)
         if _on_kernel(rules, seats):
             res, _ = _run(rules, seats, first_game, n_games, run_seed, record=False)
             return _columns(res)
@@ -375,10 +395,11 @@ class HexflowGame(Game):
         return _race_columns(rules, rows, swapped)
 
     def engine_replay(self, rules, seats, game_index, run_seed):
-        """(tables, decisions) of a Race or Battle game through the engine (Tri-Board is not on
-        the engine yet: None)."""
-        if rules["mode"] not in ENGINE_MODES:
-            return None
+        """(tables, decisions) of a game of any mode through the engine."""
+        seats = mode_seats(rules, seats)
+        if _is_tri(rules):
+            t, rec, _ = tri_engine.replay(rules, seats, game_index, run_seed)
+            return t, rec
         t = _engine_tables(rules)
         codes, par = engine.bot_arrays(seats)
         rec, _, _ = engine.play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
@@ -387,14 +408,13 @@ class HexflowGame(Game):
 
     def play_traced(self, rules, seats, game_index, run_seed) -> Trace:
         if rules["mode"] == "battle":
-            return _battle_traced(rules, seats, game_index, run_seed)
+            return _battle_traced(rules, mode_seats(rules, seats), game_index, run_seed)
         if _is_tri(rules):
-            from .tri import tri_traced
-
-            return tri_traced(self, rules, seats, game_index, run_seed)
+            return tri_engine.traced(self.name, rules, mode_seats(rules, seats), game_index, run_seed)
         return _race_traced(rules, seats, game_index, run_seed)
 
-    # each mode has its own kernels (tri and tri2p share theirs); seconds measured on this machine
+    # each mode has its own kernels (tri and tri2p share theirs: tri._play for random-only
+    # line-ups, the engine's drivers over tri_engine.py otherwise); seconds measured on this machine
     warm_parts = (("race", 30.0), ("battle", 35.0), ("tri", 38.0))
 
     def warm(self, part: str = "all") -> None:
@@ -409,12 +429,16 @@ class HexflowGame(Game):
                 rules = self.resolve_rules(overrides, "warm")
                 n = len(self.seat_names(rules))
                 self.play_chunk(rules, (seats * 2)[:n], 0, 2, 0)
+                if _is_tri(rules):  # random-only line-ups: the chunk kernel tri._play
+                    self.play_chunk(rules, seats[:1] * n, 0, 2, 0)
         mcts = SeatBot(MCTS, {**{p.name: p.default for p in MCTS.params}, "iterations": 4})
-        for mode in ENGINE_MODES:  # the engine path: the search bot's chunks and traced games
-            if mode in parts:
-                rules = self.resolve_rules({"mode": mode}, "warm")
-                self.play_chunk(rules, [mcts, seats[1]], 0, 1, 0)
-                self.play_traced(rules, seats, 0, 0)
+        for label, overrides in (("race", {}), ("battle", {"mode": "battle"}), ("tri", {"mode": "tri"}),
+                                 ("tri", {"mode": "tri2p"})):
+            if label in parts:  # the engine path: the search bot's chunks and traced games
+                rules = self.resolve_rules(overrides, "warm")
+                n = len(self.seat_names(rules))
+                self.play_chunk(rules, [mcts] + [seats[1]] * (n - 1), 0, 1, 0)
+                self.play_traced(rules, (seats * 2)[:n], 0, 0)
 
     # ---- verification -------------------------------------------------------------------------
     def verify_trace(self, trace: Trace) -> None:

@@ -109,6 +109,23 @@ def _lay_dots(rng, random_dots, free_hexes, dot_pool, dots_fixed, shuf, dots, mu
         mult[h] = dots[h] + 1 if dots[h] >= 2 else 0
 
 
+@njit(cache=True)
+def _six(a):
+    """The six values of a side-indexed row as a tuple (passed on without reference counting)."""
+    return (a[0], a[1], a[2], a[3], a[4], a[5])
+
+
+def empty_links(nbr: np.ndarray) -> np.ndarray:
+    """lnk of the empty board (see `_link`): every hex's empty node steps to its neighbours'."""
+    nh = nbr.shape[0]
+    lnk = np.full(nh * 12, -1, np.int64)
+    for h in range(nh):
+        for s in range(6):
+            if nbr[h, s] >= 0:
+                lnk[h * 12 + s] = (int(nbr[h, s]) * 2) << 1 | 1
+    return lnk
+
+
 @hot
 def _find(par, x):
     while par[x] != x:

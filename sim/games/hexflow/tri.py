@@ -1,9 +1,14 @@
-"""Compiled Tri-Board kernel (modes "tri", 3 players, and "tri2p"): one call plays a chunk.
+"""The Tri-Board chunk kernel (modes "tri", 3 players, and "tri2p") and the trace verifier.
 
-Board state and the placement/union-find helpers are Race mode's (kernel.py: `_place`, `_find`,
-`_best_path`, `_pair_through`, `_critical`); what differs lives here:
-- the greedy's distance maps step along a link table (`lnk`, node x side -> next node and cost)
-  kept up to date tile by tile (`_relink`) instead of re-reading the board at every step;
+The rules are engine functions in tri_engine.py (tables, position, the rule helpers and the
+bots); `_play` is the chunk kernel they were ported from, one call per chunk with every array a
+local. It plays the same games from the same helpers and stays for random-only line-ups, which
+it plays ~1.7x faster than the engine's drivers (per-decision calls that hand the tables,
+position and scratch on; docs/rules/hexflow.md, "Tri-Board on the engine"), and as the oracle
+the engine is tested against (tests/test_hexflow_tri_engine.py). Every other line-up and every
+traced game plays on the engine.
+
+What Tri-Board adds to Race's rules (kernel.py):
 - seats 0..ns-1 each own ONE corner (corners[q]); goals are the centre hexes (any of them);
   a corner is reserved for its owner; in tri2p the dead corner I is cut out of `nbr`;
 - a hand tile may be the Wildcard (index WILD = 11), declared as a standard type when placed;
@@ -14,25 +19,46 @@ Board state and the placement/union-find helpers are Race mode's (kernel.py: `_p
   tile lands on one of its empty hexes (`_reach_goal`).
 
 Graph nodes as in kernel.py: h*2 = empty hex h, h*2 + j = network j of the tile on h.
-Outputs: one int64 row per game, O_* columns.
+Outputs: one int64 row per game, O_* columns (tri_columns).
 """
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 from numba import njit
 
-from sim.rng import below, game_seed, new_state
+from sim.rng import game_seed, new_state
 
-from .kernel import _best_path, _critical, _deal, _find, _lay_dots, _link, _pair_through, _place
+from .kernel import _deal, _lay_dots, _place, empty_links  # noqa: F401  (empty_links: re-exported)
+from .tri_engine import (  # noqa: F401  (the rule helpers, the tables and the seats are tri_engine's)
+    C_BLOCK_CHECK,
+    C_BLOCK_CONNECTED,
+    C_BLOCKED_LOSES,
+    C_DOTS_RANDOM,
+    C_HAND,
+    C_MAX_TURNS,
+    C_SHARED,
+    C_STALEMATE,
+    C_WILD_BLOCK,
+    N_CFG,
+    TriTables,
+    _centre_mask,
+    _dist_map,
+    _greedy_move,
+    _path_value,
+    _random_move,
+    _reach_goal,
+    _relink,
+    _standing,
+    tri_seats,
+)
 
 INF = 1 << 20
 BLOCK = 4
 WILD = 11
 
-C_HAND, C_BLOCK_CONNECTED, C_BLOCKED_LOSES, C_BLOCK_CHECK, C_MAX_TURNS, C_DOTS_RANDOM, \
-    C_SHARED, C_WILD_BLOCK, C_STALEMATE = range(9)
-N_CFG = 9
 # end reasons: the Race tuple's codes (rules.END_REASONS)
 E_PATH, E_OPP_PATH, E_BLOCKED, E_SELF_BLOCKED, E_BOTH_BLOCKED, E_ST_CLOSEST, E_ST_DRAW, \
     E_NO_MOVE, E_TURN_CAP = range(9)
@@ -46,619 +72,6 @@ O_REACH = 16
 O_WILD = 19
 N_OUT = 22
 BOT_RANDOM, BOT_GREEDY = 0, 1
-# recorded move: seat, kind (0 place, 1 pass), hex, hand tile, declared type, rotation, turn
-N_REC = 7
-
-
-@njit(cache=True)
-def _centre_mask(c, centres, ttype, netm, par):
-    """Bit k set when the lines on corner hex c reach centre hex centres[k]."""
-    out = 0
-    if ttype[c] < 0:
-        return 0
-    for k in range(centres.shape[0]):
-        x = centres[k]
-        if ttype[x] < 0:
-            continue
-        if x == c:
-            out |= 1 << k
-            continue
-        for i in range(2):
-            if netm[c * 2 + i] == 0:
-                continue
-            a = _find(par, c * 2 + i)
-            for j in range(2):
-                if netm[x * 2 + j] != 0 and _find(par, x * 2 + j) == a:
-                    out |= 1 << k
-    return out
-
-
-@njit(cache=True)
-def _legal(p, h, t, r, placed_any, corners, corner_owner, ttype, adj, need, emask_t,
-           block_connected):
-    if ttype[h] >= 0:
-        return False
-    co = corner_owner[h]
-    if co >= 0 and co != p:
-        return False
-    if placed_any[p] == 0:
-        if h != corners[p]:
-            return False
-        return not (t == BLOCK and block_connected)
-    if adj[h] == 0:
-        return False
-    if t == BLOCK:
-        return not block_connected
-    return (emask_t[t, r] & need[h]) != 0
-
-
-@njit(cache=True)
-def _options(p, hand, n_orient, rot_of, wild_block, ot, od, orr):
-    """Distinct (hand tile, declared type, rotation) seat p could play; returns how many."""
-    n = 0
-    for k in range(hand.shape[1]):
-        t = hand[p, k]
-        if t < 0:
-            continue
-        dup = False
-        for k2 in range(k):
-            if hand[p, k2] == t:
-                dup = True
-        if dup:
-            continue
-        lo = t
-        hi = t + 1
-        if t == WILD:
-            lo = 0
-            hi = WILD
-        for d in range(lo, hi):
-            if t == WILD and d == BLOCK and not wild_block:
-                continue
-            for o in range(n_orient[d]):
-                ot[n] = t
-                od[n] = d
-                orr[n] = rot_of[d, o]
-                n += 1
-    return n
-
-
-@njit(cache=True)
-def _relink(h, nbr, ttype, emask, netid, netm, lnk):
-    """Keep lnk[u * 6 + s] = _link(u, s) for every node after a tile landed on hex h: the tile's
-    networks, and the nodes of its neighbours that stepped onto the empty hex h."""
-    for j in range(2):
-        u = h * 2 + j
-        m = netm[u]
-        for s in range(6):
-            lnk[u * 6 + s] = _link(u, s, nbr, ttype, emask, netid) if (m >> s) & 1 else -1
-    for s in range(6):
-        n = nbr[h, s]
-        if n < 0:
-            continue
-        o = (s + 3) % 6
-        if ttype[n] < 0:
-            u = n * 2
-        elif (emask[n] >> o) & 1:
-            u = n * 2 + netid[n * 6 + o]
-        else:
-            continue
-        lnk[u * 6 + o] = _link(u, o, nbr, ttype, emask, netid)
-
-
-def empty_links(nbr: np.ndarray) -> np.ndarray:
-    """lnk of the empty board (see `_link`): every hex's empty node steps to its neighbours'."""
-    nh = nbr.shape[0]
-    lnk = np.full(nh * 12, -1, np.int64)
-    for h in range(nh):
-        for s in range(6):
-            if nbr[h, s] >= 0:
-                lnk[h * 12 + s] = (int(nbr[h, s]) * 2) << 1 | 1
-    return lnk
-
-
-@njit(cache=True)
-def _dist_map(src, nsrc, lnk, ttype, netm, d, dq):
-    """0-1 BFS from the hexes src[:nsrc] (empty: cost 1, placed: each network cost 0) over the
-    potential graph; d[node] = empty hexes to fill on the cheapest way, the node's own included.
-    Steps come from the link table (`_relink`). dq: int64[12 * 2 * NH + 4]. (Race's
-    `kernel._bfs` is the one-source, one-goal case.)"""
-    nn = d.shape[0]
-    for i in range(nn):
-        d[i] = INF
-    head = nn * 6
-    tail = head
-    for k in range(nsrc):
-        h = src[k]
-        if ttype[h] < 0:
-            d[h * 2] = 1
-            dq[tail] = h * 2
-            tail += 1
-        else:
-            for j in range(2):
-                if netm[h * 2 + j] != 0:
-                    d[h * 2 + j] = 0
-                    head -= 1
-                    dq[head] = h * 2 + j
-    while head < tail:
-        u = dq[head]
-        head += 1
-        du = d[u]
-        b = u * 6
-        for s in range(6):
-            e = lnk[b + s]
-            if e < 0:
-                continue
-            v = e >> 1
-            w = e & 1
-            if du + w < d[v]:
-                d[v] = du + w
-                if w == 0:
-                    head -= 1
-                    dq[head] = v
-                else:
-                    dq[tail] = v
-                    tail += 1
-
-
-@njit(cache=True)
-def _reach_goal(c, is_centre, dcen, nbr, ttype, emask, netid, netm, seen, stamp, stack, wit):
-    """Can a line still run from corner hex c to a centre hex? Depth-first, nearest-to-centre
-    first. On success marks the empty hexes of the way found in wit (cleared first)."""
-    nh = ttype.shape[0]
-    for h in range(nh):
-        wit[h] = 0
-    stamp[0] += 1
-    st = stamp[0]
-    nn = seen.shape[0]
-    pn = stack[nn * 7:]
-    top = 0
-    if ttype[c] < 0:
-        stack[0] = c * 2
-        top = 1
-        seen[c * 2] = st
-        pn[c * 2] = -1
-    else:
-        for j in range(2):
-            if netm[c * 2 + j] != 0:
-                stack[top] = c * 2 + j
-                top += 1
-                seen[c * 2 + j] = st
-                pn[c * 2 + j] = -1
-    while top > 0:
-        top -= 1
-        u = stack[top]
-        h = u >> 1
-        if is_centre[h]:
-            v = u
-            while v != -1:
-                if ttype[v >> 1] < 0:
-                    wit[v >> 1] = 1
-                v = pn[v]
-            return True
-        m = 63 if ttype[h] < 0 else netm[u]
-        # push the farthest first so the nearest is searched first
-        for pass_d in range(2):
-            for s in range(6):
-                if not (m >> s) & 1:
-                    continue
-                n = nbr[h, s]
-                if n < 0:
-                    continue
-                if ttype[n] < 0:
-                    v = n * 2
-                else:
-                    o = (s + 3) % 6
-                    if not (emask[n] >> o) & 1:
-                        continue
-                    v = n * 2 + netid[n * 6 + o]
-                near = dcen[n] < dcen[h]
-                if near != (pass_d == 1) or seen[v] == st:
-                    continue
-                seen[v] = st
-                pn[v] = u
-                stack[top] = v
-                top += 1
-    return False
-
-
-@njit(cache=True)
-def _standing(q, c, centres, dist, points, dots, ttype, netm, par):
-    """Draw-list measures of seat q (corner c): hexes from its corner lines to the nearest
-    centre hex (INF without a corner tile), tile points and dot hexes of those lines."""
-    if ttype[c] < 0:
-        return INF, 0, 0
-    r0 = _find(par, c * 2) if netm[c * 2] != 0 else -5
-    r1 = _find(par, c * 2 + 1) if netm[c * 2 + 1] != 0 else -5
-    best = INF
-    pts = 0
-    nd = 0
-    for h in range(ttype.shape[0]):
-        if ttype[h] < 0:
-            continue
-        on = h == c
-        for j in range(2):
-            if netm[h * 2 + j] != 0:
-                r = _find(par, h * 2 + j)
-                if r == r0 or r == r1:
-                    on = True
-        if not on:
-            continue
-        pts += points[ttype[h]]
-        if dots[h] >= 2:
-            nd += 1
-        for k in range(centres.shape[0]):
-            if dist[h, centres[k]] < best:
-                best = dist[h, centres[k]]
-    return best, pts, nd
-
-
-@njit(cache=True)
-def _path_value(c, cmask, centres, nbr, ttype, emask, netid, netm, par, mult, sn, ss, on, hc, bn):
-    """Best sum of mult over a simple line path from corner hex c to any reached centre hex."""
-    best = 0
-    for k in range(centres.shape[0]):
-        if (cmask >> k) & 1:
-            if centres[k] == c:
-                v = mult[c]
-            else:
-                v, _, _ = _best_path(c, centres[k], nbr, ttype, emask, netid, netm, par, mult, sn,
-                                     ss, on, hc, bn)
-            if v > best:
-                best = v
-    return best
-
-
-@njit(cache=True)
-def _fits(p, h, nopt, nblk, corner_owner, need, emask_t, od, orr, fit):
-    """How many of the turn's options seat p may place on frontier hex h (empty, next to a
-    tile): every Block option (nblk, 0 when Blocks must connect) plus the others whose line
-    ends meet need[h]. fit[x] caches the latter per need value x (-1 = not yet counted)."""
-    co = corner_owner[h]
-    if co >= 0 and co != p:
-        return 0
-    x = need[h]
-    if fit[x] < 0:
-        c = 0
-        for k in range(nopt):
-            t = od[k]
-            if t != BLOCK and (emask_t[t, orr[k]] & x) != 0:
-                c += 1
-        fit[x] = c
-    return fit[x] + nblk
-
-
-@njit(cache=True)
-def _nth_legal(p, h, i, nopt, ot, od, orr, placed_any, corners, corner_owner, ttype, adj, need,
-               emask_t, block_connected, out):
-    """out = (h, tile, declared type, rotation) of the i-th legal option on hex h (0-based, in
-    option order); False if h has i or fewer. The random bot's fallback after failed draws."""
-    for k in range(nopt):
-        if _legal(p, h, od[k], orr[k], placed_any, corners, corner_owner, ttype, adj, need,
-                  emask_t, block_connected):
-            if i == 0:
-                out[0] = h
-                out[1] = ot[k]
-                out[2] = od[k]
-                out[3] = orr[k]
-                return True
-            i -= 1
-    return False
-
-
-@njit(cache=True)
-def _random_move(p, rng, block_connected, wild_block, corners, corner_owner, n_orient, rot_of,
-                 emask_t, ttype, adj, need, front, nfront, placed_any, hand, ot, od, orr, fit,
-                 out):
-    """Uniform over legal (hex, hand tile, declared type, rotation): rejection sampling over
-    (frontier hex, option) pairs, then, when 24 tries fail, the i-th of all legal pairs in
-    (frontier order, option order) with i uniform. Legality on a frontier hex depends only on
-    need[h] (and the reserved corners), so the pairs are counted per need value (`_fits`)
-    rather than tested one by one."""
-    nopt = _options(p, hand, n_orient, rot_of, wild_block, ot, od, orr)
-    if nopt == 0:
-        return False
-    if placed_any[p] != 0 and nfront > 0:
-        for _ in range(24):
-            h = front[below(rng, nfront)]
-            k = below(rng, nopt)
-            if _legal(p, h, od[k], orr[k], placed_any, corners, corner_owner, ttype, adj, need,
-                      emask_t, block_connected):
-                out[0] = h
-                out[1] = ot[k]
-                out[2] = od[k]
-                out[3] = orr[k]
-                return True
-    if placed_any[p] == 0:  # the first tile: only the own corner
-        h = corners[p]
-        n = 0
-        for k in range(nopt):
-            if _legal(p, h, od[k], orr[k], placed_any, corners, corner_owner, ttype, adj, need,
-                      emask_t, block_connected):
-                n += 1
-        if n == 0:
-            return False
-        return _nth_legal(p, h, below(rng, n), nopt, ot, od, orr, placed_any, corners,
-                          corner_owner, ttype, adj, need, emask_t, block_connected, out)
-    nblk = 0
-    if not block_connected:
-        for k in range(nopt):
-            if od[k] == BLOCK:
-                nblk += 1
-    for x in range(64):
-        fit[x] = -1
-    n = 0
-    for j in range(nfront):
-        n += _fits(p, front[j], nopt, nblk, corner_owner, need, emask_t, od, orr, fit)
-    if n == 0:
-        return False
-    i = below(rng, n)
-    for j in range(nfront):
-        h = front[j]
-        c = _fits(p, h, nopt, nblk, corner_owner, need, emask_t, od, orr, fit)
-        if i >= c:
-            i -= c
-            continue
-        return _nth_legal(p, h, i, nopt, ot, od, orr, placed_any, corners, corner_owner, ttype,
-                          adj, need, emask_t, block_connected, out)
-    return False
-
-
-@njit(cache=True)
-def _open_ends(p, c, nbr, ttype, emask, netid, netm, par, end):
-    """end[h] = 1 for each empty hex a line of p's corner network points into; returns how many."""
-    nh = ttype.shape[0]
-    for h in range(nh):
-        end[h] = 0
-    if ttype[c] < 0:
-        return 0
-    r0 = _find(par, c * 2) if netm[c * 2] != 0 else -5
-    r1 = _find(par, c * 2 + 1) if netm[c * 2 + 1] != 0 else -5
-    ne = 0
-    for h in range(nh):
-        if ttype[h] < 0:
-            continue
-        for j in range(2):
-            m = netm[h * 2 + j]
-            if m == 0:
-                continue
-            r = _find(par, h * 2 + j)
-            if r != r0 and r != r1:
-                continue
-            for s in range(6):
-                if (m >> s) & 1:
-                    n = nbr[h, s]
-                    if n >= 0 and ttype[n] < 0 and end[n] == 0:
-                        end[n] = 1
-                        ne += 1
-    return ne
-
-
-@njit(cache=True)
-def _ends_after(p, h, t, r, first, corners, nbr, ttype, emask, netid, netm, par, net_mask, end, ne):
-    """Open line ends of p's corner network after tile (t, r) lands on h (see _open_ends)."""
-    if first:
-        k = 0
-        for j in range(2):
-            m = net_mask[t, r, j]
-            for s in range(6):
-                if (m >> s) & 1 and nbr[h, s] >= 0 and ttype[nbr[h, s]] < 0:
-                    k += 1
-        return k
-    if end[h] == 0:
-        return ne
-    c = corners[p]
-    r0 = _find(par, c * 2) if netm[c * 2] != 0 else -5
-    r1 = _find(par, c * 2 + 1) if netm[c * 2 + 1] != 0 else -5
-    k = ne - 1
-    for j in range(2):
-        m = net_mask[t, r, j]
-        if m == 0:
-            continue
-        joined = False
-        for s in range(6):
-            if (m >> s) & 1:
-                n = nbr[h, s]
-                o = (s + 3) % 6
-                if n >= 0 and ttype[n] >= 0 and (emask[n] >> o) & 1:
-                    rr = _find(par, n * 2 + netid[n * 6 + o])
-                    if rr == r0 or rr == r1:
-                        joined = True
-        if joined:
-            for s in range(6):
-                if (m >> s) & 1:
-                    n = nbr[h, s]
-                    if n >= 0 and ttype[n] < 0 and end[n] == 0:
-                        k += 1
-    return k
-
-
-@njit(cache=True)
-def _six(a):
-    """The six values of a side-indexed row as a tuple (passed on without reference counting)."""
-    return (a[0], a[1], a[2], a[3], a[4], a[5])
-
-
-@njit(cache=True)
-def _upper(p, cp, wo, wq, ns):
-    """The greedy's score for p's new cost cp when every opponent q keeps wo[q] (its cost
-    avoiding the hex): an upper bound on the real score once cp > 0 (INF when cp = 0, a win).
-    The kernel passes wo and wq as 3-tuples (no reference counting per call)."""
-    if cp == 0:
-        return 1e18
-    sc = 0.0
-    sc = -min(cp, 30)
-    for q in range(ns):
-        if q != p:
-            sc += wq[q] * min(wo[q], 30)
-    return sc
-
-
-@njit(cache=True)
-def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block, corners, corner_owner,
-                 is_centre, centres, nbr, n_orient, rot_of, net_mask, emask_t, ttype, emask, netid,
-                 netm, par, adj, need, front, nfront, placed_any, hand, ot, od, orr, lnk, dfw, dgo,
-                 dq, crit, cnt, a1, a2, src, newc, wq, end, out):
-    """Distance-map player. Per turn, for every seat q: cheapest completion D[q] (empty hexes
-    still to fill from q's corner to a centre hex) and maps from the corner (dfw[q]) and from the
-    centre hexes (dgo[q]; the same for every seat). A placement on h then gives q
-    min(way through the new tile, D[q] or D[q] + 1 if h was on every cheapest way) - exact for
-    completion (0). Score = -own + block_weight * (nearest opponent + half the other): wins at
-    once, never hands a win over, blocks the most dangerous opponent; pays `defense` when its
-    corner network is left with one open line end (an opponent's Block there seals it; half
-    with two in a 3-player game, where two opponents move before it; three times with none)."""
-    nopt = _options(p, hand, n_orient, rot_of, wild_block, ot, od, orr)
-    if nopt == 0:
-        return False
-    nh = ttype.shape[0]
-    nc = centres.shape[0]
-    for k in range(nc):
-        src[k] = centres[k]
-    _dist_map(src, nc, lnk, ttype, netm, dgo, dq)
-    dmin = newc[ns:]
-    for q in range(ns):
-        src[0] = corners[q]
-        _dist_map(src, 1, lnk, ttype, netm, dfw[q], dq)
-        best = INF
-        for k in range(nc):
-            x = centres[k]
-            if ttype[x] < 0:
-                best = min(best, dfw[q, x * 2])
-            else:
-                for j in range(2):
-                    if netm[x * 2 + j] != 0:
-                        best = min(best, dfw[q, x * 2 + j])
-        dmin[q] = best
-        _critical(dfw[q], dgo, best, nh, ttype, crit[q], cnt)
-    first = placed_any[p] == 0
-    block_opt = False  # without a Block option only hexes a line points into can take a tile
-    for k in range(nopt):
-        if od[k] == BLOCK and not block_connected:
-            block_opt = True
-    ne = _open_ends(p, corners[p], nbr, ttype, emask, netid, netm, par, end)
-    # per-turn opponent weights: an opponent weighs fully when level with or ahead of p (or one
-    # tile from the centre), a quarter otherwise (block only when threatened)
-    for q in range(ns):
-        wq[q] = block_weight if dmin[q] < dmin[p] or dmin[q] <= 2 else 0.25 * block_weight
-    wqt = (wq[0], wq[1], wq[ns - 1])  # ns = 2 or 3; _upper reads the first ns
-    # bounds: a candidate leaves each opponent q at most `without` (its cost avoiding h), and p at
-    # least the cheapest pair of arrivals; one scoring below the best so far (strictly: ties draw
-    # from rng) is skipped without its opponents' searches. Float rounding is monotone, so the
-    # bound summed in the score's order never undercuts the score.
-    prune = block_weight >= 0.0 and defense >= 0.0
-    wo = newc[2 * ns:]
-    bestsc = -1e18
-    nbest = 0
-    for i in range(nfront + 1):
-        if placed_any[p] == 0:
-            if i > 0:
-                break
-            h = corners[p]
-        else:
-            if i == nfront:
-                break
-            h = front[i]
-            if need[h] == 0 and not block_opt:
-                continue
-        # _legal's test of the hex itself, once for all the options
-        co = corner_owner[h]
-        if ttype[h] >= 0 or (co >= 0 and co != p) or (not first and adj[h] == 0):
-            continue
-        nd = need[h]
-        for q in range(ns):
-            wo[q] = INF if h == corners[q] else dmin[q] + crit[q, h]
-        wot = (wo[0], wo[1], wo[ns - 1])
-        at1 = h == corners[p]
-        at2 = is_centre[h] == 1
-        # arrivals (the cost of the node a line on side s would join, INF: none) read from the
-        # link table here and handed to _pair_through as tuples: a call with array arguments
-        # pays numba's reference counting, which cost more than its work
-        b = h * 12
-        for s in range(6):
-            e = lnk[b + s]
-            a1[p, s] = INF if e < 0 else dfw[p, e >> 1]
-            a2[s] = INF if e < 0 else dgo[e >> 1]
-        own = _six(a1[p])
-        cen = _six(a2)
-        if prune:
-            m1 = INF
-            m2 = INF
-            for s in range(6):
-                m1 = min(m1, a1[p, s])
-                m2 = min(m2, a2[s])
-            lb = m2 if at1 else (m1 if at2 else m1 + m2)
-            if _upper(p, min(lb, wo[p]), wot, wqt, ns) < bestsc:
-                continue
-        have_opp = False
-        for k in range(nopt):
-            t = od[k]
-            r = orr[k]
-            if not ((not block_connected) if t == BLOCK else
-                    (first or (emask_t[t, r] & nd) != 0)):
-                continue  # _legal's test of the option
-            via = INF
-            for j in range(2):
-                via = min(via, _pair_through(net_mask[t, r, j], own, cen, at1, at2))
-            newc[p] = min(via, wo[p])
-            if prune and _upper(p, newc[p], wot, wqt, ns) < bestsc:
-                continue
-            if not have_opp:
-                have_opp = True
-                for q in range(ns):
-                    if q != p:
-                        for s in range(6):
-                            e = lnk[b + s]
-                            a1[q, s] = INF if e < 0 else dfw[q, e >> 1]
-            for q in range(ns):
-                if q == p:
-                    continue
-                via = INF
-                theirs = _six(a1[q])
-                for j in range(2):
-                    via = min(via, _pair_through(net_mask[t, r, j], theirs, cen, h == corners[q],
-                                                 at2))
-                newc[q] = min(via, wo[q])
-            sc = 0.0
-            if newc[p] == 0:
-                sc = 1e9
-                for q in range(ns):
-                    if q != p and newc[q] == 0:
-                        sc -= 1e6
-            else:
-                hand_over = False
-                sc = -min(newc[p], 30)
-                for q in range(ns):
-                    if q == p:
-                        continue
-                    if newc[q] == 0:
-                        hand_over = True
-                    sc += wq[q] * min(newc[q], 30)
-                if hand_over:
-                    sc -= 1e8
-                ea = ne  # a tile off the corner network's open ends leaves them as they are
-                if first or end[h] != 0:
-                    ea = _ends_after(p, h, t, r, first, corners, nbr, ttype, emask, netid, netm,
-                                     par, net_mask, end, ne)
-                if ea == 0:
-                    sc -= 3.0 * defense
-                elif ea == 1:
-                    sc -= defense
-                elif ea == 2 and ns == 3:
-                    sc -= 0.5 * defense
-            if sc > bestsc:
-                bestsc = sc
-                nbest = 1
-                out[0] = h
-                out[1] = ot[k]
-                out[2] = t
-                out[3] = r
-            elif sc == bestsc:
-                nbest += 1
-                if below(rng, nbest) == 0:
-                    out[0] = h
-                    out[1] = ot[k]
-                    out[2] = t
-                    out[3] = r
-    return nbest > 0
 
 
 @njit(cache=True)
@@ -747,13 +160,11 @@ def _resolve(wmask, cmask, mover, ns, order_pos, shared, corners, centres, point
 @njit(cache=True)
 def _play(first_game, n_games, run_seed, cfg, order, bot_code, bot_par, corners, corner_owner,
           centres, is_centre, dcen, nbr, dist, n_orient, rot_of, net_mask, emask_t, points,
-          tileset, dots_fixed, dot_pool, free_hexes, lnk0, res, record, rec_moves, rec_bag,
-          rec_dots, rec_n):
+          tileset, dots_fixed, dot_pool, free_hexes, lnk0, res):
     """Play games first_game .. first_game + n_games - 1 of a Tri-Board mode; res[n_games, N_OUT].
 
     order: seats in turn order (III first). lnk0: the empty board's link table (`empty_links`),
-    kept up to date only when a greedy seat reads it. With `record`, the single game's moves (N_REC
-    fields), bags and dots go to rec_*."""
+    kept up to date only when a greedy seat reads it."""
     nh = nbr.shape[0]
     nn = nh * 2
     ns = corners.shape[0]
@@ -843,22 +254,18 @@ def _play(first_game, n_games, run_seed, cfg, order, bot_code, bot_par, corners,
             row[c] = 0
         _lay_dots(rng, cfg[C_DOTS_RANDOM] != 0, free_hexes, dot_pool, dots_fixed, shuf, dots, mult)
         for q in range(ns):
-            _deal(rng, q, tileset, nbag, bag, bagn, hand, hand_size, record, rec_bag)
+            _deal(rng, q, tileset, nbag, bag, bagn, hand, hand_size, False, bag)
             placed_any[q] = 0
             blocked[q] = 0
             if blocked_loses:
                 _reach_goal(corners[q], is_centre, dcen, nbr, ttype, emask, netid, netm, seen,
                             stamp, stack, wit[q])
-        if record:
-            for h in range(nh):
-                rec_dots[h] = dots[h]
         oi = 0
         turn = 0
         consec = 0
         winner = -1
         reason = -1
         wins = 0
-        nrec = 0
         while True:
             if turn >= max_turns:
                 reason = E_TURN_CAP
@@ -877,13 +284,6 @@ def _play(first_game, n_games, run_seed, cfg, order, bot_code, bot_par, corners,
                                   n_orient, rot_of, emask_t, ttype, adj, need, front, nfront,
                                   placed_any, hand, ot, od, orr, fit, mv)
             if not ok:
-                if record:
-                    rec_moves[nrec, 0] = cur
-                    rec_moves[nrec, 1] = 1
-                    for f in range(2, 6):
-                        rec_moves[nrec, f] = -1
-                    rec_moves[nrec, 6] = turn
-                    nrec += 1
                 row[O_PASS + cur] += 1
                 consec += 1
                 if consec >= ns:
@@ -895,15 +295,6 @@ def _play(first_game, n_games, run_seed, cfg, order, bot_code, bot_par, corners,
             th = mv[1]
             t = mv[2]
             r = mv[3]
-            if record:
-                rec_moves[nrec, 0] = cur
-                rec_moves[nrec, 1] = 0
-                rec_moves[nrec, 2] = h
-                rec_moves[nrec, 3] = th
-                rec_moves[nrec, 4] = t
-                rec_moves[nrec, 5] = r
-                rec_moves[nrec, 6] = turn
-                nrec += 1
             nfront = _place(cur, h, t, r, nbr, net_mask, emask_t, ttype, trot, towner, emask,
                             netid, netm, par, adj, need, front, pos, nfront)
             if greedy:
@@ -993,71 +384,9 @@ def _play(first_game, n_games, run_seed, cfg, order, bot_code, bot_par, corners,
         row[O_FIRST] = order[0]
         row[O_SHARED] = wins if nwin > 1 else 0
         row[O_NWIN] = nwin
-        if record:
-            rec_n[0] = nrec
 
 
 # ---- Python side: tables, the thin wrapper, outcome columns -------------------------------------
-
-def tri_seats(rules) -> tuple[str, ...]:
-    from .triboard import TRI2P_SEATS, TRI_SEATS
-
-    return TRI_SEATS if rules["mode"] == "tri" else TRI2P_SEATS
-
-
-class TriTables:
-    """Every array the Tri-Board kernel needs, built once per rule set."""
-
-    def __init__(self, rules):
-        from .tiles import TILE_TYPES, orientation_tables, tile_set
-        from .triboard import tri_board, tri_tile_set
-
-        tb = tri_board(rules["board_side"])
-        self.tb = tb
-        seats = tri_seats(rules)
-        self.seats = seats
-        self.n_orient, self.rot_of, self.net_mask = (a.astype(np.int64)
-                                                     for a in orientation_tables())
-        self.emask = (self.net_mask[:, :, 0] | self.net_mask[:, :, 1]).astype(np.int64)
-        nbr = tb.board.nbr.astype(np.int64)
-        self.dead = -1
-        if rules["mode"] == "tri2p":  # corner I: no tile, no transit
-            self.dead = tb.corner["I"]
-            nbr[self.dead, :] = -1
-            nbr[nbr == self.dead] = -1
-        self.nbr = nbr
-        self.lnk0 = empty_links(nbr)
-        self.dist = tb.board.dist.astype(np.int64)
-        self.corners = np.array([tb.corner[s] for s in seats], dtype=np.int64)
-        self.corner_owner = np.full(tb.size, -1, dtype=np.int64)
-        for q, c in enumerate(self.corners):
-            self.corner_owner[c] = q
-        self.order = np.array([seats.index(s) for s in ("III", "II", "I") if s in seats],
-                              dtype=np.int64)
-        self.centres = np.array(tb.centres, dtype=np.int64)
-        self.is_centre = np.zeros(tb.size, dtype=np.int64)
-        self.is_centre[self.centres] = 1
-        self.dcen = self.dist[:, self.centres].min(axis=1).copy()
-        self.points = np.array([t.points for t in TILE_TYPES], dtype=np.int64)
-        self.tileset = (tri_tile_set() if rules["mode"] == "tri"
-                        else tile_set(rules["copies_per_type"]).astype(np.int64))
-        default = tb.default_dots()
-        self.dots = default if rules["dots"] in ("default", "random") else np.zeros_like(default)
-        self.dot_pool = np.sort(default[default > 0])[::-1].copy()
-        free = tb.free_hexes()
-        self.free = free[free != self.dead].copy()
-        cfg = np.zeros(N_CFG, dtype=np.int64)
-        cfg[C_HAND] = rules["hand_size"]
-        cfg[C_BLOCK_CONNECTED] = rules["block_placement"] == "connected"
-        cfg[C_BLOCKED_LOSES] = rules["mode"] == "tri2p" and rules["blocked_player_loses"]
-        cfg[C_BLOCK_CHECK] = ("any_tile", "block_tile").index(rules["block_win_trigger"])
-        cfg[C_MAX_TURNS] = rules["max_turns"]
-        cfg[C_DOTS_RANDOM] = rules["dots"] == "random"
-        cfg[C_SHARED] = ("shared", "tiebreak").index(rules["shared_victory"])
-        cfg[C_WILD_BLOCK] = rules["wildcard_block"]
-        cfg[C_STALEMATE] = ("closest", "draw").index(rules["stalemate_rule"])
-        self.cfg = cfg
-
 
 def tri_columns(rules) -> list[tuple[str, int, object]]:
     seats = tri_seats(rules)
@@ -1072,55 +401,36 @@ def tri_columns(rules) -> list[tuple[str, int, object]]:
     return cols
 
 
-def run_tri(tb: TriTables, rules, codes, par, first_game, n_games, run_seed, record):
-    """Thin wrapper: allocate, call the kernel; returns (res, (moves, bags, dots, n))."""
+_TRI_TABLES: dict[str, TriTables] = {}
+
+
+def tri_tables(rules) -> TriTables:
+    """TriTables of a rule set, built once per process (the chunks of a run share them)."""
+    key = json.dumps(rules, sort_keys=True)
+    if key not in _TRI_TABLES:
+        _TRI_TABLES[key] = TriTables(rules)
+    return _TRI_TABLES[key]
+
+
+def tri_run(rules, seats, first_game, n_games, run_seed) -> np.ndarray:
+    """Result rows (the O_* columns) of games first_game .. first_game + n_games - 1 by _play."""
+    from .rules import N_BOT_PARAMS
+
+    tb = tri_tables(rules)
     ns = len(tb.seats)
-    if codes.shape[0] != ns:
-        raise ValueError(f"hexflow {rules['mode']} needs {ns} seats, got {codes.shape[0]}")
+    if len(seats) != ns:
+        raise ValueError(f"hexflow {rules['mode']} needs {ns} seats, got {len(seats)}")
+    codes = np.array([s.bot.code for s in seats], dtype=np.int64)
+    par = np.zeros((ns, N_BOT_PARAMS), dtype=np.float64)
+    for i, s in enumerate(seats):
+        v = s.param_vector()
+        par[i, : len(v)] = v
     res = np.zeros((n_games, N_OUT), dtype=np.int64)
-    nh = tb.tb.size
-    if record:
-        rec = (np.zeros((rules["max_turns"] + 1, N_REC), np.int64),
-               np.zeros((ns, tb.tileset.shape[0]), np.int64), np.zeros(nh, np.int64),
-               np.zeros(2, np.int64))
-    else:
-        rec = (np.zeros((1, N_REC), np.int64), np.zeros((ns, 1), np.int64),
-               np.zeros(1, np.int64), np.zeros(2, np.int64))
     _play(np.int64(first_game), np.int64(n_games), np.uint64(run_seed), tb.cfg, tb.order, codes,
           par, tb.corners, tb.corner_owner, tb.centres, tb.is_centre, tb.dcen, tb.nbr, tb.dist,
           tb.n_orient, tb.rot_of, tb.net_mask, tb.emask, tb.points, tb.tileset, tb.dots,
-          tb.dot_pool, tb.free, tb.lnk0, res, record, *rec)
-    return res, rec
-
-
-def tri_traced(game, rules, seats, game_index, run_seed):
-    """The same game as play_chunk's row `game_index`, move by move."""
-    from sim.games.base import Trace
-
-    from .tiles import TILE_TYPES
-
-    tb, (res, (moves, bags, dots, n)) = _tri_run_for(rules, seats, game_index, run_seed)
-    names = tb.tb.board.names
-    row = {name: res[0, idx].item() for name, idx, _ in tri_columns(rules)}
-    out = []
-    for i in range(int(n[0])):
-        seat, kind, h, th, t, r, turn = (int(x) for x in moves[i])
-        if kind == 1:
-            out.append({"seat": tb.seats[seat], "move": "pass", "turn": turn})
-            continue
-        code = TILE_TYPES[t].code
-        mv = {"seat": tb.seats[seat], "turn": turn, "hex": names[h], "tile": TILE_TYPES[t].name,
-              "rotation": r, "wildcard": th == WILD,
-              "move": f"{'W=' if th == WILD else ''}{code}{r} {names[h]}"}
-        out.append(mv)
-    data = {"bags": bags.tolist(), "dots": dots.tolist()}
-    return Trace(game.name, dict(rules), list(tb.seats), game_index, run_seed, out, row, data)
-
-
-def _tri_run_for(rules, seats, game_index, run_seed):
-    from .game import _tri_run
-
-    return _tri_run(rules, seats, game_index, 1, run_seed, True)
+          tb.dot_pool, tb.free, tb.lnk0, res)
+    return res
 
 
 def tri_verify(game, trace) -> None:

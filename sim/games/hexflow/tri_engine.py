@@ -1,0 +1,1431 @@
+"""HEXFLOW Tri-Board on the engine interface (sim/engine.py), one module for both Tri modes:
+"tri" (3 seats in the fixed order III, II, I, its own 18-tile bag with the Wildcard) and "tri2p"
+(seats II and III, the Race bag, corner I cut out of the board, the blocked-player loss). The
+modes differ only in table fields (seats, turn order, corners, bag, board links, blocked_loses);
+the rule functions are the same code. They play exactly the games of the chunk kernel
+tri._play: the same bots, the same draws in the same order (dots, then each seat's bag, then the
+bots' draws; the rules draw nothing after the set-up).
+
+The board of side 14 (105 hexes; index = column by column, top to bottom, see triboard.py;
+drawn as built, one side vertical):
+
+    a1=0    b1=14   c1=27  ...  m1=102  n1=104      a1: corner II,  a14: corner III,
+    a2=1    b2=15   c2=28  ...  m2=103              n1: corner I (in tri2p a dead hex: no
+    ...     ...     ...                                 tile, no transit, cut out of nbr)
+    a13=12  b13=26                                   centre hexes e5=54, e6=55, f5=64
+    a14=13                                           (side 13: one centre hex e5=50)
+
+Sides of a hex: 0 T, 1 TR, 2 BR, 3 B, 4 BL, 5 TL (nbr[h, s] = the neighbour across side s).
+Graph nodes as in kernel.py: h*2 = empty hex h, h*2 + j = network j of the tile on h.
+
+A move is one int64: seat to move places declared type d in rotation r on hex h, from its hand's
+Wildcard when w = 1, as `((h * 2 + w) * n_types + d) * 6 + r`; `pass_move` (= nh * 2 * n_types *
+6) is the pass, the only legal move of a seat with no legal placement.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, NamedTuple
+
+import numpy as np
+from numba import njit
+
+from sim import engine
+from sim.rng import below
+
+from . import kernel as K
+from .kernel import _best_path, _critical, _deal, _find, _lay_dots, _link, _pair_through, _place, _six
+from .race import (
+    H_ADJ,
+    H_DOTS,
+    H_EMASK,
+    H_FPOS,
+    H_FRONT,
+    H_MULT,
+    H_NEED,
+    H_TOWNER,
+    H_TROT,
+    H_TTYPE,
+    Q_BAGN,
+    Q_BLOCKED,
+    Q_PLACED,
+    _sorted_shuffle,
+)
+
+INF = 1 << 20
+BLOCK = 4
+WILD = 11
+# end reasons: the Race tuple's codes (rules.END_REASONS)
+E_PATH, E_OPP_PATH, E_BLOCKED, E_SELF_BLOCKED, E_BOTH_BLOCKED, E_ST_CLOSEST, E_ST_DRAW, \
+    E_NO_MOVE, E_TURN_CAP = range(9)
+# tiebreak levels (column hexflow_tiebreak)
+TB_NONE, TB_POINTS, TB_DOTS, TB_ORDER = 0, 1, 2, 3
+BOT_RANDOM, BOT_GREEDY = K.BOT_RANDOM, K.BOT_GREEDY
+# TriTables.cfg indices (the chunk kernel tri._play reads cfg)
+C_HAND, C_BLOCK_CONNECTED, C_BLOCKED_LOSES, C_BLOCK_CHECK, C_MAX_TURNS, C_DOTS_RANDOM, \
+    C_SHARED, C_WILD_BLOCK, C_STALEMATE = range(9)
+N_CFG = 9
+# the result row: the engine's four columns and three score slots (tri2p leaves the third 0),
+# then the game's own columns, three slots per per-seat tally
+O_WINNER, O_REASON, O_TURNS, O_FIRST = range(4)
+O_SCORE = 4
+O_SHARED, O_NWIN, O_TIEBREAK = 7, 8, 9
+O_PASS = 10
+O_BLOCKS = 13
+O_REACH = 16
+O_WILD = 19
+N_OUT = 22
+# position.st fields
+CUR, TURN, CONSEC, REASON, WINS, TIEBREAK, FIRST, NFRONT, OI, LINKED = range(10)
+N_ST = 10
+# further rows of position.sq (after Race's Q_BAGN, Q_PLACED, Q_BLOCKED): per-seat tallies
+Q_PASS, Q_BLOCKS, Q_WILD = 3, 4, 5
+N_Q = 6
+# rows of position.work (their contents never carry from one call to the next, so copies share
+# them): _reach_goal's visit marks, stamp and stack; _best_path's stacks and marks; the tiebreak's
+# multipliers and per-seat values; legal_moves' options; evaluate's distance map and queue
+W_SEEN, W_STAMP, W_STACK, W_SN, W_SS, W_ON, W_HC, W_BN, W_MULTS, W_SEATS, W_OPTS, W_D, W_DQ = range(13)
+N_W = 13
+
+
+class Tables(NamedTuple):
+    n_seats: np.int64
+    max_moves: np.int64
+    turn_cap: np.int64  # max_turns: a capped game has no winner (turn_cap)
+    res_width: np.int64
+    nh: np.int64  # hexes
+    n_types: np.int64  # standard tile types (the Wildcard is hand tile WILD = n_types)
+    pass_move: np.int64
+    hand_size: np.int64
+    block_connected: np.bool_  # rules.block_placement == "connected"
+    blocked_loses: np.bool_  # tri2p and rules.blocked_player_loses
+    block_tile_only: np.bool_  # rules.block_win_trigger == "block_tile"
+    stalemate_closest: np.bool_  # rules.stalemate_rule == "closest"
+    shared_all: np.bool_  # rules.shared_victory == "tiebreak": every joined seat is one contest
+    wild_block: np.bool_  # rules.wildcard_block: a Wildcard may be declared a Block
+    dots_random: np.bool_  # rules.dots == "random"
+    eval_block_weight: np.float64  # greedy's default block_weight, for `evaluate`
+    order: np.ndarray  # int64[ns]: seats in turn order (III first)
+    order_pos: np.ndarray  # int64[ns]: place of each seat in `order`
+    corners: np.ndarray  # int64[ns]: each seat's corner hex
+    corner_owner: np.ndarray  # int64[nh]: the seat a corner is reserved for, -1 elsewhere
+    centres: np.ndarray  # int64[1 or 3]: the centre hexes (the goals)
+    is_centre: np.ndarray  # int64[nh]
+    dcen: np.ndarray  # int64[nh]: hex distance to the nearest centre hex
+    nbr: np.ndarray  # int64[nh, 6], -1 off the board (and at tri2p's dead corner)
+    dist: np.ndarray  # int64[nh, nh]: hex distance
+    n_orient: np.ndarray  # int64[n_types]: distinct rotations of each type
+    rot_of: np.ndarray  # int64[n_types, 6]: those rotations
+    net_mask: np.ndarray  # int64[n_types, 6, 2]: side mask of each network of (type, rotation)
+    emask_t: np.ndarray  # int64[n_types, 6]: sides carrying a line of (type, rotation)
+    points: np.ndarray  # int64[n_types]: tile points (the tiebreak, the draw list)
+    tileset: np.ndarray  # int64[tiles]: one seat's tiles before the shuffle (WILD = the Wildcard)
+    dots_fixed: np.ndarray  # int64[nh]: the fixed dot layout (zeros with dots = "none")
+    dot_pool: np.ndarray  # int64[k]: the dots laid at random with dots = "random"
+    free_hexes: np.ndarray  # int64: the hexes random dots may land on
+    lnk0: np.ndarray  # int64[nh * 12]: the empty board's link table (kernel.empty_links)
+
+
+class Position(NamedTuple):
+    """Race's layout (race.Position) with Tri's per-seat rows. Rows of hx, per hex h: ttype,
+    trot, towner, emask, adj, need, front (front[:st[NFRONT]]), fpos, dots, mult (race.H_*)."""
+
+    hx: np.ndarray  # int64[10, nh]
+    netid: np.ndarray  # int64[nh * 6]: network (0 / 1) owning side s of the tile on h
+    nets: np.ndarray  # int64[2, nh * 2]: netm (side mask of network j of the tile on h), par
+    bag: np.ndarray  # int64[ns, tiles]: each seat's shuffled bag; bag[q, :bagn[q]] still to draw
+    hand: np.ndarray  # int64[ns, hand_size]: -1 = empty slot, WILD = the Wildcard
+    wit: np.ndarray  # int64[ns, nh]: the empty hexes of each seat's witness way to a centre hex
+    lnk: np.ndarray  # int64[nh * 12]: link table (kernel._link per node and side), kept up to
+    #                  date tile by tile once st[LINKED] (the greedy's and evaluate's first use)
+    sq: np.ndarray  # int64[N_Q, ns]: per seat bagn, placed_any, blocked, passes, Blocks, Wildcards
+    st: np.ndarray  # int64[N_ST]: the fields named above
+    work: np.ndarray  # int64[N_W, max(nh * 24 + 4, 3 * hand_size * 70)]: the W_* rows
+
+
+class Scratch(NamedTuple):
+    """The bots' working arrays (as tri._play allocated them once per chunk)."""
+
+    ot: np.ndarray  # options: hand tile, declared type, rotation
+    od: np.ndarray
+    orr: np.ndarray
+    fit: np.ndarray
+    mv: np.ndarray
+    dfw: np.ndarray
+    dgo: np.ndarray
+    dq: np.ndarray
+    crit: np.ndarray
+    cnt: np.ndarray
+    a1: np.ndarray
+    a2: np.ndarray
+    src: np.ndarray
+    newc: np.ndarray
+    wq: np.ndarray
+    endm: np.ndarray
+
+
+def tri_seats(rules) -> tuple[str, ...]:
+    from .triboard import TRI2P_SEATS, TRI_SEATS
+
+    return TRI_SEATS if rules["mode"] == "tri" else TRI2P_SEATS
+
+
+class TriTables:
+    """Every array the Tri-Board kernel needs, built once per rule set."""
+
+    def __init__(self, rules):
+        from .tiles import TILE_TYPES, orientation_tables, tile_set
+        from .triboard import tri_board, tri_tile_set
+
+        tb = tri_board(rules["board_side"])
+        self.tb = tb
+        seats = tri_seats(rules)
+        self.seats = seats
+        self.n_orient, self.rot_of, self.net_mask = (a.astype(np.int64)
+                                                     for a in orientation_tables())
+        self.emask = (self.net_mask[:, :, 0] | self.net_mask[:, :, 1]).astype(np.int64)
+        nbr = tb.board.nbr.astype(np.int64)
+        self.dead = -1
+        if rules["mode"] == "tri2p":  # corner I: no tile, no transit
+            self.dead = tb.corner["I"]
+            nbr[self.dead, :] = -1
+            nbr[nbr == self.dead] = -1
+        self.nbr = nbr
+        self.lnk0 = K.empty_links(nbr)
+        self.dist = tb.board.dist.astype(np.int64)
+        self.corners = np.array([tb.corner[s] for s in seats], dtype=np.int64)
+        self.corner_owner = np.full(tb.size, -1, dtype=np.int64)
+        for q, c in enumerate(self.corners):
+            self.corner_owner[c] = q
+        self.order = np.array([seats.index(s) for s in ("III", "II", "I") if s in seats],
+                              dtype=np.int64)
+        self.centres = np.array(tb.centres, dtype=np.int64)
+        self.is_centre = np.zeros(tb.size, dtype=np.int64)
+        self.is_centre[self.centres] = 1
+        self.dcen = self.dist[:, self.centres].min(axis=1).copy()
+        self.points = np.array([t.points for t in TILE_TYPES], dtype=np.int64)
+        self.tileset = (tri_tile_set() if rules["mode"] == "tri"
+                        else tile_set(rules["copies_per_type"]).astype(np.int64))
+        default = tb.default_dots()
+        self.dots = default if rules["dots"] in ("default", "random") else np.zeros_like(default)
+        self.dot_pool = np.sort(default[default > 0])[::-1].copy()
+        free = tb.free_hexes()
+        self.free = free[free != self.dead].copy()
+        cfg = np.zeros(N_CFG, dtype=np.int64)
+        cfg[C_HAND] = rules["hand_size"]
+        cfg[C_BLOCK_CONNECTED] = rules["block_placement"] == "connected"
+        cfg[C_BLOCKED_LOSES] = rules["mode"] == "tri2p" and rules["blocked_player_loses"]
+        cfg[C_BLOCK_CHECK] = ("any_tile", "block_tile").index(rules["block_win_trigger"])
+        cfg[C_MAX_TURNS] = rules["max_turns"]
+        cfg[C_DOTS_RANDOM] = rules["dots"] == "random"
+        cfg[C_SHARED] = ("shared", "tiebreak").index(rules["shared_victory"])
+        cfg[C_WILD_BLOCK] = rules["wildcard_block"]
+        cfg[C_STALEMATE] = ("closest", "draw").index(rules["stalemate_rule"])
+        self.cfg = cfg
+
+
+def build_tables(rules: dict[str, Any]) -> Tables:
+    """The Tri-Board tables of a resolved rule set (TriTables' arrays, named)."""
+    from .rules import BOTS
+
+    tb = TriTables(rules)
+    cfg = tb.cfg
+    ns = len(tb.seats)
+    nh = tb.nbr.shape[0]
+    n_types = tb.n_orient.shape[0]
+    hs = int(cfg[C_HAND])
+    order_pos = np.empty(ns, np.int64)
+    order_pos[tb.order] = np.arange(ns)
+    greedy = next(b for b in BOTS if b.code == K.BOT_GREEDY)
+    return Tables(
+        np.int64(ns), np.int64(nh * hs * 70 + 1), np.int64(cfg[C_MAX_TURNS]), np.int64(N_OUT),
+        np.int64(nh), np.int64(n_types), np.int64(nh * 2 * n_types * 6), np.int64(hs),
+        np.bool_(cfg[C_BLOCK_CONNECTED] != 0), np.bool_(cfg[C_BLOCKED_LOSES] != 0),
+        np.bool_(cfg[C_BLOCK_CHECK] == 1), np.bool_(cfg[C_STALEMATE] == 0), np.bool_(cfg[C_SHARED] == 1),
+        np.bool_(cfg[C_WILD_BLOCK] != 0), np.bool_(cfg[C_DOTS_RANDOM] != 0),
+        np.float64(greedy.params[0].default),
+        tb.order, order_pos, tb.corners, tb.corner_owner, tb.centres, tb.is_centre, tb.dcen, tb.nbr, tb.dist,
+        tb.n_orient, tb.rot_of, tb.net_mask, tb.emask, tb.points, tb.tileset.astype(np.int64),
+        tb.dots.astype(np.int64), tb.dot_pool.astype(np.int64), tb.free.astype(np.int64), tb.lnk0)
+
+
+_TABLES: dict[str, Tables] = {}
+
+
+def tables(rules: dict[str, Any]) -> Tables:
+    """build_tables, once per rule set and process (the chunks of a run share them)."""
+    key = json.dumps(rules, sort_keys=True)
+    if key not in _TABLES:
+        _TABLES[key] = build_tables(rules)
+    return _TABLES[key]
+
+
+# ---- rule helpers (shared with the chunk kernel tri._play) ------------------------------------
+@K.hot
+def _centre_mask(c, centres, ttype, netm, par):
+    """Bit k set when the lines on corner hex c reach centre hex centres[k]."""
+    out = 0
+    if ttype[c] < 0:
+        return 0
+    for k in range(centres.shape[0]):
+        x = centres[k]
+        if ttype[x] < 0:
+            continue
+        if x == c:
+            out |= 1 << k
+            continue
+        for i in range(2):
+            if netm[c * 2 + i] == 0:
+                continue
+            a = _find(par, c * 2 + i)
+            for j in range(2):
+                if netm[x * 2 + j] != 0 and _find(par, x * 2 + j) == a:
+                    out |= 1 << k
+    return out
+
+
+@K.hot
+def _legal(p, h, t, r, placed_any, corners, corner_owner, ttype, adj, need, emask_t,
+           block_connected):
+    if ttype[h] >= 0:
+        return False
+    co = corner_owner[h]
+    if co >= 0 and co != p:
+        return False
+    if placed_any[p] == 0:
+        if h != corners[p]:
+            return False
+        return not (t == BLOCK and block_connected)
+    if adj[h] == 0:
+        return False
+    if t == BLOCK:
+        return not block_connected
+    return (emask_t[t, r] & need[h]) != 0
+
+
+@K.hot
+def _options(p, hand, n_orient, rot_of, wild_block, ot, od, orr):
+    """Distinct (hand tile, declared type, rotation) seat p could play; returns how many."""
+    n = 0
+    for k in range(hand.shape[1]):
+        t = hand[p, k]
+        if t < 0:
+            continue
+        dup = False
+        for k2 in range(k):
+            if hand[p, k2] == t:
+                dup = True
+        if dup:
+            continue
+        lo = t
+        hi = t + 1
+        if t == WILD:
+            lo = 0
+            hi = WILD
+        for d in range(lo, hi):
+            if t == WILD and d == BLOCK and not wild_block:
+                continue
+            for o in range(n_orient[d]):
+                ot[n] = t
+                od[n] = d
+                orr[n] = rot_of[d, o]
+                n += 1
+    return n
+
+
+@K.hot
+def _relink(h, nbr, ttype, emask, netid, netm, lnk):
+    """Keep lnk[u * 6 + s] = _link(u, s) for every node after a tile landed on hex h: the tile's
+    networks, and the nodes of its neighbours that stepped onto the empty hex h."""
+    for j in range(2):
+        u = h * 2 + j
+        m = netm[u]
+        for s in range(6):
+            lnk[u * 6 + s] = _link(u, s, nbr, ttype, emask, netid) if (m >> s) & 1 else -1
+    for s in range(6):
+        n = nbr[h, s]
+        if n < 0:
+            continue
+        o = (s + 3) % 6
+        if ttype[n] < 0:
+            u = n * 2
+        elif (emask[n] >> o) & 1:
+            u = n * 2 + netid[n * 6 + o]
+        else:
+            continue
+        lnk[u * 6 + o] = _link(u, o, nbr, ttype, emask, netid)
+
+
+@K.hot
+def _dist_map(src, nsrc, lnk, ttype, netm, d, dq):
+    """0-1 BFS from the hexes src[:nsrc] (empty: cost 1, placed: each network cost 0) over the
+    potential graph; d[node] = empty hexes to fill on the cheapest way, the node's own included.
+    Steps come from the link table (`_relink`). dq: int64[12 * 2 * NH + 4]. (Race's
+    `kernel._bfs` is the one-source, one-goal case.)"""
+    nn = d.shape[0]
+    for i in range(nn):
+        d[i] = INF
+    head = nn * 6
+    tail = head
+    for k in range(nsrc):
+        h = src[k]
+        if ttype[h] < 0:
+            d[h * 2] = 1
+            dq[tail] = h * 2
+            tail += 1
+        else:
+            for j in range(2):
+                if netm[h * 2 + j] != 0:
+                    d[h * 2 + j] = 0
+                    head -= 1
+                    dq[head] = h * 2 + j
+    while head < tail:
+        u = dq[head]
+        head += 1
+        du = d[u]
+        b = u * 6
+        for s in range(6):
+            e = lnk[b + s]
+            if e < 0:
+                continue
+            v = e >> 1
+            w = e & 1
+            if du + w < d[v]:
+                d[v] = du + w
+                if w == 0:
+                    head -= 1
+                    dq[head] = v
+                else:
+                    dq[tail] = v
+                    tail += 1
+
+
+@K.hot
+def _reach_goal(c, is_centre, dcen, nbr, ttype, emask, netid, netm, seen, stamp, stack, wit):
+    """Can a line still run from corner hex c to a centre hex? Depth-first, nearest-to-centre
+    first. On success marks the empty hexes of the way found in wit (cleared first)."""
+    nh = ttype.shape[0]
+    for h in range(nh):
+        wit[h] = 0
+    stamp[0] += 1
+    st = stamp[0]
+    nn = seen.shape[0]
+    pn = stack[nn * 7:]
+    top = 0
+    if ttype[c] < 0:
+        stack[0] = c * 2
+        top = 1
+        seen[c * 2] = st
+        pn[c * 2] = -1
+    else:
+        for j in range(2):
+            if netm[c * 2 + j] != 0:
+                stack[top] = c * 2 + j
+                top += 1
+                seen[c * 2 + j] = st
+                pn[c * 2 + j] = -1
+    while top > 0:
+        top -= 1
+        u = stack[top]
+        h = u >> 1
+        if is_centre[h]:
+            v = u
+            while v != -1:
+                if ttype[v >> 1] < 0:
+                    wit[v >> 1] = 1
+                v = pn[v]
+            return True
+        m = 63 if ttype[h] < 0 else netm[u]
+        # push the farthest first so the nearest is searched first
+        for pass_d in range(2):
+            for s in range(6):
+                if not (m >> s) & 1:
+                    continue
+                n = nbr[h, s]
+                if n < 0:
+                    continue
+                if ttype[n] < 0:
+                    v = n * 2
+                else:
+                    o = (s + 3) % 6
+                    if not (emask[n] >> o) & 1:
+                        continue
+                    v = n * 2 + netid[n * 6 + o]
+                near = dcen[n] < dcen[h]
+                if near != (pass_d == 1) or seen[v] == st:
+                    continue
+                seen[v] = st
+                pn[v] = u
+                stack[top] = v
+                top += 1
+    return False
+
+
+@K.hot
+def _standing(q, c, centres, dist, points, dots, ttype, netm, par):
+    """Draw-list measures of seat q (corner c): hexes from its corner lines to the nearest
+    centre hex (INF without a corner tile), tile points and dot hexes of those lines."""
+    if ttype[c] < 0:
+        return INF, 0, 0
+    r0 = _find(par, c * 2) if netm[c * 2] != 0 else -5
+    r1 = _find(par, c * 2 + 1) if netm[c * 2 + 1] != 0 else -5
+    best = INF
+    pts = 0
+    nd = 0
+    for h in range(ttype.shape[0]):
+        if ttype[h] < 0:
+            continue
+        on = h == c
+        for j in range(2):
+            if netm[h * 2 + j] != 0:
+                r = _find(par, h * 2 + j)
+                if r == r0 or r == r1:
+                    on = True
+        if not on:
+            continue
+        pts += points[ttype[h]]
+        if dots[h] >= 2:
+            nd += 1
+        for k in range(centres.shape[0]):
+            if dist[h, centres[k]] < best:
+                best = dist[h, centres[k]]
+    return best, pts, nd
+
+
+@K.hot
+def _path_value(c, cmask, centres, nbr, ttype, emask, netid, netm, par, mult, sn, ss, on, hc, bn):
+    """Best sum of mult over a simple line path from corner hex c to any reached centre hex."""
+    best = 0
+    for k in range(centres.shape[0]):
+        if (cmask >> k) & 1:
+            if centres[k] == c:
+                v = mult[c]
+            else:
+                v, _, _ = _best_path(c, centres[k], nbr, ttype, emask, netid, netm, par, mult, sn,
+                                     ss, on, hc, bn)
+            if v > best:
+                best = v
+    return best
+
+
+@K.hot
+def _fits(p, h, nopt, nblk, corner_owner, need, emask_t, od, orr, fit):
+    """How many of the turn's options seat p may place on frontier hex h (empty, next to a
+    tile): every Block option (nblk, 0 when Blocks must connect) plus the others whose line
+    ends meet need[h]. fit[x] caches the latter per need value x (-1 = not yet counted)."""
+    co = corner_owner[h]
+    if co >= 0 and co != p:
+        return 0
+    x = need[h]
+    if fit[x] < 0:
+        c = 0
+        for k in range(nopt):
+            t = od[k]
+            if t != BLOCK and (emask_t[t, orr[k]] & x) != 0:
+                c += 1
+        fit[x] = c
+    return fit[x] + nblk
+
+
+@K.hot
+def _nth_legal(p, h, i, nopt, ot, od, orr, placed_any, corners, corner_owner, ttype, adj, need,
+               emask_t, block_connected, out):
+    """out = (h, tile, declared type, rotation) of the i-th legal option on hex h (0-based, in
+    option order); False if h has i or fewer. The random bot's fallback after failed draws."""
+    for k in range(nopt):
+        if _legal(p, h, od[k], orr[k], placed_any, corners, corner_owner, ttype, adj, need,
+                  emask_t, block_connected):
+            if i == 0:
+                out[0] = h
+                out[1] = ot[k]
+                out[2] = od[k]
+                out[3] = orr[k]
+                return True
+            i -= 1
+    return False
+
+
+@K.hot
+def _random_move(p, rng, block_connected, wild_block, corners, corner_owner, n_orient, rot_of,
+                 emask_t, ttype, adj, need, front, nfront, placed_any, hand, ot, od, orr, fit,
+                 out):
+    """Uniform over legal (hex, hand tile, declared type, rotation): rejection sampling over
+    (frontier hex, option) pairs, then, when 24 tries fail, the i-th of all legal pairs in
+    (frontier order, option order) with i uniform. Legality on a frontier hex depends only on
+    need[h] (and the reserved corners), so the pairs are counted per need value (`_fits`)
+    rather than tested one by one."""
+    nopt = _options(p, hand, n_orient, rot_of, wild_block, ot, od, orr)
+    if nopt == 0:
+        return False
+    if placed_any[p] != 0 and nfront > 0:
+        for _ in range(24):
+            h = front[below(rng, nfront)]
+            k = below(rng, nopt)
+            if _legal(p, h, od[k], orr[k], placed_any, corners, corner_owner, ttype, adj, need,
+                      emask_t, block_connected):
+                out[0] = h
+                out[1] = ot[k]
+                out[2] = od[k]
+                out[3] = orr[k]
+                return True
+    if placed_any[p] == 0:  # the first tile: only the own corner
+        h = corners[p]
+        n = 0
+        for k in range(nopt):
+            if _legal(p, h, od[k], orr[k], placed_any, corners, corner_owner, ttype, adj, need,
+                      emask_t, block_connected):
+                n += 1
+        if n == 0:
+            return False
+        return _nth_legal(p, h, below(rng, n), nopt, ot, od, orr, placed_any, corners,
+                          corner_owner, ttype, adj, need, emask_t, block_connected, out)
+    nblk = 0
+    if not block_connected:
+        for k in range(nopt):
+            if od[k] == BLOCK:
+                nblk += 1
+    for x in range(64):
+        fit[x] = -1
+    n = 0
+    for j in range(nfront):
+        n += _fits(p, front[j], nopt, nblk, corner_owner, need, emask_t, od, orr, fit)
+    if n == 0:
+        return False
+    i = below(rng, n)
+    for j in range(nfront):
+        h = front[j]
+        c = _fits(p, h, nopt, nblk, corner_owner, need, emask_t, od, orr, fit)
+        if i >= c:
+            i -= c
+            continue
+        return _nth_legal(p, h, i, nopt, ot, od, orr, placed_any, corners, corner_owner, ttype,
+                          adj, need, emask_t, block_connected, out)
+    return False
+
+
+@K.hot
+def _open_ends(p, c, nbr, ttype, emask, netid, netm, par, end):
+    """end[h] = 1 for each empty hex a line of p's corner network points into; returns how many."""
+    nh = ttype.shape[0]
+    for h in range(nh):
+        end[h] = 0
+    if ttype[c] < 0:
+        return 0
+    r0 = _find(par, c * 2) if netm[c * 2] != 0 else -5
+    r1 = _find(par, c * 2 + 1) if netm[c * 2 + 1] != 0 else -5
+    ne = 0
+    for h in range(nh):
+        if ttype[h] < 0:
+            continue
+        for j in range(2):
+            m = netm[h * 2 + j]
+            if m == 0:
+                continue
+            r = _find(par, h * 2 + j)
+            if r != r0 and r != r1:
+                continue
+            for s in range(6):
+                if (m >> s) & 1:
+                    n = nbr[h, s]
+                    if n >= 0 and ttype[n] < 0 and end[n] == 0:
+                        end[n] = 1
+                        ne += 1
+    return ne
+
+
+@K.hot
+def _ends_after(p, h, t, r, first, corners, nbr, ttype, emask, netid, netm, par, net_mask, end, ne):
+    """Open line ends of p's corner network after tile (t, r) lands on h (see _open_ends)."""
+    if first:
+        k = 0
+        for j in range(2):
+            m = net_mask[t, r, j]
+            for s in range(6):
+                if (m >> s) & 1 and nbr[h, s] >= 0 and ttype[nbr[h, s]] < 0:
+                    k += 1
+        return k
+    if end[h] == 0:
+        return ne
+    c = corners[p]
+    r0 = _find(par, c * 2) if netm[c * 2] != 0 else -5
+    r1 = _find(par, c * 2 + 1) if netm[c * 2 + 1] != 0 else -5
+    k = ne - 1
+    for j in range(2):
+        m = net_mask[t, r, j]
+        if m == 0:
+            continue
+        joined = False
+        for s in range(6):
+            if (m >> s) & 1:
+                n = nbr[h, s]
+                o = (s + 3) % 6
+                if n >= 0 and ttype[n] >= 0 and (emask[n] >> o) & 1:
+                    rr = _find(par, n * 2 + netid[n * 6 + o])
+                    if rr == r0 or rr == r1:
+                        joined = True
+        if joined:
+            for s in range(6):
+                if (m >> s) & 1:
+                    n = nbr[h, s]
+                    if n >= 0 and ttype[n] < 0 and end[n] == 0:
+                        k += 1
+    return k
+
+
+@K.hot
+def _upper(p, cp, wo, wq, ns):
+    """The greedy's score for p's new cost cp when every opponent q keeps wo[q] (its cost
+    avoiding the hex): an upper bound on the real score once cp > 0 (INF when cp = 0, a win).
+    The kernel passes wo and wq as 3-tuples (no reference counting per call)."""
+    if cp == 0:
+        return 1e18
+    sc = 0.0
+    sc = -min(cp, 30)
+    for q in range(ns):
+        if q != p:
+            sc += wq[q] * min(wo[q], 30)
+    return sc
+
+
+@K.hot
+def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block, corners, corner_owner,
+                 is_centre, centres, nbr, n_orient, rot_of, net_mask, emask_t, ttype, emask, netid,
+                 netm, par, adj, need, front, nfront, placed_any, hand, ot, od, orr, lnk, dfw, dgo,
+                 dq, crit, cnt, a1, a2, src, newc, wq, end, out):
+    """Distance-map player. Per turn, for every seat q: cheapest completion D[q] (empty hexes
+    still to fill from q's corner to a centre hex) and maps from the corner (dfw[q]) and from the
+    centre hexes (dgo[q]; the same for every seat). A placement on h then gives q
+    min(way through the new tile, D[q] or D[q] + 1 if h was on every cheapest way) - exact for
+    completion (0). Score = -own + block_weight * (nearest opponent + half the other): wins at
+    once, never hands a win over, blocks the most dangerous opponent; pays `defense` when its
+    corner network is left with one open line end (an opponent's Block there seals it; half
+    with two in a 3-player game, where two opponents move before it; three times with none)."""
+    nopt = _options(p, hand, n_orient, rot_of, wild_block, ot, od, orr)
+    if nopt == 0:
+        return False
+    nh = ttype.shape[0]
+    nc = centres.shape[0]
+    for k in range(nc):
+        src[k] = centres[k]
+    _dist_map(src, nc, lnk, ttype, netm, dgo, dq)
+    dmin = newc[ns:]
+    for q in range(ns):
+        src[0] = corners[q]
+        _dist_map(src, 1, lnk, ttype, netm, dfw[q], dq)
+        best = INF
+        for k in range(nc):
+            x = centres[k]
+            if ttype[x] < 0:
+                best = min(best, dfw[q, x * 2])
+            else:
+                for j in range(2):
+                    if netm[x * 2 + j] != 0:
+                        best = min(best, dfw[q, x * 2 + j])
+        dmin[q] = best
+        _critical(dfw[q], dgo, best, nh, ttype, crit[q], cnt)
+    first = placed_any[p] == 0
+    block_opt = False  # without a Block option only hexes a line points into can take a tile
+    for k in range(nopt):
+        if od[k] == BLOCK and not block_connected:
+            block_opt = True
+    ne = _open_ends(p, corners[p], nbr, ttype, emask, netid, netm, par, end)
+    # per-turn opponent weights: an opponent weighs fully when level with or ahead of p (or one
+    # tile from the centre), a quarter otherwise (block only when threatened)
+    for q in range(ns):
+        wq[q] = block_weight if dmin[q] < dmin[p] or dmin[q] <= 2 else 0.25 * block_weight
+    wqt = (wq[0], wq[1], wq[ns - 1])  # ns = 2 or 3; _upper reads the first ns
+    # bounds: a candidate leaves each opponent q at most `without` (its cost avoiding h), and p at
+    # least the cheapest pair of arrivals; one scoring below the best so far (strictly: ties draw
+    # from rng) is skipped without its opponents' searches. Float rounding is monotone, so the
+    # bound summed in the score's order never undercuts the score.
+    prune = block_weight >= 0.0 and defense >= 0.0
+    wo = newc[2 * ns:]
+    bestsc = -1e18
+    nbest = 0
+    for i in range(nfront + 1):
+        if placed_any[p] == 0:
+            if i > 0:
+                break
+            h = corners[p]
+        else:
+            if i == nfront:
+                break
+            h = front[i]
+            if need[h] == 0 and not block_opt:
+                continue
+        # _legal's test of the hex itself, once for all the options
+        co = corner_owner[h]
+        if ttype[h] >= 0 or (co >= 0 and co != p) or (not first and adj[h] == 0):
+            continue
+        nd = need[h]
+        for q in range(ns):
+            wo[q] = INF if h == corners[q] else dmin[q] + crit[q, h]
+        wot = (wo[0], wo[1], wo[ns - 1])
+        at1 = h == corners[p]
+        at2 = is_centre[h] == 1
+        # arrivals (the cost of the node a line on side s would join, INF: none) read from the
+        # link table here and handed to _pair_through as tuples: a call with array arguments
+        # pays numba's reference counting, which cost more than its work
+        b = h * 12
+        for s in range(6):
+            e = lnk[b + s]
+            a1[p, s] = INF if e < 0 else dfw[p, e >> 1]
+            a2[s] = INF if e < 0 else dgo[e >> 1]
+        own = _six(a1[p])
+        cen = _six(a2)
+        if prune:
+            m1 = INF
+            m2 = INF
+            for s in range(6):
+                m1 = min(m1, a1[p, s])
+                m2 = min(m2, a2[s])
+            lb = m2 if at1 else (m1 if at2 else m1 + m2)
+            if _upper(p, min(lb, wo[p]), wot, wqt, ns) < bestsc:
+                continue
+        have_opp = False
+        for k in range(nopt):
+            t = od[k]
+            r = orr[k]
+            if not ((not block_connected) if t == BLOCK else
+                    (first or (emask_t[t, r] & nd) != 0)):
+                continue  # _legal's test of the option
+            via = INF
+            for j in range(2):
+                via = min(via, _pair_through(net_mask[t, r, j], own, cen, at1, at2))
+            newc[p] = min(via, wo[p])
+            if prune and _upper(p, newc[p], wot, wqt, ns) < bestsc:
+                continue
+            if not have_opp:
+                have_opp = True
+                for q in range(ns):
+                    if q != p:
+                        for s in range(6):
+                            e = lnk[b + s]
+                            a1[q, s] = INF if e < 0 else dfw[q, e >> 1]
+            for q in range(ns):
+                if q == p:
+                    continue
+                via = INF
+                theirs = _six(a1[q])
+                for j in range(2):
+                    via = min(via, _pair_through(net_mask[t, r, j], theirs, cen, h == corners[q],
+                                                 at2))
+                newc[q] = min(via, wo[q])
+            sc = 0.0
+            if newc[p] == 0:
+                sc = 1e9
+                for q in range(ns):
+                    if q != p and newc[q] == 0:
+                        sc -= 1e6
+            else:
+                hand_over = False
+                sc = -min(newc[p], 30)
+                for q in range(ns):
+                    if q == p:
+                        continue
+                    if newc[q] == 0:
+                        hand_over = True
+                    sc += wq[q] * min(newc[q], 30)
+                if hand_over:
+                    sc -= 1e8
+                ea = ne  # a tile off the corner network's open ends leaves them as they are
+                if first or end[h] != 0:
+                    ea = _ends_after(p, h, t, r, first, corners, nbr, ttype, emask, netid, netm,
+                                     par, net_mask, end, ne)
+                if ea == 0:
+                    sc -= 3.0 * defense
+                elif ea == 1:
+                    sc -= defense
+                elif ea == 2 and ns == 3:
+                    sc -= 0.5 * defense
+            if sc > bestsc:
+                bestsc = sc
+                nbest = 1
+                out[0] = h
+                out[1] = ot[k]
+                out[2] = t
+                out[3] = r
+            elif sc == bestsc:
+                nbest += 1
+                if below(rng, nbest) == 0:
+                    out[0] = h
+                    out[1] = ot[k]
+                    out[2] = t
+                    out[3] = r
+    return nbest > 0
+
+
+@K.hot
+def _resolve(t, pos, wmask, cmask):
+    """Several seats joined a centre hex with one placement: (the winners' bit mask, the tiebreak
+    level). Seats whose reached centre hexes cmask[q] overlap (all of them when shared_all) are one
+    contest: tile points of the best path, then dot hexes of the best path, then the earlier seat
+    in turn order. Work rows: the two path multipliers, the per-seat groups and values."""
+    ns = t.n_seats
+    nh = t.nh
+    ttype = pos.hx[H_TTYPE]
+    dots = pos.hx[H_DOTS]
+    pmult = pos.work[W_MULTS][:nh]
+    dmult = pos.work[W_MULTS][nh:2 * nh]
+    grp = pos.work[W_SEATS][ns:2 * ns]
+    pts = pos.work[W_SEATS][2 * ns:3 * ns]
+    ndh = pos.work[W_SEATS][3 * ns:4 * ns]
+    for h in range(nh):
+        pmult[h] = t.points[ttype[h]] if ttype[h] >= 0 else 0
+        dmult[h] = 1 if dots[h] >= 2 else 0
+    for q in range(ns):
+        grp[q] = q
+    for a in range(ns):
+        for b in range(a + 1, ns):
+            if (wmask >> a) & 1 and (wmask >> b) & 1:
+                if t.shared_all or (cmask[a] & cmask[b]) != 0:
+                    ga = grp[a]
+                    gb = grp[b]
+                    for q in range(ns):
+                        if grp[q] == gb:
+                            grp[q] = ga
+    level = TB_NONE
+    win = 0
+    for g in range(ns):
+        members = 0
+        cntm = 0
+        for q in range(ns):
+            if (wmask >> q) & 1 and grp[q] == g:
+                members |= 1 << q
+                cntm += 1
+        if cntm == 0:
+            continue
+        if cntm == 1:
+            win |= members
+            continue
+        for q in range(ns):
+            if (members >> q) & 1:
+                pts[q] = _path_value_of(t, pos, q, cmask[q], pmult)
+                ndh[q] = _path_value_of(t, pos, q, cmask[q], dmult)
+        bq, lv = _contest(t, members, pts, ndh)
+        level = max(level, lv)
+        win |= 1 << bq
+    return win, level
+
+
+@K.hot
+def _contest(t, members, pts, ndh):
+    """The winner of one contest among the seats of `members` and the level it was decided at."""
+    bq = -1
+    for q in range(t.n_seats):
+        if not (members >> q) & 1:
+            continue
+        if bq < 0:
+            bq = q
+            continue
+        if pts[q] != pts[bq]:
+            if pts[q] > pts[bq]:
+                bq = q
+        elif ndh[q] != ndh[bq]:
+            if ndh[q] > ndh[bq]:
+                bq = q
+        elif t.order_pos[q] < t.order_pos[bq]:
+            bq = q
+    n_p = 0
+    n_d = 0
+    for q in range(t.n_seats):
+        if (members >> q) & 1 and pts[q] == pts[bq]:
+            n_p += 1
+            if ndh[q] == ndh[bq]:
+                n_d += 1
+    if n_p == 1:
+        return bq, TB_POINTS
+    if n_d == 1:
+        return bq, TB_DOTS
+    return bq, TB_ORDER
+
+
+@K.hot
+def _path_value_of(t, pos, q, cmask, mult):
+    """_path_value of seat q's corner with the position's arrays and the work rows."""
+    nn = t.nh * 2
+    w = pos.work
+    return _path_value(t.corners[q], cmask, t.centres, t.nbr, pos.hx[H_TTYPE], pos.hx[H_EMASK], pos.netid,
+                       pos.nets[0], pos.nets[1], mult, w[W_SN][:nn + 1], w[W_SS][:nn + 1], w[W_ON][:nn],
+                       w[W_HC][:t.nh], w[W_BN][:nn + 1])
+
+
+@K.hot
+def _reach_goal_of(t, pos, q):
+    """_reach_goal for seat q (its witness way in pos.wit[q]) with the position's arrays."""
+    w = pos.work
+    return _reach_goal(t.corners[q], t.is_centre, t.dcen, t.nbr, pos.hx[H_TTYPE], pos.hx[H_EMASK], pos.netid,
+                       pos.nets[0], w[W_SEEN][:t.nh * 2], w[W_STAMP][:1], w[W_STACK][:t.nh * 16], pos.wit[q])
+
+
+# ---- moves ----------------------------------------------------------------------------------
+@K.hot_inline
+def encode(t, h, wild, d, r):
+    return ((h * 2 + wild) * t.n_types + d) * 6 + r
+
+
+@K.hot_inline
+def decode(t, move):
+    """(hex, 1 if from the Wildcard, declared type, rotation) of a placement code."""
+    return move // (t.n_types * 12), (move // (t.n_types * 6)) % 2, (move // 6) % t.n_types, move % 6
+
+
+# ---- the rule functions ---------------------------------------------------------------------
+@njit(cache=True)
+def _blank_position(t):
+    """An empty board before set-up (every array of a Position allocated here)."""
+    nh = t.nh
+    nn = nh * 2
+    ns = t.n_seats
+    st = np.zeros(N_ST, np.int64)
+    st[REASON] = -1
+    hx = np.zeros((10, nh), np.int64)
+    for r in (H_TTYPE, H_TROT, H_TOWNER, H_FPOS):
+        hx[r, :] = -1
+    nets = np.empty((2, nn), np.int64)
+    for i in range(nn):
+        nets[0, i] = 0
+        nets[1, i] = i
+    netid = np.empty(nh * 6, np.int64)
+    netid[:] = -1
+    work = np.empty((N_W, max(nh * 24 + 4, 3 * t.hand_size * 70)), np.int64)
+    work[W_SEEN, :nn] = 0
+    work[W_STAMP, 0] = 0
+    work[W_ON, :nn] = 0
+    work[W_HC, :nh] = 0
+    return Position(hx, netid, nets, np.empty((ns, t.tileset.shape[0]), np.int64),
+                    np.empty((ns, t.hand_size), np.int64), np.zeros((ns, nh), np.int64), np.empty(nh * 12, np.int64),
+                    np.zeros((N_Q, ns), np.int64), st, work)
+
+
+@njit(cache=True)
+def new_position(t, rng):
+    """Set-up in tri._play's order: dots, then each seat's bag and hand (and, with the blocked
+    player's loss, each seat's witness way on the empty board)."""
+    pos = _blank_position(t)
+    shuf = pos.work[W_STACK, :t.free_hexes.shape[0]]
+    _lay_dots(rng, t.dots_random, t.free_hexes, t.dot_pool, t.dots_fixed, shuf, pos.hx[H_DOTS], pos.hx[H_MULT])
+    for q in range(t.n_seats):
+        _deal(rng, q, t.tileset, t.tileset.shape[0], pos.bag, pos.sq[Q_BAGN], pos.hand, t.hand_size,
+              np.bool_(False), pos.bag)
+        if t.blocked_loses:
+            _reach_goal_of(t, pos, q)
+    pos.st[CUR] = t.order[0]
+    pos.st[FIRST] = t.order[0]
+    return pos
+
+
+@K.hot
+def to_move(t, pos):
+    return -1 if pos.st[REASON] >= 0 else pos.st[CUR]
+
+
+@K.hot
+def legal_moves(t, pos, out):
+    """Every distinct legal (hex, hand tile, declared type, rotation) of the seat to move, the
+    pass alone if none: the options of its hand (tri._options' order) on its corner (first tile)
+    or each frontier hex."""
+    if pos.st[REASON] >= 0:
+        return 0
+    p = pos.st[CUR]
+    hs3 = t.hand_size * 70
+    ow = pos.work[W_OPTS]
+    ot = ow[:hs3]
+    od = ow[hs3:2 * hs3]
+    orr = ow[2 * hs3:3 * hs3]
+    nopt = _options(p, pos.hand, t.n_orient, t.rot_of, t.wild_block, ot, od, orr)
+    first = pos.sq[Q_PLACED][p] == 0
+    ncand = 1 if first else pos.st[NFRONT]
+    hx = pos.hx
+    k = 0
+    for c in range(ncand):
+        h = t.corners[p] if first else hx[H_FRONT][c]
+        for i in range(nopt):
+            if _legal(p, h, od[i], orr[i], pos.sq[Q_PLACED], t.corners, t.corner_owner, hx[H_TTYPE], hx[H_ADJ],
+                      hx[H_NEED], t.emask_t, t.block_connected):
+                out[k] = encode(t, h, 1 if ot[i] == WILD else 0, od[i], orr[i])
+                k += 1
+    if k == 0:
+        out[0] = t.pass_move
+        k = 1
+    return k
+
+
+@K.hot_inline
+def _pass(t, pos, cur):
+    """tri._play's pass: counted; the ns-th pass in a row ends the game by the stalemate rule."""
+    pos.sq[Q_PASS][cur] += 1
+    pos.st[CONSEC] += 1
+    if pos.st[CONSEC] >= t.n_seats:
+        pos.st[REASON] = E_ST_CLOSEST if t.stalemate_closest else E_ST_DRAW
+
+
+@K.hot
+def _judge_blocked(t, pos, cur, h, tile):
+    """tri2p's blocking rule after a placement on h: a seat whose witness way ran over h has a way
+    searched again; one with none is cut off (ends the game by block_win_trigger)."""
+    newly = 0
+    for q in range(t.n_seats):
+        if pos.sq[Q_BLOCKED][q] or pos.wit[q, h] == 0:
+            continue
+        if not _reach_goal_of(t, pos, q):
+            pos.sq[Q_BLOCKED][q] = 1
+            newly |= 1 << q
+    if newly != 0 and (not t.block_tile_only or tile == BLOCK):
+        others = newly & ~(1 << cur)
+        if (newly >> cur) & 1 and others != 0:
+            pos.st[REASON] = E_BOTH_BLOCKED
+        elif others != 0:
+            pos.st[WINS] = 1 << cur
+            pos.st[REASON] = E_BLOCKED
+        else:
+            pos.st[WINS] = ((1 << t.n_seats) - 1) & ~(1 << cur)
+            pos.st[REASON] = E_SELF_BLOCKED
+
+
+@K.hot
+def apply(t, pos, move, rng):
+    """One decision of the seat to move (tri._play's turn); the rules draw nothing (a hand
+    refills from the top of the seat's shuffled bag)."""
+    cur = pos.st[CUR]
+    pos.st[TURN] += 1
+    pos.st[OI] = (pos.st[OI] + 1) % t.n_seats
+    pos.st[CUR] = t.order[pos.st[OI]]
+    if move == t.pass_move:
+        _pass(t, pos, cur)
+        return
+    pos.st[CONSEC] = 0
+    h, wild, tile, r = decode(t, move)
+    hx = pos.hx
+    pos.st[NFRONT] = _place(cur, h, tile, r, t.nbr, t.net_mask, t.emask_t, hx[H_TTYPE], hx[H_TROT], hx[H_TOWNER],
+                            hx[H_EMASK], pos.netid, pos.nets[0], pos.nets[1], hx[H_ADJ], hx[H_NEED],
+                            hx[H_FRONT], hx[H_FPOS], pos.st[NFRONT])
+    if pos.st[LINKED]:
+        _relink(h, t.nbr, hx[H_TTYPE], hx[H_EMASK], pos.netid, pos.nets[0], pos.lnk)
+    pos.sq[Q_PLACED][cur] = 1
+    if tile == BLOCK:
+        pos.sq[Q_BLOCKS][cur] += 1
+    th = WILD if wild else tile
+    if wild:
+        pos.sq[Q_WILD][cur] += 1
+    for k in range(t.hand_size):
+        if pos.hand[cur, k] == th:
+            if pos.sq[Q_BAGN][cur] > 0:
+                pos.sq[Q_BAGN][cur] -= 1
+                pos.hand[cur, k] = pos.bag[cur, pos.sq[Q_BAGN][cur]]
+            else:
+                pos.hand[cur, k] = -1
+            break
+    cmask = pos.work[W_SEATS][:t.n_seats]
+    wmask = 0
+    for q in range(t.n_seats):
+        cmask[q] = _centre_mask(t.corners[q], t.centres, hx[H_TTYPE], pos.nets[0], pos.nets[1])
+        if cmask[q] != 0:
+            wmask |= 1 << q
+    if wmask != 0:
+        wins = wmask
+        if wmask & (wmask - 1):
+            wins, pos.st[TIEBREAK] = _resolve(t, pos, wmask, cmask)
+        pos.st[WINS] = wins
+        pos.st[REASON] = E_PATH if (wins >> cur) & 1 else E_OPP_PATH
+    elif t.blocked_loses:
+        _judge_blocked(t, pos, cur, h, tile)
+
+
+@K.hot
+def _outcome(t, pos, capped, reach):
+    """(winners' mask, end reason) of a finished game, as `result` declares them: the end the
+    rules reached or the turn cap (no winner), the draw list where the game stalled (nearest to a
+    centre hex, then tile points, then dot hexes of the corner's lines; a tie leaves no winner).
+    reach[q] receives each seat's distance to a centre hex (tri._standing)."""
+    ns = t.n_seats
+    reason = pos.st[REASON]
+    wins = pos.st[WINS]
+    if capped:
+        reason = E_TURN_CAP
+        wins = 0
+    key = pos.work[W_SEATS][4 * ns:5 * ns]
+    for q in range(ns):
+        d, pt, nd = _standing(q, t.corners[q], t.centres, t.dist, t.points, pos.hx[H_DOTS], pos.hx[H_TTYPE],
+                              pos.nets[0], pos.nets[1])
+        reach[q] = d
+        key[q] = (INF - d) * 1000000 + pt * 1000 + nd
+    if reason == E_ST_CLOSEST or (reason == E_BOTH_BLOCKED and t.stalemate_closest):
+        bd = key[0]
+        for q in range(ns):
+            bd = max(bd, key[q])
+        nb = 0
+        for q in range(ns):
+            if key[q] == bd:
+                nb += 1
+        if nb == 1:
+            for q in range(ns):
+                if key[q] == bd:
+                    wins = 1 << q
+        if reason == E_ST_CLOSEST and wins == 0:
+            reason = E_ST_DRAW
+    return wins, reason
+
+
+@njit(cache=True)
+def result(t, pos, capped, res):
+    """tri._play's resolution and scores: the draw list, the winner (first of the winners in turn
+    order), 10 + the path's dot bonus for a path win, 10 otherwise, and the tallies."""
+    for c in range(res.shape[0]):
+        res[c] = 0
+    ns = t.n_seats
+    reach = res[O_REACH:O_REACH + ns]
+    wins, reason = _outcome(t, pos, capped, reach)
+    for q in range(ns):
+        reach[q] = min(reach[q], 99)
+    winner = -1
+    nwin = 0
+    for k in range(ns):
+        q = t.order[k]
+        if (wins >> q) & 1:
+            nwin += 1
+            if winner < 0:
+                winner = q
+            if reason == E_PATH or reason == E_OPP_PATH:
+                cq = _centre_mask(t.corners[q], t.centres, pos.hx[H_TTYPE], pos.nets[0], pos.nets[1])
+                res[O_SCORE + q] = 10 + _path_value_of(t, pos, q, cq, pos.hx[H_MULT])
+            else:
+                res[O_SCORE + q] = 10
+    res[O_WINNER] = winner
+    res[O_REASON] = reason
+    res[O_TURNS] = pos.st[TURN]
+    res[O_FIRST] = t.order[0]
+    res[O_SHARED] = wins if nwin > 1 else 0
+    res[O_NWIN] = nwin
+    res[O_TIEBREAK] = pos.st[TIEBREAK]
+    for q in range(ns):
+        res[O_PASS + q] = pos.sq[Q_PASS][q]
+        res[O_BLOCKS + q] = pos.sq[Q_BLOCKS][q]
+        res[O_WILD + q] = pos.sq[Q_WILD][q]
+
+
+@njit(cache=True)
+def copy_position(t, pos):
+    return Position(pos.hx.copy(), pos.netid.copy(), pos.nets.copy(), pos.bag.copy(), pos.hand.copy(),
+                    pos.wit.copy(), pos.lnk.copy(), pos.sq.copy(), pos.st.copy(), pos.work)
+
+
+@njit(cache=True)
+def sample_hidden(t, pos, seat, rng):
+    """What `seat` cannot see: the order of its own bag, and every other seat's hand and bag. It
+    knows the tile set, the board (a Wildcard on the board shows as one) and its own hand, so its
+    bag holds a known multiset (redrawn in a fresh order), and each other seat's hand and bag
+    together hold that seat's tiles not on the board (pooled per seat, redrawn, and dealt back
+    into the same hand slots and bag length: the counts are public). Each redraw starts from the
+    sorted multiset (race._sorted_shuffle), so the result depends on nothing the seat cannot see.
+    What a pass reveals (the passer had no legal placement) is not conditioned on."""
+    n = pos.sq[Q_BAGN][seat]
+    own = pos.bag[seat, :n].copy()
+    _sorted_shuffle(rng, own)
+    for i in range(n):
+        pos.bag[seat, i] = own[i]
+    for o in range(t.n_seats):
+        if o == seat:
+            continue
+        nb = pos.sq[Q_BAGN][o]
+        pool = np.empty(nb + t.hand_size, np.int64)
+        for i in range(nb):
+            pool[i] = pos.bag[o, i]
+        k = nb
+        for s in range(t.hand_size):
+            if pos.hand[o, s] >= 0:
+                pool[k] = pos.hand[o, s]
+                k += 1
+        pool = pool[:k].copy()
+        _sorted_shuffle(rng, pool)
+        for i in range(nb):
+            pos.bag[o, i] = pool[i]
+        k = nb
+        for s in range(t.hand_size):
+            if pos.hand[o, s] >= 0:
+                pos.hand[o, s] = pool[k]
+                k += 1
+
+
+@K.hot
+def _linked(t, pos):
+    """The link table, brought up to date once (from scratch: kernel._link for every node and
+    side) the first time the greedy or the evaluation reads it; `apply` keeps it so from then on
+    (random games never pay for it)."""
+    if pos.st[LINKED]:
+        return
+    ttype = pos.hx[H_TTYPE]
+    netm = pos.nets[0]
+    for h in range(t.nh):
+        for j in range(2):
+            u = h * 2 + j
+            m = (63 if j == 0 else 0) if ttype[h] < 0 else netm[u]
+            for s in range(6):
+                pos.lnk[u * 6 + s] = _link(u, s, t.nbr, ttype, pos.hx[H_EMASK], pos.netid) if (m >> s) & 1 else -1
+    pos.st[LINKED] = 1
+
+
+@K.hot
+def _costs(t, pos, d, dq, dmin):
+    """dmin[q] = the greedy's completion cost of every seat q (empty hexes still to fill from its
+    corner to the nearest centre hex, tri._dist_map over the link table); d, dq its work."""
+    _linked(t, pos)
+    ttype = pos.hx[H_TTYPE]
+    netm = pos.nets[0]
+    src = pos.work[W_SEATS][5 * t.n_seats:5 * t.n_seats + 1]
+    for q in range(t.n_seats):
+        src[0] = t.corners[q]
+        _dist_map(src, 1, pos.lnk, ttype, netm, d, dq)
+        best = INF
+        for k in range(t.centres.shape[0]):
+            x = t.centres[k]
+            if ttype[x] < 0:
+                best = min(best, d[x * 2])
+            else:
+                for j in range(2):
+                    if netm[x * 2 + j] != 0:
+                        best = min(best, d[x * 2 + j])
+        dmin[q] = best
+
+
+@njit(cache=True)
+def evaluate(t, pos, seat):
+    """Greedy's measure of a position (tri._greedy_move's score without the move's own terms):
+    minus the seat's completion cost plus each opponent's, weighted by block_weight (its default,
+    1.5) for an opponent level with or ahead of the seat or one tile from a centre hex and a
+    quarter of it otherwise, each cost capped at 30 as greedy compares them; +-1e9 once the game
+    is decided (a winner of a shared victory counts as winning, a draw 0)."""
+    ns = t.n_seats
+    if pos.st[REASON] >= 0:
+        wins, _ = _outcome(t, pos, False, pos.work[W_SEATS][6 * ns:7 * ns])
+        return 0.0 if wins == 0 else (1e9 if (wins >> seat) & 1 else -1e9)
+    dmin = pos.work[W_SEATS][6 * ns:7 * ns]
+    _costs(t, pos, pos.work[W_D][:t.nh * 2], pos.work[W_DQ][:t.nh * 24 + 4], dmin)
+    bw = t.eval_block_weight
+    sc = -min(dmin[seat], 30.0)
+    for q in range(ns):
+        if q != seat:
+            wq = bw if dmin[q] < dmin[seat] or dmin[q] <= 2 else 0.25 * bw
+            sc += wq * min(dmin[q], 30)
+    return sc
+
+
+@njit(cache=True)
+def new_scratch(t):
+    nh = t.nh
+    nn = nh * 2
+    ns = t.n_seats
+    nopt = t.hand_size * 70
+    return Scratch(np.empty(nopt, np.int64), np.empty(nopt, np.int64), np.empty(nopt, np.int64),
+                   np.empty(64, np.int64), np.empty(4, np.int64), np.empty((ns, nn), np.int64), np.empty(nn, np.int64),
+                   np.empty(nn * 12 + 4, np.int64), np.zeros((ns, nh), np.int64), np.empty(nh + 2, np.int64),
+                   np.empty((ns, 6), np.int64), np.empty(6, np.int64), np.empty(max(3, t.centres.shape[0]), np.int64),
+                   np.empty(3 * ns, np.int64), np.empty(ns, np.float64), np.zeros(nh, np.int64))
+
+
+@K.hot
+def bot_move(t, pos, seat, code, par, scratch, rng):
+    """tri._play's random and greedy bots on the position's arrays (par: block_weight, defense);
+    a bot that finds no legal placement passes."""
+    s = scratch
+    hx = pos.hx
+    if code == BOT_GREEDY:
+        _linked(t, pos)
+        ok = _greedy_move(seat, rng, par[0], par[1], t.n_seats, t.block_connected, t.wild_block, t.corners,
+                          t.corner_owner, t.is_centre, t.centres, t.nbr, t.n_orient, t.rot_of, t.net_mask,
+                          t.emask_t, hx[H_TTYPE], hx[H_EMASK], pos.netid, pos.nets[0], pos.nets[1], hx[H_ADJ],
+                          hx[H_NEED], hx[H_FRONT], pos.st[NFRONT], pos.sq[Q_PLACED], pos.hand, s.ot, s.od, s.orr,
+                          pos.lnk, s.dfw, s.dgo, s.dq, s.crit, s.cnt, s.a1, s.a2, s.src, s.newc, s.wq, s.endm, s.mv)
+    else:
+        ok = _random_move(seat, rng, t.block_connected, t.wild_block, t.corners, t.corner_owner, t.n_orient,
+                          t.rot_of, t.emask_t, hx[H_TTYPE], hx[H_ADJ], hx[H_NEED], hx[H_FRONT], pos.st[NFRONT],
+                          pos.sq[Q_PLACED], pos.hand, s.ot, s.od, s.orr, s.fit, s.mv)
+    if not ok:
+        return t.pass_move
+    return encode(t, s.mv[0], 1 if s.mv[1] == WILD else 0, s.mv[2], s.mv[3])
+
+
+# ---- Python side: chunks, traced games and outcome columns through the engine's drivers --------
+def columns(rules) -> list[tuple[str, int, object]]:
+    """(column, index in a result row, dtype) of the outcome columns the runner stores."""
+    seats = tri_seats(rules)
+    cols = [("winner", O_WINNER, np.int8), ("end_reason", O_REASON, np.int8),
+            ("turns", O_TURNS, np.int32), ("first_seat", O_FIRST, np.int8)]
+    cols += [(f"score_{s}", O_SCORE + q, np.int32) for q, s in enumerate(seats)]
+    cols += [("hexflow_shared_mask", O_SHARED, np.int8), ("hexflow_winners", O_NWIN, np.int8),
+             ("hexflow_tiebreak", O_TIEBREAK, np.int8)]
+    for what, base, dt in (("passes", O_PASS, np.int16), ("blocks", O_BLOCKS, np.int8),
+                           ("reach", O_REACH, np.int8), ("wildcards", O_WILD, np.int8)):
+        cols += [(f"hexflow_{what}_{s}", base + q, dt) for q, s in enumerate(seats)]
+    return cols
+
+
+def _bots(rules, seats):
+    t = tables(rules)
+    if len(seats) != t.n_seats:
+        raise ValueError(f"hexflow {rules['mode']} needs {t.n_seats} seats, got {len(seats)}")
+    codes, par = engine.bot_arrays(seats)
+    return t, codes, par, np.zeros(len(seats), np.int64)
+
+
+def chunk_rows(rules, seats, first_game, n_games, run_seed) -> np.ndarray:
+    """Result rows of games first_game .. first_game + n_games - 1 through engine.play_chunk."""
+    t, codes, par, no_swap = _bots(rules, seats)
+    rows = np.zeros((n_games, t.res_width), np.int64)
+    engine.play_chunk(t, np.uint64(run_seed), np.int64(first_game), np.int64(n_games), codes, par, no_swap, rows,
+                      np.zeros(n_games, np.bool_))
+    return rows
+
+
+def chunk(rules, seats, first_game, n_games, run_seed) -> dict[str, np.ndarray]:
+    rows = chunk_rows(rules, seats, first_game, n_games, run_seed)
+    return {name: rows[:, idx].astype(dt) for name, idx, dt in columns(rules)}
+
+
+def replay(rules, seats, game_index, run_seed):
+    """(tables, decision records) of one game through engine.play_traced, and its result row."""
+    t, codes, par, no_swap = _bots(rules, seats)
+    rec, res, _ = engine.play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par, no_swap,
+                                     np.int64(rules["max_turns"] + 1))
+    return t, rec, res
+
+
+def traced(game_name, rules, seats, game_index, run_seed):
+    """One game through the engine's traced driver, as a Trace in the move-list format the
+    TriPosition replay (tri.tri_verify) and the pictures read; bags and dots are read off the
+    game's start position (draws only lower bagn: a bag keeps its shuffled order)."""
+    from sim.games.base import Trace
+
+    from .tiles import TILE_TYPES
+
+    t, rec, res = replay(rules, seats, game_index, run_seed)
+    pos, _ = engine.start(t, np.uint64(engine.game_seed(np.uint64(run_seed), np.int64(game_index))))
+    names = _board_names(rules)
+    seat_names = tri_seats(rules)
+    moves = []
+    for i, (seat, move, _) in enumerate(rec):
+        if move == t.pass_move:
+            moves.append({"seat": seat_names[seat], "move": "pass", "turn": i + 1})
+            continue
+        h, wild, d, r = (int(x) for x in decode(t, move))
+        code = TILE_TYPES[d].code
+        moves.append({"seat": seat_names[seat], "turn": i + 1, "hex": names[h], "tile": TILE_TYPES[d].name,
+                      "rotation": r, "wildcard": bool(wild),
+                      "move": f"{'W=' if wild else ''}{code}{r} {names[h]}"})
+    row = {name: res[idx].item() for name, idx, _ in columns(rules)}
+    data = {"bags": np.asarray(pos.bag).tolist(), "dots": np.asarray(pos.hx[H_DOTS]).tolist()}
+    return Trace(game_name, dict(rules), list(seat_names), game_index, run_seed, moves, row, data)
+
+
+def _board_names(rules):
+    from .triboard import tri_board
+
+    return tri_board(rules["board_side"]).board.names
+
+
+
+
+engine.implement(Tables, no_alloc=True, new_position=new_position, to_move=to_move, legal_moves=legal_moves,
+                 apply=apply, result=result, copy_position=copy_position, sample_hidden=sample_hidden,
+                 evaluate=evaluate, new_scratch=new_scratch, bot_move=bot_move)

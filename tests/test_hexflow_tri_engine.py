@@ -1,0 +1,387 @@
+"""HEXFLOW Tri-Board (modes "tri" and "tri2p") on the engine interface
+(sim/games/hexflow/tri_engine.py), and the package's import graph."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim import engine, search, variants
+from sim.errors import VariantError
+from sim.games.base import SeatBot
+from sim.games.hexflow import GAME, tri_engine
+from sim.games.hexflow import game as G
+from sim.games.hexflow import tri as T
+from tests.game_checks import check_game, seats_for
+
+ROOT = Path(__file__).resolve().parent.parent
+PKG = ROOT / "sim" / "games" / "hexflow"
+
+
+def import_graph(pkg: Path) -> dict[str, set[str]]:
+    """module -> the package's modules it imports, anywhere in its body (function-level imports
+    included: a cycle through one still ties the modules together)."""
+    mods = {p.stem for p in pkg.glob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for p in pkg.glob("*.py"):
+        out = graph.setdefault(p.stem, set())
+        for n in ast.walk(ast.parse(p.read_text())):
+            if isinstance(n, ast.ImportFrom) and n.level == 1:
+                out.update([n.module.split(".")[0]] if n.module else [a.name for a in n.names])
+        graph[p.stem] = out & mods
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def dfs(u):
+        state[u] = 1
+        stack.append(u)
+        for v in sorted(graph[u]):
+            if state.get(v) == 1:
+                return [*stack[stack.index(v):], v]
+            if v not in state and (c := dfs(v)):
+                return c
+        stack.pop()
+        state[u] = 2
+        return None
+
+    for m in sorted(graph):
+        if m not in state and (c := dfs(m)):
+            return c
+    return None
+
+
+def test_the_hexflow_package_has_no_import_cycle():
+    graph = import_graph(PKG)
+    assert {"battle", "tri", "game", "kernel"} <= set(graph)
+    assert find_cycle(graph) is None, find_cycle(graph)
+    # the checker finds the cycle this package had (battle -> tri -> game -> battle)
+    assert find_cycle({**graph, "tri": graph["tri"] | {"game"}, "battle": graph["battle"] | {"tri"}})
+
+
+# ---- the engine plays the chunk kernel's games ----------------------------------------------
+VARIANTS = sorted((ROOT / "variants" / "hexflow").glob("tri*.toml"))
+LINEUPS = {"random": "random", "greedy": "greedy", "mixed": "mixed"}
+
+
+def lineup(rules, which):
+    """Seats of a line-up: all random, all greedy, or greedy on the first seat and random after."""
+    if which != "mixed":
+        return seats_for(GAME, rules, which)
+    n = len(GAME.seat_names(rules))
+    return seats_for(GAME, rules, ["greedy"] + ["random"] * (n - 1))
+
+
+def random_rules(mode, seed):
+    """A random draw of the keys mode `mode` plays by (game.MODE_PARAMS), short turn caps included."""
+    rng = np.random.default_rng(seed)
+    out = {"mode": mode}
+    for p in GAME.params:
+        if p.name not in G.MODE_PARAMS[mode] or p.name == "mode":
+            continue
+        if p.choices:
+            choices = [c for c in p.choices if c != "list"]
+            out[p.name] = choices[rng.integers(len(choices))]
+        elif p.kind == "bool":
+            out[p.name] = bool(rng.integers(2))
+        elif p.name == "max_turns":
+            out[p.name] = int(rng.choice([10, 25, 60, 400]))
+        elif p.name == "board_side":
+            out[p.name] = int(rng.integers(7, 16))
+        else:
+            out[p.name] = int(rng.integers(p.low, p.high + 1))
+    return GAME.resolve_rules(out, f"draw {seed}")
+
+
+def kernel_columns(rules, seats, n, seed):
+    res = T.tri_run(rules, seats, 0, n, seed)
+    return {name: res[:, idx] for name, idx, _ in T.tri_columns(rules)}
+
+
+def engine_columns(rules, seats, n, seed):
+    rows = tri_engine.chunk_rows(rules, seats, 0, n, seed)
+    return {name: rows[:, idx] for name, idx, _ in tri_engine.columns(rules)}
+
+
+def assert_same_games(rules, seats, n, seed):
+    old = kernel_columns(rules, seats, n, seed)
+    new = engine_columns(rules, seats, n, seed)
+    assert list(old) == list(new)
+    for name in old:
+        np.testing.assert_array_equal(new[name], old[name], err_msg=name)
+    return old
+
+
+RULE_DRAWS = [(mode, seed) for mode in ("tri", "tri2p") for seed in range(6)]
+
+
+@pytest.mark.parametrize("which", LINEUPS)
+@pytest.mark.parametrize("path", VARIANTS, ids=[p.stem for p in VARIANTS])
+def test_engine_plays_the_chunk_kernels_games_on_every_variant(path, which):
+    rules = variants.load(path).rules
+    seats = lineup(rules, which)
+    assert_same_games(rules, seats, 300 if which == "random" else 100, 41)
+
+
+@pytest.mark.parametrize("which", LINEUPS)
+@pytest.mark.parametrize("mode,seed", RULE_DRAWS, ids=[f"{m}-{s}" for m, s in RULE_DRAWS])
+def test_engine_plays_the_chunk_kernels_games_on_random_rule_draws(mode, seed, which):
+    rules = random_rules(mode, seed)
+    seats = lineup(rules, which)
+    old = assert_same_games(rules, seats, 200 if which == "random" else 60, 1000 + seed)
+    assert len(set(old["end_reason"].tolist())) >= 1
+
+
+def test_rule_draws_reach_the_rare_endings():
+    """Over the draws above, the rule paths a shipped variant leaves rare all happen: the turn
+    cap, stalemates, the blocked-player loss and tiebreaks (shared victories are rarer still:
+    test_hexflow_tri.py plays one)."""
+    seen = set()
+    ties = 0
+    for mode, seed in RULE_DRAWS:
+        rules = random_rules(mode, seed)
+        cols = engine_columns(rules, lineup(rules, "random"), 200, 1000 + seed)
+        seen |= {GAME.end_reasons[r] for r in cols["end_reason"]}
+        ties += int((cols["hexflow_tiebreak"] > 0).sum())
+    assert {"path", "turn_cap", "blocked"} <= seen and seen & {"stalemate_closest", "stalemate_draw"}
+    assert ties > 0
+
+
+def test_search_bot_plays_tri_and_lookahead_stays_in_race():
+    for mode, seat in (("tri", "I"), ("tri2p", "II")):
+        v = variants.load(f"hexflow/{mode}", {f"seats.{seat}": "mcts"})
+        assert v.seats[seat].bot.code == search.BOT_MCTS
+        with pytest.raises(VariantError, match=rf"seats\.{seat}: bot 'lookahead' is not available in mode "
+                                               rf"'{mode}'; allowed in modes: race"):
+            variants.load(f"hexflow/{mode}", {f"seats.{seat}": "lookahead"})
+
+
+# ---- the rule functions one by one ------------------------------------------------------------
+def mcts(**kw) -> SeatBot:
+    return SeatBot(G.MCTS, {**{p.name: p.default for p in G.MCTS.params}, **kw})
+
+
+class Game1:
+    """One traced game through the engine: its tables, decisions, result row and start."""
+
+    def __init__(self, rules, seats, index, seed=7):
+        self.tables, self.rec, self.res = tri_engine.replay(rules, seats, index, seed)
+        self.start = engine.start(self.tables, np.uint64(engine.game_seed(np.uint64(seed), np.int64(index))))
+
+    def positions(self):
+        """(position, seat, move) before each decision, on one position played forward."""
+        pos, rng = self.start
+        for seat, move, state in self.rec:
+            yield pos, int(seat), int(move)
+            rng[0] = np.int64(state).view(np.uint64)
+            engine.play(self.tables, pos, np.int64(move), rng)
+
+
+@pytest.mark.parametrize("rules", [{"mode": "tri"}, {"mode": "tri2p"},
+                                   {"mode": "tri", "block_placement": "connected", "wildcard_block": False,
+                                    "hand_size": 1}],
+                         ids=["tri", "tri2p", "tri-connected-hand1"])
+def test_legal_moves_are_the_position_apis_and_hold_every_bot_move(rules):
+    """At every decision of random and greedy games: legal_moves lists exactly the distinct
+    placements the pure-Python TriPosition allows with the mover's hand (or the pass alone), the
+    bot's move is one of them, and the replayed game ends with the traced result."""
+    from sim.games.hexflow.position import TriPosition
+
+    rules = GAME.resolve_rules(rules, "test")
+    checked = 0
+    for index in range(6):
+        g = Game1(rules, lineup(rules, ("random", "greedy", "mixed")[index % 3]), index)
+        t = g.tables
+        py = TriPosition(rules, dots=np.asarray(g.start[0].hx[tri_engine.H_DOTS]).tolist())
+        pos = None
+        for pos, seat, move in g.positions():
+            assert engine.seat_to_move(t, pos) == seat
+            listed = engine.moves_of(t, pos).tolist()
+            hand = [int(x) for x in np.asarray(pos.hand)[seat] if x >= 0]
+            want = {int(tri_engine.encode(t, h, int(th == tri_engine.WILD), d, r))
+                    for h, th, d, r in py.legal_moves(seat, hand)} if hand else set()
+            assert len(set(listed)) == len(listed)
+            assert set(listed) == (want or {int(t.pass_move)})
+            assert move in listed
+            if move != t.pass_move:
+                h, w, d, r = (int(x) for x in tri_engine.decode(t, move))
+                py.place(seat, h, d, r, wildcard=bool(w))
+            checked += 1
+        capped = len(g.rec) == rules["max_turns"]
+        assert engine.seat_to_move(t, pos) == -1 or capped
+        np.testing.assert_array_equal(engine.outcome(t, pos, capped), g.res)
+    assert checked > 80
+
+
+def mid_game(rules, index=3, decisions=8):
+    """A position after some greedy decisions and the seat to move, in the first game from
+    `index` on that lasts that long."""
+    while True:
+        g = Game1(rules, seats_for(GAME, rules, "greedy"), index)
+        pos, rng = g.start
+        for _, move, state in g.rec[:decisions]:
+            rng[0] = np.int64(state).view(np.uint64)
+            engine.play(g.tables, pos, np.int64(move), rng)
+        if engine.seat_to_move(g.tables, pos) >= 0:
+            return g.tables, pos, int(engine.seat_to_move(g.tables, pos))
+        index += 1
+
+
+def hidden_view(pos, seat):
+    """What `seat` may know: the board, every count and tally, its hand, its bag as a multiset,
+    and each other seat's hand and bag together as a multiset (with the hand's filled slots)."""
+    bag, hand, sq = np.asarray(pos.bag), np.asarray(pos.hand), np.asarray(pos.sq)
+    n = sq[tri_engine.Q_BAGN]
+    others = tuple((tuple(hand[o] >= 0), tuple(sorted([*bag[o, :n[o]], *(x for x in hand[o] if x >= 0)])))
+                   for o in range(hand.shape[0]) if o != seat)
+    return (np.asarray(pos.hx).tobytes(), np.asarray(pos.st).tobytes(), sq.tobytes(), hand[seat].tobytes(),
+            tuple(sorted(bag[seat, :n[seat]])), others)
+
+
+def scramble(t, pos, seat, seed):
+    """The same position to `seat`'s eyes with other hidden tiles: its bag reordered, every other
+    seat's hand and bag pooled and dealt anew (a different, equally consistent world)."""
+    p = engine.copy_of(t, pos)
+    rng = np.random.default_rng(seed)
+    bag, hand, sq = np.asarray(p.bag), np.asarray(p.hand), np.asarray(p.sq)
+    n = sq[tri_engine.Q_BAGN]
+    bag[seat, :n[seat]] = rng.permutation(bag[seat, :n[seat]])
+    for o in range(hand.shape[0]):
+        if o == seat:
+            continue
+        slots = np.flatnonzero(hand[o] >= 0)
+        pool = rng.permutation(np.concatenate([bag[o, :n[o]], hand[o, slots]]))
+        bag[o, :n[o]] = pool[:n[o]]
+        hand[o, slots] = pool[n[o]:]
+    return p
+
+
+@pytest.mark.parametrize("mode", ["tri", "tri2p"])
+def test_sample_hidden_redraws_only_what_the_seat_cannot_see(mode):
+    rules = GAME.resolve_rules({"mode": mode}, "test")
+    t, pos, seat = mid_game(rules)
+    worlds = set()
+    for s in range(6):
+        p = engine.copy_of(t, pos)
+        engine.redraw_hidden(t, p, seat, engine.start(t, np.uint64(s))[1])
+        assert hidden_view(p, seat) == hidden_view(pos, seat)
+        np.testing.assert_array_equal(np.asarray(p.hand)[seat], np.asarray(pos.hand)[seat])
+        worlds.add(np.asarray(p.hand).tobytes() + np.asarray(p.bag).tobytes())
+        # from another world that looks the same to the seat, the same draw gives the same world
+        q = scramble(t, pos, seat, 100 + s)
+        assert hidden_view(q, seat) == hidden_view(pos, seat)
+        engine.redraw_hidden(t, q, seat, engine.start(t, np.uint64(s))[1])
+        np.testing.assert_array_equal(q.hand, p.hand)
+        np.testing.assert_array_equal(q.bag, p.bag)
+    assert len(worlds) == 6
+
+
+@pytest.mark.parametrize("mode,kw", [("tri", {"iterations": 30}), ("tri2p", {"iterations": 30}),
+                                     ("tri", {"iterations": 20, "rollout": "random", "rollout_depth": 0})])
+def test_search_decisions_never_depend_on_hidden_tiles(mode, kw):
+    """The hidden-information test of the other games: change the opponents' hands and bags and
+    the seat's own bag order; every decision of the search bot is the same."""
+    rules = GAME.resolve_rules({"mode": mode}, "test")
+    codes, par = engine.bot_arrays([mcts(**kw)])
+    for index, decisions in ((3, 4), (5, 9), (8, 14)):
+        t, pos, seat = mid_game(rules, index, decisions)
+        seen = {int(engine.bot_choice(t, scramble(t, pos, seat, s) if s else pos, seat, codes[0], par[0],
+                                      engine.start(t, np.uint64(9))[1])) for s in range(4)}
+        assert len(seen) == 1, seen
+
+
+def reference_costs(t, pos):
+    """Each seat's completion cost (empty hexes to fill from its corner to the nearest centre hex)
+    by the plain Dijkstra of test_hexflow_tri.py, from the board alone."""
+    from tests.test_hexflow_tri import _maps_by_dijkstra
+
+    ttype = np.asarray(pos.hx[tri_engine.H_TTYPE])
+    netm = np.asarray(pos.nets[0])
+    out = []
+    for q in range(int(t.n_seats)):
+        d = _maps_by_dijkstra([int(t.corners[q])], t.nbr, ttype, np.asarray(pos.hx[tri_engine.H_EMASK]),
+                              np.asarray(pos.netid), netm)
+        best = tri_engine.INF
+        for x in t.centres:
+            nodes = [2 * x] if ttype[x] < 0 else [2 * x + j for j in range(2) if netm[2 * x + j]]
+            best = min([best, *(int(d[v]) for v in nodes)])
+        out.append(best)
+    return out
+
+
+@pytest.mark.parametrize("mode", ["tri", "tri2p"])
+def test_evaluation_is_greedys_measure(mode):
+    """-own cost + each opponent's cost x 1.5 (greedy's block_weight) when it is level or ahead
+    or one tile from a centre hex, x 0.375 otherwise, costs capped at 30; +-1e9 once decided."""
+    rules = GAME.resolve_rules({"mode": mode}, "test")
+    checked = 0
+    for index in range(3):
+        g = Game1(rules, seats_for(GAME, rules, "greedy"), index)
+        t = g.tables
+        pos = None
+        for k, (pos, _, _) in enumerate(g.positions()):
+            if k % 3:
+                continue
+            cost = reference_costs(t, pos)
+            for q in range(int(t.n_seats)):
+                want = -min(cost[q], 30) + sum((1.5 if cost[o] < cost[q] or cost[o] <= 2 else 0.375) * min(cost[o], 30)
+                                               for o in range(int(t.n_seats)) if o != q)
+                assert engine.value_of(t, pos, q) == pytest.approx(want)
+                checked += 1
+        pos, rng = g.start
+        for _, move, state in g.rec:
+            rng[0] = np.int64(state).view(np.uint64)
+            engine.play(t, pos, np.int64(move), rng)
+        w = int(g.res[0])
+        if w >= 0 and engine.seat_to_move(t, pos) < 0:
+            assert engine.value_of(t, pos, w) == 1e9
+            assert all(engine.value_of(t, pos, q) == -1e9 for q in range(int(t.n_seats))
+                       if not (int(g.res[tri_engine.O_SHARED]) >> q) & 1 and q != w)
+    assert checked > 30
+
+
+@pytest.mark.parametrize("mode", ["tri", "tri2p"])
+def test_search_games_pass_the_shared_checks(mode):
+    rules = GAME.resolve_rules({"mode": mode}, "test")
+    n = len(GAME.seat_names(rules))
+    check_game(GAME, rules, [mcts(iterations=12)] + ["greedy"] * (n - 1), n=4, traced=2)
+    check_game(GAME, rules, [mcts(iterations=6, rollout="random", rollout_depth=0)] * n, n=3, traced=2)
+
+
+def test_play_metrics_replay_tri_games():
+    """The report's "How games play" replays Tri games through engine_replay: every metric has
+    a value, branching factor at least one legal move."""
+    from sim import playmetrics
+
+    v = variants.load("hexflow/tri")
+    pm = playmetrics.play_metrics(v, seed=3, games=6)
+    assert pm.note == ""
+    s = pm.summary.set_index("metric")
+    assert s.loc["branching_factor", "value"] >= 1 and s.loc["decision_moves", "value"] > 0
+    assert len(pm.per_game) == 6
+
+
+def test_tri_modes_play_their_own_search_defaults():
+    """A search bot left at Race's defaults plays the mode's (game.TRI_MCTS); a parameter set
+    to another value is kept; the other bots are untouched."""
+    tri2p = GAME.resolve_rules({"mode": "tri2p"}, "test")
+    got = G.mode_seats(tri2p, [mcts(), mcts(c=0.9), *seats_for(GAME, tri2p, "greedy")[:1]])
+    assert got[0].params == {**mcts().params, **G.TRI_MCTS["tri2p"]}
+    assert got[1].params["c"] == 0.9 and got[1].params["iterations"] == G.TRI_MCTS["tri2p"]["iterations"]
+    assert got[2].bot.name == "greedy"
+    tri = GAME.resolve_rules({"mode": "tri"}, "test")
+    assert G.mode_seats(tri, [mcts()])[0].params["rollout"] == "random"
+    race = GAME.resolve_rules({}, "test")
+    assert G.mode_seats(race, [mcts()])[0].params == mcts().params
+    # the variant's seat plays the mode's defaults: the same games as those values given outright
+    seats = [mcts(), *seats_for(GAME, tri2p, "greedy")[1:]]
+    explicit = [mcts(**G.TRI_MCTS["tri2p"]), *seats[1:]]
+    a = GAME.play_chunk(tri2p, seats, 5, 2, 3)
+    b = tri_engine.chunk(tri2p, explicit, 5, 2, 3)
+    assert all(np.array_equal(a[k], b[k]) for k in a)
