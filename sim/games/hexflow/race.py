@@ -539,7 +539,7 @@ def _sorted_shuffle(rng, a):
 
 @njit(cache=True)
 def sample_hidden(t, pos, seat, rng):
-    """What `seat` cannot see: the order of its own bag, and the opponent's hand and bag. It knows
+    """What `seat` cannot see: the order of its own bag, and every other seat's hand and bag. It knows
     the tile set, the board and its own hand, so its bag holds a known multiset (redrawn in a
     fresh order), and the opponent's hand and bag together hold the opponent's tiles not on the
     board (pooled, redrawn, and dealt back into the same hand slots and bag length: the counts are
@@ -551,25 +551,27 @@ def sample_hidden(t, pos, seat, rng):
     _sorted_shuffle(rng, own)
     for i in range(n):
         pos.bag[seat, i] = own[i]
-    o = 1 - seat
-    nb = pos.sq[Q_BAGN][o]
-    pool = np.empty(nb + t.hand_size, np.int64)
-    for i in range(nb):
-        pool[i] = pos.bag[o, i]
-    k = nb
-    for s in range(t.hand_size):
-        if pos.hand[o, s] >= 0:
-            pool[k] = pos.hand[o, s]
-            k += 1
-    pool = pool[:k].copy()
-    _sorted_shuffle(rng, pool)
-    for i in range(nb):
-        pos.bag[o, i] = pool[i]
-    k = nb
-    for s in range(t.hand_size):
-        if pos.hand[o, s] >= 0:
-            pos.hand[o, s] = pool[k]
-            k += 1
+    for o in range(t.n_seats):  # every other seat (Tri-Board's three too: tri_engine)
+        if o == seat:
+            continue
+        nb = pos.sq[Q_BAGN][o]
+        pool = np.empty(nb + t.hand_size, np.int64)
+        for i in range(nb):
+            pool[i] = pos.bag[o, i]
+        k = nb
+        for s in range(t.hand_size):
+            if pos.hand[o, s] >= 0:
+                pool[k] = pos.hand[o, s]
+                k += 1
+        pool = pool[:k].copy()
+        _sorted_shuffle(rng, pool)
+        for i in range(nb):
+            pos.bag[o, i] = pool[i]
+        k = nb
+        for s in range(t.hand_size):
+            if pos.hand[o, s] >= 0:
+                pos.hand[o, s] = pool[k]
+                k += 1
 
 
 @njit(cache=True)

@@ -35,6 +35,7 @@ from sim import engine
 from sim.rng import below
 
 from . import kernel as K
+from . import race
 from .kernel import _best_path, _critical, _deal, _find, _lay_dots, _link, _pair_through, _place, _six
 from .race import (
     H_ADJ,
@@ -50,7 +51,6 @@ from .race import (
     Q_BAGN,
     Q_BLOCKED,
     Q_PLACED,
-    _sorted_shuffle,
 )
 
 INF = 1 << 20
@@ -1220,32 +1220,7 @@ def sample_hidden(t, pos, seat, rng):
     into the same hand slots and bag length: the counts are public). Each redraw starts from the
     sorted multiset (race._sorted_shuffle), so the result depends on nothing the seat cannot see.
     What a pass reveals (the passer had no legal placement) is not conditioned on."""
-    n = pos.sq[Q_BAGN][seat]
-    own = pos.bag[seat, :n].copy()
-    _sorted_shuffle(rng, own)
-    for i in range(n):
-        pos.bag[seat, i] = own[i]
-    for o in range(t.n_seats):
-        if o == seat:
-            continue
-        nb = pos.sq[Q_BAGN][o]
-        pool = np.empty(nb + t.hand_size, np.int64)
-        for i in range(nb):
-            pool[i] = pos.bag[o, i]
-        k = nb
-        for s in range(t.hand_size):
-            if pos.hand[o, s] >= 0:
-                pool[k] = pos.hand[o, s]
-                k += 1
-        pool = pool[:k].copy()
-        _sorted_shuffle(rng, pool)
-        for i in range(nb):
-            pos.bag[o, i] = pool[i]
-        k = nb
-        for s in range(t.hand_size):
-            if pos.hand[o, s] >= 0:
-                pos.hand[o, s] = pool[k]
-                k += 1
+    race.sample_hidden(t, pos, seat, rng)
 
 
 @K.hot
