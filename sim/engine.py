@@ -6,6 +6,10 @@ play_chunk / play_traced / verify_trace. The interface the games implement is si
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -252,6 +256,21 @@ def replay_stats(tables, seed, game_index, rec):
 
 
 # ---- Python side: bot arrays and outcome columns ---------------------------------------------
+def per_rules(build: Callable[[dict], Any]) -> Callable[[dict], Any]:
+    """A game's `tables(rules)`: `build(rules)` once per rule set and process (the chunks of a run
+    share the tables), keyed by the rules as canonical JSON."""
+    cache: dict[str, Any] = {}
+
+    def tables(rules: dict) -> Any:
+        key = json.dumps(rules, sort_keys=True)
+        if key not in cache:
+            cache[key] = build(rules)
+        return cache[key]
+
+    tables.__doc__ = f"{build.__name__}, once per rule set and process (sim.engine.per_rules)."
+    return tables
+
+
 def bot_arrays(seats) -> tuple[np.ndarray, np.ndarray]:
     """Seats (SeatBot) -> (codes int64[S], parameters float64[S, P]) for the drivers."""
     codes = np.array([s.bot.code for s in seats], dtype=np.int64)

@@ -33,7 +33,6 @@ tile type t in rotation r on hex h is `((k * nh + h) * n_types + t) * 6 + r`; `p
 
 from __future__ import annotations
 
-import json
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -169,15 +168,7 @@ def build_tables(rules: dict[str, Any]) -> Tables:
         tz, startm, goalm, firstc, corner_any, BT.empty_links(tb.nbr))
 
 
-_TABLES: dict[str, Tables] = {}
-
-
-def tables(rules: dict[str, Any]) -> Tables:
-    """build_tables, once per rule set and process."""
-    key = json.dumps(rules, sort_keys=True)
-    if key not in _TABLES:
-        _TABLES[key] = build_tables(rules)
-    return _TABLES[key]
+tables = engine.per_rules(build_tables)
 
 
 # ---- moves ----------------------------------------------------------------------------------

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,15 +28,8 @@ def _bot_arrays(seats: Sequence[SeatBot]) -> tuple[np.ndarray, np.ndarray]:
     return codes, par
 
 
-_TABLES: dict[str, R.Tables] = {}
-
-
-def _tables(rules: dict[str, Any]) -> R.Tables:
-    """Kernel tables of a rule set, built once per process (chunks of a run share them)."""
-    key = json.dumps(rules, sort_keys=True)
-    if key not in _TABLES:
-        _TABLES[key] = R.Tables(rules)
-    return _TABLES[key]
+# the old Race chunk kernel's tables, built once per rule set and process
+_tables = engine.per_rules(R.Tables)
 
 
 def _run(rules: dict[str, Any], seats: Sequence[SeatBot], first_game: int, n_games: int,

@@ -25,7 +25,6 @@ move of a seat with no legal placement.
 
 from __future__ import annotations
 
-import json
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -181,15 +180,7 @@ def build_tables(rules: dict[str, Any]) -> Tables:
         np.bool_(rules["first_tile"] == "onto_board"), onboard)
 
 
-_TABLES: dict[str, Tables] = {}
-
-
-def tables(rules: dict[str, Any]) -> Tables:
-    """build_tables, once per rule set and process (the chunks of a run share them)."""
-    key = json.dumps(rules, sort_keys=True)
-    if key not in _TABLES:
-        _TABLES[key] = build_tables(rules)
-    return _TABLES[key]
+tables = engine.per_rules(build_tables)
 
 
 @njit(cache=True)

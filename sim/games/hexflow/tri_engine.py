@@ -25,7 +25,6 @@ Wildcard when w = 1, as `((h * 2 + w) * n_types + d) * 6 + r`; `pass_move` (= nh
 
 from __future__ import annotations
 
-import json
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -250,15 +249,7 @@ def build_tables(rules: dict[str, Any]) -> Tables:
         tb.dots.astype(np.int64), tb.dot_pool.astype(np.int64), tb.free.astype(np.int64), tb.lnk0)
 
 
-_TABLES: dict[str, Tables] = {}
-
-
-def tables(rules: dict[str, Any]) -> Tables:
-    """build_tables, once per rule set and process (the chunks of a run share them)."""
-    key = json.dumps(rules, sort_keys=True)
-    if key not in _TABLES:
-        _TABLES[key] = build_tables(rules)
-    return _TABLES[key]
+tables = engine.per_rules(build_tables)
 
 
 # ---- rule helpers (shared with the chunk kernel tri._play) ------------------------------------
