@@ -27,7 +27,20 @@ from numba import njit
 from sim.rng import below, game_seed, new_state
 
 from .board import BOARD, multiplier
-from .kernel import _arrive4, _critical, _deal, _hand_pairs, _lay_dots, _link, _pair_through, _six, empty_links, hot, hot_inline
+from .kernel import (
+    _arrive4,
+    _critical,
+    _deal,
+    _frontier_take,
+    _hand_pairs,
+    _lay_dots,
+    _link,
+    _pair_through,
+    _six,
+    empty_links,
+    hot,
+    hot_inline,
+)
 from .tiles import BLOCK, TILE_TYPES, networks, orientations
 
 INF = 1 << 20
@@ -1079,18 +1092,7 @@ def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_o
                 _relink(h, tz, nbr, ttype, towner, emask, netid, netm, lk)
             _set_need(h, nbr, emask, need)
             placed_any[cur] = 1
-            if fpos[h] >= 0:  # h leaves the frontier, its empty neighbours join it
-                last = front[nfront - 1]
-                front[fpos[h]] = last
-                fpos[last] = fpos[h]
-                fpos[h] = -1
-                nfront -= 1
-            for s in range(6):
-                nb = nbr[h, s]
-                if nb >= 0 and ttype[nb] < 0 and fpos[nb] < 0:
-                    fpos[nb] = nfront
-                    front[nfront] = nb
-                    nfront += 1
+            nfront = _frontier_take(h, nbr, ttype, front, fpos, nfront)  # h leaves, its empty neighbours join
             for k in range(hand_size):
                 if hand[cur, k] == t:
                     if bagn[cur] > 0:
