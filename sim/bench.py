@@ -24,7 +24,8 @@ from sim.games.base import Game, SeatBot
 
 def seats(game: Game, rules: dict, bot: str) -> list[SeatBot]:
     b = game.bot(bot, "bench")
-    return [SeatBot(b, {p.name: p.default for p in b.params}) for _ in game.seat_names(rules)]
+    params = {**{p.name: p.default for p in b.params}, **game.bot_defaults(rules, bot)}
+    return [SeatBot(b, dict(params)) for _ in game.seat_names(rules)]
 
 
 FIRST = 10  # the timed chunks play games FIRST .. FIRST + n - 1 of run seed 1
@@ -115,8 +116,7 @@ def pair_rate(game: Game, rules: dict, s: list[SeatBot], seconds: float, repeats
 def mcts_rate(game: Game, rules: dict, s: list[SeatBot], seconds: float, repeats: int = 3) -> dict:
     """Games/s of mcts against greedy, and the search's playouts/s: decisions of the mcts seat
     (counted on traced games) times its iterations, over the CPU time of those games."""
-    # the parameters the seat plays by (a game may give its modes their own defaults)
-    iterations = (game.play_seats(rules, s) if hasattr(game, "play_seats") else s)[0].params["iterations"]
+    iterations = s[0].params["iterations"]
     out, n = pair_rate(game, rules, s, seconds, repeats)
     decisions, cpu = 0, 0.0
     for i in range(min(n, 4)):

@@ -66,13 +66,14 @@ def _value(text: str) -> Any:
     return text
 
 
-def parse_bot(game: Game, spec: str) -> SeatBot:
-    """`NAME[:param=value[:param=value...]]` -> a resolved bot, validated like a variant's seat."""
+def parse_bot(game: Game, spec: str, rules: dict | None = None) -> SeatBot:
+    """`NAME[:param=value[:param=value...]]` -> a resolved bot, validated like a variant's seat
+    (with `rules`, the game's defaults for them: Game.bot_defaults)."""
     where = f"--bot {spec}"
     name, *pairs = spec.split(":")
     bot = game.bot(name.strip(), where)
     allowed = [p.name for p in bot.params]
-    params = {p.name: p.default for p in bot.params}
+    params = {**{p.name: p.default for p in bot.params}, **(game.bot_defaults(rules, bot.name) if rules else {})}
     for item in pairs:
         key, eq, text = item.partition("=")
         key = key.strip()
@@ -95,11 +96,11 @@ def rung_name(b: SeatBot, spec: str) -> str:
     return f"{b.bot.name}({','.join(f'{k}={b.params[k]}' for k in keys)})" if keys else b.bot.name
 
 
-def doubling_chain(game: Game, spec: str, rungs: int) -> tuple[list[SeatBot], str]:
+def doubling_chain(game: Game, spec: str, rungs: int, rules: dict | None = None) -> tuple[list[SeatBot], str]:
     """`rungs` bots from `spec`, the first parameter named in it doubled from rung to rung."""
     if rungs < 2:
         raise UserError(f"--rungs {rungs}: a chain needs at least 2 rungs")
-    first = parse_bot(game, spec)
+    first = parse_bot(game, spec, rules)
     named = [item.partition("=")[0].strip() for item in spec.split(":")[1:]]
     if not named:
         numeric = [p.name for p in first.bot.params if p.kind in ("int", "float")]
@@ -518,11 +519,11 @@ def ladder(variant: str | Variant, bots: Sequence[str] = (), games: int = 1000, 
 
     base = variant if isinstance(variant, Variant) else load(variant)
     game = base.game
-    ladder_bots = [parse_bot(game, s) for s in bots]
+    ladder_bots = [parse_bot(game, s, base.rules) for s in bots]
     shown = [rung_name(b, s) for b, s in zip(ladder_bots, bots, strict=True)]
     budgets, key = None, None
     if doubling:
-        chain, key = doubling_chain(game, doubling, rungs)
+        chain, key = doubling_chain(game, doubling, rungs, base.rules)
         budgets = [float(b.params[key]) for b in chain]
         ladder_bots += chain
         shown += [rung_name(b, doubling) for b in chain]

@@ -178,14 +178,14 @@ def _merged(path: Path, stack: tuple[Path, ...] = ()) -> dict[str, Any]:
     return out
 
 
-def _seat(game: Game, seat: str, spec: Any, where: str) -> SeatBot:
+def _seat(game: Game, seat: str, spec: Any, where: str, rules: dict[str, Any]) -> SeatBot:
     if isinstance(spec, str):
         spec = {"bot": spec}
     if not isinstance(spec, dict) or "bot" not in spec:
         raise VariantError(f"{where}: seats.{seat} must be a bot name or a table with 'bot'")
     bot = game.bot(spec["bot"], f"{where}: seats.{seat}")
     names = [p.name for p in bot.params]
-    params = {p.name: p.default for p in bot.params}
+    params = {**{p.name: p.default for p in bot.params}, **game.bot_defaults(rules, bot.name)}
     for key, value in spec.items():
         if key == "bot":
             continue
@@ -211,7 +211,7 @@ def resolve(data: dict[str, Any], name: str, where: str, path: Path | None = Non
     for seat in given:
         if seat not in seat_names:
             raise VariantError(unknown_key(where, "seats", seat, seat_names))
-    seats = {s: _seat(game, s, given.get(s, game.default_bot), where) for s in seat_names}
+    seats = {s: _seat(game, s, given.get(s, game.default_bot), where, rules) for s in seat_names}
     game.check_seats(rules, seats, where)
     return Variant(name=name, game=game, description=data.get("description", ""), rules=rules,
                    seats=seats, path=path, overrides=overrides)

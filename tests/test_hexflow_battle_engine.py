@@ -227,18 +227,14 @@ def test_play_metrics_replay_battle_games():
     assert s.loc["branching_factor", "value"] > 10
 
 
-def test_battle_plays_the_search_bot_with_battles_settings():
-    """A search-bot seat left at the bot's declared (Race's) defaults plays Battle's measured
-    setting (game.MODE_MCTS) in Battle, and Race's in Race; one set by hand is kept."""
+def test_bench_seats_the_search_bot_with_battles_settings():
+    """make bench's mcts row for Battle seats the search bot with Battle's measured setting
+    (game.BATTLE_MCTS, through HexflowGame.bot_defaults), Race's with the bot's declared defaults."""
     from sim import bench
 
-    battle = GAME.play_seats(GAME.resolve_rules({"mode": "battle"}, "t"),
-                             bench.mcts_seats(GAME, GAME.resolve_rules({"mode": "battle"}, "t")))
-    race = GAME.play_seats(GAME.resolve_rules({}, "t"), bench.mcts_seats(GAME, GAME.resolve_rules({}, "t")))
+    battle = bench.mcts_seats(GAME, GAME.resolve_rules({"mode": "battle"}, "t"))
+    race = bench.mcts_seats(GAME, GAME.resolve_rules({}, "t"))
     assert battle[0].bot.code == search.BOT_MCTS and battle[1].bot.name == "greedy"
     assert {k: battle[0].params[k] for k in G.BATTLE_MCTS} == G.BATTLE_MCTS
     assert {k: race[0].params[k] for k in G.RACE_MCTS} == G.RACE_MCTS
-    mine = [SeatBot(G.MCTS, {**battle[0].params, "iterations": 30}), battle[1]]
-    rules = GAME.resolve_rules({"mode": "battle"}, "t")
-    assert GAME.play_seats(rules, mine)[0].params["iterations"] == 30
     assert bench.mcts_seats(GAME, GAME.resolve_rules({"mode": "battle"}, "t"), "lookahead") is None

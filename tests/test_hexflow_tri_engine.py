@@ -367,21 +367,22 @@ def test_play_metrics_replay_tri_games():
     assert len(pm.per_game) == 6
 
 
-def test_tri_modes_play_their_own_search_defaults():
-    """A search bot left at Race's defaults plays the mode's (game.TRI_MCTS); a parameter set
-    to another value is kept; the other bots are untouched."""
-    tri2p = GAME.resolve_rules({"mode": "tri2p"}, "test")
-    got = G.mode_seats(tri2p, [mcts(), mcts(c=0.9), *seats_for(GAME, tri2p, "greedy")[:1]])
-    assert got[0].params == {**mcts().params, **G.TRI_MCTS["tri2p"]}
-    assert got[1].params["c"] == 0.9 and got[1].params["iterations"] == G.TRI_MCTS["tri2p"]["iterations"]
-    assert got[2].bot.name == "greedy"
+def test_each_mode_seats_the_search_bot_with_its_own_defaults():
+    """A search-bot seat resolved in a mode (variant file, --bot spec, the bench) starts from the
+    mode's measured settings (game.MODE_MCTS); a parameter the seat names keeps its value, even
+    Race's; the recorded parameters are the ones played; the other bots are untouched."""
+    from sim import bench
+    from sim.ladder import parse_bot
+
+    v = variants.load("hexflow/tri2p", {"seats.II": "mcts"})
+    assert v.seats["II"].params == {**mcts().params, **G.TRI_MCTS["tri2p"]}
+    assert v.seats["III"].bot.name == "greedy"
+    v = variants.load("hexflow/tri2p", {"seats.II": {"bot": "mcts", "c": 0.9, "iterations": 120}})
+    assert v.seats["II"].params["c"] == 0.9 and v.seats["II"].params["iterations"] == 120
     tri = GAME.resolve_rules({"mode": "tri"}, "test")
-    assert G.mode_seats(tri, [mcts()])[0].params["rollout"] == "random"
-    race = GAME.resolve_rules({}, "test")
-    assert G.mode_seats(race, [mcts()])[0].params == mcts().params
-    # the variant's seat plays the mode's defaults: the same games as those values given outright
-    seats = [mcts(), *seats_for(GAME, tri2p, "greedy")[1:]]
-    explicit = [mcts(**G.TRI_MCTS["tri2p"]), *seats[1:]]
-    a = GAME.play_chunk(tri2p, seats, 5, 2, 3)
-    b = tri_engine.chunk(tri2p, explicit, 5, 2, 3)
-    assert all(np.array_equal(a[k], b[k]) for k in a)
+    assert parse_bot(GAME, "mcts", tri).params["rollout"] == "random"
+    assert parse_bot(GAME, "mcts:iterations=120", tri).params["iterations"] == 120
+    assert bench.mcts_seats(GAME, tri)[0].params["iterations"] == G.TRI_MCTS["tri"]["iterations"]
+    battle = variants.load("hexflow/battle", {"seats.B": "mcts"})
+    assert battle.seats["B"].params["iterations"] == G.BATTLE_MCTS["iterations"]
+    assert variants.load("hexflow/race", {"seats.A": "mcts"}).seats["A"].params == mcts().params

@@ -77,7 +77,7 @@ def test_the_replay_measures_what_the_engine_functions_say():
         assert res[engine.WINNER] == row["winner"][0]
 
 
-def test_play_metrics_of_a_variant_and_of_one_that_cannot_replay():
+def test_play_metrics_of_a_variant_and_of_one_that_cannot_replay(coin_file):
     pm = playmetrics.play_metrics(load("hexatile/standard"), seed=1, games=30)
     assert len(pm.per_game) == 30 and not pm.note
     s = pm.summary.set_index("metric")
@@ -86,5 +86,5 @@ def test_play_metrics_of_a_variant_and_of_one_that_cannot_replay():
     for m in ("lead_change", "decisiveness", "drama"):
         assert 0 <= s.loc[m, "low"] <= s.loc[m, "value"] <= s.loc[m, "high"] <= 1
     assert s.loc["drama", "games"] == int((pm.per_game["winner"] >= 0).sum())
-    none = playmetrics.play_metrics(load("hexflow/tri"), games=5)
+    none = playmetrics.play_metrics(load(str(coin_file)), games=5)  # a game off the engine
     assert none.summary.empty and none.note == playmetrics.NOT_ON_ENGINE

@@ -251,6 +251,13 @@ class Game:
     def check_seats(self, rules: dict[str, Any], seats: dict[str, SeatBot], where: str) -> None:
         """Reject a bot these rules cannot seat (VariantError naming the seat); default: any."""
 
+    def bot_defaults(self, rules: dict[str, Any], bot: str) -> dict[str, Any]:
+        """Parameter defaults of `bot` under these rules where they differ from the bot's declared
+        ones (e.g. a search budget measured per mode); a seat that names a parameter keeps its
+        value. Applied where a seat is resolved (variant files, --bot specs, the bench), so the
+        recorded parameters are the ones played. Default: none."""
+        return {}
+
     def code_hash(self) -> str:
         """16 hex digits over the source that decides this game's outcomes: the package that
         defines the Game class (or its module, outside a package), sim/rng.py, sim/hexgrid.py,

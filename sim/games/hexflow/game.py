@@ -104,7 +104,8 @@ BATTLE_MCTS = {**RACE_MCTS, "iterations": 60}
 # most games end by the draw list, not by a completion)
 TRI_MCTS = {"tri2p": {"iterations": 240, "eval_scale": 8.0},
             "tri": {"iterations": 240, "rollout": "random", "rollout_depth": 0}}
-# each mode's settings of the search bot where they differ from Race's (mode_seats applies them)
+# each mode's settings of the search bot where they differ from Race's (HexflowGame.bot_defaults:
+# a seat resolved in that mode starts from them)
 MODE_MCTS = {"battle": {"iterations": BATTLE_MCTS["iterations"]}, **TRI_MCTS}
 
 
@@ -113,8 +114,8 @@ def _race_mcts() -> search.SearchBot:
     params = tuple(dataclasses.replace(p, default=RACE_MCTS.get(p.name, p.default)) for p in bot.params)
     modes = "; ".join(f"{m}: " + ", ".join(f"{k} = {v!r}" for k, v in d.items()) for m, d in MODE_MCTS.items())
     return dataclasses.replace(bot, params=params, doc=bot.doc + (
-        " HEXFLOW: every mode. The defaults shown are Race's; in another mode a parameter left at "
-        f"its Race default plays the mode's own ({modes})."))
+        " HEXFLOW: every mode. The defaults shown are Race's; a seat in another mode starts from "
+        f"that mode's own ({modes}), and a parameter the seat names keeps its value."))
 
 
 MCTS = _race_mcts()
@@ -126,20 +127,6 @@ MCTS = _race_mcts()
 # (Battle refuses them: they stay at their defaults there.)
 ENGINE_ONLY = ("tiles", "base_score", "dot_multipliers", "board_columns", "opponent_corners",
                "first_tile", "swap")
-
-
-def mode_seats(rules: dict[str, Any], seats: Sequence[SeatBot]) -> list[SeatBot]:
-    """The seats as a mode plays them: a search bot's parameters left at their Race defaults take
-    the mode's defaults (MODE_MCTS); every other seat as given."""
-    extra = MODE_MCTS.get(rules["mode"], {})
-    defaults = {p.name: p.default for p in MCTS.params}
-    out = []
-    for s in seats:
-        if s.bot.code == search.BOT_MCTS and extra:
-            params = {k: (extra[k] if k in extra and v == defaults[k] else v) for k, v in s.params.items()}
-            s = SeatBot(s.bot, params)
-        out.append(s)
-    return out
 
 
 def _tri_on_kernel(seats: Sequence[SeatBot]) -> bool:
@@ -344,9 +331,10 @@ class HexflowGame(Game):
                     f"(it would change the variant, not the games); leave it at its default "
                     f"{p.default!r}; mode {mode!r} uses: {', '.join(MODE_PARAMS[mode])}")
 
-    def play_seats(self, rules: dict[str, Any], seats: Sequence[SeatBot]) -> list[SeatBot]:
-        """The seats with the parameters they play by in this mode (`mode_seats`)."""
-        return mode_seats(rules, seats)
+    def bot_defaults(self, rules: dict[str, Any], bot: str) -> dict[str, Any]:
+        """The search bot's measured settings in this mode where they differ from Race's (MODE_MCTS);
+        a seat that names a parameter keeps its value."""
+        return dict(MODE_MCTS.get(rules["mode"], {})) if bot == MCTS.name else {}
 
     def check_seats(self, rules: dict[str, Any], seats: dict[str, SeatBot], where: str) -> None:
         """The search bot plays only in modes on the engine interface, lookahead only in Race."""
@@ -369,7 +357,7 @@ class HexflowGame(Game):
         if rules["mode"] == "battle":
             if _on_kernel(rules, seats):
                 return _battle_columns(_battle_run(rules, seats, first_game, n_games, run_seed, False)[0])
-            rows = _engine_chunk(battle_engine.tables(rules), rules, mode_seats(rules, seats), first_game,
+            rows = _engine_chunk(battle_engine.tables(rules), rules, seats, first_game,
                                  n_games, run_seed)
             return _battle_columns(rows)
         if _is_tri(rules):
@@ -378,7 +366,7 @@ class HexflowGame(Game):
 
                 res = tri_run(rules, seats, first_game, n_games, run_seed)
                 return {name: res[:, idx].astype(dt) for name, idx, dt in tri_columns(rules)}
-            return tri_engine.chunk(rules, mode_seats(rules, seats), first_game, n_games, run_seed)
+            return tri_engine.chunk(rules, seats, first_game, n_games, run_seed)
         if _on_kernel(rules, seats):
             res, _ = _run(rules, seats, first_game, n_games, run_seed, record=False)
             return _columns(res)
@@ -388,7 +376,6 @@ class HexflowGame(Game):
 
     def engine_replay(self, rules, seats, game_index, run_seed):
         """(tables, decisions) of a game of any mode through the engine."""
-        seats = mode_seats(rules, seats)
         if _is_tri(rules):
             t, rec, _ = tri_engine.replay(rules, seats, game_index, run_seed)
             return t, rec
@@ -400,9 +387,9 @@ class HexflowGame(Game):
 
     def play_traced(self, rules, seats, game_index, run_seed) -> Trace:
         if rules["mode"] == "battle":
-            return _battle_traced(rules, mode_seats(rules, seats), game_index, run_seed)
+            return _battle_traced(rules, seats, game_index, run_seed)
         if _is_tri(rules):
-            return tri_engine.traced(self.name, rules, mode_seats(rules, seats), game_index, run_seed)
+            return tri_engine.traced(self.name, rules, seats, game_index, run_seed)
         return _race_traced(rules, seats, game_index, run_seed)
 
     # each mode has its own kernels (tri and tri2p share theirs: tri._play for random-only
