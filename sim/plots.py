@@ -149,9 +149,10 @@ def reason_colours(reasons: Sequence[str]) -> dict[str, tuple]:
     return {r: cmap(i % 20) for i, r in enumerate(reasons)}
 
 
-def stacked_lengths(panels: Sequence[Stacked], title: str, cols: int = 4) -> Figure:
+def stacked_lengths(panels: Sequence[Stacked], title: str, cols: int = 6) -> Figure:
     """Small multiples, one panel per variant: share of games per length (turns), stacked by end
-    reason in one colour per reason shared by every panel, one legend for the figure."""
+    reason in one colour per reason shared by every panel, one legend for the figure. Six small
+    panels a row, so a mode of a dozen variants takes two rows of the page."""
     reasons: list[str] = []
     for p in panels:
         used = [r for r, c in zip(p.reasons, p.counts.sum(axis=1), strict=True) if c > 0]
@@ -159,7 +160,7 @@ def stacked_lengths(panels: Sequence[Stacked], title: str, cols: int = 4) -> Fig
     colours = reason_colours(reasons)
     cols = max(1, min(cols, len(panels)))
     rows = -(-len(panels) // cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(3.3 * cols, 1.45 * rows + 0.7), squeeze=False,
+    fig, axes = plt.subplots(rows, cols, figsize=(2.2 * cols, 1.05 * rows + 0.55), squeeze=False,
                              sharex=True, layout="constrained")
     for ax, p in zip(axes.flat, panels, strict=False):
         total = max(int(p.counts.sum()), 1)
@@ -181,7 +182,7 @@ def stacked_lengths(panels: Sequence[Stacked], title: str, cols: int = 4) -> Fig
     for ax in axes[-1]:
         ax.set_xlabel("turns", fontsize=7)
     handles = [matplotlib.patches.Patch(color=colours[r], label=r) for r in reasons]
-    fig.legend(handles=handles, loc="outside upper center", ncol=min(len(reasons), 6), fontsize=7,
+    fig.legend(handles=handles, loc="outside upper center", ncol=min(len(reasons), 8), fontsize=7,
                frameon=False, title=title + ": share of games per length, by end reason",
                title_fontsize=8)
     return fig

@@ -732,25 +732,51 @@ def verdict_sentence(a: Analysis) -> str:
 VERDICT_COLOURS = {"unfair": "#c0392b", "fair": "#1e8449", "cannot tell": "#7f7f7f"}
 
 
-def forest_svg(a: Analysis, lo: float, hi: float, width: int = 220, height: int = 16) -> str:
+def forest_ticks(lo: float, hi: float) -> list[float]:
+    """Round shares (every 5 or 10 points) to mark on the verdict's forest axis."""
+    step = 0.05 if hi - lo <= 0.45 else 0.10
+    first = math.ceil(lo / step - 1e-9) * step
+    return [round(first + i * step, 4) for i in range(int((hi - first) / step + 1e-9) + 1)]
+
+
+def _forest_x(v: float, lo: float, hi: float, width: int) -> float:
+    return 4 + (width - 8) * (min(max(v, lo), hi) - lo) / (hi - lo)
+
+
+def forest_svg(a: Analysis, lo: float, hi: float, width: int = 260, height: int = 14) -> str:
     """One row of the verdict's forest plot: the interval and point of the first mover's share
-    of decisive games on a shared axis [lo, hi], with the fair share as a line."""
+    of decisive games on a shared axis [lo, hi] (faint lines at the axis ticks), with the fair
+    share as a dashed line."""
     p = a.first_decisive
-
-    def x(v: float) -> float:
-        return 4 + (width - 8) * (min(max(v, lo), hi) - lo) / (hi - lo)
-
-    fair = x(1 / len(a.run.seats))
+    fair = _forest_x(1 / len(a.run.seats), lo, hi, width)
     parts = [f"<svg class='forest' width='{width}' height='{height}' role='img' "
-             f"aria-label='first mover share'>",
-             f"<line x1='{fair:.1f}' y1='0' x2='{fair:.1f}' y2='{height}' stroke='#555' "
-             "stroke-dasharray='3,2'/>"]
+             f"aria-label='first mover share'>"]
+    parts += [f"<line x1='{x:.1f}' y1='0' x2='{x:.1f}' y2='{height}' stroke='#e4e4e4'/>"
+              for x in (_forest_x(t, lo, hi, width) for t in forest_ticks(lo, hi))]
+    parts.append(f"<line x1='{fair:.1f}' y1='0' x2='{fair:.1f}' y2='{height}' stroke='#555' "
+                 "stroke-dasharray='3,2'/>")
     if p is not None and p.n:
         colour = VERDICT_COLOURS.get(fairness_verdict(a)[0], "#777")
         y = height / 2
-        parts.append(f"<line x1='{x(p.low):.1f}' y1='{y}' x2='{x(p.high):.1f}' y2='{y}' "
+        x0, x1 = _forest_x(p.low, lo, hi, width), _forest_x(p.high, lo, hi, width)
+        parts.append(f"<line x1='{x0:.1f}' y1='{y}' x2='{max(x1, x0 + 1):.1f}' y2='{y}' "
                      f"stroke='{colour}' stroke-width='3'/>")
-        parts.append(f"<circle cx='{x(p.value):.1f}' cy='{y}' r='3.5' fill='{colour}'/>")
+        parts.append(f"<circle cx='{_forest_x(p.value, lo, hi, width):.1f}' cy='{y}' r='3.5' "
+                     f"fill='{colour}'/>")
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def forest_axis_svg(lo: float, hi: float, width: int = 260, height: int = 16) -> str:
+    """The forest column's axis (its header): the tick shares in percent."""
+    parts = [f"<svg class='forest-axis' width='{width}' height='{height}' role='img' "
+             "aria-label='first mover share axis'>"]
+    ticks = forest_ticks(lo, hi)
+    for t in ticks:
+        x = _forest_x(t, lo, hi, width)
+        anchor = "start" if x < 12 else "end" if x > width - 12 else "middle"
+        parts.append(f"<text x='{x:.1f}' y='12' font-size='10' text-anchor='{anchor}' "
+                     f"fill='#333'>{100 * t:.0f}%</text>")
     parts.append("</svg>")
     return "".join(parts)
 
@@ -770,48 +796,82 @@ def verdict_order(analyses: Sequence[Analysis]) -> list[tuple[str, list[Analysis
     return sorted(groups, key=lambda gv: -max(unfairness(a) for a in gv[1]))
 
 
+def verdict_counts(items: Sequence[Analysis]) -> str:
+    """"3 unfair, 1 fair" for a group header: how many variants got each verdict."""
+    counts: dict[str, int] = {}
+    for a in items:
+        word = fairness_verdict(a)[0]
+        counts[word] = counts.get(word, 0) + 1
+    fair = ", ".join(sorted({pct(1 / len(a.run.seats), 0) for a in items}))
+    return (f"{len(items)} variant{'s' if len(items) != 1 else ''}: "
+            + ", ".join(f"{c} {w}" for w, c in sorted(counts.items(), key=lambda wc: -wc[1]))
+            + f"; fair share {fair}")
+
+
 def render_verdict(doc: Doc, analyses: Sequence[Analysis]) -> None:
     doc.h(2, "Verdict")
-    doc.p("The first mover's share of decisive games (draws left out) against the fair share "
-          f"1/seats, with its 95% interval; the bar is the same interval on one axis for every "
-          f"row (dashed: fair share). Verdict (colour of the bar): fair (green) when an exact "
-          f"equivalence test puts the share within +/-{100 * FAIR_MARGIN:.0f} points of the fair "
-          f"share, unfair (red) when it differs from it, cannot tell (grey) otherwise. Sorted "
-          f"by unfairness within each game and mode.")
+    doc.p("The first mover's share of decisive games (draws left out) with its 95% interval, drawn "
+          "on one axis for every row against the fair share 1/seats (dashed). Fair (green): an "
+          f"exact equivalence test puts it within +/-{100 * FAIR_MARGIN:.0f} points of the fair "
+          "share; unfair (red): it differs from it; cannot tell (grey): neither. Grouped by game "
+          "and mode, most unfair first; hover a variant for its sentence (all are listed below).")
     lo, hi = forest_axis(analyses)
-    head = ["variant", "first mover's share", f"forest ({pct(lo, 0)} to {pct(hi, 0)})", "verdict",
-            "largest seat gap", "draws", "decided off the board", "median turns"]
+    head = ["variant", "first mover's share", Raw(forest_axis_svg(lo, hi), f"forest ({pct(lo, 0)} "
+            f"to {pct(hi, 0)})"), "verdict", "largest seat gap", "draws", "off the board",
+            "median turns"]
     rows: list[Any] = []
     for group, items in verdict_order(analyses):
-        rows.append(Group(group))
+        rows.append(Group(f"{group} ({verdict_counts(items)})"))
         for a in items:
             word, _ = fairness_verdict(a)
             p = a.first_decisive
             gap = (f"{100 * a.gap[0]:.1f} pts ({a.gap[3]}-{a.gap[4]}) "
                    f"{ci_pts(a.gap[1], a.gap[2])}" if np.isfinite(a.gap[0]) else "n/a")
-            rows.append([a.run.stem, f"{pct(p.value, 1)} {ci1(p.low, p.high)}" if p and p.n else "n/a",
-                         Raw(forest_svg(a, lo, hi), ""), word, gap, pct(a.draw.value, 1),
+            name = Raw(f"<span title='{html.escape(verdict_sentence(a), quote=True)}'>"
+                       f"{html.escape(a.run.stem)}</span>", a.run.stem)
+            rows.append([name, f"{pct(p.value, 1)} {ci1(p.low, p.high)}" if p and p.n else "n/a",
+                         Raw(forest_svg(a, lo, hi), ""), Raw(f"<b class='v{slug(word)}'>{word}</b>",
+                                                             word), gap, pct(a.draw.value, 1),
                          pct(a.off_board.value, 1) if a.off_board else "n/a",
                          num(a.turns.get("median", math.nan))])
     doc.table(head, rows, cls="verdict")
     doc.fig("forest", "First mover's share of decisive games per variant, 95% intervals "
                       "(dashed: fair share)", md_only=True)
     doc.h(3, "In words")
-    doc.items([f"{a.run.label}: {verdict_sentence(a)}" for _, items in verdict_order(analyses)
-               for a in items])
+    for group, items in verdict_order(analyses):
+        worst = items[0]
+        doc.fold(f"{group}: {worst.run.stem}: {verdict_sentence(worst)}"
+                 + (f" (and {len(items) - 1} more)" if len(items) > 1 else ""))
+        doc.items([f"{a.run.label}: {verdict_sentence(a)}" for a in items])
+        doc.endfold()
+
+
+WARNING_KINDS = {"incomplete": "unfinished runs", "non_win": "decided mostly off the board",
+                 "draws": "mostly draws", "degenerate": "a spike of short games (degenerate strategy?)",
+                 "dominant": "one way to end dominates"}
 
 
 def render_warnings(doc: Doc, analyses: Sequence[Analysis]) -> None:
-    """Result warnings, one box per kind, naming every variant it applies to."""
-    kinds: dict[str, list[str]] = {}
+    """Result warnings, one box per kind, naming every variant it applies to (in HTML the box
+    is one line, the variants' texts folded inside it)."""
+    kinds: dict[str, list[tuple[str, str]]] = {}
     for a in analyses:
         for kind, text in a.flags:
-            kinds.setdefault(kind, []).append(text)
-    for texts in kinds.values():
+            kinds.setdefault(kind, []).append((a.run.label, text))
+    for kind, found in kinds.items():
+        texts = [t for _, t in found]
         if len(texts) == 1:
             doc.warn(texts[0])
         else:
-            doc.warn(f"{len(texts)} variants: " + "; ".join(texts))
+            doc.warn(f"{len(texts)} variants: " + "; ".join(texts),
+                     f"{WARNING_KINDS.get(kind, kind)} in {len(texts)} variants: "
+                     + ", ".join(label for label, _ in found))
+
+
+def one_length(a: Analysis) -> bool:
+    """Every game of the variant has the same length: its length histogram is one bar, so the
+    report says it in words instead of drawing it."""
+    return a.end_hist is not None and np.count_nonzero(a.end_hist[1].sum(axis=0)) == 1
 
 
 def render_why(doc: Doc, analyses: Sequence[Analysis], pictures: dict[str, list]) -> None:
@@ -823,6 +883,16 @@ def render_why(doc: Doc, analyses: Sequence[Analysis], pictures: dict[str, list]
     for group, items in groups_of(analyses).items():
         doc.h(3, group)
         doc.fig(f"ends_{slug(group)}", f"{group}: games per length, stacked by end reason")
+        same: dict[tuple[int, str], list[str]] = {}
+        for a in items:
+            if one_length(a):
+                same.setdefault((int(a.end_hist[0][a.end_hist[1].sum(axis=0) > 0][0]),
+                                 a.ways[0]["reason"] if len(a.ways) == 1 else "several reasons"),
+                                []).append(a.run.stem)
+        if same:
+            doc.p("Not drawn, every game the same length: " + "; ".join(
+                f"{', '.join(stems)} ({turns} turns, {reason})"
+                for (turns, reason), stems in same.items()) + ".")
         rows = []
         for a in items:
             if not a.ways:
@@ -837,11 +907,12 @@ def render_why(doc: Doc, analyses: Sequence[Analysis], pictures: dict[str, list]
             if a.dominant:
                 flag.append(f"{a.dominant[1]:.0%} end by {a.dominant[0]}")
             rows.append([a.run.stem, f"{common['reason']} {pct(common['share'], 1)} "
-                         f"(median {num(common['median'])} turns)",
+                         f"(median {num(common['median'])})",
                          f"{short['reason']}: {short['shortest']} turns",
                          ", ".join(f"{w['reason']} {pct(w['share'], 1)}" for w in a.ways[1:4]) or "-",
                          ("degenerate strategy? " + "; ".join(flag)) if flag else ""])
-        doc.table(["variant", "most common end", "shortest win", "other ends", "flag"], rows)
+        doc.table(["variant", "most common end (median turns)", "shortest win", "other ends",
+                   "flag"], rows)
         shown = [(a, pictures.get(a.run.label, [])) for a in items]
         if any(p for _, p in shown):
             doc.fold(f"example games of {group} ({sum(len(p) for _, p in shown)} pictures)")
@@ -935,7 +1006,7 @@ def render_comparisons(doc: Doc, comps: Sequence[Comparison]) -> None:
                     continue
                 mark = " *" if r["p_holm"] < ALPHA else ""
                 if m.startswith("turns"):
-                    cells.append(f"{r['value']:+.1f} {ci(r['ci_low'], r['ci_high'], False)}{mark}")
+                    cells.append(f"{r['value']:+.1f} [{r['ci_low']:+.1f}, {r['ci_high']:+.1f}]{mark}")
                 else:
                     cells.append(f"{100 * r['value']:+.1f} {ci_pts(r['ci_low'], r['ci_high'])}{mark}")
             rows.append(cells)
@@ -976,20 +1047,24 @@ class Raw:
     md: str
 
 
-CSS = ("body{font-family:system-ui,sans-serif;font-size:14px;max-width:1320px;margin:1.2em auto;"
-       "padding:0 1em;color:#222}h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.3em;margin:1.2em 0 .4em;"
-       "border-bottom:1px solid #ddd}h3{font-size:1.05em;margin:1em 0 .3em}p,li{max-width:1100px;"
-       "line-height:1.35}table{border-collapse:collapse;margin:.3em 0 1em;display:block;"
-       "max-width:100%;overflow-x:auto}td,th{border:1px solid #ccc;padding:1px 6px;text-align:right;"
-       "vertical-align:middle}th{background:#eee;font-weight:600}td:first-child,th:first-child"
-       "{text-align:left}tr.group td{background:#f4f4f4;font-weight:600;text-align:left}"
-       "td.t{text-align:left}table.verdict td{white-space:nowrap}svg.forest{display:block}"
-       ".warn{background:#fff6d6;border-left:5px solid #e0a000;padding:.4em .8em;margin:.4em 0}"
-       "img{max-width:100%}figure{margin:.4em 0 1em}figcaption{color:#555;font-size:90%}"
-       "details{margin:.15em 0 .5em}summary{cursor:pointer;color:#1f4f9f}"
+CSS = ("body{font-family:system-ui,sans-serif;font-size:14px;max-width:1320px;margin:1em auto;"
+       "padding:0 1em;color:#222}h1{font-size:1.5em;margin:.2em 0}h2{font-size:1.3em;margin:1.1em 0 .4em;"
+       "border-bottom:1px solid #ddd}h3{font-size:1.05em;margin:.9em 0 .3em}p,li{max-width:1100px;"
+       "line-height:1.35}p{margin:.4em 0}table{border-collapse:collapse;margin:.3em 0 .8em;display:block;"
+       "max-width:100%;overflow-x:auto}td,th{border:1px solid #ccc;padding:0 5px;text-align:right;"
+       "vertical-align:middle;font-size:12.5px;line-height:1.25}th{background:#eee;font-weight:600}"
+       "td:first-child,th:first-child{text-align:left}tr.group td{background:#f4f4f4;font-weight:600;"
+       "text-align:left}td.t{text-align:left}table.verdict td{white-space:nowrap}"
+       "table.verdict th{vertical-align:bottom}svg.forest,svg.forest-axis{display:block}"
+       "b.vunfair{color:#c0392b}b.vfair{color:#1e8449}b.vcannot-tell{color:#666}"
+       ".warn{background:#fff6d6;border-left:5px solid #e0a000;padding:.25em .8em;margin:.3em 0}"
+       ".warn details{margin:0}.warn summary{color:#222}"
+       "img{max-width:100%}figure{margin:.4em 0 .8em}figcaption{color:#555;font-size:90%}"
+       "details{margin:.1em 0 .3em}summary{cursor:pointer;color:#1f4f9f}"
+       "details details{margin-left:1.2em}"
        ".pics{display:flex;flex-wrap:wrap;gap:12px}.pics figure{width:420px}"
        "code{font-size:90%;background:#f3f3f3;padding:0 3px;overflow-wrap:anywhere}"
-       "ul.tight{margin:.2em 0 1em;padding-left:1.3em}ul.tight li{margin:.1em 0}")
+       "ul.tight{margin:.2em 0 .6em;padding-left:1.3em}ul.tight li{margin:.1em 0}")
 
 
 class Doc:
@@ -1007,8 +1082,9 @@ class Doc:
     def items(self, texts: Sequence[str]) -> None:
         self.blocks.append(("ul", list(texts)))
 
-    def warn(self, text: str) -> None:
-        self.blocks.append(("warn", text))
+    def warn(self, text: str, summary: str = "") -> None:
+        """A warning box; with a summary, the HTML box shows the summary and folds the text."""
+        self.blocks.append(("warn", text, summary))
 
     def table(self, headers: Sequence[str], rows: Sequence[Any], cls: str = "") -> None:
         cells = [r if isinstance(r, Group) else [c if isinstance(c, Raw) else str(c) for c in r]
@@ -1079,14 +1155,17 @@ class Doc:
             elif b[0] == "ul":
                 out.append("<ul class='tight'>" + "".join(f"<li>{e(t)}</li>" for t in b[1]) + "</ul>")
             elif b[0] == "warn":
-                out.append(f"<div class='warn'>WARNING: {e(b[1])}</div>")
+                out.append(f"<div class='warn'><details><summary>WARNING: {e(b[2])}</summary>"
+                           f"{e(b[1])}</details></div>" if b[2] else
+                           f"<div class='warn'>WARNING: {e(b[1])}</div>")
             elif b[0] == "fold":
                 out.append(f"<details><summary>{e(b[1])}</summary>")
             elif b[0] == "endfold":
                 out.append("</details>")
             elif b[0] == "table":
                 cls = f" class='{b[3]}'" if b[3] else ""
-                out.append(f"<table{cls}><tr>" + "".join(f"<th>{e(c)}</th>" for c in b[1]) + "</tr>")
+                out.append(f"<table{cls}><tr>" + "".join(
+                    f"<th>{c.html if isinstance(c, Raw) else e(c)}</th>" for c in b[1]) + "</tr>")
                 for r in b[2]:
                     if isinstance(r, Group):
                         out.append(f"<tr class='group'><td colspan='{len(b[1])}'>{e(r.text)}</td></tr>")
@@ -1306,7 +1385,7 @@ def make_figures(analyses: Sequence[Analysis]) -> dict[str, bytes]:
     for group, items in groups_of(analyses).items():
         panels = [plots.Stacked(a.run.stem, a.end_hist[0], a.end_hist[1],
                                 [str(c) for c in a.run.df["end_reason"].astype("category").cat.categories])
-                  for a in items if a.end_hist is not None]
+                  for a in items if a.end_hist is not None and not one_length(a)]
         if panels:
             figs[f"ends_{slug(group)}"] = plots.png(plots.stacked_lengths(panels, group))
         scores = {}
@@ -1353,7 +1432,8 @@ def render(analyses: Sequence[Analysis], comps: Sequence[Comparison],
         render_comparisons(doc, comps)
     doc.h(2, "Variants in detail")
     for group, items in groups_of(analyses).items():
-        doc.h(3, group)
+        doc.fold(f"{group}: {len(items)} variant{'s' if len(items) != 1 else ''} (seats, draws, "
+                 "end reasons, length, scores, game metrics; figures)")
         doc.fold(f"{group}: win rate per seat and score distributions (figures)")
         doc.fig(f"seats_{slug(group)}", f"{group}: win rate per seat, all games (95% Wilson intervals)")
         doc.fig(f"scores_{slug(group)}", f"{group}: score distribution per seat")
@@ -1362,6 +1442,7 @@ def render(analyses: Sequence[Analysis], comps: Sequence[Comparison],
         doc.endfold()
         for a in items:
             render_variant(doc, a)
+        doc.endfold()
     render_appendix(doc, analyses)
     render_methods(doc)
     return doc
@@ -1470,19 +1551,25 @@ def render_appendix(doc: Doc, analyses: Sequence[Analysis]) -> None:
                 str(a.run.manifest.get("git_commit", "?"))[:10],
                 a.run.manifest["variant"].get("description", "")] for a in analyses])
     doc.endfold()
-    # rule-text warnings once each, naming the variants they apply to
-    text_warnings: dict[str, list[str]] = {}
+    # rule-text warnings once each, naming the variants they apply to, folded per game
+    text_warnings: dict[str, dict[str, list[str]]] = {}
+    per_game: dict[str, int] = {}
     for a in analyses:
+        per_game[a.run.game_name] = per_game.get(a.run.game_name, 0) + 1
         for w in a.run.manifest.get("warnings", []) or []:
-            text_warnings.setdefault(w, []).append(a.run.label)
+            text_warnings.setdefault(a.run.game_name, {}).setdefault(w, []).append(a.run.label)
     if text_warnings:
         doc.p("Where the rule text contradicts itself, the parameter named decides (docs/rules/"
               "<game>.md quotes each sentence and its reading):")
-        items = []
-        for w, labels in text_warnings.items():
-            who = "all variants" if len(labels) == len(analyses) > 1 else ", ".join(labels)
-            items.append(f"rule text ({who}): {w}")
-        doc.items(items)
+        for game, readings in text_warnings.items():
+            doc.fold(f"{game}: {len(readings)} rule-text reading{'s' if len(readings) != 1 else ''}")
+            items = []
+            for w, labels in readings.items():
+                who = (f"all {game} variants" if len(labels) == per_game[game] > 1
+                       else ", ".join(labels))
+                items.append(f"rule text ({who}): {w}")
+            doc.items(items)
+            doc.endfold()
 
 
 def render_methods(doc: Doc) -> None:

@@ -1,5 +1,7 @@
 """Every report kind rendered in headless Chromium at 1400 px: no horizontal overflow, every image
-loaded, the answer (verdict table, headline table) within the first screen.
+loaded, the answer (verdict table, headline table) within the first screen; the balance report of
+many variants answers within the first 1,400 px (verdict table and its forest plot) and stays
+within a page-height budget per variant, folded as a reader first sees it.
 
 Chromium is the Debian package `chromium` (`.ci/run` installs it). When it is missing the test
 tries `apt-get install -y chromium` once; it skips, saying why, only if that is impossible."""
@@ -20,6 +22,8 @@ from tests.test_report import make_run
 from tests.test_report_answer import ModeGame  # the report's toy game with two modes
 
 WIDTH, SCREEN = 1400, 1000
+FIRST_SCREEN = 1400  # the make-run report's verdict table and forest plot end within this
+PAGE_PER_VARIANT = 15_000 / 55  # the whole make-run report (55 shipped variants) under 15,000 px
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--no-first-run", "--disable-component-update", "--disable-sync"]
 MEASURE = """<script>window.addEventListener('load', function () {
@@ -31,7 +35,12 @@ MEASURE = """<script>window.addEventListener('load', function () {
              height: document.documentElement.scrollHeight, images: imgs.length,
              broken: imgs.filter(function (i) { return !(i.complete && i.naturalWidth > 0); })
                          .map(function (i) { return i.alt; }),
-             verdict: bottom('table.verdict'), firstTable: bottom('table')};
+             verdict: bottom('table.verdict'), firstTable: bottom('table'),
+             forest: Math.max.apply(null, [-1].concat([].slice.call(
+               document.querySelectorAll('svg.forest')).map(function (e) {
+                 return e.getBoundingClientRect().bottom + window.scrollY; }))),
+             wideTables: [].slice.call(document.querySelectorAll('table')).filter(function (t) {
+               return t.scrollWidth > t.clientWidth + 1; }).length};
   var pre = document.createElement('pre'); pre.id = 'measure';
   pre.textContent = JSON.stringify(out); document.body.appendChild(pre);
 });</script>"""
@@ -85,6 +94,7 @@ def measure(chromium: str, page: Path, tmp_path: Path) -> dict:
 
 def check_page(m: dict, page: Path, answer: str) -> None:
     assert m["scrollWidth"] <= m["clientWidth"], f"{page}: horizontal overflow {m}"
+    assert m["wideTables"] == 0, f"{page}: a table is wider than the page and scrolls {m}"
     assert m["images"] >= 1 and not m["broken"], f"{page}: images not loaded {m}"
     assert 0 < m[answer] <= SCREEN, f"{page}: the {answer} table is not within the first screen {m}"
 
@@ -103,7 +113,9 @@ def test_report_with_25_variants_renders(chromium, tmp_path):
     res = reporting.build_report(runs, tmp_path / "out", game_lookup=lambda name: ModeGame())
     m = measure(chromium, res.html, tmp_path)
     check_page(m, res.html, "verdict")
-    assert m["height"] < 15_000, m
+    # the answer within the first 1,400 px: the verdict table and every row of its forest plot
+    assert 0 < m["forest"] <= m["verdict"] <= FIRST_SCREEN, m
+    assert m["height"] < PAGE_PER_VARIANT * len(runs), m  # 6,800 px for 25 variants
 
 
 def test_report_with_replays_renders(chromium, tmp_path):

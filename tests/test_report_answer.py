@@ -78,6 +78,7 @@ def test_verdict_comes_first_sorted_by_unfairness_in_words(tmp_path):
     page = res.html.read_text()
     assert page.index("table class='verdict'") < page.index("Why games end")
     assert page.count("<svg class='forest'") == 3  # one forest row per variant
+    assert page.count("<svg class='forest-axis'") == 1  # its axis, in the column's header
 
 
 def test_ludii_outcome_metrics_match_direct_computation(tmp_path):
