@@ -498,7 +498,11 @@ def why_games_end(a: Analysis, winner: np.ndarray, reason_code: np.ndarray, name
         a.warn("degenerate", f"{a.run.label}: {share:.0%} of games are over by turn {upto} "
                f"(median {num(med)}), most of them by {reason_words(a.run, reason)}: degenerate "
                "strategy?")
-    if a.ways and a.ways[0]["share"] >= DOMINANT_SHARE and len(a.ways) > 1:
+    # one way to end dominates: an off-the-board end deciding nearly every game, or one way to
+    # win doing so while another way to win is possible and seen (a game with a single way to
+    # win, the rest caps and stalemates, is not flagged for winning that way)
+    if (a.ways and a.ways[0]["share"] >= DOMINANT_SHARE and len(a.ways) > 1
+            and (a.ways[0]["non_win"] or any(not w["non_win"] for w in a.ways[1:]))):
         a.dominant = (a.ways[0]["reason"], a.ways[0]["share"])
         a.warn("dominant", f"{a.run.label}: {a.ways[0]['share']:.0%} of games end by "
                f"{reason_words(a.run, a.ways[0]['reason'])}: one way to end dominates")
@@ -808,7 +812,32 @@ def verdict_counts(items: Sequence[Analysis]) -> str:
             + f"; fair share {fair}")
 
 
-def render_verdict(doc: Doc, analyses: Sequence[Analysis]) -> None:
+VERDICT_ROWS = 66  # rows (variants and group headers) the verdict table shows unfolded: the
+# table then ends within the first 1,400 px of the page; beyond that each group shows its most
+# and least unfair variant and its reference, the others folded in a table of their own
+
+
+def verdict_rows(items: Sequence[Analysis], lo: float, hi: float) -> list[list[Any]]:
+    """The verdict table's rows of these variants."""
+    rows: list[list[Any]] = []
+    for a in items:
+        word, _ = fairness_verdict(a)
+        p = a.first_decisive
+        gap = (f"{100 * a.gap[0]:.1f} pts ({a.gap[3]}-{a.gap[4]}) "
+               f"{ci_pts(a.gap[1], a.gap[2])}" if np.isfinite(a.gap[0]) else "n/a")
+        name = Raw(f"<span title='{html.escape(verdict_sentence(a), quote=True)}'>"
+                   f"{html.escape(a.run.stem)}</span>", a.run.stem)
+        rows.append([name, f"{pct(p.value, 1)} {ci1(p.low, p.high)}" if p and p.n else "n/a",
+                     Raw(forest_svg(a, lo, hi), ""), Raw(f"<b class='v{slug(word)}'>{word}</b>", word),
+                     gap, pct(a.draw.value, 1), pct(a.off_board.value, 1) if a.off_board else "n/a",
+                     num(a.turns.get("median", math.nan))])
+    return rows
+
+
+def render_verdict(doc: Doc, analyses: Sequence[Analysis], references: dict[str, str] | None = None) -> None:
+    """The verdict table (one row per variant, grouped, most unfair first, with its forest
+    column), then each variant's sentence. `references`: each group's reference variant label,
+    kept in view when a long table folds."""
     doc.h(2, "Verdict")
     doc.p("The first mover's share of decisive games (draws left out) with its 95% interval, drawn "
           "on one axis for every row against the fair share 1/seats (dashed). Fair (green): an "
@@ -819,22 +848,25 @@ def render_verdict(doc: Doc, analyses: Sequence[Analysis]) -> None:
     head = ["variant", "first mover's share", Raw(forest_axis_svg(lo, hi), f"forest ({pct(lo, 0)} "
             f"to {pct(hi, 0)})"), "verdict", "largest seat gap", "draws", "off the board",
             "median turns"]
+    order = verdict_order(analyses)
+    fold = len(analyses) + len(order) > VERDICT_ROWS
     rows: list[Any] = []
-    for group, items in verdict_order(analyses):
-        rows.append(Group(f"{group} ({verdict_counts(items)})"))
-        for a in items:
-            word, _ = fairness_verdict(a)
-            p = a.first_decisive
-            gap = (f"{100 * a.gap[0]:.1f} pts ({a.gap[3]}-{a.gap[4]}) "
-                   f"{ci_pts(a.gap[1], a.gap[2])}" if np.isfinite(a.gap[0]) else "n/a")
-            name = Raw(f"<span title='{html.escape(verdict_sentence(a), quote=True)}'>"
-                       f"{html.escape(a.run.stem)}</span>", a.run.stem)
-            rows.append([name, f"{pct(p.value, 1)} {ci1(p.low, p.high)}" if p and p.n else "n/a",
-                         Raw(forest_svg(a, lo, hi), ""), Raw(f"<b class='v{slug(word)}'>{word}</b>",
-                                                             word), gap, pct(a.draw.value, 1),
-                         pct(a.off_board.value, 1) if a.off_board else "n/a",
-                         num(a.turns.get("median", math.nan))])
+    folded: list[tuple[str, list[Analysis]]] = []
+    for group, items in order:
+        shown = list(items)
+        if fold and len(items) > 3:
+            ref = (references or {}).get(group)
+            keep = {id(items[0]), id(items[-1])} | {id(a) for a in items if a.run.label == ref}
+            shown = [a for a in items if id(a) in keep]
+            folded.append((group, [a for a in items if id(a) not in keep]))
+        more = f"; {len(items) - len(shown)} more folded below the table" if len(shown) < len(items) else ""
+        rows.append(Group(f"{group} ({verdict_counts(items)}{more})"))
+        rows += verdict_rows(shown, lo, hi)
     doc.table(head, rows, cls="verdict")
+    for group, rest in folded:
+        doc.fold(f"{group}: the other {len(rest)} variants")
+        doc.table(head, verdict_rows(rest, lo, hi), cls="verdict")
+        doc.endfold()
     doc.fig("forest", "First mover's share of decisive games per variant, 95% intervals "
                       "(dashed: fair share)", md_only=True)
     doc.h(3, "In words")
@@ -1424,7 +1456,7 @@ def render(analyses: Sequence[Analysis], comps: Sequence[Comparison],
           "The verdict first, then why games end, the outcome metrics, each mode's variants "
           "against its reference, every variant in detail, and the rule-text readings. "
           "Terms: docs/glossary.md.")
-    render_verdict(doc, analyses)
+    render_verdict(doc, analyses, {c.group: c.baseline for c in comps})
     render_warnings(doc, analyses)
     render_why(doc, analyses, pictures or {})
     render_ludii(doc, analyses)
@@ -1590,7 +1622,8 @@ def render_methods(doc: Doc) -> None:
         "declares, and names containing " + ", ".join(NON_WIN_WORDS) + ".",
         f"Degenerate strategy? is flagged when one game length holds at least {SPIKE_SHARE:.0%} of "
         f"games and is under half the median, or one end reason ends at least "
-        f"{DOMINANT_SHARE:.0%} of games while others occur too.",
+        f"{DOMINANT_SHARE:.0%} of games while others occur too (a way to win only when another "
+        "way to win occurs too).",
         "Ludii outcome metrics as defined in Ludii's Evaluation/src/metrics, in floating point; "
         "OutcomeUniformity's interval is a seeded multinomial percentile bootstrap.",
     ])

@@ -152,7 +152,7 @@ def test_modes_are_compared_only_within_against_their_reference(tmp_path):
 
 
 def test_why_games_end_flags_a_spike_and_a_dominating_end(tmp_path):
-    make_run(tmp_path / "run", 3000, p_reason=(0.95, 0.04, 0.01), parts=1)
+    make_run(tmp_path / "run", 3000, p_reason=(0.04, 0.95, 0.01), parts=1)
     part = next((tmp_path / "run" / "games").glob("*.parquet"))
     df = pd.read_parquet(part)
     df.loc[: len(df) // 5, "turns"] = 3  # a fifth of the games over at turn 3
@@ -168,6 +168,18 @@ def test_why_games_end_flags_a_spike_and_a_dominating_end(tmp_path):
     assert counts.sum() == len(df) and counts[:, list(turns).index(3)].sum() == (df.turns == 3).sum()
     # the toy game cannot replay: said once, no pictures
     assert "example games not drawn: game 'toy' has no replay" in md
+
+
+def test_a_single_way_to_win_is_not_flagged_for_dominating(tmp_path):
+    # the toy's only win reason is path; 95% of games by path, the rest stalemates and caps
+    make_run(tmp_path / "win", 3000, p_reason=(0.95, 0.04, 0.01), parts=1)
+    a = report.analyse(report.load_run(tmp_path / "win", toy_lookup))
+    assert a.dominant is None and not any(k == "dominant" for k, _ in a.flags)
+    # a stalemate tiebreak deciding 95% of games is flagged
+    make_run(tmp_path / "off", 3000, p_reason=(0.04, 0.95, 0.01), parts=1)
+    a = report.analyse(report.load_run(tmp_path / "off", toy_lookup))
+    assert a.dominant[0] == "stalemate_closest"
+    assert any(k == "dominant" and "one way to end dominates" in t for k, t in a.flags)
 
 
 def test_every_warning_once(tmp_path):
@@ -212,3 +224,32 @@ def test_replay_prints_names_and_numbers_moves(tmp_path, variant_file):
     assert re.search(r"^end reason: (goal|turn_cap)$", res.output, re.M)
     assert re.search(r"^\s+1\. [AB] ", res.output, re.M)
     assert "result: {" not in res.output
+
+
+def test_a_long_verdict_table_folds_each_group_keeping_its_extremes_and_reference(tmp_path, monkeypatch):
+    # 9 variants of one mode and 2 of another; a table of at most 8 rows folds the large group
+    runs = []
+    for i in range(11):
+        name = f"race_{i}" if i < 9 else f"battle_{i}"
+        make_run(tmp_path / name, 1000, seed=i, name=name, parts=1)
+        set_first_mover(tmp_path / name, 0.50 + 0.01 * i, seed=i)
+        if i >= 9:
+            set_rules(tmp_path / name, {"mode": "battle"})
+        runs.append(tmp_path / name)
+    monkeypatch.setattr(report, "VERDICT_ROWS", 8)
+    res = report.build_report(runs, tmp_path / "out", game_lookup=lambda n: ModeGame(),
+                              references=["race_4"], replays=False)
+    page = res.html.read_text()
+    main = page[page.index("<table class='verdict'>"):]
+    main = main[:main.index("</table>")]
+    shown = re.findall(r"<span title='[^']*'>(\w+)</span>", main)
+    order = [a.run.stem for _, items in report.verdict_order(
+        [report.analyse(report.load_run(r, lambda n: ModeGame())) for r in runs]) for a in items]
+    race = [s for s in order if s.startswith("race")]
+    assert set(shown) == {race[0], race[-1], "race_4", "battle_9", "battle_10"}
+    assert "6 more folded below the table" in main
+    fold = page[page.index("<summary>toy race: the other 6 variants</summary>"):]
+    fold = fold[:fold.index("</details>")]
+    assert sorted(re.findall(r"<span title='[^']*'>(\w+)</span>", fold)) == sorted(
+        set(race) - {race[0], race[-1], "race_4"})
+    assert page.count("<svg class='forest'") == 11  # every variant's row once
