@@ -778,9 +778,9 @@ def forest_axis_svg(lo: float, hi: float, width: int = 260, height: int = 16) ->
     ticks = forest_ticks(lo, hi)
     for t in ticks:
         x = _forest_x(t, lo, hi, width)
-        anchor = "start" if x < 12 else "end" if x > width - 12 else "middle"
-        parts.append(f"<text x='{x:.1f}' y='12' font-size='10' text-anchor='{anchor}' "
-                     f"fill='#333'>{100 * t:.0f}%</text>")
+        if 10 <= x <= width - 10:  # a label cut by the edge is left out, its line stays
+            parts.append(f"<text x='{x:.1f}' y='12' font-size='10' text-anchor='middle' "
+                         f"fill='#333'>{100 * t:.0f}%</text>")
     parts.append("</svg>")
     return "".join(parts)
 
