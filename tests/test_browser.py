@@ -146,3 +146,15 @@ def test_comparison_and_sweep_pages_render(chromium, variant_file, tmp_path):
     for res in (one, two):
         m = measure(chromium, res.files["html"], tmp_path)
         check_page(m, res.files["html"], "firstTable")
+
+
+def test_ladder_page_renders(chromium, variant_file, tmp_path):
+    import sim
+
+    text = 'game = "racedice"\ndescription = "d"\n[rules]\ngoal = 25\n[seats]\nA = "random"\nB = "greedy"\n'
+    v = variant_file("a.toml", text)
+    res = sim.ladder(str(v), ["random", "greedy"], games=60, seed=1, jobs=1, out=tmp_path / "lad",
+                     n_boot=50)
+    page = res.out / "ladder.html"
+    m = measure(chromium, page, tmp_path)
+    check_page(m, page, "firstTable")
