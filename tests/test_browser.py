@@ -92,30 +92,48 @@ def measure(chromium: str, page: Path, tmp_path: Path) -> dict:
     return json.loads(hit.group(1))
 
 
-def check_page(m: dict, page: Path, answer: str) -> None:
+def check_page(m: dict, page: Path, answer: str, screen: int = SCREEN) -> None:
     assert m["scrollWidth"] <= m["clientWidth"], f"{page}: horizontal overflow {m}"
     assert m["wideTables"] == 0, f"{page}: a table is wider than the page and scrolls {m}"
     assert m["images"] >= 1 and not m["broken"], f"{page}: images not loaded {m}"
-    assert 0 < m[answer] <= SCREEN, f"{page}: the {answer} table is not within the first screen {m}"
+    assert 0 < m[answer] <= screen, f"{page}: the {answer} table is not within the first {screen} px {m}"
 
 
-def test_report_with_25_variants_renders(chromium, tmp_path):
+def many_runs(tmp_path: Path, n: int) -> list[Path]:
+    """n toy variants with long names, every second one of the battle mode."""
     runs = []
-    for i in range(25):
+    for i in range(n):
         path = tmp_path / f"run{i}"
-        make_run(path, 600, seed=i, name=f"variant_with_a_long_name_{i:02d}",
-                 p_win=(0.40 + 0.01 * i, 0.45 - 0.01 * i), parts=1)
+        make_run(path, 400, seed=i, name=f"variant_with_a_long_name_{i:02d}",
+                 p_win=(0.40 + 0.01 * (i % 25), 0.45 - 0.01 * (i % 25)), parts=1)
         if i % 2:
             m = json.loads((path / "manifest.json").read_text())
             m["variant"]["rules"] = {"mode": "battle"}
             (path / "manifest.json").write_text(json.dumps(m))
         runs.append(path)
+    return runs
+
+
+def test_report_with_25_variants_renders(chromium, tmp_path):
+    runs = many_runs(tmp_path, 25)
     res = reporting.build_report(runs, tmp_path / "out", game_lookup=lambda name: ModeGame())
     m = measure(chromium, res.html, tmp_path)
     check_page(m, res.html, "verdict")
+    assert 0 < m["forest"] <= m["verdict"], m  # every row of the forest plot within the screen
+    assert m["height"] < PAGE_PER_VARIANT * len(runs), m  # 6,800 px for 25 variants
+
+
+def test_report_with_many_variants_renders(chromium, tmp_path):
+    # two modes: as many variants as the verdict table shows unfolded (its group rows count), so
+    # the first-screen bound holds for every table the report does not fold (64 variants)
+    runs = many_runs(tmp_path, reporting.VERDICT_ROWS - 2)
+    res = reporting.build_report(runs, tmp_path / "out", game_lookup=lambda name: ModeGame())
+    assert "more folded below the table" not in res.html.read_text()
+    m = measure(chromium, res.html, tmp_path)
+    check_page(m, res.html, "verdict", FIRST_SCREEN)
     # the answer within the first 1,400 px: the verdict table and every row of its forest plot
     assert 0 < m["forest"] <= m["verdict"] <= FIRST_SCREEN, m
-    assert m["height"] < PAGE_PER_VARIANT * len(runs), m  # 6,800 px for 25 variants
+    assert m["height"] < PAGE_PER_VARIANT * len(runs), m  # 17,450 px for 64 variants
 
 
 def test_report_with_replays_renders(chromium, tmp_path):
