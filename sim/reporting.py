@@ -817,6 +817,9 @@ VERDICT_ROWS = 66  # rows (variants and group headers) the verdict table shows u
 # and least unfair variant and its reference, the others folded in a table of their own
 
 
+WORDS_SHOWN = 8  # up to this many variants, their verdict sentences are listed unfolded
+
+
 def verdict_rows(items: Sequence[Analysis], lo: float, hi: float) -> list[list[Any]]:
     """The verdict table's rows of these variants."""
     rows: list[list[Any]] = []
@@ -870,7 +873,10 @@ def render_verdict(doc: Doc, analyses: Sequence[Analysis], references: dict[str,
     doc.fig("forest", "First mover's share of decisive games per variant, 95% intervals "
                       "(dashed: fair share)", md_only=True)
     doc.h(3, "In words")
-    for group, items in verdict_order(analyses):
+    if len(analyses) <= WORDS_SHOWN:  # a few sentences are read as they are, not folded
+        doc.items([f"{a.run.label}: {verdict_sentence(a)}" for _, items in order for a in items])
+        return
+    for group, items in order:
         worst = items[0]
         doc.fold(f"{group}: {worst.run.stem}: {verdict_sentence(worst)}"
                  + (f" (and {len(items) - 1} more)" if len(items) > 1 else ""))
