@@ -122,7 +122,7 @@ def _kernel_resolve(rules, tb, s, dots):
     order_pos = np.empty(ns, np.int64)
     order_pos[tb.order] = np.arange(ns)
     win = T._resolve(wmask, cmask, 0, ns, order_pos, tb.cfg[T.C_SHARED], tb.corners, tb.centres,
-                     tb.points, dots, tb.nbr, s["ttype"], s["emask"], s["netid"], s["netm"],
+                     tb.points, dots, tb.nbr, s["ttype"], s["towner"], s["emask"], s["netid"], s["netm"],
                      s["par"], np.empty(nn + 1, np.int64), np.empty(nn + 1, np.int64),
                      np.zeros(nn, np.int64), np.zeros(nn // 2, np.int64),
                      np.empty(nn + 1, np.int64), row)
@@ -278,7 +278,7 @@ def test_draw_list_standing():
     assert pos.standing("II")[1] == 10 and pos.standing("III")[1] == 4
     for q in (1, 2):
         k = T._standing(q, tb.corners[q], tb.centres, tb.dist, tb.points, dots, s["ttype"],
-                        s["netm"], s["par"])
+                        s["towner"], s["netm"], s["par"])
         assert tuple(int(x) for x in k) == pos.standing(q)
     assert pos.standing("I")[0] >= 1 << 20
 

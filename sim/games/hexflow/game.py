@@ -70,10 +70,23 @@ MODE_PARAMS: dict[str, tuple[str, ...]] = {
     "battle": _EVERY_MODE + ("no_move", "dot_list", "first_player", "copies_per_type", "battle_goal",
                              "battle_start", "battle_transit_home", "battle_tokens", "battle_orphan",
                              "battle_capture_points", "battle_stalemate_length"),
-    "tri": _EVERY_MODE + ("stalemate_rule", "board_side", "shared_victory", "wildcard_block"),
+    "tri": _EVERY_MODE + ("stalemate_rule", "board_side", "shared_victory", "wildcard_block", "tiles",
+                          "base_score", "dot_bonuses"),
     "tri2p": _EVERY_MODE + ("stalemate_rule", "board_side", "shared_victory", "blocked_player_loses",
-                            "block_win_trigger", "copies_per_type"),
+                            "block_win_trigger", "copies_per_type", "tiles", "base_score", "dot_bonuses",
+                            "swap"),
 }
+# why a mode refuses a rule number another mode reads (added to the one-line refusal)
+MODE_REASONS = {
+    ("tri", "dot_multipliers"): "Tri-Board dot hexes add flat bonuses, not multipliers (the card: 'Dot hexes "
+                                "award flat bonus points (not multipliers)'): set dot_bonuses",
+    ("race", "dot_bonuses"): "Race multiplies the base score by its dot hexes: set dot_multipliers",
+    ("tri", "first_player"): "the card fixes the turn order: III first",
+}
+MODE_REASONS[("tri2p", "dot_multipliers")] = MODE_REASONS[("tri", "dot_multipliers")]
+MODE_REASONS[("tri2p", "first_player")] = MODE_REASONS[("tri", "first_player")]
+# modes that take a hand size by seat
+PER_SEAT_HAND = ("race", "tri", "tri2p")
 
 
 def _columns(res: np.ndarray) -> dict[str, np.ndarray]:
@@ -129,11 +142,29 @@ ENGINE_ONLY = ("tiles", "base_score", "dot_multipliers", "board_columns", "oppon
                "first_tile", "swap")
 
 
-def _tri_on_kernel(seats: Sequence[SeatBot]) -> bool:
+def _bag_sizes(rules: dict[str, Any], seats: Sequence[str]) -> list[int]:
+    """Tiles in each seat's bag under these rules (the Tri modes: tri_engine.tri_tile_sets)."""
+    if _is_tri(rules):
+        return tri_engine.tri_tile_sets(rules, list(seats))[1].tolist()
+    return R.tile_counts(rules, list(seats)).sum(axis=1).tolist()
+
+
+# Tri-Board parameters the chunk kernel tri._play does not read (it reads a tile mix only when
+# every seat holds the same one, and one hand size): any of them off its default sends
+# random-only games to the engine too (tri_engine.py reads them all)
+TRI_ENGINE_ONLY = ("base_score", "dot_bonuses", "swap")
+
+
+def _tri_on_kernel(rules: dict[str, Any], seats: Sequence[SeatBot]) -> bool:
     """Tri-Board random-only line-ups play on the chunk kernel tri._play, which plays the same
     games as the engine path ~1.7x faster there; every other line-up on the engine, as fast for
-    greedy (docs/rules/hexflow.md, "Tri-Board on the engine")."""
-    return all(s.bot.code == K.BOT_RANDOM for s in seats)
+    greedy (docs/rules/hexflow.md, "Tri-Board on the engine"), and so do random-only games under
+    a rule the kernel does not read (TRI_ENGINE_ONLY, a hand size or a tile mix by seat)."""
+    defaults = {p.name: p.default for p in R.PARAMS}
+    by_seat = isinstance(rules["hand_size"], dict) or any(
+        isinstance(v, dict) for entry in rules["tiles"].values() for v in entry.values())
+    return all(s.bot.code == K.BOT_RANDOM for s in seats) and not by_seat \
+        and all(rules[k] == defaults[k] for k in TRI_ENGINE_ONLY)
 
 
 def _on_kernel(rules: dict[str, Any], seats: Sequence[SeatBot]) -> bool:
@@ -150,8 +181,7 @@ def _on_kernel(rules: dict[str, Any], seats: Sequence[SeatBot]) -> bool:
 def swap_policy(rules: dict[str, Any], seats: Sequence[SeatBot]) -> np.ndarray:
     """The engine drivers' pie-rule argument (sim.engine.EngineGame.swap_policy): SWAP_OFF without
     `swap`, else per player a coin for random bots and its own judgement for the others. Only
-    Race offers it so far (the other modes refuse the key; their columns are not turned back to
-    the players yet)."""
+    Race offers it here (tri2p: tri_engine.swap_policy; Battle refuses the key)."""
     if not rules["swap"] or rules["mode"] != "race":
         return np.full(len(seats), engine.SWAP_OFF, np.int64)
     return np.array([engine.SWAP_COIN if s.bot.name == "random" else engine.SWAP_JUDGE for s in seats],
@@ -309,26 +339,33 @@ class HexflowGame(Game):
         rules["tiles"] = R.canonical_tiles(rules, where, seats)
         R.validate(rules, where)
         mode = rules["mode"]
-        if isinstance(rules["hand_size"], dict) and mode != "race":
+        if isinstance(rules["hand_size"], dict) and mode not in PER_SEAT_HAND:
             raise VariantError(f"{where}: [rules] hand_size = {rules['hand_size']!r}: a hand size by "
-                               f"seat is read in mode 'race' only; allowed in mode {mode!r}: one "
-                               f"whole number in [1, 6]")
+                               f"seat is read in modes {', '.join(PER_SEAT_HAND)} only; allowed in mode "
+                               f"{mode!r}: one whole number in [1, 6]")
         for name, entry in rules["tiles"].items():
-            if "points" in entry:
+            if "points" in entry and not _is_tri(rules):
                 raise VariantError(
                     f"{where}: [rules] tiles.{name}.points = {entry['points']!r}: no rule of mode "
                     f"{mode!r} reads tile points (Race scores base_score x the dot multipliers of "
                     f"the path and breaks stalemates by hex distance); allowed here: tiles.{name}.count")
-        if mode == "race":
-            for seat, n in zip(seats, R.tile_counts(rules, seats).sum(axis=1), strict=True):
+            if name == R.WILDCARD_NAME and mode != "tri":
+                raise VariantError(f"{where}: [rules] tiles.{name}: mode {mode!r} has no Wildcard (only "
+                                   f"the 3-player Tri-Board's bag holds one); allowed in mode 'tri'")
+            if name == R.WILDCARD_NAME and "points" in entry:
+                raise VariantError(f"{where}: [rules] tiles.{name}.points: a Wildcard is worth its "
+                                   f"declared type's points (the card); allowed: tiles.{name}.count")
+        if mode in ("race", "tri", "tri2p"):
+            for seat, n in zip(seats, _bag_sizes(rules, seats), strict=True):
                 if n == 0:
                     raise VariantError(f"{where}: [rules] tiles: seat {seat}'s bag would be empty "
                                        f"(every count 0); allowed: at least one tile per seat")
         for p in self.params:
             if p.name not in MODE_PARAMS[mode] and rules[p.name] != p.default:
+                why = MODE_REASONS.get((mode, p.name), "it would change the variant, not the games")
                 raise VariantError(
                     f"{where}: [rules] {p.name} = {rules[p.name]!r} does not apply to mode {mode!r} "
-                    f"(it would change the variant, not the games); leave it at its default "
+                    f"({why}); leave it at its default "
                     f"{p.default!r}; mode {mode!r} uses: {', '.join(MODE_PARAMS[mode])}")
 
     def bot_defaults(self, rules: dict[str, Any], bot: str) -> dict[str, Any]:
@@ -361,7 +398,7 @@ class HexflowGame(Game):
                                  n_games, run_seed)
             return _battle_columns(rows)
         if _is_tri(rules):
-            if _tri_on_kernel(seats):
+            if _tri_on_kernel(rules, seats):
                 from .tri import tri_columns, tri_run
 
                 res = tri_run(rules, seats, first_game, n_games, run_seed)
@@ -377,7 +414,7 @@ class HexflowGame(Game):
     def engine_replay(self, rules, seats, game_index, run_seed):
         """(tables, decisions) of a game of any mode through the engine."""
         if _is_tri(rules):
-            t, rec, _ = tri_engine.replay(rules, seats, game_index, run_seed)
+            t, rec, _, _ = tri_engine.replay(rules, seats, game_index, run_seed)
             return t, rec
         t = _engine_tables(rules)
         codes, par = engine.bot_arrays(seats)

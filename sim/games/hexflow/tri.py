@@ -76,7 +76,7 @@ BOT_RANDOM, BOT_GREEDY = 0, 1
 
 @njit(cache=True)
 def _resolve(wmask, cmask, mover, ns, order_pos, shared, corners, centres, points, dots, nbr,
-             ttype, emask, netid, netm, par, sn, ss, on, hc, bn, row):
+             ttype, towner, emask, netid, netm, par, sn, ss, on, hc, bn, row):
     """Several seats joined a centre hex with one placement: returns the winners' bit mask and
     writes the tiebreak level. Seats whose reached centre hexes overlap (all of them when
     shared = 1, 'tiebreak') are one contest: tile points of the best path, then dot hexes of the
@@ -86,7 +86,7 @@ def _resolve(wmask, cmask, mover, ns, order_pos, shared, corners, centres, point
     dmult = np.zeros(nh, np.int64)
     for h in range(nh):
         if ttype[h] >= 0:
-            pmult[h] = points[ttype[h]]
+            pmult[h] = points[towner[h], ttype[h]]
         if dots[h] >= 2:
             dmult[h] = 1
     grp = np.arange(ns)
@@ -321,7 +321,7 @@ def _play(first_game, n_games, run_seed, cfg, order, bot_code, bot_par, corners,
                 wins = wmask
                 if wmask & (wmask - 1):
                     wins = _resolve(wmask, cmask, cur, ns, order_pos, cfg[C_SHARED], corners,
-                                    centres, points, dots, nbr, ttype, emask, netid, netm, par,
+                                    centres, points, dots, nbr, ttype, towner, emask, netid, netm, par,
                                     sn, ss, on, hc, bn, row)
                 reason = E_PATH if (wins >> cur) & 1 else E_OPP_PATH
                 break
@@ -348,7 +348,7 @@ def _play(first_game, n_games, run_seed, cfg, order, bot_code, bot_par, corners,
                     break
         # resolution and scores
         for q in range(ns):
-            d, pt, nd = _standing(q, corners[q], centres, dist, points, dots, ttype, netm, par)
+            d, pt, nd = _standing(q, corners[q], centres, dist, points, dots, ttype, towner, netm, par)
             row[O_REACH + q] = min(d, 99)
             # the card's draw list: nearest to a centre, then tile points, then dot hexes
             key[q] = (INF - d) * 1000000 + pt * 1000 + nd
@@ -438,18 +438,30 @@ def tri_verify(game, trace) -> None:
     turn order III, II, I, every placement legal and from the mover's hand, passes only without
     a legal placement, tiles conserved, winners / tiebreak / shared mask / scores / end reason."""
     from .position import TriPosition
-    from .triboard import bonus
+    from .rules import dot_multiplier_table, hand_sizes
+    from .tri_engine import by_player, tri_tile_sets
 
     rules = trace.rules
     pos = TriPosition(rules, dots=trace.data["dots"])
     seats = list(pos.seats)
     ns = len(seats)
     order = [seats.index(s) for s in ("III", "II", "I") if s in seats]
-    hs = rules["hand_size"]
     bags = [list(b) for b in trace.data["bags"]]
-    full_set = sorted(bags[0])
-    hands = [[bags[q].pop() for _ in range(min(hs, len(bags[q])))] for q in range(ns)]
+    sets, sizes = tri_tile_sets(rules, seats)
+    full_sets = [sorted(sets[q, :sizes[q]].tolist()) for q in range(ns)]
+    for q in range(ns):
+        assert sorted(bags[q]) == full_sets[q], f"seat {seats[q]}'s bag is not its tile set"
+    hands = [[bags[q].pop() for _ in range(min(hs, len(bags[q])))]
+             for q, hs in enumerate(hand_sizes(rules, seats))]
     row = trace.row
+    moves = trace.moves
+    if trace.data.get("swapped"):  # the pie rule: the row is by player, the board by seat
+        assert rules["swap"], "a swap without the pie rule"
+        assert moves[1].get("after_swap"), "the swap is not at the second decision"
+        row = {k: np.asarray(v).item() for k, v in
+               by_player(rules, {k: np.asarray(v) for k, v in row.items()}, np.array(True)).items()}
+    else:
+        assert not any(m.get("after_swap") for m in moves), "a swap move in an unswapped game"
     passes, blocks, wilds = [0] * ns, [0] * ns, [0] * ns
     blocked = [False] * ns
     consec = 0
@@ -457,7 +469,7 @@ def tri_verify(game, trace) -> None:
     reason = None
     level = TB_NONE
     tri2p_block = rules["mode"] == "tri2p" and rules["blocked_player_loses"]
-    for i, mv in enumerate(trace.moves):
+    for i, mv in enumerate(moves):
         assert reason is None, f"move {i} after the game ended ({reason})"
         q = seats.index(mv["seat"])
         assert q == order[i % ns], f"move {i}: {mv['seat']} out of turn order"
@@ -501,7 +513,7 @@ def tri_verify(game, trace) -> None:
                 else:
                     wins, reason = set(range(ns)) - {q}, "self_blocked"
     if reason is None:
-        assert len(trace.moves) >= rules["max_turns"], "game stopped with no end reason"
+        assert len(moves) >= rules["max_turns"], "game stopped with no end reason"
         reason = "turn_cap"
     if reason == "stalemate":
         reason = "stalemate_closest" if rules["stalemate_rule"] == "closest" else "stalemate_draw"
@@ -516,7 +528,7 @@ def tri_verify(game, trace) -> None:
     # conservation: board + hand + bag = the set, per seat
     for p in range(ns):
         on_board = [WILD if h in pos.wild else t for h, (s, t, _) in pos.tiles.items() if s == p]
-        assert sorted(on_board + hands[p] + bags[p]) == full_set, f"seat {p}: tiles not conserved"
+        assert sorted(on_board + hands[p] + bags[p]) == full_sets[p], f"seat {p}: tiles not conserved"
         assert row[f"hexflow_passes_{seats[p]}"] == passes[p]
         assert row[f"hexflow_blocks_{seats[p]}"] == blocks[p]
         assert row[f"hexflow_wildcards_{seats[p]}"] == wilds[p]
@@ -528,13 +540,15 @@ def tri_verify(game, trace) -> None:
     assert row["hexflow_winners"] == len(wins)
     assert row["hexflow_shared_mask"] == (sum(1 << p for p in wins) if len(wins) > 1 else 0)
     assert row["hexflow_tiebreak"] == level
-    assert row["turns"] == len(trace.moves)
+    assert row["turns"] == len(moves)
     assert row["first_seat"] == order[0]
-    bon = [bonus(d) for d in pos.dots]
+    table = dot_multiplier_table(rules, "dot_bonuses")
+    bon = [int(table[d]) for d in pos.dots]
+    base = rules["base_score"]
     for p in range(ns):
         want = 0
         if p in wins:
-            want = 10 + pos.path_value(p, bon) if reason in ("path", "opponent_path") else 10
+            want = base + pos.path_value(p, bon) if reason in ("path", "opponent_path") else base
         assert row[f"score_{seats[p]}"] == want, \
             f"score_{seats[p]} = {row[f'score_{seats[p]}']}, replay gives {want}"
 
@@ -554,8 +568,8 @@ def _py_resolve(pos, joined, reached, order, shared):
         groups = rest + [merged]
     pts_w = [0] * pos.board.size
     dot_w = [1 if d >= 2 else 0 for d in pos.dots]
-    for h, (_, t, _) in pos.tiles.items():
-        pts_w[h] = TILE_TYPES[t].points
+    for h in pos.tiles:
+        pts_w[h] = pos.tile_points(h)
     wins, level = set(), TB_NONE
     for g in groups:
         if len(g) == 1:

@@ -35,7 +35,7 @@ from sim.rng import below
 
 from . import kernel as K
 from . import race
-from .kernel import _best_path, _critical, _deal, _find, _lay_dots, _link, _pair_through, _place, _six
+from .kernel import _best_path, _critical, _find, _lay_dots, _link, _pair_through, _place, _six
 from .race import (
     H_ADJ,
     H_DOTS,
@@ -96,7 +96,7 @@ class Tables(NamedTuple):
     nh: np.int64  # hexes
     n_types: np.int64  # standard tile types (the Wildcard is hand tile WILD = n_types)
     pass_move: np.int64
-    hand_size: np.int64
+    hand_size: np.int64  # the largest seat's hand: the width of position.hand (hand_of per seat)
     block_connected: np.bool_  # rules.block_placement == "connected"
     blocked_loses: np.bool_  # tri2p and rules.blocked_player_loses
     block_tile_only: np.bool_  # rules.block_win_trigger == "block_tile"
@@ -118,12 +118,16 @@ class Tables(NamedTuple):
     rot_of: np.ndarray  # int64[n_types, 6]: those rotations
     net_mask: np.ndarray  # int64[n_types, 6, 2]: side mask of each network of (type, rotation)
     emask_t: np.ndarray  # int64[n_types, 6]: sides carrying a line of (type, rotation)
-    points: np.ndarray  # int64[n_types]: tile points (the tiebreak, the draw list)
-    tileset: np.ndarray  # int64[tiles]: one seat's tiles before the shuffle (WILD = the Wildcard)
+    points: np.ndarray  # int64[ns, n_types]: tile points of each seat's tiles (the tiebreak, the draw list)
+    tileset: np.ndarray  # int64[ns, tiles]: each seat's tiles before the shuffle (WILD = the Wildcard, -1 after)
     dots_fixed: np.ndarray  # int64[nh]: the fixed dot layout (zeros with dots = "none")
     dot_pool: np.ndarray  # int64[k]: the dots laid at random with dots = "random"
     free_hexes: np.ndarray  # int64: the hexes random dots may land on
     lnk0: np.ndarray  # int64[nh * 12]: the empty board's link table (kernel.empty_links)
+    nbag: np.ndarray  # int64[ns]: how many tiles each seat has (its row of tileset)
+    hand_of: np.ndarray  # int64[ns]: each seat's hand size (rules.hand_size, per seat)
+    dot_bonus: np.ndarray  # int64[6]: a path's flat bonus by dots (rules.dot_bonuses)
+    base_score: np.int64  # rules.base_score: what a win is worth before the dot bonuses
 
 
 class Position(NamedTuple):
@@ -170,12 +174,44 @@ def tri_seats(rules) -> tuple[str, ...]:
     return TRI_SEATS if rules["mode"] == "tri" else TRI2P_SEATS
 
 
+def tri_tile_sets(rules, seats) -> tuple[np.ndarray, np.ndarray]:
+    """(int64[seats, most tiles], int64[seats]): each seat's tiles before the shuffle, padded with
+    -1, and how many: tri lists the card's distribution in its order (triboard.TRI_DISTRIBUTION,
+    the Wildcard as WILD), tri2p copies_per_type of each type in type order, each count replaced
+    by [rules.tiles.<type>] count (rules.tile_counts; the Wildcard's: tiles.wildcard.count). At
+    the defaults every row is triboard.tri_tile_set() (tri) or tiles.tile_set() (tri2p)."""
+    from .rules import WILDCARD_NAME, default_count, tile_counts
+    from .tiles import TYPE_BY_NAME
+    from .triboard import TRI_DISTRIBUTION
+
+    counts = tile_counts(rules, seats)
+    wild = rules["tiles"].get(WILDCARD_NAME, {}).get("count", default_count(rules, WILDCARD_NAME))
+    names = [n for n, _ in TRI_DISTRIBUTION] if rules["mode"] == "tri" else list(TYPE_BY_NAME)
+    rows = []
+    for q, seat in enumerate(seats):
+        row = []
+        for name in names:
+            if name == WILDCARD_NAME:
+                row += [WILD] * (wild[seat] if isinstance(wild, dict) else wild)
+            else:
+                row += [TYPE_BY_NAME[name]] * int(counts[q, TYPE_BY_NAME[name]])
+        rows.append(row)
+    sizes = np.array([len(r) for r in rows], np.int64)
+    out = np.full((len(seats), max(1, int(sizes.max()))), -1, np.int64)
+    for q, row in enumerate(rows):
+        out[q, :len(row)] = row
+    return out, sizes
+
+
 class TriTables:
-    """Every array the Tri-Board kernel needs, built once per rule set."""
+    """Every array the Tri-Board kernel needs, built once per rule set (tri._play reads `tileset`,
+    seat 0's set, and `cfg`'s one hand size: game._tri_on_kernel sends it only rules where every
+    seat holds the same)."""
 
     def __init__(self, rules):
-        from .tiles import TILE_TYPES, orientation_tables, tile_set
-        from .triboard import tri_board, tri_tile_set
+        from .rules import dot_multiplier_table, hand_sizes, tile_points
+        from .tiles import orientation_tables
+        from .triboard import tri_board
 
         tb = tri_board(rules["board_side"])
         self.tb = tb
@@ -203,16 +239,19 @@ class TriTables:
         self.is_centre = np.zeros(tb.size, dtype=np.int64)
         self.is_centre[self.centres] = 1
         self.dcen = self.dist[:, self.centres].min(axis=1).copy()
-        self.points = np.array([t.points for t in TILE_TYPES], dtype=np.int64)
-        self.tileset = (tri_tile_set() if rules["mode"] == "tri"
-                        else tile_set(rules["copies_per_type"]).astype(np.int64))
+        self.points = tile_points(rules, list(seats))
+        self.tilesets, self.nbag = tri_tile_sets(rules, list(seats))
+        self.tileset = self.tilesets[0, :self.nbag[0]].copy()
+        self.hand_of = np.array(hand_sizes(rules, list(seats)), np.int64)
+        self.dot_bonus = dot_multiplier_table(rules, "dot_bonuses")
+        self.base_score = int(rules["base_score"])
         default = tb.default_dots()
         self.dots = default if rules["dots"] in ("default", "random") else np.zeros_like(default)
         self.dot_pool = np.sort(default[default > 0])[::-1].copy()
         free = tb.free_hexes()
         self.free = free[free != self.dead].copy()
         cfg = np.zeros(N_CFG, dtype=np.int64)
-        cfg[C_HAND] = rules["hand_size"]
+        cfg[C_HAND] = self.hand_of.max()
         cfg[C_BLOCK_CONNECTED] = rules["block_placement"] == "connected"
         cfg[C_BLOCKED_LOSES] = rules["mode"] == "tri2p" and rules["blocked_player_loses"]
         cfg[C_BLOCK_CHECK] = ("any_tile", "block_tile").index(rules["block_win_trigger"])
@@ -245,8 +284,9 @@ def build_tables(rules: dict[str, Any]) -> Tables:
         np.bool_(cfg[C_WILD_BLOCK] != 0), np.bool_(cfg[C_DOTS_RANDOM] != 0),
         np.float64(greedy.params[0].default),
         tb.order, order_pos, tb.corners, tb.corner_owner, tb.centres, tb.is_centre, tb.dcen, tb.nbr, tb.dist,
-        tb.n_orient, tb.rot_of, tb.net_mask, tb.emask, tb.points, tb.tileset.astype(np.int64),
-        tb.dots.astype(np.int64), tb.dot_pool.astype(np.int64), tb.free.astype(np.int64), tb.lnk0)
+        tb.n_orient, tb.rot_of, tb.net_mask, tb.emask, tb.points, tb.tilesets,
+        tb.dots.astype(np.int64), tb.dot_pool.astype(np.int64), tb.free.astype(np.int64), tb.lnk0,
+        tb.nbag, tb.hand_of, tb.dot_bonus, np.int64(tb.base_score))
 
 
 tables = engine.per_rules(build_tables)
@@ -454,9 +494,10 @@ def _reach_goal(c, is_centre, dcen, nbr, ttype, emask, netid, netm, seen, stamp,
 
 
 @K.hot
-def _standing(q, c, centres, dist, points, dots, ttype, netm, par):
+def _standing(q, c, centres, dist, points, dots, ttype, towner, netm, par):
     """Draw-list measures of seat q (corner c): hexes from its corner lines to the nearest
-    centre hex (INF without a corner tile), tile points and dot hexes of those lines."""
+    centre hex (INF without a corner tile), tile points (points[placer, type]) and dot hexes of
+    those lines."""
     if ttype[c] < 0:
         return INF, 0, 0
     r0 = _find(par, c * 2) if netm[c * 2] != 0 else -5
@@ -475,7 +516,7 @@ def _standing(q, c, centres, dist, points, dots, ttype, netm, par):
                     on = True
         if not on:
             continue
-        pts += points[ttype[h]]
+        pts += points[towner[h], ttype[h]]
         if dots[h] >= 2:
             nd += 1
         for k in range(centres.shape[0]):
@@ -863,7 +904,7 @@ def _resolve(t, pos, wmask, cmask):
     pts = pos.work[W_SEATS][2 * ns:3 * ns]
     ndh = pos.work[W_SEATS][3 * ns:4 * ns]
     for h in range(nh):
-        pmult[h] = t.points[ttype[h]] if ttype[h] >= 0 else 0
+        pmult[h] = t.points[pos.hx[H_TOWNER][h], ttype[h]] if ttype[h] >= 0 else 0
         dmult[h] = 1 if dots[h] >= 2 else 0
     for q in range(ns):
         grp[q] = q
@@ -985,7 +1026,7 @@ def _blank_position(t):
     work[W_STAMP, 0] = 0
     work[W_ON, :nn] = 0
     work[W_HC, :nh] = 0
-    return Position(hx, netid, nets, np.empty((ns, t.tileset.shape[0]), np.int64),
+    return Position(hx, netid, nets, np.empty((ns, t.tileset.shape[1]), np.int64),
                     np.empty((ns, t.hand_size), np.int64), np.zeros((ns, nh), np.int64), np.empty(nh * 12, np.int64),
                     np.zeros((N_Q, ns), np.int64), st, work)
 
@@ -997,9 +1038,10 @@ def new_position(t, rng):
     pos = _blank_position(t)
     shuf = pos.work[W_STACK, :t.free_hexes.shape[0]]
     _lay_dots(rng, t.dots_random, t.free_hexes, t.dot_pool, t.dots_fixed, shuf, pos.hx[H_DOTS], pos.hx[H_MULT])
+    for h in range(t.nh):  # the bonuses of dot_bonuses (the defaults: kernel._lay_dots')
+        pos.hx[H_MULT][h] = t.dot_bonus[pos.hx[H_DOTS][h]]
     for q in range(t.n_seats):
-        _deal(rng, q, t.tileset, t.tileset.shape[0], pos.bag, pos.sq[Q_BAGN], pos.hand, t.hand_size,
-              np.bool_(False), pos.bag)
+        race._deal(rng, q, t, pos)  # kernel._deal's draws for each seat's own set and hand size
         if t.blocked_loses:
             _reach_goal_of(t, pos, q)
     pos.st[CUR] = t.order[0]
@@ -1139,7 +1181,7 @@ def _outcome(t, pos, capped, reach):
     key = pos.work[W_SEATS][4 * ns:5 * ns]
     for q in range(ns):
         d, pt, nd = _standing(q, t.corners[q], t.centres, t.dist, t.points, pos.hx[H_DOTS], pos.hx[H_TTYPE],
-                              pos.nets[0], pos.nets[1])
+                              pos.hx[H_TOWNER], pos.nets[0], pos.nets[1])
         reach[q] = d
         key[q] = (INF - d) * 1000000 + pt * 1000 + nd
     if reason == E_ST_CLOSEST or (reason == E_BOTH_BLOCKED and t.stalemate_closest):
@@ -1180,9 +1222,9 @@ def result(t, pos, capped, res):
                 winner = q
             if reason == E_PATH or reason == E_OPP_PATH:
                 cq = _centre_mask(t.corners[q], t.centres, pos.hx[H_TTYPE], pos.nets[0], pos.nets[1])
-                res[O_SCORE + q] = 10 + _path_value_of(t, pos, q, cq, pos.hx[H_MULT])
+                res[O_SCORE + q] = t.base_score + _path_value_of(t, pos, q, cq, pos.hx[H_MULT])
             else:
-                res[O_SCORE + q] = 10
+                res[O_SCORE + q] = t.base_score
     res[O_WINNER] = winner
     res[O_REASON] = reason
     res[O_TURNS] = pos.st[TURN]
@@ -1327,34 +1369,71 @@ def columns(rules) -> list[tuple[str, int, object]]:
     return cols
 
 
+def swap_policy(rules, seats) -> np.ndarray:
+    """The engine drivers' pie-rule argument: SWAP_OFF without `swap` (always in the 3-player tri,
+    which refuses it), else per player a coin for random bots and its own judgement (the
+    evaluation, or the search bot's search) for the others, as in Race."""
+    if not rules["swap"]:
+        return np.full(len(seats), engine.SWAP_OFF, np.int64)
+    return np.array([engine.SWAP_COIN if s.bot.name == "random" else engine.SWAP_JUDGE for s in seats],
+                    np.int64)
+
+
 def _bots(rules, seats):
+    """(tables, bot codes, bot parameters, the pie rule's policy)."""
     t = tables(rules)
     if len(seats) != t.n_seats:
         raise ValueError(f"hexflow {rules['mode']} needs {t.n_seats} seats, got {len(seats)}")
     codes, par = engine.bot_arrays(seats)
-    return t, codes, par, np.zeros(len(seats), np.int64)
+    return t, codes, par, swap_policy(rules, seats)
 
 
-def chunk_rows(rules, seats, first_game, n_games, run_seed) -> np.ndarray:
-    """Result rows of games first_game .. first_game + n_games - 1 through engine.play_chunk."""
-    t, codes, par, no_swap = _bots(rules, seats)
+def chunk_rows(rules, seats, first_game, n_games, run_seed, swapped=None) -> np.ndarray:
+    """Result rows (by seat) of games first_game .. first_game + n_games - 1 through
+    engine.play_chunk; `swapped` (bool[n_games]) receives which games the pie rule swapped."""
+    t, codes, par, swap = _bots(rules, seats)
     rows = np.zeros((n_games, t.res_width), np.int64)
-    engine.play_chunk(t, np.uint64(run_seed), np.int64(first_game), np.int64(n_games), codes, par, no_swap, rows,
-                      np.zeros(n_games, np.bool_))
+    if swapped is None:
+        swapped = np.zeros(n_games, np.bool_)
+    engine.play_chunk(t, np.uint64(run_seed), np.int64(first_game), np.int64(n_games), codes, par, swap, rows,
+                      swapped)
     return rows
 
 
+def by_player(rules, cols: dict[str, np.ndarray], swapped) -> dict[str, np.ndarray]:
+    """tri2p columns from the position's seats to the players' where the pie rule swapped them
+    (engine.exchange_seats, and the two bits of hexflow_shared_mask); the same call turns them
+    back."""
+    out = engine.exchange_seats(cols, swapped, list(tri_seats(rules)))
+    m = np.asarray(cols["hexflow_shared_mask"])
+    flipped = ((m & 1) << 1) | ((m >> 1) & 1)
+    out["hexflow_shared_mask"] = np.where(swapped, flipped, m).astype(m.dtype)
+    return out
+
+
+def row_columns(rules, rows, swapped) -> dict[str, np.ndarray]:
+    """Outcome columns of result rows: by player, plus `swapped`, under the pie rule."""
+    cols = {name: rows[:, idx].astype(dt) for name, idx, dt in columns(rules)}
+    if not rules["swap"]:
+        return cols
+    cols = by_player(rules, cols, swapped)
+    cols["swapped"] = np.asarray(swapped, np.bool_).copy()
+    return cols
+
+
 def chunk(rules, seats, first_game, n_games, run_seed) -> dict[str, np.ndarray]:
-    rows = chunk_rows(rules, seats, first_game, n_games, run_seed)
-    return {name: rows[:, idx].astype(dt) for name, idx, dt in columns(rules)}
+    swapped = np.zeros(n_games, np.bool_)
+    rows = chunk_rows(rules, seats, first_game, n_games, run_seed, swapped)
+    return row_columns(rules, rows, swapped)
 
 
 def replay(rules, seats, game_index, run_seed):
-    """(tables, decision records) of one game through engine.play_traced, and its result row."""
-    t, codes, par, no_swap = _bots(rules, seats)
-    rec, res, _ = engine.play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par, no_swap,
-                                     np.int64(rules["max_turns"] + 1))
-    return t, rec, res
+    """(tables, decision records, result row by seat, swapped) of one game through
+    engine.play_traced (a pie-rule swap is a record with move engine.SWAP_MOVE)."""
+    t, codes, par, swap = _bots(rules, seats)
+    rec, res, swapped = engine.play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par, swap,
+                                           np.int64(rules["max_turns"] + 2))
+    return t, rec, res, swapped
 
 
 def traced(game_name, rules, seats, game_index, run_seed):
@@ -1365,22 +1444,32 @@ def traced(game_name, rules, seats, game_index, run_seed):
 
     from .tiles import TILE_TYPES
 
-    t, rec, res = replay(rules, seats, game_index, run_seed)
+    t, rec, res, swapped = replay(rules, seats, game_index, run_seed)
     pos, _ = engine.start(t, np.uint64(engine.game_seed(np.uint64(run_seed), np.int64(game_index))))
     names = _board_names(rules)
     seat_names = tri_seats(rules)
     moves = []
-    for i, (seat, move, _) in enumerate(rec):
-        if move == t.pass_move:
-            moves.append({"seat": seat_names[seat], "move": "pass", "turn": i + 1})
+    after_swap = False
+    for seat, move, _ in rec:
+        if move == engine.SWAP_MOVE:
+            after_swap = True  # the next placement is the first player's, from the second seat
             continue
-        h, wild, d, r = (int(x) for x in decode(t, move))
-        code = TILE_TYPES[d].code
-        moves.append({"seat": seat_names[seat], "turn": i + 1, "hex": names[h], "tile": TILE_TYPES[d].name,
-                      "rotation": r, "wildcard": bool(wild),
-                      "move": f"{'W=' if wild else ''}{code}{r} {names[h]}"})
-    row = {name: res[idx].item() for name, idx, _ in columns(rules)}
-    data = {"bags": np.asarray(pos.bag).tolist(), "dots": np.asarray(pos.hx[H_DOTS]).tolist()}
+        turn = len(moves) + 1
+        if move == t.pass_move:
+            m = {"seat": seat_names[seat], "move": "pass", "turn": turn}
+        else:
+            h, wild, d, r = (int(x) for x in decode(t, move))
+            code = TILE_TYPES[d].code
+            m = {"seat": seat_names[seat], "turn": turn, "hex": names[h], "tile": TILE_TYPES[d].name,
+                 "rotation": r, "wildcard": bool(wild), "move": f"{'W=' if wild else ''}{code}{r} {names[h]}"}
+        if after_swap:
+            m["after_swap"] = True
+            m["move"] = "after the swap (pie rule): " + m["move"]
+            after_swap = False
+        moves.append(m)
+    row = {k: v[0].item() for k, v in row_columns(rules, res[None, :], np.array([swapped])).items()}
+    data = {"bags": [[int(x) for x in b[:n]] for b, n in zip(np.asarray(pos.bag), t.nbag, strict=True)],
+            "dots": np.asarray(pos.hx[H_DOTS]).tolist(), "swapped": bool(swapped)}
     return Trace(game_name, dict(rules), list(seat_names), game_index, run_seed, moves, row, data)
 
 
