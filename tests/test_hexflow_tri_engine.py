@@ -107,7 +107,7 @@ def random_rules(mode, seed):
 
 def kernel_columns(rules, seats, n, seed):
     res = T.tri_run(rules, seats, 0, n, seed)
-    return {name: res[:, idx] for name, idx, _ in T.tri_columns(rules)}
+    return {name: res[:, idx] for name, idx, _ in tri_engine.columns(rules)}
 
 
 def engine_columns(rules, seats, n, seed):

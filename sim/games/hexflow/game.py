@@ -149,22 +149,19 @@ def _bag_sizes(rules: dict[str, Any], seats: Sequence[str]) -> list[int]:
     return R.tile_counts(rules, list(seats)).sum(axis=1).tolist()
 
 
-# Tri-Board parameters the chunk kernel tri._play does not read (it reads a tile mix only when
-# every seat holds the same one, and one hand size): any of them off its default sends
-# random-only games to the engine too (tri_engine.py reads them all)
-TRI_ENGINE_ONLY = ("base_score", "dot_bonuses", "swap")
+# Tri-Board rules tri._play (the engine's rule functions in a chunk loop of their own) does not
+# play: the pie rule is the engine drivers' (sim.engine.play_game), so `swap` sends random-only
+# tri2p games to the engine too
+TRI_ENGINE_ONLY = ("swap",)
 
 
 def _tri_on_kernel(rules: dict[str, Any], seats: Sequence[SeatBot]) -> bool:
-    """Tri-Board random-only line-ups play on the chunk kernel tri._play, which plays the same
-    games as the engine path ~1.7x faster there; every other line-up on the engine, as fast for
+    """Tri-Board random-only line-ups play on tri._play, which plays the engine drivers' games with
+    the same rule functions ~1.7x faster there; every other line-up on the engine, as fast for
     greedy (docs/rules/hexflow.md, "Tri-Board on the engine"), and so do random-only games under
-    a rule the kernel does not read (TRI_ENGINE_ONLY, a hand size or a tile mix by seat)."""
+    the pie rule (TRI_ENGINE_ONLY)."""
     defaults = {p.name: p.default for p in R.PARAMS}
-    by_seat = isinstance(rules["hand_size"], dict) or any(
-        isinstance(v, dict) for entry in rules["tiles"].values() for v in entry.values())
-    return all(s.bot.code == K.BOT_RANDOM for s in seats) and not by_seat \
-        and all(rules[k] == defaults[k] for k in TRI_ENGINE_ONLY)
+    return all(s.bot.code == K.BOT_RANDOM for s in seats) and all(rules[k] == defaults[k] for k in TRI_ENGINE_ONLY)
 
 
 def _on_kernel(rules: dict[str, Any], seats: Sequence[SeatBot]) -> bool:
@@ -399,10 +396,10 @@ class HexflowGame(Game):
             return _battle_columns(rows)
         if _is_tri(rules):
             if _tri_on_kernel(rules, seats):
-                from .tri import tri_columns, tri_run
+                from .tri import tri_run
 
                 res = tri_run(rules, seats, first_game, n_games, run_seed)
-                return {name: res[:, idx].astype(dt) for name, idx, dt in tri_columns(rules)}
+                return {name: res[:, idx].astype(dt) for name, idx, dt in tri_engine.columns(rules)}
             return tri_engine.chunk(rules, seats, first_game, n_games, run_seed)
         if _on_kernel(rules, seats):
             res, _ = _run(rules, seats, first_game, n_games, run_seed, record=False)

@@ -2,8 +2,8 @@
 "tri" (3 seats in the fixed order III, II, I, its own 18-tile bag with the Wildcard) and "tri2p"
 (seats II and III, the Race bag, corner I cut out of the board, the blocked-player loss). The
 modes differ only in table fields (seats, turn order, corners, bag, board links, blocked_loses);
-the rule functions are the same code. They play exactly the games of the chunk kernel
-tri._play: the same bots, the same draws in the same order (dots, then each seat's bag, then the
+the rule functions are the same code. They play exactly the games of the chunk kernel the
+engine was ported from: the same bots, the same draws in the same order (dots, then each seat's bag, then the
 bots' draws; the rules draw nothing after the set-up).
 
 The board of side 14 (105 hexes; index = column by column, top to bottom, see triboard.py;
@@ -61,7 +61,7 @@ E_PATH, E_OPP_PATH, E_BLOCKED, E_SELF_BLOCKED, E_BOTH_BLOCKED, E_ST_CLOSEST, E_S
 # tiebreak levels (column hexflow_tiebreak)
 TB_NONE, TB_POINTS, TB_DOTS, TB_ORDER = 0, 1, 2, 3
 BOT_RANDOM, BOT_GREEDY = K.BOT_RANDOM, K.BOT_GREEDY
-# TriTables.cfg indices (the chunk kernel tri._play reads cfg)
+# TriTables.cfg indices (build_tables reads cfg)
 C_HAND, C_BLOCK_CONNECTED, C_BLOCKED_LOSES, C_BLOCK_CHECK, C_MAX_TURNS, C_DOTS_RANDOM, \
     C_SHARED, C_WILD_BLOCK, C_STALEMATE = range(9)
 N_CFG = 9
@@ -148,7 +148,7 @@ class Position(NamedTuple):
 
 
 class Scratch(NamedTuple):
-    """The bots' working arrays (as tri._play allocated them once per chunk)."""
+    """The bots' working arrays (allocated once per chunk)."""
 
     ot: np.ndarray  # options: hand tile, declared type, rotation
     od: np.ndarray
@@ -204,9 +204,8 @@ def tri_tile_sets(rules, seats) -> tuple[np.ndarray, np.ndarray]:
 
 
 class TriTables:
-    """Every array the Tri-Board kernel needs, built once per rule set (tri._play reads `tileset`,
-    seat 0's set, and `cfg`'s one hand size: game._tri_on_kernel sends it only rules where every
-    seat holds the same)."""
+    """Every array of the Tri-Board tables, built once per rule set (build_tables names them;
+    `tileset` is seat 0's set, `tilesets` every seat's)."""
 
     def __init__(self, rules):
         from .rules import dot_multiplier_table, hand_sizes, tile_points
@@ -292,7 +291,7 @@ def build_tables(rules: dict[str, Any]) -> Tables:
 tables = engine.per_rules(build_tables)
 
 
-# ---- rule helpers (shared with the chunk kernel tri._play) ------------------------------------
+# ---- rule helpers ----------------------------------------------------------------------------
 @K.hot
 def _centre_mask(c, centres, ttype, netm, par):
     """Bit k set when the lines on corner hex c reach centre hex centres[k]."""
@@ -561,78 +560,85 @@ def _fits(p, h, nopt, nblk, corner_owner, need, emask_t, od, orr, fit):
 
 
 @K.hot
-def _nth_legal(p, h, i, nopt, ot, od, orr, placed_any, corners, corner_owner, ttype, adj, need,
-               emask_t, block_connected, out):
-    """out = (h, tile, declared type, rotation) of the i-th legal option on hex h (0-based, in
+def _nth_legal(t, pos, s, p, h, i, nopt):
+    """s.mv = (h, tile, declared type, rotation) of the i-th legal option on hex h (0-based, in
     option order); False if h has i or fewer. The random bot's fallback after failed draws."""
+    hx = pos.hx
     for k in range(nopt):
-        if _legal(p, h, od[k], orr[k], placed_any, corners, corner_owner, ttype, adj, need,
-                  emask_t, block_connected):
+        if _legal(p, h, s.od[k], s.orr[k], pos.sq[Q_PLACED], t.corners, t.corner_owner, hx[H_TTYPE], hx[H_ADJ],
+                  hx[H_NEED], t.emask_t, t.block_connected):
             if i == 0:
-                out[0] = h
-                out[1] = ot[k]
-                out[2] = od[k]
-                out[3] = orr[k]
+                s.mv[0] = h
+                s.mv[1] = s.ot[k]
+                s.mv[2] = s.od[k]
+                s.mv[3] = s.orr[k]
                 return True
             i -= 1
     return False
 
 
-@K.hot
-def _random_move(p, rng, block_connected, wild_block, corners, corner_owner, n_orient, rot_of,
-                 emask_t, ttype, adj, need, front, nfront, placed_any, hand, ot, od, orr, fit,
-                 out):
-    """Uniform over legal (hex, hand tile, declared type, rotation): rejection sampling over
-    (frontier hex, option) pairs, then, when 24 tries fail, the i-th of all legal pairs in
-    (frontier order, option order) with i uniform. Legality on a frontier hex depends only on
-    need[h] (and the reserved corners), so the pairs are counted per need value (`_fits`)
+@K.hot_inline
+def _random_move(t, pos, s, p, rng):
+    """Uniform over legal (hex, hand tile, declared type, rotation), into s.mv: rejection
+    sampling over (frontier hex, option) pairs, then, when 24 tries fail, the i-th of all legal
+    pairs in (frontier order, option order) with i uniform. Legality on a frontier hex depends
+    only on need[h] (and the reserved corners), so the pairs are counted per need value (`_fits`)
     rather than tested one by one."""
-    nopt = _options(p, hand, n_orient, rot_of, wild_block, ot, od, orr)
+    nopt = _options(p, pos.hand, t.n_orient, t.rot_of, t.wild_block, s.ot, s.od, s.orr)
     if nopt == 0:
         return False
+    hx = pos.hx
+    placed_any = pos.sq[Q_PLACED]
+    nfront = pos.st[NFRONT]
     if placed_any[p] != 0 and nfront > 0:
         for _ in range(24):
-            h = front[below(rng, nfront)]
+            h = hx[H_FRONT][below(rng, nfront)]
             k = below(rng, nopt)
-            if _legal(p, h, od[k], orr[k], placed_any, corners, corner_owner, ttype, adj, need,
-                      emask_t, block_connected):
-                out[0] = h
-                out[1] = ot[k]
-                out[2] = od[k]
-                out[3] = orr[k]
+            if _legal(p, h, s.od[k], s.orr[k], placed_any, t.corners, t.corner_owner, hx[H_TTYPE], hx[H_ADJ],
+                      hx[H_NEED], t.emask_t, t.block_connected):
+                s.mv[0] = h
+                s.mv[1] = s.ot[k]
+                s.mv[2] = s.od[k]
+                s.mv[3] = s.orr[k]
                 return True
     if placed_any[p] == 0:  # the first tile: only the own corner
-        h = corners[p]
+        h = t.corners[p]
         n = 0
         for k in range(nopt):
-            if _legal(p, h, od[k], orr[k], placed_any, corners, corner_owner, ttype, adj, need,
-                      emask_t, block_connected):
+            if _legal(p, h, s.od[k], s.orr[k], placed_any, t.corners, t.corner_owner, hx[H_TTYPE], hx[H_ADJ],
+                      hx[H_NEED], t.emask_t, t.block_connected):
                 n += 1
         if n == 0:
             return False
-        return _nth_legal(p, h, below(rng, n), nopt, ot, od, orr, placed_any, corners,
-                          corner_owner, ttype, adj, need, emask_t, block_connected, out)
+        return _nth_legal(t, pos, s, p, h, below(rng, n), nopt)
+    return _random_fallback(t, pos, s, p, rng, nopt)
+
+
+@K.hot
+def _random_fallback(t, pos, s, p, rng, nopt):
+    """The random bot after 24 failed draws: the i-th legal pair, i uniform over all of them."""
+    hx = pos.hx
+    nfront = pos.st[NFRONT]
     nblk = 0
-    if not block_connected:
+    if not t.block_connected:
         for k in range(nopt):
-            if od[k] == BLOCK:
+            if s.od[k] == BLOCK:
                 nblk += 1
     for x in range(64):
-        fit[x] = -1
+        s.fit[x] = -1
     n = 0
     for j in range(nfront):
-        n += _fits(p, front[j], nopt, nblk, corner_owner, need, emask_t, od, orr, fit)
+        n += _fits(p, hx[H_FRONT][j], nopt, nblk, t.corner_owner, hx[H_NEED], t.emask_t, s.od, s.orr, s.fit)
     if n == 0:
         return False
     i = below(rng, n)
     for j in range(nfront):
-        h = front[j]
-        c = _fits(p, h, nopt, nblk, corner_owner, need, emask_t, od, orr, fit)
+        h = hx[H_FRONT][j]
+        c = _fits(p, h, nopt, nblk, t.corner_owner, hx[H_NEED], t.emask_t, s.od, s.orr, s.fit)
         if i >= c:
             i -= c
             continue
-        return _nth_legal(p, h, i, nopt, ot, od, orr, placed_any, corners, corner_owner, ttype,
-                          adj, need, emask_t, block_connected, out)
+        return _nth_legal(t, pos, s, p, h, i, nopt)
     return False
 
 
@@ -721,171 +727,207 @@ def _upper(p, cp, wo, wq, ns):
 
 
 @K.hot
-def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block, corners, corner_owner,
-                 is_centre, centres, nbr, n_orient, rot_of, net_mask, emask_t, ttype, emask, netid,
-                 netm, par, adj, need, front, nfront, placed_any, hand, ot, od, orr, lnk, dfw, dgo,
-                 dq, crit, cnt, a1, a2, src, newc, wq, end, out):
+def _greedy_move(t, pos, s, p, rng, block_weight, defense):
     """Distance-map player. Per turn, for every seat q: cheapest completion D[q] (empty hexes
     still to fill from q's corner to a centre hex) and maps from the corner (dfw[q]) and from the
-    centre hexes (dgo[q]; the same for every seat). A placement on h then gives q
+    centre hexes (dgo; the same for every seat). A placement on h then gives q
     min(way through the new tile, D[q] or D[q] + 1 if h was on every cheapest way) - exact for
     completion (0). Score = -own + block_weight * (nearest opponent + half the other): wins at
     once, never hands a win over, blocks the most dangerous opponent; pays `defense` when its
     corner network is left with one open line end (an opponent's Block there seals it; half
-    with two in a 3-player game, where two opponents move before it; three times with none)."""
-    nopt = _options(p, hand, n_orient, rot_of, wild_block, ot, od, orr)
+    with two in a 3-player game, where two opponents move before it; three times with none).
+    The move goes to s.mv (hex, hand tile, declared type, rotation); False if it has none.
+    Steps: `_greedy_maps` (per turn), `_greedy_hex` (per candidate hex), `_option_score` and
+    `_keep_best` (per option)."""
+    nopt = _options(p, pos.hand, t.n_orient, t.rot_of, t.wild_block, s.ot, s.od, s.orr)
     if nopt == 0:
         return False
-    nh = ttype.shape[0]
-    nc = centres.shape[0]
-    for k in range(nc):
-        src[k] = centres[k]
-    _dist_map(src, nc, lnk, ttype, netm, dgo, dq)
-    dmin = newc[ns:]
-    for q in range(ns):
-        src[0] = corners[q]
-        _dist_map(src, 1, lnk, ttype, netm, dfw[q], dq)
-        best = INF
-        for k in range(nc):
-            x = centres[k]
-            if ttype[x] < 0:
-                best = min(best, dfw[q, x * 2])
-            else:
-                for j in range(2):
-                    if netm[x * 2 + j] != 0:
-                        best = min(best, dfw[q, x * 2 + j])
-        dmin[q] = best
-        _critical(dfw[q], dgo, best, nh, ttype, crit[q], cnt)
-    first = placed_any[p] == 0
+    _greedy_maps(t, pos, s, p, block_weight)
+    hx = pos.hx
+    first = pos.sq[Q_PLACED][p] == 0
     block_opt = False  # without a Block option only hexes a line points into can take a tile
     for k in range(nopt):
-        if od[k] == BLOCK and not block_connected:
+        if s.od[k] == BLOCK and not t.block_connected:
             block_opt = True
-    ne = _open_ends(p, corners[p], nbr, ttype, emask, netid, netm, par, end)
-    # per-turn opponent weights: an opponent weighs fully when level with or ahead of p (or one
-    # tile from the centre), a quarter otherwise (block only when threatened)
-    for q in range(ns):
-        wq[q] = block_weight if dmin[q] < dmin[p] or dmin[q] <= 2 else 0.25 * block_weight
-    wqt = (wq[0], wq[1], wq[ns - 1])  # ns = 2 or 3; _upper reads the first ns
+    ne = _open_ends(p, t.corners[p], t.nbr, hx[H_TTYPE], hx[H_EMASK], pos.netid, pos.nets[0], pos.nets[1], s.endm)
     # bounds: a candidate leaves each opponent q at most `without` (its cost avoiding h), and p at
     # least the cheapest pair of arrivals; one scoring below the best so far (strictly: ties draw
     # from rng) is skipped without its opponents' searches. Float rounding is monotone, so the
     # bound summed in the score's order never undercuts the score.
     prune = block_weight >= 0.0 and defense >= 0.0
-    wo = newc[2 * ns:]
     bestsc = -1e18
     nbest = 0
+    nfront = pos.st[NFRONT]
     for i in range(nfront + 1):
-        if placed_any[p] == 0:
+        if first:
             if i > 0:
                 break
-            h = corners[p]
+            h = t.corners[p]
         else:
             if i == nfront:
                 break
-            h = front[i]
-            if need[h] == 0 and not block_opt:
+            h = hx[H_FRONT][i]
+            if hx[H_NEED][h] == 0 and not block_opt:
                 continue
-        # _legal's test of the hex itself, once for all the options
-        co = corner_owner[h]
-        if ttype[h] >= 0 or (co >= 0 and co != p) or (not first and adj[h] == 0):
-            continue
-        nd = need[h]
-        for q in range(ns):
-            wo[q] = INF if h == corners[q] else dmin[q] + crit[q, h]
-        wot = (wo[0], wo[1], wo[ns - 1])
-        at1 = h == corners[p]
-        at2 = is_centre[h] == 1
-        # arrivals (the cost of the node a line on side s would join, INF: none) read from the
-        # link table here and handed to _pair_through as tuples: a call with array arguments
-        # pays numba's reference counting, which cost more than its work
-        b = h * 12
-        for s in range(6):
-            e = lnk[b + s]
-            a1[p, s] = INF if e < 0 else dfw[p, e >> 1]
-            a2[s] = INF if e < 0 else dgo[e >> 1]
-        own = _six(a1[p])
-        cen = _six(a2)
-        if prune:
-            m1 = INF
-            m2 = INF
-            for s in range(6):
-                m1 = min(m1, a1[p, s])
-                m2 = min(m2, a2[s])
-            lb = m2 if at1 else (m1 if at2 else m1 + m2)
-            if _upper(p, min(lb, wo[p]), wot, wqt, ns) < bestsc:
-                continue
-        have_opp = False
-        for k in range(nopt):
-            t = od[k]
-            r = orr[k]
-            if not ((not block_connected) if t == BLOCK else
-                    (first or (emask_t[t, r] & nd) != 0)):
-                continue  # _legal's test of the option
-            via = INF
-            for j in range(2):
-                via = min(via, _pair_through(net_mask[t, r, j], own, cen, at1, at2))
-            newc[p] = min(via, wo[p])
-            if prune and _upper(p, newc[p], wot, wqt, ns) < bestsc:
-                continue
-            if not have_opp:
-                have_opp = True
-                for q in range(ns):
-                    if q != p:
-                        for s in range(6):
-                            e = lnk[b + s]
-                            a1[q, s] = INF if e < 0 else dfw[q, e >> 1]
-            for q in range(ns):
-                if q == p:
-                    continue
-                via = INF
-                theirs = _six(a1[q])
-                for j in range(2):
-                    via = min(via, _pair_through(net_mask[t, r, j], theirs, cen, h == corners[q],
-                                                 at2))
-                newc[q] = min(via, wo[q])
-            sc = 0.0
-            if newc[p] == 0:
-                sc = 1e9
-                for q in range(ns):
-                    if q != p and newc[q] == 0:
-                        sc -= 1e6
-            else:
-                hand_over = False
-                sc = -min(newc[p], 30)
-                for q in range(ns):
-                    if q == p:
-                        continue
-                    if newc[q] == 0:
-                        hand_over = True
-                    sc += wq[q] * min(newc[q], 30)
-                if hand_over:
-                    sc -= 1e8
-                ea = ne  # a tile off the corner network's open ends leaves them as they are
-                if first or end[h] != 0:
-                    ea = _ends_after(p, h, t, r, first, corners, nbr, ttype, emask, netid, netm,
-                                     par, net_mask, end, ne)
-                if ea == 0:
-                    sc -= 3.0 * defense
-                elif ea == 1:
-                    sc -= defense
-                elif ea == 2 and ns == 3:
-                    sc -= 0.5 * defense
-            if sc > bestsc:
-                bestsc = sc
-                nbest = 1
-                out[0] = h
-                out[1] = ot[k]
-                out[2] = t
-                out[3] = r
-            elif sc == bestsc:
-                nbest += 1
-                if below(rng, nbest) == 0:
-                    out[0] = h
-                    out[1] = ot[k]
-                    out[2] = t
-                    out[3] = r
+        bestsc, nbest = _greedy_hex(t, pos, s, p, h, rng, nopt, first, ne, prune, defense, bestsc, nbest)
     return nbest > 0
+
+
+@K.hot
+def _greedy_maps(t, pos, s, p, block_weight):
+    """The greedy's maps of a turn: s.dgo from the centre hexes, s.dfw[q] from each seat's corner,
+    each seat's completion cost dmin[q] (s.newc[ns:2ns]), the hexes on all its cheapest ways
+    (s.crit[q]) and the opponent weights s.wq: an opponent weighs fully when level with or ahead
+    of p (or one tile from the centre), a quarter otherwise (block only when threatened)."""
+    ns = t.n_seats
+    nc = t.centres.shape[0]
+    ttype = pos.hx[H_TTYPE]
+    netm = pos.nets[0]
+    for k in range(nc):
+        s.src[k] = t.centres[k]
+    _dist_map(s.src, nc, pos.lnk, ttype, netm, s.dgo, s.dq)
+    dmin = s.newc[ns:]
+    for q in range(ns):
+        s.src[0] = t.corners[q]
+        _dist_map(s.src, 1, pos.lnk, ttype, netm, s.dfw[q], s.dq)
+        best = INF
+        for k in range(nc):
+            x = t.centres[k]
+            if ttype[x] < 0:
+                best = min(best, s.dfw[q, x * 2])
+            else:
+                for j in range(2):
+                    if netm[x * 2 + j] != 0:
+                        best = min(best, s.dfw[q, x * 2 + j])
+        dmin[q] = best
+        _critical(s.dfw[q], s.dgo, best, t.nh, ttype, s.crit[q], s.cnt)
+    for q in range(ns):
+        s.wq[q] = block_weight if dmin[q] < dmin[p] or dmin[q] <= 2 else 0.25 * block_weight
+
+
+@K.hot_inline
+def _greedy_hex(t, pos, s, p, h, rng, nopt, first, ne, prune, defense, bestsc, nbest):
+    """Score every option of the turn on candidate hex h and keep the best (bestsc, nbest: the
+    best score so far and how many options share it; returned updated)."""
+    ns = t.n_seats
+    hx = pos.hx
+    # _legal's test of the hex itself, once for all the options
+    co = t.corner_owner[h]
+    if hx[H_TTYPE][h] >= 0 or (co >= 0 and co != p) or (not first and hx[H_ADJ][h] == 0):
+        return bestsc, nbest
+    dmin = s.newc[ns:]
+    wo = s.newc[2 * ns:]
+    for q in range(ns):
+        wo[q] = INF if h == t.corners[q] else dmin[q] + s.crit[q, h]
+    wot = (wo[0], wo[1], wo[ns - 1])  # ns = 2 or 3; _upper reads the first ns
+    wqt = (s.wq[0], s.wq[1], s.wq[ns - 1])
+    at1 = h == t.corners[p]
+    at2 = t.is_centre[h] == 1
+    # arrivals (the cost of the node a line on side s would join, INF: none) read from the
+    # link table here and handed to _pair_through as tuples: a call with array arguments
+    # pays numba's reference counting, which cost more than its work
+    b = h * 12
+    for side in range(6):
+        e = pos.lnk[b + side]
+        s.a1[p, side] = INF if e < 0 else s.dfw[p, e >> 1]
+        s.a2[side] = INF if e < 0 else s.dgo[e >> 1]
+    own = _six(s.a1[p])
+    cen = _six(s.a2)
+    if prune:
+        m1 = INF
+        m2 = INF
+        for side in range(6):
+            m1 = min(m1, s.a1[p, side])
+            m2 = min(m2, s.a2[side])
+        lb = m2 if at1 else (m1 if at2 else m1 + m2)
+        if _upper(p, min(lb, wo[p]), wot, wqt, ns) < bestsc:
+            return bestsc, nbest
+    have_opp = False
+    nd = hx[H_NEED][h]
+    for k in range(nopt):
+        d = s.od[k]
+        r = s.orr[k]
+        if not ((not t.block_connected) if d == BLOCK else (first or (t.emask_t[d, r] & nd) != 0)):
+            continue  # _legal's test of the option
+        via = INF
+        for j in range(2):
+            via = min(via, _pair_through(t.net_mask[d, r, j], own, cen, at1, at2))
+        s.newc[p] = min(via, wo[p])
+        if prune and _upper(p, s.newc[p], wot, wqt, ns) < bestsc:
+            continue
+        if not have_opp:
+            have_opp = True
+            for q in range(ns):
+                if q != p:
+                    for side in range(6):
+                        e = pos.lnk[b + side]
+                        s.a1[q, side] = INF if e < 0 else s.dfw[q, e >> 1]
+        for q in range(ns):
+            if q != p:
+                via = INF
+                theirs = _six(s.a1[q])
+                for j in range(2):
+                    via = min(via, _pair_through(t.net_mask[d, r, j], theirs, cen, h == t.corners[q], at2))
+                s.newc[q] = min(via, wo[q])
+        sc = _option_score(t, pos, s, p, h, d, r, first, ne, defense)
+        bestsc, nbest = _keep_best(s, rng, sc, bestsc, nbest, h, k)
+    return bestsc, nbest
+
+
+@K.hot_inline
+def _option_score(t, pos, s, p, h, d, r, first, ne, defense):
+    """The greedy's score of type d in rotation r on h, once s.newc[:ns] holds every seat's new
+    completion cost: a win 1e9 (less 1e6 per opponent it completes too), else -own cost +
+    weighted opponents' (each capped at 30), -1e8 if it hands a win over, less `defense` for
+    the open line ends it leaves p's corner network."""
+    ns = t.n_seats
+    if s.newc[p] == 0:
+        sc = 1e9
+        for q in range(ns):
+            if q != p and s.newc[q] == 0:
+                sc -= 1e6
+        return sc
+    hand_over = False
+    sc = 0.0 - min(s.newc[p], 30)
+    for q in range(ns):
+        if q == p:
+            continue
+        if s.newc[q] == 0:
+            hand_over = True
+        sc += s.wq[q] * min(s.newc[q], 30)
+    if hand_over:
+        sc -= 1e8
+    ea = ne  # a tile off the corner network's open ends leaves them as they are
+    if first or s.endm[h] != 0:
+        hx = pos.hx
+        ea = _ends_after(p, h, d, r, first, t.corners, t.nbr, hx[H_TTYPE], hx[H_EMASK], pos.netid, pos.nets[0],
+                         pos.nets[1], t.net_mask, s.endm, ne)
+    if ea == 0:
+        sc -= 3.0 * defense
+    elif ea == 1:
+        sc -= defense
+    elif ea == 2 and ns == 3:
+        sc -= 0.5 * defense
+    return sc
+
+
+@K.hot_inline
+def _keep_best(s, rng, sc, bestsc, nbest, h, k):
+    """Keep option k on h in s.mv if it scores best so far; ties at random (one draw each)."""
+    if sc > bestsc:
+        bestsc = sc
+        nbest = 1
+    elif sc == bestsc:
+        nbest += 1
+        if below(rng, nbest) != 0:
+            return bestsc, nbest
+    else:
+        return bestsc, nbest
+    s.mv[0] = h
+    s.mv[1] = s.ot[k]
+    s.mv[2] = s.od[k]
+    s.mv[3] = s.orr[k]
+    return bestsc, nbest
 
 
 @K.hot
@@ -1008,34 +1050,53 @@ def decode(t, move):
 def _blank_position(t):
     """An empty board before set-up (every array of a Position allocated here)."""
     nh = t.nh
-    nn = nh * 2
     ns = t.n_seats
-    st = np.zeros(N_ST, np.int64)
-    st[REASON] = -1
-    hx = np.zeros((10, nh), np.int64)
-    for r in (H_TTYPE, H_TROT, H_TOWNER, H_FPOS):
-        hx[r, :] = -1
-    nets = np.empty((2, nn), np.int64)
-    for i in range(nn):
-        nets[0, i] = 0
-        nets[1, i] = i
-    netid = np.empty(nh * 6, np.int64)
-    netid[:] = -1
-    work = np.empty((N_W, max(nh * 24 + 4, 3 * t.hand_size * 70)), np.int64)
-    work[W_SEEN, :nn] = 0
-    work[W_STAMP, 0] = 0
-    work[W_ON, :nn] = 0
-    work[W_HC, :nh] = 0
-    return Position(hx, netid, nets, np.empty((ns, t.tileset.shape[1]), np.int64),
-                    np.empty((ns, t.hand_size), np.int64), np.zeros((ns, nh), np.int64), np.empty(nh * 12, np.int64),
-                    np.zeros((N_Q, ns), np.int64), st, work)
+    pos = Position(np.zeros((10, nh), np.int64), np.empty(nh * 6, np.int64), np.empty((2, nh * 2), np.int64),
+                   np.empty((ns, t.tileset.shape[1]), np.int64), np.empty((ns, t.hand_size), np.int64),
+                   np.zeros((ns, nh), np.int64), np.empty(nh * 12, np.int64), np.empty((N_Q, ns), np.int64),
+                   np.empty(N_ST, np.int64), np.empty((N_W, max(nh * 24 + 4, 3 * t.hand_size * 70)), np.int64))
+    nn = nh * 2
+    pos.work[W_SEEN, :nn] = 0
+    pos.work[W_STAMP, 0] = 0
+    pos.work[W_ON, :nn] = 0
+    pos.work[W_HC, :nh] = 0
+    _clear(t, pos)
+    return pos
+
+
+@K.hot
+def _clear(t, pos):
+    """Empty the board of a position in place (the chunk kernel tri._play reuses one position for
+    every game): the tile rows, networks and counters; the frontier rows are read only below
+    st[NFRONT] (0 here), the dots are laid and the bags and hands dealt afresh by `_set_up`, the
+    witness ways are searched afresh there, and the work rows carry nothing from one call to the
+    next (visit marks compare with a stamp that only grows; the path search restores its marks)."""
+    hx = pos.hx
+    for h in range(t.nh):
+        hx[H_TTYPE, h] = -1
+        hx[H_TROT, h] = -1
+        hx[H_TOWNER, h] = -1
+        hx[H_EMASK, h] = 0
+        hx[H_ADJ, h] = 0
+        hx[H_NEED, h] = 0
+        hx[H_FPOS, h] = -1
+    for i in range(t.nh * 6):
+        pos.netid[i] = -1
+    for i in range(t.nh * 2):
+        pos.nets[0, i] = 0
+        pos.nets[1, i] = i
+    for q in range(t.n_seats):
+        for k in range(N_Q):
+            pos.sq[k, q] = 0
+    for k in range(N_ST):
+        pos.st[k] = 0
+    pos.st[REASON] = -1
 
 
 @njit(cache=True)
-def new_position(t, rng):
-    """Set-up in tri._play's order: dots, then each seat's bag and hand (and, with the blocked
-    player's loss, each seat's witness way on the empty board)."""
-    pos = _blank_position(t)
+def _set_up(t, pos, rng):
+    """Set-up in the chunk kernel's order: dots, then each seat's bag and hand (and, with the
+    blocked player's loss, each seat's witness way on the empty board)."""
     shuf = pos.work[W_STACK, :t.free_hexes.shape[0]]
     _lay_dots(rng, t.dots_random, t.free_hexes, t.dot_pool, t.dots_fixed, shuf, pos.hx[H_DOTS], pos.hx[H_MULT])
     for h in range(t.nh):  # the bonuses of dot_bonuses (the defaults: kernel._lay_dots')
@@ -1046,6 +1107,12 @@ def new_position(t, rng):
             _reach_goal_of(t, pos, q)
     pos.st[CUR] = t.order[0]
     pos.st[FIRST] = t.order[0]
+
+
+@njit(cache=True)
+def new_position(t, rng):
+    pos = _blank_position(t)
+    _set_up(t, pos, rng)
     return pos
 
 
@@ -1087,7 +1154,7 @@ def legal_moves(t, pos, out):
 
 @K.hot_inline
 def _pass(t, pos, cur):
-    """tri._play's pass: counted; the ns-th pass in a row ends the game by the stalemate rule."""
+    """A pass: counted; the ns-th pass in a row ends the game by the stalemate rule."""
     pos.sq[Q_PASS][cur] += 1
     pos.st[CONSEC] += 1
     if pos.st[CONSEC] >= t.n_seats:
@@ -1119,7 +1186,7 @@ def _judge_blocked(t, pos, cur, h, tile):
 
 @K.hot
 def apply(t, pos, move, rng):
-    """One decision of the seat to move (tri._play's turn); the rules draw nothing (a hand
+    """One decision of the seat to move; the rules draw nothing (a hand
     refills from the top of the seat's shuffled bag)."""
     cur = pos.st[CUR]
     pos.st[TURN] += 1
@@ -1203,7 +1270,7 @@ def _outcome(t, pos, capped, reach):
 
 @njit(cache=True)
 def result(t, pos, capped, res):
-    """tri._play's resolution and scores: the draw list, the winner (first of the winners in turn
+    """The resolution and scores: the draw list, the winner (first of the winners in turn
     order), 10 + the path's dot bonus for a path win, 10 otherwise, and the tallies."""
     for c in range(res.shape[0]):
         res[c] = 0
@@ -1334,21 +1401,14 @@ def new_scratch(t):
 
 @K.hot
 def bot_move(t, pos, seat, code, par, scratch, rng):
-    """tri._play's random and greedy bots on the position's arrays (par: block_weight, defense);
+    """The random and greedy bots on the position's arrays (par: block_weight, defense);
     a bot that finds no legal placement passes."""
     s = scratch
-    hx = pos.hx
     if code == BOT_GREEDY:
         _linked(t, pos)
-        ok = _greedy_move(seat, rng, par[0], par[1], t.n_seats, t.block_connected, t.wild_block, t.corners,
-                          t.corner_owner, t.is_centre, t.centres, t.nbr, t.n_orient, t.rot_of, t.net_mask,
-                          t.emask_t, hx[H_TTYPE], hx[H_EMASK], pos.netid, pos.nets[0], pos.nets[1], hx[H_ADJ],
-                          hx[H_NEED], hx[H_FRONT], pos.st[NFRONT], pos.sq[Q_PLACED], pos.hand, s.ot, s.od, s.orr,
-                          pos.lnk, s.dfw, s.dgo, s.dq, s.crit, s.cnt, s.a1, s.a2, s.src, s.newc, s.wq, s.endm, s.mv)
+        ok = _greedy_move(t, pos, s, seat, rng, par[0], par[1])
     else:
-        ok = _random_move(seat, rng, t.block_connected, t.wild_block, t.corners, t.corner_owner, t.n_orient,
-                          t.rot_of, t.emask_t, hx[H_TTYPE], hx[H_ADJ], hx[H_NEED], hx[H_FRONT], pos.st[NFRONT],
-                          pos.sq[Q_PLACED], pos.hand, s.ot, s.od, s.orr, s.fit, s.mv)
+        ok = _random_move(t, pos, s, seat, rng)
     if not ok:
         return t.pass_move
     return encode(t, s.mv[0], 1 if s.mv[1] == WILD else 0, s.mv[2], s.mv[3])
