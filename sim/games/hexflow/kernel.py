@@ -311,70 +311,6 @@ def _bfs_sets(src, dst, blocked, g, d, stop):
 
 
 @njit(cache=True)
-def _reach(src, dst, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack, pn, ps, cv, cd):
-    """Can a line still run from corner hex src to corner hex dst (through empty hexes and placed
-    lines that fit)? Depth-first, always trying the neighbour nearest to dst first, so on an open
-    board it walks almost straight there. Returns the node reached on dst (-1: none); pn/ps hold
-    the way back (parent node, side taken from it). seen/stamp: visit marks without clearing;
-    cv, cd: int64[6] scratch."""
-    stamp[0] += 1
-    st = stamp[0]
-    top = 0
-    if ttype[src] < 0:
-        stack[0] = src * 2
-        top = 1
-        seen[src * 2] = st
-        pn[src * 2] = -1
-    else:
-        for j in range(2):
-            if netm[src * 2 + j] != 0:
-                stack[top] = src * 2 + j
-                top += 1
-                seen[src * 2 + j] = st
-                pn[src * 2 + j] = -1
-    while top > 0:
-        top -= 1
-        u = stack[top]
-        h = u >> 1
-        if h == dst:
-            return u
-        m = 63 if ttype[h] < 0 else netm[u]
-        k = 0
-        for s in range(6):
-            if not (m >> s) & 1:
-                continue
-            n = nbr[h, s]
-            if n < 0:
-                continue
-            if ttype[n] < 0:
-                v = n * 2
-            else:
-                o = (s + 3) % 6
-                if not (emask[n] >> o) & 1:
-                    continue
-                v = n * 2 + netid[n * 6 + o]
-            if seen[v] == st:
-                continue
-            seen[v] = st
-            pn[v] = u
-            ps[v] = s
-            # insert by distance to dst, farthest first (the nearest is pushed last)
-            dv = dist[n, dst]
-            i = k
-            while i > 0 and cd[i - 1] < dv:
-                cv[i] = cv[i - 1]
-                cd[i] = cd[i - 1]
-                i -= 1
-            cv[i] = v
-            cd[i] = dv
-            k += 1
-        for i in range(k):
-            stack[top] = cv[i]
-            top += 1
-    return -1
-
-
-@njit(cache=True)
 def _side_order(corners, nbr, dist, order):
     """order[q, h*6 : h*6 + 6]: the sides of hex h with a neighbour, the one nearest to seat q's
     second corner last (ties: higher side last), then -1s; _way pushes them in this order."""
@@ -399,8 +335,9 @@ def _side_order(corners, nbr, dist, order):
 
 @hot
 def _way(q, corners, order, nbr, ttype, emask, netid, netm, seen, stamp, stack, pn, ps):
-    """_reach from seat q's first corner to its second with the neighbour order precomputed
-    (_side_order: nearest to the goal popped first) rather than sorted at every node. Returns
+    """Can a line still run from seat q's first corner to its second (through empty hexes and
+    placed lines that fit)? Depth-first with the neighbour order precomputed (_side_order:
+    nearest to the goal popped first). Returns
     the node reached on the second corner (-1: none); pn/ps hold the way back. Which way it
     finds is free (any way is a witness); only whether one exists matters."""
     src = corners[q, 0]
