@@ -34,12 +34,14 @@ from .kernel import (
     _frontier_take,
     _hand_pairs,
     _lay_dots,
-    _link,
     _pair_through,
+    _relink_hex,
+    _search01,
+    _seed01,
     _six,
+    _start01,
     empty_links,
     hot,
-    hot_inline,
 )
 from .tiles import BLOCK, TILE_TYPES, networks, orientations
 
@@ -107,97 +109,28 @@ def battle_tables(rules: dict[str, Any]):
 
 
 # ---- kernel -----------------------------------------------------------------------------------
-@hot_inline
-def _step(q, u, s, tz, nbr, ttype, towner, emask, netid):
-    """Seat q's step from node u across side s (kernel._link), -1 onto a tile the transit rule
-    keeps it off."""
-    e = _link(u, s, nbr, ttype, emask, netid)
-    if e >= 0 and (e & 1) == 0:
-        n = e >> 2
-        if towner[n] != q and tz[q, n] == 0:
-            return -1
-    return e
-
-
 @hot
 def _relink(h, tz, nbr, ttype, towner, emask, netid, netm, lk):
-    """Keep lk[q, u * 6 + s] = _step(q, u, s) for both seats (an empty hex steps from node h*2
-    on every side, h*2 + 1 has none; a network from the sides it covers) after the tile on hex
-    h changed, placed or displaced: h's own nodes, and its neighbours' steps onto h.
-    lk: int64[2, 12 NH], the empty board's (tri.empty_links) at the start of a game."""
+    """Keep both seats' link tables (lk[q]: kernel._relink_hex under the transit rule for seat q:
+    a step onto a tile q may not use is -1) after the tile on hex h changed, placed or displaced.
+    lk: int64[2, 12 NH], the empty board's (kernel.empty_links) at the start of a game."""
     for q in range(2):
-        for j in range(2):
-            u = h * 2 + j
-            m = netm[u]
-            for s in range(6):
-                lk[q, u * 6 + s] = _step(q, u, s, tz, nbr, ttype, towner, emask,
-                                         netid) if (m >> s) & 1 else -1
-        for s in range(6):
-            n = nbr[h, s]
-            if n < 0:
-                continue
-            o = (s + 3) % 6
-            if ttype[n] < 0:
-                u = n * 2
-            elif (emask[n] >> o) & 1:
-                u = n * 2 + netid[n * 6 + o]
-            else:
-                continue
-            lk[q, u * 6 + o] = _step(q, u, o, tz, nbr, ttype, towner, emask, netid)
+        _relink_hex(h, q, tz, towner, nbr, ttype, emask, netid, netm, lk[q])
 
 
 @hot
 def _cost_l(q, blocked, stop, srcm, dstm, lk, tz, ttype, towner, netm, d, dq):
-    """Seat q's 0-1 search (an empty hex costs 1, a joined line 0, the transit rule applied),
-    stepping along its link table lk[q] (_relink); tests hold it to the board-reading _cost in
-    tests/hexflow_reference.py."""
-    nn = d.shape[0]
-    nh = nn >> 1
-    for i in range(nn):
-        d[i] = INF
-    head = nn * 6
-    tail = head
-    for h in range(nh):
+    """Seat q's completion cost from its hexes srcm[q] to dstm[q] (kernel._search01 along its
+    link table lk[q], never onto hex `blocked`): a source hex is empty (cost 1) or holds a tile q
+    may use under the transit rule (its lines cost 0). Tests hold it to the board-reading _cost
+    in tests/hexflow_reference.py."""
+    head, tail = _start01(d, dq)
+    for h in range(ttype.shape[0]):
         if srcm[q, h] == 0 or h == blocked:
             continue
-        if ttype[h] < 0:
-            d[h * 2] = 1
-            dq[tail] = (1 << 8) | (h * 2)
-            tail += 1
-        elif towner[h] == q or tz[q, h]:
-            for j in range(2):
-                if netm[h * 2 + j] != 0:
-                    d[h * 2 + j] = 0
-                    head -= 1
-                    dq[head] = h * 2 + j
-    best = INF
-    while head < tail:
-        e = dq[head]
-        head += 1
-        u = e & 255
-        du = e >> 8
-        if du != d[u]:
-            continue  # stale: expanded at its final cost already
-        if dstm[q, u >> 1] and du < best:
-            best = du
-            if stop:
-                return best
-        b = u * 6
-        for s in range(6):
-            x = lk[q, b + s]
-            if x < 0 or x >> 2 == blocked:
-                continue
-            v = x >> 1
-            nd = du + (x & 1)
-            if nd < d[v]:
-                d[v] = nd
-                if x & 1:
-                    dq[tail] = (nd << 8) | v
-                    tail += 1
-                else:
-                    head -= 1
-                    dq[head] = (nd << 8) | v
-    return best
+        if ttype[h] < 0 or towner[h] == q or tz[q, h]:
+            head, tail = _seed01(h, ttype, netm, d, dq, head, tail)
+    return _search01(lk[q], blocked, dstm[q], stop, d, dq, head, tail)
 
 
 @hot
