@@ -44,9 +44,10 @@ def drawn_rules(i: int) -> dict:
 
 
 def test_the_draws_cover_the_battle_keys():
-    """Every key Battle plays by (game.MODE_PARAMS) but the mode and the dot list is drawn, and
-    the draws reach every value of the choice keys."""
-    assert set(DRAWS) == set(G.MODE_PARAMS["battle"]) - {"mode", "dot_list"}
+    """Every key Battle plays by (game.MODE_PARAMS) but the mode, the dot list and the keys the
+    chunk kernel does not read (game.ENGINE_ONLY: tests/test_hexflow_battle_rules_data.py) is
+    drawn, and the draws reach every value of the choice keys."""
+    assert set(DRAWS) == set(G.MODE_PARAMS["battle"]) - {"mode", "dot_list"} - set(G.ENGINE_ONLY)
     drawn = [drawn_rules(i) for i in range(N_DRAWS)]
     for key in ("battle_goal", "battle_start", "battle_transit_home", "battle_orphan", "no_move",
                 "battle_stalemate_length", "block_placement"):

@@ -97,14 +97,21 @@ def test_tiles_are_validated_in_one_line_and_canonical():
 
 @pytest.mark.parametrize("mode", ["battle", "tri", "tri2p"])
 def test_modes_that_do_not_read_the_new_rules_refuse_them(mode):
+    # Battle reads tiles (counts), base_score, dot_multipliers, board_columns, swap and hand sizes
+    # by seat (tests/test_hexflow_battle_rules_data.py); the two Race readings it refuses too
+    battle_reads = mode == "battle"
     for kw in ({"tiles": {"block": {"count": 0}}}, {"base_score": 5}, {"board_columns": 7, "dots": "none"},
                {"opponent_corners": "reserved"}, {"first_tile": "onto_board"}, {"dot_multipliers": {"2": 1}}):
+        if battle_reads and set(kw) - {"dots"} <= set(G.MODE_PARAMS["battle"]):
+            continue
         with pytest.raises(VariantError, match=f"does not apply to mode '{mode}'|needs 2 players"):
             rules(mode=mode, **kw)
+    if battle_reads:
+        return
     with pytest.raises(VariantError, match="needs 2 players" if mode == "tri" else "does not apply"):
         rules(mode=mode, swap=True)
     seats = GAME.seat_names(rules(mode=mode))
-    with pytest.raises(VariantError, match="a hand size by seat is read in mode 'race' only"):
+    with pytest.raises(VariantError, match="a hand size by seat is read in modes 'race' and 'battle' only"):
         rules(mode=mode, hand_size={seats[-1]: 4})
 
 

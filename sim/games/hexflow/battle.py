@@ -26,7 +26,7 @@ from numba import njit
 
 from sim.rng import below, game_seed, new_state
 
-from .board import BOARD, multiplier
+from .board import BOARD, board_of, multiplier
 from .kernel import (
     _arrive4,
     _critical,
@@ -43,13 +43,12 @@ from .kernel import (
     empty_links,
     hot,
 )
+from .rules import dot_multiplier_table, hand_sizes, tile_counts
 from .tiles import BLOCK, TILE_TYPES, networks, orientations
 
 INF = 1 << 20
 STAR6 = 7
 SEATS = ("A", "B")
-START_CORNERS = {"A": ("a1", "a9"), "B": ("i1", "i9")}
-ALL_CORNERS = ("a1", "a9", "i1", "i9")
 
 # cfg indices
 (B_HAND, B_BLOCK_CONNECTED, B_NO_MOVE, B_FIRST, B_MAX_TURNS, B_DOTS_RANDOM, B_TOKENS, B_ORPHAN,
@@ -69,34 +68,65 @@ MAXMOVES = 85 * 24
 
 
 # ---- tables -----------------------------------------------------------------------------------
-def column_of(h: int) -> int:
-    return BOARD.cells[h][0]
+def board_columns(rules: dict[str, Any]) -> int:
+    return rules.get("board_columns", 9)
 
 
-def zone_of(h: int) -> int:
-    """0 = A's territory (columns a-c), 1 = contested (d-f), 2 = B's (g-i)."""
-    return column_of(h) // 3
+def start_corners(cols: int = 9) -> dict[str, tuple[str, str]]:
+    """Each seat's starting corners on a board of `cols` columns: A the top and bottom hexes of
+    the left column, B those of the right column (a1 / a9, i1 / i9 on the card's board)."""
+    last = chr(ord("a") + cols - 1)
+    return {"A": ("a1", "a9"), "B": (f"{last}1", f"{last}9")}
+
+
+def column_of(h: int, cols: int = 9) -> int:
+    return board_of(cols).cells[h][0]
+
+
+def zone_of_column(c: int, cols: int = 9) -> int:
+    """0 = A's territory, 1 = contested, 2 = B's: the middle three columns are contested (the
+    card's d-f of 9), the columns left of them A's and right of them B's (5 columns: a | b-d | e;
+    7: a-b | c-e | f-g; 9: a-c | d-f | g-i; 11: a-d | e-g | h-k)."""
+    own = (cols - 3) // 2
+    return 0 if c < own else (2 if c >= cols - own else 1)
+
+
+def zone_of(h: int, cols: int = 9) -> int:
+    """The zone (zone_of_column) of hex h."""
+    return zone_of_column(column_of(h, cols), cols)
+
+
+def zone_letters(cols: int = 9) -> tuple[str, str, str]:
+    """The column letters of A's territory, the contested zone and B's, e.g. 'a-c', 'd-f', 'g-i'."""
+    out = []
+    for z in range(3):
+        cs = [chr(ord("a") + c) for c in range(cols) if zone_of_column(c, cols) == z]
+        out.append(cs[0] if len(cs) == 1 else f"{cs[0]}-{cs[-1]}")
+    return out[0], out[1], out[2]
 
 
 def battle_tables(rules: dict[str, Any]):
-    """tz, startm, goalm, firstc, corner_any (see the module docstring)."""
-    nh = BOARD.size
+    """tz, startm, goalm, firstc, corner_any (see the module docstring) on the board of
+    board_columns."""
+    cols = board_columns(rules)
+    board = board_of(cols)
+    nh = board.size
     tz = np.zeros((2, nh), np.int64)
     startm = np.zeros((2, nh), np.int64)
     goalm = np.zeros((2, nh), np.int64)
-    firstc = np.array([[BOARD.hex_id(n) for n in START_CORNERS[s]] for s in SEATS], np.int64)
+    corners = start_corners(cols)
+    firstc = np.array([[board.hex_id(n) for n in corners[s]] for s in SEATS], np.int64)
     corner_any = np.zeros(nh, np.int64)
-    for n in ALL_CORNERS:
-        corner_any[BOARD.hex_id(n)] = 1
+    corner_any[firstc.ravel()] = 1
     home_ok = rules["battle_transit_home"] == "allowed"
     for p in range(2):
         own_zone = 0 if p == 0 else 2
-        own_col, far_col = (0, 8) if p == 0 else (8, 0)
+        own_col, far_col = (0, cols - 1) if p == 0 else (cols - 1, 0)
         for h in range(nh):
-            z = zone_of(h)
+            z = zone_of(h, cols)
             if z == 1 or (home_ok and z == own_zone) or h in firstc[p]:
                 tz[p, h] = 1
-            col = column_of(h)
+            col = column_of(h, cols)
             if rules["battle_start"] == "corners":
                 startm[p, h] = h in firstc[p]
             else:
@@ -1090,13 +1120,19 @@ class BattlePosition:
 
     def __init__(self, rules: dict[str, Any], dots=None):
         self.rules = rules
-        self.dots = list(dots) if dots is not None else [0] * BOARD.size
+        self.board = board_of(board_columns(rules))
+        self.dot_mult = dot_multiplier_table(rules)
+        self.dots = list(dots) if dots is not None else [0] * self.board.size
         self.tiles: dict[int, tuple[int, int, int]] = {}
         self.placed_any = [False, False]
         self.tokens = [rules["battle_tokens"]] * 2
         self.captures = [0, 0]
         self.captured: list[list[int]] = [[], []]
         (self.tz, self.startm, self.goalm, self.firstc, self.corner_any) = battle_tables(rules)
+
+    def mult(self, h: int) -> int:
+        """The stalemate multiplier of hex h by its dots (dot_multipliers; 0 on a plain hex)."""
+        return int(self.dot_mult[self.dots[h]])
 
     def nets(self, h: int) -> list[int]:
         if h not in self.tiles:
@@ -1112,7 +1148,7 @@ class BattlePosition:
 
     def _linked(self, h: int, ends: int) -> bool:
         for s in range(6):
-            n = int(BOARD.nbr[h, s])
+            n = int(self.board.nbr[h, s])
             if (ends >> s) & 1 and n >= 0 and (self.ends(n) >> ((s + 3) % 6)) & 1:
                 return True
         return False
@@ -1129,7 +1165,7 @@ class BattlePosition:
                 return "hex is occupied"
             if not self.placed_any[seat]:
                 return None if h in self.firstc[seat] else "first tile must go on an own corner"
-            if not any(int(n) in self.tiles for n in BOARD.nbr[h] if n >= 0):
+            if not any(int(n) in self.tiles for n in self.board.nbr[h] if n >= 0):
                 return "not adjacent to a tile"
             if t != BLOCK and not self._linked(h, ends):
                 return "no line connects"
@@ -1143,7 +1179,7 @@ class BattlePosition:
         if self.corner_any[h]:
             return "target is on a starting corner"
         if not any(n >= 0 and int(n) in self.tiles and self.tiles[int(n)][0] == seat
-                   for n in BOARD.nbr[h]):
+                   for n in self.board.nbr[h]):
             return "target is not adjacent to an own tile"
         if t != BLOCK and not self._linked(h, ends):
             return "no line connects"
@@ -1154,20 +1190,20 @@ class BattlePosition:
             try:
                 for n, was in linked_before.items():
                     if was and not self._linked(n, self.ends(n)):
-                        return f"displacement orphans the tile on {BOARD.names[n]}"
+                        return f"displacement orphans the tile on {self.board.names[n]}"
             finally:
                 self.tiles[h] = before
         return None
 
     def _nbrs(self, h: int) -> list[int]:
-        return [int(n) for n in BOARD.nbr[h] if n >= 0 and int(n) in self.tiles]
+        return [int(n) for n in self.board.nbr[h] if n >= 0 and int(n) in self.tiles]
 
     def legal_moves(self, seat: int, hand) -> list[tuple[int, int, int, int]]:
         out = []
         for t in sorted(set(hand)):
             for r in orientations(t):
                 for kind in (K_PLACE, K_DISPLACE):
-                    for h in range(BOARD.size):
+                    for h in range(self.board.size):
                         if self.why_illegal(seat, kind, h, t, r) is None:
                             out.append((kind, h, t, r))
         return out
@@ -1175,7 +1211,7 @@ class BattlePosition:
     def play(self, seat: int, kind: int, h: int, t: int, r: int) -> None:
         why = self.why_illegal(seat, kind, h, t, r)
         if why:
-            raise ValueError(f"illegal: {SEATS[seat]} {TILE_TYPES[t].name} on {BOARD.names[h]}: "
+            raise ValueError(f"illegal: {SEATS[seat]} {TILE_TYPES[t].name} on {self.board.names[h]}: "
                              f"{why}")
         if kind == K_DISPLACE:
             self.captured[seat].append(self.tiles[h][1])
@@ -1205,7 +1241,7 @@ class BattlePosition:
                         if (m >> s2) & 1 and (h, s2) not in seen:
                             seen.add((h, s2))
                             todo.append((h, s2))
-            n = int(BOARD.nbr[h, s])
+            n = int(self.board.nbr[h, s])
             o = (s + 3) % 6
             if n >= 0 and n in self.tiles and ok(n) and (self.ends(n) >> o) & 1 \
                     and (n, o) not in seen:
@@ -1247,7 +1283,7 @@ class BattlePosition:
                 h, s = todo.pop()
                 nxt = [(h, s2) for m in self.nets(h) if (m >> s) & 1 for s2 in range(6)
                        if (m >> s2) & 1]
-                n = int(BOARD.nbr[h, s])
+                n = int(self.board.nbr[h, s])
                 if n >= 0 and n in self.tiles and self.usable(seat, n) and \
                         (self.ends(n) >> ((s + 3) % 6)) & 1:
                     nxt.append((n, (s + 3) % 6))
@@ -1258,7 +1294,7 @@ class BattlePosition:
             done |= comp
             hexes = {h for h, _ in comp}
             length = len(hexes)
-            sc = length + cap + length * sum(multiplier(self.dots[h]) for h in hexes)
+            sc = length + cap + length * sum(self.mult(h) for h in hexes)
             if sc > best or (sc == best and length > best_l):
                 best, best_l = sc, length
         return best, best_l
@@ -1271,7 +1307,7 @@ def _line_path_best(pos: BattlePosition, seat: int, cap: int) -> tuple[int, int]
 
     def score(hexes):
         n = len(hexes)
-        return n + cap + n * sum(multiplier(pos.dots[h]) for h in hexes)
+        return n + cap + n * sum(pos.mult(h) for h in hexes)
 
     def dfs(h, m, on, hexes):
         sc = score(hexes)
@@ -1280,7 +1316,7 @@ def _line_path_best(pos: BattlePosition, seat: int, cap: int) -> tuple[int, int]
         for s in range(6):
             if not (m >> s) & 1:
                 continue
-            n = int(BOARD.nbr[h, s])
+            n = int(pos.board.nbr[h, s])
             o = (s + 3) % 6
             if n < 0 or n not in pos.tiles or not pos.usable(seat, n) or not (pos.ends(n) >> o) & 1:
                 continue
@@ -1303,7 +1339,7 @@ def stalemate_score(length: int, captures: int, dot_counts, capture_points: int 
 # ---- Python side: thin wrappers the Game object dispatches to ---------------------------------
 def _bcfg(rules: dict[str, Any]) -> np.ndarray:
     cfg = np.zeros(N_BCFG, np.int64)
-    cfg[B_HAND] = rules["hand_size"]
+    cfg[B_HAND] = max(hand_sizes(rules, list(SEATS)))  # the chunk kernel's (one size: at the defaults)
     cfg[B_BLOCK_CONNECTED] = rules["block_placement"] == "connected"
     cfg[B_NO_MOVE] = ("pass", "lose").index(rules["no_move"])
     cfg[B_FIRST] = ("random", "A", "B").index(rules["first_player"])
@@ -1375,7 +1411,7 @@ def replay(trace):
     for mv in trace.moves:
         if mv["kind"] != "pass":
             kind = K_DISPLACE if mv["kind"] == "displace" else K_PLACE
-            pos.play(SEATS.index(mv["seat"]), kind, BOARD.hex_id(mv["hex"]),
+            pos.play(SEATS.index(mv["seat"]), kind, pos.board.hex_id(mv["hex"]),
                      _type(mv["tile"]), mv["rotation"])
         yield pos, mv
 
@@ -1384,16 +1420,37 @@ def _type(name: str) -> int:
     return next(i for i, t in enumerate(TILE_TYPES) if t.name == name)
 
 
-def verify(trace, end_reasons) -> None:
-    """Replay with BattlePosition: hands from the recorded bags, every move legal and from the
-    mover's hand, passes only without a legal move, tiles conserved (board + hand + bag +
-    the opponent's capture pile), declared winner, reason, scores and columns right."""
-    rules = trace.rules
+def _row_by_seat(trace) -> dict[str, Any]:
+    """The trace's result row by seat: under the pie rule the row is by player (the columns of
+    a swapped game exchanged, engine.exchange_seats); a swap is checked to be where the rule
+    offers it, the second decision."""
+    from sim.engine import exchange_seats
+
     row = trace.row
-    hs = rules["hand_size"]
+    if trace.data.get("swapped"):
+        assert trace.rules["swap"], "a swap without the pie rule"
+        assert trace.moves[1].get("after_swap"), "the swap is not at the second decision"
+        return {k: np.asarray(v).item() for k, v in
+                exchange_seats({k: np.asarray(v) for k, v in row.items()}, np.array(True), list(SEATS)).items()}
+    assert not any(m.get("after_swap") for m in trace.moves), "a swap move in an unswapped game"
+    return row
+
+
+def verify(trace, end_reasons) -> None:
+    """Replay with BattlePosition: hands from the recorded bags (each seat's own tile set and
+    hand size), every move legal and from the mover's hand, passes only without a legal move,
+    tiles conserved (board + hand + bag + the opponent's capture pile), declared winner, reason,
+    scores and columns right."""
+    rules = trace.rules
+    row = _row_by_seat(trace)
     bags = [list(b) for b in trace.data["bags"]]
-    full = sorted(bags[0])
-    hands = [[bags[q].pop() for _ in range(min(hs, len(bags[q])))] for q in range(2)]
+    full = [sorted(b) for b in bags]
+    counts = tile_counts(rules, list(SEATS))
+    for q in range(2):
+        assert full[q] == sorted(np.repeat(np.arange(len(TILE_TYPES)), counts[q]).tolist()), \
+            f"seat {SEATS[q]}'s bag is not its tile set"
+    hands = [[bags[q].pop() for _ in range(min(hs, len(bags[q])))]
+             for q, hs in enumerate(hand_sizes(rules, list(SEATS)))]
     pos = BattlePosition(rules, dots=trace.data["dots"])
     winner, reason, consec = None, None, 0
     passes, tblock = [0, 0], [False, False]
@@ -1419,7 +1476,7 @@ def verify(trace, end_reasons) -> None:
         t = _type(mv["tile"])
         assert t in hands[q], f"move {i}: {mv['tile']} not in hand {hands[q]}"
         kind = K_DISPLACE if mv["kind"] == "displace" else K_PLACE
-        pos.play(q, kind, BOARD.hex_id(mv["hex"]), t, mv["rotation"])  # raises if illegal
+        pos.play(q, kind, pos.board.hex_id(mv["hex"]), t, mv["rotation"])  # raises if illegal
         hands[q].remove(t)
         if bags[q]:
             hands[q].append(bags[q].pop())
@@ -1432,7 +1489,7 @@ def verify(trace, end_reasons) -> None:
         reason = "turn_cap"
     for q in range(2):
         on_board = [t for (s, t, _) in pos.tiles.values() if s == q]
-        assert sorted(on_board + hands[q] + bags[q] + pos.captured[1 - q]) == full, \
+        assert sorted(on_board + hands[q] + bags[q] + pos.captured[1 - q]) == full[q], \
             f"seat {q}: tiles not conserved"
         assert row[f"hexflow_passes_{SEATS[q]}"] == passes[q]
         assert row[f"hexflow_battle_displacements_{SEATS[q]}"] == pos.captures[q]
@@ -1445,6 +1502,9 @@ def verify(trace, end_reasons) -> None:
         a, b = scores[0][0], scores[1][0]
         winner = None if a == b else (0 if a > b else 1)
         assert (row["score_A"], row["score_B"]) == (a, b)
+    else:  # a path or no-move win scores base_score (the card gives no Battle path score)
+        won = [0, 0] if winner is None else [rules["base_score"] * (q == winner) for q in range(2)]
+        assert (row["score_A"], row["score_B"]) == tuple(won), (row["score_A"], row["score_B"], won)
     assert end_reasons[row["end_reason"]] == reason, \
         f"declared {end_reasons[row['end_reason']]}, replay gives {reason}"
     assert row["winner"] == (-1 if winner is None else winner)
@@ -1514,9 +1574,10 @@ def _overlay(ax, pos: BattlePosition, captured_hexes, small: bool) -> None:
 
     from matplotlib.patches import RegularPolygon
 
-    for h in range(BOARD.size):
-        x, y = BOARD.centre[h]
-        tint = _ZONE_TINT[zone_of(h)]
+    cols = board_columns(pos.rules)
+    for h in range(pos.board.size):
+        x, y = pos.board.centre[h]
+        tint = _ZONE_TINT[zone_of(h, cols)]
         if tint:
             ax.add_patch(RegularPolygon((x, y), 6, radius=0.97, orientation=math.pi / 6,
                                         facecolor=tint, alpha=0.13, edgecolor="none", zorder=4))
@@ -1537,7 +1598,8 @@ def draw_battle(trace, path: str, every_move: bool = False) -> None:
     from .draw import _board
     from .rules import END_REASONS
 
-    corner_names = {s: START_CORNERS[s] for s in SEATS}
+    cols = board_columns(trace.rules)
+    corner_names = start_corners(cols)
     row = trace.row
     winner = "draw" if row["winner"] < 0 else SEATS[row["winner"]]
     head = (f"HEXFLOW battle, game {trace.game_index}: winner {winner} "
@@ -1548,7 +1610,7 @@ def draw_battle(trace, path: str, every_move: bool = False) -> None:
     taken: set[int] = set()
     for pos, mv in replay(trace):
         if mv is not None and mv["kind"] == "displace":
-            taken.add(BOARD.hex_id(mv["hex"]))
+            taken.add(pos.board.hex_id(mv["hex"]))
         if mv is not None and every_move:
             frames.append((dict(pos.tiles), set(taken), mv))
     if every_move:
@@ -1572,7 +1634,8 @@ def draw_battle(trace, path: str, every_move: bool = False) -> None:
         _overlay(ax, pos, taken, False)
         lines = [f"{i + 1:>2}. {m['seat']} {m['move']}" for i, m in enumerate(trace.moves)]
         text = "\n".join(lines[:60]) + ("\n..." if len(lines) > 60 else "")
-        legend = ("territory: A a-c (blue), contested d-f,\nB g-i (red); dashed purple ring =\n"
+        za, zc, zb = zone_letters(cols)
+        legend = (f"territory: A {za} (blue), contested {zc},\nB {zb} (red); dashed purple ring =\n"
                   "a tile was displaced there\n\n")
         fig.text(0.70, 0.95, legend + "moves (tile code + rotation, hex)\n\n" + text, va="top",
                  family="monospace", fontsize=7)

@@ -44,6 +44,7 @@ from . import battle as BT
 from . import kernel as K
 from . import race
 from . import rules as R
+from .board import DEFAULT_DOTS, board_of, non_corner_hexes
 from .race import (
     CONSEC,
     CUR,
@@ -65,6 +66,7 @@ from .race import (
     TURN,
     WINNER,
 )
+from .tiles import orientation_tables
 
 # position.st fields after Race's (PATH_OWNER: the seat whose path ended the game, -1 if none)
 PATH_OWNER = race.PATH_OWNER
@@ -90,7 +92,7 @@ class Tables(NamedTuple):
     nh: np.int64
     n_types: np.int64
     pass_move: np.int64
-    hand_size: np.int64
+    hand_size: np.int64  # the larger seat's hand: the width of position.hand (hand_of per seat)
     no_move_loses: np.bool_  # rules.no_move == "lose"
     first: np.int64  # rules.first_player: kernel.FIRST_RANDOM / FIRST_A / FIRST_B
     dots_random: np.bool_  # rules.dots == "random"
@@ -105,10 +107,14 @@ class Tables(NamedTuple):
     rot_of: np.ndarray  # int64[n_types, 6]: those rotations
     net_mask: np.ndarray  # int64[n_types, 6, 2]: side mask of each network of (type, rotation)
     emask_t: np.ndarray  # int64[n_types, 6]: sides carrying a line of (type, rotation)
-    tileset: np.ndarray  # int64[tiles]: one seat's tiles before the shuffle
+    tileset: np.ndarray  # int64[2, tiles]: each seat's tiles before the shuffle (rules.tile_sets)
+    nbag: np.ndarray  # int64[2]: how many tiles each seat has (its row of tileset, -1 after)
+    hand_of: np.ndarray  # int64[2]: each seat's hand size (rules.hand_size, per seat)
     dots_fixed: np.ndarray  # int64[nh]
     dot_pool: np.ndarray  # int64[13]: the dots laid at random with dots = "random"
     free_hexes: np.ndarray  # int64[nh - 4]
+    dot_mult: np.ndarray  # int64[6]: stalemate multiplier by dots (rules.dot_multipliers)
+    base_score: np.int64  # a path (or no-move) win's score (rules.base_score)
     tz: np.ndarray  # int64[2, nh]: any tile on h is transit-valid for seat q (battle_tables)
     startm: np.ndarray  # int64[2, nh]: start hexes of each seat
     goalm: np.ndarray  # int64[2, nh]: goal hexes of each seat
@@ -149,12 +155,21 @@ class Scratch(NamedTuple):
 
 
 def build_tables(rules: dict[str, Any]) -> Tables:
-    tb = R.Tables(rules)
+    """The Battle tables of a resolved rule set on the board of board_columns (battle.battle_tables:
+    territories, starts and goals by its width), with each seat's tile set and hand size and the
+    score tables (as race.build_tables)."""
+    seats = ["A", "B"]
+    cols = rules["board_columns"]
+    nbr = board_of(cols).nbr.astype(np.int64)
+    n_orient, rot_of, net_mask = (a.astype(np.int64) for a in orientation_tables())
+    emask = (net_mask[:, :, 0] | net_mask[:, :, 1]).astype(np.int64)
     tz, startm, goalm, firstc, corner_any = BT.battle_tables(rules)
     cfg = BT._bcfg(rules)
-    nh = tb.nbr.shape[0]
-    n_types = tb.n_orient.shape[0]
-    hs = int(rules["hand_size"])
+    nh = nbr.shape[0]
+    n_types = n_orient.shape[0]
+    hand_of = np.array(R.hand_sizes(rules, seats), np.int64)
+    hs = int(hand_of.max())
+    tileset, nbag = R.tile_sets(rules, seats)
     greedy = next(b for b in R.BOTS if b.code == K.BOT_GREEDY)
     dflt = {p.name: p.default for p in greedy.params}
     return Tables(
@@ -164,8 +179,9 @@ def build_tables(rules: dict[str, Any]) -> Tables:
         np.int64(rules["battle_tokens"]), np.int64(rules["battle_capture_points"]),
         np.bool_(rules["battle_stalemate_length"] == "path"),
         np.float64(dflt["block_weight"]), np.float64(dflt["stalemate_weight"]), cfg,
-        tb.nbr, tb.n_orient, tb.rot_of, tb.net_mask, tb.emask, tb.tileset, tb.dots, tb.dot_pool, tb.free,
-        tz, startm, goalm, firstc, corner_any, BT.empty_links(tb.nbr))
+        nbr, n_orient, rot_of, net_mask, emask, tileset, nbag, hand_of, R.dots_for(rules),
+        np.array([d for _, d in DEFAULT_DOTS], dtype=np.int64), non_corner_hexes(cols), R.dot_multiplier_table(rules),
+        np.int64(rules["base_score"]), tz, startm, goalm, firstc, corner_any, K.empty_links(nbr))
 
 
 tables = engine.per_rules(build_tables)
@@ -201,7 +217,7 @@ def _blank_position(t):
     st[PATH_OWNER] = -1
     sq = np.zeros((4, 2), np.int64)
     sq[Q_TOKENS, :] = t.tokens
-    return Position(hx, netid, np.zeros((7, nn), np.int64), np.empty((2, t.tileset.shape[0]), np.int64),
+    return Position(hx, netid, np.zeros((7, nn), np.int64), np.empty((2, t.tileset.shape[1]), np.int64),
                     np.empty((2, t.hand_size), np.int64), np.empty((2, nh * 12), np.int64), sq, st,
                     np.empty((11, max(t.max_moves, nn + 1)), np.int64))
 
@@ -218,9 +234,10 @@ def new_position(t, rng):
     st[CUR] = st[FIRST]
     shuf = pos.work[W_STACK, :t.free_hexes.shape[0]]
     K._lay_dots(rng, t.dots_random, t.free_hexes, t.dot_pool, t.dots_fixed, shuf, pos.hx[H_DOTS], pos.hx[H_MULT])
-    for q in range(2):
-        K._deal(rng, q, t.tileset, t.tileset.shape[0], pos.bag, pos.sq[Q_BAGN], pos.hand, t.hand_size, np.bool_(False),
-                pos.bag)
+    for h in range(t.nh):  # the multipliers of dot_multipliers (the defaults: kernel._lay_dots')
+        pos.hx[H_MULT][h] = t.dot_mult[pos.hx[H_DOTS][h]]
+    for q in range(2):  # each seat's own set and hand size (kernel._deal's draws when alike)
+        race._deal(rng, q, t, pos)
     return pos
 
 
@@ -368,7 +385,7 @@ def result(t, pos, capped, res):
         elif res[BT.O_SCORE_B] > res[BT.O_SCORE_A]:
             winner = 1
     elif winner >= 0:
-        res[BT.O_SCORE_A + winner] = 10
+        res[BT.O_SCORE_A + winner] = t.base_score
     res[BT.O_WINNER] = winner
     res[BT.O_REASON] = reason
     res[BT.O_TURNS] = pos.st[TURN]
