@@ -67,7 +67,7 @@ def engine_rows(rules, seats, n, seed):
 
 
 def kernel_rows(rules, seats, n, seed):
-    return G._battle_run(rules, seats, 0, n, seed, False)[0]
+    return G._battle_run(rules, seats, 0, n, seed)
 
 
 CASES = [p.stem for p in VARIANTS] + [f"draw{i}" for i in range(N_DRAWS)]

@@ -120,7 +120,8 @@ class Tables(NamedTuple):
     goalm: np.ndarray  # int64[2, nh]: goal hexes of each seat
     firstc: np.ndarray  # int64[2, 2]: each seat's starting corners
     corner_any: np.ndarray  # int64[nh]: 1 on the four corners (never displaced)
-    lk0: np.ndarray  # int64[nh * 12]: the empty board's link table (battle.empty_links)
+    lk0: np.ndarray  # int64[nh * 12]: the empty board's link table (kernel.empty_links)
+    br: BT.Rules  # the tables above that battle.py's helpers read, as one value
 
 
 class Position(NamedTuple):
@@ -138,20 +139,8 @@ class Position(NamedTuple):
     work: np.ndarray  # int64[11, max(max_moves, nh * 2 + 1)]
 
 
-class Scratch(NamedTuple):
-    """The greedy's working arrays (as battle._battle_play allocated them)."""
-
-    maps: np.ndarray
-    dq: np.ndarray
-    arr: np.ndarray
-    crit: np.ndarray
-    cnt: np.ndarray
-    avoid: np.ndarray
-    mark: np.ndarray
-    stack: np.ndarray
-    cs: np.ndarray
-    targ: np.ndarray
-    fit: np.ndarray
+# the greedy's working arrays (battle.Scratch, as the chunk kernel allocates them)
+Scratch = BT.Scratch
 
 
 def build_tables(rules: dict[str, Any]) -> Tables:
@@ -181,7 +170,9 @@ def build_tables(rules: dict[str, Any]) -> Tables:
         np.float64(dflt["block_weight"]), np.float64(dflt["stalemate_weight"]), cfg,
         nbr, n_orient, rot_of, net_mask, emask, tileset, nbag, hand_of, R.dots_for(rules),
         np.array([d for _, d in DEFAULT_DOTS], dtype=np.int64), non_corner_hexes(cols), R.dot_multiplier_table(rules),
-        np.int64(rules["base_score"]), tz, startm, goalm, firstc, corner_any, K.empty_links(nbr))
+        np.int64(rules["base_score"]), tz, startm, goalm, firstc, corner_any, K.empty_links(nbr),
+        BT.Rules(cfg, nbr, n_orient, rot_of, net_mask, emask, tz, startm, goalm, firstc, corner_any,
+                 np.int64(rules["battle_capture_points"])))
 
 
 tables = engine.per_rules(build_tables)
@@ -247,12 +238,17 @@ def to_move(t, pos):
 
 
 @K.hot_inline
+def _board(pos):
+    """The position's rows as battle.py's helpers read the board (battle.Board)."""
+    hx = pos.hx
+    return BT.Board(hx[H_TTYPE], hx[H_TROT], hx[H_TOWNER], hx[H_EMASK], pos.netid, pos.nets[N_NETM], hx[H_NEED],
+                    hx[H_NOWN:H_NOWN + 2], hx[H_FPOS], hx[H_FRONT], hx[H_MULT])
+
+
+@K.hot_inline
 def _gen(t, pos, p, pt, pr, mk, mh, mt, mr):
     """battle._gen_moves for seat p on the position (every legal move, in its order)."""
-    hx = pos.hx
-    return BT._gen_moves(p, t.cfg, pos.sq[Q_TOKENS], pos.sq[Q_PLACED], pos.hand, t.n_orient, t.rot_of, t.emask_t,
-                         t.nbr, t.firstc, t.corner_any, hx[H_TTYPE], hx[H_TOWNER], hx[H_EMASK], hx[H_NEED],
-                         hx[H_NOWN:H_NOWN + 2], hx[H_FPOS], pt, pr, mk, mh, mt, mr)
+    return BT._gen_moves(t.br, _board(pos), p, pos.sq[Q_TOKENS], pos.sq[Q_PLACED], pos.hand, pt, pr, mk, mh, mt, mr)
 
 
 @K.hot
@@ -351,16 +347,12 @@ def apply(t, pos, move, rng):
 def stalemate_score(t, pos, q):
     """(score, L) of seat q: battle._path_score or _chain_score (battle_stalemate_length)."""
     w = pos.work
-    hx = pos.hx
     lout = w[W_STAMP, t.nh:t.nh + 2]
-    args = (t.startm, t.tz, t.nbr, hx[H_TTYPE], hx[H_TOWNER], hx[H_EMASK], pos.netid, pos.nets[N_NETM])
     cap = pos.sq[Q_CAPTURES][q]
     if t.stalemate_path:
-        sc = BT._path_score(q, cap, t.capture_points, hx[H_MULT], *args, w[W_SEEN], w[W_PNODE], w[W_PSIDE],
-                            w[W_STAMP, :t.nh], lout)
+        sc = BT._path_score(q, cap, t.br, _board(pos), w[W_SEEN], w[W_PNODE], w[W_PSIDE], w[W_STAMP, :t.nh], lout)
     else:
-        sc = BT._chain_score(q, cap, t.capture_points, hx[H_MULT], *args, w[W_SEEN], w[W_STACK],
-                             w[W_STAMP, :t.nh], lout)
+        sc = BT._chain_score(q, cap, t.br, _board(pos), w[W_SEEN], w[W_STACK], w[W_STAMP, :t.nh], lout)
     return sc, lout[0]
 
 
@@ -447,12 +439,7 @@ def evaluate(t, pos, seat):
 
 @njit(cache=True)
 def new_scratch(t):
-    nh = t.nh
-    nn = nh * 2
-    return Scratch(np.empty((5, nn), np.int64), np.empty(nn * 12 + 4, np.int64), np.empty((4, 6), np.int64),
-                   np.empty((2, nh), np.int64), np.empty(nh + 2, np.int64), np.empty((2, nh), np.int64),
-                   np.zeros((2, nn), np.int64), np.empty(nn, np.int64), np.zeros((2, 2), np.int64),
-                   np.empty(nh, np.int64), np.empty(64, np.int64))
+    return BT.new_scratch(t.nh)
 
 
 @K.hot_inline
@@ -466,11 +453,7 @@ def _greedy(t, pos, seat, par, s, rng):
     nm = _gen(t, pos, seat, w[W_PT], w[W_PR], mk, mh, mt, mr)
     if nm == 0:
         return t.pass_move
-    hx = pos.hx
-    i = BT._greedy_pick(seat, rng, par[0], par[2], par[3], t.capture_points, hx[H_MULT], nm, mk, mh, mt, mr, t.tz,
-                        t.startm, t.goalm, t.nbr, t.net_mask, t.emask_t, hx[H_TTYPE], hx[H_TROT], hx[H_TOWNER],
-                        hx[H_EMASK], pos.netid, pos.nets[N_NETM], pos.lk, s.maps, s.dq, s.arr, s.crit, s.cnt,
-                        s.avoid, s.mark, s.stack, s.cs)
+    i = BT._greedy_pick(t.br, _board(pos), seat, rng, par, nm, mk, mh, mt, mr, pos.lk, s)
     return encode(t, mk[i], mh[i], mt[i], mr[i])
 
 
@@ -478,12 +461,9 @@ def _greedy(t, pos, seat, par, s, rng):
 def _random(t, pos, seat, s, rng):
     """battle._random_pick: uniform over the legal moves; the pass without one."""
     w = pos.work
-    hx = pos.hx
     mk, mh, mt, mr = w[W_MK], w[W_MH], w[W_MT], w[W_MR]
-    if not BT._random_pick(seat, rng, t.cfg, pos.sq[Q_TOKENS], pos.sq[Q_PLACED], pos.hand, t.n_orient, t.rot_of,
-                           t.emask_t, t.nbr, t.firstc, t.corner_any, hx[H_TTYPE], hx[H_TOWNER], hx[H_EMASK],
-                           hx[H_NEED], hx[H_NOWN:H_NOWN + 2], w[W_PT], w[W_PR], mk, mh, mt, mr, hx[H_FRONT],
-                           pos.st[NFRONT], hx[H_FPOS], s.targ, s.fit):
+    if not BT._random_pick(t.br, _board(pos), seat, rng, pos.sq[Q_TOKENS], pos.sq[Q_PLACED], pos.hand, pos.st[NFRONT],
+                           w[W_PT], w[W_PR], mk, mh, mt, mr, s):
         return t.pass_move
     return encode(t, mk[0], mh[0], mt[0], mr[0])
 

@@ -390,7 +390,7 @@ class HexflowGame(Game):
     def play_chunk(self, rules, seats, first_game, n_games, run_seed):
         if rules["mode"] == "battle":
             if _on_kernel(rules, seats):
-                return _battle_columns(_battle_run(rules, seats, first_game, n_games, run_seed, False)[0])
+                return _battle_columns(_battle_run(rules, seats, first_game, n_games, run_seed))
             swapped = np.zeros(n_games, np.bool_)
             rows = _engine_chunk(battle_engine.tables(rules), rules, seats, first_game,
                                  n_games, run_seed, swapped)
@@ -587,13 +587,14 @@ class HexflowGame(Game):
                 ("tri2p", {"mode": "tri2p"})]
 
 
-def _battle_run(rules, seats, first_game, n_games, run_seed, record):
+def _battle_run(rules, seats, first_game, n_games, run_seed) -> np.ndarray:
+    """Battle result rows of random and greedy seats on the chunk kernel battle._battle_play."""
     from . import battle as BT
 
     if len(seats) != 2:
         raise ValueError(f"hexflow battle needs 2 seats, got {len(seats)}")
     codes, par = _bot_arrays(seats)
-    return BT.run(_tables(rules), rules, codes, par, first_game, n_games, run_seed, record)
+    return BT.run(battle_engine.tables(rules), codes, par, first_game, n_games, run_seed)
 
 
 def _battle_columns(res):
