@@ -359,13 +359,7 @@ def stalemate_score(t, pos, q):
 @njit(cache=True)
 def result(t, pos, capped, res):
     """battle._battle_play's resolution: the stalemate scores, the tallies."""
-    for c in range(res.shape[0]):
-        res[c] = 0
-    winner = pos.st[WINNER]
-    reason = pos.st[REASON]
-    if capped:
-        winner = -1
-        reason = BT.E_TURN_CAP
+    winner, reason = K._result_start(res, pos.st[WINNER], pos.st[REASON], capped)
     for q in range(2):
         sc, ln = stalemate_score(t, pos, q)
         res[BT.O_CHAIN_A + q] = ln

@@ -262,6 +262,17 @@ def _step_of(q, u, s, tz, towner, nbr, ttype, emask, netid):
     return e
 
 
+@hot_inline
+def _result_start(res, winner, reason, capped):
+    """The opening of Race's and Battle's `result`: the row zeroed, and the (winner, end reason)
+    the result starts from: the position's, or a draw by the turn cap."""
+    for c in range(res.shape[0]):
+        res[c] = 0
+    if capped:
+        return np.int64(-1), np.int64(E_TURN_CAP)
+    return winner, reason
+
+
 # tz and towner of a link table without the transit rule (_relink_hex with q < 0 reads neither),
 # and the goal of a search without one (_search01)
 NO_TZ = np.zeros((1, 1), np.int64)
