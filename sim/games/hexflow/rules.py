@@ -108,7 +108,7 @@ PARAMS: tuple[Param, ...] = (
           seed_text="Flip a coin to determine first player. Winner chooses to play first or second."),
     Param("hand_size", "int", 3,
           "Tiles in hand (refilled after each turn while the bag lasts); per seat in Race and "
-          "the Tri modes, e.g. { A = 3, B = 4 } or { III = 4 }.",
+          "Battle and the Tri modes, e.g. { A = 3, B = 4 } or { III = 4 }.",
           low=1, high=6, per_seat=True, seed_text="Each player draws 3 tiles to form a starting hand."),
     Param("copies_per_type", "int", 2, "Copies of each of the 11 tile types per player.",
           low=1, high=4, seed_text="22 tiles per player (2 copies each of 11 types)"),
@@ -166,25 +166,27 @@ PARAMS: tuple[Param, ...] = (
           "the best simple line path from a start hex (path: one line through, as the card says).",
           choices=("chain", "path"), omit_default=True,
           seed_text="Longest transit-valid path toward goal (per tile) 1 pt each"),
-    # ---- rule numbers as data (Race reads them; the other modes refuse them until they do) ----
+    # ---- rule numbers as data (each mode reads its own: game.MODE_PARAMS) ----
     TilesParam("tiles", "table", {},
-               "Race and Tri modes: the tile mix per type, [rules.tiles.<type>] count = N (0..4 "
-               "copies in each player's bag, default copies_per_type, in tri the card's list; 0 "
-               "leaves the type out, the Block too; tri also takes wildcard) and points (0..10, "
-               "default the card's; the Tri modes' tiebreak and draw list sum them, a tile worth "
-               "its placer's points; no Race rule reads them, so Race refuses them), each one "
-               "number or a table by seat name, e.g. count = { A = 2, B = 1 }.",
+               "Race, Battle and the Tri modes: the tile mix per type, [rules.tiles.<type>] count "
+               "= N (0..4 copies in each player's bag, default copies_per_type, in tri the card's "
+               "list; 0 leaves the type out, the Block too; tri also takes wildcard) and points "
+               "(0..10, default the card's; the Tri modes' tiebreak and draw list sum them, a tile "
+               "worth its placer's points; no Race or Battle rule reads them, so both refuse "
+               "them), each one number or a table by seat name, e.g. count = { A = 2, B = 1 }.",
                omit_default=True,
                seed_text="22 tiles per player (2 copies each of 11 types)"),
     Param("base_score", "int", 10,
-          "Race and Tri modes: the tournament base score a win is worth; in Race a path's dot "
-          "multipliers multiply it, on the Tri-Board the path's dot bonuses are added to it.",
+          "Race: the tournament base score a win is worth; a path's dot multipliers multiply it. "
+          "Battle: the score of a path (or no-move) win. Tri modes: a win's score before the "
+          "path's dot bonuses are added.",
           low=1, high=1000, omit_default=True,
           seed_text="Dot hexes multiply the base score of 10 points (tournament play)."),
     Param("dot_multipliers", "table", {"2": 3, "3": 4, "4": 5, "5": 6},
           "Race: the multiplier of a dot hex on the scored path, by its dots (the path's score is "
           "base_score x the sum of the multipliers of its dot hexes; 0 = that dot hex scores "
-          "nothing). The best-scoring path is searched with these values.",
+          "nothing). The best-scoring path is searched with these values. Battle: the multipliers "
+          "of the stalemate score (L x the sum over the chain's dot hexes).",
           low=0, high=50, omit_default=True,
           seed_text="Dots Multiplier Score: 2 x3 ... 5 x6"),
     Param("dot_bonuses", "table", {"2": 3, "3": 4, "4": 5, "5": 6},
@@ -194,10 +196,11 @@ PARAMS: tuple[Param, ...] = (
           low=0, high=50, omit_default=True,
           seed_text="Dot hexes award flat bonus points (not multipliers). Base win = 10 pts."),
     Param("board_columns", "int", 9,
-          "Race: columns of the board (odd; the card's is 9, 85 hexes). Columns keep the card's "
-          "heights (alternately 9 and 10 hexes), corners stay the top and bottom hexes of the outer "
-          "columns; any width but 9 needs dots = 'none', 'random' or a dot_list (the default "
-          "layout is the 9-column board's).",
+          "Race and Battle: columns of the board (odd; the card's is 9, 85 hexes). Columns keep "
+          "the card's heights (alternately 9 and 10 hexes), corners stay the top and bottom hexes "
+          "of the outer columns; any width but 9 needs dots = 'none', 'random' or a dot_list (the "
+          "default layout is the 9-column board's). Battle: the middle three columns are "
+          "contested, the rest split evenly between the two territories.",
           choices=BOARD_COLUMNS, omit_default=True,
           seed_text="9x9 Main Board -- 85 hexes"),
     Param("opponent_corners", "str", "open",
@@ -340,8 +343,7 @@ def validate(rules: dict[str, Any], where: str) -> None:
                                f"allowed in mode {rules['mode']!r}: dots = 'default', 'none', "
                                f"'random'")
         return
-    # Battle plays on the card's board (game.validate refuses board_columns there)
-    cols = rules["board_columns"] if rules["mode"] == "race" else 9
+    cols = rules["board_columns"]  # Race and Battle
     board = board_of(cols)
     if cols != 9 and rules["dots"] == "default":
         raise VariantError(f"{where}: [rules] board_columns = {cols}: the default dot layout is the "

@@ -367,68 +367,21 @@ def _options(p, hand, n_orient, rot_of, wild_block, ot, od, orr):
 @K.hot
 def _relink(h, nbr, ttype, emask, netid, netm, lnk):
     """Keep lnk[u * 6 + s] = _link(u, s) for every node after a tile landed on hex h: the tile's
-    networks, and the nodes of its neighbours that stepped onto the empty hex h."""
-    for j in range(2):
-        u = h * 2 + j
-        m = netm[u]
-        for s in range(6):
-            lnk[u * 6 + s] = _link(u, s, nbr, ttype, emask, netid) if (m >> s) & 1 else -1
-    for s in range(6):
-        n = nbr[h, s]
-        if n < 0:
-            continue
-        o = (s + 3) % 6
-        if ttype[n] < 0:
-            u = n * 2
-        elif (emask[n] >> o) & 1:
-            u = n * 2 + netid[n * 6 + o]
-        else:
-            continue
-        lnk[u * 6 + o] = _link(u, o, nbr, ttype, emask, netid)
+    networks, and the nodes of its neighbours that stepped onto the empty hex h
+    (kernel._relink_hex, every tile usable)."""
+    K._relink_hex(h, K.NO_HEX, K.NO_TZ, K.NO_OWNER, nbr, ttype, emask, netid, netm, lnk)
 
 
 @K.hot
 def _dist_map(src, nsrc, lnk, ttype, netm, d, dq):
     """0-1 BFS from the hexes src[:nsrc] (empty: cost 1, placed: each network cost 0) over the
     potential graph; d[node] = empty hexes to fill on the cheapest way, the node's own included.
-    Steps come from the link table (`_relink`). dq: int64[12 * 2 * NH + 4]. (Race's
-    `kernel._bfs` is the one-source, one-goal case.)"""
-    nn = d.shape[0]
-    for i in range(nn):
-        d[i] = INF
-    head = nn * 6
-    tail = head
+    Steps come from the link table (`_relink`); the search is kernel._search01 with no goal.
+    dq: int64[12 * 2 * NH + 4]. (Race's `kernel._bfs` is the one-source, one-goal case.)"""
+    head, tail = K._start01(d, dq)
     for k in range(nsrc):
-        h = src[k]
-        if ttype[h] < 0:
-            d[h * 2] = 1
-            dq[tail] = h * 2
-            tail += 1
-        else:
-            for j in range(2):
-                if netm[h * 2 + j] != 0:
-                    d[h * 2 + j] = 0
-                    head -= 1
-                    dq[head] = h * 2 + j
-    while head < tail:
-        u = dq[head]
-        head += 1
-        du = d[u]
-        b = u * 6
-        for s in range(6):
-            e = lnk[b + s]
-            if e < 0:
-                continue
-            v = e >> 1
-            w = e & 1
-            if du + w < d[v]:
-                d[v] = du + w
-                if w == 0:
-                    head -= 1
-                    dq[head] = v
-                else:
-                    dq[tail] = v
-                    tail += 1
+        head, tail = K._seed01(src[k], ttype, netm, d, dq, head, tail)
+    K._search01(lnk, K.NO_HEX, K.NO_GOAL, K.FULL, d, dq, head, tail)
 
 
 @K.hot
