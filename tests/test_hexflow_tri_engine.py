@@ -81,12 +81,12 @@ def lineup(rules, which):
 
 def random_rules(mode, seed):
     """A random draw of the keys mode `mode` plays by (game.MODE_PARAMS) that the chunk kernel
-    reads too (not game.TRI_ENGINE_ONLY), short turn caps included, and a tile mix every seat
-    holds alike (counts and points)."""
+    reads too (not game.TRI_ENGINE_ONLY), short turn caps included, dot bonuses and a tile mix
+    every seat holds alike (counts and points)."""
     rng = np.random.default_rng(seed)
     out = {"mode": mode}
     for p in GAME.params:
-        if p.name not in G.MODE_PARAMS[mode] or p.name in ("mode", "tiles") or p.name in G.TRI_ENGINE_ONLY:
+        if p.name not in G.MODE_PARAMS[mode] or p.name == "mode" or p.kind == "table" or p.name in G.TRI_ENGINE_ONLY:
             continue
         if p.choices:
             choices = [c for c in p.choices if c != "list"]
@@ -99,6 +99,7 @@ def random_rules(mode, seed):
             out[p.name] = int(rng.integers(7, 16))
         else:
             out[p.name] = int(rng.integers(p.low, p.high + 1))
+    out["dot_bonuses"] = {k: int(rng.integers(0, 51)) for k in ("2", "3", "4", "5")}
     names = [t.name for t in TILE_TYPES]
     out["tiles"] = {str(n): {"count": int(rng.integers(0, 4)), "points": int(rng.integers(0, 11))}
                     for n in rng.choice(names, 3, replace=False)}
