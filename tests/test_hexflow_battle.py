@@ -16,9 +16,10 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from numba import njit
 
 from sim.games.base import SeatBot
-from sim.games.hexflow import GAME
+from sim.games.hexflow import GAME, battle_engine
 from sim.games.hexflow import battle as BT
 from sim.games.hexflow.board import BOARD
 from sim.games.hexflow.kernel import _arrive
@@ -27,6 +28,12 @@ from sim.games.hexflow.tiles import BLOCK, TYPE_BY_NAME, networks
 from sim.games.hexflow.tri import empty_links
 from tests import hexflow_reference as R
 from tests.game_checks import check_game, seats_for
+
+
+@njit(cache=True)
+def displaced_cost(q, k, h, star, D, br, b, lk, s):
+    """battle._displaced_cost (inlined where the greedy calls it) as a function tests can call."""
+    return BT._displaced_cost(q, k, h, star, D, br, b, lk, s)
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = sorted((ROOT / "variants" / "hexflow").glob("battle*.toml"))
@@ -78,6 +85,16 @@ class KBoard:
                     self.towner, self.emask, self.netid, self.netm)
         self.d = np.zeros(nh * 2, np.int64)
         self.dq = np.zeros(nh * 24 + 4, np.int64)
+        self.br = battle_engine.tables(self.r).br  # the tables battle.py's helpers read
+
+    def board(self, need=None, nown=None, fpos=None, mult=None):
+        """The arrays as battle.py's helpers read the board (battle.Board)."""
+        nh = BOARD.size
+        return BT.Board(self.ttype, self.trot, self.towner, self.emask, self.netid, self.netm,
+                        np.zeros(nh, np.int64) if need is None else need,
+                        np.zeros((2, nh), np.int64) if nown is None else nown,
+                        np.full(nh, -1, np.int64) if fpos is None else fpos, np.zeros(nh, np.int64),
+                        np.zeros(nh, np.int64) if mult is None else mult)
 
     def cost(self, q, allow_empty=1, transit=1):
         return R._cost(q, allow_empty, transit, -1, 1, self.startm, self.goalm, self.tz,
@@ -85,7 +102,6 @@ class KBoard:
                         self.d, self.dq)
 
     def moves(self, q, hand, tokens, placed_any):
-        cfg = BT._bcfg(self.r)
         h = np.full((2, max(1, len(hand))), -1, np.int64)
         h[q, : len(hand)] = hand
         mk, mh, mt, mr = (np.zeros(BT.MAXMOVES, np.int64) for _ in range(4))
@@ -98,10 +114,8 @@ class KBoard:
             BT._set_need(int(x), nbr, self.emask, need)
             BT._set_owner(int(x), -1, int(self.towner[x]), nbr, nown)
             fpos[[n for n in nbr[x] if n >= 0 and self.ttype[n] < 0]] = 0
-        n = BT._gen_moves(q, cfg, np.array(tokens, np.int64), np.array(placed_any, np.int64), h,
-                          self.tb.n_orient, self.tb.rot_of, self.tb.emask, nbr, self.firstc,
-                          self.corner_any, self.ttype, self.towner, self.emask, need, nown, fpos,
-                          pt, pr, mk, mh, mt, mr)
+        n = BT._gen_moves(self.br, self.board(need, nown, fpos), q, np.array(tokens, np.int64),
+                          np.array(placed_any, np.int64), h, pt, pr, mk, mh, mt, mr)
         return {(int(mk[i]), int(mh[i]), int(mt[i]), int(mr[i])) for i in range(n)}
 
 
@@ -273,8 +287,7 @@ def test_card_stalemate_example_56():
     mult = np.array([d + 1 if d >= 2 else 0 for d in dots], np.int64)
     nh = BOARD.size
     out = np.zeros(1, np.int64)
-    sc = BT._chain_score(A, 4, 2, mult, k.startm, k.tz, k.tb.nbr, k.ttype, k.towner, k.emask,
-                         k.netid, k.netm, np.zeros(2 * nh, np.int64), np.zeros(2 * nh, np.int64),
+    sc = BT._chain_score(A, 4, k.br, k.board(mult=mult), np.zeros(2 * nh, np.int64), np.zeros(2 * nh, np.int64),
                          np.zeros(nh, np.int64), out)
     assert (sc, out[0]) == (56, 12)
 
@@ -301,8 +314,7 @@ def _kernel_path_score(pos, captures=0):
     nh = BOARD.size
     mult = np.array([d + 1 if d >= 2 else 0 for d in pos.dots], np.int64)
     out = np.zeros(2, np.int64)
-    sc = BT._path_score(A, captures, pos.rules["battle_capture_points"], mult, k.startm, k.tz, k.tb.nbr,
-                        k.ttype, k.towner, k.emask, k.netid, k.netm, np.zeros(2 * nh, np.int64),
+    sc = BT._path_score(A, captures, k.br, k.board(mult=mult), np.zeros(2 * nh, np.int64),
                         np.zeros(2 * nh + 1, np.int64), np.zeros(2 * nh + 1, np.int64), np.zeros(nh, np.int64),
                         out)
     return sc, out
@@ -616,8 +628,10 @@ def test_displaced_cost_equals_a_search_on_the_changed_board(index, home, goal, 
                 continue
             for j in range(4):
                 _arrive(h, maps[j], k.tb.nbr, k.ttype, k.emask, k.netid, arr[j])
-            got = [BT._displaced_cost(q, j, h, t == S6, D[j], maps, arr, avoid, k.startm,
-                                      k.goalm, k.tz, lk, k.ttype, k.towner, k.netm, k.dq)
+            sc = BT.Scratch(maps, k.dq, arr, np.zeros((2, nh), np.int64), np.zeros(nh + 2, np.int64), avoid,
+                            np.zeros((2, nh * 2), np.int64), np.zeros(nh * 2, np.int64), np.zeros((2, 2), np.int64),
+                            np.zeros(nh, np.int64), np.zeros(64, np.int64))
+            got = [displaced_cost(q, j, h, t == S6, D[j], k.br, k.board(), lk, sc)
                    for j, q in enumerate((p, 1 - p))]
             old = (int(k.ttype[h]), int(k.trot[h]), int(k.towner[h]))
             BT._put(p, h, t, rot, k.tb.net_mask, k.tb.emask, k.ttype, k.trot, k.towner, k.emask,

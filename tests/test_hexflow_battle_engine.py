@@ -22,7 +22,10 @@ from tests import test_hexflow_race_engine as RE
 from tests.game_checks import check_game, seats_for
 
 ROOT = Path(__file__).resolve().parent.parent
-VARIANTS = sorted((ROOT / "variants" / "hexflow").glob("battle*.toml"))
+# the Battle variants the chunk kernel can play too (it reads none of G.ENGINE_ONLY's rules, nor a
+# hand size by seat: battle_swap and battle_hand_b4 play on the engine only)
+VARIANTS = [p for p in sorted((ROOT / "variants" / "hexflow").glob("battle*.toml"))
+            if G._on_kernel(variants.load(p).rules, seats_for(GAME, variants.load(p).rules, "random"))]
 LINEUPS = {"rr": ("random", "random"), "gr": ("greedy", "random"), "rg": ("random", "greedy"),
            "gg": ("greedy", "greedy")}
 # values drawn for each Battle key (every choice; a spread of the integer ranges)
@@ -44,9 +47,10 @@ def drawn_rules(i: int) -> dict:
 
 
 def test_the_draws_cover_the_battle_keys():
-    """Every key Battle plays by (game.MODE_PARAMS) but the mode and the dot list is drawn, and
-    the draws reach every value of the choice keys."""
-    assert set(DRAWS) == set(G.MODE_PARAMS["battle"]) - {"mode", "dot_list"}
+    """Every key Battle plays by (game.MODE_PARAMS) but the mode, the dot list and the keys the
+    chunk kernel does not read (game.ENGINE_ONLY: tests/test_hexflow_battle_rules_data.py) is
+    drawn, and the draws reach every value of the choice keys."""
+    assert set(DRAWS) == set(G.MODE_PARAMS["battle"]) - {"mode", "dot_list"} - set(G.ENGINE_ONLY)
     drawn = [drawn_rules(i) for i in range(N_DRAWS)]
     for key in ("battle_goal", "battle_start", "battle_transit_home", "battle_orphan", "no_move",
                 "battle_stalemate_length", "block_placement"):
@@ -63,7 +67,7 @@ def engine_rows(rules, seats, n, seed):
 
 
 def kernel_rows(rules, seats, n, seed):
-    return G._battle_run(rules, seats, 0, n, seed, False)[0]
+    return G._battle_run(rules, seats, 0, n, seed)
 
 
 CASES = [p.stem for p in VARIANTS] + [f"draw{i}" for i in range(N_DRAWS)]

@@ -105,7 +105,7 @@ def _state(rules, tiles, dots=None):
     nfront = 0
     for seat, tile, hx in tiles:
         q, h, t, r = pos.seat(seat), pos.hex(hx), TYPE_BY_CODE[tile[:2]], int(tile[2:])
-        nfront = T._place(q, h, t, r, tb.nbr, tb.net_mask, tb.emask, st_["ttype"], st_["trot"],
+        nfront = E._place(q, h, t, r, tb.nbr, tb.net_mask, tb.emask, st_["ttype"], st_["trot"],
                           st_["towner"], st_["emask"], st_["netid"], st_["netm"], st_["par"],
                           st_["adj"], st_["need"], st_["front"], st_["pos"], nfront)
         pos.place(q, h, t, r, check=False)
@@ -113,20 +113,22 @@ def _state(rules, tiles, dots=None):
 
 
 def _kernel_resolve(rules, tb, s, dots):
-    ns = len(tb.seats)
-    cmask = np.array([T._centre_mask(tb.corners[q], tb.centres, s["ttype"], s["netm"], s["par"])
+    """The engine's tiebreak (tri_engine._resolve) on the scenario's state: (each seat's reached
+    centre hexes, the winners' mask, the tiebreak level)."""
+    t = E.tables(rules)
+    pos = E._blank_position(t)
+    for row, key in ((E.H_TTYPE, "ttype"), (E.H_TROT, "trot"), (E.H_TOWNER, "towner"), (E.H_EMASK, "emask")):
+        pos.hx[row][:] = s[key]
+    pos.hx[E.H_DOTS][:] = dots
+    pos.netid[:] = s["netid"]
+    pos.nets[0][:] = s["netm"]
+    pos.nets[1][:] = s["par"]
+    ns = t.n_seats
+    cmask = np.array([E._centre_mask(t.corners[q], t.centres, s["ttype"], s["netm"], s["par"])
                       for q in range(ns)], np.int64)
     wmask = sum(1 << q for q in range(ns) if cmask[q])
-    nn = tb.tb.size * 2
-    row = np.zeros(T.N_OUT, np.int64)
-    order_pos = np.empty(ns, np.int64)
-    order_pos[tb.order] = np.arange(ns)
-    win = T._resolve(wmask, cmask, 0, ns, order_pos, tb.cfg[T.C_SHARED], tb.corners, tb.centres,
-                     tb.points, dots, tb.nbr, s["ttype"], s["emask"], s["netid"], s["netm"],
-                     s["par"], np.empty(nn + 1, np.int64), np.empty(nn + 1, np.int64),
-                     np.zeros(nn, np.int64), np.zeros(nn // 2, np.int64),
-                     np.empty(nn + 1, np.int64), row)
-    return cmask, win, row[T.O_TIEBREAK]
+    win, level = E._resolve(t, pos, np.int64(wmask), cmask)
+    return cmask, win, level
 
 
 # II's Star-6 line a1-a2-b2-b3 and III's a8-a7-b6-b5 both end next to b4; c3 (a centre hex)
@@ -199,9 +201,9 @@ def test_card_dot_example_10_plus_3_plus_5():
     tb, s, pos, dots = _state(rules, tiles, dots)
     mult = np.array([bonus(int(d)) for d in dots], np.int64)
     q = 1
-    cm = T._centre_mask(tb.corners[q], tb.centres, s["ttype"], s["netm"], s["par"])
+    cm = E._centre_mask(tb.corners[q], tb.centres, s["ttype"], s["netm"], s["par"])
     nn = tbd.size * 2
-    v = T._path_value(tb.corners[q], cm, tb.centres, tb.nbr, s["ttype"], s["emask"], s["netid"],
+    v = E._path_value(tb.corners[q], cm, tb.centres, tb.nbr, s["ttype"], s["emask"], s["netid"],
                       s["netm"], s["par"], mult, np.empty(nn + 1, np.int64),
                       np.empty(nn + 1, np.int64), np.zeros(nn, np.int64),
                       np.zeros(tbd.size, np.int64), np.empty(nn + 1, np.int64))
@@ -277,8 +279,8 @@ def test_draw_list_standing():
                                        ("III", "St0", "a8"), ("III", "St0", "a7")])
     assert pos.standing("II")[1] == 10 and pos.standing("III")[1] == 4
     for q in (1, 2):
-        k = T._standing(q, tb.corners[q], tb.centres, tb.dist, tb.points, dots, s["ttype"],
-                        s["netm"], s["par"])
+        k = E._standing(q, tb.corners[q], tb.centres, tb.dist, tb.points, dots, s["ttype"],
+                        s["towner"], s["netm"], s["par"])
         assert tuple(int(x) for x in k) == pos.standing(q)
     assert pos.standing("I")[0] >= 1 << 20
 
@@ -432,7 +434,7 @@ def test_greedy_score_bound_never_undercuts_the_score(ns, p, cp, wo, cut, wq):
 # ---- the greedy's link table and distance maps -------------------------------------------------
 
 def _links_from_scratch(nbr, ttype, emask, netid, netm):
-    """Every node's step across every side, worked out from the board alone (see `T._link`)."""
+    """Every node's step across every side, worked out from the board alone (see `E._link`)."""
     nh = nbr.shape[0]
     want = np.full(nh * 12, -1, np.int64)
     for h in range(nh):
@@ -455,7 +457,7 @@ def _maps_by_dijkstra(srcs, nbr, ttype, emask, netid, netm):
     import heapq
 
     nh = nbr.shape[0]
-    d = [T.INF] * (2 * nh)
+    d = [E.INF] * (2 * nh)
     heap = []
     for h in srcs:
         for j in ((0,) if ttype[h] < 0 else (0, 1)):
@@ -518,12 +520,12 @@ def test_link_table_and_distance_maps_equal_recomputation(mode, bots):
             nfront = _place(list(tb.seats).index(mv["seat"]), h, t, mv["rotation"], tb.nbr,
                             tb.net_mask, tb.emask, ttype, trot, towner, emask, netid, netm, par,
                             adj, need, front, pos, nfront)
-            T._relink(h, tb.nbr, ttype, emask, netid, netm, lnk)
+            E._relink(h, tb.nbr, ttype, emask, netid, netm, lnk)
             placed += 1
             assert np.array_equal(lnk, _links_from_scratch(tb.nbr, ttype, emask, netid, netm))
             for srcs in [list(tb.centres)] + [[c] for c in tb.corners]:
                 src = np.array(srcs, np.int64)
-                T._dist_map(src, len(srcs), lnk, ttype, netm, d, dq)
+                E._dist_map(src, len(srcs), lnk, ttype, netm, d, dq)
                 want = _maps_by_dijkstra(srcs, tb.nbr, ttype, emask, netid, netm)
                 assert np.array_equal(d, want)
     assert placed >= 20

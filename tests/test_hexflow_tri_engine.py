@@ -15,6 +15,7 @@ from sim.games.base import SeatBot
 from sim.games.hexflow import GAME, tri_engine
 from sim.games.hexflow import game as G
 from sim.games.hexflow import tri as T
+from sim.games.hexflow.tiles import TILE_TYPES
 from tests.game_checks import check_game, seats_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,11 +80,13 @@ def lineup(rules, which):
 
 
 def random_rules(mode, seed):
-    """A random draw of the keys mode `mode` plays by (game.MODE_PARAMS), short turn caps included."""
+    """A random draw of the keys mode `mode` plays by (game.MODE_PARAMS) that the chunk kernel
+    reads too (not game.TRI_ENGINE_ONLY), short turn caps included, dot bonuses and a tile mix
+    every seat holds alike (counts and points)."""
     rng = np.random.default_rng(seed)
     out = {"mode": mode}
     for p in GAME.params:
-        if p.name not in G.MODE_PARAMS[mode] or p.name == "mode":
+        if p.name not in G.MODE_PARAMS[mode] or p.name == "mode" or p.kind == "table" or p.name in G.TRI_ENGINE_ONLY:
             continue
         if p.choices:
             choices = [c for c in p.choices if c != "list"]
@@ -96,12 +99,16 @@ def random_rules(mode, seed):
             out[p.name] = int(rng.integers(7, 16))
         else:
             out[p.name] = int(rng.integers(p.low, p.high + 1))
+    out["dot_bonuses"] = {k: int(rng.integers(0, 51)) for k in ("2", "3", "4", "5")}
+    names = [t.name for t in TILE_TYPES]
+    out["tiles"] = {str(n): {"count": int(rng.integers(0, 4)), "points": int(rng.integers(0, 11))}
+                    for n in rng.choice(names, 3, replace=False)}
     return GAME.resolve_rules(out, f"draw {seed}")
 
 
 def kernel_columns(rules, seats, n, seed):
     res = T.tri_run(rules, seats, 0, n, seed)
-    return {name: res[:, idx] for name, idx, _ in T.tri_columns(rules)}
+    return {name: res[:, idx] for name, idx, _ in tri_engine.columns(rules)}
 
 
 def engine_columns(rules, seats, n, seed):
@@ -171,7 +178,7 @@ class Game1:
     """One traced game through the engine: its tables, decisions, result row and start."""
 
     def __init__(self, rules, seats, index, seed=7):
-        self.tables, self.rec, self.res = tri_engine.replay(rules, seats, index, seed)
+        self.tables, self.rec, self.res, _ = tri_engine.replay(rules, seats, index, seed)
         self.start = engine.start(self.tables, np.uint64(engine.game_seed(np.uint64(seed), np.int64(index))))
 
     def positions(self):

@@ -19,14 +19,14 @@ opponent tile, which goes to the mover's capture pile), kind 1 = pass.
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
 
 from sim.rng import below, game_seed, new_state
 
-from .board import BOARD, multiplier
+from .board import board_of, multiplier
 from .kernel import (
     _arrive4,
     _critical,
@@ -34,20 +34,22 @@ from .kernel import (
     _frontier_take,
     _hand_pairs,
     _lay_dots,
-    _link,
     _pair_through,
+    _refill,
+    _relink_hex,
+    _search01,
+    _seed01,
     _six,
-    empty_links,
+    _start01,
     hot,
     hot_inline,
 )
+from .rules import dot_multiplier_table, hand_sizes, tile_counts
 from .tiles import BLOCK, TILE_TYPES, networks, orientations
 
 INF = 1 << 20
 STAR6 = 7
 SEATS = ("A", "B")
-START_CORNERS = {"A": ("a1", "a9"), "B": ("i1", "i9")}
-ALL_CORNERS = ("a1", "a9", "i1", "i9")
 
 # cfg indices
 (B_HAND, B_BLOCK_CONNECTED, B_NO_MOVE, B_FIRST, B_MAX_TURNS, B_DOTS_RANDOM, B_TOKENS, B_ORPHAN,
@@ -66,35 +68,131 @@ K_PLACE, K_PASS, K_DISPLACE = 0, 1, 2
 MAXMOVES = 85 * 24
 
 
+class Rules(NamedTuple):
+    """The tables Battle's move generators, bots and stalemate scores read, built once per rule
+    set (battle_engine.Tables.br; the chunk kernel reads them from there too)."""
+
+    cfg: np.ndarray  # int64[N_BCFG]: _bcfg
+    nbr: np.ndarray  # int64[nh, 6], -1 off the board
+    n_orient: np.ndarray  # int64[n_types]: distinct rotations of each type
+    rot_of: np.ndarray  # int64[n_types, 6]: those rotations
+    net_mask: np.ndarray  # int64[n_types, 6, 2]: side mask of each network of (type, rotation)
+    emask_t: np.ndarray  # int64[n_types, 6]: sides carrying a line of (type, rotation)
+    tz: np.ndarray  # int64[2, nh]: any tile on h is transit-valid for seat q (battle_tables)
+    startm: np.ndarray  # int64[2, nh]: start hexes of each seat
+    goalm: np.ndarray  # int64[2, nh]: goal hexes of each seat
+    firstc: np.ndarray  # int64[2, 2]: each seat's starting corners
+    corner_any: np.ndarray  # int64[nh]: 1 on the four corners (never displaced)
+    capture_points: np.int64  # rules.battle_capture_points
+
+
+class Board(NamedTuple):
+    """The board as the helpers read it: the chunk kernel's arrays, or rows of the engine
+    position (battle_engine._board); per hex h ttype (-1 empty), trot, towner, emask, need
+    (_set_need), fpos (place on the frontier, -1 off it), mult (stalemate multiplier); netid[h*6 + s],
+    netm[h*2 + j] (the tile's line networks); nown[q, h] (_set_owner); front[:nfront] the frontier."""
+
+    ttype: np.ndarray
+    trot: np.ndarray
+    towner: np.ndarray
+    emask: np.ndarray
+    netid: np.ndarray
+    netm: np.ndarray
+    need: np.ndarray
+    nown: np.ndarray
+    fpos: np.ndarray
+    front: np.ndarray
+    mult: np.ndarray
+
+
+class Scratch(NamedTuple):
+    """The bots' working arrays: greedy's maps (5 x 2 nh: from start and goal per seat, and one
+    for the searches around a hex), search queue dq, arrivals arr (4 x 6), critical hexes crit
+    and their counts cnt, cached costs avoid, chain marks mark and their stack, chain sizes cs;
+    the random bot's targets targ and fit cache (64)."""
+
+    maps: np.ndarray
+    dq: np.ndarray
+    arr: np.ndarray
+    crit: np.ndarray
+    cnt: np.ndarray
+    avoid: np.ndarray
+    mark: np.ndarray
+    stack: np.ndarray
+    cs: np.ndarray
+    targ: np.ndarray
+    fit: np.ndarray
+
+
+@njit(cache=True)
+def new_scratch(nh):
+    nn = nh * 2
+    return Scratch(np.empty((5, nn), np.int64), np.empty(nn * 12 + 4, np.int64), np.empty((4, 6), np.int64),
+                   np.empty((2, nh), np.int64), np.empty(nh + 2, np.int64), np.empty((2, nh), np.int64),
+                   np.zeros((2, nn), np.int64), np.empty(nn, np.int64), np.zeros((2, 2), np.int64),
+                   np.empty(nh, np.int64), np.empty(64, np.int64))
+
+
 # ---- tables -----------------------------------------------------------------------------------
-def column_of(h: int) -> int:
-    return BOARD.cells[h][0]
+def board_columns(rules: dict[str, Any]) -> int:
+    return rules.get("board_columns", 9)
 
 
-def zone_of(h: int) -> int:
-    """0 = A's territory (columns a-c), 1 = contested (d-f), 2 = B's (g-i)."""
-    return column_of(h) // 3
+def start_corners(cols: int = 9) -> dict[str, tuple[str, str]]:
+    """Each seat's starting corners on a board of `cols` columns: A the top and bottom hexes of
+    the left column, B those of the right column (a1 / a9, i1 / i9 on the card's board)."""
+    last = chr(ord("a") + cols - 1)
+    return {"A": ("a1", "a9"), "B": (f"{last}1", f"{last}9")}
+
+
+def column_of(h: int, cols: int = 9) -> int:
+    return board_of(cols).cells[h][0]
+
+
+def zone_of_column(c: int, cols: int = 9) -> int:
+    """0 = A's territory, 1 = contested, 2 = B's: the middle three columns are contested (the
+    card's d-f of 9), the columns left of them A's and right of them B's (5 columns: a | b-d | e;
+    7: a-b | c-e | f-g; 9: a-c | d-f | g-i; 11: a-d | e-g | h-k)."""
+    own = (cols - 3) // 2
+    return 0 if c < own else (2 if c >= cols - own else 1)
+
+
+def zone_of(h: int, cols: int = 9) -> int:
+    """The zone (zone_of_column) of hex h."""
+    return zone_of_column(column_of(h, cols), cols)
+
+
+def zone_letters(cols: int = 9) -> tuple[str, str, str]:
+    """The column letters of A's territory, the contested zone and B's, e.g. 'a-c', 'd-f', 'g-i'."""
+    out = []
+    for z in range(3):
+        cs = [chr(ord("a") + c) for c in range(cols) if zone_of_column(c, cols) == z]
+        out.append(cs[0] if len(cs) == 1 else f"{cs[0]}-{cs[-1]}")
+    return out[0], out[1], out[2]
 
 
 def battle_tables(rules: dict[str, Any]):
-    """tz, startm, goalm, firstc, corner_any (see the module docstring)."""
-    nh = BOARD.size
+    """tz, startm, goalm, firstc, corner_any (see the module docstring) on the board of
+    board_columns."""
+    cols = board_columns(rules)
+    board = board_of(cols)
+    nh = board.size
     tz = np.zeros((2, nh), np.int64)
     startm = np.zeros((2, nh), np.int64)
     goalm = np.zeros((2, nh), np.int64)
-    firstc = np.array([[BOARD.hex_id(n) for n in START_CORNERS[s]] for s in SEATS], np.int64)
+    corners = start_corners(cols)
+    firstc = np.array([[board.hex_id(n) for n in corners[s]] for s in SEATS], np.int64)
     corner_any = np.zeros(nh, np.int64)
-    for n in ALL_CORNERS:
-        corner_any[BOARD.hex_id(n)] = 1
+    corner_any[firstc.ravel()] = 1
     home_ok = rules["battle_transit_home"] == "allowed"
     for p in range(2):
         own_zone = 0 if p == 0 else 2
-        own_col, far_col = (0, 8) if p == 0 else (8, 0)
+        own_col, far_col = (0, cols - 1) if p == 0 else (cols - 1, 0)
         for h in range(nh):
-            z = zone_of(h)
+            z = zone_of(h, cols)
             if z == 1 or (home_ok and z == own_zone) or h in firstc[p]:
                 tz[p, h] = 1
-            col = column_of(h)
+            col = column_of(h, cols)
             if rules["battle_start"] == "corners":
                 startm[p, h] = h in firstc[p]
             else:
@@ -107,97 +205,28 @@ def battle_tables(rules: dict[str, Any]):
 
 
 # ---- kernel -----------------------------------------------------------------------------------
-@hot_inline
-def _step(q, u, s, tz, nbr, ttype, towner, emask, netid):
-    """Seat q's step from node u across side s (kernel._link), -1 onto a tile the transit rule
-    keeps it off."""
-    e = _link(u, s, nbr, ttype, emask, netid)
-    if e >= 0 and (e & 1) == 0:
-        n = e >> 2
-        if towner[n] != q and tz[q, n] == 0:
-            return -1
-    return e
-
-
 @hot
 def _relink(h, tz, nbr, ttype, towner, emask, netid, netm, lk):
-    """Keep lk[q, u * 6 + s] = _step(q, u, s) for both seats (an empty hex steps from node h*2
-    on every side, h*2 + 1 has none; a network from the sides it covers) after the tile on hex
-    h changed, placed or displaced: h's own nodes, and its neighbours' steps onto h.
-    lk: int64[2, 12 NH], the empty board's (tri.empty_links) at the start of a game."""
+    """Keep both seats' link tables (lk[q]: kernel._relink_hex under the transit rule for seat q:
+    a step onto a tile q may not use is -1) after the tile on hex h changed, placed or displaced.
+    lk: int64[2, 12 NH], the empty board's (kernel.empty_links) at the start of a game."""
     for q in range(2):
-        for j in range(2):
-            u = h * 2 + j
-            m = netm[u]
-            for s in range(6):
-                lk[q, u * 6 + s] = _step(q, u, s, tz, nbr, ttype, towner, emask,
-                                         netid) if (m >> s) & 1 else -1
-        for s in range(6):
-            n = nbr[h, s]
-            if n < 0:
-                continue
-            o = (s + 3) % 6
-            if ttype[n] < 0:
-                u = n * 2
-            elif (emask[n] >> o) & 1:
-                u = n * 2 + netid[n * 6 + o]
-            else:
-                continue
-            lk[q, u * 6 + o] = _step(q, u, o, tz, nbr, ttype, towner, emask, netid)
+        _relink_hex(h, q, tz, towner, nbr, ttype, emask, netid, netm, lk[q])
 
 
 @hot
 def _cost_l(q, blocked, stop, srcm, dstm, lk, tz, ttype, towner, netm, d, dq):
-    """Seat q's 0-1 search (an empty hex costs 1, a joined line 0, the transit rule applied),
-    stepping along its link table lk[q] (_relink); tests hold it to the board-reading _cost in
-    tests/hexflow_reference.py."""
-    nn = d.shape[0]
-    nh = nn >> 1
-    for i in range(nn):
-        d[i] = INF
-    head = nn * 6
-    tail = head
-    for h in range(nh):
+    """Seat q's completion cost from its hexes srcm[q] to dstm[q] (kernel._search01 along its
+    link table lk[q], never onto hex `blocked`): a source hex is empty (cost 1) or holds a tile q
+    may use under the transit rule (its lines cost 0). Tests hold it to the board-reading _cost
+    in tests/hexflow_reference.py."""
+    head, tail = _start01(d, dq)
+    for h in range(ttype.shape[0]):
         if srcm[q, h] == 0 or h == blocked:
             continue
-        if ttype[h] < 0:
-            d[h * 2] = 1
-            dq[tail] = (1 << 8) | (h * 2)
-            tail += 1
-        elif towner[h] == q or tz[q, h]:
-            for j in range(2):
-                if netm[h * 2 + j] != 0:
-                    d[h * 2 + j] = 0
-                    head -= 1
-                    dq[head] = h * 2 + j
-    best = INF
-    while head < tail:
-        e = dq[head]
-        head += 1
-        u = e & 255
-        du = e >> 8
-        if du != d[u]:
-            continue  # stale: expanded at its final cost already
-        if dstm[q, u >> 1] and du < best:
-            best = du
-            if stop:
-                return best
-        b = u * 6
-        for s in range(6):
-            x = lk[q, b + s]
-            if x < 0 or x >> 2 == blocked:
-                continue
-            v = x >> 1
-            nd = du + (x & 1)
-            if nd < d[v]:
-                d[v] = nd
-                if x & 1:
-                    dq[tail] = (nd << 8) | v
-                    tail += 1
-                else:
-                    head -= 1
-                    dq[head] = (nd << 8) | v
-    return best
+        if ttype[h] < 0 or towner[h] == q or tz[q, h]:
+            head, tail = _seed01(h, ttype, netm, d, dq, head, tail)
+    return _search01(lk[q], blocked, dstm[q], stop, d, dq, head, tail)
 
 
 @hot
@@ -362,12 +391,14 @@ def _orphans(h, em_new, nbr, ttype, emask):
 
 
 @hot
-def _gen_moves(p, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr, firstc,
-               corner_any, ttype, towner, emask, need, nown, fpos, pt, pr, mk, mh, mt, mr):
+def _gen_moves(br, b, p, tokens, placed_any, hand, pt, pr, mk, mh, mt, mr):
     """Every legal move of seat p (distinct kind, hex, tile, rotation), placements by hex then
     pair, displacements by pair then target; returns the count. The board is read through what
-    _battle_play keeps: the frontier (fpos[h] >= 0: h is empty and next to a tile), need
-    (_set_need) and nown (_set_owner)."""
+    the kernel and the position keep: the frontier (fpos[h] >= 0: h is empty and next to a
+    tile), need (_set_need) and nown (_set_owner)."""
+    cfg, n_orient, rot_of, emask_t, nbr, firstc, corner_any = (br.cfg, br.n_orient, br.rot_of, br.emask_t, br.nbr,
+                                                               br.firstc, br.corner_any)
+    ttype, towner, emask, need, nown, fpos = b.ttype, b.towner, b.emask, b.need, b.nown, b.fpos
     nh = ttype.shape[0]
     block_conn = cfg[B_BLOCK_CONNECTED] != 0
     npairs = _hand_pairs(p, hand, n_orient, rot_of, pt, pr)
@@ -493,19 +524,19 @@ def _pair_fits(x, npairs, pt, pr, emask_t, block_conn, fit):
     return fit[x]
 
 
-@hot
-def _random_pick(p, rng, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr, firstc,
-                 corner_any, ttype, towner, emask, need, nown, pt, pr, mk, mh, mt, mr, front,
-                 nfront, fpos, targ, fit):
+@hot_inline  # once per random decision: no call
+def _random_pick(br, b, p, rng, tokens, placed_any, hand, nfront, pt, pr, mk, mh, mt, mr, s):
     """Uniform over the legal moves: up to 24 uniform draws from (tile pair x frontier hex) plus
     (displacer x target) checked for legality, then the k-th legal move in _gen_moves' order,
-    k uniform, counted per need value on the frontier (fit: int64[64] scratch). Writes the move
-    to mk/mh/mt/mr[0]; returns False when there is none. need[h]: the sides of h where a
-    neighbour's line ends (see _set_need); nown (see _set_owner); fpos[h] >= 0: h is on the
-    frontier."""
+    k uniform, counted per need value on the frontier (_random_exact). Writes the move to
+    mk/mh/mt/mr[0]; returns False when there is none. need[h]: the sides of h where a neighbour's
+    line ends (see _set_need); nown (see _set_owner); front[:nfront], the frontier."""
+    cfg, emask_t, nbr, corner_any = br.cfg, br.emask_t, br.nbr, br.corner_any
+    ttype, towner, emask, need, nown, front = b.ttype, b.towner, b.emask, b.need, b.nown, b.front
+    targ = s.targ
     nh = ttype.shape[0]
     if placed_any[p] != 0:
-        npairs = _hand_pairs(p, hand, n_orient, rot_of, pt, pr)
+        npairs = _hand_pairs(p, hand, br.n_orient, br.rot_of, pt, pr)
         block_conn = cfg[B_BLOCK_CONNECTED] != 0
         ncand = nfront  # the frontier: empty hexes next to a tile (occupancy only grows)
         ntarg = 0
@@ -549,57 +580,8 @@ def _random_pick(p, rng, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_
             mt[0] = t
             mr[0] = r
             return True
-        # no draw was legal: count the legal moves, draw one, find it in _gen_moves' order
-        # (placements by hex and pair, then displacements by displacer pair and target)
-        for x in range(64):
-            fit[x] = -1
-        nplace = 0
-        for j in range(nfront):
-            nplace += _pair_fits(need[front[j]], npairs, pt, pr, emask_t, block_conn, fit)
-        ndisp = 0
-        for a in range(ndp):
-            for b in range(ntarg):
-                i = mk[a]
-                if _displace_ok(targ[b], pt[i], emask_t[pt[i], pr[i]], cfg, nbr, ttype, emask,
-                                need):
-                    ndisp += 1
-        if nplace + ndisp == 0:
-            return False
-        k = below(rng, nplace + ndisp)
-        if k < nplace:
-            for h in range(nh):
-                if fpos[h] < 0:  # the frontier, in hex order
-                    continue
-                c = _pair_fits(need[h], npairs, pt, pr, emask_t, block_conn, fit)
-                if k >= c:
-                    k -= c
-                    continue
-                for i in range(npairs):
-                    t = pt[i]
-                    if (not block_conn) if t == BLOCK else (emask_t[t, pr[i]] & need[h]) != 0:
-                        if k == 0:
-                            mk[0] = K_PLACE
-                            mh[0] = h
-                            mt[0] = t
-                            mr[0] = pr[i]
-                            return True
-                        k -= 1
-        k -= nplace
-        for a in range(ndp):
-            for b in range(ntarg):
-                i = mk[a]
-                h = targ[b]
-                if _displace_ok(h, pt[i], emask_t[pt[i], pr[i]], cfg, nbr, ttype, emask, need):
-                    if k == 0:
-                        mk[0] = K_DISPLACE
-                        mh[0] = h
-                        mt[0] = pt[i]
-                        mr[0] = pr[i]
-                        return True
-                    k -= 1
-        return False
-    nm = _gen_moves(p, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t, nbr, firstc,
-                    corner_any, ttype, towner, emask, need, nown, fpos, pt, pr, mk, mh, mt, mr)
+        return _random_exact(br, b, p, rng, npairs, ndp, ntarg, nfront, pt, pr, mk, mh, mt, mr, s)
+    nm = _gen_moves(br, b, p, tokens, placed_any, hand, pt, pr, mk, mh, mt, mr)
     if nm == 0:
         return False
     i = below(rng, nm)
@@ -611,8 +593,69 @@ def _random_pick(p, rng, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_
 
 
 @hot
-def _displaced_cost(q, k, h, star, D, maps, arr, avoid, startm, goalm, tz, lk, ttype, towner,
-                    netm, dq):
+def _random_exact(br, b, p, rng, npairs, ndp, ntarg, nfront, pt, pr, mk, mh, mt, mr, s):
+    """_random_pick when none of its draws was legal: the legal moves counted (placements per
+    need value on the frontier, cached in s.fit; displacements by displacer pair mk[:ndp] and
+    target s.targ[:ntarg]), one drawn uniformly and found in _gen_moves' order. Writes it to
+    mk/mh/mt/mr[0]; returns False when there is none."""
+    cfg, emask_t, nbr = br.cfg, br.emask_t, br.nbr
+    ttype, emask, need, fpos, front = b.ttype, b.emask, b.need, b.fpos, b.front
+    targ, fit = s.targ, s.fit
+    nh = ttype.shape[0]
+    block_conn = cfg[B_BLOCK_CONNECTED] != 0
+    # no draw was legal: count the legal moves, draw one, find it in _gen_moves' order
+    # (placements by hex and pair, then displacements by displacer pair and target)
+    for x in range(64):
+        fit[x] = -1
+    nplace = 0
+    for j in range(nfront):
+        nplace += _pair_fits(need[front[j]], npairs, pt, pr, emask_t, block_conn, fit)
+    ndisp = 0
+    for a in range(ndp):
+        for c in range(ntarg):
+            i = mk[a]
+            if _displace_ok(targ[c], pt[i], emask_t[pt[i], pr[i]], cfg, nbr, ttype, emask,
+                            need):
+                ndisp += 1
+    if nplace + ndisp == 0:
+        return False
+    k = below(rng, nplace + ndisp)
+    if k < nplace:
+        for h in range(nh):
+            if fpos[h] < 0:  # the frontier, in hex order
+                continue
+            c = _pair_fits(need[h], npairs, pt, pr, emask_t, block_conn, fit)
+            if k >= c:
+                k -= c
+                continue
+            for i in range(npairs):
+                t = pt[i]
+                if (not block_conn) if t == BLOCK else (emask_t[t, pr[i]] & need[h]) != 0:
+                    if k == 0:
+                        mk[0] = K_PLACE
+                        mh[0] = h
+                        mt[0] = t
+                        mr[0] = pr[i]
+                        return True
+                    k -= 1
+    k -= nplace
+    for a in range(ndp):
+        for c in range(ntarg):
+            i = mk[a]
+            h = targ[c]
+            if _displace_ok(h, pt[i], emask_t[pt[i], pr[i]], cfg, nbr, ttype, emask, need):
+                if k == 0:
+                    mk[0] = K_DISPLACE
+                    mh[0] = h
+                    mt[0] = pt[i]
+                    mr[0] = pr[i]
+                    return True
+                k -= 1
+    return False
+
+
+@hot_inline  # per displacement move: no call
+def _displaced_cost(q, k, h, star, D, br, b, lk, s):
     """Seat q's completion cost (as _cost) once the mover's Star-6 (`star`) or Block replaces
     the tile on hex h, from this turn's maps (maps[2k] from q's starts, maps[2k+1] from its
     goals; D = q's cost now; arr[2k], arr[2k+1]: their arrivals at h), without searching the
@@ -623,18 +666,21 @@ def _displaced_cost(q, k, h, star, D, maps, arr, avoid, startm, goalm, tz, lk, t
     through the old tile, but the side a way crosses before first entering h is a Star-6 side
     too, so they equal the minima of the board without h). A Block, or a Star-6 q may not use,
     takes h out of q's ways: the cost stays D unless a node of h lies on a cheapest way, and
-    then one search leaving h out is cached in avoid[k, h]."""
+    then one search leaving h out is cached in avoid[k, h]. (maps, arr, avoid, dq: Scratch s.)"""
+    maps, arr, avoid, dq = s.maps, s.arr, s.avoid, s.dq
+    startm, goalm, tz = br.startm, br.goalm, br.tz
+    ttype, towner, netm = b.ttype, b.towner, b.netm
     if star and (k == 0 or tz[q, h]):
         x = 0
         y = 0
         if startm[q, h] == 0:
             x = INF
-            for s in range(6):
-                x = min(x, arr[2 * k, s])
+            for sd in range(6):
+                x = min(x, arr[2 * k, sd])
         if goalm[q, h] == 0:
             y = INF
-            for s in range(6):
-                y = min(y, arr[2 * k + 1, s])
+            for sd in range(6):
+                y = min(y, arr[2 * k + 1, sd])
         return min(D, x + y)
     if avoid[k, h] < 0:
         dS = maps[2 * k]
@@ -650,40 +696,125 @@ def _displaced_cost(q, k, h, star, D, maps, arr, avoid, startm, goalm, tz, lk, t
 
 
 @hot
-def _greedy_pick(p, rng, w_block, token_cost, w_stale, cap_pts, mult, nmoves, mk, mh, mt, mr, tz,
-                 startm, goalm, nbr, net_mask, emask_t, ttype, trot, towner, emask, netid, netm,
-                 lk, maps, dq, arr, crit, cnt, avoid, mark, stack, cs):
-    """Index of the best move: own completion cost down, the opponent's up (x w_block), minus
-    token_cost for a displacement, plus w_stale x the stalemate score it gains (own chain
-    grown, a capture, an opponent chain tile taken); a win at once beats everything, handing
-    one over is last."""
+def _greedy_start(br, b, p, lk, s):
+    """What greedy reads for every move of this turn: both seats' stalemate chains (s.mark rows
+    0 = own, 1 = the opponent's; s.cs their sizes and dot multipliers), the four distance maps
+    (s.maps[0/1]: seat p from start / goal; 2/3: the opponent), the critical hexes every cheapest
+    way uses (s.crit) and an empty cache of searches around a hex (s.avoid). Returns (own cost,
+    opponent's cost, own chain length, own chain's multipliers, opponent chain's multipliers)."""
+    startm, goalm, tz, nbr = br.startm, br.goalm, br.tz, br.nbr
+    ttype, towner, emask, netid, netm, mult = b.ttype, b.towner, b.emask, b.netid, b.netm, b.mult
+    maps, crit, avoid, cs = s.maps, s.crit, s.avoid, s.cs
     o = 1 - p
     nh = ttype.shape[0]
-    # stalemate chains: mark row 0 = own, 1 = the opponent's
-    _mark_chains(p, mult, startm, tz, nbr, ttype, towner, emask, netid, netm, mark[0], stack, cs[0])
-    _mark_chains(o, mult, startm, tz, nbr, ttype, towner, emask, netid, netm, mark[1], stack, cs[1])
-    own_l = cs[0, 0]
-    own_ms = cs[0, 1]
-    opp_ms = cs[1, 1]
-    # maps[0/1]: seat p from start / goal; maps[2/3]: the opponent. A full search's result is
-    # the cheapest goal node of its map: the seat's completion cost now.
+    _mark_chains(p, mult, startm, tz, nbr, ttype, towner, emask, netid, netm, s.mark[0], s.stack, cs[0])
+    _mark_chains(o, mult, startm, tz, nbr, ttype, towner, emask, netid, netm, s.mark[1], s.stack, cs[1])
+    # A full search's result is the cheapest goal node of its map: the seat's completion cost now.
     dcur0 = INF
     dcur1 = INF
     for k in range(2):
         q = p if k == 0 else o
-        best = _cost_l(q, -1, 0, startm, goalm, lk, tz, ttype, towner, netm, maps[2 * k], dq)
-        _cost_l(q, -1, 0, goalm, startm, lk, tz, ttype, towner, netm, maps[2 * k + 1], dq)
+        best = _cost_l(q, -1, 0, startm, goalm, lk, tz, ttype, towner, netm, maps[2 * k], s.dq)
+        _cost_l(q, -1, 0, goalm, startm, lk, tz, ttype, towner, netm, maps[2 * k + 1], s.dq)
         if k == 0:
             dcur0 = best
         else:
             dcur1 = best
-        _critical(maps[2 * k], maps[2 * k + 1], best, nh, ttype, crit[k], cnt)
+        _critical(maps[2 * k], maps[2 * k + 1], best, nh, ttype, crit[k], s.cnt)
         for h in range(nh):
             avoid[k, h] = -1
+    return dcur0, dcur1, cs[0, 0], cs[0, 1], cs[1, 1]
+
+
+@hot_inline
+def _hex_view(br, b, p, h, lk, s):
+    """Greedy's view of hex h, shared by every move there: the four maps' arrivals at h (s.arr),
+    and the sides of h where a line of its own stalemate chain ends (returned). On an empty hex
+    arrivals come from the seats' link tables (a step onto a tile the seat may not use is -1,
+    where its map is INF anyway: its searches never enter one); a displacement target's own
+    node steps only where its lines run, so _arrive4."""
+    nbr = br.nbr
+    ttype, emask, netid = b.ttype, b.emask, b.netid
+    maps, arr = s.maps, s.arr
+    o = 1 - p
+    if ttype[h] >= 0:
+        _arrive4(h, maps, nbr, ttype, emask, netid, arr)
+    else:
+        base = h * 12
+        for sd in range(6):
+            e = lk[p, base + sd]
+            arr[0, sd] = INF if e < 0 else maps[0, e >> 1]
+            arr[1, sd] = INF if e < 0 else maps[1, e >> 1]
+            e = lk[o, base + sd]
+            arr[2, sd] = INF if e < 0 else maps[2, e >> 1]
+            arr[3, sd] = INF if e < 0 else maps[3, e >> 1]
+    lm = 0
+    for sd in range(6):
+        n = nbr[h, sd]
+        so = (sd + 3) % 6
+        if n >= 0 and ttype[n] >= 0 and (emask[n] >> so) & 1 and s.mark[0, n * 2 + netid[n * 6 + so]]:
+            lm |= 1 << sd
+    return lm
+
+
+@hot_inline
+def _move_costs(br, b, p, kind, h, t, r, dcur0, dcur1, ways, lk, s):
+    """(own, opponent's) completion cost after the move (kind, h, t, r): a displacement by
+    _displaced_cost; a placement as the cheaper of the way around h (the cost now, or a search
+    without h when every cheapest way uses it, cached in s.avoid) and the way through the tile's
+    lines (_pair_through over the arrivals `ways` = (own from start, own from goal, the
+    opponent's two), as tuples: no arrays per call)."""
+    o = 1 - p
+    mine = INF
+    theirs = INF
+    if kind == K_DISPLACE:
+        for k in range(2):  # one compiled _displaced_cost, not one per literal k
+            c = _displaced_cost(p if k == 0 else o, k, h, t == STAR6, dcur0 if k == 0 else dcur1, br, b, lk, s)
+            if k == 0:
+                mine = c
+            else:
+                theirs = c
+        return mine, theirs
+    own_s, own_g, opp_s, opp_g = ways
+    for k in range(2):
+        q = p if k == 0 else o
+        if s.crit[k, h]:
+            if s.avoid[k, h] < 0:
+                s.avoid[k, h] = _cost_l(q, h, 1, br.startm, br.goalm, lk, br.tz, b.ttype, b.towner, b.netm,
+                                        s.maps[4], s.dq)
+            rest = s.avoid[k, h]
+        else:
+            rest = dcur0 if k == 0 else dcur1
+        via = INF
+        if k == 0 or br.tz[q, h]:
+            for j in range(2):
+                m = br.net_mask[t, r, j]
+                if m != 0:
+                    c = _pair_through(m, own_s if k == 0 else opp_s, own_g if k == 0 else opp_g,
+                                      br.startm[q, h] != 0, br.goalm[q, h] != 0)
+                    if c < via:
+                        via = c
+        if k == 0:
+            mine = min(rest, via)
+        else:
+            theirs = min(rest, via)
+    return mine, theirs
+
+
+@hot
+def _greedy_pick(br, b, p, rng, par, nmoves, mk, mh, mt, mr, lk, s):
+    """Index of the best move (par: the bot's block_weight, defense, token_cost,
+    stalemate_weight): own completion cost down, the opponent's up (x block_weight), minus
+    token_cost for a displacement, plus stalemate_weight x the stalemate score it gains (own chain
+    grown, a capture, an opponent chain tile taken); a win at once beats everything, handing
+    one over is last. Equal scores: a uniform draw among them."""
+    w_block, token_cost, w_stale = par[0], par[2], par[3]
+    mult = b.mult
+    dcur0, dcur1, own_l, own_ms, opp_ms = _greedy_start(br, b, p, lk, s)
     best_sc = -1e18
     pick = -1
     nbest = 0
-    ch = -1  # the hex whose arrivals (arr) and own-chain link sides (lm) are at hand
+    ch = -1  # the hex whose arrivals and own-chain link sides (lm) are at hand
     lm = 0
     for i in range(nmoves):
         h = mh[i]
@@ -691,69 +822,9 @@ def _greedy_pick(p, rng, w_block, token_cost, w_stale, cap_pts, mult, nmoves, mk
         r = mr[i]
         if h != ch:  # placements come grouped by hex
             ch = h
-            # arrivals: on an empty hex from the seats' link tables (a step onto a tile the seat
-            # may not use is -1, where its map is INF anyway: its searches never enter one); a
-            # displacement target's own node steps only where its lines run, so _arrive4
-            if ttype[h] >= 0:
-                _arrive4(h, maps, nbr, ttype, emask, netid, arr)
-            else:
-                b = h * 12
-                for s in range(6):
-                    e = lk[p, b + s]
-                    arr[0, s] = INF if e < 0 else maps[0, e >> 1]
-                    arr[1, s] = INF if e < 0 else maps[1, e >> 1]
-                    e = lk[o, b + s]
-                    arr[2, s] = INF if e < 0 else maps[2, e >> 1]
-                    arr[3, s] = INF if e < 0 else maps[3, e >> 1]
-            # as tuples, _pair_through takes no arrays (no reference counting per call)
-            own_s = _six(arr[0])
-            own_g = _six(arr[1])
-            opp_s = _six(arr[2])
-            opp_g = _six(arr[3])
-            lm = 0
-            for s in range(6):
-                n = nbr[h, s]
-                so = (s + 3) % 6
-                if n >= 0 and ttype[n] >= 0 and (emask[n] >> so) & 1 and \
-                        mark[0, n * 2 + netid[n * 6 + so]]:
-                    lm |= 1 << s
-        if mk[i] == K_DISPLACE:
-            mine = INF
-            theirs = INF
-            for k in range(2):  # one compiled _displaced_cost, not one per literal k
-                c = _displaced_cost(p if k == 0 else o, k, h, t == STAR6,
-                                    dcur0 if k == 0 else dcur1, maps, arr, avoid, startm, goalm,
-                                    tz, lk, ttype, towner, netm, dq)
-                if k == 0:
-                    mine = c
-                else:
-                    theirs = c
-        else:
-            mine = INF
-            theirs = INF
-            for k in range(2):
-                q = p if k == 0 else o
-                if crit[k, h]:
-                    if avoid[k, h] < 0:
-                        avoid[k, h] = _cost_l(q, h, 1, startm, goalm, lk, tz, ttype, towner,
-                                              netm, maps[4], dq)
-                    rest = avoid[k, h]
-                else:
-                    rest = dcur0 if k == 0 else dcur1
-                via = INF
-                if k == 0 or tz[q, h]:
-                    for j in range(2):
-                        m = net_mask[t, r, j]
-                        if m != 0:
-                            c = _pair_through(m, own_s if k == 0 else opp_s,
-                                              own_g if k == 0 else opp_g, startm[q, h] != 0,
-                                              goalm[q, h] != 0)
-                            if c < via:
-                                via = c
-                if k == 0:
-                    mine = min(rest, via)
-                else:
-                    theirs = min(rest, via)
+            lm = _hex_view(br, b, p, h, lk, s)
+            ways = (_six(s.arr[0]), _six(s.arr[1]), _six(s.arr[2]), _six(s.arr[3]))
+        mine, theirs = _move_costs(br, b, p, mk[i], h, t, r, dcur0, dcur1, ways, lk, s)
         if mine == 0:
             sc = 1e12
         elif theirs == 0:
@@ -761,13 +832,13 @@ def _greedy_pick(p, rng, w_block, token_cost, w_stale, cap_pts, mult, nmoves, mk
         else:
             sc = -min(mine, 60) + w_block * min(theirs, 60)
             gain = 0.0
-            em = emask_t[t, r]
-            if em != 0 and (em & lm != 0 or (startm[p, h] and mk[i] == K_PLACE)):
+            em = br.emask_t[t, r]
+            if em != 0 and (em & lm != 0 or (br.startm[p, h] and mk[i] == K_PLACE)):
                 gain += (own_l + 1) * (1 + own_ms + mult[h]) - own_l * (1 + own_ms)
             if mk[i] == K_DISPLACE:
                 sc -= token_cost
-                gain += cap_pts
-                if mark[1, h * 2] or mark[1, h * 2 + 1]:
+                gain += br.capture_points
+                if s.mark[1, h * 2] or s.mark[1, h * 2 + 1]:
                     gain += 1 + opp_ms
             sc += w_stale * gain
         if sc > best_sc:
@@ -782,11 +853,12 @@ def _greedy_pick(p, rng, w_block, token_cost, w_stale, cap_pts, mult, nmoves, mk
 
 
 @hot
-def _chain_score(q, captures, cap_pts, mult, startm, tz, nbr, ttype, towner, emask, netid, netm,
-                 seen, stack, hstamp, out):
+def _chain_score(q, captures, br, b, seen, stack, hstamp, out):
     """Stalemate score of seat q: best over its transit-valid line chains that touch a start hex
-    of L + cap_pts x captures + L x (sum of dot multipliers on it), L = tiles in the chain.
+    of L + capture points x captures + L x (sum of dot multipliers on it), L = tiles in the chain.
     out[0] = L of the best chain. seen: int64[2 NH], stack: int64[2 NH], hstamp: int64[NH]."""
+    cap_pts, startm, tz, nbr = br.capture_points, br.startm, br.tz, br.nbr
+    mult, ttype, towner, emask, netid, netm = b.mult, b.ttype, b.towner, b.emask, b.netid, b.netm
     nh = ttype.shape[0]
     for i in range(2 * nh):
         seen[i] = 0
@@ -843,8 +915,7 @@ def _chain_score(q, captures, cap_pts, mult, startm, tz, nbr, ttype, towner, ema
 
 
 @hot
-def _path_score(q, captures, cap_pts, mult, startm, tz, nbr, ttype, towner, emask, netid, netm,
-                on, node, side, hexcnt, out):
+def _path_score(q, captures, br, b, on, node, side, hexcnt, out):
     """Stalemate score of seat q under battle_stalemate_length = "path": best over simple
     transit-valid line paths from a start hex (a path visits each line of a tile at most once;
     a hex crossed on two separate lines of one tile counts once) of L + cap_pts x captures +
@@ -852,6 +923,8 @@ def _path_score(q, captures, cap_pts, mult, startm, tz, nbr, ttype, towner, emas
     the depth-first search scores every prefix. out[0] = L of the best path, out[1] = 1 when
     the search ran out of PATH_BUDGET steps (the score is then the best found).
     on: int64[2 NH]; node, side: int64[2 NH + 1]; hexcnt: int64[NH]."""
+    cap_pts, startm, tz, nbr = br.capture_points, br.startm, br.tz, br.nbr
+    mult, ttype, towner, emask, netid, netm = b.mult, b.ttype, b.towner, b.emask, b.netid, b.netm
     nh = ttype.shape[0]
     for i in range(2 * nh):
         on[i] = 0
@@ -932,220 +1005,224 @@ def _path_score(q, captures, cap_pts, mult, startm, tz, nbr, ttype, towner, emas
     return best
 
 
+class Seats(NamedTuple):
+    """The chunk kernel's per-seat state: each seat's shuffled bag (bag[q, :bagn[q]] still to
+    draw), hand (-1 = empty slot), whether it has placed, displacement tokens left, captures."""
+
+    bag: np.ndarray
+    bagn: np.ndarray
+    hand: np.ndarray
+    placed_any: np.ndarray
+    tokens: np.ndarray
+    captures: np.ndarray
+
+
+class Moves(NamedTuple):
+    """A seat's hand pairs (pt, pr) and its move list (kind, hex, tile, rotation) as the move
+    generators write them."""
+
+    pt: np.ndarray
+    pr: np.ndarray
+    mk: np.ndarray
+    mh: np.ndarray
+    mt: np.ndarray
+    mr: np.ndarray
+
+
+# the chunk kernel's game state (int64[6]): seat to move, turns played, passes in a row, winner,
+# end reason (-1 while playing), frontier size
+S_CUR, S_TURN, S_CONSEC, S_WINNER, S_REASON, S_NFRONT = range(6)
+
+
 @njit(cache=True)
-def _battle_play(first_game, n_games, run_seed, cfg, bot_code, bot_par, nbr, n_orient, rot_of,
-                 net_mask, emask_t, tileset, dots_fixed, dot_pool, free_hexes, tz, startm, goalm,
-                 firstc, corner_any, lk0, res, record, rec_moves, rec_bag, rec_dots, rec_n):
-    """Play games first_game .. first_game + n_games - 1; res: int64[n_games, N_BOUT].
-    lk0: the empty board's link table (tri.empty_links), each seat's table (_relink) starts
-    from it and is kept only when a greedy seat reads it. With `record` the single game's moves
-    (seat, kind, hex, type, rotation, turn), bags and dots go to rec_*."""
-    nh = nbr.shape[0]
+def _battle_play(first_game, n_games, run_seed, t, bot_code, bot_par, res):
+    """Play games first_game .. first_game + n_games - 1 of random and greedy seats on the
+    tables t (battle_engine.Tables: the kernel reads one tile set, t.tileset[0], and one hand
+    size, so game._on_kernel sends every rule set it does not read to the engine); res:
+    int64[n_games, N_BOUT]. Each seat's link table (_relink) starts from the empty board's
+    (t.lk0) and is kept only when a greedy seat reads it."""
+    br = t.br
+    nh = br.nbr.shape[0]
     nn = nh * 2
-    nbag = tileset.shape[0]
-    hand_size = cfg[B_HAND]
-    ttype = np.empty(nh, np.int64)
-    trot = np.empty(nh, np.int64)
-    towner = np.empty(nh, np.int64)
-    emask = np.empty(nh, np.int64)
-    netid = np.empty(nh * 6, np.int64)
-    netm = np.empty(nn, np.int64)
-    dots = np.empty(nh, np.int64)
-    mult = np.empty(nh, np.int64)
-    bag = np.empty((2, nbag), np.int64)
-    bagn = np.empty(2, np.int64)
-    hand = np.empty((2, hand_size), np.int64)
-    placed_any = np.empty(2, np.int64)
-    tokens = np.empty(2, np.int64)
-    captures = np.empty(2, np.int64)
-    pt = np.empty(hand_size * 6, np.int64)
-    pr = np.empty(hand_size * 6, np.int64)
-    mk = np.empty(MAXMOVES, np.int64)
-    mh = np.empty(MAXMOVES, np.int64)
-    mt = np.empty(MAXMOVES, np.int64)
-    mr = np.empty(MAXMOVES, np.int64)
-    maps = np.empty((5, nn), np.int64)
-    dq = np.empty(nn * 12 + 4, np.int64)
-    arr = np.empty((4, 6), np.int64)
-    crit = np.empty((2, nh), np.int64)
-    cnt = np.empty(nh + 2, np.int64)
-    avoid = np.empty((2, nh), np.int64)
-    seen = np.empty(nn, np.int64)
-    stack = np.empty(nn, np.int64)
-    hstamp = np.empty(nh, np.int64)
-    lout = np.empty(2, np.int64)
-    pnode = np.empty(nn + 1, np.int64)
-    pside = np.empty(nn + 1, np.int64)
-    upar = np.zeros((3, nn), np.int64)
-    uflg = np.zeros((3, nn), np.int64)
-    mark = np.zeros((2, nn), np.int64)
-    cs = np.zeros((2, 2), np.int64)
-    front = np.empty(nh, np.int64)
-    fpos = np.empty(nh, np.int64)
-    need = np.empty(nh, np.int64)
-    targ = np.empty(nh, np.int64)
-    fit = np.empty(64, np.int64)
-    nown = np.zeros((2, nh), np.int64)
-    shuf = free_hexes.copy()
-    lk = np.empty((2, lk0.shape[0]), np.int64)
+    hs = t.hand_size
+    b = Board(np.empty(nh, np.int64), np.empty(nh, np.int64), np.empty(nh, np.int64), np.empty(nh, np.int64),
+              np.empty(nh * 6, np.int64), np.empty(nn, np.int64), np.empty(nh, np.int64), np.zeros((2, nh), np.int64),
+              np.empty(nh, np.int64), np.empty(nh, np.int64), np.empty(nh, np.int64))
+    sq = Seats(np.empty((2, t.nbag[0]), np.int64), np.empty(2, np.int64), np.empty((2, hs), np.int64),
+               np.empty(2, np.int64), np.empty(2, np.int64), np.empty(2, np.int64))
+    mv = Moves(np.empty(hs * 6, np.int64), np.empty(hs * 6, np.int64), np.empty(MAXMOVES, np.int64),
+               np.empty(MAXMOVES, np.int64), np.empty(MAXMOVES, np.int64), np.empty(MAXMOVES, np.int64))
+    uf = np.zeros((6, nn), np.int64)  # the union-find's parents (rows 0-2) and flags (3-5)
+    lk = np.empty((2, t.lk0.shape[0]), np.int64)
+    s = new_scratch(nh)
+    work = np.empty((7, nn + 1), np.int64)  # the stalemate scores' searches, the dots, their shuffle
+    ks = np.empty(6, np.int64)
     greedy = bot_code[0] == BOT_GREEDY or bot_code[1] == BOT_GREEDY
     rng = new_state(0)
     for g in range(n_games):
         rng[0] = game_seed(run_seed, first_game + g)
-        if greedy:
-            for i in range(lk0.shape[0]):
-                lk[0, i] = lk0[i]
-                lk[1, i] = lk0[i]
-        for h in range(nh):
-            _clear(h, ttype, trot, towner, emask, netid, netm)
-            fpos[h] = -1
-            need[h] = 0
-            nown[0, h] = 0
-            nown[1, h] = 0
-        nfront = 0
-        row = res[g]
-        for c in range(row.shape[0]):
-            row[c] = 0
-        if cfg[B_FIRST] == 0:
-            first = below(rng, 2)
+        _kernel_game(t, b, sq, mv, uf, lk, s, work, greedy, bot_code, bot_par, rng, res[g], ks)
+
+
+@hot
+def _kernel_game(t, b, sq, mv, uf, lk, s, work, greedy, bot_code, bot_par, rng, row, ks):
+    """One game of the chunk kernel into its result row: set-up, decisions until the end, the
+    result. Compiled without reference counting (the arrays it reads from the tuples would each
+    be counted at every access): the per-decision work runs here, not in _battle_play."""
+    _kernel_new_game(t, b, sq, lk, greedy, rng, work, row, ks)
+    while not _kernel_turn(t.br, b, sq, mv, uf, lk, s, greedy, bot_code, bot_par, rng, row, ks):
+        pass
+    _kernel_result(t, b, sq, ks, row, work)
+
+
+@hot_inline
+def _kernel_new_game(t, b, sq, lk, greedy, rng, work, row, ks):
+    """A new game of the chunk kernel: an empty board, the coin flip, this game's dots (work
+    rows 5 and 6), each seat's bag and hand (kernel._deal), tokens; ks and the result row reset."""
+    br = t.br
+    dots = work[5, :br.nbr.shape[0]]
+    shuf = work[6, :t.free_hexes.shape[0]]
+    cfg = br.cfg
+    nh = br.nbr.shape[0]
+    if greedy:
+        for i in range(t.lk0.shape[0]):
+            lk[0, i] = t.lk0[i]
+            lk[1, i] = t.lk0[i]
+    for h in range(nh):
+        _clear(h, b.ttype, b.trot, b.towner, b.emask, b.netid, b.netm)
+        b.fpos[h] = -1
+        b.need[h] = 0
+        b.nown[0, h] = 0
+        b.nown[1, h] = 0
+    for c in range(row.shape[0]):
+        row[c] = 0
+    if cfg[B_FIRST] == 0:
+        first = below(rng, 2)
+    else:
+        first = cfg[B_FIRST] - 1
+    _lay_dots(rng, cfg[B_DOTS_RANDOM] != 0, t.free_hexes, t.dot_pool, t.dots_fixed, shuf, dots, b.mult)
+    for q in range(2):
+        _deal(rng, q, t.tileset[0], t.nbag[0], sq.bag, sq.bagn, sq.hand, t.hand_size, False, sq.bag)
+        sq.placed_any[q] = 0
+        sq.tokens[q] = cfg[B_TOKENS]
+        sq.captures[q] = 0
+    row[O_FIRST] = first
+    ks[S_CUR] = first
+    ks[S_TURN] = 0
+    ks[S_CONSEC] = 0
+    ks[S_WINNER] = -1
+    ks[S_REASON] = -1
+    ks[S_NFRONT] = 0
+
+
+@hot_inline
+def _kernel_pass(cur, br, sq, row, ks):
+    """Seat cur has no legal move: it loses under no_move = "lose" if it holds tiles, else the
+    pass is counted and the second in a row ends the game by the stalemate score."""
+    has = False
+    for k in range(sq.hand.shape[1]):
+        if sq.hand[cur, k] >= 0:
+            has = True
+    if has and br.cfg[B_NO_MOVE] == 1:
+        ks[S_WINNER] = 1 - cur
+        ks[S_REASON] = E_NO_MOVE
+        return
+    row[O_PASS_A + cur] += 1
+    ks[S_CONSEC] += 1
+    if ks[S_CONSEC] >= 2:
+        ks[S_REASON] = E_STALEMATE
+        return
+    ks[S_CUR] = 1 - cur
+
+
+@hot_inline  # once per decision: no call
+def _kernel_turn(br, b, sq, mv, uf, lk, s, greedy, bot_code, bot_par, rng, row, ks):
+    """One decision of the seat to move (a pass, or a placement or displacement and its
+    consequences: tokens, the board, the link tables, need, the frontier, the refill, the
+    union-find, a completed path); returns True once the game is over (ks[S_REASON] >= 0)."""
+    nbr = br.nbr
+    cur = ks[S_CUR]
+    if ks[S_TURN] >= br.cfg[B_MAX_TURNS]:
+        ks[S_REASON] = E_TURN_CAP
+        return True
+    ks[S_TURN] += 1
+    other = 1 - cur
+    mk, mh, mt, mr = mv.mk, mv.mh, mv.mt, mv.mr
+    if bot_code[cur] == BOT_GREEDY:
+        nm = _gen_moves(br, b, cur, sq.tokens, sq.placed_any, sq.hand, mv.pt, mv.pr, mk, mh, mt, mr)
+    else:
+        nm = 1 if _random_pick(br, b, cur, rng, sq.tokens, sq.placed_any, sq.hand, ks[S_NFRONT], mv.pt, mv.pr, mk,
+                               mh, mt, mr, s) else 0
+    if nm == 0:
+        _kernel_pass(cur, br, sq, row, ks)
+        return ks[S_REASON] >= 0
+    ks[S_CONSEC] = 0
+    i = _greedy_pick(br, b, cur, rng, bot_par[cur], nm, mk, mh, mt, mr, lk, s) if bot_code[cur] == BOT_GREEDY else 0
+    h = mh[i]
+    tl = mt[i]
+    if mk[i] == K_DISPLACE:
+        sq.tokens[cur] -= 1
+        sq.captures[cur] += 1
+        row[O_DISP_A + cur] += 1
+    _set_owner(h, b.towner[h], cur, nbr, b.nown)
+    _put(cur, h, tl, mr[i], br.net_mask, br.emask_t, b.ttype, b.trot, b.towner, b.emask, b.netid, b.netm)
+    if greedy:
+        _relink(h, br.tz, nbr, b.ttype, b.towner, b.emask, b.netid, b.netm, lk)
+    _set_need(h, nbr, b.emask, b.need)
+    sq.placed_any[cur] = 1
+    ks[S_NFRONT] = _frontier_take(h, nbr, b.ttype, b.front, b.fpos, ks[S_NFRONT])  # h leaves, its empty neighbours join
+    _refill(cur, tl, sq.hand, sq.bag, sq.bagn)
+    par = uf[0:3]
+    flg = uf[3:6]
+    if mk[i] == K_DISPLACE:
+        _uf_rebuild(par, flg, br.startm, br.goalm, br.tz, nbr, b.ttype, b.towner, b.emask, b.netid, b.netm)
+    else:
+        _uf_init(h, par, flg, br.startm, br.goalm)
+        _uf_link(h, nbr.shape[0], par, flg, br.tz, nbr, b.ttype, b.towner, b.emask, b.netid, b.netm)
+    js = _uf_joins(h, par, flg, br.tz, b.ttype, b.towner, b.netm)
+    for k in range(2):
+        q = cur if k == 0 else other
+        if (js >> q) & 1:
+            ks[S_WINNER] = q
+            ks[S_REASON] = E_PATH if k == 0 else E_OPP_PATH
+            row[O_COMPLETED] = 1
+            return True
+        # a joined line the transit rule does not count (once per game and seat is enough;
+        # before it is set no such line exists, so it too runs through h)
+        if (js >> (2 + q)) & 1:
+            row[O_TBLOCK_A + q] = 1
+    ks[S_CUR] = other
+    return False
+
+
+@hot_inline
+def _kernel_result(t, b, sq, ks, row, work):
+    """The end of a chunk kernel game: both stalemate scores and chain lengths (work: 5 rows of
+    2 nh + 1 for their searches), the winner of a stalemate or a path win's score, the tallies."""
+    br = t.br
+    nh = br.nbr.shape[0]
+    nn = nh * 2
+    lout = work[4, :2]
+    winner = ks[S_WINNER]
+    reason = ks[S_REASON]
+    for q in range(2):
+        if br.cfg[B_STALE_PATH]:
+            sc = _path_score(q, sq.captures[q], br, b, work[0, :nn], work[1], work[2], work[3, :nh], lout)
         else:
-            first = cfg[B_FIRST] - 1
-        _lay_dots(rng, cfg[B_DOTS_RANDOM] != 0, free_hexes, dot_pool, dots_fixed, shuf, dots, mult)
-        if record:
-            for h in range(nh):
-                rec_dots[h] = dots[h]
-        for q in range(2):
-            _deal(rng, q, tileset, nbag, bag, bagn, hand, hand_size, record, rec_bag)
-            placed_any[q] = 0
-            tokens[q] = cfg[B_TOKENS]
-            captures[q] = 0
-        cur = first
-        turn = 0
-        consec = 0
-        winner = -1
-        reason = -1
-        nrec = 0
-        while True:
-            if turn >= cfg[B_MAX_TURNS]:
-                reason = E_TURN_CAP
-                break
-            turn += 1
-            other = 1 - cur
-            if bot_code[cur] == BOT_GREEDY:
-                nm = _gen_moves(cur, cfg, tokens, placed_any, hand, n_orient, rot_of, emask_t,
-                                nbr, firstc, corner_any, ttype, towner, emask, need, nown, fpos,
-                                pt, pr, mk, mh, mt, mr)
-            else:
-                nm = 1 if _random_pick(cur, rng, cfg, tokens, placed_any, hand, n_orient, rot_of,
-                                       emask_t, nbr, firstc, corner_any, ttype, towner, emask,
-                                       need, nown, pt, pr, mk, mh, mt, mr, front, nfront, fpos,
-                                       targ, fit) else 0
-            if nm == 0:
-                if record:
-                    rec_moves[nrec, 0] = cur
-                    rec_moves[nrec, 1] = K_PASS
-                    for c in range(2, 5):
-                        rec_moves[nrec, c] = -1
-                    rec_moves[nrec, 5] = turn
-                    nrec += 1
-                has = False
-                for k in range(hand_size):
-                    if hand[cur, k] >= 0:
-                        has = True
-                if has and cfg[B_NO_MOVE] == 1:
-                    winner = other
-                    reason = E_NO_MOVE
-                    break
-                row[O_PASS_A + cur] += 1
-                consec += 1
-                if consec >= 2:
-                    reason = E_STALEMATE
-                    break
-                cur = other
-                continue
-            consec = 0
-            if bot_code[cur] == BOT_GREEDY:
-                i = _greedy_pick(cur, rng, bot_par[cur, 0], bot_par[cur, 2], bot_par[cur, 3],
-                                 cfg[B_CAPTURE_PTS], mult, nm, mk, mh, mt, mr, tz, startm, goalm,
-                                 nbr, net_mask, emask_t, ttype, trot, towner, emask, netid, netm,
-                                 lk, maps, dq, arr, crit, cnt, avoid, mark, stack, cs)
-            else:
-                i = 0
-            h = mh[i]
-            t = mt[i]
-            r = mr[i]
-            if record:
-                rec_moves[nrec, 0] = cur
-                rec_moves[nrec, 1] = mk[i]
-                rec_moves[nrec, 2] = h
-                rec_moves[nrec, 3] = t
-                rec_moves[nrec, 4] = r
-                rec_moves[nrec, 5] = turn
-                nrec += 1
-            if mk[i] == K_DISPLACE:
-                tokens[cur] -= 1
-                captures[cur] += 1
-                row[O_DISP_A + cur] += 1
-            _set_owner(h, towner[h], cur, nbr, nown)
-            _put(cur, h, t, r, net_mask, emask_t, ttype, trot, towner, emask, netid, netm)
-            if greedy:
-                _relink(h, tz, nbr, ttype, towner, emask, netid, netm, lk)
-            _set_need(h, nbr, emask, need)
-            placed_any[cur] = 1
-            nfront = _frontier_take(h, nbr, ttype, front, fpos, nfront)  # h leaves, its empty neighbours join
-            for k in range(hand_size):
-                if hand[cur, k] == t:
-                    if bagn[cur] > 0:
-                        bagn[cur] -= 1
-                        hand[cur, k] = bag[cur, bagn[cur]]
-                    else:
-                        hand[cur, k] = -1
-                    break
-            if mk[i] == K_DISPLACE:
-                _uf_rebuild(upar, uflg, startm, goalm, tz, nbr, ttype, towner, emask, netid, netm)
-            else:
-                _uf_init(h, upar, uflg, startm, goalm)
-                _uf_link(h, nh, upar, uflg, tz, nbr, ttype, towner, emask, netid, netm)
-            done = False
-            js = _uf_joins(h, upar, uflg, tz, ttype, towner, netm)
-            for k in range(2):
-                q = cur if k == 0 else other
-                if (js >> q) & 1:
-                    winner = q
-                    reason = E_PATH if k == 0 else E_OPP_PATH
-                    done = True
-                    break
-                # a joined line the transit rule does not count (once per game and seat is
-                # enough; before it is set no such line exists, so it too runs through h)
-                if (js >> (2 + q)) & 1:
-                    row[O_TBLOCK_A + q] = 1
-            if done:
-                row[O_COMPLETED] = 1
-                break
-            cur = other
-        for q in range(2):
-            if cfg[B_STALE_PATH]:
-                sc = _path_score(q, captures[q], cfg[B_CAPTURE_PTS], mult, startm, tz, nbr, ttype,
-                                 towner, emask, netid, netm, seen, pnode, pside, hstamp, lout)
-            else:
-                sc = _chain_score(q, captures[q], cfg[B_CAPTURE_PTS], mult, startm, tz, nbr, ttype,
-                                  towner, emask, netid, netm, seen, stack, hstamp, lout)
-            row[O_CHAIN_A + q] = lout[0]
-            if reason == E_STALEMATE:
-                row[O_SCORE_A + q] = sc
+            sc = _chain_score(q, sq.captures[q], br, b, work[0, :nn], work[1, :nn], work[3, :nh], lout)
+        row[O_CHAIN_A + q] = lout[0]
         if reason == E_STALEMATE:
-            if row[O_SCORE_A] > row[O_SCORE_B]:
-                winner = 0
-            elif row[O_SCORE_B] > row[O_SCORE_A]:
-                winner = 1
-        elif winner >= 0:
-            row[O_SCORE_A + winner] = 10
-        row[O_WINNER] = winner
-        row[O_REASON] = reason
-        row[O_TURNS] = turn
-        row[O_FIRST] = first
-        if record:
-            rec_n[0] = nrec
+            row[O_SCORE_A + q] = sc
+    if reason == E_STALEMATE:
+        if row[O_SCORE_A] > row[O_SCORE_B]:
+            winner = 0
+        elif row[O_SCORE_B] > row[O_SCORE_A]:
+            winner = 1
+    elif winner >= 0:
+        row[O_SCORE_A + winner] = t.base_score
+    row[O_WINNER] = winner
+    row[O_REASON] = reason
+    row[O_TURNS] = ks[S_TURN]
 
 
 # ---- pure-Python position (verification, tests, designers) ------------------------------------
@@ -1157,13 +1234,19 @@ class BattlePosition:
 
     def __init__(self, rules: dict[str, Any], dots=None):
         self.rules = rules
-        self.dots = list(dots) if dots is not None else [0] * BOARD.size
+        self.board = board_of(board_columns(rules))
+        self.dot_mult = dot_multiplier_table(rules)
+        self.dots = list(dots) if dots is not None else [0] * self.board.size
         self.tiles: dict[int, tuple[int, int, int]] = {}
         self.placed_any = [False, False]
         self.tokens = [rules["battle_tokens"]] * 2
         self.captures = [0, 0]
         self.captured: list[list[int]] = [[], []]
         (self.tz, self.startm, self.goalm, self.firstc, self.corner_any) = battle_tables(rules)
+
+    def mult(self, h: int) -> int:
+        """The stalemate multiplier of hex h by its dots (dot_multipliers; 0 on a plain hex)."""
+        return int(self.dot_mult[self.dots[h]])
 
     def nets(self, h: int) -> list[int]:
         if h not in self.tiles:
@@ -1179,7 +1262,7 @@ class BattlePosition:
 
     def _linked(self, h: int, ends: int) -> bool:
         for s in range(6):
-            n = int(BOARD.nbr[h, s])
+            n = int(self.board.nbr[h, s])
             if (ends >> s) & 1 and n >= 0 and (self.ends(n) >> ((s + 3) % 6)) & 1:
                 return True
         return False
@@ -1196,7 +1279,7 @@ class BattlePosition:
                 return "hex is occupied"
             if not self.placed_any[seat]:
                 return None if h in self.firstc[seat] else "first tile must go on an own corner"
-            if not any(int(n) in self.tiles for n in BOARD.nbr[h] if n >= 0):
+            if not any(int(n) in self.tiles for n in self.board.nbr[h] if n >= 0):
                 return "not adjacent to a tile"
             if t != BLOCK and not self._linked(h, ends):
                 return "no line connects"
@@ -1210,7 +1293,7 @@ class BattlePosition:
         if self.corner_any[h]:
             return "target is on a starting corner"
         if not any(n >= 0 and int(n) in self.tiles and self.tiles[int(n)][0] == seat
-                   for n in BOARD.nbr[h]):
+                   for n in self.board.nbr[h]):
             return "target is not adjacent to an own tile"
         if t != BLOCK and not self._linked(h, ends):
             return "no line connects"
@@ -1221,20 +1304,20 @@ class BattlePosition:
             try:
                 for n, was in linked_before.items():
                     if was and not self._linked(n, self.ends(n)):
-                        return f"displacement orphans the tile on {BOARD.names[n]}"
+                        return f"displacement orphans the tile on {self.board.names[n]}"
             finally:
                 self.tiles[h] = before
         return None
 
     def _nbrs(self, h: int) -> list[int]:
-        return [int(n) for n in BOARD.nbr[h] if n >= 0 and int(n) in self.tiles]
+        return [int(n) for n in self.board.nbr[h] if n >= 0 and int(n) in self.tiles]
 
     def legal_moves(self, seat: int, hand) -> list[tuple[int, int, int, int]]:
         out = []
         for t in sorted(set(hand)):
             for r in orientations(t):
                 for kind in (K_PLACE, K_DISPLACE):
-                    for h in range(BOARD.size):
+                    for h in range(self.board.size):
                         if self.why_illegal(seat, kind, h, t, r) is None:
                             out.append((kind, h, t, r))
         return out
@@ -1242,7 +1325,7 @@ class BattlePosition:
     def play(self, seat: int, kind: int, h: int, t: int, r: int) -> None:
         why = self.why_illegal(seat, kind, h, t, r)
         if why:
-            raise ValueError(f"illegal: {SEATS[seat]} {TILE_TYPES[t].name} on {BOARD.names[h]}: "
+            raise ValueError(f"illegal: {SEATS[seat]} {TILE_TYPES[t].name} on {self.board.names[h]}: "
                              f"{why}")
         if kind == K_DISPLACE:
             self.captured[seat].append(self.tiles[h][1])
@@ -1272,7 +1355,7 @@ class BattlePosition:
                         if (m >> s2) & 1 and (h, s2) not in seen:
                             seen.add((h, s2))
                             todo.append((h, s2))
-            n = int(BOARD.nbr[h, s])
+            n = int(self.board.nbr[h, s])
             o = (s + 3) % 6
             if n >= 0 and n in self.tiles and ok(n) and (self.ends(n) >> o) & 1 \
                     and (n, o) not in seen:
@@ -1314,7 +1397,7 @@ class BattlePosition:
                 h, s = todo.pop()
                 nxt = [(h, s2) for m in self.nets(h) if (m >> s) & 1 for s2 in range(6)
                        if (m >> s2) & 1]
-                n = int(BOARD.nbr[h, s])
+                n = int(self.board.nbr[h, s])
                 if n >= 0 and n in self.tiles and self.usable(seat, n) and \
                         (self.ends(n) >> ((s + 3) % 6)) & 1:
                     nxt.append((n, (s + 3) % 6))
@@ -1325,7 +1408,7 @@ class BattlePosition:
             done |= comp
             hexes = {h for h, _ in comp}
             length = len(hexes)
-            sc = length + cap + length * sum(multiplier(self.dots[h]) for h in hexes)
+            sc = length + cap + length * sum(self.mult(h) for h in hexes)
             if sc > best or (sc == best and length > best_l):
                 best, best_l = sc, length
         return best, best_l
@@ -1338,7 +1421,7 @@ def _line_path_best(pos: BattlePosition, seat: int, cap: int) -> tuple[int, int]
 
     def score(hexes):
         n = len(hexes)
-        return n + cap + n * sum(multiplier(pos.dots[h]) for h in hexes)
+        return n + cap + n * sum(pos.mult(h) for h in hexes)
 
     def dfs(h, m, on, hexes):
         sc = score(hexes)
@@ -1347,7 +1430,7 @@ def _line_path_best(pos: BattlePosition, seat: int, cap: int) -> tuple[int, int]
         for s in range(6):
             if not (m >> s) & 1:
                 continue
-            n = int(BOARD.nbr[h, s])
+            n = int(pos.board.nbr[h, s])
             o = (s + 3) % 6
             if n < 0 or n not in pos.tiles or not pos.usable(seat, n) or not (pos.ends(n) >> o) & 1:
                 continue
@@ -1370,7 +1453,7 @@ def stalemate_score(length: int, captures: int, dot_counts, capture_points: int 
 # ---- Python side: thin wrappers the Game object dispatches to ---------------------------------
 def _bcfg(rules: dict[str, Any]) -> np.ndarray:
     cfg = np.zeros(N_BCFG, np.int64)
-    cfg[B_HAND] = rules["hand_size"]
+    cfg[B_HAND] = max(hand_sizes(rules, list(SEATS)))  # the chunk kernel's (one size: at the defaults)
     cfg[B_BLOCK_CONNECTED] = rules["block_placement"] == "connected"
     cfg[B_NO_MOVE] = ("pass", "lose").index(rules["no_move"])
     cfg[B_FIRST] = ("random", "A", "B").index(rules["first_player"])
@@ -1383,23 +1466,12 @@ def _bcfg(rules: dict[str, Any]) -> np.ndarray:
     return cfg
 
 
-def run(tb, rules: dict[str, Any], codes, par, first_game: int, n_games: int, run_seed: int,
-        record: bool):
-    """tb: the Race Tables of these rules (tile tables, dots); returns (res, records)."""
-    tz, startm, goalm, firstc, corner_any = battle_tables(rules)
+def run(t, codes, par, first_game: int, n_games: int, run_seed: int) -> np.ndarray:
+    """Games of random and greedy seats on the chunk kernel (t: battle_engine.Tables of rules the
+    kernel reads, see game._on_kernel); their result rows (int64[n_games, N_BOUT])."""
     res = np.zeros((n_games, N_BOUT), np.int64)
-    if record:
-        rec = (np.zeros((rules["max_turns"] + 1, 6), np.int64),
-               np.zeros((2, tb.tileset.shape[0]), np.int64), np.zeros(BOARD.size, np.int64),
-               np.zeros(2, np.int64))
-    else:
-        rec = (np.zeros((1, 6), np.int64), np.zeros((2, 1), np.int64), np.zeros(1, np.int64),
-               np.zeros(2, np.int64))
-    _battle_play(np.int64(first_game), np.int64(n_games), np.uint64(run_seed), _bcfg(rules),
-                 codes, par, tb.nbr, tb.n_orient, tb.rot_of, tb.net_mask, tb.emask, tb.tileset,
-                 tb.dots, tb.dot_pool, tb.free, tz, startm, goalm, firstc, corner_any,
-                 empty_links(tb.nbr), res, record, *rec)
-    return res, rec
+    _battle_play(np.int64(first_game), np.int64(n_games), np.uint64(run_seed), t, codes, par, res)
+    return res
 
 
 COLUMNS = (("winner", O_WINNER, np.int8), ("end_reason", O_REASON, np.int8),
@@ -1419,22 +1491,6 @@ def columns(res: np.ndarray) -> dict[str, np.ndarray]:
     return {name: res[:, idx].astype(dt) for name, idx, dt in COLUMNS}
 
 
-def moves_from_record(rec) -> list[dict[str, Any]]:
-    moves, _, _, n = rec
-    out = []
-    for i in range(int(n[0])):
-        seat, kind, h, t, r, turn = (int(x) for x in moves[i])
-        if kind == K_PASS:
-            out.append({"seat": SEATS[seat], "move": "pass", "turn": turn, "kind": "pass"})
-            continue
-        label = f"{TILE_TYPES[t].code}{r} {BOARD.names[h]}"
-        out.append({"seat": SEATS[seat], "turn": turn, "hex": BOARD.names[h],
-                    "tile": TILE_TYPES[t].name, "rotation": r,
-                    "kind": "displace" if kind == K_DISPLACE else "place",
-                    "move": label + (" (displaces)" if kind == K_DISPLACE else "")})
-    return out
-
-
 def replay(trace):
     """Yield (BattlePosition, move) before and after every move of a Battle trace."""
     pos = BattlePosition(trace.rules, dots=trace.data["dots"])
@@ -1442,7 +1498,7 @@ def replay(trace):
     for mv in trace.moves:
         if mv["kind"] != "pass":
             kind = K_DISPLACE if mv["kind"] == "displace" else K_PLACE
-            pos.play(SEATS.index(mv["seat"]), kind, BOARD.hex_id(mv["hex"]),
+            pos.play(SEATS.index(mv["seat"]), kind, pos.board.hex_id(mv["hex"]),
                      _type(mv["tile"]), mv["rotation"])
         yield pos, mv
 
@@ -1451,16 +1507,37 @@ def _type(name: str) -> int:
     return next(i for i, t in enumerate(TILE_TYPES) if t.name == name)
 
 
-def verify(trace, end_reasons) -> None:
-    """Replay with BattlePosition: hands from the recorded bags, every move legal and from the
-    mover's hand, passes only without a legal move, tiles conserved (board + hand + bag +
-    the opponent's capture pile), declared winner, reason, scores and columns right."""
-    rules = trace.rules
+def _row_by_seat(trace) -> dict[str, Any]:
+    """The trace's result row by seat: under the pie rule the row is by player (the columns of
+    a swapped game exchanged, engine.exchange_seats); a swap is checked to be where the rule
+    offers it, the second decision."""
+    from sim.engine import exchange_seats
+
     row = trace.row
-    hs = rules["hand_size"]
+    if trace.data.get("swapped"):
+        assert trace.rules["swap"], "a swap without the pie rule"
+        assert trace.moves[1].get("after_swap"), "the swap is not at the second decision"
+        return {k: np.asarray(v).item() for k, v in
+                exchange_seats({k: np.asarray(v) for k, v in row.items()}, np.array(True), list(SEATS)).items()}
+    assert not any(m.get("after_swap") for m in trace.moves), "a swap move in an unswapped game"
+    return row
+
+
+def verify(trace, end_reasons) -> None:
+    """Replay with BattlePosition: hands from the recorded bags (each seat's own tile set and
+    hand size), every move legal and from the mover's hand, passes only without a legal move,
+    tiles conserved (board + hand + bag + the opponent's capture pile), declared winner, reason,
+    scores and columns right."""
+    rules = trace.rules
+    row = _row_by_seat(trace)
     bags = [list(b) for b in trace.data["bags"]]
-    full = sorted(bags[0])
-    hands = [[bags[q].pop() for _ in range(min(hs, len(bags[q])))] for q in range(2)]
+    full = [sorted(b) for b in bags]
+    counts = tile_counts(rules, list(SEATS))
+    for q in range(2):
+        assert full[q] == sorted(np.repeat(np.arange(len(TILE_TYPES)), counts[q]).tolist()), \
+            f"seat {SEATS[q]}'s bag is not its tile set"
+    hands = [[bags[q].pop() for _ in range(min(hs, len(bags[q])))]
+             for q, hs in enumerate(hand_sizes(rules, list(SEATS)))]
     pos = BattlePosition(rules, dots=trace.data["dots"])
     winner, reason, consec = None, None, 0
     passes, tblock = [0, 0], [False, False]
@@ -1486,7 +1563,7 @@ def verify(trace, end_reasons) -> None:
         t = _type(mv["tile"])
         assert t in hands[q], f"move {i}: {mv['tile']} not in hand {hands[q]}"
         kind = K_DISPLACE if mv["kind"] == "displace" else K_PLACE
-        pos.play(q, kind, BOARD.hex_id(mv["hex"]), t, mv["rotation"])  # raises if illegal
+        pos.play(q, kind, pos.board.hex_id(mv["hex"]), t, mv["rotation"])  # raises if illegal
         hands[q].remove(t)
         if bags[q]:
             hands[q].append(bags[q].pop())
@@ -1499,7 +1576,7 @@ def verify(trace, end_reasons) -> None:
         reason = "turn_cap"
     for q in range(2):
         on_board = [t for (s, t, _) in pos.tiles.values() if s == q]
-        assert sorted(on_board + hands[q] + bags[q] + pos.captured[1 - q]) == full, \
+        assert sorted(on_board + hands[q] + bags[q] + pos.captured[1 - q]) == full[q], \
             f"seat {q}: tiles not conserved"
         assert row[f"hexflow_passes_{SEATS[q]}"] == passes[q]
         assert row[f"hexflow_battle_displacements_{SEATS[q]}"] == pos.captures[q]
@@ -1512,6 +1589,9 @@ def verify(trace, end_reasons) -> None:
         a, b = scores[0][0], scores[1][0]
         winner = None if a == b else (0 if a > b else 1)
         assert (row["score_A"], row["score_B"]) == (a, b)
+    else:  # a path or no-move win scores base_score (the card gives no Battle path score)
+        won = [0, 0] if winner is None else [rules["base_score"] * (q == winner) for q in range(2)]
+        assert (row["score_A"], row["score_B"]) == tuple(won), (row["score_A"], row["score_B"], won)
     assert end_reasons[row["end_reason"]] == reason, \
         f"declared {end_reasons[row['end_reason']]}, replay gives {reason}"
     assert row["winner"] == (-1 if winner is None else winner)
@@ -1581,9 +1661,10 @@ def _overlay(ax, pos: BattlePosition, captured_hexes, small: bool) -> None:
 
     from matplotlib.patches import RegularPolygon
 
-    for h in range(BOARD.size):
-        x, y = BOARD.centre[h]
-        tint = _ZONE_TINT[zone_of(h)]
+    cols = board_columns(pos.rules)
+    for h in range(pos.board.size):
+        x, y = pos.board.centre[h]
+        tint = _ZONE_TINT[zone_of(h, cols)]
         if tint:
             ax.add_patch(RegularPolygon((x, y), 6, radius=0.97, orientation=math.pi / 6,
                                         facecolor=tint, alpha=0.13, edgecolor="none", zorder=4))
@@ -1604,7 +1685,8 @@ def draw_battle(trace, path: str, every_move: bool = False) -> None:
     from .draw import _board
     from .rules import END_REASONS
 
-    corner_names = {s: START_CORNERS[s] for s in SEATS}
+    cols = board_columns(trace.rules)
+    corner_names = start_corners(cols)
     row = trace.row
     winner = "draw" if row["winner"] < 0 else SEATS[row["winner"]]
     head = (f"HEXFLOW battle, game {trace.game_index}: winner {winner} "
@@ -1615,7 +1697,7 @@ def draw_battle(trace, path: str, every_move: bool = False) -> None:
     taken: set[int] = set()
     for pos, mv in replay(trace):
         if mv is not None and mv["kind"] == "displace":
-            taken.add(BOARD.hex_id(mv["hex"]))
+            taken.add(pos.board.hex_id(mv["hex"]))
         if mv is not None and every_move:
             frames.append((dict(pos.tiles), set(taken), mv))
     if every_move:
@@ -1639,7 +1721,8 @@ def draw_battle(trace, path: str, every_move: bool = False) -> None:
         _overlay(ax, pos, taken, False)
         lines = [f"{i + 1:>2}. {m['seat']} {m['move']}" for i, m in enumerate(trace.moves)]
         text = "\n".join(lines[:60]) + ("\n..." if len(lines) > 60 else "")
-        legend = ("territory: A a-c (blue), contested d-f,\nB g-i (red); dashed purple ring =\n"
+        za, zc, zb = zone_letters(cols)
+        legend = (f"territory: A {za} (blue), contested {zc},\nB {zb} (red); dashed purple ring =\n"
                   "a tile was displaced there\n\n")
         fig.text(0.70, 0.95, legend + "moves (tile code + rotation, hex)\n\n" + text, va="top",
                  family="monospace", fontsize=7)

@@ -44,6 +44,7 @@ from . import battle as BT
 from . import kernel as K
 from . import race
 from . import rules as R
+from .board import DEFAULT_DOTS, board_of, non_corner_hexes
 from .race import (
     CONSEC,
     CUR,
@@ -65,6 +66,7 @@ from .race import (
     TURN,
     WINNER,
 )
+from .tiles import orientation_tables
 
 # position.st fields after Race's (PATH_OWNER: the seat whose path ended the game, -1 if none)
 PATH_OWNER = race.PATH_OWNER
@@ -90,7 +92,7 @@ class Tables(NamedTuple):
     nh: np.int64
     n_types: np.int64
     pass_move: np.int64
-    hand_size: np.int64
+    hand_size: np.int64  # the larger seat's hand: the width of position.hand (hand_of per seat)
     no_move_loses: np.bool_  # rules.no_move == "lose"
     first: np.int64  # rules.first_player: kernel.FIRST_RANDOM / FIRST_A / FIRST_B
     dots_random: np.bool_  # rules.dots == "random"
@@ -105,16 +107,21 @@ class Tables(NamedTuple):
     rot_of: np.ndarray  # int64[n_types, 6]: those rotations
     net_mask: np.ndarray  # int64[n_types, 6, 2]: side mask of each network of (type, rotation)
     emask_t: np.ndarray  # int64[n_types, 6]: sides carrying a line of (type, rotation)
-    tileset: np.ndarray  # int64[tiles]: one seat's tiles before the shuffle
+    tileset: np.ndarray  # int64[2, tiles]: each seat's tiles before the shuffle (rules.tile_sets)
+    nbag: np.ndarray  # int64[2]: how many tiles each seat has (its row of tileset, -1 after)
+    hand_of: np.ndarray  # int64[2]: each seat's hand size (rules.hand_size, per seat)
     dots_fixed: np.ndarray  # int64[nh]
     dot_pool: np.ndarray  # int64[13]: the dots laid at random with dots = "random"
     free_hexes: np.ndarray  # int64[nh - 4]
+    dot_mult: np.ndarray  # int64[6]: stalemate multiplier by dots (rules.dot_multipliers)
+    base_score: np.int64  # a path (or no-move) win's score (rules.base_score)
     tz: np.ndarray  # int64[2, nh]: any tile on h is transit-valid for seat q (battle_tables)
     startm: np.ndarray  # int64[2, nh]: start hexes of each seat
     goalm: np.ndarray  # int64[2, nh]: goal hexes of each seat
     firstc: np.ndarray  # int64[2, 2]: each seat's starting corners
     corner_any: np.ndarray  # int64[nh]: 1 on the four corners (never displaced)
-    lk0: np.ndarray  # int64[nh * 12]: the empty board's link table (battle.empty_links)
+    lk0: np.ndarray  # int64[nh * 12]: the empty board's link table (kernel.empty_links)
+    br: BT.Rules  # the tables above that battle.py's helpers read, as one value
 
 
 class Position(NamedTuple):
@@ -132,29 +139,26 @@ class Position(NamedTuple):
     work: np.ndarray  # int64[11, max(max_moves, nh * 2 + 1)]
 
 
-class Scratch(NamedTuple):
-    """The greedy's working arrays (as battle._battle_play allocated them)."""
-
-    maps: np.ndarray
-    dq: np.ndarray
-    arr: np.ndarray
-    crit: np.ndarray
-    cnt: np.ndarray
-    avoid: np.ndarray
-    mark: np.ndarray
-    stack: np.ndarray
-    cs: np.ndarray
-    targ: np.ndarray
-    fit: np.ndarray
+# the greedy's working arrays (battle.Scratch, as the chunk kernel allocates them)
+Scratch = BT.Scratch
 
 
 def build_tables(rules: dict[str, Any]) -> Tables:
-    tb = R.Tables(rules)
+    """The Battle tables of a resolved rule set on the board of board_columns (battle.battle_tables:
+    territories, starts and goals by its width), with each seat's tile set and hand size and the
+    score tables (as race.build_tables)."""
+    seats = ["A", "B"]
+    cols = rules["board_columns"]
+    nbr = board_of(cols).nbr.astype(np.int64)
+    n_orient, rot_of, net_mask = (a.astype(np.int64) for a in orientation_tables())
+    emask = (net_mask[:, :, 0] | net_mask[:, :, 1]).astype(np.int64)
     tz, startm, goalm, firstc, corner_any = BT.battle_tables(rules)
     cfg = BT._bcfg(rules)
-    nh = tb.nbr.shape[0]
-    n_types = tb.n_orient.shape[0]
-    hs = int(rules["hand_size"])
+    nh = nbr.shape[0]
+    n_types = n_orient.shape[0]
+    hand_of = np.array(R.hand_sizes(rules, seats), np.int64)
+    hs = int(hand_of.max())
+    tileset, nbag = R.tile_sets(rules, seats)
     greedy = next(b for b in R.BOTS if b.code == K.BOT_GREEDY)
     dflt = {p.name: p.default for p in greedy.params}
     return Tables(
@@ -164,8 +168,11 @@ def build_tables(rules: dict[str, Any]) -> Tables:
         np.int64(rules["battle_tokens"]), np.int64(rules["battle_capture_points"]),
         np.bool_(rules["battle_stalemate_length"] == "path"),
         np.float64(dflt["block_weight"]), np.float64(dflt["stalemate_weight"]), cfg,
-        tb.nbr, tb.n_orient, tb.rot_of, tb.net_mask, tb.emask, tb.tileset, tb.dots, tb.dot_pool, tb.free,
-        tz, startm, goalm, firstc, corner_any, BT.empty_links(tb.nbr))
+        nbr, n_orient, rot_of, net_mask, emask, tileset, nbag, hand_of, R.dots_for(rules),
+        np.array([d for _, d in DEFAULT_DOTS], dtype=np.int64), non_corner_hexes(cols), R.dot_multiplier_table(rules),
+        np.int64(rules["base_score"]), tz, startm, goalm, firstc, corner_any, K.empty_links(nbr),
+        BT.Rules(cfg, nbr, n_orient, rot_of, net_mask, emask, tz, startm, goalm, firstc, corner_any,
+                 np.int64(rules["battle_capture_points"])))
 
 
 tables = engine.per_rules(build_tables)
@@ -201,7 +208,7 @@ def _blank_position(t):
     st[PATH_OWNER] = -1
     sq = np.zeros((4, 2), np.int64)
     sq[Q_TOKENS, :] = t.tokens
-    return Position(hx, netid, np.zeros((7, nn), np.int64), np.empty((2, t.tileset.shape[0]), np.int64),
+    return Position(hx, netid, np.zeros((7, nn), np.int64), np.empty((2, t.tileset.shape[1]), np.int64),
                     np.empty((2, t.hand_size), np.int64), np.empty((2, nh * 12), np.int64), sq, st,
                     np.empty((11, max(t.max_moves, nn + 1)), np.int64))
 
@@ -218,9 +225,10 @@ def new_position(t, rng):
     st[CUR] = st[FIRST]
     shuf = pos.work[W_STACK, :t.free_hexes.shape[0]]
     K._lay_dots(rng, t.dots_random, t.free_hexes, t.dot_pool, t.dots_fixed, shuf, pos.hx[H_DOTS], pos.hx[H_MULT])
-    for q in range(2):
-        K._deal(rng, q, t.tileset, t.tileset.shape[0], pos.bag, pos.sq[Q_BAGN], pos.hand, t.hand_size, np.bool_(False),
-                pos.bag)
+    for h in range(t.nh):  # the multipliers of dot_multipliers (the defaults: kernel._lay_dots')
+        pos.hx[H_MULT][h] = t.dot_mult[pos.hx[H_DOTS][h]]
+    for q in range(2):  # each seat's own set and hand size (kernel._deal's draws when alike)
+        race._deal(rng, q, t, pos)
     return pos
 
 
@@ -230,12 +238,17 @@ def to_move(t, pos):
 
 
 @K.hot_inline
+def _board(pos):
+    """The position's rows as battle.py's helpers read the board (battle.Board)."""
+    hx = pos.hx
+    return BT.Board(hx[H_TTYPE], hx[H_TROT], hx[H_TOWNER], hx[H_EMASK], pos.netid, pos.nets[N_NETM], hx[H_NEED],
+                    hx[H_NOWN:H_NOWN + 2], hx[H_FPOS], hx[H_FRONT], hx[H_MULT])
+
+
+@K.hot_inline
 def _gen(t, pos, p, pt, pr, mk, mh, mt, mr):
     """battle._gen_moves for seat p on the position (every legal move, in its order)."""
-    hx = pos.hx
-    return BT._gen_moves(p, t.cfg, pos.sq[Q_TOKENS], pos.sq[Q_PLACED], pos.hand, t.n_orient, t.rot_of, t.emask_t,
-                         t.nbr, t.firstc, t.corner_any, hx[H_TTYPE], hx[H_TOWNER], hx[H_EMASK], hx[H_NEED],
-                         hx[H_NOWN:H_NOWN + 2], hx[H_FPOS], pt, pr, mk, mh, mt, mr)
+    return BT._gen_moves(t.br, _board(pos), p, pos.sq[Q_TOKENS], pos.sq[Q_PLACED], pos.hand, pt, pr, mk, mh, mt, mr)
 
 
 @K.hot
@@ -334,29 +347,19 @@ def apply(t, pos, move, rng):
 def stalemate_score(t, pos, q):
     """(score, L) of seat q: battle._path_score or _chain_score (battle_stalemate_length)."""
     w = pos.work
-    hx = pos.hx
     lout = w[W_STAMP, t.nh:t.nh + 2]
-    args = (t.startm, t.tz, t.nbr, hx[H_TTYPE], hx[H_TOWNER], hx[H_EMASK], pos.netid, pos.nets[N_NETM])
     cap = pos.sq[Q_CAPTURES][q]
     if t.stalemate_path:
-        sc = BT._path_score(q, cap, t.capture_points, hx[H_MULT], *args, w[W_SEEN], w[W_PNODE], w[W_PSIDE],
-                            w[W_STAMP, :t.nh], lout)
+        sc = BT._path_score(q, cap, t.br, _board(pos), w[W_SEEN], w[W_PNODE], w[W_PSIDE], w[W_STAMP, :t.nh], lout)
     else:
-        sc = BT._chain_score(q, cap, t.capture_points, hx[H_MULT], *args, w[W_SEEN], w[W_STACK],
-                             w[W_STAMP, :t.nh], lout)
+        sc = BT._chain_score(q, cap, t.br, _board(pos), w[W_SEEN], w[W_STACK], w[W_STAMP, :t.nh], lout)
     return sc, lout[0]
 
 
 @njit(cache=True)
 def result(t, pos, capped, res):
     """battle._battle_play's resolution: the stalemate scores, the tallies."""
-    for c in range(res.shape[0]):
-        res[c] = 0
-    winner = pos.st[WINNER]
-    reason = pos.st[REASON]
-    if capped:
-        winner = -1
-        reason = BT.E_TURN_CAP
+    winner, reason = K._result_start(res, pos.st[WINNER], pos.st[REASON], capped)
     for q in range(2):
         sc, ln = stalemate_score(t, pos, q)
         res[BT.O_CHAIN_A + q] = ln
@@ -368,7 +371,7 @@ def result(t, pos, capped, res):
         elif res[BT.O_SCORE_B] > res[BT.O_SCORE_A]:
             winner = 1
     elif winner >= 0:
-        res[BT.O_SCORE_A + winner] = 10
+        res[BT.O_SCORE_A + winner] = t.base_score
     res[BT.O_WINNER] = winner
     res[BT.O_REASON] = reason
     res[BT.O_TURNS] = pos.st[TURN]
@@ -430,12 +433,7 @@ def evaluate(t, pos, seat):
 
 @njit(cache=True)
 def new_scratch(t):
-    nh = t.nh
-    nn = nh * 2
-    return Scratch(np.empty((5, nn), np.int64), np.empty(nn * 12 + 4, np.int64), np.empty((4, 6), np.int64),
-                   np.empty((2, nh), np.int64), np.empty(nh + 2, np.int64), np.empty((2, nh), np.int64),
-                   np.zeros((2, nn), np.int64), np.empty(nn, np.int64), np.zeros((2, 2), np.int64),
-                   np.empty(nh, np.int64), np.empty(64, np.int64))
+    return BT.new_scratch(t.nh)
 
 
 @K.hot_inline
@@ -449,11 +447,7 @@ def _greedy(t, pos, seat, par, s, rng):
     nm = _gen(t, pos, seat, w[W_PT], w[W_PR], mk, mh, mt, mr)
     if nm == 0:
         return t.pass_move
-    hx = pos.hx
-    i = BT._greedy_pick(seat, rng, par[0], par[2], par[3], t.capture_points, hx[H_MULT], nm, mk, mh, mt, mr, t.tz,
-                        t.startm, t.goalm, t.nbr, t.net_mask, t.emask_t, hx[H_TTYPE], hx[H_TROT], hx[H_TOWNER],
-                        hx[H_EMASK], pos.netid, pos.nets[N_NETM], pos.lk, s.maps, s.dq, s.arr, s.crit, s.cnt,
-                        s.avoid, s.mark, s.stack, s.cs)
+    i = BT._greedy_pick(t.br, _board(pos), seat, rng, par, nm, mk, mh, mt, mr, pos.lk, s)
     return encode(t, mk[i], mh[i], mt[i], mr[i])
 
 
@@ -461,12 +455,9 @@ def _greedy(t, pos, seat, par, s, rng):
 def _random(t, pos, seat, s, rng):
     """battle._random_pick: uniform over the legal moves; the pass without one."""
     w = pos.work
-    hx = pos.hx
     mk, mh, mt, mr = w[W_MK], w[W_MH], w[W_MT], w[W_MR]
-    if not BT._random_pick(seat, rng, t.cfg, pos.sq[Q_TOKENS], pos.sq[Q_PLACED], pos.hand, t.n_orient, t.rot_of,
-                           t.emask_t, t.nbr, t.firstc, t.corner_any, hx[H_TTYPE], hx[H_TOWNER], hx[H_EMASK],
-                           hx[H_NEED], hx[H_NOWN:H_NOWN + 2], w[W_PT], w[W_PR], mk, mh, mt, mr, hx[H_FRONT],
-                           pos.st[NFRONT], hx[H_FPOS], s.targ, s.fit):
+    if not BT._random_pick(t.br, _board(pos), seat, rng, pos.sq[Q_TOKENS], pos.sq[Q_PLACED], pos.hand, pos.st[NFRONT],
+                           w[W_PT], w[W_PR], mk, mh, mt, mr, s):
         return t.pass_move
     return encode(t, mk[0], mh[0], mt[0], mr[0])
 

@@ -69,10 +69,33 @@ MODE_PARAMS: dict[str, tuple[str, ...]] = {
                            "dot_multipliers", "board_columns", "opponent_corners", "first_tile", "swap"),
     "battle": _EVERY_MODE + ("no_move", "dot_list", "first_player", "copies_per_type", "battle_goal",
                              "battle_start", "battle_transit_home", "battle_tokens", "battle_orphan",
-                             "battle_capture_points", "battle_stalemate_length"),
-    "tri": _EVERY_MODE + ("stalemate_rule", "board_side", "shared_victory", "wildcard_block"),
+                             "battle_capture_points", "battle_stalemate_length", "tiles", "base_score",
+                             "dot_multipliers", "board_columns", "swap"),
+    "tri": _EVERY_MODE + ("stalemate_rule", "board_side", "shared_victory", "wildcard_block", "tiles",
+                          "base_score", "dot_bonuses"),
     "tri2p": _EVERY_MODE + ("stalemate_rule", "board_side", "shared_victory", "blocked_player_loses",
-                            "block_win_trigger", "copies_per_type"),
+                            "block_win_trigger", "copies_per_type", "tiles", "base_score", "dot_bonuses",
+                            "swap"),
+}
+# why a mode refuses a rule number another mode reads (added to the one-line refusal)
+MODE_REASONS = {
+    ("tri", "dot_multipliers"): "Tri-Board dot hexes add flat bonuses, not multipliers (the card: 'Dot hexes "
+                                "award flat bonus points (not multipliers)'): set dot_bonuses",
+    ("race", "dot_bonuses"): "Race multiplies the base score by its dot hexes: set dot_multipliers",
+    ("battle", "dot_bonuses"): "Battle's stalemate score multiplies by its dot hexes: set dot_multipliers",
+    ("tri", "first_player"): "the card fixes the turn order: III first",
+}
+MODE_REASONS[("tri2p", "dot_multipliers")] = MODE_REASONS[("tri", "dot_multipliers")]
+MODE_REASONS[("tri2p", "first_player")] = MODE_REASONS[("tri", "first_player")]
+# modes that take a hand size by seat
+PER_SEAT_HAND = ("race", "battle", "tri", "tri2p")
+
+
+# why a mode reads no tile points (the tiles.<type>.points refusal says it)
+NO_POINTS = {
+    "race": "Race scores base_score x the dot multipliers of the path and breaks stalemates by hex distance",
+    "battle": "Battle's stalemate score counts every tile of the chain as 1 whatever its type, plus the "
+              "capture points and the dot multipliers; a path win scores base_score",
 }
 
 
@@ -124,16 +147,32 @@ MCTS = _race_mcts()
 # Race parameters the old chunk kernel (kernel._play) does not read: any of them off its default
 # sends random-vs-random games to the engine too (race.py reads them all), so a variant using
 # one plays by its rules with every line-up; at the defaults both paths play the same games.
-# (Battle refuses them: they stay at their defaults there.)
+# Battle's chunk kernel (battle._battle_play) reads none of them either: Battle reads the first
+# five and swap on the engine (battle_engine.py), and the two Race readings stay at their defaults.
 ENGINE_ONLY = ("tiles", "base_score", "dot_multipliers", "board_columns", "opponent_corners",
                "first_tile", "swap")
 
 
-def _tri_on_kernel(seats: Sequence[SeatBot]) -> bool:
-    """Tri-Board random-only line-ups play on the chunk kernel tri._play, which plays the same
-    games as the engine path ~1.7x faster there; every other line-up on the engine, as fast for
-    greedy (docs/rules/hexflow.md, "Tri-Board on the engine")."""
-    return all(s.bot.code == K.BOT_RANDOM for s in seats)
+def _bag_sizes(rules: dict[str, Any], seats: Sequence[str]) -> list[int]:
+    """Tiles in each seat's bag under these rules (the Tri modes: tri_engine.tri_tile_sets)."""
+    if _is_tri(rules):
+        return tri_engine.tri_tile_sets(rules, list(seats))[1].tolist()
+    return R.tile_counts(rules, list(seats)).sum(axis=1).tolist()
+
+
+# Tri-Board rules tri._play (the engine's rule functions in a chunk loop of their own) does not
+# play: the pie rule is the engine drivers' (sim.engine.play_game), so `swap` sends random-only
+# tri2p games to the engine too
+TRI_ENGINE_ONLY = ("swap",)
+
+
+def _tri_on_kernel(rules: dict[str, Any], seats: Sequence[SeatBot]) -> bool:
+    """Tri-Board random-only line-ups play on tri._play, which plays the engine drivers' games with
+    the same rule functions ~1.7x faster there; every other line-up on the engine, as fast for
+    greedy (docs/rules/hexflow.md, "Tri-Board on the engine"), and so do random-only games under
+    the pie rule (TRI_ENGINE_ONLY)."""
+    defaults = {p.name: p.default for p in R.PARAMS}
+    return all(s.bot.code == K.BOT_RANDOM for s in seats) and all(rules[k] == defaults[k] for k in TRI_ENGINE_ONLY)
 
 
 def _on_kernel(rules: dict[str, Any], seats: Sequence[SeatBot]) -> bool:
@@ -141,7 +180,7 @@ def _on_kernel(rules: dict[str, Any], seats: Sequence[SeatBot]) -> bool:
     battle._battle_play), which play the same games as the engine path faster there (Race ~1.4x,
     Battle ~1.3x); every other line-up on the engine, as fast or faster for greedy
     (docs/rules/hexflow.md, "Speed of the two paths"), and so do random-vs-random games under a
-    Race rule the kernel does not read (ENGINE_ONLY, or a hand size by seat)."""
+    rule the kernels do not read (ENGINE_ONLY, or a hand size by seat)."""
     defaults = {p.name: p.default for p in R.PARAMS}
     return all(s.bot.code == K.BOT_RANDOM for s in seats) and not isinstance(rules["hand_size"], dict) \
         and all(rules[k] == defaults[k] for k in ENGINE_ONLY)
@@ -149,10 +188,9 @@ def _on_kernel(rules: dict[str, Any], seats: Sequence[SeatBot]) -> bool:
 
 def swap_policy(rules: dict[str, Any], seats: Sequence[SeatBot]) -> np.ndarray:
     """The engine drivers' pie-rule argument (sim.engine.EngineGame.swap_policy): SWAP_OFF without
-    `swap`, else per player a coin for random bots and its own judgement for the others. Only
-    Race offers it so far (the other modes refuse the key; their columns are not turned back to
-    the players yet)."""
-    if not rules["swap"] or rules["mode"] != "race":
+    `swap`, else per player a coin for random bots and its own judgement for the others. Race and
+    Battle offer it here (tri2p: tri_engine.swap_policy; the 3-player tri refuses the key)."""
+    if not rules["swap"] or rules["mode"] not in ("race", "battle"):
         return np.full(len(seats), engine.SWAP_OFF, np.int64)
     return np.array([engine.SWAP_COIN if s.bot.name == "random" else engine.SWAP_JUDGE for s in seats],
                     np.int64)
@@ -204,18 +242,20 @@ def _race_columns(rules, rows, swapped) -> dict[str, np.ndarray]:
 
 
 def _engine_game(t, rules, seats, game_index, run_seed):
-    """One Battle game through the engine's traced driver, replayed: (decisions, result row, the
-    final position, each seat's bag as dealt). Draws only lower bagn, so the bag keeps its
-    shuffled order."""
+    """One Battle game through the engine's traced driver, replayed: (decisions, result row by
+    seat, the final position, each seat's bag as dealt, swapped). Draws only lower bagn, so the
+    bag keeps its shuffled order (each seat's own tiles, then -1s)."""
     codes, par = engine.bot_arrays(seats)
-    rec, res, _ = engine.play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
-                                     swap_policy(rules, seats), np.int64(rules["max_turns"] + 1))
+    rec, res, swapped = engine.play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
+                                           swap_policy(rules, seats), np.int64(rules["max_turns"] + 2))
     pos, rng = engine.start(t, np.uint64(engine.game_seed(np.uint64(run_seed), np.int64(game_index))))
-    bags = np.asarray(pos.bag).copy()
+    bags = [[int(x) for x in b[:n]] for b, n in zip(np.asarray(pos.bag), t.nbag, strict=True)]
     for _, move, state in rec:
+        if move == engine.SWAP_MOVE:  # the pie rule: the position does not change
+            continue
         rng[0] = np.int64(state).view(np.uint64)
         engine.play(t, pos, np.int64(move), rng)
-    return rec, res, pos, bags
+    return rec, res, pos, bags, swapped
 
 
 def _placement(seat, turn, h, tile, r, names=BOARD.names) -> dict[str, Any]:
@@ -266,24 +306,47 @@ def _battle_traced(rules, seats, game_index, run_seed) -> Trace:
     """One Battle game through the engine's traced driver, as a Trace in the move-list format of
     battle.verify and battle.draw_battle (kind place / displace / pass); bags and dots read off
     the replayed position."""
-    from . import battle as BT
 
     t = battle_engine.tables(rules)
-    rec, res, pos, bags = _engine_game(t, rules, seats, game_index, run_seed)
+    names = board_of(rules["board_columns"]).names
+    rec, res, pos, bags, swapped = _engine_game(t, rules, seats, game_index, run_seed)
     moves = []
-    for i, (seat, move, _) in enumerate(rec):
-        if move == t.pass_move:
-            moves.append({"seat": SEATS[seat], "move": "pass", "turn": i + 1, "kind": "pass"})
+    after_swap = False
+    for seat, move, _ in rec:
+        if move == engine.SWAP_MOVE:
+            after_swap = True  # the next move is the first player's, from the second seat
             continue
-        x = move // (t.n_types * 6)  # battle_engine.decode
-        mv = _placement(seat, i + 1, x % t.nh, (move // 6) % t.n_types, move % 6)
-        mv["kind"] = "displace" if x >= t.nh else "place"
-        if x >= t.nh:
-            mv["move"] += " (displaces)"
+        turn = len(moves) + 1
+        if move == t.pass_move:
+            mv = {"seat": SEATS[seat], "move": "pass", "turn": turn, "kind": "pass"}
+        else:
+            x = move // (t.n_types * 6)  # battle_engine.decode
+            mv = _placement(seat, turn, x % t.nh, (move // 6) % t.n_types, move % 6, names)
+            mv["kind"] = "displace" if x >= t.nh else "place"
+            if x >= t.nh:
+                mv["move"] += " (displaces)"
+        if after_swap:
+            mv["after_swap"] = True
+            mv["move"] = "after the swap (pie rule): " + mv["move"]
+            after_swap = False
         moves.append(mv)
-    row = {k: v[0].item() for k, v in BT.columns(res[None, :]).items()}
-    data = {"bags": bags.tolist(), "dots": np.asarray(pos.hx[battle_engine.H_DOTS]).tolist()}
+    cols = _battle_engine_columns(rules, res[None, :], np.array([swapped]))
+    row = {k: v[0].item() for k, v in cols.items()}
+    data = {"bags": bags, "dots": np.asarray(pos.hx[battle_engine.H_DOTS]).tolist(), "swapped": bool(swapped)}
     return Trace("hexflow", dict(rules), list(SEATS), game_index, run_seed, moves, row, data)
+
+
+def _battle_engine_columns(rules, rows, swapped) -> dict[str, np.ndarray]:
+    """Outcome columns of Battle result rows from the engine: by player, plus `swapped`, under the
+    pie rule (engine.exchange_seats: the winner and every per-seat column)."""
+    from . import battle as BT
+
+    cols = BT.columns(rows)
+    if not rules["swap"]:
+        return cols
+    cols = engine.exchange_seats(cols, swapped, list(SEATS))
+    cols["swapped"] = np.asarray(swapped, np.bool_).copy()
+    return cols
 
 
 class HexflowGame(Game):
@@ -309,26 +372,33 @@ class HexflowGame(Game):
         rules["tiles"] = R.canonical_tiles(rules, where, seats)
         R.validate(rules, where)
         mode = rules["mode"]
-        if isinstance(rules["hand_size"], dict) and mode != "race":
+        if isinstance(rules["hand_size"], dict) and mode not in PER_SEAT_HAND:
             raise VariantError(f"{where}: [rules] hand_size = {rules['hand_size']!r}: a hand size by "
-                               f"seat is read in mode 'race' only; allowed in mode {mode!r}: one "
-                               f"whole number in [1, 6]")
+                               f"seat is read in modes {', '.join(PER_SEAT_HAND)} only; allowed in mode "
+                               f"{mode!r}: one whole number in [1, 6]")
         for name, entry in rules["tiles"].items():
-            if "points" in entry:
+            if "points" in entry and not _is_tri(rules):
                 raise VariantError(
                     f"{where}: [rules] tiles.{name}.points = {entry['points']!r}: no rule of mode "
-                    f"{mode!r} reads tile points (Race scores base_score x the dot multipliers of "
-                    f"the path and breaks stalemates by hex distance); allowed here: tiles.{name}.count")
-        if mode == "race":
-            for seat, n in zip(seats, R.tile_counts(rules, seats).sum(axis=1), strict=True):
+                    f"{mode!r} reads tile points ({NO_POINTS.get(mode, 'its scores count no tile type')}); "
+                    f"allowed here: tiles.{name}.count")
+            if name == R.WILDCARD_NAME and mode != "tri":
+                raise VariantError(f"{where}: [rules] tiles.{name}: mode {mode!r} has no Wildcard (only "
+                                   f"the 3-player Tri-Board's bag holds one); allowed in mode 'tri'")
+            if name == R.WILDCARD_NAME and "points" in entry:
+                raise VariantError(f"{where}: [rules] tiles.{name}.points: a Wildcard is worth its "
+                                   f"declared type's points (the card); allowed: tiles.{name}.count")
+        if mode in ("race", "battle", "tri", "tri2p"):
+            for seat, n in zip(seats, _bag_sizes(rules, seats), strict=True):
                 if n == 0:
                     raise VariantError(f"{where}: [rules] tiles: seat {seat}'s bag would be empty "
                                        f"(every count 0); allowed: at least one tile per seat")
         for p in self.params:
             if p.name not in MODE_PARAMS[mode] and rules[p.name] != p.default:
+                why = MODE_REASONS.get((mode, p.name), "it would change the variant, not the games")
                 raise VariantError(
                     f"{where}: [rules] {p.name} = {rules[p.name]!r} does not apply to mode {mode!r} "
-                    f"(it would change the variant, not the games); leave it at its default "
+                    f"({why}); leave it at its default "
                     f"{p.default!r}; mode {mode!r} uses: {', '.join(MODE_PARAMS[mode])}")
 
     def bot_defaults(self, rules: dict[str, Any], bot: str) -> dict[str, Any]:
@@ -356,16 +426,17 @@ class HexflowGame(Game):
     def play_chunk(self, rules, seats, first_game, n_games, run_seed):
         if rules["mode"] == "battle":
             if _on_kernel(rules, seats):
-                return _battle_columns(_battle_run(rules, seats, first_game, n_games, run_seed, False)[0])
+                return _battle_columns(_battle_run(rules, seats, first_game, n_games, run_seed))
+            swapped = np.zeros(n_games, np.bool_)
             rows = _engine_chunk(battle_engine.tables(rules), rules, seats, first_game,
-                                 n_games, run_seed)
-            return _battle_columns(rows)
+                                 n_games, run_seed, swapped)
+            return _battle_engine_columns(rules, rows, swapped)
         if _is_tri(rules):
-            if _tri_on_kernel(seats):
-                from .tri import tri_columns, tri_run
+            if _tri_on_kernel(rules, seats):
+                from .tri import tri_run
 
                 res = tri_run(rules, seats, first_game, n_games, run_seed)
-                return {name: res[:, idx].astype(dt) for name, idx, dt in tri_columns(rules)}
+                return {name: res[:, idx].astype(dt) for name, idx, dt in tri_engine.columns(rules)}
             return tri_engine.chunk(rules, seats, first_game, n_games, run_seed)
         if _on_kernel(rules, seats):
             res, _ = _run(rules, seats, first_game, n_games, run_seed, record=False)
@@ -377,7 +448,7 @@ class HexflowGame(Game):
     def engine_replay(self, rules, seats, game_index, run_seed):
         """(tables, decisions) of a game of any mode through the engine."""
         if _is_tri(rules):
-            t, rec, _ = tri_engine.replay(rules, seats, game_index, run_seed)
+            t, rec, _, _ = tri_engine.replay(rules, seats, game_index, run_seed)
             return t, rec
         t = _engine_tables(rules)
         codes, par = engine.bot_arrays(seats)
@@ -552,13 +623,14 @@ class HexflowGame(Game):
                 ("tri2p", {"mode": "tri2p"})]
 
 
-def _battle_run(rules, seats, first_game, n_games, run_seed, record):
+def _battle_run(rules, seats, first_game, n_games, run_seed) -> np.ndarray:
+    """Battle result rows of random and greedy seats on the chunk kernel battle._battle_play."""
     from . import battle as BT
 
     if len(seats) != 2:
         raise ValueError(f"hexflow battle needs 2 seats, got {len(seats)}")
     codes, par = _bot_arrays(seats)
-    return BT.run(_tables(rules), rules, codes, par, first_game, n_games, run_seed, record)
+    return BT.run(battle_engine.tables(rules), codes, par, first_game, n_games, run_seed)
 
 
 def _battle_columns(res):

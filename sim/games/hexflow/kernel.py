@@ -150,6 +150,135 @@ def _link(u, s, nbr, ttype, emask, netid):
         return (n * 2 + netid[n * 6 + o]) << 1
     return -1
 
+
+# ---- the 0-1 search over a link table (Battle's completion costs, Tri-Board's distance maps) ---
+# A queue entry is (cost << Q_BITS) | node: a node popped at a cost above its d is stale (it was
+# reached more cheaply since it was queued) and is skipped.
+Q_BITS = 16
+Q_NODE = (1 << Q_BITS) - 1
+
+
+@hot_inline
+def _start01(d, dq):
+    """Every node at INF and the queue empty: returns (head, tail), both in the middle of dq
+    (int64[12 * nodes + 4]: cost-0 steps go in front of head, cost-1 steps after tail)."""
+    nn = d.shape[0]
+    for i in range(nn):
+        d[i] = INF
+    return nn * 6, nn * 6
+
+
+@hot_inline
+def _seed01(h, ttype, netm, d, dq, head, tail):
+    """Hex h as a source of the search: an empty hex costs 1 (its node h * 2), a placed tile's
+    networks 0. Returns the new (head, tail)."""
+    if ttype[h] < 0:
+        d[h * 2] = 1
+        dq[tail] = (1 << Q_BITS) | (h * 2)
+        tail += 1
+    else:
+        for j in range(2):
+            if netm[h * 2 + j] != 0:
+                d[h * 2 + j] = 0
+                head -= 1
+                dq[head] = h * 2 + j
+    return head, tail
+
+
+@hot_inline  # each caller's copy folds its constant arguments (Tri-Board: no goal, no blocked hex)
+def _search01(lnk, blocked, goal, stop, d, dq, head, tail):
+    """The 0-1 search (breadth first with a double-ended queue: an empty hex costs 1, a joined
+    line 0) from the sources queued in dq[head:tail] (_start01, _seed01), stepping along the link
+    table lnk (lnk[u * 6 + s]: node u's step across side s, as `_link` encodes it, -1 none) and
+    never onto hex `blocked` (-1: none). d[node] receives the cost of the cheapest way to the node,
+    the node's own hex included. Returns the cheapest cost of a node on a goal hex (goal[h] != 0;
+    an empty goal array: no goal, INF); with `stop` it returns as soon as that cost is known,
+    leaving d partly filled."""
+    has_goal = goal.shape[0] > 0
+    best = INF
+    while head < tail:
+        e = dq[head]
+        head += 1
+        u = e & Q_NODE
+        du = e >> Q_BITS
+        if du != d[u]:
+            continue  # stale: expanded at its final cost already
+        if has_goal and goal[u >> 1] != 0 and du < best:
+            best = du
+            if stop:
+                return best
+        b = u * 6
+        for s in range(6):
+            x = lnk[b + s]
+            if x < 0 or x >> 2 == blocked:
+                continue
+            v = x >> 1
+            nd = du + (x & 1)
+            if nd < d[v]:
+                d[v] = nd
+                if x & 1:
+                    dq[tail] = (nd << Q_BITS) | v
+                    tail += 1
+                else:
+                    head -= 1
+                    dq[head] = (nd << Q_BITS) | v
+    return best
+
+
+@hot_inline
+def _relink_hex(h, q, tz, towner, nbr, ttype, emask, netid, netm, lnk):
+    """Keep a link table (lnk[u * 6 + s] = the step of node u across side s) after the tile on
+    hex h changed (placed, or replaced by a displacement): h's own nodes step across the sides
+    their lines cover (none elsewhere), and each neighbour's node facing h steps again. Steps come
+    from `_link`; for q >= 0 (Battle's seat q) a step onto a tile the transit rule keeps q off
+    (not q's, and tz[q, hex] == 0) is -1; for q < 0 every tile may be used (tz and towner unread)."""
+    for j in range(2):
+        u = h * 2 + j
+        m = netm[u]
+        for s in range(6):
+            lnk[u * 6 + s] = _step_of(q, u, s, tz, towner, nbr, ttype, emask, netid) if (m >> s) & 1 else -1
+    for s in range(6):
+        n = nbr[h, s]
+        if n < 0:
+            continue
+        o = (s + 3) % 6
+        if ttype[n] < 0:
+            u = n * 2
+        elif (emask[n] >> o) & 1:
+            u = n * 2 + netid[n * 6 + o]
+        else:
+            continue
+        lnk[u * 6 + o] = _step_of(q, u, o, tz, towner, nbr, ttype, emask, netid)
+
+
+@hot_inline
+def _step_of(q, u, s, tz, towner, nbr, ttype, emask, netid):
+    """`_link`, and for q >= 0 the transit rule: -1 onto a tile of another seat where tz[q] is 0."""
+    e = _link(u, s, nbr, ttype, emask, netid)
+    if q >= 0 and e >= 0 and (e & 1) == 0:
+        n = e >> 2
+        if towner[n] != q and tz[q, n] == 0:
+            return -1
+    return e
+
+
+@hot_inline
+def _result_start(res, winner, reason, capped):
+    """The opening of Race's and Battle's `result`: the row zeroed, and the (winner, end reason)
+    the result starts from: the position's, or a draw by the turn cap."""
+    for c in range(res.shape[0]):
+        res[c] = 0
+    if capped:
+        return np.int64(-1), np.int64(E_TURN_CAP)
+    return winner, reason
+
+
+# tz and towner of a link table without the transit rule (_relink_hex with q < 0 reads neither),
+# and the goal of a search without one (_search01)
+NO_TZ = np.zeros((1, 1), np.int64)
+NO_OWNER = np.zeros(1, np.int64)
+NO_GOAL = np.zeros(0, np.int64)
+
 @njit(cache=True)
 def sets_size(nh):
     """Length of the int64 table _sets fills for a board of nh hexes."""
@@ -311,70 +440,6 @@ def _bfs_sets(src, dst, blocked, g, d, stop):
 
 
 @njit(cache=True)
-def _reach(src, dst, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack, pn, ps, cv, cd):
-    """Can a line still run from corner hex src to corner hex dst (through empty hexes and placed
-    lines that fit)? Depth-first, always trying the neighbour nearest to dst first, so on an open
-    board it walks almost straight there. Returns the node reached on dst (-1: none); pn/ps hold
-    the way back (parent node, side taken from it). seen/stamp: visit marks without clearing;
-    cv, cd: int64[6] scratch."""
-    stamp[0] += 1
-    st = stamp[0]
-    top = 0
-    if ttype[src] < 0:
-        stack[0] = src * 2
-        top = 1
-        seen[src * 2] = st
-        pn[src * 2] = -1
-    else:
-        for j in range(2):
-            if netm[src * 2 + j] != 0:
-                stack[top] = src * 2 + j
-                top += 1
-                seen[src * 2 + j] = st
-                pn[src * 2 + j] = -1
-    while top > 0:
-        top -= 1
-        u = stack[top]
-        h = u >> 1
-        if h == dst:
-            return u
-        m = 63 if ttype[h] < 0 else netm[u]
-        k = 0
-        for s in range(6):
-            if not (m >> s) & 1:
-                continue
-            n = nbr[h, s]
-            if n < 0:
-                continue
-            if ttype[n] < 0:
-                v = n * 2
-            else:
-                o = (s + 3) % 6
-                if not (emask[n] >> o) & 1:
-                    continue
-                v = n * 2 + netid[n * 6 + o]
-            if seen[v] == st:
-                continue
-            seen[v] = st
-            pn[v] = u
-            ps[v] = s
-            # insert by distance to dst, farthest first (the nearest is pushed last)
-            dv = dist[n, dst]
-            i = k
-            while i > 0 and cd[i - 1] < dv:
-                cv[i] = cv[i - 1]
-                cd[i] = cd[i - 1]
-                i -= 1
-            cv[i] = v
-            cd[i] = dv
-            k += 1
-        for i in range(k):
-            stack[top] = cv[i]
-            top += 1
-    return -1
-
-
-@njit(cache=True)
 def _side_order(corners, nbr, dist, order):
     """order[q, h*6 : h*6 + 6]: the sides of hex h with a neighbour, the one nearest to seat q's
     second corner last (ties: higher side last), then -1s; _way pushes them in this order."""
@@ -399,8 +464,9 @@ def _side_order(corners, nbr, dist, order):
 
 @hot
 def _way(q, corners, order, nbr, ttype, emask, netid, netm, seen, stamp, stack, pn, ps):
-    """_reach from seat q's first corner to its second with the neighbour order precomputed
-    (_side_order: nearest to the goal popped first) rather than sorted at every node. Returns
+    """Can a line still run from seat q's first corner to its second (through empty hexes and
+    placed lines that fit)? Depth-first with the neighbour order precomputed (_side_order:
+    nearest to the goal popped first). Returns
     the node reached on the second corner (-1: none); pn/ps hold the way back. Which way it
     finds is free (any way is a witness); only whether one exists matters."""
     src = corners[q, 0]

@@ -385,10 +385,24 @@ class TriPosition:
         self.tiles: dict[int, tuple[int, int, int]] = {}  # hex -> (seat, declared type, rotation)
         self.wild: set[int] = set()
         self.dots = list(dots) if dots is not None else list(self.tb.default_dots())
+        # tile points of each seat's tiles ([rules.tiles.<type>] points, by seat): a tile on the
+        # board is worth its placer's points
+        self.points = [[TILE_TYPES[t].points for t in range(len(TILE_TYPES))] for _ in self.seats]
+        for name, entry in full.get("tiles", {}).items():
+            v = entry.get("points")
+            if v is not None:
+                t = [tt.name for tt in TILE_TYPES].index(name)
+                for q, s in enumerate(self.seats):
+                    self.points[q][t] = v[s] if isinstance(v, dict) else v
 
     # -- helpers
     def seat(self, s: str | int) -> int:
         return self.seats.index(s) if isinstance(s, str) else int(s)
+
+    def tile_points(self, h: int) -> int:
+        """The points of the tile on hex h (its placer's value of its declared type)."""
+        q, t, _ = self.tiles[h]
+        return self.points[q][t]
 
     def hex(self, h: str | int) -> int:
         return self.board.hex_id(h) if isinstance(h, str) else int(h)
@@ -544,5 +558,5 @@ class TriPosition:
             return 1 << 20, 0, 0
         hexes = {x for x, _ in self._component(c)} | {c}
         d = min(int(self.board.dist[x, y]) for x in hexes for y in self.centres)
-        pts = sum(TILE_TYPES[self.tiles[x][1]].points for x in hexes)
+        pts = sum(self.tile_points(x) for x in hexes)
         return d, pts, sum(1 for x in hexes if self.dots[x] >= 2)

@@ -469,13 +469,7 @@ def _reach_winner(t, pos, reach):
 @njit(cache=True)
 def result(t, pos, capped, res):
     """kernel._play's resolution and score: the stalemate reach, the scored path, the tallies."""
-    for c in range(res.shape[0]):
-        res[c] = 0
-    winner = pos.st[WINNER]
-    reason = pos.st[REASON]
-    if capped:
-        winner = -1
-        reason = K.E_TURN_CAP
+    winner, reason = K._result_start(res, pos.st[WINNER], pos.st[REASON], capped)
     # work rows (their contents never carry from one call to the next, see Position): the
     # stalemate reach (_reach_winner), the scored path's nodes
     w = pos.work[W_STACK]

@@ -16,6 +16,8 @@ from .tiles import N_TYPES, TILE_TYPES, TYPE_BY_NAME, orientation_tables, tile_s
 
 # the entries of a [rules.tiles.<type>] table and their ranges
 TILE_KEYS = {"count": (0, 4), "points": (0, 10)}
+# the 3-player Tri-Board's hand-only tile: [rules.tiles.wildcard] count (game.validate: tri only)
+WILDCARD_NAME = "wildcard"
 
 
 @dataclass(frozen=True)
@@ -37,9 +39,9 @@ class TilesParam(Param):
                                f"{self.allowed()}")
         out = {}
         for name, entry in value.items():
-            if name not in TYPE_BY_NAME:
+            if name not in TYPE_BY_NAME and name != WILDCARD_NAME:
                 raise VariantError(f"{where}: tiles.{name}: no such tile type; allowed: "
-                                   f"{', '.join(TYPE_BY_NAME)}")
+                                   f"{', '.join(TYPE_BY_NAME)} (and {WILDCARD_NAME} in mode 'tri')")
             if not isinstance(entry, dict):
                 raise VariantError(f"{where}: tiles.{name} = {entry!r}; allowed: a table of "
                                    f"count and/or points, e.g. [rules.tiles.{name}] count = 1")
@@ -105,8 +107,8 @@ PARAMS: tuple[Param, ...] = (
           choices=("random", "A", "B"),
           seed_text="Flip a coin to determine first player. Winner chooses to play first or second."),
     Param("hand_size", "int", 3,
-          "Tiles in hand (refilled after each turn while the bag lasts); per seat in Race, e.g. "
-          "{ A = 3, B = 4 }.",
+          "Tiles in hand (refilled after each turn while the bag lasts); per seat in Race and "
+          "Battle and the Tri modes, e.g. { A = 3, B = 4 } or { III = 4 }.",
           low=1, high=6, per_seat=True, seed_text="Each player draws 3 tiles to form a starting hand."),
     Param("copies_per_type", "int", 2, "Copies of each of the 11 tile types per player.",
           low=1, high=4, seed_text="22 tiles per player (2 copies each of 11 types)"),
@@ -164,29 +166,41 @@ PARAMS: tuple[Param, ...] = (
           "the best simple line path from a start hex (path: one line through, as the card says).",
           choices=("chain", "path"), omit_default=True,
           seed_text="Longest transit-valid path toward goal (per tile) 1 pt each"),
-    # ---- rule numbers as data (Race reads them; the other modes refuse them until they do) ----
+    # ---- rule numbers as data (each mode reads its own: game.MODE_PARAMS) ----
     TilesParam("tiles", "table", {},
-               "Race: the tile mix per type, [rules.tiles.<type>] count = N (0..4 copies in each "
-               "player's bag, default copies_per_type; 0 leaves the type out, the Block too) and "
-               "points (0..10, default the card's; no Race rule reads tile points, so Race refuses "
+               "Race, Battle and the Tri modes: the tile mix per type, [rules.tiles.<type>] count "
+               "= N (0..4 copies in each player's bag, default copies_per_type, in tri the card's "
+               "list; 0 leaves the type out, the Block too; tri also takes wildcard) and points "
+               "(0..10, default the card's; the Tri modes' tiebreak and draw list sum them, a tile "
+               "worth its placer's points; no Race or Battle rule reads them, so both refuse "
                "them), each one number or a table by seat name, e.g. count = { A = 2, B = 1 }.",
                omit_default=True,
                seed_text="22 tiles per player (2 copies each of 11 types)"),
     Param("base_score", "int", 10,
-          "Race: the tournament base score a win is worth; a path's dot multipliers multiply it.",
+          "Race: the tournament base score a win is worth; a path's dot multipliers multiply it. "
+          "Battle: the score of a path (or no-move) win. Tri modes: a win's score before the "
+          "path's dot bonuses are added.",
           low=1, high=1000, omit_default=True,
           seed_text="Dot hexes multiply the base score of 10 points (tournament play)."),
     Param("dot_multipliers", "table", {"2": 3, "3": 4, "4": 5, "5": 6},
           "Race: the multiplier of a dot hex on the scored path, by its dots (the path's score is "
           "base_score x the sum of the multipliers of its dot hexes; 0 = that dot hex scores "
-          "nothing). The best-scoring path is searched with these values.",
+          "nothing). The best-scoring path is searched with these values. Battle: the multipliers "
+          "of the stalemate score (L x the sum over the chain's dot hexes).",
           low=0, high=50, omit_default=True,
           seed_text="Dots Multiplier Score: 2 x3 ... 5 x6"),
+    Param("dot_bonuses", "table", {"2": 3, "3": 4, "4": 5, "5": 6},
+          "Tri modes: the flat bonus of a dot hex on the winner's scored path, by its dots (a path "
+          "win scores base_score + the sum of the bonuses of its dot hexes; 0 = that dot hex adds "
+          "nothing). The best-scoring path is searched with these values.",
+          low=0, high=50, omit_default=True,
+          seed_text="Dot hexes award flat bonus points (not multipliers). Base win = 10 pts."),
     Param("board_columns", "int", 9,
-          "Race: columns of the board (odd; the card's is 9, 85 hexes). Columns keep the card's "
-          "heights (alternately 9 and 10 hexes), corners stay the top and bottom hexes of the outer "
-          "columns; any width but 9 needs dots = 'none', 'random' or a dot_list (the default "
-          "layout is the 9-column board's).",
+          "Race and Battle: columns of the board (odd; the card's is 9, 85 hexes). Columns keep "
+          "the card's heights (alternately 9 and 10 hexes), corners stay the top and bottom hexes "
+          "of the outer columns; any width but 9 needs dots = 'none', 'random' or a dot_list (the "
+          "default layout is the 9-column board's). Battle: the middle three columns are "
+          "contested, the rest split evenly between the two territories.",
           choices=BOARD_COLUMNS, omit_default=True,
           seed_text="9x9 Main Board -- 85 hexes"),
     Param("opponent_corners", "str", "open",
@@ -248,8 +262,8 @@ def canonical_tiles(rules: dict[str, Any], where: str, seats: list[str]) -> dict
     and hashes, as no table). Refuses seat names these rules do not seat."""
     out: dict[str, Any] = {}
     for name, entry in rules["tiles"].items():
-        t = TYPE_BY_NAME[name]
-        default = {"count": rules["copies_per_type"], "points": TILE_TYPES[t].points}
+        default = {"count": default_count(rules, name),
+                   "points": TILE_TYPES[TYPE_BY_NAME[name]].points if name in TYPE_BY_NAME else None}
         for key, v in entry.items():
             if isinstance(v, dict):
                 bad = [k for k in v if k not in seats]
@@ -261,6 +275,16 @@ def canonical_tiles(rules: dict[str, Any], where: str, seats: list[str]) -> dict
             if v != default[key]:
                 out.setdefault(name, {})[key] = v
     return out
+
+
+def default_count(rules: dict[str, Any], name: str) -> int:
+    """Copies of a tile type in a bag when tiles.<name>.count is not set: copies_per_type (the
+    Wildcard: none), or in the 3-player Tri-Board the card's list (triboard.TRI_DISTRIBUTION)."""
+    if rules["mode"] == "tri":
+        from .triboard import TRI_DISTRIBUTION
+
+        return dict(TRI_DISTRIBUTION).get(name, 0)
+    return 0 if name == WILDCARD_NAME else rules["copies_per_type"]
 
 
 def _by_seat(rules: dict[str, Any], key: str, seats: list[str], default) -> np.ndarray:
@@ -276,7 +300,7 @@ def _by_seat(rules: dict[str, Any], key: str, seats: list[str], default) -> np.n
 def tile_counts(rules: dict[str, Any], seats: list[str]) -> np.ndarray:
     """int64[seats, N_TYPES]: copies of each type in each seat's bag (tiles.<type>.count, else
     copies_per_type)."""
-    return _by_seat(rules, "count", seats, lambda tt: rules["copies_per_type"])
+    return _by_seat(rules, "count", seats, lambda tt: default_count(rules, tt.name))
 
 
 def tile_points(rules: dict[str, Any], seats: list[str]) -> np.ndarray:
@@ -297,10 +321,11 @@ def tile_sets(rules: dict[str, Any], seats: list[str]) -> tuple[np.ndarray, np.n
     return out, sizes.astype(np.int64)
 
 
-def dot_multiplier_table(rules: dict[str, Any]) -> np.ndarray:
-    """int64[6]: the path multiplier of a hex by its dots (0 and 1 dot: 0, a plain hex)."""
+def dot_multiplier_table(rules: dict[str, Any], key: str = "dot_multipliers") -> np.ndarray:
+    """int64[6]: the path multiplier (Race) or, key = "dot_bonuses", flat bonus (the Tri modes)
+    of a hex by its dots (0 and 1 dot: 0, a plain hex)."""
     out = np.zeros(6, np.int64)
-    for k, v in rules["dot_multipliers"].items():
+    for k, v in rules[key].items():
         out[int(k)] = v
     return out
 
@@ -318,8 +343,7 @@ def validate(rules: dict[str, Any], where: str) -> None:
                                f"allowed in mode {rules['mode']!r}: dots = 'default', 'none', "
                                f"'random'")
         return
-    # Battle plays on the card's board (game.validate refuses board_columns there)
-    cols = rules["board_columns"] if rules["mode"] == "race" else 9
+    cols = rules["board_columns"]  # Race and Battle
     board = board_of(cols)
     if cols != 9 and rules["dots"] == "default":
         raise VariantError(f"{where}: [rules] board_columns = {cols}: the default dot layout is the "

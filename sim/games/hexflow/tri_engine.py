@@ -2,8 +2,8 @@
 "tri" (3 seats in the fixed order III, II, I, its own 18-tile bag with the Wildcard) and "tri2p"
 (seats II and III, the Race bag, corner I cut out of the board, the blocked-player loss). The
 modes differ only in table fields (seats, turn order, corners, bag, board links, blocked_loses);
-the rule functions are the same code. They play exactly the games of the chunk kernel
-tri._play: the same bots, the same draws in the same order (dots, then each seat's bag, then the
+the rule functions are the same code. They play exactly the games of the chunk kernel the
+engine was ported from: the same bots, the same draws in the same order (dots, then each seat's bag, then the
 bots' draws; the rules draw nothing after the set-up).
 
 The board of side 14 (105 hexes; index = column by column, top to bottom, see triboard.py;
@@ -35,7 +35,7 @@ from sim.rng import below
 
 from . import kernel as K
 from . import race
-from .kernel import _best_path, _critical, _deal, _find, _lay_dots, _link, _pair_through, _place, _six
+from .kernel import _best_path, _critical, _find, _lay_dots, _link, _pair_through, _place, _six
 from .race import (
     H_ADJ,
     H_DOTS,
@@ -61,7 +61,7 @@ E_PATH, E_OPP_PATH, E_BLOCKED, E_SELF_BLOCKED, E_BOTH_BLOCKED, E_ST_CLOSEST, E_S
 # tiebreak levels (column hexflow_tiebreak)
 TB_NONE, TB_POINTS, TB_DOTS, TB_ORDER = 0, 1, 2, 3
 BOT_RANDOM, BOT_GREEDY = K.BOT_RANDOM, K.BOT_GREEDY
-# TriTables.cfg indices (the chunk kernel tri._play reads cfg)
+# TriTables.cfg indices (build_tables reads cfg)
 C_HAND, C_BLOCK_CONNECTED, C_BLOCKED_LOSES, C_BLOCK_CHECK, C_MAX_TURNS, C_DOTS_RANDOM, \
     C_SHARED, C_WILD_BLOCK, C_STALEMATE = range(9)
 N_CFG = 9
@@ -96,7 +96,7 @@ class Tables(NamedTuple):
     nh: np.int64  # hexes
     n_types: np.int64  # standard tile types (the Wildcard is hand tile WILD = n_types)
     pass_move: np.int64
-    hand_size: np.int64
+    hand_size: np.int64  # the largest seat's hand: the width of position.hand (hand_of per seat)
     block_connected: np.bool_  # rules.block_placement == "connected"
     blocked_loses: np.bool_  # tri2p and rules.blocked_player_loses
     block_tile_only: np.bool_  # rules.block_win_trigger == "block_tile"
@@ -118,12 +118,16 @@ class Tables(NamedTuple):
     rot_of: np.ndarray  # int64[n_types, 6]: those rotations
     net_mask: np.ndarray  # int64[n_types, 6, 2]: side mask of each network of (type, rotation)
     emask_t: np.ndarray  # int64[n_types, 6]: sides carrying a line of (type, rotation)
-    points: np.ndarray  # int64[n_types]: tile points (the tiebreak, the draw list)
-    tileset: np.ndarray  # int64[tiles]: one seat's tiles before the shuffle (WILD = the Wildcard)
+    points: np.ndarray  # int64[ns, n_types]: tile points of each seat's tiles (the tiebreak, the draw list)
+    tileset: np.ndarray  # int64[ns, tiles]: each seat's tiles before the shuffle (WILD = the Wildcard, -1 after)
     dots_fixed: np.ndarray  # int64[nh]: the fixed dot layout (zeros with dots = "none")
     dot_pool: np.ndarray  # int64[k]: the dots laid at random with dots = "random"
     free_hexes: np.ndarray  # int64: the hexes random dots may land on
     lnk0: np.ndarray  # int64[nh * 12]: the empty board's link table (kernel.empty_links)
+    nbag: np.ndarray  # int64[ns]: how many tiles each seat has (its row of tileset)
+    hand_of: np.ndarray  # int64[ns]: each seat's hand size (rules.hand_size, per seat)
+    dot_bonus: np.ndarray  # int64[6]: a path's flat bonus by dots (rules.dot_bonuses)
+    base_score: np.int64  # rules.base_score: what a win is worth before the dot bonuses
 
 
 class Position(NamedTuple):
@@ -144,7 +148,7 @@ class Position(NamedTuple):
 
 
 class Scratch(NamedTuple):
-    """The bots' working arrays (as tri._play allocated them once per chunk)."""
+    """The bots' working arrays (allocated once per chunk)."""
 
     ot: np.ndarray  # options: hand tile, declared type, rotation
     od: np.ndarray
@@ -170,12 +174,43 @@ def tri_seats(rules) -> tuple[str, ...]:
     return TRI_SEATS if rules["mode"] == "tri" else TRI2P_SEATS
 
 
+def tri_tile_sets(rules, seats) -> tuple[np.ndarray, np.ndarray]:
+    """(int64[seats, most tiles], int64[seats]): each seat's tiles before the shuffle, padded with
+    -1, and how many: tri lists the card's distribution in its order (triboard.TRI_DISTRIBUTION,
+    the Wildcard as WILD), tri2p copies_per_type of each type in type order, each count replaced
+    by [rules.tiles.<type>] count (rules.tile_counts; the Wildcard's: tiles.wildcard.count). At
+    the defaults every row is triboard.tri_tile_set() (tri) or tiles.tile_set() (tri2p)."""
+    from .rules import WILDCARD_NAME, default_count, tile_counts
+    from .tiles import TYPE_BY_NAME
+    from .triboard import TRI_DISTRIBUTION
+
+    counts = tile_counts(rules, seats)
+    wild = rules["tiles"].get(WILDCARD_NAME, {}).get("count", default_count(rules, WILDCARD_NAME))
+    names = [n for n, _ in TRI_DISTRIBUTION] if rules["mode"] == "tri" else list(TYPE_BY_NAME)
+    rows = []
+    for q, seat in enumerate(seats):
+        row = []
+        for name in names:
+            if name == WILDCARD_NAME:
+                row += [WILD] * (wild[seat] if isinstance(wild, dict) else wild)
+            else:
+                row += [TYPE_BY_NAME[name]] * int(counts[q, TYPE_BY_NAME[name]])
+        rows.append(row)
+    sizes = np.array([len(r) for r in rows], np.int64)
+    out = np.full((len(seats), max(1, int(sizes.max()))), -1, np.int64)
+    for q, row in enumerate(rows):
+        out[q, :len(row)] = row
+    return out, sizes
+
+
 class TriTables:
-    """Every array the Tri-Board kernel needs, built once per rule set."""
+    """Every array of the Tri-Board tables, built once per rule set (build_tables names them;
+    `tileset` is seat 0's set, `tilesets` every seat's)."""
 
     def __init__(self, rules):
-        from .tiles import TILE_TYPES, orientation_tables, tile_set
-        from .triboard import tri_board, tri_tile_set
+        from .rules import dot_multiplier_table, hand_sizes, tile_points
+        from .tiles import orientation_tables
+        from .triboard import tri_board
 
         tb = tri_board(rules["board_side"])
         self.tb = tb
@@ -203,16 +238,19 @@ class TriTables:
         self.is_centre = np.zeros(tb.size, dtype=np.int64)
         self.is_centre[self.centres] = 1
         self.dcen = self.dist[:, self.centres].min(axis=1).copy()
-        self.points = np.array([t.points for t in TILE_TYPES], dtype=np.int64)
-        self.tileset = (tri_tile_set() if rules["mode"] == "tri"
-                        else tile_set(rules["copies_per_type"]).astype(np.int64))
+        self.points = tile_points(rules, list(seats))
+        self.tilesets, self.nbag = tri_tile_sets(rules, list(seats))
+        self.tileset = self.tilesets[0, :self.nbag[0]].copy()
+        self.hand_of = np.array(hand_sizes(rules, list(seats)), np.int64)
+        self.dot_bonus = dot_multiplier_table(rules, "dot_bonuses")
+        self.base_score = int(rules["base_score"])
         default = tb.default_dots()
         self.dots = default if rules["dots"] in ("default", "random") else np.zeros_like(default)
         self.dot_pool = np.sort(default[default > 0])[::-1].copy()
         free = tb.free_hexes()
         self.free = free[free != self.dead].copy()
         cfg = np.zeros(N_CFG, dtype=np.int64)
-        cfg[C_HAND] = rules["hand_size"]
+        cfg[C_HAND] = self.hand_of.max()
         cfg[C_BLOCK_CONNECTED] = rules["block_placement"] == "connected"
         cfg[C_BLOCKED_LOSES] = rules["mode"] == "tri2p" and rules["blocked_player_loses"]
         cfg[C_BLOCK_CHECK] = ("any_tile", "block_tile").index(rules["block_win_trigger"])
@@ -245,14 +283,15 @@ def build_tables(rules: dict[str, Any]) -> Tables:
         np.bool_(cfg[C_WILD_BLOCK] != 0), np.bool_(cfg[C_DOTS_RANDOM] != 0),
         np.float64(greedy.params[0].default),
         tb.order, order_pos, tb.corners, tb.corner_owner, tb.centres, tb.is_centre, tb.dcen, tb.nbr, tb.dist,
-        tb.n_orient, tb.rot_of, tb.net_mask, tb.emask, tb.points, tb.tileset.astype(np.int64),
-        tb.dots.astype(np.int64), tb.dot_pool.astype(np.int64), tb.free.astype(np.int64), tb.lnk0)
+        tb.n_orient, tb.rot_of, tb.net_mask, tb.emask, tb.points, tb.tilesets,
+        tb.dots.astype(np.int64), tb.dot_pool.astype(np.int64), tb.free.astype(np.int64), tb.lnk0,
+        tb.nbag, tb.hand_of, tb.dot_bonus, np.int64(tb.base_score))
 
 
 tables = engine.per_rules(build_tables)
 
 
-# ---- rule helpers (shared with the chunk kernel tri._play) ------------------------------------
+# ---- rule helpers ----------------------------------------------------------------------------
 @K.hot
 def _centre_mask(c, centres, ttype, netm, par):
     """Bit k set when the lines on corner hex c reach centre hex centres[k]."""
@@ -328,68 +367,21 @@ def _options(p, hand, n_orient, rot_of, wild_block, ot, od, orr):
 @K.hot
 def _relink(h, nbr, ttype, emask, netid, netm, lnk):
     """Keep lnk[u * 6 + s] = _link(u, s) for every node after a tile landed on hex h: the tile's
-    networks, and the nodes of its neighbours that stepped onto the empty hex h."""
-    for j in range(2):
-        u = h * 2 + j
-        m = netm[u]
-        for s in range(6):
-            lnk[u * 6 + s] = _link(u, s, nbr, ttype, emask, netid) if (m >> s) & 1 else -1
-    for s in range(6):
-        n = nbr[h, s]
-        if n < 0:
-            continue
-        o = (s + 3) % 6
-        if ttype[n] < 0:
-            u = n * 2
-        elif (emask[n] >> o) & 1:
-            u = n * 2 + netid[n * 6 + o]
-        else:
-            continue
-        lnk[u * 6 + o] = _link(u, o, nbr, ttype, emask, netid)
+    networks, and the nodes of its neighbours that stepped onto the empty hex h
+    (kernel._relink_hex, every tile usable)."""
+    K._relink_hex(h, K.NO_HEX, K.NO_TZ, K.NO_OWNER, nbr, ttype, emask, netid, netm, lnk)
 
 
 @K.hot
 def _dist_map(src, nsrc, lnk, ttype, netm, d, dq):
     """0-1 BFS from the hexes src[:nsrc] (empty: cost 1, placed: each network cost 0) over the
     potential graph; d[node] = empty hexes to fill on the cheapest way, the node's own included.
-    Steps come from the link table (`_relink`). dq: int64[12 * 2 * NH + 4]. (Race's
-    `kernel._bfs` is the one-source, one-goal case.)"""
-    nn = d.shape[0]
-    for i in range(nn):
-        d[i] = INF
-    head = nn * 6
-    tail = head
+    Steps come from the link table (`_relink`); the search is kernel._search01 with no goal.
+    dq: int64[12 * 2 * NH + 4]. (Race's `kernel._bfs` is the one-source, one-goal case.)"""
+    head, tail = K._start01(d, dq)
     for k in range(nsrc):
-        h = src[k]
-        if ttype[h] < 0:
-            d[h * 2] = 1
-            dq[tail] = h * 2
-            tail += 1
-        else:
-            for j in range(2):
-                if netm[h * 2 + j] != 0:
-                    d[h * 2 + j] = 0
-                    head -= 1
-                    dq[head] = h * 2 + j
-    while head < tail:
-        u = dq[head]
-        head += 1
-        du = d[u]
-        b = u * 6
-        for s in range(6):
-            e = lnk[b + s]
-            if e < 0:
-                continue
-            v = e >> 1
-            w = e & 1
-            if du + w < d[v]:
-                d[v] = du + w
-                if w == 0:
-                    head -= 1
-                    dq[head] = v
-                else:
-                    dq[tail] = v
-                    tail += 1
+        head, tail = K._seed01(src[k], ttype, netm, d, dq, head, tail)
+    K._search01(lnk, K.NO_HEX, K.NO_GOAL, K.FULL, d, dq, head, tail)
 
 
 @K.hot
@@ -454,9 +446,10 @@ def _reach_goal(c, is_centre, dcen, nbr, ttype, emask, netid, netm, seen, stamp,
 
 
 @K.hot
-def _standing(q, c, centres, dist, points, dots, ttype, netm, par):
+def _standing(q, c, centres, dist, points, dots, ttype, towner, netm, par):
     """Draw-list measures of seat q (corner c): hexes from its corner lines to the nearest
-    centre hex (INF without a corner tile), tile points and dot hexes of those lines."""
+    centre hex (INF without a corner tile), tile points (points[placer, type]) and dot hexes of
+    those lines."""
     if ttype[c] < 0:
         return INF, 0, 0
     r0 = _find(par, c * 2) if netm[c * 2] != 0 else -5
@@ -475,7 +468,7 @@ def _standing(q, c, centres, dist, points, dots, ttype, netm, par):
                     on = True
         if not on:
             continue
-        pts += points[ttype[h]]
+        pts += points[towner[h], ttype[h]]
         if dots[h] >= 2:
             nd += 1
         for k in range(centres.shape[0]):
@@ -520,78 +513,85 @@ def _fits(p, h, nopt, nblk, corner_owner, need, emask_t, od, orr, fit):
 
 
 @K.hot
-def _nth_legal(p, h, i, nopt, ot, od, orr, placed_any, corners, corner_owner, ttype, adj, need,
-               emask_t, block_connected, out):
-    """out = (h, tile, declared type, rotation) of the i-th legal option on hex h (0-based, in
+def _nth_legal(t, pos, s, p, h, i, nopt):
+    """s.mv = (h, tile, declared type, rotation) of the i-th legal option on hex h (0-based, in
     option order); False if h has i or fewer. The random bot's fallback after failed draws."""
+    hx = pos.hx
     for k in range(nopt):
-        if _legal(p, h, od[k], orr[k], placed_any, corners, corner_owner, ttype, adj, need,
-                  emask_t, block_connected):
+        if _legal(p, h, s.od[k], s.orr[k], pos.sq[Q_PLACED], t.corners, t.corner_owner, hx[H_TTYPE], hx[H_ADJ],
+                  hx[H_NEED], t.emask_t, t.block_connected):
             if i == 0:
-                out[0] = h
-                out[1] = ot[k]
-                out[2] = od[k]
-                out[3] = orr[k]
+                s.mv[0] = h
+                s.mv[1] = s.ot[k]
+                s.mv[2] = s.od[k]
+                s.mv[3] = s.orr[k]
                 return True
             i -= 1
     return False
 
 
-@K.hot
-def _random_move(p, rng, block_connected, wild_block, corners, corner_owner, n_orient, rot_of,
-                 emask_t, ttype, adj, need, front, nfront, placed_any, hand, ot, od, orr, fit,
-                 out):
-    """Uniform over legal (hex, hand tile, declared type, rotation): rejection sampling over
-    (frontier hex, option) pairs, then, when 24 tries fail, the i-th of all legal pairs in
-    (frontier order, option order) with i uniform. Legality on a frontier hex depends only on
-    need[h] (and the reserved corners), so the pairs are counted per need value (`_fits`)
+@K.hot_inline
+def _random_move(t, pos, s, p, rng):
+    """Uniform over legal (hex, hand tile, declared type, rotation), into s.mv: rejection
+    sampling over (frontier hex, option) pairs, then, when 24 tries fail, the i-th of all legal
+    pairs in (frontier order, option order) with i uniform. Legality on a frontier hex depends
+    only on need[h] (and the reserved corners), so the pairs are counted per need value (`_fits`)
     rather than tested one by one."""
-    nopt = _options(p, hand, n_orient, rot_of, wild_block, ot, od, orr)
+    nopt = _options(p, pos.hand, t.n_orient, t.rot_of, t.wild_block, s.ot, s.od, s.orr)
     if nopt == 0:
         return False
+    hx = pos.hx
+    placed_any = pos.sq[Q_PLACED]
+    nfront = pos.st[NFRONT]
     if placed_any[p] != 0 and nfront > 0:
         for _ in range(24):
-            h = front[below(rng, nfront)]
+            h = hx[H_FRONT][below(rng, nfront)]
             k = below(rng, nopt)
-            if _legal(p, h, od[k], orr[k], placed_any, corners, corner_owner, ttype, adj, need,
-                      emask_t, block_connected):
-                out[0] = h
-                out[1] = ot[k]
-                out[2] = od[k]
-                out[3] = orr[k]
+            if _legal(p, h, s.od[k], s.orr[k], placed_any, t.corners, t.corner_owner, hx[H_TTYPE], hx[H_ADJ],
+                      hx[H_NEED], t.emask_t, t.block_connected):
+                s.mv[0] = h
+                s.mv[1] = s.ot[k]
+                s.mv[2] = s.od[k]
+                s.mv[3] = s.orr[k]
                 return True
     if placed_any[p] == 0:  # the first tile: only the own corner
-        h = corners[p]
+        h = t.corners[p]
         n = 0
         for k in range(nopt):
-            if _legal(p, h, od[k], orr[k], placed_any, corners, corner_owner, ttype, adj, need,
-                      emask_t, block_connected):
+            if _legal(p, h, s.od[k], s.orr[k], placed_any, t.corners, t.corner_owner, hx[H_TTYPE], hx[H_ADJ],
+                      hx[H_NEED], t.emask_t, t.block_connected):
                 n += 1
         if n == 0:
             return False
-        return _nth_legal(p, h, below(rng, n), nopt, ot, od, orr, placed_any, corners,
-                          corner_owner, ttype, adj, need, emask_t, block_connected, out)
+        return _nth_legal(t, pos, s, p, h, below(rng, n), nopt)
+    return _random_fallback(t, pos, s, p, rng, nopt)
+
+
+@K.hot
+def _random_fallback(t, pos, s, p, rng, nopt):
+    """The random bot after 24 failed draws: the i-th legal pair, i uniform over all of them."""
+    hx = pos.hx
+    nfront = pos.st[NFRONT]
     nblk = 0
-    if not block_connected:
+    if not t.block_connected:
         for k in range(nopt):
-            if od[k] == BLOCK:
+            if s.od[k] == BLOCK:
                 nblk += 1
     for x in range(64):
-        fit[x] = -1
+        s.fit[x] = -1
     n = 0
     for j in range(nfront):
-        n += _fits(p, front[j], nopt, nblk, corner_owner, need, emask_t, od, orr, fit)
+        n += _fits(p, hx[H_FRONT][j], nopt, nblk, t.corner_owner, hx[H_NEED], t.emask_t, s.od, s.orr, s.fit)
     if n == 0:
         return False
     i = below(rng, n)
     for j in range(nfront):
-        h = front[j]
-        c = _fits(p, h, nopt, nblk, corner_owner, need, emask_t, od, orr, fit)
+        h = hx[H_FRONT][j]
+        c = _fits(p, h, nopt, nblk, t.corner_owner, hx[H_NEED], t.emask_t, s.od, s.orr, s.fit)
         if i >= c:
             i -= c
             continue
-        return _nth_legal(p, h, i, nopt, ot, od, orr, placed_any, corners, corner_owner, ttype,
-                          adj, need, emask_t, block_connected, out)
+        return _nth_legal(t, pos, s, p, h, i, nopt)
     return False
 
 
@@ -680,171 +680,207 @@ def _upper(p, cp, wo, wq, ns):
 
 
 @K.hot
-def _greedy_move(p, rng, block_weight, defense, ns, block_connected, wild_block, corners, corner_owner,
-                 is_centre, centres, nbr, n_orient, rot_of, net_mask, emask_t, ttype, emask, netid,
-                 netm, par, adj, need, front, nfront, placed_any, hand, ot, od, orr, lnk, dfw, dgo,
-                 dq, crit, cnt, a1, a2, src, newc, wq, end, out):
+def _greedy_move(t, pos, s, p, rng, block_weight, defense):
     """Distance-map player. Per turn, for every seat q: cheapest completion D[q] (empty hexes
     still to fill from q's corner to a centre hex) and maps from the corner (dfw[q]) and from the
-    centre hexes (dgo[q]; the same for every seat). A placement on h then gives q
+    centre hexes (dgo; the same for every seat). A placement on h then gives q
     min(way through the new tile, D[q] or D[q] + 1 if h was on every cheapest way) - exact for
     completion (0). Score = -own + block_weight * (nearest opponent + half the other): wins at
     once, never hands a win over, blocks the most dangerous opponent; pays `defense` when its
     corner network is left with one open line end (an opponent's Block there seals it; half
-    with two in a 3-player game, where two opponents move before it; three times with none)."""
-    nopt = _options(p, hand, n_orient, rot_of, wild_block, ot, od, orr)
+    with two in a 3-player game, where two opponents move before it; three times with none).
+    The move goes to s.mv (hex, hand tile, declared type, rotation); False if it has none.
+    Steps: `_greedy_maps` (per turn), `_greedy_hex` (per candidate hex), `_option_score` and
+    `_keep_best` (per option)."""
+    nopt = _options(p, pos.hand, t.n_orient, t.rot_of, t.wild_block, s.ot, s.od, s.orr)
     if nopt == 0:
         return False
-    nh = ttype.shape[0]
-    nc = centres.shape[0]
-    for k in range(nc):
-        src[k] = centres[k]
-    _dist_map(src, nc, lnk, ttype, netm, dgo, dq)
-    dmin = newc[ns:]
-    for q in range(ns):
-        src[0] = corners[q]
-        _dist_map(src, 1, lnk, ttype, netm, dfw[q], dq)
-        best = INF
-        for k in range(nc):
-            x = centres[k]
-            if ttype[x] < 0:
-                best = min(best, dfw[q, x * 2])
-            else:
-                for j in range(2):
-                    if netm[x * 2 + j] != 0:
-                        best = min(best, dfw[q, x * 2 + j])
-        dmin[q] = best
-        _critical(dfw[q], dgo, best, nh, ttype, crit[q], cnt)
-    first = placed_any[p] == 0
+    _greedy_maps(t, pos, s, p, block_weight)
+    hx = pos.hx
+    first = pos.sq[Q_PLACED][p] == 0
     block_opt = False  # without a Block option only hexes a line points into can take a tile
     for k in range(nopt):
-        if od[k] == BLOCK and not block_connected:
+        if s.od[k] == BLOCK and not t.block_connected:
             block_opt = True
-    ne = _open_ends(p, corners[p], nbr, ttype, emask, netid, netm, par, end)
-    # per-turn opponent weights: an opponent weighs fully when level with or ahead of p (or one
-    # tile from the centre), a quarter otherwise (block only when threatened)
-    for q in range(ns):
-        wq[q] = block_weight if dmin[q] < dmin[p] or dmin[q] <= 2 else 0.25 * block_weight
-    wqt = (wq[0], wq[1], wq[ns - 1])  # ns = 2 or 3; _upper reads the first ns
+    ne = _open_ends(p, t.corners[p], t.nbr, hx[H_TTYPE], hx[H_EMASK], pos.netid, pos.nets[0], pos.nets[1], s.endm)
     # bounds: a candidate leaves each opponent q at most `without` (its cost avoiding h), and p at
     # least the cheapest pair of arrivals; one scoring below the best so far (strictly: ties draw
     # from rng) is skipped without its opponents' searches. Float rounding is monotone, so the
     # bound summed in the score's order never undercuts the score.
     prune = block_weight >= 0.0 and defense >= 0.0
-    wo = newc[2 * ns:]
     bestsc = -1e18
     nbest = 0
+    nfront = pos.st[NFRONT]
     for i in range(nfront + 1):
-        if placed_any[p] == 0:
+        if first:
             if i > 0:
                 break
-            h = corners[p]
+            h = t.corners[p]
         else:
             if i == nfront:
                 break
-            h = front[i]
-            if need[h] == 0 and not block_opt:
+            h = hx[H_FRONT][i]
+            if hx[H_NEED][h] == 0 and not block_opt:
                 continue
-        # _legal's test of the hex itself, once for all the options
-        co = corner_owner[h]
-        if ttype[h] >= 0 or (co >= 0 and co != p) or (not first and adj[h] == 0):
-            continue
-        nd = need[h]
-        for q in range(ns):
-            wo[q] = INF if h == corners[q] else dmin[q] + crit[q, h]
-        wot = (wo[0], wo[1], wo[ns - 1])
-        at1 = h == corners[p]
-        at2 = is_centre[h] == 1
-        # arrivals (the cost of the node a line on side s would join, INF: none) read from the
-        # link table here and handed to _pair_through as tuples: a call with array arguments
-        # pays numba's reference counting, which cost more than its work
-        b = h * 12
-        for s in range(6):
-            e = lnk[b + s]
-            a1[p, s] = INF if e < 0 else dfw[p, e >> 1]
-            a2[s] = INF if e < 0 else dgo[e >> 1]
-        own = _six(a1[p])
-        cen = _six(a2)
-        if prune:
-            m1 = INF
-            m2 = INF
-            for s in range(6):
-                m1 = min(m1, a1[p, s])
-                m2 = min(m2, a2[s])
-            lb = m2 if at1 else (m1 if at2 else m1 + m2)
-            if _upper(p, min(lb, wo[p]), wot, wqt, ns) < bestsc:
-                continue
-        have_opp = False
-        for k in range(nopt):
-            t = od[k]
-            r = orr[k]
-            if not ((not block_connected) if t == BLOCK else
-                    (first or (emask_t[t, r] & nd) != 0)):
-                continue  # _legal's test of the option
-            via = INF
-            for j in range(2):
-                via = min(via, _pair_through(net_mask[t, r, j], own, cen, at1, at2))
-            newc[p] = min(via, wo[p])
-            if prune and _upper(p, newc[p], wot, wqt, ns) < bestsc:
-                continue
-            if not have_opp:
-                have_opp = True
-                for q in range(ns):
-                    if q != p:
-                        for s in range(6):
-                            e = lnk[b + s]
-                            a1[q, s] = INF if e < 0 else dfw[q, e >> 1]
-            for q in range(ns):
-                if q == p:
-                    continue
-                via = INF
-                theirs = _six(a1[q])
-                for j in range(2):
-                    via = min(via, _pair_through(net_mask[t, r, j], theirs, cen, h == corners[q],
-                                                 at2))
-                newc[q] = min(via, wo[q])
-            sc = 0.0
-            if newc[p] == 0:
-                sc = 1e9
-                for q in range(ns):
-                    if q != p and newc[q] == 0:
-                        sc -= 1e6
-            else:
-                hand_over = False
-                sc = -min(newc[p], 30)
-                for q in range(ns):
-                    if q == p:
-                        continue
-                    if newc[q] == 0:
-                        hand_over = True
-                    sc += wq[q] * min(newc[q], 30)
-                if hand_over:
-                    sc -= 1e8
-                ea = ne  # a tile off the corner network's open ends leaves them as they are
-                if first or end[h] != 0:
-                    ea = _ends_after(p, h, t, r, first, corners, nbr, ttype, emask, netid, netm,
-                                     par, net_mask, end, ne)
-                if ea == 0:
-                    sc -= 3.0 * defense
-                elif ea == 1:
-                    sc -= defense
-                elif ea == 2 and ns == 3:
-                    sc -= 0.5 * defense
-            if sc > bestsc:
-                bestsc = sc
-                nbest = 1
-                out[0] = h
-                out[1] = ot[k]
-                out[2] = t
-                out[3] = r
-            elif sc == bestsc:
-                nbest += 1
-                if below(rng, nbest) == 0:
-                    out[0] = h
-                    out[1] = ot[k]
-                    out[2] = t
-                    out[3] = r
+        bestsc, nbest = _greedy_hex(t, pos, s, p, h, rng, nopt, first, ne, prune, defense, bestsc, nbest)
     return nbest > 0
+
+
+@K.hot
+def _greedy_maps(t, pos, s, p, block_weight):
+    """The greedy's maps of a turn: s.dgo from the centre hexes, s.dfw[q] from each seat's corner,
+    each seat's completion cost dmin[q] (s.newc[ns:2ns]), the hexes on all its cheapest ways
+    (s.crit[q]) and the opponent weights s.wq: an opponent weighs fully when level with or ahead
+    of p (or one tile from the centre), a quarter otherwise (block only when threatened)."""
+    ns = t.n_seats
+    nc = t.centres.shape[0]
+    ttype = pos.hx[H_TTYPE]
+    netm = pos.nets[0]
+    for k in range(nc):
+        s.src[k] = t.centres[k]
+    _dist_map(s.src, nc, pos.lnk, ttype, netm, s.dgo, s.dq)
+    dmin = s.newc[ns:]
+    for q in range(ns):
+        s.src[0] = t.corners[q]
+        _dist_map(s.src, 1, pos.lnk, ttype, netm, s.dfw[q], s.dq)
+        best = INF
+        for k in range(nc):
+            x = t.centres[k]
+            if ttype[x] < 0:
+                best = min(best, s.dfw[q, x * 2])
+            else:
+                for j in range(2):
+                    if netm[x * 2 + j] != 0:
+                        best = min(best, s.dfw[q, x * 2 + j])
+        dmin[q] = best
+        _critical(s.dfw[q], s.dgo, best, t.nh, ttype, s.crit[q], s.cnt)
+    for q in range(ns):
+        s.wq[q] = block_weight if dmin[q] < dmin[p] or dmin[q] <= 2 else 0.25 * block_weight
+
+
+@K.hot_inline
+def _greedy_hex(t, pos, s, p, h, rng, nopt, first, ne, prune, defense, bestsc, nbest):
+    """Score every option of the turn on candidate hex h and keep the best (bestsc, nbest: the
+    best score so far and how many options share it; returned updated)."""
+    ns = t.n_seats
+    hx = pos.hx
+    # _legal's test of the hex itself, once for all the options
+    co = t.corner_owner[h]
+    if hx[H_TTYPE][h] >= 0 or (co >= 0 and co != p) or (not first and hx[H_ADJ][h] == 0):
+        return bestsc, nbest
+    dmin = s.newc[ns:]
+    wo = s.newc[2 * ns:]
+    for q in range(ns):
+        wo[q] = INF if h == t.corners[q] else dmin[q] + s.crit[q, h]
+    wot = (wo[0], wo[1], wo[ns - 1])  # ns = 2 or 3; _upper reads the first ns
+    wqt = (s.wq[0], s.wq[1], s.wq[ns - 1])
+    at1 = h == t.corners[p]
+    at2 = t.is_centre[h] == 1
+    # arrivals (the cost of the node a line on side s would join, INF: none) read from the
+    # link table here and handed to _pair_through as tuples: a call with array arguments
+    # pays numba's reference counting, which cost more than its work
+    b = h * 12
+    for side in range(6):
+        e = pos.lnk[b + side]
+        s.a1[p, side] = INF if e < 0 else s.dfw[p, e >> 1]
+        s.a2[side] = INF if e < 0 else s.dgo[e >> 1]
+    own = _six(s.a1[p])
+    cen = _six(s.a2)
+    if prune:
+        m1 = INF
+        m2 = INF
+        for side in range(6):
+            m1 = min(m1, s.a1[p, side])
+            m2 = min(m2, s.a2[side])
+        lb = m2 if at1 else (m1 if at2 else m1 + m2)
+        if _upper(p, min(lb, wo[p]), wot, wqt, ns) < bestsc:
+            return bestsc, nbest
+    have_opp = False
+    nd = hx[H_NEED][h]
+    for k in range(nopt):
+        d = s.od[k]
+        r = s.orr[k]
+        if not ((not t.block_connected) if d == BLOCK else (first or (t.emask_t[d, r] & nd) != 0)):
+            continue  # _legal's test of the option
+        via = INF
+        for j in range(2):
+            via = min(via, _pair_through(t.net_mask[d, r, j], own, cen, at1, at2))
+        s.newc[p] = min(via, wo[p])
+        if prune and _upper(p, s.newc[p], wot, wqt, ns) < bestsc:
+            continue
+        if not have_opp:
+            have_opp = True
+            for q in range(ns):
+                if q != p:
+                    for side in range(6):
+                        e = pos.lnk[b + side]
+                        s.a1[q, side] = INF if e < 0 else s.dfw[q, e >> 1]
+        for q in range(ns):
+            if q != p:
+                via = INF
+                theirs = _six(s.a1[q])
+                for j in range(2):
+                    via = min(via, _pair_through(t.net_mask[d, r, j], theirs, cen, h == t.corners[q], at2))
+                s.newc[q] = min(via, wo[q])
+        sc = _option_score(t, pos, s, p, h, d, r, first, ne, defense)
+        bestsc, nbest = _keep_best(s, rng, sc, bestsc, nbest, h, k)
+    return bestsc, nbest
+
+
+@K.hot_inline
+def _option_score(t, pos, s, p, h, d, r, first, ne, defense):
+    """The greedy's score of type d in rotation r on h, once s.newc[:ns] holds every seat's new
+    completion cost: a win 1e9 (less 1e6 per opponent it completes too), else -own cost +
+    weighted opponents' (each capped at 30), -1e8 if it hands a win over, less `defense` for
+    the open line ends it leaves p's corner network."""
+    ns = t.n_seats
+    if s.newc[p] == 0:
+        sc = 1e9
+        for q in range(ns):
+            if q != p and s.newc[q] == 0:
+                sc -= 1e6
+        return sc
+    hand_over = False
+    sc = 0.0 - min(s.newc[p], 30)
+    for q in range(ns):
+        if q == p:
+            continue
+        if s.newc[q] == 0:
+            hand_over = True
+        sc += s.wq[q] * min(s.newc[q], 30)
+    if hand_over:
+        sc -= 1e8
+    ea = ne  # a tile off the corner network's open ends leaves them as they are
+    if first or s.endm[h] != 0:
+        hx = pos.hx
+        ea = _ends_after(p, h, d, r, first, t.corners, t.nbr, hx[H_TTYPE], hx[H_EMASK], pos.netid, pos.nets[0],
+                         pos.nets[1], t.net_mask, s.endm, ne)
+    if ea == 0:
+        sc -= 3.0 * defense
+    elif ea == 1:
+        sc -= defense
+    elif ea == 2 and ns == 3:
+        sc -= 0.5 * defense
+    return sc
+
+
+@K.hot_inline
+def _keep_best(s, rng, sc, bestsc, nbest, h, k):
+    """Keep option k on h in s.mv if it scores best so far; ties at random (one draw each)."""
+    if sc > bestsc:
+        bestsc = sc
+        nbest = 1
+    elif sc == bestsc:
+        nbest += 1
+        if below(rng, nbest) != 0:
+            return bestsc, nbest
+    else:
+        return bestsc, nbest
+    s.mv[0] = h
+    s.mv[1] = s.ot[k]
+    s.mv[2] = s.od[k]
+    s.mv[3] = s.orr[k]
+    return bestsc, nbest
 
 
 @K.hot
@@ -863,7 +899,7 @@ def _resolve(t, pos, wmask, cmask):
     pts = pos.work[W_SEATS][2 * ns:3 * ns]
     ndh = pos.work[W_SEATS][3 * ns:4 * ns]
     for h in range(nh):
-        pmult[h] = t.points[ttype[h]] if ttype[h] >= 0 else 0
+        pmult[h] = t.points[pos.hx[H_TOWNER][h], ttype[h]] if ttype[h] >= 0 else 0
         dmult[h] = 1 if dots[h] >= 2 else 0
     for q in range(ns):
         grp[q] = q
@@ -967,43 +1003,69 @@ def decode(t, move):
 def _blank_position(t):
     """An empty board before set-up (every array of a Position allocated here)."""
     nh = t.nh
-    nn = nh * 2
     ns = t.n_seats
-    st = np.zeros(N_ST, np.int64)
-    st[REASON] = -1
-    hx = np.zeros((10, nh), np.int64)
-    for r in (H_TTYPE, H_TROT, H_TOWNER, H_FPOS):
-        hx[r, :] = -1
-    nets = np.empty((2, nn), np.int64)
-    for i in range(nn):
-        nets[0, i] = 0
-        nets[1, i] = i
-    netid = np.empty(nh * 6, np.int64)
-    netid[:] = -1
-    work = np.empty((N_W, max(nh * 24 + 4, 3 * t.hand_size * 70)), np.int64)
-    work[W_SEEN, :nn] = 0
-    work[W_STAMP, 0] = 0
-    work[W_ON, :nn] = 0
-    work[W_HC, :nh] = 0
-    return Position(hx, netid, nets, np.empty((ns, t.tileset.shape[0]), np.int64),
-                    np.empty((ns, t.hand_size), np.int64), np.zeros((ns, nh), np.int64), np.empty(nh * 12, np.int64),
-                    np.zeros((N_Q, ns), np.int64), st, work)
+    pos = Position(np.zeros((10, nh), np.int64), np.empty(nh * 6, np.int64), np.empty((2, nh * 2), np.int64),
+                   np.empty((ns, t.tileset.shape[1]), np.int64), np.empty((ns, t.hand_size), np.int64),
+                   np.zeros((ns, nh), np.int64), np.empty(nh * 12, np.int64), np.empty((N_Q, ns), np.int64),
+                   np.empty(N_ST, np.int64), np.empty((N_W, max(nh * 24 + 4, 3 * t.hand_size * 70)), np.int64))
+    nn = nh * 2
+    pos.work[W_SEEN, :nn] = 0
+    pos.work[W_STAMP, 0] = 0
+    pos.work[W_ON, :nn] = 0
+    pos.work[W_HC, :nh] = 0
+    _clear(t, pos)
+    return pos
+
+
+@K.hot
+def _clear(t, pos):
+    """Empty the board of a position in place (the chunk kernel tri._play reuses one position for
+    every game): the tile rows, networks and counters; the frontier rows are read only below
+    st[NFRONT] (0 here), the dots are laid and the bags and hands dealt afresh by `_set_up`, the
+    witness ways are searched afresh there, and the work rows carry nothing from one call to the
+    next (visit marks compare with a stamp that only grows; the path search restores its marks)."""
+    hx = pos.hx
+    for h in range(t.nh):
+        hx[H_TTYPE, h] = -1
+        hx[H_TROT, h] = -1
+        hx[H_TOWNER, h] = -1
+        hx[H_EMASK, h] = 0
+        hx[H_ADJ, h] = 0
+        hx[H_NEED, h] = 0
+        hx[H_FPOS, h] = -1
+    for i in range(t.nh * 6):
+        pos.netid[i] = -1
+    for i in range(t.nh * 2):
+        pos.nets[0, i] = 0
+        pos.nets[1, i] = i
+    for q in range(t.n_seats):
+        for k in range(N_Q):
+            pos.sq[k, q] = 0
+    for k in range(N_ST):
+        pos.st[k] = 0
+    pos.st[REASON] = -1
 
 
 @njit(cache=True)
-def new_position(t, rng):
-    """Set-up in tri._play's order: dots, then each seat's bag and hand (and, with the blocked
-    player's loss, each seat's witness way on the empty board)."""
-    pos = _blank_position(t)
+def _set_up(t, pos, rng):
+    """Set-up in the chunk kernel's order: dots, then each seat's bag and hand (and, with the
+    blocked player's loss, each seat's witness way on the empty board)."""
     shuf = pos.work[W_STACK, :t.free_hexes.shape[0]]
     _lay_dots(rng, t.dots_random, t.free_hexes, t.dot_pool, t.dots_fixed, shuf, pos.hx[H_DOTS], pos.hx[H_MULT])
+    for h in range(t.nh):  # the bonuses of dot_bonuses (the defaults: kernel._lay_dots')
+        pos.hx[H_MULT][h] = t.dot_bonus[pos.hx[H_DOTS][h]]
     for q in range(t.n_seats):
-        _deal(rng, q, t.tileset, t.tileset.shape[0], pos.bag, pos.sq[Q_BAGN], pos.hand, t.hand_size,
-              np.bool_(False), pos.bag)
+        race._deal(rng, q, t, pos)  # kernel._deal's draws for each seat's own set and hand size
         if t.blocked_loses:
             _reach_goal_of(t, pos, q)
     pos.st[CUR] = t.order[0]
     pos.st[FIRST] = t.order[0]
+
+
+@njit(cache=True)
+def new_position(t, rng):
+    pos = _blank_position(t)
+    _set_up(t, pos, rng)
     return pos
 
 
@@ -1045,7 +1107,7 @@ def legal_moves(t, pos, out):
 
 @K.hot_inline
 def _pass(t, pos, cur):
-    """tri._play's pass: counted; the ns-th pass in a row ends the game by the stalemate rule."""
+    """A pass: counted; the ns-th pass in a row ends the game by the stalemate rule."""
     pos.sq[Q_PASS][cur] += 1
     pos.st[CONSEC] += 1
     if pos.st[CONSEC] >= t.n_seats:
@@ -1077,7 +1139,7 @@ def _judge_blocked(t, pos, cur, h, tile):
 
 @K.hot
 def apply(t, pos, move, rng):
-    """One decision of the seat to move (tri._play's turn); the rules draw nothing (a hand
+    """One decision of the seat to move; the rules draw nothing (a hand
     refills from the top of the seat's shuffled bag)."""
     cur = pos.st[CUR]
     pos.st[TURN] += 1
@@ -1139,7 +1201,7 @@ def _outcome(t, pos, capped, reach):
     key = pos.work[W_SEATS][4 * ns:5 * ns]
     for q in range(ns):
         d, pt, nd = _standing(q, t.corners[q], t.centres, t.dist, t.points, pos.hx[H_DOTS], pos.hx[H_TTYPE],
-                              pos.nets[0], pos.nets[1])
+                              pos.hx[H_TOWNER], pos.nets[0], pos.nets[1])
         reach[q] = d
         key[q] = (INF - d) * 1000000 + pt * 1000 + nd
     if reason == E_ST_CLOSEST or (reason == E_BOTH_BLOCKED and t.stalemate_closest):
@@ -1161,7 +1223,7 @@ def _outcome(t, pos, capped, reach):
 
 @njit(cache=True)
 def result(t, pos, capped, res):
-    """tri._play's resolution and scores: the draw list, the winner (first of the winners in turn
+    """The resolution and scores: the draw list, the winner (first of the winners in turn
     order), 10 + the path's dot bonus for a path win, 10 otherwise, and the tallies."""
     for c in range(res.shape[0]):
         res[c] = 0
@@ -1180,9 +1242,9 @@ def result(t, pos, capped, res):
                 winner = q
             if reason == E_PATH or reason == E_OPP_PATH:
                 cq = _centre_mask(t.corners[q], t.centres, pos.hx[H_TTYPE], pos.nets[0], pos.nets[1])
-                res[O_SCORE + q] = 10 + _path_value_of(t, pos, q, cq, pos.hx[H_MULT])
+                res[O_SCORE + q] = t.base_score + _path_value_of(t, pos, q, cq, pos.hx[H_MULT])
             else:
-                res[O_SCORE + q] = 10
+                res[O_SCORE + q] = t.base_score
     res[O_WINNER] = winner
     res[O_REASON] = reason
     res[O_TURNS] = pos.st[TURN]
@@ -1292,21 +1354,14 @@ def new_scratch(t):
 
 @K.hot
 def bot_move(t, pos, seat, code, par, scratch, rng):
-    """tri._play's random and greedy bots on the position's arrays (par: block_weight, defense);
+    """The random and greedy bots on the position's arrays (par: block_weight, defense);
     a bot that finds no legal placement passes."""
     s = scratch
-    hx = pos.hx
     if code == BOT_GREEDY:
         _linked(t, pos)
-        ok = _greedy_move(seat, rng, par[0], par[1], t.n_seats, t.block_connected, t.wild_block, t.corners,
-                          t.corner_owner, t.is_centre, t.centres, t.nbr, t.n_orient, t.rot_of, t.net_mask,
-                          t.emask_t, hx[H_TTYPE], hx[H_EMASK], pos.netid, pos.nets[0], pos.nets[1], hx[H_ADJ],
-                          hx[H_NEED], hx[H_FRONT], pos.st[NFRONT], pos.sq[Q_PLACED], pos.hand, s.ot, s.od, s.orr,
-                          pos.lnk, s.dfw, s.dgo, s.dq, s.crit, s.cnt, s.a1, s.a2, s.src, s.newc, s.wq, s.endm, s.mv)
+        ok = _greedy_move(t, pos, s, seat, rng, par[0], par[1])
     else:
-        ok = _random_move(seat, rng, t.block_connected, t.wild_block, t.corners, t.corner_owner, t.n_orient,
-                          t.rot_of, t.emask_t, hx[H_TTYPE], hx[H_ADJ], hx[H_NEED], hx[H_FRONT], pos.st[NFRONT],
-                          pos.sq[Q_PLACED], pos.hand, s.ot, s.od, s.orr, s.fit, s.mv)
+        ok = _random_move(t, pos, s, seat, rng)
     if not ok:
         return t.pass_move
     return encode(t, s.mv[0], 1 if s.mv[1] == WILD else 0, s.mv[2], s.mv[3])
@@ -1327,34 +1382,71 @@ def columns(rules) -> list[tuple[str, int, object]]:
     return cols
 
 
+def swap_policy(rules, seats) -> np.ndarray:
+    """The engine drivers' pie-rule argument: SWAP_OFF without `swap` (always in the 3-player tri,
+    which refuses it), else per player a coin for random bots and its own judgement (the
+    evaluation, or the search bot's search) for the others, as in Race."""
+    if not rules["swap"]:
+        return np.full(len(seats), engine.SWAP_OFF, np.int64)
+    return np.array([engine.SWAP_COIN if s.bot.name == "random" else engine.SWAP_JUDGE for s in seats],
+                    np.int64)
+
+
 def _bots(rules, seats):
+    """(tables, bot codes, bot parameters, the pie rule's policy)."""
     t = tables(rules)
     if len(seats) != t.n_seats:
         raise ValueError(f"hexflow {rules['mode']} needs {t.n_seats} seats, got {len(seats)}")
     codes, par = engine.bot_arrays(seats)
-    return t, codes, par, np.zeros(len(seats), np.int64)
+    return t, codes, par, swap_policy(rules, seats)
 
 
-def chunk_rows(rules, seats, first_game, n_games, run_seed) -> np.ndarray:
-    """Result rows of games first_game .. first_game + n_games - 1 through engine.play_chunk."""
-    t, codes, par, no_swap = _bots(rules, seats)
+def chunk_rows(rules, seats, first_game, n_games, run_seed, swapped=None) -> np.ndarray:
+    """Result rows (by seat) of games first_game .. first_game + n_games - 1 through
+    engine.play_chunk; `swapped` (bool[n_games]) receives which games the pie rule swapped."""
+    t, codes, par, swap = _bots(rules, seats)
     rows = np.zeros((n_games, t.res_width), np.int64)
-    engine.play_chunk(t, np.uint64(run_seed), np.int64(first_game), np.int64(n_games), codes, par, no_swap, rows,
-                      np.zeros(n_games, np.bool_))
+    if swapped is None:
+        swapped = np.zeros(n_games, np.bool_)
+    engine.play_chunk(t, np.uint64(run_seed), np.int64(first_game), np.int64(n_games), codes, par, swap, rows,
+                      swapped)
     return rows
 
 
+def by_player(rules, cols: dict[str, np.ndarray], swapped) -> dict[str, np.ndarray]:
+    """tri2p columns from the position's seats to the players' where the pie rule swapped them
+    (engine.exchange_seats, and the two bits of hexflow_shared_mask); the same call turns them
+    back."""
+    out = engine.exchange_seats(cols, swapped, list(tri_seats(rules)))
+    m = np.asarray(cols["hexflow_shared_mask"])
+    flipped = ((m & 1) << 1) | ((m >> 1) & 1)
+    out["hexflow_shared_mask"] = np.where(swapped, flipped, m).astype(m.dtype)
+    return out
+
+
+def row_columns(rules, rows, swapped) -> dict[str, np.ndarray]:
+    """Outcome columns of result rows: by player, plus `swapped`, under the pie rule."""
+    cols = {name: rows[:, idx].astype(dt) for name, idx, dt in columns(rules)}
+    if not rules["swap"]:
+        return cols
+    cols = by_player(rules, cols, swapped)
+    cols["swapped"] = np.asarray(swapped, np.bool_).copy()
+    return cols
+
+
 def chunk(rules, seats, first_game, n_games, run_seed) -> dict[str, np.ndarray]:
-    rows = chunk_rows(rules, seats, first_game, n_games, run_seed)
-    return {name: rows[:, idx].astype(dt) for name, idx, dt in columns(rules)}
+    swapped = np.zeros(n_games, np.bool_)
+    rows = chunk_rows(rules, seats, first_game, n_games, run_seed, swapped)
+    return row_columns(rules, rows, swapped)
 
 
 def replay(rules, seats, game_index, run_seed):
-    """(tables, decision records) of one game through engine.play_traced, and its result row."""
-    t, codes, par, no_swap = _bots(rules, seats)
-    rec, res, _ = engine.play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par, no_swap,
-                                     np.int64(rules["max_turns"] + 1))
-    return t, rec, res
+    """(tables, decision records, result row by seat, swapped) of one game through
+    engine.play_traced (a pie-rule swap is a record with move engine.SWAP_MOVE)."""
+    t, codes, par, swap = _bots(rules, seats)
+    rec, res, swapped = engine.play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par, swap,
+                                           np.int64(rules["max_turns"] + 2))
+    return t, rec, res, swapped
 
 
 def traced(game_name, rules, seats, game_index, run_seed):
@@ -1365,22 +1457,32 @@ def traced(game_name, rules, seats, game_index, run_seed):
 
     from .tiles import TILE_TYPES
 
-    t, rec, res = replay(rules, seats, game_index, run_seed)
+    t, rec, res, swapped = replay(rules, seats, game_index, run_seed)
     pos, _ = engine.start(t, np.uint64(engine.game_seed(np.uint64(run_seed), np.int64(game_index))))
     names = _board_names(rules)
     seat_names = tri_seats(rules)
     moves = []
-    for i, (seat, move, _) in enumerate(rec):
-        if move == t.pass_move:
-            moves.append({"seat": seat_names[seat], "move": "pass", "turn": i + 1})
+    after_swap = False
+    for seat, move, _ in rec:
+        if move == engine.SWAP_MOVE:
+            after_swap = True  # the next placement is the first player's, from the second seat
             continue
-        h, wild, d, r = (int(x) for x in decode(t, move))
-        code = TILE_TYPES[d].code
-        moves.append({"seat": seat_names[seat], "turn": i + 1, "hex": names[h], "tile": TILE_TYPES[d].name,
-                      "rotation": r, "wildcard": bool(wild),
-                      "move": f"{'W=' if wild else ''}{code}{r} {names[h]}"})
-    row = {name: res[idx].item() for name, idx, _ in columns(rules)}
-    data = {"bags": np.asarray(pos.bag).tolist(), "dots": np.asarray(pos.hx[H_DOTS]).tolist()}
+        turn = len(moves) + 1
+        if move == t.pass_move:
+            m = {"seat": seat_names[seat], "move": "pass", "turn": turn}
+        else:
+            h, wild, d, r = (int(x) for x in decode(t, move))
+            code = TILE_TYPES[d].code
+            m = {"seat": seat_names[seat], "turn": turn, "hex": names[h], "tile": TILE_TYPES[d].name,
+                 "rotation": r, "wildcard": bool(wild), "move": f"{'W=' if wild else ''}{code}{r} {names[h]}"}
+        if after_swap:
+            m["after_swap"] = True
+            m["move"] = "after the swap (pie rule): " + m["move"]
+            after_swap = False
+        moves.append(m)
+    row = {k: v[0].item() for k, v in row_columns(rules, res[None, :], np.array([swapped])).items()}
+    data = {"bags": [[int(x) for x in b[:n]] for b, n in zip(np.asarray(pos.bag), t.nbag, strict=True)],
+            "dots": np.asarray(pos.hx[H_DOTS]).tolist(), "swapped": bool(swapped)}
     return Trace(game_name, dict(rules), list(seat_names), game_index, run_seed, moves, row, data)
 
 
