@@ -229,3 +229,12 @@ def test_defaults_keep_every_battle_hash_and_the_kernel_route():
     for path in sorted((ROOT / "data" / "baselines" / "hexflow").glob("battle*.json")):
         stored = json.loads(path.read_text())["variant"]
         assert variants.load(stored["spec"]).hash == stored["hash"], path.name
+
+
+def test_rules_command_says_which_parameters_battle_reads():
+    res = CliRunner().invoke(app, ["rules", "hexflow"])
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    for name in ("tiles", "base_score", "dot_multipliers", "board_columns", "hand_size"):
+        i = next(k for k, ln in enumerate(lines) if ln.startswith(f"{name} "))
+        assert "Battle" in lines[i] + lines[i + 1], name
