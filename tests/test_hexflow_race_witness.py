@@ -1,8 +1,8 @@
 """HEXFLOW Race: the blocked-player search (_side_order, _way, _new_witness).
 
 Which way a witness follows is free (a seat is cut off exactly when no way is left, whatever the
-witnesses were), so _way only has to agree with _reach on whether a way exists and return a real
-way; the order table only steers it towards the goal.
+witnesses were), so _way only has to agree with a plain depth-first search (reach_oracle) on
+whether a way exists and return a real way; the order table only steers it towards the goal.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numba import njit
 
 from sim.games.hexflow import kernel as K
 from sim.games.hexflow.board import BOARD, CORNERS
@@ -18,6 +19,70 @@ from tests.test_hexflow import KernelBoard
 
 NH = BOARD.size
 NN = 2 * NH
+
+
+@njit(cache=True)
+def reach_oracle(src, dst, nbr, ttype, emask, netid, netm, dist, seen, stamp, stack, pn, ps, cv, cd):
+    """The oracle (the kernel's search before _way, kept here to check it). Can a line still run
+    from corner hex src to corner hex dst (through empty hexes and placed lines that fit)?
+    Depth-first, always trying the neighbour nearest to dst first. Returns the node reached on
+    dst (-1: none); pn/ps hold the way back (parent node, side taken from it). seen/stamp: visit
+    marks without clearing; cv, cd: int64[6] scratch."""
+    stamp[0] += 1
+    st = stamp[0]
+    top = 0
+    if ttype[src] < 0:
+        stack[0] = src * 2
+        top = 1
+        seen[src * 2] = st
+        pn[src * 2] = -1
+    else:
+        for j in range(2):
+            if netm[src * 2 + j] != 0:
+                stack[top] = src * 2 + j
+                top += 1
+                seen[src * 2 + j] = st
+                pn[src * 2 + j] = -1
+    while top > 0:
+        top -= 1
+        u = stack[top]
+        h = u >> 1
+        if h == dst:
+            return u
+        m = 63 if ttype[h] < 0 else netm[u]
+        k = 0
+        for s in range(6):
+            if not (m >> s) & 1:
+                continue
+            n = nbr[h, s]
+            if n < 0:
+                continue
+            if ttype[n] < 0:
+                v = n * 2
+            else:
+                o = (s + 3) % 6
+                if not (emask[n] >> o) & 1:
+                    continue
+                v = n * 2 + netid[n * 6 + o]
+            if seen[v] == st:
+                continue
+            seen[v] = st
+            pn[v] = u
+            ps[v] = s
+            # insert by distance to dst, farthest first (the nearest is pushed last)
+            dv = dist[n, dst]
+            i = k
+            while i > 0 and cd[i - 1] < dv:
+                cv[i] = cv[i - 1]
+                cd[i] = cd[i - 1]
+                i -= 1
+            cv[i] = v
+            cd[i] = dv
+            k += 1
+        for i in range(k):
+            stack[top] = cv[i]
+            top += 1
+    return -1
 
 
 def side_order(kb: KernelBoard) -> np.ndarray:
@@ -41,7 +106,7 @@ class Search:
                       self.seen, self.stamp, self.stack, self.pn, self.ps)
 
     def reach(self, kb, q):
-        return K._reach(CORNERS[q, 0], CORNERS[q, 1], kb.t.nbr, kb.ttype, kb.emask, kb.netid,
+        return reach_oracle(CORNERS[q, 0], CORNERS[q, 1], kb.t.nbr, kb.ttype, kb.emask, kb.netid,
                         kb.netm, kb.t.dist, self.seen, self.stamp, self.stack, self.pn, self.ps,
                         np.zeros(6, np.int64), np.zeros(6, np.int64))
 
