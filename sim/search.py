@@ -70,8 +70,12 @@ class Tree(NamedTuple):
     prior: np.ndarray  # int64[N]: the greedy move at the node, -1 unknown (not asked yet / too deep)
     depth: np.ndarray  # int64[N]: levels below the root
     size: np.ndarray  # int64[1]: nodes in use
+    hnode: np.ndarray  # int64[H]: open-addressing table (node, move) -> child; -1 = empty slot
+    hmove: np.ndarray  # int64[H]
+    hchild: np.ndarray  # int64[H]
     legal: np.ndarray  # int64[max_moves]
     untried: np.ndarray  # int64[max_moves]
+    kids: np.ndarray  # int64[max_moves]: the child of each legal move at the node being selected from
     reward: np.ndarray  # float64[seats]
     res: np.ndarray  # int64[res_width]
 
@@ -79,11 +83,16 @@ class Tree(NamedTuple):
 @njit(cache=True)
 def new_tree(tables, nodes):
     s = tables.n_seats
+    h = 64
+    while h < 2 * nodes:
+        h *= 2
     return Tree(np.zeros(nodes, np.int64), np.zeros(nodes, np.int64), np.zeros(nodes, np.int64),
                 np.zeros(nodes, np.int64), np.zeros(nodes, np.int64), np.zeros(nodes, np.float64),
                 np.zeros(nodes, np.float64), np.zeros((nodes, s), np.float64), np.full(nodes, -1, np.int64),
                 np.zeros(nodes, np.int64), np.zeros(1, np.int64),
+                np.full(h, -1, np.int64), np.zeros(h, np.int64), np.zeros(h, np.int64),
                 np.zeros(tables.max_moves, np.int64), np.zeros(tables.max_moves, np.int64),
+                np.zeros(tables.max_moves, np.int64),
                 np.zeros(s, np.float64), np.zeros(tables.res_width, np.int64))
 
 
@@ -115,17 +124,30 @@ def _add(tree, parent, move, seat):
         tree.depth[i] = tree.depth[parent] + 1
         tree.sibling[i] = tree.child[parent]
         tree.child[parent] = i
+        j = _slot(tree, parent, move)
+        tree.hnode[j] = parent
+        tree.hmove[j] = move
+        tree.hchild[j] = i
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _slot(tree, node, move):
+    """The hash slot of (node, move): where it is stored, or the empty slot it would go to (the
+    table has at least twice as many slots as the tree has nodes, so probes stay short)."""
+    mask = tree.hnode.shape[0] - 1
+    j = (node * 0x9E3779B1 + move * 0x85EBCA77) & mask
+    while tree.hnode[j] >= 0 and (tree.hnode[j] != node or tree.hmove[j] != move):
+        j = (j + 1) & mask
+    return j
+
+
+@njit(cache=True, inline="always")
 def _child(tree, node, move):
-    ch = tree.child[node]
-    while ch >= 0:
-        if tree.move[ch] == move:
-            return ch
-        ch = tree.sibling[ch]
-    return -1
+    """The child of `node` reached by `move`, -1 if not expanded (one hash look-up: a search with
+    40 moves at a node used to walk 40 siblings for each of them)."""
+    j = _slot(tree, node, move)
+    return tree.hchild[j] if tree.hnode[j] >= 0 else -1
 
 
 # inline="always" on the steps of a search: fewer compile passes (see sim/engine.py, `choose`)
@@ -157,6 +179,7 @@ def _select(tables, tree, node, pos, par, scratch, rng):
     best, best_u = -1, -np.inf
     for i in range(k):
         ch = _child(tree, node, tree.legal[i])
+        tree.kids[i] = ch
         if ch < 0:
             tree.untried[n_untried] = tree.legal[i]
             n_untried += 1
@@ -165,7 +188,7 @@ def _select(tables, tree, node, pos, par, scratch, rng):
         m = g if g_untried else tree.untried[below(rng, n_untried)]
         return _add(tree, node, m, mover), True
     for i in range(k):
-        ch = _child(tree, node, tree.legal[i])
+        ch = tree.kids[i]
         tree.avail[ch] += 1.0
         n = tree.visits[ch]
         u = tree.value[ch, mover] / n + c * np.sqrt(np.log(tree.avail[ch]) / n)
@@ -216,6 +239,7 @@ def _search(tables, root, seat, par, scratch, tree, rng):
     """`par[P_ITER]` iterations from the real position `root` (never changed) for `seat`."""
     scale = par[P_SCALE]
     tree.size[0] = 0
+    tree.hnode[:] = -1
     _add(tree, -1, -1, -1)
     for _ in range(int(par[P_ITER])):
         pos = copy_position(tables, root)
