@@ -127,6 +127,7 @@ def mcts_rate(game: Game, rules: dict, s: list[SeatBot], seconds: float, repeats
         decisions += int((rec[:, 0] == 0).sum()) if rec is not None else sum(
             1 for m in trace.moves if m.get("seat") in (0, game.seat_names(rules)[0]))
     out["iterations"] = iterations
+    out["prior_depth"] = s[0].params.get("prior_depth", 0)  # the root asks greedy (sim/search.py)
     out["playouts_per_second"] = round(decisions * iterations / max(cpu, 1e-9), 1)
     return out
 
@@ -234,7 +235,8 @@ def main(argv=None) -> int:
                 continue
             r = mcts_rate(game, rules, s, args.seconds)
             result["games"][name][f"{label}/mcts_vs_greedy"] = r
-            print(f"{name:9s} {label:12s} mcts({r['iterations']}) vs greedy "
+            prior = f", prior_depth {r['prior_depth']}" if r["prior_depth"] else ""
+            print(f"{name:9s} {label:12s} mcts({r['iterations']}{prior}) vs greedy "
                   f"{r['games_per_second']:>8,.1f} games/s per core; "
                   f"{r['playouts_per_second']:,.0f} playouts/s", flush=True)
             # the middle rung (one reply ahead), where a mode offers it

@@ -7,8 +7,11 @@ Search"): the tree holds the searching seat's information set; every iteration
    plans over many consistent worlds and never reads the opponent's hand or the bag's order;
 2. selects by UCT among the children whose moves are legal in this world, counting each such
    child's availability (the subset-armed bandit of the paper: a child is scored against the
-   number of times it could have been chosen, not its parent's visits);
-3. expands one untried legal move;
+   number of times it could have been chosen, not its parent's visits), plus a progressive bias
+   (Chaslot et al. 2008) towards the game's greedy move at that node: `prior / (visits + 1)`;
+3. expands one untried legal move: the greedy move first where the node knows it (nodes within
+   `prior_depth` levels of the root ask the game's greedy bot once, in the world of the iteration
+   that first expands them), otherwise one drawn uniformly;
 4. rolls out by the uniform or the game's greedy policy, to the end or `rollout_depth` decisions,
    where the game's own evaluation scores the position (a logistic of `evaluate / eval_scale`);
 5. backs up one value per seat (max-n: each seat's node statistics hold that seat's reward), so
@@ -51,7 +54,7 @@ from sim.rng import below
 BOT_MCTS = -2
 # the bot's parameter row (engine.bot_arrays writes it): the declared parameters, then the
 # rollout bot's code and its default parameters
-P_ITER, P_C, P_ROLLOUT, P_DEPTH, P_SCALE, P_ROLL_CODE, P_ROLL_PAR = range(7)
+P_ITER, P_C, P_ROLLOUT, P_DEPTH, P_SCALE, P_PRIOR, P_PRIOR_DEPTH, P_ROLL_CODE, P_ROLL_PAR = range(9)
 ROLLOUT_UNIFORM, ROLLOUT_GREEDY = 0, 1
 
 
@@ -64,9 +67,15 @@ class Tree(NamedTuple):
     visits: np.ndarray  # float64[N]
     avail: np.ndarray  # float64[N]: times the node's move was legal when its parent was selected from
     value: np.ndarray  # float64[N, seats]: summed rewards, one per seat
+    prior: np.ndarray  # int64[N]: the greedy move at the node, -1 unknown (not asked yet / too deep)
+    depth: np.ndarray  # int64[N]: levels below the root
     size: np.ndarray  # int64[1]: nodes in use
+    hnode: np.ndarray  # int64[H]: open-addressing table (node, move) -> child; -1 = empty slot
+    hmove: np.ndarray  # int64[H]
+    hchild: np.ndarray  # int64[H]
     legal: np.ndarray  # int64[max_moves]
     untried: np.ndarray  # int64[max_moves]
+    kids: np.ndarray  # int64[max_moves]: the child of each legal move at the node being selected from
     reward: np.ndarray  # float64[seats]
     res: np.ndarray  # int64[res_width]
 
@@ -74,10 +83,16 @@ class Tree(NamedTuple):
 @njit(cache=True)
 def new_tree(tables, nodes):
     s = tables.n_seats
+    h = 64
+    while h < 2 * nodes:
+        h *= 2
     return Tree(np.zeros(nodes, np.int64), np.zeros(nodes, np.int64), np.zeros(nodes, np.int64),
                 np.zeros(nodes, np.int64), np.zeros(nodes, np.int64), np.zeros(nodes, np.float64),
-                np.zeros(nodes, np.float64), np.zeros((nodes, s), np.float64), np.zeros(1, np.int64),
+                np.zeros(nodes, np.float64), np.zeros((nodes, s), np.float64), np.full(nodes, -1, np.int64),
+                np.zeros(nodes, np.int64), np.zeros(1, np.int64),
+                np.full(h, -1, np.int64), np.zeros(h, np.int64), np.zeros(h, np.int64),
                 np.zeros(tables.max_moves, np.int64), np.zeros(tables.max_moves, np.int64),
+                np.zeros(tables.max_moves, np.int64),
                 np.zeros(s, np.float64), np.zeros(tables.res_width, np.int64))
 
 
@@ -103,45 +118,82 @@ def _add(tree, parent, move, seat):
     tree.visits[i] = 0.0
     tree.avail[i] = 0.0
     tree.value[i, :] = 0.0
+    tree.prior[i] = -1
+    tree.depth[i] = 0
     if parent >= 0:
+        tree.depth[i] = tree.depth[parent] + 1
         tree.sibling[i] = tree.child[parent]
         tree.child[parent] = i
+        j = _slot(tree, parent, move)
+        tree.hnode[j] = parent
+        tree.hmove[j] = move
+        tree.hchild[j] = i
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _slot(tree, node, move):
+    """The hash slot of (node, move): where it is stored, or the empty slot it would go to (the
+    table has at least twice as many slots as the tree has nodes, so probes stay short)."""
+    mask = tree.hnode.shape[0] - 1
+    j = (node * 0x9E3779B1 + move * 0x85EBCA77) & mask
+    while tree.hnode[j] >= 0 and (tree.hnode[j] != node or tree.hmove[j] != move):
+        j = (j + 1) & mask
+    return j
+
+
+@njit(cache=True, inline="always")
 def _child(tree, node, move):
-    ch = tree.child[node]
-    while ch >= 0:
-        if tree.move[ch] == move:
-            return ch
-        ch = tree.sibling[ch]
-    return -1
+    """The child of `node` reached by `move`, -1 if not expanded (one hash look-up: a search with
+    40 moves at a node used to walk 40 siblings for each of them)."""
+    j = _slot(tree, node, move)
+    return tree.hchild[j] if tree.hnode[j] >= 0 else -1
 
 
 # inline="always" on the steps of a search: fewer compile passes (see sim/engine.py, `choose`)
 @njit(cache=True, inline="always")
-def _select(tables, tree, node, pos, c, rng):
-    """One step down: expand an untried legal move if there is one (returns (child, True)),
-    else the UCT-best legal child (child, False). Availability is counted for every legal child."""
+def _prior(tables, tree, node, pos, mover, par, scratch, rng):
+    """The greedy move at `node` (-1 if it is deeper than `prior_depth` or greedy gave none): asked
+    once, in the world of the first iteration that selects from the node, then kept."""
+    if tree.prior[node] == -1 and tree.depth[node] < par[P_PRIOR_DEPTH]:
+        g = bot_move(tables, pos, mover, int(par[P_ROLL_CODE]), par[P_ROLL_PAR:], scratch, rng)
+        tree.prior[node] = g if g >= 0 else -2
+    return tree.prior[node]
+
+
+@njit(cache=True, inline="always")
+def _select(tables, tree, node, pos, par, scratch, rng):
+    """One step down: expand an untried legal move if there is one (returns (child, True)): the
+    node's greedy move if it is untried, else one drawn uniformly; else the best legal child by
+    UCT plus the progressive bias towards the greedy move (child, False). Availability is counted
+    for every legal child."""
     mover = to_move(tables, pos)
     k = legal_moves(tables, pos, tree.legal)
     if k == 0:
         return -1, True
+    g = _prior(tables, tree, node, pos, mover, par, scratch, rng)
+    c = par[P_C]
+    bias = par[P_PRIOR]
     n_untried = 0
+    g_untried = False
     best, best_u = -1, -np.inf
     for i in range(k):
         ch = _child(tree, node, tree.legal[i])
+        tree.kids[i] = ch
         if ch < 0:
             tree.untried[n_untried] = tree.legal[i]
             n_untried += 1
+            g_untried = g_untried or tree.legal[i] == g
     if n_untried > 0:
-        m = tree.untried[below(rng, n_untried)]
+        m = g if g_untried else tree.untried[below(rng, n_untried)]
         return _add(tree, node, m, mover), True
     for i in range(k):
-        ch = _child(tree, node, tree.legal[i])
+        ch = tree.kids[i]
         tree.avail[ch] += 1.0
-        u = tree.value[ch, mover] / tree.visits[ch] + c * np.sqrt(np.log(tree.avail[ch]) / tree.visits[ch])
+        n = tree.visits[ch]
+        u = tree.value[ch, mover] / n + c * np.sqrt(np.log(tree.avail[ch]) / n)
+        if tree.move[ch] == g:
+            u += bias / (n + 1.0)
         if u > best_u:
             best, best_u = ch, u
     return best, False
@@ -185,9 +237,9 @@ def _rollout(tables, pos, par, scratch, tree, rng):
 @njit(cache=True)
 def _search(tables, root, seat, par, scratch, tree, rng):
     """`par[P_ITER]` iterations from the real position `root` (never changed) for `seat`."""
-    c = par[P_C]
     scale = par[P_SCALE]
     tree.size[0] = 0
+    tree.hnode[:] = -1
     _add(tree, -1, -1, -1)
     for _ in range(int(par[P_ITER])):
         pos = copy_position(tables, root)
@@ -195,7 +247,7 @@ def _search(tables, root, seat, par, scratch, tree, rng):
         node = 0
         expanded = False
         while not expanded and to_move(tables, pos) >= 0:
-            nxt, expanded = _select(tables, tree, node, pos, c, rng)
+            nxt, expanded = _select(tables, tree, node, pos, par, scratch, rng)
             if nxt < 0:  # a game that lists no move for a seat to move: nothing to search
                 break
             node = nxt
@@ -213,17 +265,22 @@ def _search(tables, root, seat, par, scratch, tree, rng):
 def mcts_move(tables, root, seat, par, scratch, tree, rng):
     """The move of `seat` at the real position `root` after `par[P_ITER]` iterations (root is
     never changed). The most visited child among the moves legal at the root; among equally
-    visited ones (a budget below the number of moves visits most of them once), the one with the
+    visited ones (a budget below the number of moves visits most of them once), greedy's move
+    where the root asked greedy (`prior_depth` >= 1) and it is one of them, else the one with the
     best mean reward for `seat`."""
     _search(tables, root, seat, par, scratch, tree, rng)
     k = legal_moves(tables, root, tree.legal)
-    best, best_n, best_v = -1, -1.0, -np.inf
+    g = tree.prior[0]
+    best, best_n, best_g, best_v = -1, -1.0, False, -np.inf
     for i in range(k):
-        ch = _child(tree, 0, tree.legal[i])
+        m = tree.legal[i]
+        ch = _child(tree, 0, m)
         n = tree.visits[ch] if ch >= 0 else 0.0
         v = tree.value[ch, seat] / n if n > 0 else -np.inf
-        if n > best_n or n == best_n and v > best_v:  # equal visits: the better mean reward
-            best, best_n, best_v = tree.legal[i], n, v
+        is_g = m == g
+        # equal visits: greedy's move, then the better mean reward
+        if n > best_n or n == best_n and (is_g and not best_g or is_g == best_g and v > best_v):
+            best, best_n, best_g, best_v = m, n, is_g, v
     return best
 
 
@@ -261,14 +318,17 @@ class SearchBot(Bot):
 
 
 def mcts_bot(greedy: Bot | None, iterations: int = 200, **defaults) -> SearchBot:
-    """The search bot for a game whose greedy bot is `greedy` (rollouts and cut-off evaluation);
-    `defaults` sets a game's own defaults of the other parameters (e.g. rollout="greedy")."""
+    """The search bot for a game whose greedy bot is `greedy` (rollouts, cut-off evaluation and the
+    tree's prior); `defaults` sets a game's own defaults of the other parameters (e.g.
+    rollout="greedy")."""
     rollouts = ("random", "greedy") if greedy is not None else ("random",)
+    prior_high = 1_000_000 if greedy is not None else 0  # no greedy bot: no prior to ask
     return SearchBot(
         "mcts", BOT_MCTS,
         "Information-set Monte Carlo tree search over the engine functions: per iteration it redraws "
-        "what its seat cannot see, selects by UCT, expands one move, rolls out and backs up one value "
-        "per seat. Plays the most visited move.",
+        "what its seat cannot see, selects by UCT (with a bias towards greedy's move near the root), "
+        "expands one move (greedy's first), rolls out and backs up one value per seat. Plays the most "
+        "visited move (greedy's among equals).",
         (Param("iterations", "int", iterations, "Search iterations per decision (the budget; never time).",
                low=1, high=1_000_000),
          Param("c", "float", 0.7, "UCT exploration constant (rewards lie in [0, 1]).", low=0.0, high=10.0),
@@ -277,5 +337,10 @@ def mcts_bot(greedy: Bot | None, iterations: int = 200, **defaults) -> SearchBot
          Param("rollout_depth", "int", 0, "Decisions per rollout before the game's evaluation scores the "
                "position; 0 = play to the end.", low=0, high=100_000),
          Param("eval_scale", "float", 1.0, "Evaluation units per logistic unit at a rollout cut-off.",
-               low=1e-9, high=1e9)),
+               low=1e-9, high=1e9),
+         Param("prior", "float", 0.0, "Progressive bias towards greedy's move at a node that knows it: "
+               "prior / (visits + 1) added to its UCT value (reward units; 0 = none).", low=0.0, high=100.0),
+         Param("prior_depth", "int", 0, "Tree levels, from the root, whose nodes ask greedy for their "
+               "move (expanded first, biased by prior, and the root's pick among equally visited "
+               "moves); 0 = never ask.", low=0, high=prior_high)),
         rollout_bot=greedy)._with_defaults(defaults)

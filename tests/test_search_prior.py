@@ -1,0 +1,125 @@
+"""The search bot's prior from the game's greedy bot (`prior`, `prior_depth`), on the engine's
+fixture game, Hex: greedy's move is expanded first and kept among equal visits, the bias does not
+stop the search from taking a win or a block, the parameters are validated and listed, and the
+hash look-up of children plays the same games as a walk of the sibling list would."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim import engine, games, search
+from sim.games.base import SeatBot
+from sim.variants import VariantError
+from tests.fixtures.hexgame import GAME
+from tests.test_engine import position
+from tests.test_search import PICTURE, decide, greedy, mcts
+
+GAME_SCRATCH = engine.njit(lambda t: engine.new_scratch(t))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def hex_registered():
+    games.register(GAME)
+
+
+def opening_positions(n=6, plies=3, size=5):
+    """Positions a few random moves into games of `size`, with the seat to move."""
+    rules = GAME.resolve_rules({"size": size}, "test")
+    t = GAME.tables(rules)
+    out = []
+    for seed in range(n):
+        pos, rng = engine.start(t, np.uint64(100 + seed))
+        for _ in range(plies + seed % 3):
+            moves = engine.moves_of(t, pos)
+            engine.play(t, pos, moves[seed * 7 % len(moves)], rng)
+        out.append((t, pos, int(engine.seat_to_move(t, pos))))
+    return out
+
+
+def test_one_iteration_with_a_root_prior_plays_greedys_move():
+    """One iteration expands one root child: greedy's, which is then the most visited. Without
+    the prior the one child is drawn uniformly, and over these positions it is not always greedy's."""
+    same_with, same_without = [], []
+    for t, pos, seat in opening_positions():
+        g = decide(t, pos, seat, greedy())
+        same_with.append(decide(t, pos, seat, mcts(iterations=1, prior_depth=1)) == g)
+        same_without.append(decide(t, pos, seat, mcts(iterations=1)) == g)
+    assert all(same_with), same_with
+    assert not all(same_without), same_without
+
+
+def test_a_few_iterations_with_a_strong_prior_stay_on_greedys_move():
+    """Fewer iterations than moves: every visited child has one visit, and the root keeps
+    greedy's move among them (the tie rule), whatever the others' rewards."""
+    for t, pos, seat in opening_positions():
+        k = len(engine.moves_of(t, pos))
+        assert k > 5
+        assert decide(t, pos, seat, mcts(iterations=5, prior_depth=1, prior=0.0)) == \
+            decide(t, pos, seat, greedy())
+
+
+@pytest.mark.parametrize("depth", [1, 3])
+def test_the_prior_does_not_hide_a_win_or_a_block(depth):
+    t, pos = position(PICTURE, to_move=0)
+    assert decide(t, pos, 0, mcts(iterations=300, prior_depth=depth, prior=1.0)) == 6
+    t, pos = position(PICTURE, to_move=1)
+    assert decide(t, pos, 1, mcts(iterations=300, prior_depth=depth, prior=1.0)) == 6
+
+
+def test_parameter_row_and_validation(tmp_path):
+    codes, par = engine.bot_arrays([mcts(iterations=40, prior=0.5, prior_depth=2)])
+    assert par[0, search.P_PRIOR] == 0.5 and par[0, search.P_PRIOR_DEPTH] == 2
+    assert par[0, search.P_ROLL_CODE] == GAME.bot("greedy", "test").code
+    # a game without a greedy bot offers no prior to ask
+    plain = search.mcts_bot(None)
+    assert next(p for p in plain.params if p.name == "prior_depth").high == 0
+    import sim
+
+    v = tmp_path / "hex_prior.toml"
+    v.write_text('game = "hex"\ndescription = "d"\n[rules]\nsize = 4\n'
+                 '[seats]\nA = { bot = "mcts", prior_depth = -1 }\nB = "greedy"\n')
+    with pytest.raises(VariantError, match="prior_depth"):
+        sim.load_variant(str(v))
+
+
+def test_rules_listing_names_the_prior():
+    from typer.testing import CliRunner
+
+    from sim.cli import app
+
+    res = CliRunner().invoke(app, ["rules", "hex"])
+    assert res.exit_code == 0 and "prior_depth=0" in res.output and "bias towards greedy" in res.output
+
+
+def test_same_games_for_any_chunking_with_the_prior():
+    rules = GAME.resolve_rules({"size": 4}, "test")
+    s = [mcts(iterations=30, prior_depth=2, prior=0.5), SeatBot(greedy().bot, {"defense": 1.0})]
+    whole = GAME.play_chunk(rules, s, 0, 8, 9)
+    parts = [GAME.play_chunk(rules, s, i, 2, 9) for i in range(0, 8, 2)]
+    for key in ("winner", "turns"):
+        np.testing.assert_array_equal(whole[key], np.concatenate([p[key] for p in parts]))
+
+
+def test_the_hash_finds_every_child_of_the_tree():
+    """After a search, each node is found from its parent and move, and no move a node has not
+    expanded is (the hash table that replaced walking the sibling lists)."""
+    t, pos = position(PICTURE, to_move=0)
+    codes, par = engine.bot_arrays([mcts(iterations=200, prior_depth=2, prior=0.5)])
+    tree = search.new_tree(t, 201)
+    _, rng = engine.start(t, np.uint64(4))
+    scratch = GAME_SCRATCH(t)
+    search._search(t, pos, 0, par[0], scratch, tree, rng)
+    n = int(tree.size[0])
+    assert 10 < n <= 201  # an iteration that reaches the end of the game adds no node
+    for i in range(1, n):
+        assert search._child(tree, int(tree.parent[i]), int(tree.move[i])) == i
+    for node in range(n):
+        kids = set()
+        ch = tree.child[node]
+        while ch >= 0:
+            kids.add(int(tree.move[ch]))
+            ch = tree.sibling[ch]
+        for m in range(25):
+            if m not in kids:
+                assert search._child(tree, node, m) == -1
