@@ -255,13 +255,16 @@ class FlagsGame(engine.EngineGame, Game):
     warm_parts = (("all", 45.0),)
 
     def warm(self, part: str = "all") -> None:
-        """Compile the chunk and traced drivers (the search bot is compiled with them) and the
-        verifier; one game of greedy vs random and one of the search bot vs greedy."""
+        """Compile the chunk and traced drivers of both bot families (sim/engine.py: without and
+        with the search bot) and the verifier; greedy vs random, then the search bot (a small
+        budget) vs greedy."""
         rules = self.defaults()
         greedy, rand, mcts = (SeatBot(b, {p.name: p.default for p in b.params}) for b in (GREEDY, BOTS[0], BOTS[2]))
         self.play_chunk(rules, [greedy, rand], 0, 1, 0)
         self.verify_trace(self.play_traced(rules, [greedy, rand], 0, 0))
+        mcts.params["iterations"] = 4
         self.play_chunk(rules, [mcts, greedy], 0, 1, 0)
+        self.play_traced(rules, [mcts, greedy], 0, 0)
 
 
 def describe(move: int, names: tuple[str, ...] = deck_of({}).names) -> str:
