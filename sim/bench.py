@@ -118,6 +118,7 @@ def mcts_rate(game: Game, rules: dict, s: list[SeatBot], seconds: float, repeats
     (counted on traced games) times its iterations, over the CPU time of those games."""
     iterations = s[0].params["iterations"]
     out, n = pair_rate(game, rules, s, seconds, repeats)
+    game.play_traced(rules, s, 0, 0)  # compile / load: the traced driver of the search family
     decisions, cpu = 0, 0.0
     for i in range(min(n, 4)):
         t0 = time.process_time()

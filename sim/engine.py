@@ -11,7 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from sim import search
 from sim.interface import (  # noqa: F401  (re-exported: a game's one import)
@@ -50,14 +51,62 @@ SWAP_MOVE = -3
 # between the drivers and the rules (choose, wants_swap, play_game; the search bot's steps) are
 # inlined where they are called (inline="always"), which spares those passes: an empty-cache
 # compile of HEXFLOW's kernels took 19% less CPU and Four flags' 24%, with the same games/s.
+#
+# The drivers are compiled per bot family. The bot is chosen at run time (a code per seat), so a
+# driver that can play the search bot compiles the whole search (and the game's rules again
+# inside it) even for a line-up of random and greedy seats. The drivers therefore take the
+# search bot's tree as an argument, None for a line-up without a search seat: the search steps
+# below are overloaded on the tree's type, and for None they are stubs, so numba compiles the
+# drivers once per family (two signatures of the same source, both cached) and a run of the
+# game's own bots compiles nothing of sim/search.py. `play_chunk` / `play_traced` pick the
+# family from the line-up's codes; for a line-up without a search seat both families play the
+# same games (tests/test_engine_families.py).
+def search_move(tables, pos, seat, par, scratch, tree, rng):
+    """The search bot's move (`search.mcts_move`); compiled only."""
+    raise NotImplementedError("compiled only")
+
+
+def search_prefers(tables, pos, seat, other, par, scratch, tree, rng):
+    """The search bot's answer to the pie rule (`search.mcts_prefers`); compiled only."""
+    raise NotImplementedError("compiled only")
+
+
+def _searching(tree) -> bool:
+    return not isinstance(tree, (types.NoneType, types.Omitted))
+
+
+@overload(search_move, inline="always", strict=False)
+def _ov_search_move(tables, pos, seat, par, scratch, tree, rng):
+    if _searching(tree):
+        return _label(lambda tables, pos, seat, par, scratch, tree, rng:
+                      search.mcts_move(tables, pos, seat, par, scratch, tree, rng), "search_move_mcts")
+    # a line-up without a search seat never gets here (`family`)
+    return _label(lambda tables, pos, seat, par, scratch, tree, rng: -1, "search_move_none")
+
+
+@overload(search_prefers, inline="always", strict=False)
+def _ov_search_prefers(tables, pos, seat, other, par, scratch, tree, rng):
+    if _searching(tree):
+        return _label(lambda tables, pos, seat, other, par, scratch, tree, rng:
+                      search.mcts_prefers(tables, pos, seat, other, par, scratch, tree, rng),
+                      "search_prefers_mcts")
+    return _label(lambda tables, pos, seat, other, par, scratch, tree, rng: False, "search_prefers_none")
+
+
+def _label(impl: Callable, name: str) -> Callable:
+    """An overload body with a name of its own (see sim.interface._named)."""
+    impl.__qualname__ = impl.__name__ = name
+    return impl
+
+
 @njit(cache=True, inline="always")
 def choose(tables, pos, seat, code, par, scratch, tree, rng, buf):
     """The seat's bot decides: engine bots by their reserved codes (the uniform bot, the search
-    bot of sim/search.py), the game's own bots otherwise."""
+    bot of sim/search.py, which needs a tree), the game's own bots otherwise."""
     if code == BOT_UNIFORM:
         return uniform_move(tables, pos, rng, buf)
     if code == search.BOT_MCTS:
-        return search.mcts_move(tables, pos, seat, par, scratch, tree, rng)
+        return search_move(tables, pos, seat, par, scratch, tree, rng)
     return bot_move(tables, pos, seat, code, par, scratch, rng)
 
 
@@ -73,7 +122,7 @@ def wants_swap(tables, pos, seat, other, how, code, par, scratch, tree, rng):
     if how == SWAP_COIN:
         return below(rng, 2) == 1
     if code == search.BOT_MCTS:
-        return search.mcts_prefers(tables, pos, seat, other, par, scratch, tree, rng)
+        return search_prefers(tables, pos, seat, other, par, scratch, tree, rng)
     return evaluate(tables, pos, other) > evaluate(tables, pos, seat)
 
 
@@ -88,7 +137,8 @@ def play_game(tables, seed, game_index, bot_code, bot_par, swap, scratch, tree, 
     the first seat has decided, the player there may take over the first seat's position instead
     of moving, asked by `wants_swap` as swap[player] says (all SWAP_OFF: no pie rule); the
     players then exchange seats (the other player moves next, from the second seat). A swap is
-    recorded as (seat, SWAP_MOVE, state) and is not a decision of the game."""
+    recorded as (seat, SWAP_MOVE, state) and is not a decision of the game. `tree`: the search
+    bot's (None for a line-up without a search seat)."""
     rng = new_state(seed)
     pos = new_position_at(tables, rng, game_index)
     # ctrl[s]: the player (bot row) deciding for seat s
@@ -126,7 +176,7 @@ def play_game(tables, seed, game_index, bot_code, bot_par, swap, scratch, tree, 
         if code == BOT_UNIFORM:
             move = uniform_move(tables, pos, rng, buf)
         elif code == search.BOT_MCTS:
-            move = search.mcts_move(tables, pos, seat, bot_par[p], scratch, tree, rng)
+            move = search_move(tables, pos, seat, bot_par[p], scratch, tree, rng)
         else:
             move = bot_move(tables, pos, seat, code, bot_par[p], scratch, rng)
         if r < rec.shape[0]:
@@ -141,11 +191,8 @@ def play_game(tables, seed, game_index, bot_code, bot_par, swap, scratch, tree, 
 
 
 @njit(cache=True)
-def play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped):
-    """Games first_game .. first_game + n_games - 1 of a run: out[g] is game g's result row
-    (out: int64[n_games, tables.res_width]), swapped[g] whether its players swapped seats."""
+def _play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped, tree):
     scratch = new_scratch(tables)
-    tree = search.new_tree(tables, search.tree_nodes(bot_code, bot_par))
     buf = np.empty(tables.max_moves, np.int64)
     rec = np.zeros((0, REC_W), np.int64)
     for g in range(n_games):
@@ -155,16 +202,50 @@ def play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, o
 
 
 @njit(cache=True)
-def play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decisions):
-    """One game with its decisions: returns (rec[:t], result row, swapped)."""
+def _play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decisions, tree):
     scratch = new_scratch(tables)
-    tree = search.new_tree(tables, search.tree_nodes(bot_code, bot_par))
     buf = np.empty(tables.max_moves, np.int64)
     rec = np.zeros((max_decisions, REC_W), np.int64)
     res = np.zeros(tables.res_width, np.int64)
     t, swapped = play_game(tables, game_seed(run_seed, game_index), game_index, bot_code, bot_par, swap,
                            scratch, tree, buf, rec, res)
     return rec[:min(t, max_decisions)].copy(), res, swapped
+
+
+def family(bot_code) -> str:
+    """The driver family a line-up needs: "search" if a seat plays the search bot, else "plain"
+    (the drivers compiled without sim/search.py)."""
+    return "search" if bool((np.asarray(bot_code) == search.BOT_MCTS).any()) else "plain"
+
+
+def tree_for(tables, bot_code, bot_par, searching: bool | None = None):
+    """The search tree the drivers take: sized for the line-up's largest search, or None for
+    the plain family (`searching` None: the line-up's `family`; True / False forces one, and a
+    line-up with a search seat cannot be played without a tree)."""
+    if searching is None:
+        searching = family(bot_code) == "search"
+    if not searching:
+        if family(bot_code) == "search":
+            raise ValueError("a line-up with a search seat needs the search family of the drivers")
+        return None
+    return search.new_tree(tables, search.tree_nodes(bot_code, bot_par))
+
+
+def play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped, *,
+               searching: bool | None = None):
+    """Games first_game .. first_game + n_games - 1 of a run: out[g] is game g's result row
+    (out: int64[n_games, tables.res_width]), swapped[g] whether its players swapped seats.
+    Compiled per bot family (`family`; `searching` forces one, see `tree_for`)."""
+    _play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped,
+                tree_for(tables, bot_code, bot_par, searching))
+
+
+def play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decisions, *,
+                searching: bool | None = None):
+    """One game with its decisions: returns (rec[:t], result row, swapped). Compiled per bot
+    family, as `play_chunk`."""
+    return _play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decisions,
+                        tree_for(tables, bot_code, bot_par, searching))
 
 
 # ---- the same functions callable from Python (tests, designers, the position API) ------------

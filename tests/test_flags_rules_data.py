@@ -79,8 +79,8 @@ def test_rules_command_lists_them_per_seat_marked():
     out = CliRunner().invoke(app, ["rules", "flags"]).output
     for name in NEW:
         assert name in out
-    line = next(ln for ln in out.splitlines() if ln.startswith("hand_size"))
-    assert "table by seat" in line
+    for name in ("hand_size", "cards_per_turn"):
+        assert "table by seat" in next(ln for ln in out.splitlines() if ln.startswith(name))
     assert "table by seat" not in next(ln for ln in out.splitlines() if ln.startswith("die_sides"))
 
 
@@ -240,7 +240,7 @@ def test_per_seat_hand_size():
         assert set(_hands_after(tr)) == {(3, 6)}
     with pytest.raises(VariantError, match="hand_size.C: no such seat"):
         rules(hand_size={"C": 3})
-    with pytest.raises(VariantError, match="cards_per_turn = 2 is more than hand_size = 1"):
+    with pytest.raises(VariantError, match="cards_per_turn = 2 is more than hand_size.B = 1"):
         rules(hand_size={"B": 1})
 
 
@@ -266,6 +266,46 @@ def test_first_turn_cards():
         assert sum(1 for x in rec[end + 1:second] if x[1] == K.K_PLAY) == 2
     with pytest.raises(VariantError, match="first_turn_cards = 6 is more than hand_size = 5"):
         rules(first_turn_cards=6)
+
+
+def _plays_per_turn(trace):
+    """(seat, cards played) of every turn, replayed from the action record."""
+    out, n = [], 0
+    for seat, kind, *_ in trace.data["record"].tolist():
+        if kind == K.K_PLAY:
+            n += 1
+        elif kind == K.K_END:
+            out.append((seat, n))
+            n = 0
+    return out
+
+
+def test_per_seat_cards_per_turn():
+    """cards_per_turn by seat: every turn of a seat plays exactly its own number of cards
+    (kernel, engine replay and the independent position API agree); first_turn_cards, when
+    set, replaces the first player's number on the game's first turn only."""
+    r = rules(cards_per_turn={"B": 3})
+    assert r["cards_per_turn"] == {"A": 2, "B": 3} and rules(cards_per_turn={"A": 2, "B": 2})["cards_per_turn"] == 2
+    for tr in traced(r, range(3)) + traced(r, range(2), bots="greedy"):
+        turns = _plays_per_turn(tr)
+        assert len(turns) > 4 and all(n == (2, 3)[seat] for seat, n in turns)
+        assert set(_hands_after(tr)) == {(5, 5)}  # both still draw back up to hand_size
+    r2 = rules(cards_per_turn={"A": 3, "B": 1}, first_turn_cards=2, first_player="B")
+    for tr in traced(r2, range(3)) + traced(r2, range(2), bots="greedy"):
+        turns = _plays_per_turn(tr)
+        assert turns[0] == (1, 2) and all(n == (3, 1)[seat] for seat, n in turns[1:])
+    # the seat's number matters: the same seeds play other games, and the seat with more cards
+    # per turn wins most greedy games whoever starts
+    plain, more = play(rules(), 200, bots="greedy"), play(r, 200, bots="greedy")
+    assert (plain["winner"] != more["winner"]).any()
+    assert (more["winner"] == 1).mean() > 0.7 and (more["first_seat"] == 0).mean() > 0.3
+    assert (more["flags_cards_played"] > 0).all()
+    with pytest.raises(VariantError, match=r"cards_per_turn.B = 6 is more than hand_size = 5; allowed"):
+        rules(cards_per_turn={"B": 6})
+    with pytest.raises(VariantError, match=r"cards_per_turn.A = 4 is more than hand_size.A = 3"):
+        rules(cards_per_turn={"A": 4}, hand_size={"A": 3})
+    with pytest.raises(VariantError, match="cards_per_turn.C: no such seat"):
+        rules(cards_per_turn={"C": 3})
 
 
 def test_pie_rule_is_legal_and_columns_follow_the_players():

@@ -23,8 +23,9 @@ SEATS = ["A", "B"]
 PARAMS = (
     Param("hand_size", "int", 5, "cards in hand after drawing back up", low=1, high=20,
           seed_text="Deal 5 cards to each player. / Draw back up to 5 cards.", per_seat=True),
-    Param("cards_per_turn", "int", 2, "cards played each turn (exactly this many, one at a time)",
-          low=1, high=20, seed_text="Play exactly 2 cards, one at a time."),
+    Param("cards_per_turn", "int", 2, "cards played each turn (exactly this many, one at a time); "
+          "by seat, each plays its own number every turn (a compensation)",
+          low=1, high=20, seed_text="Play exactly 2 cards, one at a time.", per_seat=True),
     Param("die_sides", "int", 6, "sides of the movement die; a turn makes up to the roll in steps",
           low=1, high=100, seed_text="Roll the die and move that many steps."),
     Param("min_hold_units", "int", 2, "units each surrounding hex needs for the flag to be held",
@@ -88,7 +89,7 @@ PARAMS = (
           "back up (a compensation, not on the card)", low=0, high=10, omit_default=True,
           seed_text="(not in the rules: a compensation for the first player's edge)"),
     Param("first_turn_cards", "int", 0,
-          "cards the first player plays on the game's first turn (0: cards_per_turn, as every "
+          "cards the first player plays on the game's first turn (0: its cards_per_turn, as every "
           "turn; a compensation, not on the card)", low=0, high=20, omit_default=True,
           seed_text="Play exactly 2 cards, one at a time."),
     SWAP,
@@ -157,11 +158,17 @@ class FlagsGame(engine.EngineGame, Game):
 
     def validate(self, rules: dict[str, Any], where: str) -> None:
         w = f"{where}: [rules]"
-        small = min(K.hand_sizes(rules))
-        for key in ("cards_per_turn", "first_turn_cards"):
-            if rules[key] > small:
-                raise VariantError(f"{w} {key} = {rules[key]} is more than hand_size = {small}; "
+        hands = K.hand_sizes(rules)
+        small = min(hands)
+        for seat, cards, hand in zip(SEATS, K.cards_per_turn(rules), hands, strict=True):
+            if cards > hand:
+                key = "cards_per_turn" if not isinstance(rules["cards_per_turn"], dict) else f"cards_per_turn.{seat}"
+                size = "hand_size" if not isinstance(rules["hand_size"], dict) else f"hand_size.{seat}"
+                raise VariantError(f"{w} {key} = {cards} is more than {size} = {hand}; "
                                    "allowed: <= hand_size (each seat's)")
+        if rules["first_turn_cards"] > small:
+            raise VariantError(f"{w} first_turn_cards = {rules['first_turn_cards']} is more than hand_size = "
+                               f"{small}; allowed: <= hand_size (each seat's)")
         cells = rules["flag_cells"]
         if cells and not (len(cells) == 4 and all(isinstance(c, list) and len(c) == 2 and all(
                 isinstance(x, int) and not isinstance(x, bool) for x in c) for c in cells)):
@@ -250,13 +257,16 @@ class FlagsGame(engine.EngineGame, Game):
     warm_parts = (("all", 45.0),)
 
     def warm(self, part: str = "all") -> None:
-        """Compile the chunk and traced drivers (the search bot is compiled with them) and the
-        verifier; one game of greedy vs random and one of the search bot vs greedy."""
+        """Compile the chunk and traced drivers of both bot families (sim/engine.py: without and
+        with the search bot) and the verifier; greedy vs random, then the search bot (a small
+        budget) vs greedy."""
         rules = self.defaults()
         greedy, rand, mcts = (SeatBot(b, {p.name: p.default for p in b.params}) for b in (GREEDY, BOTS[0], BOTS[2]))
         self.play_chunk(rules, [greedy, rand], 0, 1, 0)
         self.verify_trace(self.play_traced(rules, [greedy, rand], 0, 0))
+        mcts.params["iterations"] = 4
         self.play_chunk(rules, [mcts, greedy], 0, 1, 0)
+        self.play_traced(rules, [mcts, greedy], 0, 0)
 
 
 def describe(move: int, names: tuple[str, ...] = deck_of({}).names) -> str:

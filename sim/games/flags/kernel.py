@@ -21,7 +21,8 @@ shuffled onto the board each game: one per card).
 
 A turn is a sequence of engine decisions by the seat to move (st[PHASE] says which):
 
-    CARD   play a card of the hand                   move = card (0..51)      cards_per_turn times
+    CARD   play a card of the hand                   move = card (0..51)      the seat's cards_per_turn
+                                                                             times
     REINF  (a card on an own hex) one unit onto      move = MV_REINF + hex    once per unit
            an own hex
            -- when the last card is done, apply rolls the die: st[STEPS_LEFT] = roll --
@@ -92,8 +93,9 @@ class Tables(NamedTuple):
     hand_a: np.int64  # hand_size of seat A ...
     hand_b: np.int64  # ... and of seat B
     second_extra: np.int64  # more cards in the hand of the player who moves second
-    cards_per_turn: np.int64
-    first_turn_cards: np.int64  # cards the first player plays on the game's first turn
+    cards_a: np.int64  # cards_per_turn of seat A ...
+    cards_b: np.int64  # ... and of seat B
+    first_turn_cards: np.int64  # cards the first player plays on the game's first turn (0: its cards_per_turn)
     die_sides: np.int64
     min_hold: np.int64
     flags_to_win: np.int64
@@ -176,6 +178,12 @@ def hand_sizes(rules: dict) -> tuple[int, int]:
     return (h["A"], h["B"]) if isinstance(h, dict) else (h, h)
 
 
+def cards_per_turn(rules: dict) -> tuple[int, int]:
+    """cards_per_turn of seat A and B (one value or a table by seat)."""
+    c = rules["cards_per_turn"]
+    return (c["A"], c["B"]) if isinstance(c, dict) else (c, c)
+
+
 def max_hand(rules: dict) -> int:
     return max(hand_sizes(rules)) + rules.get("second_player_cards", 0)
 
@@ -185,7 +193,9 @@ def build_tables(rules: dict, layout_tables: tuple, dec: np.ndarray, card_val: n
     """Tables for resolved rules; layout_tables = geometry.Board.tables() (nbr .. near; the
     territory list is left out: the set-up finds it from is_flag, and every array of the tables
     is handed on at each call); card_val = position.Deck.values."""
-    turns, cards, die = rules["max_turns"], rules["cards_per_turn"], rules["die_sides"]
+    turns, die = rules["max_turns"], rules["die_sides"]
+    ca, cb = cards_per_turn(rules)
+    cards = max(ca, cb, rules.get("first_turn_cards", 0))
     hand, top, n_hex = max_hand(rules), int(card_val.max()), layout_tables[0].shape[0]
     # a stack never holds more units than all cards played: the count list's bound
     max_moves = max(6 * n_hex + 1, turns * cards * top + 1)
@@ -193,8 +203,8 @@ def build_tables(rules: dict, layout_tables: tuple, dec: np.ndarray, card_val: n
     i = np.int64
     ha, hb = hand_sizes(rules)
     return Tables(i(2), i(max_moves), i(0), i(engine.SCORES + 2 + len(EXTRA)), i(n_hex), i(len(card_val)),
-                  i(ha), i(hb), i(rules.get("second_player_cards", 0)), i(cards),
-                  i(rules.get("first_turn_cards", 0) or cards), i(die), i(rules["min_hold_units"]),
+                  i(ha), i(hb), i(rules.get("second_player_cards", 0)), i(ca), i(cb),
+                  i(rules.get("first_turn_cards", 0)), i(die), i(rules["min_hold_units"]),
                   i(rules["flags_to_win"]), i(STILL_CODES[rules["still_hold"]]), i(1 if rules["bleed"] else 0),
                   i(FIRST_CODES[rules["first_player"]]), i(1 if rules.get("attacks") == "attrition" else 0),
                   i(turns), i(log_rows), *_packed_board(layout_tables), dec, np.asarray(card_val, np.int64))
@@ -210,7 +220,8 @@ def _packed_board(layout_tables: tuple) -> tuple:
 def max_decisions(rules: dict, top_value: int = 14) -> int:
     """Bound on a game's decisions: per turn each card and reinforcement unit (a card is worth at
     most top_value), two per step, a stop."""
-    return rules["max_turns"] * (rules["cards_per_turn"] * (top_value + 1) + 2 * rules["die_sides"] + 1) + 1
+    cards = max(*cards_per_turn(rules), rules.get("first_turn_cards", 0))
+    return rules["max_turns"] * (cards * (top_value + 1) + 2 * rules["die_sides"] + 1) + 1
 
 
 @hot_inline
@@ -324,6 +335,12 @@ def count_range(t, owner, units, seat, src, dst):
     return kmin, units[src] - t.keep
 
 
+@hot_inline
+def per_turn(t, seat):
+    """Cards `seat` plays each turn (cards_per_turn, by seat)."""
+    return t.cards_a if seat == 0 else t.cards_b
+
+
 # ---- set-up -------------------------------------------------------------------------------------
 @njit(cache=True)
 def _first_seat(t, rng, game_index):
@@ -376,7 +393,7 @@ def new_position_at(t, rng, game_index):
     st[FIRST_FLAG_B] = -1
     st[WINNER] = -1
     st[REASON] = END_CAP
-    st[CARDS_LEFT] = t.first_turn_cards
+    st[CARDS_LEFT] = t.first_turn_cards if t.first_turn_cards > 0 else per_turn(t, first)
     st[PHASE] = CARD
     # deal one card at a time, alternately, starting with the first player (once one hand is
     # full, the rest to the other)
@@ -617,7 +634,7 @@ def _end_turn(t, pos, seat, rng):
         st[OVER] = 1
     else:
         st[SEAT] = 1 - seat
-        st[CARDS_LEFT] = t.cards_per_turn
+        st[CARDS_LEFT] = per_turn(t, 1 - seat)
         st[PHASE] = CARD
 
 
@@ -725,7 +742,7 @@ def make_position(t: Tables, owner, units, hands, deck, card_hex, seat: int, dis
     cards[DISC, :len(disc)] = disc
     cards[CARD_HEX, :len(card_hex)] = card_hex
     st = np.zeros(N_ST, np.int64)
-    st[[SEAT, DECK_N, DISC_N, CARDS_LEFT]] = seat, len(deck), len(disc), t.cards_per_turn
+    st[[SEAT, DECK_N, DISC_N, CARDS_LEFT]] = seat, len(deck), len(disc), (t.cards_a, t.cards_b)[seat]
     st[[CLAIM_SEAT, FIRST_FLAG_A, FIRST_FLAG_B, WINNER, REASON]] = -1, -1, -1, -1, END_CAP
     st[HAND_LIM:HAND_LIM + 2] = lim
     st[HAND_N:HAND_N + 2] = len(hands[0]), len(hands[1])

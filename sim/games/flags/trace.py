@@ -12,7 +12,7 @@ from sim.engine import exchange_seats
 from sim.games.base import Trace
 from sim.games.flags import kernel as K
 from sim.games.flags.geometry import FLAG_NAMES, board, layout_of
-from sim.games.flags.kernel import hand_sizes
+from sim.games.flags.kernel import cards_per_turn, hand_sizes
 from sim.games.flags.position import STANDARD, Deck, Position, claim_result, deck_of
 
 _EFFECTS = ("place", "reinforce", "discard")
@@ -91,7 +91,7 @@ def verify(trace: Trace) -> None:
     expected_units = 0
     combats = 0
     played = 0
-    per_turn, m = r["cards_per_turn"], r["min_hold_units"]
+    per_turn, m = cards_per_turn(r), r["min_hold_units"]
 
     first, hand_size = _deal(trace, rec, deck, hands)
     i = sum(hand_size)
@@ -104,7 +104,7 @@ def verify(trace: Trace) -> None:
     mover = first
     while i < len(rec):
         where = f"turn {turns + 1}"
-        for _ in range((r.get("first_turn_cards") or per_turn) if turns == 0 else per_turn):
+        for _ in range((r.get("first_turn_cards") or per_turn[mover]) if turns == 0 else per_turn[mover]):
             seat, kind, card, h, eff = rec[i]
             i += 1
             assert seat == mover and kind == K.K_PLAY, f"{where}: expected a card play"

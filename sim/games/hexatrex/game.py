@@ -396,8 +396,9 @@ class HexaTrex(engine.EngineGame, Game):
     warm_parts = (("all", 60.0),)
 
     def warm(self, part: str = "all") -> None:
-        """Compile the engine's drivers with each bot: random and greedy on every seat, then the
-        search bot against greedy (one short game)."""
+        """Compile the engine's drivers with each bot: random and greedy on every seat (the
+        drivers without the search bot), then the search bot against greedy (one short game,
+        chunk and traced: the drivers with it)."""
         rules = self.resolve_rules({}, "warm")
         for bot in self.bots[:2]:
             seats = [SeatBot(bot, {p.name: p.default for p in bot.params})] * rules["players"]
@@ -406,3 +407,4 @@ class HexaTrex(engine.EngineGame, Game):
         greedy = SeatBot(GREEDY, {p.name: p.default for p in GREEDY.params})
         seats = [SeatBot(mcts, {**{p.name: p.default for p in mcts.params}, "iterations": 4}), greedy]
         self.play_chunk(rules, seats, 0, 1, 0)
+        self.play_traced(rules, seats, 0, 0)

@@ -1,0 +1,109 @@
+"""The engine's drivers compiled per bot family (sim/engine.py): a line-up without a search seat
+plays through drivers that compile nothing of sim/search.py, the same games as the search
+family plays for it, and a line-up with a search seat cannot be played without its tree."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim import engine, games
+from sim.testing import seats_for
+from tests.fixtures.hexgame import GAME
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module", autouse=True)
+def hex_registered():
+    games.register(GAME)
+    return GAME
+
+
+def both_families(game, rules, seats, n=120, seed=5):
+    """Result rows, swapped flags and one traced game's records through each family."""
+    t = game.tables(rules)
+    codes, par = engine.bot_arrays(seats)
+    swap = game.swap_policy(rules, seats)
+    out = {}
+    for searching in (False, True):
+        rows = np.zeros((n, t.res_width), np.int64)
+        swapped = np.zeros(n, np.bool_)
+        engine.play_chunk(t, np.uint64(seed), np.int64(0), np.int64(n), codes, par, swap, rows, swapped,
+                          searching=searching)
+        traced = engine.play_traced(t, np.uint64(seed), np.int64(3), codes, par, swap, np.int64(10_000),
+                                    searching=searching)
+        out[searching] = (rows, swapped, traced)
+    return out
+
+
+@pytest.mark.parametrize("game_name, overrides, bots", [
+    ("hex", {"size": 5, "swap": True}, ["greedy", "random"]),
+    ("hexatile", {"swap": True}, ["greedy", "greedy"]),  # the pie rule asked of the game's bots
+    ("hexatile", {"swap": True}, ["greedy", "random"]),  # ... and by a coin (B answers)
+])
+def test_a_lineup_without_search_plays_the_same_games_in_both_families(game_name, overrides, bots):
+    game = games.get(game_name, "test")
+    rules = game.resolve_rules(overrides, "test")
+    seats = seats_for(game, rules, bots)
+    assert engine.family(engine.bot_arrays(seats)[0]) == "plain"
+    got = both_families(game, rules, seats)
+    (rows0, sw0, (rec0, res0, s0)), (rows1, sw1, (rec1, res1, s1)) = got[False], got[True]
+    assert (rows0 == rows1).all() and (sw0 == sw1).all()
+    assert (rec0 == rec1).all() and (res0 == res1).all() and s0 == s1
+    assert len({tuple(r) for r in rows0}) > 1  # games that differ, not one game repeated
+    if game_name == "hexatile" and bots[1] == "random":
+        assert sw0.any() and not sw0.all()  # the coin took the pie rule in some games, not all
+
+
+def test_the_game_api_picks_the_family_from_the_seats():
+    game = games.get("hex", "test")
+    rules = game.resolve_rules({"size": 4}, "test")
+    for bots, fam in ((["greedy", "random"], "plain"), (["mcts", "greedy"], "search"),
+                      (["random", "mcts"], "search")):
+        assert engine.family(engine.bot_arrays(seats_for(game, rules, bots))[0]) == fam
+    s = seats_for(game, rules, ["mcts", "greedy"])
+    s[0] = type(s[0])(s[0].bot, {**s[0].params, "iterations": 8})
+    cols = game.play_chunk(rules, s, 0, 4, 1)  # the search family, through EngineGame
+    assert len(cols["winner"]) == 4
+    game.verify_trace(game.play_traced(rules, s, 2, 1))
+
+
+def test_a_search_seat_needs_the_search_family():
+    game = games.get("hex", "test")
+    rules = game.resolve_rules({"size": 4}, "test")
+    t = game.tables(rules)
+    codes, par = engine.bot_arrays(seats_for(game, rules, ["mcts", "greedy"]))
+    rows = np.zeros((1, t.res_width), np.int64)
+    with pytest.raises(ValueError, match="search seat"):
+        engine.play_chunk(t, np.uint64(1), np.int64(0), np.int64(1), codes, par, np.zeros(2, np.int64), rows,
+                          np.zeros(1, np.bool_), searching=False)
+
+
+PROBE = """
+import numpy as np
+from sim import engine, games, search
+from sim.testing import seats_for
+from tests.fixtures.hexgame import GAME
+games.register(GAME)
+rules = GAME.resolve_rules({"size": 4}, "test")
+GAME.play_chunk(rules, seats_for(GAME, rules, ["greedy", "random"]), 0, 3, 0)
+GAME.play_traced(rules, seats_for(GAME, rules, ["random", "greedy"]), 0, 0)
+print(len(search._search.signatures), len(search.new_tree.signatures),
+      [str(sig[-1]) for sig in engine._play_chunk.signatures])
+"""
+
+
+def test_a_lineup_without_search_compiles_nothing_of_the_search(tmp_path):
+    """From an empty numba cache, in a process of its own: greedy and random games compile the
+    plain family only (its tree argument is None) and not one function of sim/search.py."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path),
+               PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    out = subprocess.run([sys.executable, "-c", PROBE], env=env, cwd=ROOT, capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["0", "0", "['none']"]
