@@ -5,6 +5,9 @@ once per shipped variant in tests/test_all_variants.py instead of in every call 
 
 from __future__ import annotations
 
+import numpy as np
+
+from sim import engine
 from sim.testing import check_game as _check_game
 from sim.testing import seats_for
 
@@ -15,3 +18,15 @@ def check_game(game, variant, bots=None, n=40, run_seed=12345, traced=4, *, draw
                table=False, warm=False):
     """`sim.testing.check_game` without the picture and table checks unless asked for."""
     return _check_game(game, variant, bots, n, run_seed, traced, draw=draw, table=table, warm=warm)
+
+
+def opening_sets(tables, bagn_field: int, n: int = 40, seed: int = 3) -> list:
+    """HEXFLOW: each game's set-up (engine.start) as one (bag still to draw, opening hand) pair of
+    tile lists per seat; bagn_field is the mode's index of the bag counts in pos.sq."""
+    out = []
+    for i in range(n):
+        pos, _ = engine.start(tables, np.uint64(engine.game_seed(np.uint64(seed), np.int64(i))))
+        bag, hand, bagn = np.asarray(pos.bag), np.asarray(pos.hand), np.asarray(pos.sq)[bagn_field]
+        out.append([(bag[q, :bagn[q]].tolist(), [x for x in hand[q].tolist() if x >= 0])
+                    for q in range(tables.n_seats)])
+    return out

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from sim import engine, variants
+from sim import variants
 from sim.cli import app
 from sim.errors import VariantError
 from sim.games.hexflow import GAME, race
@@ -21,7 +21,7 @@ from sim.games.hexflow import rules as R
 from sim.games.hexflow.board import board_of, corners_of
 from sim.games.hexflow.position import Position
 from sim.games.hexflow.tiles import BLOCK, TILE_TYPES, TYPE_BY_NAME, networks
-from tests.game_checks import seats_for
+from tests.game_checks import opening_sets, seats_for
 
 ROOT = Path(__file__).resolve().parent.parent
 STAR6 = TYPE_BY_NAME["star6"]
@@ -33,13 +33,7 @@ def rules(**kw):
 
 def bags_of(r, n=60, seed=3):
     """Each game's two shuffled bags and hands at set-up (engine.start), as per-seat tile lists."""
-    t = race.tables(r)
-    out = []
-    for i in range(n):
-        pos, _ = engine.start(t, np.uint64(engine.game_seed(np.uint64(seed), np.int64(i))))
-        bag, hand, bagn = np.asarray(pos.bag), np.asarray(pos.hand), np.asarray(pos.sq)[race.Q_BAGN]
-        out.append([(bag[q, :bagn[q]].tolist(), [x for x in hand[q].tolist() if x >= 0]) for q in range(2)])
-    return out
+    return opening_sets(race.tables(r), race.Q_BAGN, n, seed)
 
 
 def traced(r, bots, games, seed=5):

@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from sim import engine
 from sim.cli import app
 from sim.errors import VariantError
 from sim.games.hexflow import GAME, tri_engine
@@ -18,7 +17,7 @@ from sim.games.hexflow import rules as R
 from sim.games.hexflow import tri as T
 from sim.games.hexflow.tiles import BLOCK, TILE_TYPES, TYPE_BY_NAME, tile_set
 from sim.games.hexflow.triboard import WILDCARD, tri_board, tri_tile_set
-from tests.game_checks import seats_for
+from tests.game_checks import opening_sets, seats_for
 from tests.test_hexflow_tri import SAME_CENTRE, _kernel_resolve, _state
 
 STAR6 = TYPE_BY_NAME["star6"]
@@ -30,14 +29,7 @@ def rules(**kw):
 
 def start_sets(r, n=40, seed=3):
     """Each game's set-up (engine.start): per seat (bag still to draw, opening hand)."""
-    t = tri_engine.tables(r)
-    out = []
-    for i in range(n):
-        pos, _ = engine.start(t, np.uint64(engine.game_seed(np.uint64(seed), np.int64(i))))
-        bag, hand, bagn = np.asarray(pos.bag), np.asarray(pos.hand), np.asarray(pos.sq)[tri_engine.Q_BAGN]
-        out.append([(bag[q, :bagn[q]].tolist(), [x for x in hand[q].tolist() if x >= 0])
-                    for q in range(t.n_seats)])
-    return out
+    return opening_sets(tri_engine.tables(r), tri_engine.Q_BAGN, n, seed)
 
 
 def traced(r, bots, games, seed=5):
