@@ -260,10 +260,7 @@ def legal_moves(t, pos, out):
     k = _gen(t, pos, pos.st[CUR], w[W_PT], w[W_PR], w[W_MK], w[W_MH], w[W_MT], w[W_MR])
     for i in range(k):
         out[i] = encode(t, w[W_MK, i], w[W_MH, i], w[W_MT, i], w[W_MR, i])
-    if k == 0:
-        out[0] = t.pass_move
-        k = 1
-    return k
+    return K._or_pass(out, k, t.pass_move)
 
 
 @K.hot_inline

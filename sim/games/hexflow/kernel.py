@@ -134,6 +134,16 @@ def _find(par, x):
     return x
 
 
+@hot_inline
+def _or_pass(out, k, pass_move):
+    """The end of every mode's legal_moves: the k moves listed in out, or the pass alone when
+    there are none (a seat with no legal placement passes)."""
+    if k == 0:
+        out[0] = pass_move
+        return 1
+    return k
+
+
 @hot_inline  # a leaf called per node and side: no call cost
 def _link(u, s, nbr, ttype, emask, netid):
     """The step from node u (an empty hex, or a network with a line end on side s) across side s

@@ -330,10 +330,7 @@ def legal_moves(t, pos, out):
                            tile == K.BLOCK, t.block_connected) and _reading_allows(t, p, h, em, first):
                     out[k] = encode(t, h, tile, r)
                     k += 1
-    if k == 0:
-        out[0] = t.pass_move
-        k = 1
-    return k
+    return K._or_pass(out, k, t.pass_move)
 
 
 @K.hot_inline

@@ -1099,10 +1099,7 @@ def legal_moves(t, pos, out):
                       hx[H_NEED], t.emask_t, t.block_connected):
                 out[k] = encode(t, h, 1 if ot[i] == WILD else 0, od[i], orr[i])
                 k += 1
-    if k == 0:
-        out[0] = t.pass_move
-        k = 1
-    return k
+    return K._or_pass(out, k, t.pass_move)
 
 
 @K.hot_inline
