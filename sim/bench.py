@@ -18,6 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
 from sim import games
 from sim.games.base import Game, SeatBot
 
@@ -114,8 +116,9 @@ def pair_rate(game: Game, rules: dict, s: list[SeatBot], seconds: float, repeats
 
 
 def mcts_rate(game: Game, rules: dict, s: list[SeatBot], seconds: float, repeats: int = 3) -> dict:
-    """Games/s of mcts against greedy, and the search's playouts/s: decisions of the mcts seat
-    (counted on traced games) times its iterations, over the CPU time of those games."""
+    """Games/s of mcts against greedy, and the search's iterations/s at these parameters:
+    decisions of the mcts seat (counted on traced games) times its iterations, over the CPU time
+    of those games."""
     iterations = s[0].params["iterations"]
     out, n = pair_rate(game, rules, s, seconds, repeats)
     game.play_traced(rules, s, 0, 0)  # compile / load: the traced driver of the search family
@@ -129,8 +132,71 @@ def mcts_rate(game: Game, rules: dict, s: list[SeatBot], seconds: float, repeats
             1 for m in trace.moves if m.get("seat") in (0, game.seat_names(rules)[0]))
     out["iterations"] = iterations
     out["prior_depth"] = s[0].params.get("prior_depth", 0)  # the root asks greedy (sim/search.py)
-    out["playouts_per_second"] = round(decisions * iterations / max(cpu, 1e-9), 1)
+    out["iterations_per_second"] = round(decisions * iterations / max(cpu, 1e-9), 1)
     return out
+
+
+def playout_positions(game: Game, rules: dict, n: int) -> list[tuple]:
+    """Up to n (tables, position, seat to move) spread evenly over the decisions of greedy-vs-greedy
+    games FIRST, FIRST + 1 ... of run seed 1 (as many as give n decisions, at most 8 games; each
+    position replayed from its game's start through the engine functions), or [] where the game
+    offers no engine replay."""
+    from sim import engine
+    from sim.rng import game_seed
+
+    greedy = seats(game, rules, "greedy")
+    replays, plies = [], []
+    for gi in range(FIRST, FIRST + 8):
+        got = game.engine_replay(rules, greedy, gi, 1)
+        if got is None:
+            return []
+        replays.append((gi, *got))
+        plies += [(len(replays) - 1, i) for i in range(got[1].shape[0]) if got[1][i, 1] != engine.SWAP_MOVE]
+        if len(plies) >= n:
+            break
+    picked = [plies[int(k * len(plies) / n)] for k in range(n)] if len(plies) > n else plies
+    out = []
+    for g, ply in picked:
+        gi, t, rec = replays[g]
+        pos, rng = engine.start_at(t, np.uint64(game_seed(np.uint64(1), np.int64(gi))), np.int64(gi))
+        for i in range(ply):
+            if rec[i, 1] != engine.SWAP_MOVE:
+                rng[0] = np.uint64(rec[i, 2])
+                engine.play(t, pos, np.int64(rec[i, 1]), rng)
+        out.append((t, pos, int(rec[ply, 0])))
+    return out
+
+
+def playout_rate(game: Game, rules: dict, s: list[SeatBot], seconds: float, repeats: int = 3) -> dict:
+    """The playout target's measure: search iterations per CPU second of the search bot at its
+    parameters in s[0] but with random rollouts to the end (`rollout = "random"`,
+    `rollout_depth = 0`: every iteration copies the position, redraws what the seat cannot see,
+    descends the tree and plays the game's random bot to the end), one decision at each of up to
+    16 positions spread over greedy games (`playout_positions`), each timed `repeats` times
+    (its fastest kept: see `rates`); playouts/s = all their iterations over the summed times."""
+    from sim import engine
+
+    bot = s[0].bot
+    params = {**s[0].params, "rollout": "random", "rollout_depth": 0}
+    codes, par = engine.bot_arrays([SeatBot(bot, params)])
+
+    def decide(t, pos, seat) -> float:
+        rng = np.array([FIRST], np.uint64)
+        t0 = time.process_time()
+        engine.bot_choice(t, pos, seat, codes[0], par[0], rng)
+        return time.process_time() - t0
+
+    first = playout_positions(game, rules, 1)
+    if not first:
+        return {"iterations": int(params["iterations"]), "positions": 0, "repeats": repeats,
+                "playouts_per_second": None}
+    decide(*first[0])  # compile / load
+    one = max(decide(*first[0]), 1e-4)
+    positions = playout_positions(game, rules, int(min(16, max(4, seconds / (repeats * one)))))
+    best = [min(decide(*p) for _ in range(repeats)) for p in positions]
+    iterations = int(params["iterations"])
+    return {"iterations": iterations, "positions": len(positions), "repeats": repeats,
+            "playouts_per_second": round(iterations * len(positions) / sum(best), 1)}
 
 
 def warm_for_timing(name: str, part: str = "all") -> None:
@@ -235,11 +301,17 @@ def main(argv=None) -> int:
             if s is None:
                 continue
             r = mcts_rate(game, rules, s, args.seconds)
+            r["playout"] = p = playout_rate(game, rules, s, args.seconds)
+            rnd = result["games"][name].get(f"{label}/random", {}).get("games_per_second")
+            rnd = rnd if p["playouts_per_second"] else None
+            p["over_random_games"] = round(p["playouts_per_second"] / rnd, 2) if rnd else None
             result["games"][name][f"{label}/mcts_vs_greedy"] = r
             prior = f", prior_depth {r['prior_depth']}" if r["prior_depth"] else ""
+            ratio = f" = {p['over_random_games']:.2f}x the random games/s (target 0.5x)" if rnd else ""
             print(f"{name:9s} {label:12s} mcts({r['iterations']}{prior}) vs greedy "
-                  f"{r['games_per_second']:>8,.1f} games/s per core; "
-                  f"{r['playouts_per_second']:,.0f} playouts/s", flush=True)
+                  f"{r['games_per_second']:>8,.1f} games/s per core, {r['iterations_per_second']:,.0f} "
+                  f"iterations/s; playouts (random rollouts to the end) {p['playouts_per_second'] or 0:,.0f}/s"
+                  f"{ratio}", flush=True)
             # the middle rung (one reply ahead), where a mode offers it
             s = mcts_seats(game, rules, "lookahead")
             if s is not None:

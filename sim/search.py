@@ -12,8 +12,10 @@ Search"): the tree holds the searching seat's information set; every iteration
 3. expands one untried legal move: the greedy move first where the node knows it (nodes within
    `prior_depth` levels of the root ask the game's greedy bot once, in the world of the iteration
    that first expands them), otherwise one drawn uniformly;
-4. rolls out by the uniform or the game's greedy policy, to the end or `rollout_depth` decisions,
-   where the game's own evaluation scores the position (a logistic of `evaluate / eval_scale`);
+4. rolls out by the game's own random bot (the policy its random-vs-random games play; uniform
+   over `legal_moves` for a game without one) or its greedy bot, to the end or `rollout_depth`
+   decisions, where the game's own evaluation scores the position (a logistic of
+   `evaluate / eval_scale`);
 5. backs up one value per seat (max-n: each seat's node statistics hold that seat's reward), so
    three- and four-player games search without pretending to be two-player zero-sum.
 
@@ -38,6 +40,7 @@ from sim.games.base import Bot, Param
 # compilation, while an attribute read in a loop is typed afresh, and once another game has
 # registered its overloads in this process the two readings no longer unify
 from sim.interface import (
+    BOT_UNIFORM,
     WINNER,
     apply,
     bot_move,
@@ -53,9 +56,12 @@ from sim.rng import below
 
 BOT_MCTS = -2
 # the bot's parameter row (engine.bot_arrays writes it): the declared parameters, then the
-# rollout bot's code and its default parameters
-P_ITER, P_C, P_ROLLOUT, P_DEPTH, P_SCALE, P_PRIOR, P_PRIOR_DEPTH, P_ROLL_CODE, P_ROLL_PAR = range(9)
-ROLLOUT_UNIFORM, ROLLOUT_GREEDY = 0, 1
+# random bot's code and where its parameters start, then the greedy bot's code and its default
+# parameters, then the random bot's default parameters (from the index at P_RAND_PAR)
+P_ITER, P_C, P_ROLLOUT, P_DEPTH, P_SCALE, P_PRIOR, P_PRIOR_DEPTH, P_RAND_CODE, P_RAND_PAR, P_ROLL_CODE, \
+    P_ROLL_PAR = range(11)
+# the `rollout` choices: the game's random bot, its greedy bot
+ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
 
 
 class Tree(NamedTuple):
@@ -78,6 +84,7 @@ class Tree(NamedTuple):
     kids: np.ndarray  # int64[max_moves]: the child of each legal move at the node being selected from
     reward: np.ndarray  # float64[seats]
     res: np.ndarray  # int64[res_width]
+    logn: np.ndarray  # float64[N + 1]: log(i) (0 at 0): UCT's log of a child's availability (< N)
 
 
 @njit(cache=True)
@@ -93,7 +100,8 @@ def new_tree(tables, nodes):
                 np.full(h, -1, np.int64), np.zeros(h, np.int64), np.zeros(h, np.int64),
                 np.zeros(tables.max_moves, np.int64), np.zeros(tables.max_moves, np.int64),
                 np.zeros(tables.max_moves, np.int64),
-                np.zeros(s, np.float64), np.zeros(tables.res_width, np.int64))
+                np.zeros(s, np.float64), np.zeros(tables.res_width, np.int64),
+                np.log(np.maximum(np.arange(nodes + 1), 1).astype(np.float64)))
 
 
 @njit(cache=True)
@@ -191,7 +199,7 @@ def _select(tables, tree, node, pos, par, scratch, rng):
         ch = tree.kids[i]
         tree.avail[ch] += 1.0
         n = tree.visits[ch]
-        u = tree.value[ch, mover] / n + c * np.sqrt(np.log(tree.avail[ch]) / n)
+        u = tree.value[ch, mover] / n + c * np.sqrt(tree.logn[int(tree.avail[ch])] / n)
         if tree.move[ch] == g:
             u += bias / (n + 1.0)
         if u > best_u:
@@ -216,20 +224,30 @@ def _score(tables, tree, pos, finished, scale):
 
 @njit(cache=True, inline="always")
 def _rollout(tables, pos, par, scratch, tree, rng):
-    """Play on from pos; returns True when the game ended (else the depth or the cap stopped it)."""
+    """Play on from pos by the rollout bot (`rollout`: the game's random or greedy bot, with its
+    default parameters; the engine's uniform_move for a game without a random bot); returns True
+    when the game ended (else the depth or the cap stopped it)."""
     depth = int(par[P_DEPTH])
     cap = tables.turn_cap if tables.turn_cap > 0 else 1 << 30
+    if depth > 0:
+        cap = min(cap, depth)
+    if par[P_ROLLOUT] == ROLLOUT_GREEDY:
+        code = int(par[P_ROLL_CODE])
+        bpar = par[P_ROLL_PAR:]
+    else:
+        code = int(par[P_RAND_CODE])
+        bpar = par[int(par[P_RAND_PAR]):]
     d = 0
     while True:
         mover = to_move(tables, pos)
         if mover < 0:
             return True
-        if depth > 0 and d >= depth or d >= cap:
+        if d >= cap:
             return False
-        if par[P_ROLLOUT] == ROLLOUT_GREEDY:
-            m = bot_move(tables, pos, mover, int(par[P_ROLL_CODE]), par[P_ROLL_PAR:], scratch, rng)
-        else:
+        if code == BOT_UNIFORM:
             m = uniform_move(tables, pos, rng, tree.untried)
+        else:
+            m = bot_move(tables, pos, mover, code, bpar, scratch, rng)
         apply(tables, pos, m, rng)
         d += 1
 
@@ -295,9 +313,11 @@ def mcts_prefers(tables, root, seat, other, par, scratch, tree, rng):
 
 @dataclass(frozen=True)
 class SearchBot(Bot):
-    """A bot the engine plays itself (`code` < 0); `rollout_bot` is the game's greedy bot."""
+    """A bot the engine plays itself (`code` < 0); `rollout_bot` is the game's greedy bot,
+    `random_bot` its random bot (None: the engine's uniform bot)."""
 
     rollout_bot: Bot | None = None
+    random_bot: Bot | None = None
 
     def _with_defaults(self, defaults: dict) -> SearchBot:
         import dataclasses
@@ -309,20 +329,28 @@ class SearchBot(Bot):
         return dataclasses.replace(self, params=params)
 
     def par_row(self, params: dict) -> list[float]:
-        roll = self.rollout_bot
+        """The declared parameters, then the random bot's code and the index of its parameters,
+        the greedy bot's code and default parameters, the random bot's default parameters (the
+        P_* layout above)."""
         row = [float(params[p.name]) if p.kind != "str" else float(p.choices.index(params[p.name]))
                for p in self.params]
-        if roll is None:
-            return [*row, 0.0]
-        return [*row, float(roll.code), *(float(p.default) for p in roll.params)]
+        greedy = self.rollout_bot
+        greedy_par = [float(p.default) for p in greedy.params] if greedy is not None else []
+        rand = self.random_bot
+        rand_par = [float(p.default) for p in rand.params] if rand is not None else []
+        return [*row, float(rand.code if rand is not None else BOT_UNIFORM), float(P_ROLL_PAR + len(greedy_par)),
+                float(greedy.code if greedy is not None else 0), *greedy_par, *rand_par]
 
 
-def mcts_bot(greedy: Bot | None, iterations: int = 200, **defaults) -> SearchBot:
+def mcts_bot(greedy: Bot | None, iterations: int = 200, random: Bot | None = None, **defaults) -> SearchBot:
     """The search bot for a game whose greedy bot is `greedy` (rollouts, cut-off evaluation and the
-    tree's prior); `defaults` sets a game's own defaults of the other parameters (e.g.
-    rollout="greedy")."""
+    tree's prior) and whose random bot is `random` (the random rollouts: the policy of the game's
+    random-vs-random games; None, or a bot of code BOT_UNIFORM, plays the engine's uniform_move);
+    `defaults` sets a game's own defaults of the other parameters (e.g. rollout="greedy")."""
     rollouts = ("random", "greedy") if greedy is not None else ("random",)
     prior_high = 1_000_000 if greedy is not None else 0  # no greedy bot: no prior to ask
+    if random is not None and random.code == BOT_UNIFORM:
+        random = None
     return SearchBot(
         "mcts", BOT_MCTS,
         "Information-set Monte Carlo tree search over the engine functions: per iteration it redraws "
@@ -332,8 +360,8 @@ def mcts_bot(greedy: Bot | None, iterations: int = 200, **defaults) -> SearchBot
         (Param("iterations", "int", iterations, "Search iterations per decision (the budget; never time).",
                low=1, high=1_000_000),
          Param("c", "float", 0.7, "UCT exploration constant (rewards lie in [0, 1]).", low=0.0, high=10.0),
-         Param("rollout", "str", "random", "Rollout policy: uniform legal moves, or the game's greedy bot.",
-               choices=rollouts),
+         Param("rollout", "str", "random", "Rollout policy: the game's random bot (the one its random "
+               "games play), or its greedy bot.", choices=rollouts),
          Param("rollout_depth", "int", 0, "Decisions per rollout before the game's evaluation scores the "
                "position; 0 = play to the end.", low=0, high=100_000),
          Param("eval_scale", "float", 1.0, "Evaluation units per logistic unit at a rollout cut-off.",
@@ -343,4 +371,4 @@ def mcts_bot(greedy: Bot | None, iterations: int = 200, **defaults) -> SearchBot
          Param("prior_depth", "int", 0, "Tree levels, from the root, whose nodes ask greedy for their "
                "move (expanded first, biased by prior, and the root's pick among equally visited "
                "moves); 0 = never ask.", low=0, high=prior_high)),
-        rollout_bot=greedy)._with_defaults(defaults)
+        rollout_bot=greedy, random_bot=random)._with_defaults(defaults)

@@ -64,6 +64,7 @@ def test_parameter_row_layout():
     row = par[0]
     assert row[search.P_ITER] == 40 and row[search.P_C] == 1.5
     assert row[search.P_ROLLOUT] == search.ROLLOUT_GREEDY and row[search.P_DEPTH] == 3
+    assert row[search.P_RAND_CODE] == engine.BOT_UNIFORM  # the fixture's random bot is the uniform one
     assert row[search.P_ROLL_CODE] == GAME.bot("greedy", "test").code and row[search.P_ROLL_PAR] == 1.0
 
 

@@ -252,11 +252,12 @@ GREEDY = Bot(
     "sets up for them, plus own set-ups and rope joins.",
     GREEDY_PARAMS,
 )
+RANDOM = Bot("random", S.BOT_RANDOM, "Uniformly random legal cell, tile and rotation.")
 BOTS = (
-    Bot("random", S.BOT_RANDOM, "Uniformly random legal cell, tile and rotation."),
+    RANDOM,
     GREEDY,
     # greedy rollouts: uniform ones lose to greedy at these budgets (10:48 at 100 iterations)
-    search.mcts_bot(GREEDY, iterations=200, rollout="greedy"),
+    search.mcts_bot(GREEDY, iterations=200, random=RANDOM, rollout="greedy"),
 )
 
 

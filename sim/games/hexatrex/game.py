@@ -141,13 +141,14 @@ GREEDY = Bot("greedy", S.BOT_GREEDY,
                     "longest equation the bot sees when choosing (0 = as long as the rules allow); "
                     "the turn is always scored by the full finder", low=0,
                     high=finder.MAX_TILES_CAP),))
+RANDOM = Bot("random", S.BOT_RANDOM, "places its tile on a uniformly random legal cell")
 BOTS = (
-    Bot("random", S.BOT_RANDOM, "places its tile on a uniformly random legal cell"),
+    RANDOM,
     GREEDY,
     # the root asks greedy for its move (prior_depth 1, prior 1): 28.9% of decisive games against
     # greedy without, 48.5% with (200 rotated games; docs/rules/hexatrex.md, "The search bot, measured")
-    search.mcts_bot(GREEDY, iterations=200, c=0.05, rollout="greedy", rollout_depth=1, eval_scale=100.0,
-                    prior_depth=1, prior=1.0),
+    search.mcts_bot(GREEDY, iterations=200, random=RANDOM, c=0.05, rollout="greedy", rollout_depth=1,
+                    eval_scale=100.0, prior_depth=1, prior=1.0),
 )
 
 

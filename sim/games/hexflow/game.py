@@ -135,7 +135,8 @@ MODE_MCTS = {"battle": {"iterations": BATTLE_MCTS["iterations"]}, **TRI_MCTS}
 
 
 def _race_mcts() -> search.SearchBot:
-    bot = search.mcts_bot(next(b for b in R.BOTS if b.code == K.BOT_GREEDY))
+    bot = search.mcts_bot(next(b for b in R.BOTS if b.code == K.BOT_GREEDY),
+                          random=next(b for b in R.BOTS if b.code == K.BOT_RANDOM))
     params = tuple(dataclasses.replace(p, default=RACE_MCTS.get(p.name, p.default)) for p in bot.params)
     modes = "; ".join(f"{m}: " + ", ".join(f"{k} = {v!r}" for k, v in d.items()) for m, d in MODE_MCTS.items())
     return dataclasses.replace(bot, params=params, doc=bot.doc + (
