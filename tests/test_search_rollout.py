@@ -111,3 +111,18 @@ def test_one_iteration_takes_the_random_bots_draws(name, overrides, differs):
     by_uniform = one_iteration_by_hand(t, pos, seat, engine.BOT_UNIFORM, np.array([77], np.uint64))
     assert searched[0] == by_random[0]
     assert (by_uniform[0] != by_random[0]) == differs
+
+
+def test_the_bench_times_playouts_at_positions_of_greedy_games():
+    """`make bench`'s playout measure (never timed here, only its contract): positions where a
+    seat is to move, spread over greedy games, and a rate over all their iterations."""
+    from sim import bench
+
+    rules = HEX.resolve_rules({"size": 4}, "test")
+    positions = bench.playout_positions(HEX, rules, 6)
+    assert len(positions) == 6
+    assert all(int(engine.seat_to_move(t, pos)) == seat >= 0 for t, pos, seat in positions)
+    assert len({np.asarray(pos.board).tobytes() for _, pos, _ in positions}) == 6
+    r = bench.playout_rate(HEX, rules, bench.mcts_seats(HEX, rules), 0.05, repeats=1)
+    assert r["positions"] >= 4 and r["iterations"] == HEX.bot("mcts", "test").params[0].default
+    assert r["playouts_per_second"] > 0
