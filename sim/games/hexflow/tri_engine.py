@@ -512,7 +512,7 @@ def _fits(p, h, nopt, nblk, corner_owner, need, emask_t, od, orr, fit):
     return fit[x] + nblk
 
 
-@K.hot
+@K.hot_inline
 def _nth_legal(t, pos, s, p, h, i, nopt):
     """s.mv = (h, tile, declared type, rotation) of the i-th legal option on hex h (0-based, in
     option order); False if h has i or fewer. The random bot's fallback after failed draws."""
@@ -978,7 +978,7 @@ def _path_value_of(t, pos, q, cmask, mult):
                        w[W_HC][:t.nh], w[W_BN][:nn + 1])
 
 
-@K.hot
+@K.hot_inline
 def _reach_goal_of(t, pos, q):
     """_reach_goal for seat q (its witness way in pos.wit[q]) with the position's arrays."""
     w = pos.work
@@ -1046,7 +1046,13 @@ def _clear(t, pos):
     pos.st[REASON] = -1
 
 
-@njit(cache=True)
+# race._deal compiled again without reference counting (one source): _set_up runs once per game
+# and a call with reference counting adds and drops a reference to every array of the tables and
+# the position (docs/rules/hexflow.md, "Tri-Board on the engine")
+_deal = K.hot(race._deal.py_func)
+
+
+@K.hot
 def _set_up(t, pos, rng):
     """Set-up in the chunk kernel's order: dots, then each seat's bag and hand (and, with the
     blocked player's loss, each seat's witness way on the empty board)."""
@@ -1055,7 +1061,7 @@ def _set_up(t, pos, rng):
     for h in range(t.nh):  # the bonuses of dot_bonuses (the defaults: kernel._lay_dots')
         pos.hx[H_MULT][h] = t.dot_bonus[pos.hx[H_DOTS][h]]
     for q in range(t.n_seats):
-        race._deal(rng, q, t, pos)  # kernel._deal's draws for each seat's own set and hand size
+        _deal(rng, q, t, pos)  # kernel._deal's draws for each seat's own set and hand size
         if t.blocked_loses:
             _reach_goal_of(t, pos, q)
     pos.st[CUR] = t.order[0]
@@ -1111,7 +1117,7 @@ def _pass(t, pos, cur):
         pos.st[REASON] = E_ST_CLOSEST if t.stalemate_closest else E_ST_DRAW
 
 
-@K.hot
+@K.hot_inline
 def _judge_blocked(t, pos, cur, h, tile):
     """tri2p's blocking rule after a placement on h: a seat whose witness way ran over h has a way
     searched again; one with none is cut off (ends the game by block_win_trigger)."""
@@ -1218,7 +1224,7 @@ def _outcome(t, pos, capped, reach):
     return wins, reason
 
 
-@njit(cache=True)
+@K.hot
 def result(t, pos, capped, res):
     """The resolution and scores: the draw list, the winner (first of the winners in turn
     order), 10 + the path's dot bonus for a path win, 10 otherwise, and the tallies."""
