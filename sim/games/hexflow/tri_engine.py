@@ -128,6 +128,7 @@ class Tables(NamedTuple):
     hand_of: np.ndarray  # int64[ns]: each seat's hand size (rules.hand_size, per seat)
     dot_bonus: np.ndarray  # int64[6]: a path's flat bonus by dots (rules.dot_bonuses)
     base_score: np.int64  # rules.base_score: what a win is worth before the dot bonuses
+    wit0: np.ndarray  # int64[ns, nh]: each seat's witness way on the empty board (position.wit at the set-up)
 
 
 class Position(NamedTuple):
@@ -139,7 +140,8 @@ class Position(NamedTuple):
     nets: np.ndarray  # int64[2, nh * 2]: netm (side mask of network j of the tile on h), par
     bag: np.ndarray  # int64[ns, tiles]: each seat's shuffled bag; bag[q, :bagn[q]] still to draw
     hand: np.ndarray  # int64[ns, hand_size]: -1 = empty slot, WILD = the Wildcard
-    wit: np.ndarray  # int64[ns, nh]: the empty hexes of each seat's witness way to a centre hex
+    wit: np.ndarray  # int64[ns, nh]: each seat's witness way to a centre hex, by the sides it uses
+    #                  on each empty hex (0: off the way; `_reach_goal`)
     lnk: np.ndarray  # int64[nh * 12]: link table (kernel._link per node and side), kept up to
     #                  date tile by tile once st[LINKED] (the greedy's and evaluate's first use)
     sq: np.ndarray  # int64[N_Q, ns]: per seat bagn, placed_any, blocked, passes, Blocks, Wildcards
@@ -285,7 +287,21 @@ def build_tables(rules: dict[str, Any]) -> Tables:
         tb.order, order_pos, tb.corners, tb.corner_owner, tb.centres, tb.is_centre, tb.dcen, tb.nbr, tb.dist,
         tb.n_orient, tb.rot_of, tb.net_mask, tb.emask, tb.points, tb.tilesets,
         tb.dots.astype(np.int64), tb.dot_pool.astype(np.int64), tb.free.astype(np.int64), tb.lnk0,
-        tb.nbag, tb.hand_of, tb.dot_bonus, np.int64(tb.base_score))
+        tb.nbag, tb.hand_of, tb.dot_bonus, np.int64(tb.base_score), _empty_board_ways(tb))
+
+
+def _empty_board_ways(tb) -> np.ndarray:
+    """Each seat's witness way on the empty board (`_reach_goal`; the same every game: the dots
+    do not matter to it), so the set-up copies it instead of searching."""
+    nh = tb.nbr.shape[0]
+    nn = nh * 2
+    ways = np.zeros((len(tb.seats), nh), np.int64)
+    ttype = np.full(nh, -1, np.int64)
+    for q, c in enumerate(tb.corners):
+        _reach_goal(c, tb.is_centre, tb.dcen, tb.nbr, ttype, np.zeros(nh, np.int64), np.full(nh * 6, -1, np.int64),
+                    np.zeros(nn, np.int64), np.zeros(nn, np.int64), np.zeros(1, np.int64),
+                    np.empty(nn * 8, np.int64), ways[q])
+    return ways
 
 
 tables = engine.per_rules(build_tables)
@@ -387,13 +403,16 @@ def _dist_map(src, nsrc, lnk, ttype, netm, d, dq):
 @K.hot
 def _reach_goal(c, is_centre, dcen, nbr, ttype, emask, netid, netm, seen, stamp, stack, wit):
     """Can a line still run from corner hex c to a centre hex? Depth-first, nearest-to-centre
-    first. On success marks the empty hexes of the way found in wit (cleared first)."""
+    first. On success wit (cleared first) holds the way found as kernel._new_witness keeps
+    Race's: wit[h] = the sides by which it enters and leaves empty hex h (one side at either
+    end), 0 off it. Which way is found is free: only whether one exists decides a game."""
     nh = ttype.shape[0]
     for h in range(nh):
         wit[h] = 0
     stamp[0] += 1
     st = stamp[0]
     nn = seen.shape[0]
+    ps = stack[nn * 6:nn * 7]
     pn = stack[nn * 7:]
     top = 0
     if ttype[c] < 0:
@@ -413,11 +432,7 @@ def _reach_goal(c, is_centre, dcen, nbr, ttype, emask, netid, netm, seen, stamp,
         u = stack[top]
         h = u >> 1
         if is_centre[h]:
-            v = u
-            while v != -1:
-                if ttype[v >> 1] < 0:
-                    wit[v >> 1] = 1
-                v = pn[v]
+            _mark_way(u, pn, ps, ttype, wit)
             return True
         m = 63 if ttype[h] < 0 else netm[u]
         # push the farthest first so the nearest is searched first
@@ -440,9 +455,25 @@ def _reach_goal(c, is_centre, dcen, nbr, ttype, emask, netid, netm, seen, stamp,
                     continue
                 seen[v] = st
                 pn[v] = u
+                ps[v] = s
                 stack[top] = v
                 top += 1
     return False
+
+
+@K.hot_inline
+def _mark_way(v, pn, ps, ttype, wit):
+    """wit[h] = the sides the way ending at node v (pn: the node before, ps: the side stepped
+    over to reach it) uses on each empty hex h."""
+    out = 0  # the side the way leaves the current hex by (0 at the goal)
+    while v >= 0:
+        h = v >> 1
+        u = pn[v]
+        into = 1 << (ps[v] + 3) % 6 if u >= 0 else 0
+        if ttype[h] < 0:
+            wit[h] = out | into
+        out = 1 << ps[v] if u >= 0 else 0
+        v = u
 
 
 @K.hot
@@ -1055,7 +1086,7 @@ _deal = K.hot(race._deal.py_func)
 @K.hot
 def _set_up(t, pos, rng):
     """Set-up in the chunk kernel's order: dots, then each seat's bag and hand (and, with the
-    blocked player's loss, each seat's witness way on the empty board)."""
+    blocked player's loss, each seat's witness way on the empty board, t.wit0)."""
     shuf = pos.work[W_STACK, :t.free_hexes.shape[0]]
     _lay_dots(rng, t.dots_random, t.free_hexes, t.dot_pool, t.dots_fixed, shuf, pos.hx[H_DOTS], pos.hx[H_MULT])
     for h in range(t.nh):  # the bonuses of dot_bonuses (the defaults: kernel._lay_dots')
@@ -1063,7 +1094,8 @@ def _set_up(t, pos, rng):
     for q in range(t.n_seats):
         _deal(rng, q, t, pos)  # kernel._deal's draws for each seat's own set and hand size
         if t.blocked_loses:
-            _reach_goal_of(t, pos, q)
+            for h in range(t.nh):
+                pos.wit[q, h] = t.wit0[q, h]
     pos.st[CUR] = t.order[0]
     pos.st[FIRST] = t.order[0]
 
@@ -1123,7 +1155,11 @@ def _judge_blocked(t, pos, cur, h, tile):
     searched again; one with none is cut off (ends the game by block_win_trigger)."""
     newly = 0
     for q in range(t.n_seats):
-        if pos.sq[Q_BLOCKED][q] or pos.wit[q, h] == 0:
+        req = pos.wit[q, h]  # the sides q's way uses on h: does the tile carry it on?
+        if pos.sq[Q_BLOCKED][q] or req == 0:
+            continue
+        if (pos.nets[0][h * 2] & req) == req or (pos.nets[0][h * 2 + 1] & req) == req:
+            pos.wit[q, h] = 0
             continue
         if not _reach_goal_of(t, pos, q):
             pos.sq[Q_BLOCKED][q] = 1
