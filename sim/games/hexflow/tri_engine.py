@@ -627,38 +627,9 @@ def _random_fallback(t, pos, s, p, rng, nopt):
 
 
 @K.hot
-def _open_ends(p, c, nbr, ttype, emask, netid, netm, par, end):
-    """end[h] = 1 for each empty hex a line of p's corner network points into; returns how many."""
-    nh = ttype.shape[0]
-    for h in range(nh):
-        end[h] = 0
-    if ttype[c] < 0:
-        return 0
-    r0 = _find(par, c * 2) if netm[c * 2] != 0 else -5
-    r1 = _find(par, c * 2 + 1) if netm[c * 2 + 1] != 0 else -5
-    ne = 0
-    for h in range(nh):
-        if ttype[h] < 0:
-            continue
-        for j in range(2):
-            m = netm[h * 2 + j]
-            if m == 0:
-                continue
-            r = _find(par, h * 2 + j)
-            if r != r0 and r != r1:
-                continue
-            for s in range(6):
-                if (m >> s) & 1:
-                    n = nbr[h, s]
-                    if n >= 0 and ttype[n] < 0 and end[n] == 0:
-                        end[n] = 1
-                        ne += 1
-    return ne
-
-
-@K.hot
 def _ends_after(p, h, t, r, first, corners, nbr, ttype, emask, netid, netm, par, net_mask, end, ne):
-    """Open line ends of p's corner network after tile (t, r) lands on h (see _open_ends)."""
+    """Open line ends of p's corner network after tile (t, r) lands on h (end: kernel._open_ends'
+    map before it, ne: its count)."""
     if first:
         k = 0
         for j in range(2):
@@ -733,7 +704,8 @@ def _greedy_move(t, pos, s, p, rng, block_weight, defense):
     for k in range(nopt):
         if s.od[k] == BLOCK and not t.block_connected:
             block_opt = True
-    ne = _open_ends(p, t.corners[p], t.nbr, hx[H_TTYPE], hx[H_EMASK], pos.netid, pos.nets[0], pos.nets[1], s.endm)
+    # the open line ends of p's corner network: s.endm[h] != 0 where one points into empty hex h
+    ne = max(0, K._open_ends(t.corners[p], t.nbr, hx[H_TTYPE], hx[H_EMASK], pos.nets[0], pos.nets[1], s.endm))
     # bounds: a candidate leaves each opponent q at most `without` (its cost avoiding h), and p at
     # least the cheapest pair of arrivals; one scoring below the best so far (strictly: ties draw
     # from rng) is skipped without its opponents' searches. Float rounding is monotone, so the
