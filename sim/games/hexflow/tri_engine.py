@@ -403,9 +403,10 @@ def _dist_map(src, nsrc, lnk, ttype, netm, d, dq):
 @K.hot
 def _reach_goal(c, is_centre, dcen, nbr, ttype, emask, netid, netm, seen, stamp, stack, wit):
     """Can a line still run from corner hex c to a centre hex? Depth-first, nearest-to-centre
-    first. On success wit (cleared first) holds the way found as kernel._new_witness keeps
-    Race's: wit[h] = the sides by which it enters and leaves empty hex h (one side at either
-    end), 0 off it. Which way is found is free: only whether one exists decides a game."""
+    first. On success wit (cleared first) holds the way found as Race's witness is kept
+    (kernel._witness_of): wit[h] = the sides by which it enters and leaves empty hex h (one side
+    at either end), 0 off it. Which way is found is free: only whether one exists decides a
+    game. stack: int64[16 * nh] (the stack, the way's hexes, ps and pn)."""
     nh = ttype.shape[0]
     for h in range(nh):
         wit[h] = 0
@@ -432,7 +433,7 @@ def _reach_goal(c, is_centre, dcen, nbr, ttype, emask, netid, netm, seen, stamp,
         u = stack[top]
         h = u >> 1
         if is_centre[h]:
-            _mark_way(u, pn, ps, ttype, wit)
+            K._witness_of(u, pn, ps, ttype, wit, stack[nn * 5:nn * 6])
             return True
         m = 63 if ttype[h] < 0 else netm[u]
         # push the farthest first so the nearest is searched first
@@ -459,21 +460,6 @@ def _reach_goal(c, is_centre, dcen, nbr, ttype, emask, netid, netm, seen, stamp,
                 stack[top] = v
                 top += 1
     return False
-
-
-@K.hot_inline
-def _mark_way(v, pn, ps, ttype, wit):
-    """wit[h] = the sides the way ending at node v (pn: the node before, ps: the side stepped
-    over to reach it) uses on each empty hex h."""
-    out = 0  # the side the way leaves the current hex by (0 at the goal)
-    while v >= 0:
-        h = v >> 1
-        u = pn[v]
-        into = 1 << (ps[v] + 3) % 6 if u >= 0 else 0
-        if ttype[h] < 0:
-            wit[h] = out | into
-        out = 1 << ps[v] if u >= 0 else 0
-        v = u
 
 
 @K.hot
