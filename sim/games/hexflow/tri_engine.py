@@ -1446,51 +1446,6 @@ def replay(rules, seats, game_index, run_seed):
     return t, rec, res, swapped
 
 
-def traced(game_name, rules, seats, game_index, run_seed):
-    """One game through the engine's traced driver, as a Trace in the move-list format the
-    TriPosition replay (tri.tri_verify) and the pictures read; bags and dots are read off the
-    game's start position (draws only lower bagn: a bag keeps its shuffled order)."""
-    from sim.games.base import Trace
-
-    from .tiles import TILE_TYPES
-
-    t, rec, res, swapped = replay(rules, seats, game_index, run_seed)
-    pos, _ = engine.start(t, np.uint64(engine.game_seed(np.uint64(run_seed), np.int64(game_index))))
-    names = _board_names(rules)
-    seat_names = tri_seats(rules)
-    moves = []
-    after_swap = False
-    for seat, move, _ in rec:
-        if move == engine.SWAP_MOVE:
-            after_swap = True  # the next placement is the first player's, from the second seat
-            continue
-        turn = len(moves) + 1
-        if move == t.pass_move:
-            m = {"seat": seat_names[seat], "move": "pass", "turn": turn}
-        else:
-            h, wild, d, r = (int(x) for x in decode(t, move))
-            code = TILE_TYPES[d].code
-            m = {"seat": seat_names[seat], "turn": turn, "hex": names[h], "tile": TILE_TYPES[d].name,
-                 "rotation": r, "wildcard": bool(wild), "move": f"{'W=' if wild else ''}{code}{r} {names[h]}"}
-        if after_swap:
-            m["after_swap"] = True
-            m["move"] = "after the swap (pie rule): " + m["move"]
-            after_swap = False
-        moves.append(m)
-    row = {k: v[0].item() for k, v in row_columns(rules, res[None, :], np.array([swapped])).items()}
-    data = {"bags": [[int(x) for x in b[:n]] for b, n in zip(np.asarray(pos.bag), t.nbag, strict=True)],
-            "dots": np.asarray(pos.hx[H_DOTS]).tolist(), "swapped": bool(swapped)}
-    return Trace(game_name, dict(rules), list(seat_names), game_index, run_seed, moves, row, data)
-
-
-def _board_names(rules):
-    from .triboard import tri_board
-
-    return tri_board(rules["board_side"]).board.names
-
-
-
-
 engine.implement(Tables, no_alloc=True, new_position=new_position, to_move=to_move, legal_moves=legal_moves,
                  apply=apply, result=result, copy_position=copy_position, sample_hidden=sample_hidden,
                  evaluate=evaluate, new_scratch=new_scratch, bot_move=bot_move)
