@@ -1035,10 +1035,11 @@ def _clear(t, pos):
     pos.st[REASON] = -1
 
 
-# race._deal compiled again without reference counting (one source): _set_up runs once per game
-# and a call with reference counting adds and drops a reference to every array of the tables and
-# the position (docs/rules/hexflow.md, "Tri-Board on the engine")
-_deal = K.hot(race._deal.py_func)
+# race._deal compiled into _set_up, without reference counting (one source): _set_up runs once per
+# game and seat, and a call with reference counting adds and drops a reference to every array of
+# the tables and the position. Inlined rather than a second dispatcher of race._deal's function:
+# numba's cache keys an entry by the function and its argument types, not by the compile options.
+_deal = K.hot_inline(race._deal.py_func)
 
 
 @K.hot
