@@ -189,6 +189,19 @@ class Game1:
             rng[0] = np.int64(state).view(np.uint64)
             engine.play(self.tables, pos, np.int64(move), rng)
 
+    def with_python(self, rules):
+        """(position, seat, move, TriPosition) before each decision, the pure-Python TriPosition
+        (written apart from the engine) kept level with the position: each placement is made on
+        both after the yield."""
+        from sim.games.hexflow.position import TriPosition
+
+        py = TriPosition(rules, dots=np.asarray(self.start[0].hx[tri_engine.H_DOTS]).tolist())
+        for pos, seat, move in self.positions():
+            yield pos, seat, move, py
+            if move != self.tables.pass_move:
+                h, w, d, r = (int(x) for x in tri_engine.decode(self.tables, move))
+                py.place(seat, h, d, r, wildcard=bool(w))
+
 
 @pytest.mark.parametrize("rules", [{"mode": "tri"}, {"mode": "tri2p"},
                                    {"mode": "tri", "block_placement": "connected", "wildcard_block": False,
@@ -198,16 +211,13 @@ def test_legal_moves_are_the_position_apis_and_hold_every_bot_move(rules):
     """At every decision of random and greedy games: legal_moves lists exactly the distinct
     placements the pure-Python TriPosition allows with the mover's hand (or the pass alone), the
     bot's move is one of them, and the replayed game ends with the traced result."""
-    from sim.games.hexflow.position import TriPosition
-
     rules = GAME.resolve_rules(rules, "test")
     checked = 0
     for index in range(6):
         g = Game1(rules, lineup(rules, ("random", "greedy", "mixed")[index % 3]), index)
         t = g.tables
-        py = TriPosition(rules, dots=np.asarray(g.start[0].hx[tri_engine.H_DOTS]).tolist())
         pos = None
-        for pos, seat, move in g.positions():
+        for pos, seat, move, py in g.with_python(rules):
             assert engine.seat_to_move(t, pos) == seat
             listed = engine.moves_of(t, pos).tolist()
             hand = [int(x) for x in np.asarray(pos.hand)[seat] if x >= 0]
@@ -216,14 +226,68 @@ def test_legal_moves_are_the_position_apis_and_hold_every_bot_move(rules):
             assert len(set(listed)) == len(listed)
             assert set(listed) == (want or {int(t.pass_move)})
             assert move in listed
-            if move != t.pass_move:
-                h, w, d, r = (int(x) for x in tri_engine.decode(t, move))
-                py.place(seat, h, d, r, wildcard=bool(w))
             checked += 1
         capped = len(g.rec) == rules["max_turns"]
         assert engine.seat_to_move(t, pos) == -1 or capped
         np.testing.assert_array_equal(engine.outcome(t, pos, capped), g.res)
     assert checked > 80
+
+
+def way_of(py, wit, q) -> bool:
+    """Does the witness way wit (sides by empty hex, tri_engine.Position.wit) run from seat q's
+    corner to a centre hex on py's board? Empty hexes count only where the way marks them, and
+    only by the sides it marks."""
+    c = py.corner[q]
+    if c in py.tiles:
+        start = [(c, j) for j in range(len(py.nets(c)))]
+    else:
+        start = [(c, -1)] if wit[c] else []
+    seen, todo = set(start), list(start)
+    while todo:
+        x, j = todo.pop()
+        if x in py.centres:
+            return True
+        m = int(wit[x]) if j < 0 else py.nets(x)[j]
+        for s in range(6):
+            n = py.nbr(x, s) if (m >> s) & 1 else -1
+            if n < 0:
+                continue
+            o = (s + 3) % 6
+            k = py._line_at(n, o) if n in py.tiles else (-1 if (int(wit[n]) >> o) & 1 else None)
+            if k is not None and (n, k) not in seen:
+                seen.add((n, k))
+                todo.append((n, k))
+    return False
+
+
+def check_ways(py, pos, index):
+    """Each seat is flagged cut off exactly when py finds no way for it, else its witness is one."""
+    blocked = np.asarray(pos.sq[tri_engine.Q_BLOCKED])
+    for q in range(2):
+        assert bool(blocked[q]) == (not py.can_reach(q)), (index, q)
+        assert blocked[q] or way_of(py, np.asarray(pos.wit[q]), q), (index, q)
+
+
+@pytest.mark.parametrize("over", [{}, {"block_win_trigger": "block_tile"}, {"board_side": 9}],
+                         ids=["tri2p", "block-tile-trigger", "side9"])
+def test_the_witness_ways_are_ways_and_the_blocked_flags_exact(over):
+    """tri2p's blocking rule searches a seat's way again only when a tile breaks its witness way
+    (a tile on one of the way's hexes that does not carry the way on by the sides it uses; the
+    empty board's ways come from the tables). At every position of random, greedy and mixed
+    games: a seat is flagged cut off exactly when the pure-Python TriPosition finds no way for
+    it, and otherwise its witness is a way."""
+    rules = GAME.resolve_rules({"mode": "tri2p", **over}, "test")
+    checked = cut = 0
+    for index in range(24):
+        g = Game1(rules, lineup(rules, ("random", "greedy", "mixed")[index % 3]), index)
+        pos = py = None
+        for pos, _, _, py in g.with_python(rules):
+            check_ways(py, pos, index)
+            checked += 1
+        if pos.st[tri_engine.REASON] not in (tri_engine.E_PATH, tri_engine.E_OPP_PATH):
+            check_ways(py, pos, index)  # the last decision, played by the generator (a path win judges no blocking)
+        cut += int(np.asarray(pos.sq[tri_engine.Q_BLOCKED]).sum())
+    assert checked > 150 and cut > 5
 
 
 def mid_game(rules, index=3, decisions=8):

@@ -245,9 +245,9 @@ def _race_columns(rules, rows, swapped) -> dict[str, np.ndarray]:
 
 
 def _engine_game(t, rules, seats, game_index, run_seed):
-    """One Battle game through the engine's traced driver, replayed: (decisions, result row by
-    seat, the final position, each seat's bag as dealt, swapped). Draws only lower bagn, so the
-    bag keeps its shuffled order (each seat's own tiles, then -1s)."""
+    """One Race or Battle game through the engine's traced driver, replayed: (decisions, result
+    row by seat, the final position, each seat's bag as dealt, swapped). Draws only lower bagn,
+    so the bag keeps its shuffled order (each seat's own tiles, then -1s)."""
     codes, par = engine.bot_arrays(seats)
     rec, res, swapped = engine.play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
                                            swap_policy(rules, seats), np.int64(rules["max_turns"] + 2))
@@ -261,6 +261,30 @@ def _engine_game(t, rules, seats, game_index, run_seed):
     return rec, res, pos, bags, swapped
 
 
+def _trace_moves(rec, pass_move, seat_names, describe, **pass_fields) -> list[dict[str, Any]]:
+    """The move list of a traced game of any mode (the engine's decision records), in the format
+    the verifiers, the pictures and `hexsim replay` read: turns numbered from 1, a pass as
+    {seat, move "pass", turn, **pass_fields}, any other move as describe(seat, turn, move) gives
+    it; a pie-rule swap (a record with engine.SWAP_MOVE, not a move) marks the move after it."""
+    moves = []
+    after_swap = False
+    for seat, move, _ in rec:
+        if move == engine.SWAP_MOVE:
+            after_swap = True  # the next move is the first player's, from the second seat
+            continue
+        turn = len(moves) + 1
+        if move == pass_move:
+            m = {"seat": seat_names[seat], "move": "pass", "turn": turn, **pass_fields}
+        else:
+            m = describe(int(seat), turn, int(move))
+        if after_swap:
+            m["after_swap"] = True
+            m["move"] = "after the swap (pie rule): " + m["move"]
+            after_swap = False
+        moves.append(m)
+    return moves
+
+
 def _placement(seat, turn, h, tile, r, names=BOARD.names) -> dict[str, Any]:
     return {"seat": SEATS[seat], "turn": turn, "hex": names[h], "tile": TILE_TYPES[tile].name,
             "rotation": int(r), "move": f"{TILE_TYPES[tile].code}{r} {names[h]}"}
@@ -272,31 +296,13 @@ def _race_traced(rules, seats, game_index, run_seed) -> Trace:
     read off the replayed position."""
     t = race.tables(rules)
     names = board_of(rules["board_columns"]).names
-    codes, par = engine.bot_arrays(seats)
-    rec, res, swapped = engine.play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
-                                           swap_policy(rules, seats), np.int64(rules["max_turns"] + 2))
-    pos, rng = engine.start(t, np.uint64(engine.game_seed(np.uint64(run_seed), np.int64(game_index))))
-    # draws only lower bagn: the bag keeps its shuffled order (each seat's own tiles, then -1s)
-    bags = [[int(x) for x in b[:n]] for b, n in zip(np.asarray(pos.bag), t.nbag, strict=True)]
-    moves = []
-    after_swap = False
-    for seat, move, state in rec:
-        if move == engine.SWAP_MOVE:
-            after_swap = True  # the next placement is the first player's, from the second seat
-            continue
-        turn = len(moves) + 1
-        if move == t.pass_move:
-            m = {"seat": SEATS[seat], "move": "pass", "turn": turn}
-        else:
-            h, tile, r = move // (t.n_types * 6), (move // 6) % t.n_types, move % 6  # race.decode
-            m = _placement(seat, turn, h, tile, r, names)
-        if after_swap:
-            m["after_swap"] = True
-            m["move"] = "after the swap (pie rule): " + m["move"]
-            after_swap = False
-        moves.append(m)
-        rng[0] = np.int64(state).view(np.uint64)
-        engine.play(t, pos, np.int64(move), rng)
+    rec, res, pos, bags, swapped = _engine_game(t, rules, seats, game_index, run_seed)
+
+    def describe(seat, turn, move):
+        h, tile, r = move // (t.n_types * 6), (move // 6) % t.n_types, move % 6  # race.decode
+        return _placement(seat, turn, h, tile, r, names)
+
+    moves = _trace_moves(rec, t.pass_move, SEATS, describe)
     nodes = np.zeros(2 * t.nh + 1, np.int64)
     _, _, npath = race.path_nodes(t, pos, nodes)
     row = {k: v[0].item() for k, v in _race_columns(rules, res[None, :], np.array([swapped])).items()}
@@ -313,30 +319,45 @@ def _battle_traced(rules, seats, game_index, run_seed) -> Trace:
     t = battle_engine.tables(rules)
     names = board_of(rules["board_columns"]).names
     rec, res, pos, bags, swapped = _engine_game(t, rules, seats, game_index, run_seed)
-    moves = []
-    after_swap = False
-    for seat, move, _ in rec:
-        if move == engine.SWAP_MOVE:
-            after_swap = True  # the next move is the first player's, from the second seat
-            continue
-        turn = len(moves) + 1
-        if move == t.pass_move:
-            mv = {"seat": SEATS[seat], "move": "pass", "turn": turn, "kind": "pass"}
-        else:
-            x = move // (t.n_types * 6)  # battle_engine.decode
-            mv = _placement(seat, turn, x % t.nh, (move // 6) % t.n_types, move % 6, names)
-            mv["kind"] = "displace" if x >= t.nh else "place"
-            if x >= t.nh:
-                mv["move"] += " (displaces)"
-        if after_swap:
-            mv["after_swap"] = True
-            mv["move"] = "after the swap (pie rule): " + mv["move"]
-            after_swap = False
-        moves.append(mv)
+
+    def describe(seat, turn, move):
+        x = move // (t.n_types * 6)  # battle_engine.decode
+        mv = _placement(seat, turn, x % t.nh, (move // 6) % t.n_types, move % 6, names)
+        mv["kind"] = "displace" if x >= t.nh else "place"
+        if x >= t.nh:
+            mv["move"] += " (displaces)"
+        return mv
+
+    moves = _trace_moves(rec, t.pass_move, SEATS, describe, kind="pass")
     cols = _battle_engine_columns(rules, res[None, :], np.array([swapped]))
     row = {k: v[0].item() for k, v in cols.items()}
     data = {"bags": bags, "dots": np.asarray(pos.hx[battle_engine.H_DOTS]).tolist(), "swapped": bool(swapped)}
     return Trace("hexflow", dict(rules), list(SEATS), game_index, run_seed, moves, row, data)
+
+
+def _tri_traced(rules, seats, game_index, run_seed) -> Trace:
+    """One Tri-Board game (either mode) through the engine's traced driver, as a Trace in the
+    move-list format the TriPosition replay (tri.tri_verify) and the pictures read; bags and dots
+    are read off the game's start position (draws only lower bagn: a bag keeps its shuffled
+    order)."""
+    from .triboard import tri_board
+
+    t, rec, res, swapped = tri_engine.replay(rules, seats, game_index, run_seed)
+    pos, _ = engine.start(t, np.uint64(engine.game_seed(np.uint64(run_seed), np.int64(game_index))))
+    names = tri_board(rules["board_side"]).board.names
+    seat_names = tri_engine.tri_seats(rules)
+
+    def describe(seat, turn, move):
+        h, wild, d, r = (int(x) for x in tri_engine.decode(t, move))
+        code = TILE_TYPES[d].code
+        return {"seat": seat_names[seat], "turn": turn, "hex": names[h], "tile": TILE_TYPES[d].name,
+                "rotation": r, "wildcard": bool(wild), "move": f"{'W=' if wild else ''}{code}{r} {names[h]}"}
+
+    moves = _trace_moves(rec, t.pass_move, seat_names, describe)
+    row = {k: v[0].item() for k, v in tri_engine.row_columns(rules, res[None, :], np.array([swapped])).items()}
+    data = {"bags": [[int(x) for x in b[:n]] for b, n in zip(np.asarray(pos.bag), t.nbag, strict=True)],
+            "dots": np.asarray(pos.hx[tri_engine.H_DOTS]).tolist(), "swapped": bool(swapped)}
+    return Trace("hexflow", dict(rules), list(seat_names), game_index, run_seed, moves, row, data)
 
 
 def _battle_engine_columns(rules, rows, swapped) -> dict[str, np.ndarray]:
@@ -463,7 +484,7 @@ class HexflowGame(Game):
         if rules["mode"] == "battle":
             return _battle_traced(rules, seats, game_index, run_seed)
         if _is_tri(rules):
-            return tri_engine.traced(self.name, rules, seats, game_index, run_seed)
+            return _tri_traced(rules, seats, game_index, run_seed)
         return _race_traced(rules, seats, game_index, run_seed)
 
     # each mode has its own kernels (tri and tri2p share theirs: tri._play for random-only

@@ -527,22 +527,30 @@ def _new_witness(q, corners, order, nbr, ttype, emask, netid, netm, seen, stamp,
     those hexes, so only they are cleared again. A placement can only cut q off if it breaks the
     witness, so the search runs again only then. Returns False when q is cut off."""
     v = _way(q, corners, order, nbr, ttype, emask, netid, netm, seen, stamp, stack, pn, ps)
-    found = v >= 0
     for i in range(wlen[q]):
         wreq[q, wpath[q, i]] = 0
+    wlen[q] = _witness_of(v, pn, ps, ttype, wreq[q], wpath[q])
+    return v >= 0
+
+
+@hot_inline
+def _witness_of(v, pn, ps, ttype, wreq, wpath):
+    """Store the way a search found, ending at node v (pn[x]: the node before x, -1 at the start;
+    ps[x]: the side stepped over into x): wreq[h] = the sides by which it enters and leaves each
+    empty hex h on it (one side at either end), wpath[:n] those hexes. Returns n (0: v = -1, no
+    way). Race's witness (_new_witness) and Tri-Board's (tri_engine._reach_goal)."""
     n = 0
     out = 0
     while v >= 0:
         h = v >> 1
         u = pn[v]
         if ttype[h] < 0:
-            wreq[q, h] = out | (1 << (ps[v] + 3) % 6 if u >= 0 else 0)
-            wpath[q, n] = h
+            wreq[h] = out | (1 << (ps[v] + 3) % 6 if u >= 0 else 0)
+            wpath[n] = h
             n += 1
         out = 1 << ps[v] if u >= 0 else 0
         v = u
-    wlen[q] = n
-    return found
+    return n
 
 
 # Reference counting: numba counts a reference to every array argument of a call on entry and

@@ -16,8 +16,8 @@ What Tri-Board adds to Race's rules (kernel.py), all in tri_engine.py:
 - after each placement every seat joined by lines to a centre hex has a path; several at once
   are resolved by the card's tiebreak (`_resolve`), per centre hex or over all (shared_all);
 - when no one can place, the card's draw list decides (`_standing`);
-- tri2p keeps Race's blocked-player loss: a witness way per seat is re-searched only when a
-  tile lands on one of its empty hexes (`_reach_goal`).
+- tri2p keeps Race's blocked-player loss: a witness way per seat is searched again only when a
+  tile breaks it (lands on one of its empty hexes without carrying it on, `_judge_blocked`).
 
 Outputs: one int64 row per game in the engine's layout (tri_engine.columns).
 """

@@ -128,6 +128,7 @@ class Tables(NamedTuple):
     hand_of: np.ndarray  # int64[ns]: each seat's hand size (rules.hand_size, per seat)
     dot_bonus: np.ndarray  # int64[6]: a path's flat bonus by dots (rules.dot_bonuses)
     base_score: np.int64  # rules.base_score: what a win is worth before the dot bonuses
+    wit0: np.ndarray  # int64[ns, nh]: each seat's witness way on the empty board (position.wit at the set-up)
 
 
 class Position(NamedTuple):
@@ -139,7 +140,8 @@ class Position(NamedTuple):
     nets: np.ndarray  # int64[2, nh * 2]: netm (side mask of network j of the tile on h), par
     bag: np.ndarray  # int64[ns, tiles]: each seat's shuffled bag; bag[q, :bagn[q]] still to draw
     hand: np.ndarray  # int64[ns, hand_size]: -1 = empty slot, WILD = the Wildcard
-    wit: np.ndarray  # int64[ns, nh]: the empty hexes of each seat's witness way to a centre hex
+    wit: np.ndarray  # int64[ns, nh]: each seat's witness way to a centre hex, by the sides it uses
+    #                  on each empty hex (0: off the way; `_reach_goal`)
     lnk: np.ndarray  # int64[nh * 12]: link table (kernel._link per node and side), kept up to
     #                  date tile by tile once st[LINKED] (the greedy's and evaluate's first use)
     sq: np.ndarray  # int64[N_Q, ns]: per seat bagn, placed_any, blocked, passes, Blocks, Wildcards
@@ -285,7 +287,21 @@ def build_tables(rules: dict[str, Any]) -> Tables:
         tb.order, order_pos, tb.corners, tb.corner_owner, tb.centres, tb.is_centre, tb.dcen, tb.nbr, tb.dist,
         tb.n_orient, tb.rot_of, tb.net_mask, tb.emask, tb.points, tb.tilesets,
         tb.dots.astype(np.int64), tb.dot_pool.astype(np.int64), tb.free.astype(np.int64), tb.lnk0,
-        tb.nbag, tb.hand_of, tb.dot_bonus, np.int64(tb.base_score))
+        tb.nbag, tb.hand_of, tb.dot_bonus, np.int64(tb.base_score), _empty_board_ways(tb))
+
+
+def _empty_board_ways(tb) -> np.ndarray:
+    """Each seat's witness way on the empty board (`_reach_goal`; the same every game: the dots
+    do not matter to it), so the set-up copies it instead of searching."""
+    nh = tb.nbr.shape[0]
+    nn = nh * 2
+    ways = np.zeros((len(tb.seats), nh), np.int64)
+    ttype = np.full(nh, -1, np.int64)
+    for q, c in enumerate(tb.corners):
+        _reach_goal(c, tb.is_centre, tb.dcen, tb.nbr, ttype, np.zeros(nh, np.int64), np.full(nh * 6, -1, np.int64),
+                    np.zeros(nn, np.int64), np.zeros(nn, np.int64), np.zeros(1, np.int64),
+                    np.empty(nn * 8, np.int64), ways[q])
+    return ways
 
 
 tables = engine.per_rules(build_tables)
@@ -387,13 +403,17 @@ def _dist_map(src, nsrc, lnk, ttype, netm, d, dq):
 @K.hot
 def _reach_goal(c, is_centre, dcen, nbr, ttype, emask, netid, netm, seen, stamp, stack, wit):
     """Can a line still run from corner hex c to a centre hex? Depth-first, nearest-to-centre
-    first. On success marks the empty hexes of the way found in wit (cleared first)."""
+    first. On success wit (cleared first) holds the way found as Race's witness is kept
+    (kernel._witness_of): wit[h] = the sides by which it enters and leaves empty hex h (one side
+    at either end), 0 off it. Which way is found is free: only whether one exists decides a
+    game. stack: int64[16 * nh] (the stack, the way's hexes, ps and pn)."""
     nh = ttype.shape[0]
     for h in range(nh):
         wit[h] = 0
     stamp[0] += 1
     st = stamp[0]
     nn = seen.shape[0]
+    ps = stack[nn * 6:nn * 7]
     pn = stack[nn * 7:]
     top = 0
     if ttype[c] < 0:
@@ -413,11 +433,7 @@ def _reach_goal(c, is_centre, dcen, nbr, ttype, emask, netid, netm, seen, stamp,
         u = stack[top]
         h = u >> 1
         if is_centre[h]:
-            v = u
-            while v != -1:
-                if ttype[v >> 1] < 0:
-                    wit[v >> 1] = 1
-                v = pn[v]
+            K._witness_of(u, pn, ps, ttype, wit, stack[nn * 5:nn * 6])
             return True
         m = 63 if ttype[h] < 0 else netm[u]
         # push the farthest first so the nearest is searched first
@@ -440,6 +456,7 @@ def _reach_goal(c, is_centre, dcen, nbr, ttype, emask, netid, netm, seen, stamp,
                     continue
                 seen[v] = st
                 pn[v] = u
+                ps[v] = s
                 stack[top] = v
                 top += 1
     return False
@@ -512,7 +529,7 @@ def _fits(p, h, nopt, nblk, corner_owner, need, emask_t, od, orr, fit):
     return fit[x] + nblk
 
 
-@K.hot
+@K.hot_inline
 def _nth_legal(t, pos, s, p, h, i, nopt):
     """s.mv = (h, tile, declared type, rotation) of the i-th legal option on hex h (0-based, in
     option order); False if h has i or fewer. The random bot's fallback after failed draws."""
@@ -596,38 +613,9 @@ def _random_fallback(t, pos, s, p, rng, nopt):
 
 
 @K.hot
-def _open_ends(p, c, nbr, ttype, emask, netid, netm, par, end):
-    """end[h] = 1 for each empty hex a line of p's corner network points into; returns how many."""
-    nh = ttype.shape[0]
-    for h in range(nh):
-        end[h] = 0
-    if ttype[c] < 0:
-        return 0
-    r0 = _find(par, c * 2) if netm[c * 2] != 0 else -5
-    r1 = _find(par, c * 2 + 1) if netm[c * 2 + 1] != 0 else -5
-    ne = 0
-    for h in range(nh):
-        if ttype[h] < 0:
-            continue
-        for j in range(2):
-            m = netm[h * 2 + j]
-            if m == 0:
-                continue
-            r = _find(par, h * 2 + j)
-            if r != r0 and r != r1:
-                continue
-            for s in range(6):
-                if (m >> s) & 1:
-                    n = nbr[h, s]
-                    if n >= 0 and ttype[n] < 0 and end[n] == 0:
-                        end[n] = 1
-                        ne += 1
-    return ne
-
-
-@K.hot
 def _ends_after(p, h, t, r, first, corners, nbr, ttype, emask, netid, netm, par, net_mask, end, ne):
-    """Open line ends of p's corner network after tile (t, r) lands on h (see _open_ends)."""
+    """Open line ends of p's corner network after tile (t, r) lands on h (end: kernel._open_ends'
+    map before it, ne: its count)."""
     if first:
         k = 0
         for j in range(2):
@@ -702,7 +690,8 @@ def _greedy_move(t, pos, s, p, rng, block_weight, defense):
     for k in range(nopt):
         if s.od[k] == BLOCK and not t.block_connected:
             block_opt = True
-    ne = _open_ends(p, t.corners[p], t.nbr, hx[H_TTYPE], hx[H_EMASK], pos.netid, pos.nets[0], pos.nets[1], s.endm)
+    # the open line ends of p's corner network: s.endm[h] != 0 where one points into empty hex h
+    ne = max(0, K._open_ends(t.corners[p], t.nbr, hx[H_TTYPE], hx[H_EMASK], pos.nets[0], pos.nets[1], s.endm))
     # bounds: a candidate leaves each opponent q at most `without` (its cost avoiding h), and p at
     # least the cheapest pair of arrivals; one scoring below the best so far (strictly: ties draw
     # from rng) is skipped without its opponents' searches. Float rounding is monotone, so the
@@ -978,7 +967,7 @@ def _path_value_of(t, pos, q, cmask, mult):
                        w[W_HC][:t.nh], w[W_BN][:nn + 1])
 
 
-@K.hot
+@K.hot_inline
 def _reach_goal_of(t, pos, q):
     """_reach_goal for seat q (its witness way in pos.wit[q]) with the position's arrays."""
     w = pos.work
@@ -1046,18 +1035,26 @@ def _clear(t, pos):
     pos.st[REASON] = -1
 
 
-@njit(cache=True)
+# race._deal compiled into _set_up, without reference counting (one source): _set_up runs once per
+# game and seat, and a call with reference counting adds and drops a reference to every array of
+# the tables and the position. Inlined rather than a second dispatcher of race._deal's function:
+# numba's cache keys an entry by the function and its argument types, not by the compile options.
+_deal = K.hot_inline(race._deal.py_func)
+
+
+@K.hot
 def _set_up(t, pos, rng):
     """Set-up in the chunk kernel's order: dots, then each seat's bag and hand (and, with the
-    blocked player's loss, each seat's witness way on the empty board)."""
+    blocked player's loss, each seat's witness way on the empty board, t.wit0)."""
     shuf = pos.work[W_STACK, :t.free_hexes.shape[0]]
     _lay_dots(rng, t.dots_random, t.free_hexes, t.dot_pool, t.dots_fixed, shuf, pos.hx[H_DOTS], pos.hx[H_MULT])
     for h in range(t.nh):  # the bonuses of dot_bonuses (the defaults: kernel._lay_dots')
         pos.hx[H_MULT][h] = t.dot_bonus[pos.hx[H_DOTS][h]]
     for q in range(t.n_seats):
-        race._deal(rng, q, t, pos)  # kernel._deal's draws for each seat's own set and hand size
+        _deal(rng, q, t, pos)  # kernel._deal's draws for each seat's own set and hand size
         if t.blocked_loses:
-            _reach_goal_of(t, pos, q)
+            for h in range(t.nh):
+                pos.wit[q, h] = t.wit0[q, h]
     pos.st[CUR] = t.order[0]
     pos.st[FIRST] = t.order[0]
 
@@ -1111,13 +1108,17 @@ def _pass(t, pos, cur):
         pos.st[REASON] = E_ST_CLOSEST if t.stalemate_closest else E_ST_DRAW
 
 
-@K.hot
+@K.hot_inline
 def _judge_blocked(t, pos, cur, h, tile):
     """tri2p's blocking rule after a placement on h: a seat whose witness way ran over h has a way
     searched again; one with none is cut off (ends the game by block_win_trigger)."""
     newly = 0
     for q in range(t.n_seats):
-        if pos.sq[Q_BLOCKED][q] or pos.wit[q, h] == 0:
+        req = pos.wit[q, h]  # the sides q's way uses on h: does the tile carry it on?
+        if pos.sq[Q_BLOCKED][q] or req == 0:
+            continue
+        if (pos.nets[0][h * 2] & req) == req or (pos.nets[0][h * 2 + 1] & req) == req:
+            pos.wit[q, h] = 0
             continue
         if not _reach_goal_of(t, pos, q):
             pos.sq[Q_BLOCKED][q] = 1
@@ -1218,7 +1219,7 @@ def _outcome(t, pos, capped, reach):
     return wins, reason
 
 
-@njit(cache=True)
+@K.hot
 def result(t, pos, capped, res):
     """The resolution and scores: the draw list, the winner (first of the winners in turn
     order), 10 + the path's dot bonus for a path win, 10 otherwise, and the tallies."""
@@ -1444,51 +1445,6 @@ def replay(rules, seats, game_index, run_seed):
     rec, res, swapped = engine.play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par, swap,
                                            np.int64(rules["max_turns"] + 2))
     return t, rec, res, swapped
-
-
-def traced(game_name, rules, seats, game_index, run_seed):
-    """One game through the engine's traced driver, as a Trace in the move-list format the
-    TriPosition replay (tri.tri_verify) and the pictures read; bags and dots are read off the
-    game's start position (draws only lower bagn: a bag keeps its shuffled order)."""
-    from sim.games.base import Trace
-
-    from .tiles import TILE_TYPES
-
-    t, rec, res, swapped = replay(rules, seats, game_index, run_seed)
-    pos, _ = engine.start(t, np.uint64(engine.game_seed(np.uint64(run_seed), np.int64(game_index))))
-    names = _board_names(rules)
-    seat_names = tri_seats(rules)
-    moves = []
-    after_swap = False
-    for seat, move, _ in rec:
-        if move == engine.SWAP_MOVE:
-            after_swap = True  # the next placement is the first player's, from the second seat
-            continue
-        turn = len(moves) + 1
-        if move == t.pass_move:
-            m = {"seat": seat_names[seat], "move": "pass", "turn": turn}
-        else:
-            h, wild, d, r = (int(x) for x in decode(t, move))
-            code = TILE_TYPES[d].code
-            m = {"seat": seat_names[seat], "turn": turn, "hex": names[h], "tile": TILE_TYPES[d].name,
-                 "rotation": r, "wildcard": bool(wild), "move": f"{'W=' if wild else ''}{code}{r} {names[h]}"}
-        if after_swap:
-            m["after_swap"] = True
-            m["move"] = "after the swap (pie rule): " + m["move"]
-            after_swap = False
-        moves.append(m)
-    row = {k: v[0].item() for k, v in row_columns(rules, res[None, :], np.array([swapped])).items()}
-    data = {"bags": [[int(x) for x in b[:n]] for b, n in zip(np.asarray(pos.bag), t.nbag, strict=True)],
-            "dots": np.asarray(pos.hx[H_DOTS]).tolist(), "swapped": bool(swapped)}
-    return Trace(game_name, dict(rules), list(seat_names), game_index, run_seed, moves, row, data)
-
-
-def _board_names(rules):
-    from .triboard import tri_board
-
-    return tri_board(rules["board_side"]).board.names
-
-
 
 
 engine.implement(Tables, no_alloc=True, new_position=new_position, to_move=to_move, legal_moves=legal_moves,
