@@ -75,7 +75,8 @@ def test_search_decisions_never_depend_on_the_hidden_cards(bots, phase, after, g
     if bots == "random":
         assert np.asarray(pos.known)[seat].sum() > 0
     for kw in ({"iterations": 40, "rollout_depth": 3}, {"iterations": 24, "rollout": "random", "rollout_depth": 0},
-               {"iterations": 40, "prior_depth": 4, "prior": 0.3}):
+               {"iterations": 40, "prior_depth": 4, "prior": 0.3},
+               {"iterations": 24, "root": "halving", "rollout_depth": 3}):
         codes, par = engine.bot_arrays([mcts(**kw)])
         worlds = [pos] + [scramble(t, pos, seat, s) for s in range(1, 4)]
         assert len({hidden(w, seat) for w in worlds}) == 4
