@@ -52,16 +52,17 @@ from sim.interface import (
     to_move,
     uniform_move,
 )
-from sim.rng import below
+from sim.rng import below, next_u64
 
 BOT_MCTS = -2
 # the bot's parameter row (engine.bot_arrays writes it): the declared parameters, then the
 # random bot's code and where its parameters start, then the greedy bot's code and its default
 # parameters, then the random bot's default parameters (from the index at P_RAND_PAR)
-P_ITER, P_C, P_ROLLOUT, P_DEPTH, P_SCALE, P_PRIOR, P_PRIOR_DEPTH, P_RAND_CODE, P_RAND_PAR, P_ROLL_CODE, \
-    P_ROLL_PAR = range(11)
+P_ITER, P_C, P_ROLLOUT, P_DEPTH, P_SCALE, P_PRIOR, P_PRIOR_DEPTH, P_ROOT, P_RAND_CODE, P_RAND_PAR, \
+    P_ROLL_CODE, P_ROLL_PAR = range(12)
 # the `rollout` choices: the game's random bot, its greedy bot
 ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
+ROOT_UCT, ROOT_HALVING = 0, 1
 
 
 class Tree(NamedTuple):
@@ -85,6 +86,10 @@ class Tree(NamedTuple):
     reward: np.ndarray  # float64[seats]
     res: np.ndarray  # int64[res_width]
     logn: np.ndarray  # float64[N + 1]: log(i) (0 at 0): UCT's log of a child's availability (< N)
+    cand: np.ndarray  # int64[max_moves]: the root's candidate moves (root = "halving")
+    csum: np.ndarray  # float64[max_moves]: each candidate's summed reward for the searching seat
+    cn: np.ndarray  # float64[max_moves]: each candidate's playouts
+    world: np.ndarray  # uint64[1]: the generator of one world, restarted from its seed for every candidate
 
 
 @njit(cache=True)
@@ -101,7 +106,9 @@ def new_tree(tables, nodes):
                 np.zeros(tables.max_moves, np.int64), np.zeros(tables.max_moves, np.int64),
                 np.zeros(tables.max_moves, np.int64),
                 np.zeros(s, np.float64), np.zeros(tables.res_width, np.int64),
-                np.log(np.maximum(np.arange(nodes + 1), 1).astype(np.float64)))
+                np.log(np.maximum(np.arange(nodes + 1), 1).astype(np.float64)),
+                np.zeros(tables.max_moves, np.int64), np.zeros(tables.max_moves, np.float64),
+                np.zeros(tables.max_moves, np.float64), np.zeros(1, np.uint64))
 
 
 @njit(cache=True)
@@ -280,12 +287,87 @@ def _search(tables, root, seat, par, scratch, tree, rng):
 
 
 @njit(cache=True, inline="always")
+def _biased_mean(tree, i, g, bias):
+    """A root candidate's mean reward, plus the progressive bias when it is greedy's move."""
+    v = tree.csum[i] / tree.cn[i]
+    return v + bias / (tree.cn[i] + 1.0) if tree.cand[i] == g else v
+
+
+@njit(cache=True, inline="always")
+def _keep_best(tree, n, keep, g, bias):
+    """Order the first n candidates by biased mean (a stable selection sort: equal means keep
+    their order, greedy's move first) so that the best `keep` lead."""
+    for a in range(keep):
+        best, best_v = a, _biased_mean(tree, a, g, bias)
+        for b in range(a + 1, n):
+            v = _biased_mean(tree, b, g, bias)
+            if v > best_v:
+                best, best_v = b, v
+        if best != a:
+            tree.cand[a], tree.cand[best] = tree.cand[best], tree.cand[a]
+            tree.csum[a], tree.csum[best] = tree.csum[best], tree.csum[a]
+            tree.cn[a], tree.cn[best] = tree.cn[best], tree.cn[a]
+
+
+@njit(cache=True)
+def _halving_move(tables, root, seat, par, scratch, tree, rng):
+    """The root as sequential halving over every legal move (Karnin, Koren and Somekh 2013;
+    Cazenave's SHOT 2014) with common random numbers: each round draws fresh worlds, and every
+    surviving move is played in each of them from the same seed (the same redraw of what the seat
+    cannot see, the same dice and draws as far as the moves leave the generator in step), so two
+    moves are compared on the same luck rather than on independent samples; after a round the
+    better half by mean reward for `seat` survives. The budget, `par[P_ITER]` playouts, is split
+    evenly between the ceil(log2 k) rounds. Greedy's move (asked where `prior_depth` >= 1) gets
+    the tree's progressive bias `prior / (playouts + 1)` and wins ties."""
+    k = legal_moves(tables, root, tree.legal)
+    if k <= 1:
+        return tree.legal[0] if k == 1 else -1
+    g = -1
+    if par[P_PRIOR_DEPTH] >= 1:
+        g = bot_move(tables, root, seat, int(par[P_ROLL_CODE]), par[P_ROLL_PAR:], scratch, rng)
+    n = 0
+    if g >= 0:  # greedy's move first: the stable sort keeps it ahead of equal means
+        tree.cand[0] = g
+        n = 1
+    for i in range(k):
+        if tree.legal[i] != g:
+            tree.cand[n] = tree.legal[i]
+            n += 1
+    tree.csum[:n] = 0.0
+    tree.cn[:n] = 0.0
+    rounds = 0
+    while (1 << rounds) < n:
+        rounds += 1
+    per_round = int(par[P_ITER]) // rounds
+    scale, bias = par[P_SCALE], par[P_PRIOR]
+    while n > 1:
+        worlds = max(1, per_round // n)
+        for _ in range(worlds):
+            seed = next_u64(rng)
+            for i in range(n):
+                tree.world[0] = seed
+                pos = copy_position(tables, root)
+                sample_hidden(tables, pos, seat, tree.world)
+                apply(tables, pos, tree.cand[i], tree.world)
+                finished = _rollout(tables, pos, par, scratch, tree, tree.world)
+                _score(tables, tree, pos, finished, scale)
+                tree.csum[i] += tree.reward[seat]
+                tree.cn[i] += 1.0
+        keep = (n + 1) // 2
+        _keep_best(tree, n, keep, g, bias)
+        n = keep
+    return tree.cand[0]
+
+
+@njit(cache=True, inline="always")
 def mcts_move(tables, root, seat, par, scratch, tree, rng):
     """The move of `seat` at the real position `root` after `par[P_ITER]` iterations (root is
     never changed). The most visited child among the moves legal at the root; among equally
     visited ones (a budget below the number of moves visits most of them once), greedy's move
     where the root asked greedy (`prior_depth` >= 1) and it is one of them, else the one with the
     best mean reward for `seat`."""
+    if par[P_ROOT] == ROOT_HALVING:
+        return _halving_move(tables, root, seat, par, scratch, tree, rng)
     _search(tables, root, seat, par, scratch, tree, rng)
     k = legal_moves(tables, root, tree.legal)
     g = tree.prior[0]
@@ -370,5 +452,8 @@ def mcts_bot(greedy: Bot | None, iterations: int = 200, random: Bot | None = Non
                "prior / (visits + 1) added to its UCT value (reward units; 0 = none).", low=0.0, high=100.0),
          Param("prior_depth", "int", 0, "Tree levels, from the root, whose nodes ask greedy for their "
                "move (expanded first, biased by prior, and the root's pick among equally visited "
-               "moves); 0 = never ask.", low=0, high=prior_high)),
+               "moves); 0 = never ask.", low=0, high=prior_high),
+         Param("root", "str", "uct", "How the root chooses: 'uct', the tree search above; 'halving', "
+               "sequential halving over the root's moves, every move played in the same sampled worlds "
+               "(iterations = playouts; no tree below the root).", choices=("uct", "halving"))),
         rollout_bot=greedy, random_bot=random)._with_defaults(defaults)

@@ -75,7 +75,8 @@ def test_search_decisions_never_depend_on_the_hidden_cards(bots, phase, after, g
     if bots == "random":
         assert np.asarray(pos.known)[seat].sum() > 0
     for kw in ({"iterations": 40, "rollout_depth": 3}, {"iterations": 24, "rollout": "random", "rollout_depth": 0},
-               {"iterations": 40, "prior_depth": 4, "prior": 0.3}):
+               {"iterations": 40, "prior_depth": 4, "prior": 0.3},
+               {"iterations": 24, "root": "halving", "rollout_depth": 3}):
         codes, par = engine.bot_arrays([mcts(**kw)])
         worlds = [pos] + [scramble(t, pos, seat, s) for s in range(1, 4)]
         assert len({hidden(w, seat) for w in worlds}) == 4
@@ -96,7 +97,7 @@ def test_rules_listing_names_the_search_bot_and_its_defaults():
 
     defaults = {p.name: p.default for p in MCTS.params}
     assert defaults == {"iterations": 200, "c": 0.7, "rollout": "greedy", "rollout_depth": 1, "eval_scale": 100.0,
-                        "prior": 1.0, "prior_depth": 1}
+                        "prior": 1.0, "prior_depth": 1, "root": "uct"}
     res = CliRunner().invoke(app, ["rules", "flags"])
     assert res.exit_code == 0 and "mcts" in res.output
     assert "rollout=greedy, rollout_depth=1, eval_scale=100.0, prior=1.0, prior_depth=1" in res.output

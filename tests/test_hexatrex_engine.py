@@ -89,12 +89,12 @@ def scramble(tb, pos, seat, seed):
     return p
 
 
-@pytest.mark.parametrize("players", [2, 3])
-def test_search_decisions_never_depend_on_hidden_tiles(players):
+@pytest.mark.parametrize("players, root", [(2, "halving"), (3, "halving"), (2, "uct")])
+def test_search_decisions_never_depend_on_hidden_tiles(players, root):
     """Change the other hands and the draw order consistently with what the seat saw: every
-    decision of the search bot is the same."""
+    decision of the search bot is the same (the default halving root and the tree)."""
     rules = GAME.resolve_rules({"players": players}, "t")
-    codes, par = engine.bot_arrays([mcts(iterations=40)])
+    codes, par = engine.bot_arrays([mcts(iterations=40, root=root)])
     for decisions in (6, 25):
         tb, pos, seat = mid_game(rules, decisions=decisions)
         seen = set()

@@ -354,6 +354,7 @@ def test_sample_hidden_redraws_only_what_the_seat_cannot_see(mode):
 
 
 @pytest.mark.parametrize("mode,kw", [("tri", {"iterations": 30}), ("tri2p", {"iterations": 30}),
+                                     ("tri2p", {"iterations": 30, "root": "halving"}),
                                      ("tri", {"iterations": 20, "rollout": "random", "rollout_depth": 0})])
 def test_search_decisions_never_depend_on_hidden_tiles(mode, kw):
     """The hidden-information test of the other games: change the opponents' hands and bags and

@@ -1,0 +1,105 @@
+"""The search bot's sequential-halving root (`root = "halving"`, sim/search.py `_halving_move`)
+on the engine's fixture game, Hex: it takes a win and blocks one, never changes the real
+position, plays greedy's move when the budget cannot tell moves apart, compares the moves on the
+same worlds, plays the same games for any chunking, and is validated and listed like the other
+parameters. Its strength in the real games is measured in docs/rules/<game>.md, not here."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim import engine, games, search
+from sim.games.base import SeatBot
+from sim.variants import VariantError
+from tests.fixtures.hexgame import GAME
+from tests.test_engine import position
+from tests.test_search import PICTURE, decide, greedy, mcts
+from tests.test_search_prior import GAME_SCRATCH, opening_positions
+
+
+@pytest.fixture(scope="module", autouse=True)
+def hex_registered():
+    games.register(GAME)
+
+
+def halving(**kw) -> SeatBot:
+    return mcts(root="halving", **kw)
+
+
+@pytest.mark.parametrize("rollout", ["random", "greedy"])
+def test_takes_the_win_and_blocks_it(rollout):
+    t, pos = position(PICTURE, to_move=0)
+    before = (np.asarray(pos.board).copy(), np.asarray(pos.st).copy())
+    assert decide(t, pos, 0, halving(iterations=200, rollout=rollout)) == 6
+    np.testing.assert_array_equal(pos.board, before[0])  # the real position is never touched
+    np.testing.assert_array_equal(pos.st, before[1])
+    t, pos = position(PICTURE, to_move=1)
+    assert decide(t, pos, 1, halving(iterations=200, rollout=rollout)) == 6
+
+
+def test_a_strong_prior_keeps_greedys_move():
+    """The bias prior / (playouts + 1) is above any reward gap (rewards lie in [0, 1]) while a
+    candidate has fewer than prior - 1 playouts: greedy's move survives every round and is
+    played. Without asking greedy the search plays its own choice, not always greedy's."""
+    same_with, same_without = [], []
+    for t, pos, seat in opening_positions():
+        g = decide(t, pos, seat, greedy())
+        same_with.append(decide(t, pos, seat, halving(iterations=40, prior_depth=1, prior=60.0)) == g)
+        same_without.append(decide(t, pos, seat, halving(iterations=40, prior_depth=0)) == g)
+    assert all(same_with), same_with
+    assert not all(same_without), same_without
+
+
+def test_the_moves_are_compared_on_the_same_worlds():
+    """Common random numbers: after the search every surviving candidate has the same number of
+    playouts, and two searches from the same generator state choose alike and leave the same
+    per-candidate sums (the worlds are drawn from the game's generator, the candidates' playouts
+    from each world's seed)."""
+    t, pos = position(PICTURE, to_move=0)
+    codes, par = engine.bot_arrays([halving(iterations=120)])
+    scratch = GAME_SCRATCH(t)
+    runs = []
+    for _ in range(2):
+        tree = search.new_tree(t, 121)
+        _, rng = engine.start(t, np.uint64(5))
+        move = search._halving_move(t, pos, 0, par[0], scratch, tree, rng)
+        runs.append((move, tree.csum.copy(), tree.cn.copy()))
+    assert runs[0][0] == runs[1][0]
+    np.testing.assert_array_equal(runs[0][1], runs[1][1])
+    k = len(engine.moves_of(t, pos))
+    # the last round's two candidates were played equally often, and more than a first-round loser
+    assert runs[0][2][0] == runs[0][2][1] > runs[0][2][k - 1] >= 1
+
+
+def test_same_games_for_any_chunking():
+    rules = GAME.resolve_rules({"size": 4}, "test")
+    s = [halving(iterations=30, prior_depth=1), SeatBot(greedy().bot, {"defense": 1.0})]
+    whole = GAME.play_chunk(rules, s, 0, 8, 9)
+    parts = [GAME.play_chunk(rules, s, i, 2, 9) for i in range(0, 8, 2)]
+    for key in ("winner", "turns"):
+        np.testing.assert_array_equal(whole[key], np.concatenate([p[key] for p in parts]))
+
+
+def test_parameter_row_and_validation(tmp_path):
+    codes, par = engine.bot_arrays([halving(iterations=40)])
+    assert par[0, search.P_ROOT] == search.ROOT_HALVING
+    assert par[0, search.P_ROLL_CODE] == GAME.bot("greedy", "test").code
+    codes, par = engine.bot_arrays([mcts(iterations=40)])
+    assert par[0, search.P_ROOT] == search.ROOT_UCT
+    import sim
+
+    v = tmp_path / "hex_root.toml"
+    v.write_text('game = "hex"\ndescription = "d"\n[rules]\nsize = 4\n'
+                 '[seats]\nA = { bot = "mcts", root = "alphabeta" }\nB = "greedy"\n')
+    with pytest.raises(VariantError, match="root"):
+        sim.load_variant(str(v))
+
+
+def test_rules_listing_names_the_root():
+    from typer.testing import CliRunner
+
+    from sim.cli import app
+
+    res = CliRunner().invoke(app, ["rules", "hex"])
+    assert res.exit_code == 0 and "root=uct" in res.output
