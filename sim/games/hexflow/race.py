@@ -716,7 +716,7 @@ def _greedy_move(t, pos, s, front, nfront, p, rng, w_block, defense):
     cands, ncand = K._candidates(p, pos.sq[Q_PLACED], t.corners, pos.hx[H_TTYPE], front, nfront, s.cand)
     if npairs == 0 or ncand == 0:
         return False
-    g = _greedy_turn(t, pos, s, p, npairs)
+    g = _greedy_turn(t, pos, p, npairs, s.pt, s.pr, s.pe, s.g, s.maps, s.sd, s.crit, s.cnt, s.need_c, s.gx)
     best = -1e18
     nbest = np.int64(0)
     for ci in range(ncand):
@@ -725,50 +725,52 @@ def _greedy_move(t, pos, s, front, nfront, p, rng, w_block, defense):
 
 
 @K.hot
-def _greedy_turn(t, pos, s, p, npairs):
-    """A turn's maps (s.maps: from p's corners, then the opponent's), the hexes on every cheapest
-    way of each seat (s.crit), the open line ends of p's corner networks (s.need_c) and p's cut
-    hexes (s.gx, `_cut_hexes`); every search on the board as it is now, as hex sets (s.g)."""
+def _greedy_turn(t, pos, p, npairs, pt, pr, pe, g, maps, sd, crit, cnt, need_c, gx):
+    """A turn's maps (maps: from p's corners, then the opponent's), the hexes on every cheapest
+    way of each seat (crit), the open line ends of p's corner networks (need_c) and p's cut hexes
+    (gx, `_cut_hexes`); every search on the board as it is now, as hex sets (g). The scratch
+    arrays (Scratch's fields of these names) are passed one by one: with the whole Scratch (each
+    of its arrays an argument of the compiled function) its compile took about a third longer."""
     ttype = pos.hx[H_TTYPE]
     netm = pos.nets[0]
     par = pos.nets[1]
     o = 1 - p
     for i in range(npairs):  # pe[:npairs]: side mask of each hand pair, for _legal_set
-        s.pe[i] = t.emask_t[s.pt[i], s.pr[i]]
-    K._sets(t.nbr, ttype, netm, par, s.g)
+        pe[i] = t.emask_t[pt[i], pr[i]]
+    K._sets(t.nbr, ttype, netm, par, g)
     Dm = K.INF
     Do = K.INF
     for k in range(4):  # maps from own corner 1, 2, then the opponent's (one call site)
         q = p if k < 2 else o
-        v = K._bfs_sets(t.corners[q, k & 1], t.corners[q, 1 - (k & 1)], K.NO_HEX, s.g, s.maps[k], K.FULL)
+        v = K._bfs_sets(t.corners[q, k & 1], t.corners[q, 1 - (k & 1)], K.NO_HEX, g, maps[k], K.FULL)
         if k == 0:
             Dm = v
         elif k == 2:
             Do = v
-    K._critical(s.maps[0], s.maps[1], Dm, t.nh, ttype, s.crit[0], s.cnt)
-    K._critical(s.maps[2], s.maps[3], Do, t.nh, ttype, s.crit[1], s.cnt)
+    K._critical(maps[0], maps[1], Dm, t.nh, ttype, crit[0], cnt)
+    K._critical(maps[2], maps[3], Do, t.nh, ttype, crit[1], cnt)
     cm1 = t.corners[p, 0]
     cm2 = t.corners[p, 1]
-    open0 = K._open_ends(cm1, t.nbr, ttype, pos.hx[H_EMASK], netm, par, s.need_c[0])
-    open1 = K._open_ends(cm2, t.nbr, ttype, pos.hx[H_EMASK], netm, par, s.need_c[1])
-    n_cut_front = _cut_hexes(t, pos, s, p, Dm)
+    open0 = K._open_ends(cm1, t.nbr, ttype, pos.hx[H_EMASK], netm, par, need_c[0])
+    open1 = K._open_ends(cm2, t.nbr, ttype, pos.hx[H_EMASK], netm, par, need_c[1])
+    n_cut_front = _cut_hexes(t, pos, p, Dm, g, sd, crit, gx)
     return GreedyTurn(p, npairs, cm1, cm2, t.corners[o, 0], t.corners[o, 1], Dm, Do, min(Dm, COST_CAP),
                       min(Do, COST_CAP), open0, open1, n_cut_front,
                       n_cut_front > 0 or open0 == 1 or open1 == 1)
 
 
 @K.hot_inline
-def _cut_hexes(t, pos, s, p, Dm):
-    """s.gx[0, h]: p's cost avoiding h; s.gx[1, h] = 1: h is a cut (every way of p passes it).
+def _cut_hexes(t, pos, p, Dm, g, sd, crit, gx):
+    """gx[0, h]: p's cost avoiding h; gx[1, h] = 1: h is a cut (every way of p passes it).
     Only hexes a move can bring into reach are searched: the frontier and next to it. Returns
     how many cut hexes lie on the frontier (the opponent could fill one next turn)."""
     ttype = pos.hx[H_TTYPE]
     adj = pos.hx[H_ADJ]
     n_cut_front = 0
     for hh in range(t.nh):
-        s.gx[0, hh] = Dm
-        s.gx[1, hh] = 0
-        if s.crit[0, hh] and Dm < K.INF:
+        gx[0, hh] = Dm
+        gx[1, hh] = 0
+        if crit[0, hh] and Dm < K.INF:
             near = adj[hh] > 0 or pos.sq[Q_PLACED][p] == 0
             for side in range(6):
                 n = t.nbr[hh, side]
@@ -777,12 +779,12 @@ def _cut_hexes(t, pos, s, p, Dm):
             if not near:
                 continue
             if adj[hh] > 0:  # a candidate: the exact cost around it is needed
-                v = K._bfs_sets(t.corners[p, 0], t.corners[p, 1], hh, s.g, s.sd, K.STOP)
+                v = K._bfs_sets(t.corners[p, 0], t.corners[p, 1], hh, g, sd, K.STOP)
             else:  # only whether it is a cut
-                v = K.INF if K._bfs_sets(t.corners[p, 0], t.corners[p, 1], hh, s.g, s.sd, K.STOP) >= K.INF else Dm + 1
-            s.gx[0, hh] = v
+                v = K.INF if K._bfs_sets(t.corners[p, 0], t.corners[p, 1], hh, g, sd, K.STOP) >= K.INF else Dm + 1
+            gx[0, hh] = v
             if v >= K.INF:
-                s.gx[1, hh] = 1
+                gx[1, hh] = 1
                 if adj[hh] > 0:
                     n_cut_front += 1
     return n_cut_front
@@ -904,10 +906,10 @@ def _pair_costs(t, pos, s, g, h, tile, r, same_m, same_o, ex_m, ex_o, cut_m, cut
                 th_o = v
     one_line = t.net_mask[tile, r, 1] == 0
     if ex_m >= K.INF and th_m > 0:
-        th_m = _through_cut(t, pos, s, h, tile, r, g.cm1, g.cm2, cut_m, s.carr[0], s.carr[1])
+        th_m = _through_cut(t, pos, s.g, s.sd, s.pn, s.dq, h, tile, r, g.cm1, g.cm2, cut_m, s.carr[0], s.carr[1])
         cut_m = cut_m or one_line
     if ex_o >= K.INF and th_o > 0:
-        th_o = _through_cut(t, pos, s, h, tile, r, g.co1, g.co2, cut_o, s.carr[2], s.carr[3])
+        th_o = _through_cut(t, pos, s.g, s.sd, s.pn, s.dq, h, tile, r, g.co1, g.co2, cut_o, s.carr[2], s.carr[3])
         cut_o = cut_o or one_line
     return th_m, th_o, cut_m, cut_o
 
@@ -987,12 +989,14 @@ def _keep_best(s, rng, sc, best, nbest, h, tile, r):
 
 
 @K.hot
-def _through_cut(t, pos, s, h, tile, r, c1, c2, mapped, a1, a2):
+def _through_cut(t, pos, g, sd, pc, g2, h, tile, r, c1, c2, mapped, a1, a2):
     """Exact cost c1 -> c2 through tile (tile, r) on cut hex h: from a1, a2 (arrivals over the
-    board's hex sets s.g, filled here unless `mapped`) for a one-line tile. An X-Cross, whose two
-    lines a way may both use, is searched: its lines join the union-find sets they touch in a
-    copy of the position's (scratch pn), the board with it goes to hex sets in scratch dq, and
-    the board is restored (as the reference _cost_with in tests/hexflow_reference.py)."""
+    board's hex sets g, filled here unless `mapped`) for a one-line tile. An X-Cross, whose two
+    lines a way may both use, is searched: its lines join the union-find sets they touch in pc
+    (int64[NN], a copy of the position's), the board with it goes to hex sets in g2
+    (int64[sets_size(NH)] at least), and the board is restored (as the reference _cost_with in
+    tests/hexflow_reference.py); sd receives the searches' costs. The scratch arrays are passed
+    one by one, as for `_greedy_turn` (with the whole Scratch its compile took half as long again)."""
     hx = pos.hx
     ttype = hx[H_TTYPE]
     emask = hx[H_EMASK]
@@ -1000,12 +1004,11 @@ def _through_cut(t, pos, s, h, tile, r, c1, c2, mapped, a1, a2):
     netm = pos.nets[0]
     if t.net_mask[tile, r, 1] == 0:
         if not mapped:
-            K._bfs_sets(c1, c1, h, s.g, s.sd, K.FULL)  # dst = src: map only
-            K._arrive(h, s.sd, t.nbr, ttype, emask, netid, a1)
-            K._bfs_sets(c2, c2, h, s.g, s.sd, K.FULL)
-            K._arrive(h, s.sd, t.nbr, ttype, emask, netid, a2)
+            K._bfs_sets(c1, c1, h, g, sd, K.FULL)  # dst = src: map only
+            K._arrive(h, sd, t.nbr, ttype, emask, netid, a1)
+            K._bfs_sets(c2, c2, h, g, sd, K.FULL)
+            K._arrive(h, sd, t.nbr, ttype, emask, netid, a2)
         return K._pair_through(t.net_mask[tile, r, 0], a1, a2, h == c1, h == c2)
-    pc = s.pn
     for i in range(pc.shape[0]):
         pc[i] = pos.nets[1, i]
     em = K._write_tile(h, tile, r, t.net_mask, t.emask_t, ttype, emask, netm, netid, pc)
@@ -1021,8 +1024,8 @@ def _through_cut(t, pos, s, h, tile, r, c1, c2, mapped, a1, a2):
                 y = pc[y]
             if x != y:
                 pc[x] = y
-    K._sets(t.nbr, ttype, netm, pc, s.dq)
-    c = K._bfs_sets(c1, c2, K.NO_HEX, s.dq, s.sd, K.STOP)
+    K._sets(t.nbr, ttype, netm, pc, g2)
+    c = K._bfs_sets(c1, c2, K.NO_HEX, g2, sd, K.STOP)
     ttype[h] = -1
     emask[h] = 0
     for j in range(2):
