@@ -154,8 +154,9 @@ def _tri_on_kernel(rules: dict[str, Any], seats: Sequence[SeatBot]) -> bool:
 
 def _race_on_chunk_loop(rules: dict[str, Any], seats: Sequence[SeatBot]) -> bool:
     """Race random-vs-random games play on race._play, the chunk loop over the engine's own rule
-    functions (the engine drivers' games, ~1.4x as fast there); every other line-up on the engine,
-    and so do random games under the pie rule (the drivers')."""
+    functions, which plays the engine drivers' games faster there (about the old chunk kernel's speed,
+    docs/rules/hexflow.md, "One copy of the Race rules"); every other line-up on the engine, and
+    so do random games under the pie rule (the drivers')."""
     return all(s.bot.code == K.BOT_RANDOM for s in seats) and not rules["swap"]
 
 
