@@ -10,11 +10,25 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sim.games.hexflow import GAME, race
 from sim.games.hexflow import kernel as K
 from sim.games.hexflow.board import BOARD, CORNERS
 from tests import hexflow_reference as R
 from tests.test_hexflow import KernelBoard
 from tests.test_hexflow_greedy_sets import grow
+
+
+def race_view(kb):
+    """The KernelBoard's board as race.py's tables, a Position holding copies of its arrays (the
+    hexes, networks and union-find) and a Scratch, for race._through_cut."""
+    t = race.tables(GAME.resolve_rules({}, "test"))
+    pos = race._blank_position(t)
+    pos.hx[race.H_TTYPE] = kb.ttype
+    pos.hx[race.H_EMASK] = kb.emask
+    pos.netid[:] = kb.netid
+    pos.nets[0] = kb.netm
+    pos.nets[1] = kb.par
+    return t, pos, race.new_scratch(t)
 
 
 def both_searches(kb, rng, n_blocked):
@@ -81,8 +95,6 @@ def test_cut_arrivals_from_hex_sets_equal_link_table_ones(seed):
     kb = KernelBoard()
     nh, nn = BOARD.size, 2 * BOARD.size
     sd, done, dq = np.zeros(nn, np.int64), np.zeros(nn, np.int64), np.zeros(nn * 12 + 4, np.int64)
-    g, g2, pc = (np.zeros(K.sets_size(nh), np.int64), np.zeros(K.sets_size(nh), np.int64),
-                 np.zeros(nn, np.int64))
     nm = kb.t.net_mask
     one_line = [(t, kb.t.rot_of[t, o]) for t in range(kb.t.n_orient.shape[0])
                 for o in range(kb.t.n_orient[t])
@@ -90,7 +102,8 @@ def test_cut_arrivals_from_hex_sets_equal_link_table_ones(seed):
     compared = 0
     for _ in range(8):
         grow(kb, rng, 4)
-        K._sets(kb.t.nbr, kb.ttype, kb.netm, kb.par, g)
+        rt, pos, sc = race_view(kb)
+        K._sets(kb.t.nbr, kb.ttype, kb.netm, kb.par, sc.g)
         empty = [h for h in range(nh) if kb.ttype[h] < 0]
         for h in rng.choice(empty, 6, replace=False):
             t, r = one_line[int(rng.integers(len(one_line)))]
@@ -100,9 +113,7 @@ def test_cut_arrivals_from_hex_sets_equal_link_table_ones(seed):
                 got = np.zeros((2, 6), np.int64)
                 R._cut_arrivals(h, c1, c2, kb.t.nbr, kb.ttype, kb.emask, kb.netid, kb.netm, sd,
                                 done, dq, want[0], want[1])
-                cost = K._through_cut(h, t, r, c1, c2, False, g, kb.t.nbr, nm, kb.t.emask,
-                                      kb.ttype, kb.emask, kb.netid, kb.netm, kb.par, sd, pc, g2,
-                                      got[0], got[1])
+                cost = race._through_cut(rt, pos, sc.g, sc.sd, sc.pn, sc.dq, h, t, r, c1, c2, False, got[0], got[1])
                 assert (got == want).all(), (seed, BOARD.names[h], q)
                 assert cost == K._pair_through(nm[t, r, 0], want[0], want[1], h == c1, h == c2)
                 compared += int((want < K.INF).sum())
@@ -117,8 +128,6 @@ def test_cost_through_an_x_cross_on_hex_sets_equals_link_table_search(seed):
     kb = KernelBoard()
     nh, nn = BOARD.size, 2 * BOARD.size
     d, done, dq = np.zeros(nn, np.int64), np.zeros(nn, np.int64), np.zeros(nn * 12 + 4, np.int64)
-    pc, g, g2 = (np.zeros(nn, np.int64), np.zeros(K.sets_size(nh), np.int64),
-                 np.zeros(K.sets_size(nh), np.int64))
     a1, a2 = np.zeros(6, np.int64), np.zeros(6, np.int64)
     nm = kb.t.net_mask
     two_line = [(t, kb.t.rot_of[t, o]) for t in range(kb.t.n_orient.shape[0])
@@ -127,7 +136,9 @@ def test_cost_through_an_x_cross_on_hex_sets_equals_link_table_search(seed):
     tried = 0
     for _ in range(6):
         grow(kb, rng, 5)
-        before = [a.copy() for a in (kb.ttype, kb.emask, kb.netid, kb.netm, kb.par)]
+        rt, pos, sc = race_view(kb)
+        K._sets(kb.t.nbr, kb.ttype, kb.netm, kb.par, sc.g)
+        before = [np.array(a, copy=True) for a in (pos.hx, pos.netid, pos.nets)]
         near = [h for h in range(nh) if kb.ttype[h] < 0 and kb.adj[h] > 0]
         for h in rng.choice(near, min(6, len(near)), replace=False):
             for t, r in two_line:
@@ -136,12 +147,10 @@ def test_cost_through_an_x_cross_on_hex_sets_equals_link_table_search(seed):
                     args = (h, t, r, c1, c2, kb.t.nbr, kb.t.net_mask, kb.t.emask, kb.ttype,
                             kb.emask, kb.netid, kb.netm)
                     want = R._cost_with(*args, d, done, dq)
-                    got = K._through_cut(h, t, r, c1, c2, False, g, kb.t.nbr, nm, kb.t.emask,
-                                         kb.ttype, kb.emask, kb.netid, kb.netm, kb.par, d, pc, g2,
-                                         a1, a2)
+                    got = race._through_cut(rt, pos, sc.g, sc.sd, sc.pn, sc.dq, h, t, r, c1, c2, False, a1, a2)
                     assert got == want, (seed, BOARD.names[h], t, r, q)
                     tried += 1
-        after = (kb.ttype, kb.emask, kb.netid, kb.netm, kb.par)
+        after = (pos.hx, pos.netid, pos.nets)  # the position restored after every X-Cross tried
         assert all((x == y).all() for x, y in zip(before, after, strict=True))
     assert tried > 0
 

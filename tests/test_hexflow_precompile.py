@@ -1,44 +1,44 @@
-"""HEXFLOW Race's two-process compile (sim/games/hexflow/precompile.py): its signature codes must
-be what `_play` compiles, or the warm-up silently loses its time saving (games stay right)."""
+"""HEXFLOW Race's two-process compile (sim/games/hexflow/precompile.py): its calls must compile
+what the drivers use, or the warm-up silently loses its time saving (games stay right)."""
 
 from __future__ import annotations
 
-import inspect
 import os
 import subprocess
 import sys
 
-from numba.core import types
-
-from sim.games.hexflow import kernel as K
 from sim.games.hexflow import precompile as P
+from sim.games.hexflow import race
 
 
-def test_codes_parse_and_count_each_kernels_arguments():
-    assert P.signature("i f b a2 u1") == (types.int64, types.float64, types.boolean,
-                                          types.Array(types.int64, 2, "C"),
-                                          types.Array(types.uint64, 1, "C"))
-    assert sorted(P.GROUPS[0] + P.GROUPS[1]) == sorted(P.SIGNATURES)
-    for name, code in P.SIGNATURES.items():
-        params = inspect.signature(getattr(K, name).py_func).parameters
-        assert len(code.split()) == len(params), name
+def dispatcher(name: str):
+    module, fn = name.split(".")
+    assert module == "race"
+    return getattr(race, fn)
 
 
-def test_precompiled_signatures_are_the_ones_play_uses(tmp_path):
-    """From an empty cache: compile every listed kernel by its code, then play Race with both
-    bots. Had `_play` needed other argument types, numba would have compiled a second signature.
-    The games equal those of this process's normally compiled kernels."""
+def test_groups_name_every_kernel_group_once():
+    assert sorted(P.GROUPS[0] + P.GROUPS[1]) == sorted(P.KERNELS)
+    for names in P.KERNELS.values():
+        for name in names:
+            assert hasattr(dispatcher(name), "signatures"), name
+
+
+def test_precompiled_kernels_are_the_ones_play_uses(tmp_path):
+    """From an empty cache: compile both groups, then play Race with both bots. Had the drivers
+    needed other argument types, numba would have compiled a second signature. The games equal
+    those of this process's normally compiled kernels."""
     script = (
-        "from sim.games.hexflow import kernel as K, precompile as P\n"
+        "from sim.games.hexflow import precompile as P\n"
+        "from tests.test_hexflow_precompile import dispatcher, play\n"
         "P.compile_group(P.GROUPS[0] + P.GROUPS[1])\n"
-        "from tests.test_hexflow_precompile import play\n"
         "print(play())\n"
-        "print(sorted((n, len(getattr(K, n).signatures)) for n in P.SIGNATURES))\n")
+        "print(sorted((n, len(dispatcher(n).signatures)) for ns in P.KERNELS.values() for n in ns))\n")
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
                          check=True).stdout.splitlines()
     assert out[0] == play()
-    assert out[1] == str(sorted((n, 1) for n in P.SIGNATURES))
+    assert out[1] == str(sorted((n, 1) for ns in P.KERNELS.values() for n in ns))
 
 
 def play() -> str:

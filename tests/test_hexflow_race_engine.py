@@ -1,7 +1,7 @@
-"""HEXFLOW Race on the engine interface (sim/games/hexflow/race.py): the engine's chunk driver
-plays exactly the chunk kernel's games for every Race variant and bot line-up, legal_moves is the
-position API's move list, sample_hidden redraws only what a seat cannot see, and the search bot
-plays Race (and no mode off the engine) without reading hidden tiles."""
+"""HEXFLOW Race on the engine interface (sim/games/hexflow/race.py): the random chunk loop plays
+exactly the engine drivers' games for every Race variant, legal_moves is the position API's move
+list, sample_hidden redraws only what a seat cannot see, and the search bot plays Race (and no
+mode off the engine) without reading hidden tiles."""
 
 from __future__ import annotations
 
@@ -20,13 +20,15 @@ from tests import hexflow_reference as REF
 from tests.game_checks import check_game, seats_for
 
 ROOT = Path(__file__).resolve().parent.parent
-# the Race variants the chunk kernel can play too (it reads none of G.ENGINE_ONLY's rules, nor a
-# hand size by seat)
+# the Race variants the random chunk loop plays (all but the pie rule's: the drivers')
 VARIANTS = [p for p in sorted((ROOT / "variants" / "hexflow").glob("race*.toml"))
-            if G._on_kernel(variants.load(p).rules, seats_for(GAME, variants.load(p).rules, "random"))]
-# rule sets the shipped variants leave rare: passes, the no-move loss and the turn cap
+            if G._race_on_chunk_loop(variants.load(p).rules, seats_for(GAME, variants.load(p).rules, "random"))]
+# rule sets the shipped variants leave rare: passes, the no-move loss and the turn cap; and rules
+# only race.py reads (a hand size by seat, the two readings, another board)
 PASSES = {"blocked_player_loses": False, "hand_size": 1, "block_placement": "connected"}
-EXTRA = {"passes": PASSES, "no_move_lose": {**PASSES, "no_move": "lose"}, "capped": {"max_turns": 12}}
+EXTRA = {"passes": PASSES, "no_move_lose": {**PASSES, "no_move": "lose"}, "capped": {"max_turns": 12},
+         "hands": {"hand_size": {"A": 2, "B": 4}}, "reserved": {"opponent_corners": "reserved"},
+         "onto": {"first_tile": "onto_board"}, "columns7": {"board_columns": 7, "dots": "random"}}
 LINEUPS = {"rr": ("random", "random"), "gr": ("greedy", "random"), "rg": ("random", "greedy"),
            "gg": ("greedy", "greedy")}
 
@@ -35,30 +37,28 @@ def mcts(**kw) -> SeatBot:
     return SeatBot(G.MCTS, {**{p.name: p.default for p in G.MCTS.params}, **kw})
 
 
-def kernel_rows(rules, seats, n, seed):
-    return G._run(rules, seats, 0, n, seed, record=False)[0]
-
-
 def rules_of(name):
     if name in EXTRA:
         return GAME.resolve_rules(EXTRA[name], "test")
     return variants.load(ROOT / "variants" / "hexflow" / f"{name}.toml").rules
 
 
-@pytest.mark.parametrize("lineup", LINEUPS, ids=list(LINEUPS))
 @pytest.mark.parametrize("name", [p.stem for p in VARIANTS] + list(EXTRA))
-def test_engine_chunk_plays_the_kernels_games(name, lineup):
+def test_random_chunk_loop_plays_the_engine_drivers_games(name):
+    """race._play (one position per chunk, cleared in place between games) against the engine's
+    chunk driver (a fresh position per game); the games of the code before the loop existed
+    (the first chunk kernel) are held by the baselines."""
     rules = rules_of(name)
-    seats = seats_for(GAME, rules, list(LINEUPS[lineup]))
-    n = 300 if lineup == "rr" else 24
-    old = kernel_rows(rules, seats, n, 41)
-    new = G._race_engine_chunk(rules, seats, 0, n, 41)
-    np.testing.assert_array_equal(new, old)
-    if name in EXTRA and lineup == "rr":  # the rare endings these rule sets are here for
-        reason = {"passes": "stalemate_closest", "no_move_lose": "no_move_loss", "capped": "turn_cap"}[name]
-        assert (old[:, 1] == GAME.end_reasons.index(reason)).any()
+    seats = seats_for(GAME, rules, "random")
+    assert G._race_on_chunk_loop(rules, seats)
+    loop = race.random_rows(rules, 3, 300, 41)
+    drivers = G._race_engine_chunk(rules, seats, 3, 300, 41)
+    np.testing.assert_array_equal(loop, drivers)
+    ends = {"passes": "stalemate_closest", "no_move_lose": "no_move_loss", "capped": "turn_cap"}
+    if name in ends:  # the rare endings these rule sets are here for
+        assert (loop[:, 1] == GAME.end_reasons.index(ends[name])).any()
         if name == "passes":
-            assert old[:, 6:8].sum() > 0
+            assert loop[:, 6:8].sum() > 0
 
 
 def replay(t, rec):
@@ -223,10 +223,10 @@ def test_evaluation_is_greedys_cost_difference():
 
 def test_every_race_baseline_replays_through_the_engine(monkeypatch):
     """The stored sample of every committed Race baseline, played with every chunk routed
-    through engine.play_chunk (random-vs-random chunks normally take the chunk kernel)."""
+    through engine.play_chunk (random-vs-random chunks normally take the chunk loop)."""
     from sim import baseline
 
-    monkeypatch.setattr(G, "_on_kernel", lambda rules, seats: False)
+    monkeypatch.setattr(G, "_race_on_chunk_loop", lambda rules, seats: False)
     paths = sorted((ROOT / "data" / "baselines" / "hexflow").glob("race*.json"))
     assert len(paths) >= 9
     for r in baseline.check(paths, statistical=False, jobs=1).results:

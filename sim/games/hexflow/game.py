@@ -28,31 +28,6 @@ def _bot_arrays(seats: Sequence[SeatBot]) -> tuple[np.ndarray, np.ndarray]:
     return codes, par
 
 
-# the old Race chunk kernel's tables, built once per rule set and process
-_tables = engine.per_rules(R.Tables)
-
-
-def _run(rules: dict[str, Any], seats: Sequence[SeatBot], first_game: int, n_games: int,
-         run_seed: int, record: bool):
-    if len(seats) != 2:
-        raise ValueError(f"hexflow race needs 2 seats, got {len(seats)}")
-    tb = _tables(rules)
-    codes, par = _bot_arrays(seats)
-    res = np.zeros((n_games, R.N_OUT), dtype=np.int64)
-    nh = BOARD.size
-    if record:
-        rec = (np.zeros((rules["max_turns"] + 1, 6), np.int64),
-               np.zeros((2, tb.tileset.shape[0]), np.int64), np.zeros(nh, np.int64),
-               np.zeros(2 * nh + 1, np.int64), np.zeros(2, np.int64))
-    else:
-        rec = (np.zeros((1, 6), np.int64), np.zeros((2, 1), np.int64), np.zeros(1, np.int64),
-               np.zeros(1, np.int64), np.zeros(2, np.int64))
-    K._play(np.int64(first_game), np.int64(n_games), np.uint64(run_seed), tb.cfg, codes, par,
-            tb.corners, tb.nbr, tb.dist, tb.n_orient, tb.rot_of, tb.net_mask, tb.emask, tb.tileset,
-            tb.dots, tb.dot_pool, tb.free, res, record, *rec)
-    return res, rec
-
-
 def _is_tri(rules) -> bool:
     return rules["mode"] in ("tri", "tri2p")
 
@@ -148,11 +123,11 @@ def _race_mcts() -> search.SearchBot:
 MCTS = _race_mcts()
 
 
-# Race parameters the old chunk kernel (kernel._play) does not read: any of them off its default
-# sends random-vs-random games to the engine too (race.py reads them all), so a variant using
-# one plays by its rules with every line-up; at the defaults both paths play the same games.
-# Battle's chunk kernel (battle._battle_play) reads none of them either: Battle reads the first
-# five and swap on the engine (battle_engine.py), and the two Race readings stay at their defaults.
+# Battle parameters its chunk kernel (battle._battle_play) does not read: any of them off its
+# default sends random-vs-random games to the engine too (battle_engine.py reads them all), so a
+# variant using one plays by its rules with every line-up; at the defaults both paths play the
+# same games. Battle reads the first five and swap on the engine, and the two Race readings stay
+# at their defaults.
 ENGINE_ONLY = ("tiles", "base_score", "dot_multipliers", "board_columns", "opponent_corners",
                "first_tile", "swap")
 
@@ -179,12 +154,20 @@ def _tri_on_kernel(rules: dict[str, Any], seats: Sequence[SeatBot]) -> bool:
     return all(s.bot.code == K.BOT_RANDOM for s in seats) and all(rules[k] == defaults[k] for k in TRI_ENGINE_ONLY)
 
 
+def _race_on_chunk_loop(rules: dict[str, Any], seats: Sequence[SeatBot]) -> bool:
+    """Race random-vs-random games play on race._play, the chunk loop over the engine's own rule
+    functions, which plays the engine drivers' games faster there (about the old chunk kernel's speed,
+    docs/rules/hexflow.md, "One copy of the Race rules"); every other line-up on the engine, and
+    so do random games under the pie rule (the drivers')."""
+    return all(s.bot.code == K.BOT_RANDOM for s in seats) and not rules["swap"]
+
+
 def _on_kernel(rules: dict[str, Any], seats: Sequence[SeatBot]) -> bool:
-    """Random vs random plays on the chunk kernels (Race's kernel._play, Battle's
-    battle._battle_play), which play the same games as the engine path faster there (Race ~1.4x,
-    Battle ~1.3x); every other line-up on the engine, as fast or faster for greedy
-    (docs/rules/hexflow.md, "Speed of the two paths"), and so do random-vs-random games under a
-    rule the kernels do not read (ENGINE_ONLY, or a hand size by seat)."""
+    """Battle random vs random plays on its chunk kernel battle._battle_play, which plays the
+    same games as the engine path faster there (~1.3x); every other line-up on the engine, as
+    fast or faster for greedy (docs/rules/hexflow.md, "Speed of the two paths"), and so do
+    random-vs-random games under a rule the kernel does not read (ENGINE_ONLY, or a hand size by
+    seat)."""
     defaults = {p.name: p.default for p in R.PARAMS}
     return all(s.bot.code == K.BOT_RANDOM for s in seats) and not isinstance(rules["hand_size"], dict) \
         and all(rules[k] == defaults[k] for k in ENGINE_ONLY)
@@ -230,8 +213,7 @@ def _engine_chunk(t, rules, seats, first_game, n_games, run_seed, swapped=None) 
 
 
 def _race_engine_chunk(rules, seats, first_game, n_games, run_seed, swapped=None) -> np.ndarray:
-    """Race games through the engine's chunk driver (the same games as kernel._play at the
-    defaults)."""
+    """Race games through the engine's chunk driver."""
     return _engine_chunk(race.tables(rules), rules, seats, first_game, n_games, run_seed, swapped)
 
 
@@ -463,9 +445,10 @@ class HexflowGame(Game):
                 res = tri_run(rules, seats, first_game, n_games, run_seed)
                 return {name: res[:, idx].astype(dt) for name, idx, dt in tri_engine.columns(rules)}
             return tri_engine.chunk(rules, seats, first_game, n_games, run_seed)
-        if _on_kernel(rules, seats):
-            res, _ = _run(rules, seats, first_game, n_games, run_seed, record=False)
-            return _columns(res)
+        if _race_on_chunk_loop(rules, seats):
+            if len(seats) != 2:
+                raise ValueError(f"hexflow race needs 2 seats, got {len(seats)}")
+            return _columns(race.random_rows(rules, first_game, n_games, run_seed))
         swapped = np.zeros(n_games, np.bool_)
         rows = _race_engine_chunk(rules, seats, first_game, n_games, run_seed, swapped)
         return _race_columns(rules, rows, swapped)

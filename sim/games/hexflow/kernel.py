@@ -1,4 +1,7 @@
-"""Compiled Race-mode kernel: one call plays a whole chunk of games, bots included.
+"""HEXFLOW's compiled board helpers on loose arrays: placement, the union-find over line
+networks, the witness search, the hex-set and 0-1 searches, the best path, the random bot's
+sampler and greedy's per-hex pieces. Race's rule functions and bots (race.py) call them on its
+Position's rows; Battle (battle.py, battle_engine.py) and Tri-Board (tri_engine.py) share some.
 
 Board state (NH hexes, index map in board.py) as flat int64 arrays:
   ttype[h]   tile type on hex h, -1 = empty          towner[h]  seat that placed it
@@ -19,7 +22,8 @@ sides the way enters and leaves by); a placement can only cut a seat off if it b
 only then is a way searched again (_way: depth first, heading for the goal by a side order fixed
 per chunk). Which way is kept never changes a game, only how often the search runs.
 
-cfg (int64) indices are the C_* constants below; outputs are one int64 row per game (O_* columns).
+cfg (int64, rules.Tables) indices are the C_* constants below; a result row is one int64 row per
+game (O_* columns).
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from sim.rng import below, game_seed, new_state, shuffle
+from sim.rng import below, shuffle
 
 INF = 1 << 20
 BLOCK = 4
@@ -89,7 +93,7 @@ def _deal(rng, q, tileset, nbag, bag, bagn, hand, hand_size, record, rec_bag):
             hand[q, k] = -1
 
 
-@njit(cache=True)
+@hot
 def _lay_dots(rng, random_dots, free_hexes, dot_pool, dots_fixed, shuf, dots, mult):
     """This game's dot hexes (dot_pool shuffled over free_hexes, or the fixed layout) and the
     path multiplier of each hex (dot value + 1 from a 2-dot on, else 0)."""
@@ -841,6 +845,20 @@ def _critical(dA, dB, D, nh, ttype, crit, cnt):
                 crit[h] = 1
 
 
+@hot_inline
+def _running_best(rng, sc, best, nbest):
+    """A bot's running best move: (keep, best, nbest) after a move scoring sc, where best is the
+    best score so far and nbest how many moves share it. Kept when it scores above the best, or
+    equals it and wins the draw (one draw per tie: 1 in nbest), so every move sharing the final
+    best score is kept with the same chance."""
+    if sc > best:
+        return True, sc, np.int64(1)
+    if sc == best:
+        nbest += 1
+        return below(rng, nbest) == 0, best, nbest
+    return False, best, nbest
+
+
 @hot
 def _hand_pairs(p, hand, n_orient, rot_of, pt, pr):
     """Distinct (type, rotation) pairs seat p could play from its hand; returns how many."""
@@ -949,47 +967,6 @@ def _random_move(p, rng, block_connected, corners, n_orient, rot_of, emask_t, tt
     return found
 
 @hot
-def _through_cut(h, t, r, c1, c2, mapped, g, nbr, net_mask, emask_t, ttype, emask, netid, netm,
-                 par, sd, pc, g2, a1, a2):
-    """Exact cost c1 -> c2 through tile (t, r) on cut hex h: from a1, a2 (arrivals over the
-    board's hex sets g, filled here unless `mapped`) for a one-line tile. An X-Cross, whose two
-    lines a way may both use, is searched: its lines join the union-find sets they touch in pc
-    (a copy of par, int64[NN]), g2 (int64[sets_size(NH)]) gets that board's _sets, and the
-    board is restored (as the reference _cost_with in tests/hexflow_reference.py)."""
-    if net_mask[t, r, 1] == 0:
-        if not mapped:
-            _bfs_sets(c1, c1, h, g, sd, FULL)  # dst = src: map only
-            _arrive(h, sd, nbr, ttype, emask, netid, a1)
-            _bfs_sets(c2, c2, h, g, sd, FULL)
-            _arrive(h, sd, nbr, ttype, emask, netid, a2)
-        return _pair_through(net_mask[t, r, 0], a1, a2, h == c1, h == c2)
-    for i in range(pc.shape[0]):
-        pc[i] = par[i]
-    em = _write_tile(h, t, r, net_mask, emask_t, ttype, emask, netm, netid, pc)
-    for s in range(6):  # as _place joins them, on the copy
-        n = nbr[h, s]
-        o = (s + 3) % 6
-        if (em >> s) & 1 and n >= 0 and ttype[n] >= 0 and (emask[n] >> o) & 1:
-            x = h * 2 + netid[h * 6 + s]
-            while pc[x] != x:
-                x = pc[x]
-            y = n * 2 + netid[n * 6 + o]
-            while pc[y] != y:
-                y = pc[y]
-            if x != y:
-                pc[x] = y
-    _sets(nbr, ttype, netm, pc, g2)
-    c = _bfs_sets(c1, c2, NO_HEX, g2, sd, STOP)
-    ttype[h] = -1
-    emask[h] = 0
-    for j in range(2):
-        netm[h * 2 + j] = 0
-    for s in range(6):
-        netid[h * 6 + s] = -1
-    return c
-
-
-@hot
 def _open_ends(c, nbr, ttype, emask, netm, par, need_c):
     """Empty hexes that the lines of the network on corner hex c (with everything joined to it)
     point into; need_c[n] = sides of n facing those line ends. Returns their number, -1 when
@@ -1061,238 +1038,6 @@ def _arrive4(h, maps, nbr, ttype, emask, netid, arr):
 
 
 @hot
-def _greedy_move(p, rng, w_block, defense, block_connected, blocked_loses, corners, nbr, n_orient,
-                 rot_of, net_mask, emask_t, ttype, emask, netid, netm, par, adj, need, front,
-                 nfront, placed_any, hand, pt, pr, pe, cand, g, maps, sd, pn, dq, arr, carr, crit,
-                 cnt, need_c, gx, out):
-    """Plays to win: cheapest completion (empty hexes still to fill) for both players, from both
-    of each player's corners (4 distance maps per turn); a candidate is scored by how it changes
-    own and opponent's completion cost: through the new tile (from the maps) or around it (exact
-    re-search only where the hex is on every cheapest way). Wins at once when it can, never
-    completes the opponent's path or cuts its own, takes an auto-win cut, blocks when that pays
-    (w_block), and pays `defense` for leaving the opponent a hex that would cut it off: a cut
-    hex next to a tile, or a corner network with a single open line end."""
-    nh = ttype.shape[0]
-    o = 1 - p
-    npairs = _hand_pairs(p, hand, n_orient, rot_of, pt, pr)
-    cands, ncand = _candidates(p, placed_any, corners, ttype, front, nfront, cand)
-    if npairs == 0 or ncand == 0:
-        return False
-    # pe[:npairs]: side mask of each hand pair, for _legal_set
-    for i in range(npairs):
-        pe[i] = emask_t[pt[i], pr[i]]
-    cm1 = corners[p, 0]
-    cm2 = corners[p, 1]
-    co1 = corners[o, 0]
-    co2 = corners[o, 1]
-    # every search of this turn runs on the board as it is now, as hex sets (an X-Cross tried
-    # on a cut hex is searched on its own, in _through_cut)
-    _sets(nbr, ttype, netm, par, g)
-    Dm = INF
-    Do = INF
-    for k in range(4):  # maps from own corner 1, 2, then the opponent's (one call site)
-        q = p if k < 2 else o
-        v = _bfs_sets(corners[q, k & 1], corners[q, 1 - (k & 1)], NO_HEX, g, maps[k], FULL)
-        if k == 0:
-            Dm = v
-        elif k == 2:
-            Do = v
-    _critical(maps[0], maps[1], Dm, nh, ttype, crit[0], cnt)
-    _critical(maps[2], maps[3], Do, nh, ttype, crit[1], cnt)
-    open0 = _open_ends(cm1, nbr, ttype, emask, netm, par, need_c[0])
-    open1 = _open_ends(cm2, nbr, ttype, emask, netm, par, need_c[1])
-    # gx[0, h]: own cost avoiding h; gx[1, h] = 1: h is a cut (every own way passes it)
-    n_cut_front = 0  # own cut hexes the opponent could fill next turn
-    for hh in range(nh):
-        gx[0, hh] = Dm
-        gx[1, hh] = 0
-        if crit[0, hh] and Dm < INF:
-            # only hexes a move can bring into reach matter: the frontier and next to it
-            near = adj[hh] > 0 or placed_any[p] == 0
-            for s in range(6):
-                n = nbr[hh, s]
-                if n >= 0 and ttype[n] < 0 and adj[n] > 0:
-                    near = True
-            if not near:
-                continue
-            if adj[hh] > 0:  # a candidate: the exact cost around it is needed
-                v = _bfs_sets(cm1, cm2, hh, g, sd, STOP)
-            else:  # only whether it is a cut
-                v = INF if _bfs_sets(cm1, cm2, hh, g, sd, STOP) >= INF else Dm + 1
-            gx[0, hh] = v
-            if v >= INF:
-                gx[1, hh] = 1
-                if adj[hh] > 0:
-                    n_cut_front += 1
-    danger_now = n_cut_front > 0 or open0 == 1 or open1 == 1
-    cap = 60
-    dm_c = min(Dm, cap)
-    do_c = min(Do, cap)
-    both_finite = Dm < INF and Do < INF
-    best = -1e18
-    nbest = np.int64(0)
-    for ci in range(ncand):
-        h = cands[ci]
-        _arrive4(h, maps, nbr, ttype, emask, netid, arr)
-        legal = _legal_set(p, h, npairs, pt, pe, placed_any, corners, ttype, adj, need,
-                           block_connected)
-        # a hex off every cheapest way of both players and off the own corner networks' ends:
-        # all legal moves there score the same
-        # no tile on h can shorten a player's way if even its best two sides cost too much, and
-        # none can lengthen it unless h is on every cheapest way: that player's cost stays
-        lb_m = 0 if h == cm1 else min(arr[0, 0], arr[0, 1], arr[0, 2], arr[0, 3], arr[0, 4],
-                                       arr[0, 5])
-        if h != cm2:
-            lb_m += min(arr[1, 0], arr[1, 1], arr[1, 2], arr[1, 3], arr[1, 4], arr[1, 5])
-        lb_o = 0 if h == co1 else min(arr[2, 0], arr[2, 1], arr[2, 2], arr[2, 3], arr[2, 4],
-                                       arr[2, 5])
-        if h != co2:
-            lb_o += min(arr[3, 0], arr[3, 1], arr[3, 2], arr[3, 3], arr[3, 4], arr[3, 5])
-        same_m = Dm < INF and crit[0, h] == 0 and lb_m >= Dm
-        same_o = Do < INF and crit[1, h] == 0 and lb_o >= Do
-        if both_finite and need_c[0, h] == 0 and need_c[1, h] == 0:
-            if same_m and same_o:
-                k = 0
-                for i in range(npairs):
-                    k += (legal >> i) & 1
-                if k == 0:
-                    continue
-                v0 = 0.0
-                dn = danger_now
-                for s in range(6):  # hexes next to h become placeable for the opponent
-                    n = nbr[h, s]
-                    if n >= 0 and ttype[n] < 0 and adj[n] == 0 and gx[1, n] == 1:
-                        dn = True
-                if dn:
-                    v0 = -defense
-                pick = -1
-                if v0 > best:
-                    best = v0
-                    nbest = k
-                    pick = below(rng, k)
-                elif v0 == best:
-                    nbest += k
-                    x = below(rng, nbest)
-                    if x < k:
-                        pick = x
-                if pick >= 0:
-                    for i in range(npairs):
-                        if (legal >> i) & 1:
-                            if pick == 0:
-                                out[0] = h
-                                out[1] = pt[i]
-                                out[2] = pr[i]
-                                break
-                            pick -= 1
-                continue
-        # the cost of each player's cheapest way that avoids h
-        ex_m = gx[0, h]
-        # own cut hexes open to the opponent after a tile on h (h itself is filled)
-        dang_h = n_cut_front - (1 if gx[1, h] == 1 and adj[h] > 0 else 0) > 0
-        for s in range(6):
-            n = nbr[h, s]
-            if n >= 0 and ttype[n] < 0 and adj[n] == 0 and gx[1, n] == 1:
-                dang_h = True
-        ex_o = Do
-        if crit[1, h]:
-            ex_o = _bfs_sets(co1, co2, h, g, sd, STOP)
-        # carr[0:2] / carr[2:4] hold _cut_arrivals of h for own / opponent's ways once set
-        cut_m = np.bool_(False)
-        cut_o = np.bool_(False)
-        for i in range(npairs):
-            t = pt[i]
-            r = pr[i]
-            if not (legal >> i) & 1:
-                continue
-            th_m = INF
-            th_o = INF
-            for j in range(2):
-                m = net_mask[t, r, j]
-                if m == 0:
-                    continue
-                if not same_m:
-                    v = _pair_through(m, arr[0], arr[1], h == cm1, h == cm2)
-                    if v < th_m:
-                        th_m = v
-                if not same_o:
-                    v = _pair_through(m, arr[2], arr[3], h == co1, h == co2)
-                    if v < th_o:
-                        th_o = v
-            # h is a cut of a player's ways: the maps may route through h itself, so the cost
-            # through the tile is taken from maps that avoid h (or searched, see _through_cut)
-            one_line = net_mask[t, r, 1] == 0
-            if ex_m >= INF and th_m > 0:
-                th_m = _through_cut(h, t, r, cm1, cm2, cut_m, g, nbr, net_mask, emask_t,
-                                    ttype, emask, netid, netm, par, sd, pn, dq, carr[0], carr[1])
-                cut_m = cut_m or one_line
-            if ex_o >= INF and th_o > 0:
-                th_o = _through_cut(h, t, r, co1, co2, cut_o, g, nbr, net_mask, emask_t,
-                                    ttype, emask, netid, netm, par, sd, pn, dq, carr[2], carr[3])
-                cut_o = cut_o or one_line
-            if th_m == 0:
-                sc = 1e12
-            elif th_o == 0:
-                sc = -1e12
-            else:
-                my_n = min(th_m, ex_m)
-                op_n = min(th_o, ex_o)
-                if my_n >= INF:
-                    sc = -1e10 if op_n < INF else -1e9
-                elif op_n >= INF and Do < INF:
-                    sc = 1e10 if blocked_loses else 1e4
-                else:
-                    sc = w_block * (min(op_n, cap) - do_c) + (dm_c - my_n)
-                    # open line ends left on each own corner network after this tile
-                    dang = dang_h
-                    for k in range(2):
-                        opn = open0 if k == 0 else open1
-                        if opn < 0:
-                            # the first tile on an empty own corner: its own open ends count
-                            if h == corners[p, k]:
-                                newc = 0
-                                for j in range(2):
-                                    m = net_mask[t, r, j]
-                                    for s in range(6):
-                                        if (m >> s) & 1 and nbr[h, s] >= 0 and ttype[nbr[h, s]] < 0:
-                                            newc += 1
-                                if newc == 1:
-                                    dang = True
-                            continue
-                        if need_c[k, h] == 0:
-                            if opn == 1:
-                                dang = True
-                            continue
-                        newc = opn - 1
-                        for j in range(2):
-                            m = net_mask[t, r, j]
-                            if (m & need_c[k, h]) == 0:
-                                continue
-                            for s in range(6):
-                                if (m >> s) & 1:
-                                    n = nbr[h, s]
-                                    if n >= 0 and ttype[n] < 0 and need_c[k, n] == 0:
-                                        newc += 1
-                        if newc == 1:
-                            dang = True
-                    if dang:
-                        sc -= defense
-            if sc > best:
-                best = sc
-                nbest = 1
-                out[0] = h
-                out[1] = t
-                out[2] = r
-            elif sc == best:
-                nbest += 1
-                if below(rng, nbest) == 0:
-                    out[0] = h
-                    out[1] = t
-                    out[2] = r
-    return nbest > 0
-
-
-
-@njit(cache=True)
 def path_dots(nodes, npath, mult, dots):
     """(dotted hexes, dots) on a completed path: nodes[:npath] are hex * 2 + side, a hex counted
     once however often the path passes it, and only where its dots multiply (mult > 0)."""
@@ -1308,304 +1053,6 @@ def path_dots(nodes, npath, mult, dots):
             ndh += 1
             nd += dots[hh]
     return ndh, nd
-
-@njit(cache=True)
-def _play(first_game, n_games, run_seed, cfg, bot_code, bot_par, corners, nbr, dist, n_orient,
-          rot_of, net_mask, emask_t, tileset, dots_fixed, dot_pool, free_hexes, res, record,
-          rec_moves, rec_bag, rec_dots, rec_path, rec_n):
-    """Play games first_game .. first_game + n_games - 1; res: int64[n_games, O_TILES + 22].
-
-    With `record`, the (single) game's moves, bags, dots and scored path go to the rec_* arrays.
-    """
-    nh = nbr.shape[0]
-    nn = nh * 2
-    nbag = tileset.shape[0]
-    ntypes = n_orient.shape[0]
-    hand_size = cfg[C_HAND]
-    block_connected = cfg[C_BLOCK_CONNECTED] != 0
-    blocked_loses = cfg[C_BLOCKED_LOSES] != 0
-    max_turns = cfg[C_MAX_TURNS]
-    ttype = np.empty(nh, np.int64)
-    trot = np.empty(nh, np.int64)
-    towner = np.empty(nh, np.int64)
-    emask = np.empty(nh, np.int64)
-    netid = np.empty(nh * 6, np.int64)
-    netm = np.empty(nn, np.int64)
-    par = np.empty(nn, np.int64)
-    adj = np.empty(nh, np.int64)
-    need = np.empty(nh, np.int64)
-    front = np.empty(nh, np.int64)
-    pos = np.empty(nh, np.int64)
-    dots = np.empty(nh, np.int64)
-    mult = np.empty(nh, np.int64)
-    bag = np.empty((2, nbag), np.int64)
-    bagn = np.empty(2, np.int64)
-    hand = np.empty((2, hand_size), np.int64)
-    placed_any = np.empty(2, np.int64)
-    blocked = np.empty(2, np.int64)
-    wreq = np.zeros((2, nh), np.int64)
-    wpath = np.empty((2, nh), np.int64)
-    wlen = np.zeros(2, np.int64)
-    seen = np.zeros(nn, np.int64)
-    stamp = np.zeros(1, np.int64)
-    stack = np.empty(nn * 7, np.int64)
-    pt = np.empty(hand_size * 6, np.int64)
-    pr = np.empty(hand_size * 6, np.int64)
-    cand = np.empty(nh, np.int64)
-    pe = np.empty(hand_size * 6, np.int64)
-    g_sets = np.empty(sets_size(nh), np.int64)
-    mv = np.empty(3, np.int64)
-    maps = np.empty((4, nn), np.int64)
-    sd = np.empty(nn, np.int64)
-    pn = np.empty(nn, np.int64)
-    ps = np.empty(nn, np.int64)
-    dq = np.empty(nn * 12 + 4, np.int64)
-    arr = np.empty((4, 6), np.int64)
-    carr = np.empty((4, 6), np.int64)
-    crit = np.empty((2, nh), np.int64)
-    cnt = np.empty(nh + 2, np.int64)
-    need_c = np.empty((2, nh), np.int64)
-    gx = np.empty((2, nh), np.int64)
-    stack_n = np.empty(nn + 1, np.int64)
-    stack_s = np.empty(nn + 1, np.int64)
-    on = np.empty(nn, np.int64)
-    hexcnt = np.empty(nh, np.int64)
-    best_nodes = np.empty(nn + 1, np.int64)
-    shuf = free_hexes.copy()
-    reach = np.empty(2, np.int64)
-    roots = np.empty((2, 2, 2), np.int64)
-    # the empty board's witness paths, searched once per chunk
-    wreq0 = np.zeros((2, nh), np.int64)
-    wpath0 = np.empty((2, nh), np.int64)
-    wlen0 = np.zeros(2, np.int64)
-    order = np.empty((2, nh * 6), np.int64)
-    if blocked_loses:
-        _side_order(corners, nbr, dist, order)
-        for h in range(nh):
-            ttype[h] = -1
-            emask[h] = 0
-        for i in range(nn):
-            netm[i] = 0
-        for q in range(2):
-            _new_witness(q, corners, order, nbr, ttype, emask, netid, netm, seen, stamp, stack,
-                         pn, ps, wreq0, wpath0, wlen0)
-    # the board starts empty; after each game only the placed hexes and their neighbours are
-    # cleared again
-    for h in range(nh):
-        ttype[h] = -1
-        trot[h] = -1
-        towner[h] = -1
-        emask[h] = 0
-        adj[h] = 0
-        need[h] = 0
-        pos[h] = -1
-    for i in range(nh * 6):
-        netid[i] = -1
-    for i in range(nn):
-        netm[i] = 0
-        par[i] = i
-    rng = new_state(0)
-    for g in range(n_games):
-        rng[0] = game_seed(run_seed, first_game + g)  # == new_state(game_seed(...))
-        for h in range(nh):
-            if ttype[h] < 0:
-                continue
-            for s in range(6):
-                netid[h * 6 + s] = -1
-                n = nbr[h, s]
-                if n >= 0:
-                    adj[n] = 0
-                    need[n] = 0
-                    pos[n] = -1
-            for j in range(2):
-                netm[h * 2 + j] = 0
-                par[h * 2 + j] = h * 2 + j
-            ttype[h] = -1
-            trot[h] = -1
-            towner[h] = -1
-            emask[h] = 0
-            adj[h] = 0
-            need[h] = 0
-            pos[h] = -1
-        nfront = np.int64(0)  # not a literal 0: callees compile once, for int64
-        row = res[g]
-        for c in range(row.shape[0]):
-            row[c] = 0
-        # set-up: coin flip, dots, bags, hands
-        if cfg[C_FIRST] == FIRST_RANDOM:
-            first = below(rng, np.int64(2))
-        elif cfg[C_FIRST] == FIRST_A:
-            first = 0
-        else:
-            first = 1
-        _lay_dots(rng, cfg[C_DOTS_RANDOM] != 0, free_hexes, dot_pool, dots_fixed, shuf, dots, mult)
-        for q in range(2):
-            _deal(rng, q, tileset, nbag, bag, bagn, hand, hand_size, record, rec_bag)
-            placed_any[q] = 0
-            blocked[q] = 0
-        if record:
-            for h in range(nh):
-                rec_dots[h] = dots[h]
-        if blocked_loses:
-            for q in range(2):
-                # back to the empty board's witnesses: clear the last game's, copy the stored
-                for i in range(wlen[q]):
-                    wreq[q, wpath[q, i]] = 0
-                wlen[q] = wlen0[q]
-                for i in range(wlen0[q]):
-                    h = wpath0[q, i]
-                    wpath[q, i] = h
-                    wreq[q, h] = wreq0[q, h]
-        cur = first
-        turn = 0
-        consec_pass = 0
-        winner = -1
-        reason = -1
-        path_owner = -1
-        nrec = 0
-        while True:
-            if turn >= max_turns:
-                reason = E_TURN_CAP
-                break
-            turn += 1
-            code = bot_code[cur]
-            if code == BOT_GREEDY:
-                ok = _greedy_move(cur, rng, bot_par[cur, 0], bot_par[cur, 1], block_connected,
-                                  blocked_loses, corners, nbr, n_orient, rot_of, net_mask, emask_t,
-                                  ttype, emask, netid, netm, par, adj, need, front, nfront,
-                                  placed_any, hand, pt, pr, pe, cand, g_sets, maps, sd, pn, dq, arr,
-                                  carr, crit, cnt, need_c, gx, mv)
-            else:
-                ok = _random_move(cur, rng, block_connected, corners, n_orient, rot_of, emask_t,
-                                  ttype, adj, need, front, nfront, placed_any, hand, pt, pr, cand,
-                                  mv)
-            other = 1 - cur
-            if not ok:
-                if record:
-                    rec_moves[nrec, R_SEAT] = cur
-                    rec_moves[nrec, R_KIND] = 1
-                    rec_moves[nrec, R_HEX] = -1
-                    rec_moves[nrec, R_TYPE] = -1
-                    rec_moves[nrec, R_ROT] = -1
-                    rec_moves[nrec, R_TURN] = turn
-                    nrec += 1
-                has_tiles = False
-                for k in range(hand_size):
-                    if hand[cur, k] >= 0:
-                        has_tiles = True
-                if has_tiles and cfg[C_NO_MOVE] == 1:
-                    winner = other
-                    reason = E_NO_MOVE
-                    break
-                row[O_PASS_A + cur] += 1
-                consec_pass += 1
-                if consec_pass >= 2:
-                    reason = E_ST_CLOSEST if cfg[C_STALEMATE] == ST_CLOSEST else E_ST_DRAW
-                    break
-                cur = other
-                continue
-            consec_pass = 0
-            h = mv[0]
-            t = mv[1]
-            r = mv[2]
-            if record:
-                rec_moves[nrec, R_SEAT] = cur
-                rec_moves[nrec, R_KIND] = 0
-                rec_moves[nrec, R_HEX] = h
-                rec_moves[nrec, R_TYPE] = t
-                rec_moves[nrec, R_ROT] = r
-                rec_moves[nrec, R_TURN] = turn
-                nrec += 1
-            nfront = _place(cur, h, t, r, nbr, net_mask, emask_t, ttype, trot, towner, emask,
-                            netid, netm, par, adj, need, front, pos, nfront)
-            placed_any[cur] = 1
-            row[O_TILES + cur * ntypes + t] += 1
-            if t == BLOCK:
-                row[O_BLOCKS_A + cur] += 1
-            for k in range(hand_size):
-                if hand[cur, k] == t:
-                    if bagn[cur] > 0:
-                        bagn[cur] -= 1
-                        hand[cur, k] = bag[cur, bagn[cur]]
-                    else:
-                        hand[cur, k] = -1
-                    break
-            if _connected(corners[cur, 0], corners[cur, 1], ttype, netm, par):
-                winner = cur
-                reason = E_PATH
-                path_owner = cur
-                break
-            if _connected(corners[other, 0], corners[other, 1], ttype, netm, par):
-                winner = other
-                reason = E_OPP_PATH
-                path_owner = other
-                break
-            if blocked_loses:
-                newly0 = False
-                newly1 = False
-                for q in range(2):
-                    if blocked[q]:
-                        continue
-                    req = wreq[q, h]  # does q's witness way survive this tile?
-                    if req == 0 or (netm[h * 2] & req) == req or (netm[h * 2 + 1] & req) == req:
-                        wreq[q, h] = 0
-                        continue
-                    if not _new_witness(q, corners, order, nbr, ttype, emask, netid, netm, seen,
-                                        stamp, stack, pn, ps, wreq, wpath, wlen):
-                        blocked[q] = 1
-                        if q == 0:
-                            newly0 = True
-                        else:
-                            newly1 = True
-                if cfg[C_BLOCK_CHECK] == BC_ANY or t == BLOCK:
-                    nb_cur = newly0 if cur == 0 else newly1
-                    nb_oth = newly1 if cur == 0 else newly0
-                    if nb_cur and nb_oth:
-                        reason = E_BOTH_BLOCKED
-                        break
-                    if nb_oth:
-                        winner = cur
-                        reason = E_BLOCKED
-                        break
-                    if nb_cur:
-                        winner = other
-                        reason = E_SELF_BLOCKED
-                        break
-            cur = other
-        # resolution and score
-        _reaches(corners, dist, ttype, netm, par, roots, reach)
-        reach0 = reach[0]
-        reach1 = reach[1]
-        row[O_DIST_A] = min(reach0, 99)
-        row[O_DIST_B] = min(reach1, 99)
-        if reason == E_ST_CLOSEST or (reason == E_BOTH_BLOCKED and cfg[C_STALEMATE] == ST_CLOSEST):
-            if reach0 < reach1:
-                winner = 0
-            elif reach1 < reach0:
-                winner = 1
-        npath = 0
-        if path_owner >= 0:
-            sc, ln, npath = _best_path(corners[path_owner, 0], corners[path_owner, 1], nbr, ttype,
-                                       emask, netid, netm, par, mult, stack_n, stack_s, on, hexcnt,
-                                       best_nodes)
-            row[O_COMPLETED] = 1
-            row[O_PATH_LEN] = ln
-            ndh, nd = path_dots(best_nodes, npath, mult, dots)
-            row[O_PATH_DOT_HEXES] = ndh
-            row[O_PATH_DOTS] = nd
-            row[O_SCORE_A + winner] = 10 * sc if sc > 0 else 10
-        elif winner >= 0:
-            row[O_SCORE_A + winner] = 10
-        row[O_WINNER] = winner
-        row[O_REASON] = reason
-        row[O_TURNS] = turn
-        row[O_FIRST] = first
-        if record:
-            rec_n[0] = nrec
-            rec_n[1] = npath
-            for k in range(npath):
-                rec_path[k] = best_nodes[k]
-
 
 # ---- shared by the modes on the engine interface (battle_engine.py) ---------------------------
 @hot_inline

@@ -1,6 +1,8 @@
 """HEXFLOW Race on the engine interface (sim/engine.py): tables, position and the ten rule
-functions, playing exactly the games of the Race chunk kernel (kernel.py: the same bots, the same
-draws in the same order, the same incremental structures).
+functions, the random, greedy and lookahead bots over them, and `_play`, the chunk loop
+random-vs-random line-ups play on. They play exactly the games of the first Race chunk kernel
+(the same bots, the same draws in the same order, the same incremental structures: kernel.py's
+board helpers, called on the position's rows).
 
 The Race board (85 hexes; hex index = column by column, top to bottom, see board.py):
 
@@ -31,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from sim import engine
-from sim.rng import below, shuffle
+from sim.rng import below, game_seed, new_state, shuffle
 
 from . import kernel as K
 from . import rules as R
@@ -41,7 +43,7 @@ from .tiles import orientation_tables
 # position.st fields (then two counters per seat per tile type from ST_TILES)
 CUR, TURN, CONSEC, WINNER, REASON, PATH_OWNER, FIRST, NFRONT, PASS_A, PASS_B, BLOCKS_A, \
     BLOCKS_B, ST_TILES = range(13)
-# greedy's completion costs are capped at this many hexes when compared (kernel._greedy_move)
+# greedy's completion costs are capped at this many hexes when compared (_pair_score)
 COST_CAP = 60
 
 
@@ -117,7 +119,7 @@ class Position(NamedTuple):
 
 
 class Scratch(NamedTuple):
-    """The bots' working arrays: random and greedy's (as kernel._play allocated them), then
+    """The bots' working arrays: random and greedy's (as the first chunk kernel allocated them), then
     lookahead's two trial positions and its move list and values."""
 
     pt: np.ndarray
@@ -162,7 +164,7 @@ def build_tables(rules: dict[str, Any]) -> Tables:
     order = np.zeros((2, nh * 6), np.int64)
     wit0 = np.zeros((2, 2, nh), np.int64)
     wlen0 = np.zeros(2, np.int64)
-    if rules["blocked_player_loses"]:  # as kernel._play did once per chunk: the empty board's ways
+    if rules["blocked_player_loses"]:  # once per rule set: the empty board's ways
         _empty_witnesses(corners, nbr, dist, order, wit0[0], wit0[1], wlen0)
     greedy = next(b for b in R.BOTS if b.code == K.BOT_GREEDY)
     onboard = np.array([sum(1 << s for s in range(6) if nbr[h, s] >= 0) for h in range(nh)], np.int64)
@@ -245,8 +247,15 @@ def _blank_position(t):
 
 @njit(cache=True)
 def new_position(t, rng):
-    """Set-up in kernel._play's order: coin flip, dots, then each seat's bag and hand."""
     pos = _blank_position(t)
+    _set_up(t, pos, rng)
+    return pos
+
+
+@K.hot
+def _set_up(t, pos, rng):
+    """A game's set-up on an empty board (_blank_position, or _clear): coin flip, dots, then each
+    seat's bag and hand, in the order of the first chunk kernel (so the same games)."""
     st = pos.st
     if t.first == K.FIRST_RANDOM:
         st[FIRST] = below(rng, np.int64(2))
@@ -260,10 +269,58 @@ def new_position(t, rng):
         pos.hx[H_MULT][h] = t.dot_mult[pos.hx[H_DOTS][h]]
     for q in range(2):
         _deal(rng, q, t, pos)
-    return pos
 
 
-@njit(cache=True)
+@K.hot
+def _clear(t, pos):
+    """Empty the board of a finished game in place for the next game of a chunk (`_play`): the
+    hexes it filled and their neighbours, each seat's witness way back to the empty board's
+    (t.wit0), the counters. The frontier row is read only below st[NFRONT] (0 again), the dots
+    are laid and the bags and hands dealt afresh by `_set_up`, and the work rows carry nothing
+    from one call to the next (see Position)."""
+    hx = pos.hx
+    netm = pos.nets[0]
+    par = pos.nets[1]
+    for h in range(t.nh):
+        if hx[H_TTYPE, h] < 0:
+            continue
+        for s in range(6):
+            pos.netid[h * 6 + s] = -1
+            n = t.nbr[h, s]
+            if n >= 0:
+                hx[H_ADJ, n] = 0
+                hx[H_NEED, n] = 0
+                hx[H_FPOS, n] = -1
+        for j in range(2):
+            netm[h * 2 + j] = 0
+            par[h * 2 + j] = h * 2 + j
+        hx[H_TTYPE, h] = -1
+        hx[H_TROT, h] = -1
+        hx[H_TOWNER, h] = -1
+        hx[H_EMASK, h] = 0
+        hx[H_ADJ, h] = 0
+        hx[H_NEED, h] = 0
+        hx[H_FPOS, h] = -1
+    wreq = pos.wit[0]
+    wpath = pos.wit[1]
+    for q in range(2):
+        for i in range(pos.sq[Q_WLEN, q]):
+            wreq[q, wpath[q, i]] = 0
+        pos.sq[Q_WLEN, q] = t.wlen0[q]
+        for i in range(t.wlen0[q]):
+            h = t.wit0[1, q, i]
+            wpath[q, i] = h
+            wreq[q, h] = t.wit0[0, q, h]
+        pos.sq[Q_PLACED, q] = 0
+        pos.sq[Q_BLOCKED, q] = 0
+    for k in range(pos.st.shape[0]):
+        pos.st[k] = 0
+    pos.st[WINNER] = -1
+    pos.st[REASON] = -1
+    pos.st[PATH_OWNER] = -1
+
+
+@K.hot
 def _deal(rng, q, t, pos):
     """kernel._deal for seat q's own tile set and hand size: the set shuffled into the bag
     (bag[q, :nbag[q]]), the opening hand drawn from its top, hand slots beyond the seat's hand
@@ -335,7 +392,7 @@ def legal_moves(t, pos, out):
 
 @K.hot_inline
 def _pass(t, pos, cur):
-    """kernel._play's pass: a loss under no_move = "lose" for a seat holding tiles, else counted;
+    """A pass: a loss under no_move = "lose" for a seat holding tiles, else counted;
     the second pass in a row ends the game by the stalemate rule."""
     has_tiles = False
     for k in range(t.hand_size):
@@ -428,7 +485,7 @@ def apply(t, pos, move, rng):
         _judge_blocked(t, pos, cur, h, tile)
 
 
-@njit(cache=True)
+@K.hot
 def path_nodes(t, pos, nodes):
     """The scored path of the winner's joined corners: (score, hexes, n) with the path's network
     nodes in nodes[:n] (kernel._best_path, its search stacks in the work rows pn and ps);
@@ -463,9 +520,9 @@ def _reach_winner(t, pos, reach):
     return winner
 
 
-@njit(cache=True)
+@K.hot
 def result(t, pos, capped, res):
-    """kernel._play's resolution and score: the stalemate reach, the scored path, the tallies."""
+    """The resolution and score: the stalemate reach, the scored path, the tallies."""
     winner, reason = K._result_start(res, pos.st[WINNER], pos.st[REASON], capped)
     # work rows (their contents never carry from one call to the next, see Position): the
     # stalemate reach (_reach_winner), the scored path's nodes
@@ -618,19 +675,375 @@ def _uniform_legal(t, pos, s, rng):
     return s.moves[below(rng, k)]
 
 
+# ---- greedy: the cheapest completions of both seats, a move scored by how it changes them ----
+class GreedyTurn(NamedTuple):
+    """What greedy works out once a turn (`_greedy_turn`) and reads at every candidate hex: the
+    seat p and its hand pairs (scratch pt, pr, pe), the corners, both seats' completion costs Dm,
+    Do (empty hexes still to fill; INF cut off) and their capped values, the open line ends of
+    p's two corner networks (kernel._open_ends, -1: no line there), p's cut hexes the opponent
+    could fill next turn and whether p is in danger before the move."""
+
+    p: np.int64
+    npairs: np.int64
+    cm1: np.int64
+    cm2: np.int64
+    co1: np.int64
+    co2: np.int64
+    Dm: np.int64
+    Do: np.int64
+    dm_c: np.int64
+    do_c: np.int64
+    open0: np.int64
+    open1: np.int64
+    n_cut_front: np.int64
+    danger_now: np.bool_
+
+
+@K.hot
+def _greedy_move(t, pos, s, front, nfront, p, rng, w_block, defense):
+    """Plays to win: cheapest completion (empty hexes still to fill) for both players, from both
+    of each player's corners (4 distance maps per turn); a candidate is scored by how it changes
+    own and opponent's completion cost: through the new tile (from the maps) or around it (exact
+    re-search only where the hex is on every cheapest way). Wins at once when it can, never
+    completes the opponent's path or cuts its own, takes an auto-win cut, blocks when that pays
+    (w_block), and pays `defense` for leaving the opponent a hex that would cut it off: a cut
+    hex next to a tile, or a corner network with a single open line end. The candidates are
+    p's empty corners before its first tile, else front[:nfront]; the move goes to s.mv (hex,
+    type, rotation), False if there is none. Steps: `_greedy_turn` (per turn), `_greedy_hex`
+    (per candidate hex: `_keep_any` where every move there scores the same), `_pair_costs`,
+    `_pair_score` and `_keep_best` (per hand pair)."""
+    npairs = K._hand_pairs(p, pos.hand, t.n_orient, t.rot_of, s.pt, s.pr)
+    cands, ncand = K._candidates(p, pos.sq[Q_PLACED], t.corners, pos.hx[H_TTYPE], front, nfront, s.cand)
+    if npairs == 0 or ncand == 0:
+        return False
+    g = _greedy_turn(t, pos, p, npairs, s.pt, s.pr, s.pe, s.g, s.maps, s.sd, s.crit, s.cnt, s.need_c, s.gx)
+    best = -1e18
+    nbest = np.int64(0)
+    for ci in range(ncand):
+        best, nbest = _greedy_hex(t, pos, s, g, cands[ci], rng, w_block, defense, best, nbest)
+    return nbest > 0
+
+
+@K.hot
+def _greedy_turn(t, pos, p, npairs, pt, pr, pe, g, maps, sd, crit, cnt, need_c, gx):
+    """A turn's maps (maps: from p's corners, then the opponent's), the hexes on every cheapest
+    way of each seat (crit), the open line ends of p's corner networks (need_c) and p's cut hexes
+    (gx, `_cut_hexes`); every search on the board as it is now, as hex sets (g). The scratch
+    arrays (Scratch's fields of these names) are passed one by one: with the whole Scratch (each
+    of its arrays an argument of the compiled function) its compile took about a third longer."""
+    ttype = pos.hx[H_TTYPE]
+    netm = pos.nets[0]
+    par = pos.nets[1]
+    o = 1 - p
+    for i in range(npairs):  # pe[:npairs]: side mask of each hand pair, for _legal_set
+        pe[i] = t.emask_t[pt[i], pr[i]]
+    K._sets(t.nbr, ttype, netm, par, g)
+    Dm = K.INF
+    Do = K.INF
+    for k in range(4):  # maps from own corner 1, 2, then the opponent's (one call site)
+        q = p if k < 2 else o
+        v = K._bfs_sets(t.corners[q, k & 1], t.corners[q, 1 - (k & 1)], K.NO_HEX, g, maps[k], K.FULL)
+        if k == 0:
+            Dm = v
+        elif k == 2:
+            Do = v
+    K._critical(maps[0], maps[1], Dm, t.nh, ttype, crit[0], cnt)
+    K._critical(maps[2], maps[3], Do, t.nh, ttype, crit[1], cnt)
+    cm1 = t.corners[p, 0]
+    cm2 = t.corners[p, 1]
+    open0 = K._open_ends(cm1, t.nbr, ttype, pos.hx[H_EMASK], netm, par, need_c[0])
+    open1 = K._open_ends(cm2, t.nbr, ttype, pos.hx[H_EMASK], netm, par, need_c[1])
+    n_cut_front = _cut_hexes(t, pos, p, Dm, g, sd, crit, gx)
+    return GreedyTurn(p, npairs, cm1, cm2, t.corners[o, 0], t.corners[o, 1], Dm, Do, min(Dm, COST_CAP),
+                      min(Do, COST_CAP), open0, open1, n_cut_front,
+                      n_cut_front > 0 or open0 == 1 or open1 == 1)
+
+
+@K.hot_inline
+def _cut_hexes(t, pos, p, Dm, g, sd, crit, gx):
+    """gx[0, h]: p's cost avoiding h; gx[1, h] = 1: h is a cut (every way of p passes it).
+    Only hexes a move can bring into reach are searched: the frontier and next to it. Returns
+    how many cut hexes lie on the frontier (the opponent could fill one next turn)."""
+    ttype = pos.hx[H_TTYPE]
+    adj = pos.hx[H_ADJ]
+    n_cut_front = 0
+    for hh in range(t.nh):
+        gx[0, hh] = Dm
+        gx[1, hh] = 0
+        if crit[0, hh] and Dm < K.INF:
+            near = adj[hh] > 0 or pos.sq[Q_PLACED][p] == 0
+            for side in range(6):
+                n = t.nbr[hh, side]
+                if n >= 0 and ttype[n] < 0 and adj[n] > 0:
+                    near = True
+            if not near:
+                continue
+            if adj[hh] > 0:  # a candidate: the exact cost around it is needed
+                v = K._bfs_sets(t.corners[p, 0], t.corners[p, 1], hh, g, sd, K.STOP)
+            else:  # only whether it is a cut
+                v = K.INF if K._bfs_sets(t.corners[p, 0], t.corners[p, 1], hh, g, sd, K.STOP) >= K.INF else Dm + 1
+            gx[0, hh] = v
+            if v >= K.INF:
+                gx[1, hh] = 1
+                if adj[hh] > 0:
+                    n_cut_front += 1
+    return n_cut_front
+
+
+@K.hot_inline
+def _greedy_hex(t, pos, s, g, h, rng, w_block, defense, best, nbest):
+    """Score every legal hand pair on candidate hex h and keep the best in s.mv (best, nbest: the
+    best score so far and how many moves share it; returned updated)."""
+    hx = pos.hx
+    ttype = hx[H_TTYPE]
+    adj = hx[H_ADJ]
+    arr = s.arr
+    K._arrive4(h, s.maps, t.nbr, ttype, hx[H_EMASK], pos.netid, arr)
+    legal = K._legal_set(g.p, h, g.npairs, s.pt, s.pe, pos.sq[Q_PLACED], t.corners, ttype, adj, hx[H_NEED],
+                         t.block_connected)
+    # no tile on h can shorten a player's way if even its best two sides cost too much, and
+    # none can lengthen it unless h is on every cheapest way: that player's cost stays
+    lb_m = 0 if h == g.cm1 else min(arr[0, 0], arr[0, 1], arr[0, 2], arr[0, 3], arr[0, 4], arr[0, 5])
+    if h != g.cm2:
+        lb_m += min(arr[1, 0], arr[1, 1], arr[1, 2], arr[1, 3], arr[1, 4], arr[1, 5])
+    lb_o = 0 if h == g.co1 else min(arr[2, 0], arr[2, 1], arr[2, 2], arr[2, 3], arr[2, 4], arr[2, 5])
+    if h != g.co2:
+        lb_o += min(arr[3, 0], arr[3, 1], arr[3, 2], arr[3, 3], arr[3, 4], arr[3, 5])
+    same_m = g.Dm < K.INF and s.crit[0, h] == 0 and lb_m >= g.Dm
+    same_o = g.Do < K.INF and s.crit[1, h] == 0 and lb_o >= g.Do
+    # a hex off every cheapest way of both players and off the own corner networks' ends: all
+    # legal moves there score the same
+    if g.Dm < K.INF and g.Do < K.INF and s.need_c[0, h] == 0 and s.need_c[1, h] == 0 and same_m and same_o:
+        return _keep_any(t, pos, s, g, h, legal, rng, defense, best, nbest)
+    # the cost of each player's cheapest way that avoids h
+    ex_m = s.gx[0, h]
+    # own cut hexes open to the opponent after a tile on h (h itself is filled)
+    dang_h = g.n_cut_front - (1 if s.gx[1, h] == 1 and adj[h] > 0 else 0) > 0
+    for side in range(6):
+        n = t.nbr[h, side]
+        if n >= 0 and ttype[n] < 0 and adj[n] == 0 and s.gx[1, n] == 1:
+            dang_h = True
+    ex_o = g.Do
+    if s.crit[1, h]:
+        ex_o = K._bfs_sets(g.co1, g.co2, h, s.g, s.sd, K.STOP)
+    # s.carr[0:2] / s.carr[2:4] hold the arrivals around h for own / opponent's ways once set
+    cut_m = np.bool_(False)
+    cut_o = np.bool_(False)
+    for i in range(g.npairs):
+        tile = s.pt[i]
+        r = s.pr[i]
+        if not (legal >> i) & 1:
+            continue
+        th_m, th_o, cut_m, cut_o = _pair_costs(t, pos, s, g, h, tile, r, same_m, same_o, ex_m, ex_o, cut_m,
+                                               cut_o)
+        sc = _pair_score(t, pos, s, g, h, tile, r, th_m, th_o, ex_m, ex_o, dang_h, w_block, defense)
+        best, nbest = _keep_best(s, rng, sc, best, nbest, h, tile, r)
+    return best, nbest
+
+
+@K.hot_inline
+def _keep_any(t, pos, s, g, h, legal, rng, defense, best, nbest):
+    """The legal moves on h (bits of `legal`) all score the same: 0, or -defense if p is in
+    danger or a tile on h opens one of p's cut hexes to the opponent. Kept as one draw among all
+    moves sharing the best score (returns best, nbest updated)."""
+    ttype = pos.hx[H_TTYPE]
+    adj = pos.hx[H_ADJ]
+    k = 0
+    for i in range(g.npairs):
+        k += (legal >> i) & 1
+    if k == 0:
+        return best, nbest
+    v0 = 0.0
+    dn = g.danger_now
+    for side in range(6):  # hexes next to h become placeable for the opponent
+        n = t.nbr[h, side]
+        if n >= 0 and ttype[n] < 0 and adj[n] == 0 and s.gx[1, n] == 1:
+            dn = True
+    if dn:
+        v0 = -defense
+    pick = -1
+    if v0 > best:
+        best = v0
+        nbest = k
+        pick = below(rng, k)
+    elif v0 == best:
+        nbest += k
+        x = below(rng, nbest)
+        if x < k:
+            pick = x
+    if pick >= 0:
+        for i in range(g.npairs):
+            if (legal >> i) & 1:
+                if pick == 0:
+                    s.mv[0] = h
+                    s.mv[1] = s.pt[i]
+                    s.mv[2] = s.pr[i]
+                    break
+                pick -= 1
+    return best, nbest
+
+
+@K.hot_inline
+def _pair_costs(t, pos, s, g, h, tile, r, same_m, same_o, ex_m, ex_o, cut_m, cut_o):
+    """Each player's cheapest way through tile (tile, r) on h, from the maps' arrivals (s.arr);
+    where h is a cut of a player's ways the maps may route through h itself, so the cost through
+    the tile is taken from maps that avoid h (or searched, `_through_cut`; cut_m / cut_o: those
+    arrivals are in s.carr already). Returns (own, opponent's, cut_m, cut_o)."""
+    arr = s.arr
+    th_m = K.INF
+    th_o = K.INF
+    for j in range(2):
+        m = t.net_mask[tile, r, j]
+        if m == 0:
+            continue
+        if not same_m:
+            v = K._pair_through(m, arr[0], arr[1], h == g.cm1, h == g.cm2)
+            if v < th_m:
+                th_m = v
+        if not same_o:
+            v = K._pair_through(m, arr[2], arr[3], h == g.co1, h == g.co2)
+            if v < th_o:
+                th_o = v
+    one_line = t.net_mask[tile, r, 1] == 0
+    if ex_m >= K.INF and th_m > 0:
+        th_m = _through_cut(t, pos, s.g, s.sd, s.pn, s.dq, h, tile, r, g.cm1, g.cm2, cut_m, s.carr[0], s.carr[1])
+        cut_m = cut_m or one_line
+    if ex_o >= K.INF and th_o > 0:
+        th_o = _through_cut(t, pos, s.g, s.sd, s.pn, s.dq, h, tile, r, g.co1, g.co2, cut_o, s.carr[2], s.carr[3])
+        cut_o = cut_o or one_line
+    return th_m, th_o, cut_m, cut_o
+
+
+@K.hot_inline
+def _pair_score(t, pos, s, g, h, tile, r, th_m, th_o, ex_m, ex_o, dang_h, w_block, defense):
+    """Greedy's score of a move from both players' costs after it (th_*: through the tile, ex_*:
+    around h): a win 1e12, completing the opponent's path -1e12, cutting itself off -1e10 (-1e9
+    with the opponent cut off too), an auto-win cut 1e10 (1e4 when blocked players do not
+    lose), else w_block x the opponent's cost gained + its own saved (each capped at COST_CAP),
+    less `defense` when the move leaves p in danger (`_corner_danger`, or dang_h)."""
+    if th_m == 0:
+        return 1e12
+    if th_o == 0:
+        return -1e12
+    my_n = min(th_m, ex_m)
+    op_n = min(th_o, ex_o)
+    if my_n >= K.INF:
+        return -1e10 if op_n < K.INF else -1e9
+    if op_n >= K.INF and g.Do < K.INF:
+        return 1e10 if t.blocked_loses else 1e4
+    sc = w_block * (min(op_n, COST_CAP) - g.do_c) + (g.dm_c - my_n)
+    if dang_h or _corner_danger(t, pos, s, g, h, tile, r):
+        sc -= defense
+    return sc
+
+
+@K.hot_inline
+def _corner_danger(t, pos, s, g, h, tile, r):
+    """Whether tile (tile, r) on h leaves one of p's corner networks a single open line end (an
+    opponent's Block there would seal it): the first tile on an empty own corner by its own open
+    ends, else the network's open ends (s.need_c) less those the tile covers plus its new ones."""
+    ttype = pos.hx[H_TTYPE]
+    need_c = s.need_c
+    for k in range(2):
+        opn = g.open0 if k == 0 else g.open1
+        if opn < 0:
+            # the first tile on an empty own corner: its own open ends count
+            if h == t.corners[g.p, k]:
+                newc = 0
+                for j in range(2):
+                    m = t.net_mask[tile, r, j]
+                    for side in range(6):
+                        if (m >> side) & 1 and t.nbr[h, side] >= 0 and ttype[t.nbr[h, side]] < 0:
+                            newc += 1
+                if newc == 1:
+                    return True
+            continue
+        if need_c[k, h] == 0:
+            if opn == 1:
+                return True
+            continue
+        newc = opn - 1
+        for j in range(2):
+            m = t.net_mask[tile, r, j]
+            if (m & need_c[k, h]) == 0:
+                continue
+            for side in range(6):
+                if (m >> side) & 1:
+                    n = t.nbr[h, side]
+                    if n >= 0 and ttype[n] < 0 and need_c[k, n] == 0:
+                        newc += 1
+        if newc == 1:
+            return True
+    return False
+
+
+@K.hot_inline
+def _keep_best(s, rng, sc, best, nbest, h, tile, r):
+    """Keep move (h, tile, r) in s.mv if it scores best so far; ties at random (one draw each)."""
+    keep, best, nbest = K._running_best(rng, sc, best, nbest)
+    if keep:
+        s.mv[0] = h
+        s.mv[1] = tile
+        s.mv[2] = r
+    return best, nbest
+
+
+@K.hot
+def _through_cut(t, pos, g, sd, pc, g2, h, tile, r, c1, c2, mapped, a1, a2):
+    """Exact cost c1 -> c2 through tile (tile, r) on cut hex h: from a1, a2 (arrivals over the
+    board's hex sets g, filled here unless `mapped`) for a one-line tile. An X-Cross, whose two
+    lines a way may both use, is searched: its lines join the union-find sets they touch in pc
+    (int64[NN], a copy of the position's), the board with it goes to hex sets in g2
+    (int64[sets_size(NH)] at least), and the board is restored (as the reference _cost_with in
+    tests/hexflow_reference.py); sd receives the searches' costs. The scratch arrays are passed
+    one by one, as for `_greedy_turn` (with the whole Scratch its compile took half as long again)."""
+    hx = pos.hx
+    ttype = hx[H_TTYPE]
+    emask = hx[H_EMASK]
+    netid = pos.netid
+    netm = pos.nets[0]
+    if t.net_mask[tile, r, 1] == 0:
+        if not mapped:
+            K._bfs_sets(c1, c1, h, g, sd, K.FULL)  # dst = src: map only
+            K._arrive(h, sd, t.nbr, ttype, emask, netid, a1)
+            K._bfs_sets(c2, c2, h, g, sd, K.FULL)
+            K._arrive(h, sd, t.nbr, ttype, emask, netid, a2)
+        return K._pair_through(t.net_mask[tile, r, 0], a1, a2, h == c1, h == c2)
+    for i in range(pc.shape[0]):
+        pc[i] = pos.nets[1, i]
+    em = K._write_tile(h, tile, r, t.net_mask, t.emask_t, ttype, emask, netm, netid, pc)
+    for side in range(6):  # as _place joins them, on the copy
+        n = t.nbr[h, side]
+        o = (side + 3) % 6
+        if (em >> side) & 1 and n >= 0 and ttype[n] >= 0 and (emask[n] >> o) & 1:
+            x = h * 2 + netid[h * 6 + side]
+            while pc[x] != x:
+                x = pc[x]
+            y = n * 2 + netid[n * 6 + o]
+            while pc[y] != y:
+                y = pc[y]
+            if x != y:
+                pc[x] = y
+    K._sets(t.nbr, ttype, netm, pc, g2)
+    c = K._bfs_sets(c1, c2, K.NO_HEX, g2, sd, K.STOP)
+    ttype[h] = -1
+    emask[h] = 0
+    for j in range(2):
+        netm[h * 2 + j] = 0
+    for side in range(6):
+        netid[h * 6 + side] = -1
+    return c
+
+
 @K.hot
 def _greedy(t, pos, seat, par, s, rng):
-    """kernel._greedy_move on the position's arrays (par: block_weight, defense): its move code,
-    the pass if it finds no legal placement. Under first_tile = "onto_board" a first tile greedy
+    """`_greedy_move` (par: block_weight, defense): its move code, the pass if it finds no legal
+    placement. Under first_tile = "onto_board" a first tile greedy
     picks that the reading forbids (a Block, or lines only off the board: greedy scores every such
     tile a self cut-off, so it picks one only when every tile it holds is one) is replaced by a
     uniform legal move (often the pass)."""
     front, nfront = _frontier(t, pos, seat, s)
-    ok = K._greedy_move(seat, rng, par[0], par[1], t.block_connected, t.blocked_loses, t.corners,
-                        t.nbr, t.n_orient, t.rot_of, t.net_mask, t.emask_t, pos.hx[H_TTYPE], pos.hx[H_EMASK],
-                        pos.netid, pos.nets[0], pos.nets[1], pos.hx[H_ADJ], pos.hx[H_NEED], front,
-                        nfront, pos.sq[Q_PLACED], pos.hand, s.pt, s.pr, s.pe, s.cand, s.g, s.maps, s.sd,
-                        s.pn, s.dq, s.arr, s.carr, s.crit, s.cnt, s.need_c, s.gx, s.mv)
+    ok = _greedy_move(t, pos, s, front, nfront, seat, rng, par[0], par[1])
     if t.first_onto and pos.sq[Q_PLACED][seat] == 0 and \
             (not ok or (t.emask_t[s.mv[1], s.mv[2]] & t.onboard[s.mv[0]]) == 0):
         return _uniform_legal(t, pos, s, rng)
@@ -761,15 +1174,10 @@ def _lookahead(t, pos, seat, par, s, rng):
     return mg
 
 
-@K.hot
-def bot_move(t, pos, seat, code, par, scratch, rng):
-    """The compiled random and greedy bots of kernel.py on the position's arrays, and lookahead;
-    a bot that finds no legal placement passes."""
-    s = scratch
-    if code == K.BOT_GREEDY:
-        return _greedy(t, pos, seat, par, s, rng)
-    if code == K.BOT_LOOKAHEAD:
-        return _lookahead(t, pos, seat, par, s, rng)
+@K.hot_inline
+def _random_bot(t, pos, seat, s, rng):
+    """The random bot: kernel._random_move on the position's arrays (the bots' first tile under
+    first_tile = "onto_board" uniform over legal_moves); the pass if it finds no legal placement."""
     if t.first_onto and pos.sq[Q_PLACED][seat] == 0:
         return _uniform_legal(t, pos, s, rng)
     front, nfront = _frontier(t, pos, seat, s)
@@ -781,6 +1189,67 @@ def bot_move(t, pos, seat, code, par, scratch, rng):
     return encode(t, s.mv[0], s.mv[1], s.mv[2])
 
 
+@K.hot
+def bot_move(t, pos, seat, code, par, scratch, rng):
+    """The random and greedy bots on the position's arrays, and lookahead; a bot that finds no
+    legal placement passes."""
+    s = scratch
+    if code == K.BOT_GREEDY:
+        return _greedy(t, pos, seat, par, s, rng)
+    if code == K.BOT_LOOKAHEAD:
+        return _lookahead(t, pos, seat, par, s, rng)
+    return _random_bot(t, pos, seat, s, rng)
+
+
 engine.implement(Tables, no_alloc=True, new_position=new_position, to_move=to_move, legal_moves=legal_moves,
                  apply=apply, result=result, copy_position=copy_position, sample_hidden=sample_hidden,
                  evaluate=evaluate, new_scratch=new_scratch, bot_move=bot_move)
+
+
+# ---- the chunk loop random-vs-random line-ups play on -------------------------------------------
+# apply compiled again to be inlined into the turn loop (one source), as the random bot is: numba
+# passes a NamedTuple argument as every field of every array it holds, which a call per decision
+# pays for. Inlining the whole of bot_move instead (its greedy and lookahead branches never taken
+# here) made the loop 2% slower and its compile twice as long.
+_apply = K.hot_inline(apply.py_func)
+
+
+@njit(cache=True)
+def _play(t, first_game, n_games, run_seed, res):
+    """Random-vs-random games first_game .. first_game + n_games - 1 (res[n_games, t.res_width]
+    receives their result rows): the engine drivers' games (sim.engine.play_game without the pie
+    rule) with one position and scratch per chunk, the board cleared in place between games."""
+    _games(t, _blank_position(t), new_scratch(t), new_state(0), first_game, n_games, run_seed, res)
+
+
+@K.hot
+def _games(t, pos, s, rng, first_game, n_games, run_seed, res):
+    """`_play`'s games on its position, scratch and generator, without reference counting (a
+    call of a per-game step would count a reference to every array of the tuples it is handed)."""
+    for g in range(n_games):
+        rng[0] = game_seed(run_seed, first_game + g)  # == new_state(game_seed(...))
+        if g > 0:
+            _clear(t, pos)
+        _set_up(t, pos, rng)
+        capped = _random_turns(t, pos, s, rng)
+        result(t, pos, capped, res[g])
+
+
+@K.hot_inline
+def _random_turns(t, pos, s, rng):
+    """Every decision of one game of two random bots, as the engine's play_game takes them; True
+    if the turn cap (max_turns) ended it."""
+    while pos.st[REASON] < 0:
+        if t.turn_cap > 0 and pos.st[TURN] >= t.turn_cap:
+            return True
+        _apply(t, pos, _random_bot(t, pos, pos.st[CUR], s, rng), rng)
+    return False
+
+
+def random_rows(rules, first_game, n_games, run_seed) -> np.ndarray:
+    """Result rows (by seat) of random-vs-random games first_game .. first_game + n_games - 1,
+    by `_play`."""
+    t = tables(rules)
+    res = np.zeros((n_games, t.res_width), np.int64)
+    _play(t, np.int64(first_game), np.int64(n_games), np.uint64(run_seed), res)
+    return res
