@@ -1,9 +1,9 @@
 """List the functions of a source tree over a size limit: lines from `def` to the function's last
 line, and positional arguments (the measure issue 15's targets use).
 
-    python tools/function_sizes.py sim/games               # over 100 lines or 15 arguments
-    python tools/function_sizes.py sim/games --lines 60 --args 12
-    python tools/function_sizes.py sim/games/hexflow --top 5   # the longest and widest anyway
+    python tests/function_sizes.py sim/games               # over 100 lines or 15 arguments
+    python tests/function_sizes.py sim/games --lines 60 --args 12
+    python tests/function_sizes.py sim/games/hexflow --top 5   # the longest and widest anyway
 """
 
 from __future__ import annotations
