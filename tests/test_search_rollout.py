@@ -104,7 +104,7 @@ def test_one_iteration_takes_the_random_bots_draws(name, overrides, differs):
     rules = game.resolve_rules(overrides, "test")
     t, pos, seat = first_position(game, rules)
     codes, par = engine.bot_arrays([seat_of(game.bot("mcts", "test"), iterations=1, rollout="random",
-                                            rollout_depth=0, prior_depth=0, prior=0.0)])
+                                            rollout_depth=0, prior_depth=0, prior=0.0, root="uct")])
     searched = np.array([77], np.uint64)
     engine.bot_choice(t, pos, seat, codes[0], par[0], searched)
     by_random = one_iteration_by_hand(t, pos, seat, game.bot("random", "test").code, np.array([77], np.uint64))
