@@ -42,15 +42,18 @@ PICTURE = """
 """
 
 
+@pytest.mark.parametrize("root", ["uct", "halving"])
 @pytest.mark.parametrize("rollout", ["random", "greedy"])
-def test_takes_the_win_and_blocks_it(rollout):
+def test_takes_the_win_and_blocks_it(rollout, root):
+    """Both roots: the tree search, and sequential halving (tests/test_search_halving.py)."""
+    bot = mcts(iterations=300 if root == "uct" else 200, rollout=rollout, root=root)
     t, pos = position(PICTURE, to_move=0)
     before = (np.asarray(pos.board).copy(), np.asarray(pos.st).copy())
-    assert decide(t, pos, 0, mcts(iterations=300, rollout=rollout)) == 6
+    assert decide(t, pos, 0, bot) == 6
     np.testing.assert_array_equal(pos.board, before[0])  # the real position is never touched
     np.testing.assert_array_equal(pos.st, before[1])
     t, pos = position(PICTURE, to_move=1)
-    assert decide(t, pos, 1, mcts(iterations=300, rollout=rollout)) == 6
+    assert decide(t, pos, 1, bot) == 6
 
 
 def test_a_cut_off_rollout_uses_the_evaluation():

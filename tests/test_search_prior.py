@@ -74,22 +74,34 @@ def test_parameter_row_and_validation(tmp_path):
     # a game without a greedy bot offers no prior to ask
     plain = search.mcts_bot(None)
     assert next(p for p in plain.params if p.name == "prior_depth").high == 0
+    assert_seat_refused(tmp_path, 'A = { bot = "mcts", prior_depth = -1 }', "prior_depth")
+
+
+def assert_seat_refused(tmp_path, seat_line: str, match: str) -> None:
+    """A Hex variant whose seat A is `seat_line` is refused, naming `match`."""
     import sim
 
-    v = tmp_path / "hex_prior.toml"
+    v = tmp_path / "hex_seat.toml"
     v.write_text('game = "hex"\ndescription = "d"\n[rules]\nsize = 4\n'
-                 '[seats]\nA = { bot = "mcts", prior_depth = -1 }\nB = "greedy"\n')
-    with pytest.raises(VariantError, match="prior_depth"):
+                 f'[seats]\n{seat_line}\nB = "greedy"\n')
+    with pytest.raises(VariantError, match=match):
         sim.load_variant(str(v))
 
 
-def test_rules_listing_names_the_prior():
+def rules_listing(game: str = "hex") -> str:
+    """What `hexsim rules GAME` prints (it must succeed)."""
     from typer.testing import CliRunner
 
     from sim.cli import app
 
-    res = CliRunner().invoke(app, ["rules", "hex"])
-    assert res.exit_code == 0 and "prior_depth=0" in res.output and "bias towards greedy" in res.output
+    res = CliRunner().invoke(app, ["rules", game])
+    assert res.exit_code == 0, res.output
+    return res.output
+
+
+def test_rules_listing_names_the_prior():
+    out = rules_listing()
+    assert "prior_depth=0" in out and "bias towards greedy" in out
 
 
 def test_same_games_for_any_chunking_with_the_prior():

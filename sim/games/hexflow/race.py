@@ -271,6 +271,19 @@ def _set_up(t, pos, rng):
         _deal(rng, q, t, pos)
 
 
+@K.hot_inline
+def empty_hex(hx, h):
+    """Hex h's rows of an empty board (no tile, no adjacency, off the frontier): the one reset
+    of a hex, for Race's and Tri-Board's in-place board clearing."""
+    hx[H_TTYPE, h] = -1
+    hx[H_TROT, h] = -1
+    hx[H_TOWNER, h] = -1
+    hx[H_EMASK, h] = 0
+    hx[H_ADJ, h] = 0
+    hx[H_NEED, h] = 0
+    hx[H_FPOS, h] = -1
+
+
 @K.hot
 def _clear(t, pos):
     """Empty the board of a finished game in place for the next game of a chunk (`_play`): the
@@ -294,13 +307,7 @@ def _clear(t, pos):
         for j in range(2):
             netm[h * 2 + j] = 0
             par[h * 2 + j] = h * 2 + j
-        hx[H_TTYPE, h] = -1
-        hx[H_TROT, h] = -1
-        hx[H_TOWNER, h] = -1
-        hx[H_EMASK, h] = 0
-        hx[H_ADJ, h] = 0
-        hx[H_NEED, h] = 0
-        hx[H_FPOS, h] = -1
+        empty_hex(hx, h)
     wreq = pos.wit[0]
     wpath = pos.wit[1]
     for q in range(2):

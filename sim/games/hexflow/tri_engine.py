@@ -1015,13 +1015,7 @@ def _clear(t, pos):
     next (visit marks compare with a stamp that only grows; the path search restores its marks)."""
     hx = pos.hx
     for h in range(t.nh):
-        hx[H_TTYPE, h] = -1
-        hx[H_TROT, h] = -1
-        hx[H_TOWNER, h] = -1
-        hx[H_EMASK, h] = 0
-        hx[H_ADJ, h] = 0
-        hx[H_NEED, h] = 0
-        hx[H_FPOS, h] = -1
+        race.empty_hex(hx, h)
     for i in range(t.nh * 6):
         pos.netid[i] = -1
     for i in range(t.nh * 2):
