@@ -438,7 +438,8 @@ def mcts_bot(greedy: Bot | None, iterations: int = 200, random: Bot | None = Non
         "Information-set Monte Carlo tree search over the engine functions: per iteration it redraws "
         "what its seat cannot see, selects by UCT (with a bias towards greedy's move near the root), "
         "expands one move (greedy's first), rolls out and backs up one value per seat. Plays the most "
-        "visited move (greedy's among equals).",
+        "visited move (greedy's among equals). With root=halving the root instead plays every move in "
+        "the same sampled worlds and keeps the better half each round (no tree).",
         (Param("iterations", "int", iterations, "Search iterations per decision (the budget; never time).",
                low=1, high=1_000_000),
          Param("c", "float", 0.7, "UCT exploration constant (rewards lie in [0, 1]).", low=0.0, high=10.0),
