@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -73,91 +74,61 @@ def replay(trace: Trace) -> Iterator[tuple[Position, dict[str, Any]]]:
         yield pos, {"row": row, "card_hex": card_hex, **move}
 
 
+@dataclass
+class _Check:
+    """What the independent replay of `verify` carries from action to action."""
+
+    rules: dict
+    cards: Deck
+    card_hex: list[int]
+    rec: list
+    pos: Position
+    deck: set[int]
+    hands: list[set[int]] = field(default_factory=lambda: [set(), set()])
+    disc: set[int] = field(default_factory=set)
+    i: int = 0  # the next record
+    units: int = 0  # units on the board, expected
+    combats: int = 0
+    played: int = 0
+
+    def conserved(self, where: str) -> None:
+        _conserved(where, self.deck, self.hands, self.disc, self.pos, self.units, len(self.cards))
+
+
 def verify(trace: Trace) -> None:
     """Re-check a traced game action by action; AssertionError on the first problem."""
     r = trace.rules
     lay = layout_of(r)
     b = board(lay)
     cards = deck_of(r)
-    wear = r.get("attacks") == "attrition"
     card_hex = [int(x) for x in trace.data["card_hex"]]
     assert len(card_hex) == len(cards) and len(set(card_hex)) == len(cards) and \
         set(card_hex) <= {int(x) for x in b.terr}, "cards do not label distinct territory hexes"
-    rec = trace.data["record"].tolist()
-    pos = Position(lay)
-    deck = set(range(len(cards)))
-    hands: list[set[int]] = [set(), set()]
-    disc: set[int] = set()
-    expected_units = 0
-    combats = 0
-    played = 0
+    c = _Check(r, cards, card_hex, trace.data["record"].tolist(), Position(lay), set(range(len(cards))))
     per_turn, m = cards_per_turn(r), r["min_hold_units"]
 
-    first, hand_size = _deal(trace, rec, deck, hands)
-    i = sum(hand_size)
-    _conserved("deal", deck, hands, disc, pos, expected_units, len(cards))
+    first, hand_size = _deal(trace, c.rec, c.deck, c.hands)
+    c.i = sum(hand_size)
+    c.conserved("deal")
     claim = None
     winner = -1
     turns = 0
     first_flag = [-1, -1]
     claims = broken = 0
     mover = first
-    while i < len(rec):
+    while c.i < len(c.rec):
         where = f"turn {turns + 1}"
-        for _ in range((r.get("first_turn_cards") or per_turn[mover]) if turns == 0 else per_turn[mover]):
-            seat, kind, card, h, eff = rec[i]
-            i += 1
-            assert seat == mover and kind == K.K_PLAY, f"{where}: expected a card play"
-            assert card in hands[seat], f"{where}: {cards.names[card]} not in hand"
-            assert card_hex[card] == h, f"{where}: card points elsewhere"
-            hands[seat].remove(card)
-            disc.add(card)
-            played += 1
-            effect = pos.card_effect(seat, h)
-            assert _EFFECTS[eff] == effect, f"{where}: effect {_EFFECTS[eff]} should be {effect}"
-            alloc = []
-            while i < len(rec) and rec[i][1] == K.K_ALLOC:
-                assert effect == "reinforce", f"{where}: allocation without reinforcement"
-                alloc.append((rec[i][2], rec[i][3]))
-                i += 1
-            value = int(cards.values[card])
-            pos.play_card(seat, h, value, alloc)
-            if effect != "discard":
-                expected_units += value
-            _conserved(where, deck, hands, disc, pos, expected_units, len(cards))
-        seat, kind, roll = rec[i][0], rec[i][1], rec[i][2]
-        i += 1
-        assert seat == mover and kind == K.K_ROLL and 1 <= roll <= r["die_sides"], f"{where}: roll"
-        steps = 0
-        while rec[i][1] == K.K_STEP:
-            seat, _, src, dst, k = rec[i]
-            i += 1
-            steps += 1
-            assert seat == mover and steps <= roll, f"{where}: more steps than the roll"
-            err = pos.step_error(seat, src, dst, k, r["bleed"], wear)
-            assert err is None, f"{where}: illegal step {src}->{dst} x{k}: {err}"
-            lost = pos.step(seat, src, dst, k, r["bleed"], wear)
-            combats += lost > 0
-            expected_units -= lost
-            _conserved(where, deck, hands, disc, pos, expected_units, len(cards))
-        while rec[i][1] in (K.K_DRAW, K.K_SHUFFLE):
-            seat, kind, x = rec[i][0], rec[i][1], rec[i][2]
-            i += 1
-            assert seat == mover
-            if kind == K.K_SHUFFLE:
-                assert not deck and len(disc) == x, f"{where}: reshuffle with cards left"
-                deck, disc = disc, set()
-            else:
-                assert x in deck, f"{where}: drew a card not in the deck"
-                deck.remove(x)
-                hands[seat].add(x)
-            _conserved(where, deck, hands, disc, pos, expected_units, len(cards))
-        assert len(hands[mover]) == hand_size[mover], f"{where}: hand not refilled"
-        seat, kind, masks, cl, w = rec[i]
-        i += 1
+        n_cards = (r.get("first_turn_cards") or per_turn[mover]) if turns == 0 else per_turn[mover]
+        for _ in range(n_cards):
+            _check_card(c, where, mover)
+        _check_steps(c, where, mover)
+        _check_draws(c, where, mover)
+        assert len(c.hands[mover]) == hand_size[mover], f"{where}: hand not refilled"
+        seat, kind, masks, cl, w = c.rec[c.i]
+        c.i += 1
         assert seat == mover and kind == K.K_END, f"{where}: expected end of turn"
         turns += 1
-        held = [pos.held(0, m), pos.held(1, m)]
+        held = [c.pos.held(0, m), c.pos.held(1, m)]
         assert masks == sum(1 << f for f in held[0]) | sum(1 << f for f in held[1]) << 4, \
             f"{where}: held flags {held}"
         for s in (0, 1):
@@ -174,10 +145,71 @@ def verify(trace: Trace) -> None:
             winner = win
             break
         mover = 1 - mover
-    assert i == len(rec), "actions after the game ended"
+    assert c.i == len(c.rec), "actions after the game ended"
     # the row follows the players; under the pie rule a swapped game's seats are exchanged back
     row = exchange_seats(trace.row, bool(trace.data.get("swapped")), ["A", "B"])
-    _check_row(trace, row, pos, winner, turns, combats, played, first_flag, claims, broken)
+    _check_row(trace, row, c.pos, winner, turns, c.combats, c.played, first_flag, claims, broken)
+
+
+def _check_card(c: _Check, where: str, mover: int) -> None:
+    """One card play and its allocations (a reinforcement's units, hex by hex)."""
+    seat, kind, card, h, eff = c.rec[c.i]
+    c.i += 1
+    assert seat == mover and kind == K.K_PLAY, f"{where}: expected a card play"
+    assert card in c.hands[seat], f"{where}: {c.cards.names[card]} not in hand"
+    assert c.card_hex[card] == h, f"{where}: card points elsewhere"
+    c.hands[seat].remove(card)
+    c.disc.add(card)
+    c.played += 1
+    effect = c.pos.card_effect(seat, h)
+    assert _EFFECTS[eff] == effect, f"{where}: effect {_EFFECTS[eff]} should be {effect}"
+    alloc = []
+    while c.i < len(c.rec) and c.rec[c.i][1] == K.K_ALLOC:
+        assert effect == "reinforce", f"{where}: allocation without reinforcement"
+        alloc.append((c.rec[c.i][2], c.rec[c.i][3]))
+        c.i += 1
+    value = int(c.cards.values[card])
+    c.pos.play_card(seat, h, value, alloc)
+    if effect != "discard":
+        c.units += value
+    c.conserved(where)
+
+
+def _check_steps(c: _Check, where: str, mover: int) -> None:
+    """The roll, then at most that many steps, each legal; combat losses leave the board."""
+    r = c.rules
+    wear = r.get("attacks") == "attrition"
+    seat, kind, roll = c.rec[c.i][0], c.rec[c.i][1], c.rec[c.i][2]
+    c.i += 1
+    assert seat == mover and kind == K.K_ROLL and 1 <= roll <= r["die_sides"], f"{where}: roll"
+    steps = 0
+    while c.rec[c.i][1] == K.K_STEP:
+        seat, _, src, dst, k = c.rec[c.i]
+        c.i += 1
+        steps += 1
+        assert seat == mover and steps <= roll, f"{where}: more steps than the roll"
+        err = c.pos.step_error(seat, src, dst, k, r["bleed"], wear)
+        assert err is None, f"{where}: illegal step {src}->{dst} x{k}: {err}"
+        lost = c.pos.step(seat, src, dst, k, r["bleed"], wear)
+        c.combats += lost > 0
+        c.units -= lost
+        c.conserved(where)
+
+
+def _check_draws(c: _Check, where: str, mover: int) -> None:
+    """The refill: draws from the deck, the discards reshuffled only once it is empty."""
+    while c.rec[c.i][1] in (K.K_DRAW, K.K_SHUFFLE):
+        seat, kind, x = c.rec[c.i][0], c.rec[c.i][1], c.rec[c.i][2]
+        c.i += 1
+        assert seat == mover
+        if kind == K.K_SHUFFLE:
+            assert not c.deck and len(c.disc) == x, f"{where}: reshuffle with cards left"
+            c.deck, c.disc = c.disc, set()
+        else:
+            assert x in c.deck, f"{where}: drew a card not in the deck"
+            c.deck.remove(x)
+            c.hands[seat].add(x)
+        c.conserved(where)
 
 
 def _conserved(where: str, deck: set[int], hands: list[set[int]], disc: set[int], pos: Position,

@@ -136,6 +136,32 @@ def build(radius: int) -> Geometry:
                 cell_vert[cell, k] = v
                 cell_slot[cell, k] = i
                 low_tri[cell, k] = 0 if t == (k - 1) % 6 else 1
+    rh_tip, rh_obt, line_next, line_side = _rhombus_links(n, cell_vert, sector_tri)
+    pts = [None] * nv
+    for p, v in vid.items():
+        pts[v] = p
+    return Geometry(
+        radius,
+        cells,
+        idx,
+        neigh,
+        cell_vert,
+        cell_slot,
+        low_tri,
+        pts,
+        vslot_cell,
+        vslot_k,
+        line_next,
+        line_side,
+        rh_tip,
+        rh_obt,
+    )
+
+
+def _rhombus_links(n: int, cell_vert: np.ndarray, sector_tri: np.ndarray):
+    """Each rhombus position's tips and outer obtuse corner (vertex ids), and the rhombus of the
+    neighbouring cell that meets each tip across the joint (line_next, -1 off the board) with the
+    side of it that sits there (line_side)."""
     rh_tip = np.zeros((n * 6, 2), np.int32)
     rh_obt = np.zeros(n * 6, np.int32)
     for c in range(n):
@@ -162,25 +188,7 @@ def build(radius: int) -> Geometry:
                     j2, side2 = (k2 - 1) % 6, 1
                 line_next[c * 6 + j, side] = c2 * 6 + j2
                 line_side[c * 6 + j, side] = side2
-    pts = [None] * nv
-    for p, v in vid.items():
-        pts[v] = p
-    return Geometry(
-        radius,
-        cells,
-        idx,
-        neigh,
-        cell_vert,
-        cell_slot,
-        low_tri,
-        pts,
-        vslot_cell,
-        vslot_k,
-        line_next,
-        line_side,
-        rh_tip,
-        rh_obt,
-    )
+    return rh_tip, rh_obt, line_next, line_side
 
 
 def _axial_of_centre(c):
