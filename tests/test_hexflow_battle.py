@@ -104,9 +104,10 @@ class KBoard:
     def moves(self, q, hand, tokens, placed_any):
         h = np.full((2, max(1, len(hand))), -1, np.int64)
         h[q, : len(hand)] = hand
-        mk, mh, mt, mr = (np.zeros(BT.MAXMOVES, np.int64) for _ in range(4))
+        # at most one placement and one displacement per hex and hand pair
+        mk, mh, mt, mr = (np.zeros(2 * BOARD.size * 6 * max(1, len(hand)), np.int64) for _ in range(4))
         pt, pr = np.zeros(len(hand) * 6, np.int64), np.zeros(len(hand) * 6, np.int64)
-        # what _battle_play keeps move by move: need, nown and the frontier
+        # what the position keeps move by move: need, nown and the frontier
         nh, nbr = BOARD.size, self.tb.nbr
         need, nown, fpos = (np.zeros(nh, np.int64), np.zeros((2, nh), np.int64),
                             np.full(nh, -1, np.int64))
@@ -115,7 +116,7 @@ class KBoard:
             BT._set_owner(int(x), -1, int(self.towner[x]), nbr, nown)
             fpos[[n for n in nbr[x] if n >= 0 and self.ttype[n] < 0]] = 0
         n = BT._gen_moves(self.br, self.board(need, nown, fpos), q, np.array(tokens, np.int64),
-                          np.array(placed_any, np.int64), h, pt, pr, mk, mh, mt, mr)
+                          np.array(placed_any, np.int64), h, BT.Moves(pt, pr, mk, mh, mt, mr))
         return {(int(mk[i]), int(mh[i]), int(mt[i]), int(mr[i])) for i in range(n)}
 
 
@@ -531,8 +532,8 @@ def _find(par, v, x):
 @given(st.integers(0, 10_000), st.sampled_from(["random", "greedy"]),
        st.sampled_from(["allowed", "forbidden"]), st.sampled_from(["edge", "corners"]))
 def test_union_find_and_need_equal_recomputation(index, bot, home, start):
-    """Along a game with many displacements, the kernel's incremental structures, updated move
-    by move as _battle_play does, equal a from-scratch computation: need[h] (sides where a
+    """Along a game with many displacements, the incremental structures, updated move by move
+    as battle_engine.apply does, equal a from-scratch computation: need[h] (sides where a
     neighbour's line ends), the union-find partition of line nodes in all three views with each
     root's start / goal flags, nown[q, h] (seat q's tiles next to h), and _uf_joins' bits
     against the pure position's joined()."""

@@ -39,6 +39,7 @@ import numpy as np
 from numba import njit
 
 from sim import engine
+from sim.rng import game_seed, new_state
 
 from . import battle as BT
 from . import kernel as K
@@ -193,30 +194,85 @@ def decode(t, move):
 
 
 # ---- the rule functions ---------------------------------------------------------------------
+@K.hot_inline
+def _empty_hex(pos, h):
+    """Hex h's rows of an empty board (no tile, no tile next to it, off the frontier): the one
+    reset of a hex, for a new position and for clearing a finished game in place."""
+    hx = pos.hx
+    for r in (H_TTYPE, H_TROT, H_TOWNER, H_FPOS):
+        hx[r, h] = -1
+    for r in (H_EMASK, H_NEED, H_NOWN, H_NOWN + 1):
+        hx[r, h] = 0
+    for s in range(6):
+        pos.netid[h * 6 + s] = -1
+    pos.nets[N_NETM, h * 2] = 0
+    pos.nets[N_NETM, h * 2 + 1] = 0
+
+
+@K.hot_inline
+def _new_counters(t, pos):
+    """The counters of a game before its set-up: st (no winner, no end, no link tables kept), and
+    per seat bagn, placed_any and captures 0, tokens battle_tokens."""
+    for i in range(N_ST):
+        pos.st[i] = 0
+    pos.st[WINNER] = -1
+    pos.st[REASON] = -1
+    pos.st[PATH_OWNER] = -1
+    for q in range(2):
+        for r in range(4):
+            pos.sq[r, q] = 0
+        pos.sq[Q_TOKENS, q] = t.tokens
+
+
 @njit(cache=True)
 def _blank_position(t):
+    """An empty board before set-up (every array of a Position allocated here). The union-find
+    rows (nets 1-6) need no reset: a hex's nodes are made singletons when a tile is put there."""
     nh = t.nh
     nn = nh * 2
-    hx = np.zeros((N_HX, nh), np.int64)
-    for r in (H_TTYPE, H_TROT, H_TOWNER, H_FPOS):
-        hx[r, :] = -1
-    netid = np.empty(nh * 6, np.int64)
-    netid[:] = -1
-    st = np.zeros(N_ST, np.int64)
-    st[WINNER] = -1
-    st[REASON] = -1
-    st[PATH_OWNER] = -1
-    sq = np.zeros((4, 2), np.int64)
-    sq[Q_TOKENS, :] = t.tokens
-    return Position(hx, netid, np.zeros((7, nn), np.int64), np.empty((2, t.tileset.shape[1]), np.int64),
-                    np.empty((2, t.hand_size), np.int64), np.empty((2, nh * 12), np.int64), sq, st,
-                    np.empty((11, max(t.max_moves, nn + 1)), np.int64))
+    pos = Position(np.zeros((N_HX, nh), np.int64), np.empty(nh * 6, np.int64), np.zeros((7, nn), np.int64),
+                   np.empty((2, t.tileset.shape[1]), np.int64), np.empty((2, t.hand_size), np.int64),
+                   np.empty((2, nh * 12), np.int64), np.zeros((4, 2), np.int64), np.zeros(N_ST, np.int64),
+                   np.empty((11, max(t.max_moves, nn + 1)), np.int64))
+    for h in range(nh):
+        _empty_hex(pos, h)
+    _new_counters(t, pos)
+    return pos
+
+
+@K.hot
+def _clear(t, pos):
+    """Empty the board of a finished game in place for the next game of a chunk (chunk_rows): the
+    hexes it filled and their neighbours (need, the frontier, nown), the counters. Hexes never
+    empty during a game (a displacement replaces the tile), so no other hex changed; the frontier
+    row is read only below st[NFRONT], the dots are laid and the bags and hands dealt afresh by
+    _set_up, and the work rows carry nothing from one call to the next."""
+    hx = pos.hx
+    for h in range(t.nh):
+        if hx[H_TTYPE, h] < 0:
+            continue
+        for s in range(6):  # the rows a tile changes on its neighbours (a full reset would empty a
+            n = t.nbr[h, s]  # filled neighbour before its own neighbours are reached)
+            if n >= 0:
+                hx[H_NEED, n] = 0
+                hx[H_FPOS, n] = -1
+                hx[H_NOWN, n] = 0
+                hx[H_NOWN + 1, n] = 0
+        _empty_hex(pos, h)
+    _new_counters(t, pos)
 
 
 @njit(cache=True)
 def new_position(t, rng):
-    """Set-up in battle._battle_play's order: coin flip, dots, then each seat's bag and hand."""
     pos = _blank_position(t)
+    _set_up(t, pos, rng)
+    return pos
+
+
+@K.hot
+def _set_up(t, pos, rng):
+    """A game's set-up on an empty board (_blank_position, or _clear), in the order of the first
+    chunk kernel (so the same games): coin flip, dots, then each seat's bag and hand."""
     st = pos.st
     if t.first == K.FIRST_RANDOM:
         st[FIRST] = K.below(rng, np.int64(2))
@@ -229,7 +285,6 @@ def new_position(t, rng):
         pos.hx[H_MULT][h] = t.dot_mult[pos.hx[H_DOTS][h]]
     for q in range(2):  # each seat's own set and hand size (kernel._deal's draws when alike)
         race._deal(rng, q, t, pos)
-    return pos
 
 
 @K.hot
@@ -246,9 +301,16 @@ def _board(pos):
 
 
 @K.hot_inline
-def _gen(t, pos, p, pt, pr, mk, mh, mt, mr):
-    """battle._gen_moves for seat p on the position (every legal move, in its order)."""
-    return BT._gen_moves(t.br, _board(pos), p, pos.sq[Q_TOKENS], pos.sq[Q_PLACED], pos.hand, pt, pr, mk, mh, mt, mr)
+def _moves(pos):
+    """The work rows battle.py's move generators write (battle.Moves: hand pairs, the move list)."""
+    w = pos.work
+    return BT.Moves(w[W_PT], w[W_PR], w[W_MK], w[W_MH], w[W_MT], w[W_MR])
+
+
+@K.hot_inline
+def _gen(t, pos, p, mv):
+    """battle._gen_moves for seat p on the position (every legal move, in its order, into mv)."""
+    return BT._gen_moves(t.br, _board(pos), p, pos.sq[Q_TOKENS], pos.sq[Q_PLACED], pos.hand, mv)
 
 
 @K.hot
@@ -256,10 +318,10 @@ def legal_moves(t, pos, out):
     """Every legal move of the seat to move in battle._gen_moves' order; the pass alone if none."""
     if pos.st[REASON] >= 0:
         return 0
-    w = pos.work
-    k = _gen(t, pos, pos.st[CUR], w[W_PT], w[W_PR], w[W_MK], w[W_MH], w[W_MT], w[W_MR])
+    mv = _moves(pos)
+    k = _gen(t, pos, pos.st[CUR], mv)
     for i in range(k):
-        out[i] = encode(t, w[W_MK, i], w[W_MH, i], w[W_MT, i], w[W_MR, i])
+        out[i] = encode(t, mv.mk[i], mv.mh[i], mv.mt[i], mv.mr[i])
     return K._or_pass(out, k, t.pass_move)
 
 
@@ -353,7 +415,7 @@ def stalemate_score(t, pos, q):
     return sc, lout[0]
 
 
-@njit(cache=True)
+@K.hot
 def result(t, pos, capped, res):
     """battle._battle_play's resolution: the stalemate scores, the tallies."""
     winner, reason = K._result_start(res, pos.st[WINNER], pos.st[REASON], capped)
@@ -439,24 +501,22 @@ def _greedy(t, pos, seat, par, s, rng):
     stalemate_weight); the pass without a legal move."""
     if pos.st[LK_ON] == 0:
         _relink_all(t, pos)
-    w = pos.work
-    mk, mh, mt, mr = w[W_MK], w[W_MH], w[W_MT], w[W_MR]
-    nm = _gen(t, pos, seat, w[W_PT], w[W_PR], mk, mh, mt, mr)
+    mv = _moves(pos)
+    nm = _gen(t, pos, seat, mv)
     if nm == 0:
         return t.pass_move
-    i = BT._greedy_pick(t.br, _board(pos), seat, rng, par, nm, mk, mh, mt, mr, pos.lk, s)
-    return encode(t, mk[i], mh[i], mt[i], mr[i])
+    i = BT._greedy_pick(t.br, _board(pos), seat, rng, par, nm, mv, pos.lk, s)
+    return encode(t, mv.mk[i], mv.mh[i], mv.mt[i], mv.mr[i])
 
 
 @K.hot_inline
 def _random(t, pos, seat, s, rng):
     """battle._random_pick: uniform over the legal moves; the pass without one."""
-    w = pos.work
-    mk, mh, mt, mr = w[W_MK], w[W_MH], w[W_MT], w[W_MR]
+    mv = _moves(pos)
     if not BT._random_pick(t.br, _board(pos), seat, rng, pos.sq[Q_TOKENS], pos.sq[Q_PLACED], pos.hand, pos.st[NFRONT],
-                           w[W_PT], w[W_PR], mk, mh, mt, mr, s):
+                           mv, s):
         return t.pass_move
-    return encode(t, mk[0], mh[0], mt[0], mr[0])
+    return encode(t, mv.mk[0], mv.mh[0], mv.mt[0], mv.mr[0])
 
 
 @K.hot
@@ -465,6 +525,57 @@ def bot_move(t, pos, seat, code, par, scratch, rng):
     if code == K.BOT_GREEDY:
         return _greedy(t, pos, seat, par, scratch, rng)
     return _random(t, pos, seat, scratch, rng)
+
+
+# ---- the chunk loop ------------------------------------------------------------------------
+# the rule functions as compiled inside the loop (no call per decision: a call hands the tables'
+# and the position's arrays on, which is most of a random decision's cost)
+_apply = K.hot_inline(apply.py_func)
+
+
+@K.hot_inline
+def _turns(t, pos, s, rng, codes, par):
+    """Every decision of one game of random and greedy seats, as the engine's play_game takes
+    them without the pie rule; True if the turn cap (max_turns) ended it."""
+    while pos.st[REASON] < 0:
+        if t.turn_cap > 0 and pos.st[TURN] >= t.turn_cap:
+            return True
+        cur = pos.st[CUR]
+        if codes[cur] == K.BOT_GREEDY:
+            move = bot_move(t, pos, cur, codes[cur], par[cur], s, rng)
+        else:
+            move = _random(t, pos, cur, s, rng)
+        _apply(t, pos, move, rng)
+    return False
+
+
+@K.hot
+def _games(t, pos, s, rng, codes, par, first_game, n_games, run_seed, res):
+    """chunk_rows' games on one position, scratch and generator, without reference counting (a
+    call of a per-game step would count a reference to every array of the tuples it is handed)."""
+    for g in range(n_games):
+        rng[0] = game_seed(run_seed, first_game + g)  # == new_state(game_seed(...))
+        if g > 0:
+            _clear(t, pos)
+        _set_up(t, pos, rng)
+        capped = _turns(t, pos, s, rng, codes, par)
+        result(t, pos, capped, res[g])
+
+
+@njit(cache=True)
+def _play(t, codes, par, first_game, n_games, run_seed, res):
+    """Games first_game .. first_game + n_games - 1 of random and greedy seats (codes, par as
+    engine.bot_arrays gives them) into res[n_games, t.res_width]: the engine drivers' games
+    (sim.engine.play_game without the pie rule) with one position and scratch per chunk, the
+    board cleared in place between games."""
+    _games(t, _blank_position(t), new_scratch(t), new_state(0), codes, par, first_game, n_games, run_seed, res)
+
+
+def chunk_rows(t, codes, par, first_game, n_games, run_seed) -> np.ndarray:
+    """Result rows (by seat) of `_play`'s games."""
+    res = np.zeros((n_games, t.res_width), np.int64)
+    _play(t, codes, par, np.int64(first_game), np.int64(n_games), np.uint64(run_seed), res)
+    return res
 
 
 engine.implement(Tables, no_alloc=True, new_position=new_position, to_move=to_move, legal_moves=legal_moves,
