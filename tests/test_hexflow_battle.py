@@ -31,9 +31,9 @@ from tests.game_checks import check_game, seats_for
 
 
 @njit(cache=True)
-def displaced_cost(q, k, h, star, D, br, b, lk, s):
+def displaced_cost(q, k, h, star, D, br, b, lnk, s):
     """battle._displaced_cost (inlined where the greedy calls it) as a function tests can call."""
-    return BT._displaced_cost(q, k, h, star, D, br, b, lk, s)
+    return BT._displaced_cost(q, k, h, star, D, br, b, lnk, s)
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = sorted((ROOT / "variants" / "hexflow").glob("battle*.toml"))
@@ -621,9 +621,9 @@ def test_displaced_cost_equals_a_search_on_the_changed_board(index, home, goal, 
                 R._cost(q, 1, 1, -1, 0, src, dst, k.tz, k.tb.nbr, k.ttype, k.towner, k.emask,
                          k.netid, k.netm, maps[2 * j + m], k.dq)
             D.append(k.cost(q))
-        lk = np.stack([empty_links(k.tb.nbr)] * 2)  # the seats' link tables (see _relink)
+        lnk = np.stack([empty_links(k.tb.nbr)] * 2)  # the seats' link tables (see _relink)
         for x in np.flatnonzero(k.ttype >= 0):
-            BT._relink(int(x), k.tz, k.tb.nbr, k.ttype, k.towner, k.emask, k.netid, k.netm, lk)
+            BT._relink(int(x), k.tz, k.tb.nbr, k.ttype, k.towner, k.emask, k.netid, k.netm, lnk)
         for kind, h, t, rot in k.moves(p, [S6, BK], [22, 22], [1, 1]):
             if kind != BT.K_DISPLACE:
                 continue
@@ -632,7 +632,7 @@ def test_displaced_cost_equals_a_search_on_the_changed_board(index, home, goal, 
             sc = BT.Scratch(maps, k.dq, arr, np.zeros((2, nh), np.int64), np.zeros(nh + 2, np.int64), avoid,
                             np.zeros((2, nh * 2), np.int64), np.zeros(nh * 2, np.int64), np.zeros((2, 2), np.int64),
                             np.zeros(nh, np.int64), np.zeros(64, np.int64))
-            got = [displaced_cost(q, j, h, t == S6, D[j], k.br, k.board(), lk, sc)
+            got = [displaced_cost(q, j, h, t == S6, D[j], k.br, k.board(), lnk, sc)
                    for j, q in enumerate((p, 1 - p))]
             old = (int(k.ttype[h]), int(k.trot[h]), int(k.towner[h]))
             BT._put(p, h, t, rot, k.tb.net_mask, k.tb.emask, k.ttype, k.trot, k.towner, k.emask,

@@ -202,18 +202,18 @@ def battle_tables(rules: dict[str, Any]):
 
 # ---- kernel -----------------------------------------------------------------------------------
 @hot
-def _relink(h, tz, nbr, ttype, towner, emask, netid, netm, lk):
-    """Keep both seats' link tables (lk[q]: kernel._relink_hex under the transit rule for seat q:
+def _relink(h, tz, nbr, ttype, towner, emask, netid, netm, lnk):
+    """Keep both seats' link tables (lnk[q]: kernel._relink_hex under the transit rule for seat q:
     a step onto a tile q may not use is -1) after the tile on hex h changed, placed or displaced.
-    lk: int64[2, 12 NH], the empty board's (kernel.empty_links) at the start of a game."""
+    lnk: int64[2, 12 NH], the empty board's (kernel.empty_links) at the start of a game."""
     for q in range(2):
-        _relink_hex(h, q, tz, towner, nbr, ttype, emask, netid, netm, lk[q])
+        _relink_hex(h, q, tz, towner, nbr, ttype, emask, netid, netm, lnk[q])
 
 
 @hot
-def _cost_l(q, blocked, stop, srcm, dstm, lk, tz, ttype, towner, netm, d, dq):
+def _cost_l(q, blocked, stop, srcm, dstm, lnk, tz, ttype, towner, netm, d, dq):
     """Seat q's completion cost from its hexes srcm[q] to dstm[q] (kernel._search01 along its
-    link table lk[q], never onto hex `blocked`): a source hex is empty (cost 1) or holds a tile q
+    link table lnk[q], never onto hex `blocked`): a source hex is empty (cost 1) or holds a tile q
     may use under the transit rule (its lines cost 0). Tests hold it to the board-reading _cost
     in tests/hexflow_reference.py."""
     head, tail = _start01(d, dq)
@@ -222,7 +222,7 @@ def _cost_l(q, blocked, stop, srcm, dstm, lk, tz, ttype, towner, netm, d, dq):
             continue
         if ttype[h] < 0 or towner[h] == q or tz[q, h]:
             head, tail = _seed01(h, ttype, netm, d, dq, head, tail)
-    return _search01(lk[q], blocked, dstm[q], stop, d, dq, head, tail)
+    return _search01(lnk[q], blocked, dstm[q], stop, d, dq, head, tail)
 
 
 @hot
@@ -386,6 +386,14 @@ class Moves(NamedTuple):
     mr: np.ndarray
 
 
+@hot_inline
+def _fits(t, em, need, block_conn):
+    """May tile type t with side mask em be placed on a frontier hex whose need is `need`? A
+    Block unless block_placement = "connected", any other tile where one of its lines meets a
+    neighbour's line end. The one placement test of the move generators and the random bot."""
+    return (not block_conn) if t == BLOCK else (em & need) != 0
+
+
 @hot
 def _gen_moves(br, b, p, tokens, placed_any, hand, mv):
     """Every legal move of seat p (distinct kind, hex, tile, rotation), placements by hex then
@@ -423,10 +431,7 @@ def _gen_moves(br, b, p, tokens, placed_any, hand, mv):
         nd = need[h]
         for i in range(npairs):
             t = pt[i]
-            if t == BLOCK:
-                if block_conn:
-                    continue
-            elif emask_t[t, pr[i]] & nd == 0:
+            if not _fits(t, emask_t[t, pr[i]], nd, block_conn):
                 continue
             mk[n] = K_PLACE
             mh[n] = h
@@ -517,8 +522,7 @@ def _pair_fits(x, npairs, pt, pr, emask_t, block_conn, fit):
     if fit[x] < 0:
         c = 0
         for i in range(npairs):
-            t = pt[i]
-            if (not block_conn) if t == BLOCK else (emask_t[t, pr[i]] & x) != 0:
+            if _fits(pt[i], emask_t[pt[i], pr[i]], x, block_conn):
                 c += 1
         fit[x] = c
     return fit[x]
@@ -560,10 +564,7 @@ def _random_pick(br, b, p, rng, tokens, placed_any, hand, nfront, mv, s):
                 h = front[k - i * ncand]  # k % ncand without a second division
                 t = pt[i]
                 r = pr[i]
-                if t == BLOCK:
-                    if block_conn:
-                        continue
-                elif emask_t[t, r] & need[h] == 0:
+                if not _fits(t, emask_t[t, r], need[h], block_conn):
                     continue
                 kind = K_PLACE
             else:
@@ -632,7 +633,7 @@ def _random_exact(br, b, p, rng, npairs, ndp, ntarg, nfront, mv, s):
                 continue
             for i in range(npairs):
                 t = pt[i]
-                if (not block_conn) if t == BLOCK else (emask_t[t, pr[i]] & need[h]) != 0:
+                if _fits(t, emask_t[t, pr[i]], need[h], block_conn):
                     if k == 0:
                         mk[0] = K_PLACE
                         mh[0] = h
@@ -657,7 +658,7 @@ def _random_exact(br, b, p, rng, npairs, ndp, ntarg, nfront, mv, s):
 
 
 @hot_inline  # per displacement move: no call
-def _displaced_cost(q, k, h, star, D, br, b, lk, s):
+def _displaced_cost(q, k, h, star, D, br, b, lnk, s):
     """Seat q's completion cost (as _cost) once the mover's Star-6 (`star`) or Block replaces
     the tile on hex h, from this turn's maps (maps[2k] from q's starts, maps[2k+1] from its
     goals; D = q's cost now; arr[2k], arr[2k+1]: their arrivals at h), without searching the
@@ -691,14 +692,14 @@ def _displaced_cost(q, k, h, star, D, br, b, lk, s):
         for j in range(2):
             u = h * 2 + j
             if D < INF and netm[u] != 0 and dS[u] + dG[u] == D:
-                a = _cost_l(q, h, 1, startm, goalm, lk, tz, ttype, towner, netm, maps[4], dq)
+                a = _cost_l(q, h, 1, startm, goalm, lnk, tz, ttype, towner, netm, maps[4], dq)
                 break
         avoid[k, h] = a
     return avoid[k, h]
 
 
 @hot
-def _greedy_start(br, b, p, lk, s):
+def _greedy_start(br, b, p, lnk, s):
     """What greedy reads for every move of this turn: both seats' stalemate chains (s.mark rows
     0 = own, 1 = the opponent's; s.cs their sizes and dot multipliers), the four distance maps
     (s.maps[0/1]: seat p from start / goal; 2/3: the opponent), the critical hexes every cheapest
@@ -716,8 +717,8 @@ def _greedy_start(br, b, p, lk, s):
     dcur1 = INF
     for k in range(2):
         q = p if k == 0 else o
-        best = _cost_l(q, -1, 0, startm, goalm, lk, tz, ttype, towner, netm, maps[2 * k], s.dq)
-        _cost_l(q, -1, 0, goalm, startm, lk, tz, ttype, towner, netm, maps[2 * k + 1], s.dq)
+        best = _cost_l(q, -1, 0, startm, goalm, lnk, tz, ttype, towner, netm, maps[2 * k], s.dq)
+        _cost_l(q, -1, 0, goalm, startm, lnk, tz, ttype, towner, netm, maps[2 * k + 1], s.dq)
         if k == 0:
             dcur0 = best
         else:
@@ -729,7 +730,7 @@ def _greedy_start(br, b, p, lk, s):
 
 
 @hot_inline
-def _hex_view(br, b, p, h, lk, s):
+def _hex_view(br, b, p, h, lnk, s):
     """Greedy's view of hex h, shared by every move there: the four maps' arrivals at h (s.arr),
     and the sides of h where a line of its own stalemate chain ends (returned). On an empty hex
     arrivals come from the seats' link tables (a step onto a tile the seat may not use is -1,
@@ -744,10 +745,10 @@ def _hex_view(br, b, p, h, lk, s):
     else:
         base = h * 12
         for sd in range(6):
-            e = lk[p, base + sd]
+            e = lnk[p, base + sd]
             arr[0, sd] = INF if e < 0 else maps[0, e >> 1]
             arr[1, sd] = INF if e < 0 else maps[1, e >> 1]
-            e = lk[o, base + sd]
+            e = lnk[o, base + sd]
             arr[2, sd] = INF if e < 0 else maps[2, e >> 1]
             arr[3, sd] = INF if e < 0 else maps[3, e >> 1]
     lm = 0
@@ -760,7 +761,7 @@ def _hex_view(br, b, p, h, lk, s):
 
 
 @hot_inline
-def _move_costs(br, b, p, kind, h, t, r, dcur0, dcur1, ways, lk, s):
+def _move_costs(br, b, p, kind, h, t, r, dcur0, dcur1, ways, lnk, s):
     """(own, opponent's) completion cost after the move (kind, h, t, r): a displacement by
     _displaced_cost; a placement as the cheaper of the way around h (the cost now, or a search
     without h when every cheapest way uses it, cached in s.avoid) and the way through the tile's
@@ -771,7 +772,7 @@ def _move_costs(br, b, p, kind, h, t, r, dcur0, dcur1, ways, lk, s):
     theirs = INF
     if kind == K_DISPLACE:
         for k in range(2):  # one compiled _displaced_cost, not one per literal k
-            c = _displaced_cost(p if k == 0 else o, k, h, t == STAR6, dcur0 if k == 0 else dcur1, br, b, lk, s)
+            c = _displaced_cost(p if k == 0 else o, k, h, t == STAR6, dcur0 if k == 0 else dcur1, br, b, lnk, s)
             if k == 0:
                 mine = c
             else:
@@ -782,7 +783,7 @@ def _move_costs(br, b, p, kind, h, t, r, dcur0, dcur1, ways, lk, s):
         q = p if k == 0 else o
         if s.crit[k, h]:
             if s.avoid[k, h] < 0:
-                s.avoid[k, h] = _cost_l(q, h, 1, br.startm, br.goalm, lk, br.tz, b.ttype, b.towner, b.netm,
+                s.avoid[k, h] = _cost_l(q, h, 1, br.startm, br.goalm, lnk, br.tz, b.ttype, b.towner, b.netm,
                                         s.maps[4], s.dq)
             rest = s.avoid[k, h]
         else:
@@ -804,7 +805,7 @@ def _move_costs(br, b, p, kind, h, t, r, dcur0, dcur1, ways, lk, s):
 
 
 @hot
-def _greedy_pick(br, b, p, rng, par, nmoves, mv, lk, s):
+def _greedy_pick(br, b, p, rng, par, nmoves, mv, lnk, s):
     """Index of the best move (par: the bot's block_weight, defense, token_cost,
     stalemate_weight): own completion cost down, the opponent's up (x block_weight), minus
     token_cost for a displacement, plus stalemate_weight x the stalemate score it gains (own chain
@@ -813,7 +814,7 @@ def _greedy_pick(br, b, p, rng, par, nmoves, mv, lk, s):
     w_block, token_cost, w_stale = par[0], par[2], par[3]
     mk, mh, mt, mr = mv.mk, mv.mh, mv.mt, mv.mr
     mult = b.mult
-    dcur0, dcur1, own_l, own_ms, opp_ms = _greedy_start(br, b, p, lk, s)
+    dcur0, dcur1, own_l, own_ms, opp_ms = _greedy_start(br, b, p, lnk, s)
     best_sc = -1e18
     pick = -1
     nbest = 0
@@ -825,9 +826,9 @@ def _greedy_pick(br, b, p, rng, par, nmoves, mv, lk, s):
         r = mr[i]
         if h != ch:  # placements come grouped by hex
             ch = h
-            lm = _hex_view(br, b, p, h, lk, s)
+            lm = _hex_view(br, b, p, h, lnk, s)
             ways = (_six(s.arr[0]), _six(s.arr[1]), _six(s.arr[2]), _six(s.arr[3]))
-        mine, theirs = _move_costs(br, b, p, mk[i], h, t, r, dcur0, dcur1, ways, lk, s)
+        mine, theirs = _move_costs(br, b, p, mk[i], h, t, r, dcur0, dcur1, ways, lnk, s)
         if mine == 0:
             sc = 1e12
         elif theirs == 0:

@@ -19,12 +19,13 @@ Sides of a hex: 0 T, 1 TR, 2 BR, 3 B, 4 BL, 5 TL (nbr[h, s] = the neighbour acro
 A heads for column i (battle_goal = "edge") or B's corners, B for column a or A's corners.
 Graph nodes: h*2 (the empty hex h, cost 1 to fill), h*2 + j (network j of the tile on h, cost 0).
 
-The position keeps Race's field names and rows where the rule is the same (hx: ttype, trot,
-towner, emask, need, the frontier, dots, mult; netid; nets row 0 = netm), and Battle's own: nown
-(seat q's tiles next to each hex, hx rows H_NOWN + q), the union-find over line nodes in three
-views (nets rows 1-3: parents, 4-6: start / goal flags; view q < 2 = seat q under the transit
-rule, view 2 = any tile; battle._uf_link), each seat's link table lk (battle._relink: where a
-seat steps from each node), tokens and captures.
+The position has HEXFLOW's shared field names in their order (hx, netid, nets, bag, hand, wit,
+lnk, sq, st, work) and Race's rows where the rule is the same (hx: ttype, trot, towner, emask,
+need, the frontier, dots, mult; netid; nets row 0 = netm), and Battle's own: nown (seat q's tiles
+next to each hex, hx rows H_NOWN + q), the union-find over line nodes in three views (nets rows
+1-3: parents, 4-6: start / goal flags; view q < 2 = seat q under the transit rule, view 2 = any
+tile; battle._uf_link), each seat's link table lnk (battle._relink: where a seat steps from each
+node), tokens and captures. Battle keeps no witness way: wit is empty.
 
 A move is one int64: kind k (0 = place on an empty hex, 1 = displace the opponent tile on h) of
 tile type t in rotation r on hex h is `((k * nh + h) * n_types + t) * 6 + r`; `pass_move`
@@ -71,7 +72,7 @@ from .tiles import orientation_tables
 
 # position.st fields after Race's (PATH_OWNER: the seat whose path ended the game, -1 if none)
 PATH_OWNER = race.PATH_OWNER
-DISP_A, DISP_B, TBLOCK_A, TBLOCK_B, LK_ON = range(10, 15)
+DISP_A, DISP_B, TBLOCK_A, TBLOCK_B, LNK_ON = range(10, 15)
 N_ST = 15
 # Battle's hx rows after Race's ten (Race's adj row is unused here): nown of seat 0 and 1
 H_NOWN = 10
@@ -121,7 +122,7 @@ class Tables(NamedTuple):
     goalm: np.ndarray  # int64[2, nh]: goal hexes of each seat
     firstc: np.ndarray  # int64[2, 2]: each seat's starting corners
     corner_any: np.ndarray  # int64[nh]: 1 on the four corners (never displaced)
-    lk0: np.ndarray  # int64[nh * 12]: the empty board's link table (kernel.empty_links)
+    lnk0: np.ndarray  # int64[nh * 12]: the empty board's link table (kernel.empty_links)
     br: BT.Rules  # the tables above that battle.py's helpers read, as one value
 
 
@@ -134,7 +135,8 @@ class Position(NamedTuple):
     nets: np.ndarray  # int64[7, nh * 2]: netm, union-find parents (3 views), flags (3 views)
     bag: np.ndarray  # int64[2, tiles]: each seat's shuffled bag; bag[q, :bagn[q]] still to draw
     hand: np.ndarray  # int64[2, hand_size]: -1 = empty slot
-    lk: np.ndarray  # int64[2, nh * 12]: each seat's link table, kept once st[LK_ON] (greedy reads it)
+    wit: np.ndarray  # int64[2, 2, 0]: Race's witness ways (race.Position.wit); Battle keeps none
+    lnk: np.ndarray  # int64[2, nh * 12]: each seat's link table, kept once st[LNK_ON] (greedy reads it)
     sq: np.ndarray  # int64[4, 2]: per seat bagn, placed_any, tokens, captures
     st: np.ndarray  # int64[N_ST]
     work: np.ndarray  # int64[11, max(max_moves, nh * 2 + 1)]
@@ -232,8 +234,8 @@ def _blank_position(t):
     nn = nh * 2
     pos = Position(np.zeros((N_HX, nh), np.int64), np.empty(nh * 6, np.int64), np.zeros((7, nn), np.int64),
                    np.empty((2, t.tileset.shape[1]), np.int64), np.empty((2, t.hand_size), np.int64),
-                   np.empty((2, nh * 12), np.int64), np.zeros((4, 2), np.int64), np.zeros(N_ST, np.int64),
-                   np.empty((11, max(t.max_moves, nn + 1)), np.int64))
+                   np.zeros((2, 2, 0), np.int64), np.empty((2, nh * 12), np.int64), np.zeros((4, 2), np.int64),
+                   np.zeros(N_ST, np.int64), np.empty((11, max(t.max_moves, nn + 1)), np.int64))
     for h in range(nh):
         _empty_hex(pos, h)
     _new_counters(t, pos)
@@ -346,12 +348,12 @@ def _relink_all(t, pos):
     touches from the board as it is."""
     hx = pos.hx
     for q in range(2):
-        for i in range(t.lk0.shape[0]):
-            pos.lk[q, i] = t.lk0[i]
+        for i in range(t.lnk0.shape[0]):
+            pos.lnk[q, i] = t.lnk0[i]
     for h in range(t.nh):
         if hx[H_TTYPE, h] >= 0:
-            BT._relink(h, t.tz, t.nbr, hx[H_TTYPE], hx[H_TOWNER], hx[H_EMASK], pos.netid, pos.nets[N_NETM], pos.lk)
-    pos.st[LK_ON] = 1
+            BT._relink(h, t.tz, t.nbr, hx[H_TTYPE], hx[H_TOWNER], hx[H_EMASK], pos.netid, pos.nets[N_NETM], pos.lnk)
+    pos.st[LNK_ON] = 1
 
 
 @K.hot
@@ -377,8 +379,8 @@ def apply(t, pos, move, rng):
         pos.st[DISP_A + cur] += 1
     BT._set_owner(h, towner[h], cur, t.nbr, hx[H_NOWN:H_NOWN + 2])
     BT._put(cur, h, tile, r, t.net_mask, t.emask_t, ttype, hx[H_TROT], towner, emask, pos.netid, netm)
-    if pos.st[LK_ON]:
-        BT._relink(h, t.tz, t.nbr, ttype, towner, emask, pos.netid, netm, pos.lk)
+    if pos.st[LNK_ON]:
+        BT._relink(h, t.tz, t.nbr, ttype, towner, emask, pos.netid, netm, pos.lnk)
     BT._set_need(h, t.nbr, emask, hx[H_NEED])
     pos.sq[Q_PLACED][cur] = 1
     pos.st[NFRONT] = K._frontier_take(h, t.nbr, ttype, hx[H_FRONT], hx[H_FPOS], pos.st[NFRONT])
@@ -444,8 +446,8 @@ def result(t, pos, capped, res):
 
 @njit(cache=True)
 def copy_position(t, pos):
-    return Position(pos.hx.copy(), pos.netid.copy(), pos.nets.copy(), pos.bag.copy(), pos.hand.copy(),
-                    pos.lk.copy(), pos.sq.copy(), pos.st.copy(), pos.work)
+    return Position(pos.hx.copy(), pos.netid.copy(), pos.nets.copy(), pos.bag.copy(), pos.hand.copy(), pos.wit,
+                    pos.lnk.copy(), pos.sq.copy(), pos.st.copy(), pos.work)
 
 
 @njit(cache=True)
@@ -459,15 +461,15 @@ def sample_hidden(t, pos, seat, rng):
 def _costs(t, pos, seat):
     """(own, opponent's) completion cost: battle._cost_l on the seats' link tables (its search
     arrays allocated here: `evaluate` runs at search cut-offs, not at every decision)."""
-    if pos.st[LK_ON] == 0:
+    if pos.st[LNK_ON] == 0:
         _relink_all(t, pos)
     hx = pos.hx
     nn = t.nh * 2
     d = np.empty(nn, np.int64)
     dq = np.empty(nn * 12 + 4, np.int64)
-    mine = BT._cost_l(seat, -1, 1, t.startm, t.goalm, pos.lk, t.tz, hx[H_TTYPE], hx[H_TOWNER], pos.nets[N_NETM],
+    mine = BT._cost_l(seat, -1, 1, t.startm, t.goalm, pos.lnk, t.tz, hx[H_TTYPE], hx[H_TOWNER], pos.nets[N_NETM],
                       d, dq)
-    theirs = BT._cost_l(1 - seat, -1, 1, t.startm, t.goalm, pos.lk, t.tz, hx[H_TTYPE], hx[H_TOWNER],
+    theirs = BT._cost_l(1 - seat, -1, 1, t.startm, t.goalm, pos.lnk, t.tz, hx[H_TTYPE], hx[H_TOWNER],
                         pos.nets[N_NETM], d, dq)
     return mine, theirs
 
@@ -499,13 +501,13 @@ def new_scratch(t):
 def _greedy(t, pos, seat, par, s, rng):
     """battle._gen_moves then battle._greedy_pick (par: block_weight, defense, token_cost,
     stalemate_weight); the pass without a legal move."""
-    if pos.st[LK_ON] == 0:
+    if pos.st[LNK_ON] == 0:
         _relink_all(t, pos)
     mv = _moves(pos)
     nm = _gen(t, pos, seat, mv)
     if nm == 0:
         return t.pass_move
-    i = BT._greedy_pick(t.br, _board(pos), seat, rng, par, nm, mv, pos.lk, s)
+    i = BT._greedy_pick(t.br, _board(pos), seat, rng, par, nm, mv, pos.lnk, s)
     return encode(t, mv.mk[i], mv.mh[i], mv.mt[i], mv.mr[i])
 
 
