@@ -89,6 +89,14 @@ def test_the_chunk_loop_plays_the_engines_games(name, lineup):
     np.testing.assert_array_equal(loop_rows(rules, seats, n, 29), engine_rows(rules, seats, n, 29))
 
 
+def test_the_chunk_loop_refuses_the_search_bot():
+    """The chunk loop plays random and greedy seats only (the search bot plays on the drivers)."""
+    t = battle_engine.tables(rules_of("battle"))
+    codes, par = engine.bot_arrays([seats_for(GAME, rules_of("battle"), "random")[0], mcts()])
+    with pytest.raises(ValueError, match="random and greedy"):
+        battle_engine.chunk_rows(t, codes, par, 0, 3, 1)
+
+
 def test_the_comparison_meets_every_ending():
     """Over the cases above, the chunk loop's games end in every way Battle has (so the identity is
     tested on each), and displacements and transit-blocked lines occur."""

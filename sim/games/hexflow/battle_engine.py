@@ -575,6 +575,8 @@ def _play(t, codes, par, first_game, n_games, run_seed, res):
 
 def chunk_rows(t, codes, par, first_game, n_games, run_seed) -> np.ndarray:
     """Result rows (by seat) of `_play`'s games."""
+    if not np.isin(codes, (K.BOT_RANDOM, K.BOT_GREEDY)).all():  # _turns plays these two only
+        raise ValueError(f"battle_engine.chunk_rows plays random and greedy seats, not bot codes {codes.tolist()}")
     res = np.zeros((n_games, t.res_width), np.int64)
     _play(t, codes, par, np.int64(first_game), np.int64(n_games), np.uint64(run_seed), res)
     return res
