@@ -31,9 +31,9 @@ from tests.game_checks import check_game, seats_for
 
 
 @njit(cache=True)
-def displaced_cost(q, k, h, star, D, br, b, lk, s):
+def displaced_cost(q, k, h, star, D, br, b, lnk, s):
     """battle._displaced_cost (inlined where the greedy calls it) as a function tests can call."""
-    return BT._displaced_cost(q, k, h, star, D, br, b, lk, s)
+    return BT._displaced_cost(q, k, h, star, D, br, b, lnk, s)
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = sorted((ROOT / "variants" / "hexflow").glob("battle*.toml"))
@@ -104,9 +104,10 @@ class KBoard:
     def moves(self, q, hand, tokens, placed_any):
         h = np.full((2, max(1, len(hand))), -1, np.int64)
         h[q, : len(hand)] = hand
-        mk, mh, mt, mr = (np.zeros(BT.MAXMOVES, np.int64) for _ in range(4))
+        # at most one placement and one displacement per hex and hand pair
+        mk, mh, mt, mr = (np.zeros(2 * BOARD.size * 6 * max(1, len(hand)), np.int64) for _ in range(4))
         pt, pr = np.zeros(len(hand) * 6, np.int64), np.zeros(len(hand) * 6, np.int64)
-        # what _battle_play keeps move by move: need, nown and the frontier
+        # what the position keeps move by move: need, nown and the frontier
         nh, nbr = BOARD.size, self.tb.nbr
         need, nown, fpos = (np.zeros(nh, np.int64), np.zeros((2, nh), np.int64),
                             np.full(nh, -1, np.int64))
@@ -115,7 +116,7 @@ class KBoard:
             BT._set_owner(int(x), -1, int(self.towner[x]), nbr, nown)
             fpos[[n for n in nbr[x] if n >= 0 and self.ttype[n] < 0]] = 0
         n = BT._gen_moves(self.br, self.board(need, nown, fpos), q, np.array(tokens, np.int64),
-                          np.array(placed_any, np.int64), h, pt, pr, mk, mh, mt, mr)
+                          np.array(placed_any, np.int64), h, BT.Moves(pt, pr, mk, mh, mt, mr))
         return {(int(mk[i]), int(mh[i]), int(mt[i]), int(mr[i])) for i in range(n)}
 
 
@@ -531,8 +532,8 @@ def _find(par, v, x):
 @given(st.integers(0, 10_000), st.sampled_from(["random", "greedy"]),
        st.sampled_from(["allowed", "forbidden"]), st.sampled_from(["edge", "corners"]))
 def test_union_find_and_need_equal_recomputation(index, bot, home, start):
-    """Along a game with many displacements, the kernel's incremental structures, updated move
-    by move as _battle_play does, equal a from-scratch computation: need[h] (sides where a
+    """Along a game with many displacements, the incremental structures, updated move by move
+    as battle_engine.apply does, equal a from-scratch computation: need[h] (sides where a
     neighbour's line ends), the union-find partition of line nodes in all three views with each
     root's start / goal flags, nown[q, h] (seat q's tiles next to h), and _uf_joins' bits
     against the pure position's joined()."""
@@ -620,9 +621,9 @@ def test_displaced_cost_equals_a_search_on_the_changed_board(index, home, goal, 
                 R._cost(q, 1, 1, -1, 0, src, dst, k.tz, k.tb.nbr, k.ttype, k.towner, k.emask,
                          k.netid, k.netm, maps[2 * j + m], k.dq)
             D.append(k.cost(q))
-        lk = np.stack([empty_links(k.tb.nbr)] * 2)  # the seats' link tables (see _relink)
+        lnk = np.stack([empty_links(k.tb.nbr)] * 2)  # the seats' link tables (see _relink)
         for x in np.flatnonzero(k.ttype >= 0):
-            BT._relink(int(x), k.tz, k.tb.nbr, k.ttype, k.towner, k.emask, k.netid, k.netm, lk)
+            BT._relink(int(x), k.tz, k.tb.nbr, k.ttype, k.towner, k.emask, k.netid, k.netm, lnk)
         for kind, h, t, rot in k.moves(p, [S6, BK], [22, 22], [1, 1]):
             if kind != BT.K_DISPLACE:
                 continue
@@ -631,7 +632,7 @@ def test_displaced_cost_equals_a_search_on_the_changed_board(index, home, goal, 
             sc = BT.Scratch(maps, k.dq, arr, np.zeros((2, nh), np.int64), np.zeros(nh + 2, np.int64), avoid,
                             np.zeros((2, nh * 2), np.int64), np.zeros(nh * 2, np.int64), np.zeros((2, 2), np.int64),
                             np.zeros(nh, np.int64), np.zeros(64, np.int64))
-            got = [displaced_cost(q, j, h, t == S6, D[j], k.br, k.board(), lk, sc)
+            got = [displaced_cost(q, j, h, t == S6, D[j], k.br, k.board(), lnk, sc)
                    for j, q in enumerate((p, 1 - p))]
             old = (int(k.ttype[h]), int(k.trot[h]), int(k.towner[h]))
             BT._put(p, h, t, rot, k.tb.net_mask, k.tb.emask, k.ttype, k.trot, k.towner, k.emask,

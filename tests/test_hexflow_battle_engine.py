@@ -1,6 +1,7 @@
-"""HEXFLOW Battle on the engine interface (sim/games/hexflow/battle_engine.py): the engine's chunk
-driver plays exactly the games of battle.py's chunk kernel for every shipped Battle variant and
-random draws of the Battle rule keys, for every random / greedy line-up; legal_moves is the
+"""HEXFLOW Battle on the engine interface (sim/games/hexflow/battle_engine.py): its chunk loop
+(battle_engine.chunk_rows, which random-vs-random games play on) plays exactly the engine chunk
+driver's games for every shipped Battle variant and random draws of the Battle rule keys, for
+every random / greedy line-up; legal_moves is the
 pure-Python position's move list; sample_hidden redraws only what a seat cannot see; the search
 bot plays Battle without reading hidden tiles; the play metrics replay Battle games."""
 
@@ -22,10 +23,9 @@ from tests import test_hexflow_race_engine as RE
 from tests.game_checks import check_game, seats_for
 
 ROOT = Path(__file__).resolve().parent.parent
-# the Battle variants the chunk kernel can play too (it reads none of G.ENGINE_ONLY's rules, nor a
-# hand size by seat: battle_swap and battle_hand_b4 play on the engine only)
-VARIANTS = [p for p in sorted((ROOT / "variants" / "hexflow").glob("battle*.toml"))
-            if G._on_kernel(variants.load(p).rules, seats_for(GAME, variants.load(p).rules, "random"))]
+# every Battle variant: the chunk loop reads every rule (battle_swap's pie rule is the drivers',
+# off in both here)
+VARIANTS = sorted((ROOT / "variants" / "hexflow").glob("battle*.toml"))
 LINEUPS = {"rr": ("random", "random"), "gr": ("greedy", "random"), "rg": ("random", "greedy"),
            "gg": ("greedy", "greedy")}
 # values drawn for each Battle key (every choice; a spread of the integer ranges)
@@ -47,9 +47,10 @@ def drawn_rules(i: int) -> dict:
 
 
 def test_the_draws_cover_the_battle_keys():
-    """Every key Battle plays by (game.MODE_PARAMS) but the mode, the dot list and the keys the
-    chunk kernel does not read (game.ENGINE_ONLY: tests/test_hexflow_battle_rules_data.py) is
-    drawn, and the draws reach every value of the choice keys."""
+    """Every key Battle plays by (game.MODE_PARAMS) but the mode, the dot list and the keys that
+    send random-vs-random games to the engine drivers (game.ENGINE_ONLY: tested by
+    tests/test_hexflow_battle_rules_data.py) is drawn, and the draws reach every value of the
+    choice keys."""
     assert set(DRAWS) == set(G.MODE_PARAMS["battle"]) - {"mode", "dot_list"} - set(G.ENGINE_ONLY)
     drawn = [drawn_rules(i) for i in range(N_DRAWS)]
     for key in ("battle_goal", "battle_start", "battle_transit_home", "battle_orphan", "no_move",
@@ -66,7 +67,7 @@ def engine_rows(rules, seats, n, seed):
     return rows
 
 
-def kernel_rows(rules, seats, n, seed):
+def loop_rows(rules, seats, n, seed):
     return G._battle_run(rules, seats, 0, n, seed)
 
 
@@ -81,21 +82,28 @@ def rules_of(name):
 
 @pytest.mark.parametrize("lineup", LINEUPS, ids=list(LINEUPS))
 @pytest.mark.parametrize("name", CASES)
-def test_engine_plays_the_kernels_games(name, lineup):
+def test_the_chunk_loop_plays_the_engines_games(name, lineup):
     rules = rules_of(name)
     seats = seats_for(GAME, rules, list(LINEUPS[lineup]))
     n = 300 if lineup == "rr" else 100
-    old = kernel_rows(rules, seats, n, 29)
-    np.testing.assert_array_equal(engine_rows(rules, seats, n, 29), old)
+    np.testing.assert_array_equal(loop_rows(rules, seats, n, 29), engine_rows(rules, seats, n, 29))
+
+
+def test_the_chunk_loop_refuses_the_search_bot():
+    """The chunk loop plays random and greedy seats only (the search bot plays on the drivers)."""
+    t = battle_engine.tables(rules_of("battle"))
+    codes, par = engine.bot_arrays([seats_for(GAME, rules_of("battle"), "random")[0], mcts()])
+    with pytest.raises(ValueError, match="random and greedy"):
+        battle_engine.chunk_rows(t, codes, par, 0, 3, 1)
 
 
 def test_the_comparison_meets_every_ending():
-    """Over the cases above, the kernel's games end in every way Battle has (so the identity is
+    """Over the cases above, the chunk loop's games end in every way Battle has (so the identity is
     tested on each), and displacements and transit-blocked lines occur."""
     reasons, disp, tblock = set(), 0, 0
     for name in CASES:
         rules = rules_of(name)
-        res = kernel_rows(rules, seats_for(GAME, rules, ["random", "random"]), 300, 29)
+        res = loop_rows(rules, seats_for(GAME, rules, ["random", "random"]), 300, 29)
         reasons |= {GAME.end_reasons[int(x)] for x in np.unique(res[:, 1])}
         disp += int(res[:, 8:10].sum())
         tblock += int(res[:, 12:14].sum())

@@ -20,11 +20,11 @@ NH = BOARD.size
 
 
 def links_by_definition(tz, nbr, ttype, towner, emask, netid, netm) -> np.ndarray:
-    """lk[q, u * 6 + s]: where seat q steps from node u (h*2: an empty hex, or network j of the
+    """lnk[q, u * 6 + s]: where seat q steps from node u (h*2: an empty hex, or network j of the
     tile on h at h*2 + j) across side s: (v << 1) | 1 onto the empty hex v // 2, v << 1 onto
     the network of a neighbouring tile whose line meets side s and which q may cross (its own,
     or transit-valid for q), -1 otherwise (no way out there, off the board, no line to meet)."""
-    lk = np.full((2, NH * 12), -1, np.int64)
+    lnk = np.full((2, NH * 12), -1, np.int64)
     for q in range(2):
         for h in range(NH):
             for j in range(2):
@@ -35,10 +35,10 @@ def links_by_definition(tz, nbr, ttype, towner, emask, netid, netm) -> np.ndarra
                         continue
                     o = (s + 3) % 6
                     if ttype[n] < 0:
-                        lk[q, (h * 2 + j) * 6 + s] = (n * 2) << 1 | 1
+                        lnk[q, (h * 2 + j) * 6 + s] = (n * 2) << 1 | 1
                     elif (emask[n] >> o) & 1 and (towner[n] == q or tz[q, n]):
-                        lk[q, (h * 2 + j) * 6 + s] = (n * 2 + int(netid[n * 6 + o])) << 1
-    return lk
+                        lnk[q, (h * 2 + j) * 6 + s] = (n * 2 + int(netid[n * 6 + o])) << 1
+    return lnk
 
 
 @settings(max_examples=10, deadline=None)
@@ -69,7 +69,7 @@ def check_links_along_a_game(index, home, goal, start, bot) -> int:
     trot, towner = ttype.copy(), ttype.copy()
     emask, netm = np.zeros(NH, np.int64), np.zeros(NH * 2, np.int64)
     netid = np.full(NH * 6, -1, np.int64)
-    lk = np.stack([empty_links(tb.nbr)] * 2)
+    lnk = np.stack([empty_links(tb.nbr)] * 2)
     d, d_l = np.zeros(NH * 2, np.int64), np.zeros(NH * 2, np.int64)
     dq = np.zeros(NH * 24 + 4, np.int64)  # as the kernel: 12 x 2 NH + 4
     rng = np.random.default_rng(index)
@@ -82,15 +82,15 @@ def check_links_along_a_game(index, home, goal, start, bot) -> int:
         t = next(i for i, x in enumerate(BT.TILE_TYPES) if x.name == mv["tile"])
         BT._put(BT.SEATS.index(mv["seat"]), h, t, mv["rotation"], tb.net_mask, tb.emask, ttype,
                 trot, towner, emask, netid, netm)
-        BT._relink(h, tz, tb.nbr, ttype, towner, emask, netid, netm, lk)
+        BT._relink(h, tz, tb.nbr, ttype, towner, emask, netid, netm, lnk)
         want = links_by_definition(tz, tb.nbr, ttype, towner, emask, netid, netm)
-        assert np.array_equal(lk, want), mv
+        assert np.array_equal(lnk, want), mv
         for q in range(2):
             for src, dst in ((startm, goalm), (goalm, startm)):
                 for blocked, stop in ((-1, 0), (int(rng.integers(NH)), 1)):
                     c = R._cost(q, 1, 1, blocked, stop, src, dst, tz, tb.nbr, ttype, towner,
                                  emask, netid, netm, d, dq)
-                    c_l = BT._cost_l(q, blocked, stop, src, dst, lk, tz, ttype, towner, netm,
+                    c_l = BT._cost_l(q, blocked, stop, src, dst, lnk, tz, ttype, towner, netm,
                                      d_l, dq)
                     assert c == c_l, (mv, q, blocked)
                     if not stop:

@@ -1,5 +1,7 @@
-"""HEXFLOW Battle mode: compiled kernel (one call plays a chunk), its tables, and a pure-Python
-position written separately (endpoint search, no shared code with the kernel) that verifies traces.
+"""HEXFLOW Battle mode: the compiled helpers its rule functions (battle_engine.py) are made of
+(move generators, the random and greedy bots, the union-find over lines, the link tables, the
+stalemate scores), its territory tables, and a pure-Python position written separately (endpoint
+search, no shared code with the kernels) that verifies traces.
 
 Same 85-hex board as Race (index map in board.py). A starts from the left corners a1 / a9 and
 heads for the right edge (column i), B from i1 / i9 to the left edge (column a).
@@ -8,12 +10,13 @@ tiles anywhere, any tile in the contested zone, any tile on its own starting cor
 (default) an opponent tile in the seat's own territory; never an opponent tile in the opponent's
 territory. `tz[p, h]` = 1 where any tile is transit-valid for p whatever its owner.
 
-Kernel state (flat int64 arrays, as in kernel.py, but with no union-find: displacement removes
-tiles, so connectivity is searched, never merged): ttype[h] (-1 empty), trot, towner, emask,
-netid[h*6+s], netm[h*2+j]. Graph nodes h*2 (empty hex, cost 1) and h*2+j (network j, cost 0).
+Board arrays (Board: flat int64 arrays, as in kernel.py): ttype[h] (-1 empty), trot, towner,
+emask, netid[h*6+s], netm[h*2+j]. Graph nodes h*2 (empty hex, cost 1) and h*2+j (network j,
+cost 0). A displacement replaces a tile, which a union-find cannot undo, so the line components
+are rebuilt after one (_uf_rebuild) and merged after a placement (_uf_link).
 
-Moves: kind 0 = place on an empty hex, kind 2 = displace (Block / Star-6 replaces an adjacent
-opponent tile, which goes to the mover's capture pile), kind 1 = pass.
+Move kinds: K_PLACE on an empty hex, K_DISPLACE (Block / Star-6 replaces an adjacent opponent
+tile, which goes to the mover's capture pile); battle_engine encodes them and the pass.
 """
 
 from __future__ import annotations
@@ -24,18 +27,14 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from sim.rng import below, game_seed, new_state
+from sim.rng import below
 
 from .board import board_of, multiplier
 from .kernel import (
     _arrive4,
     _critical,
-    _deal,
-    _frontier_take,
     _hand_pairs,
-    _lay_dots,
     _pair_through,
-    _refill,
     _relink_hex,
     _search01,
     _seed01,
@@ -51,10 +50,9 @@ INF = 1 << 20
 STAR6 = 7
 SEATS = ("A", "B")
 
-# cfg indices
-(B_HAND, B_BLOCK_CONNECTED, B_NO_MOVE, B_FIRST, B_MAX_TURNS, B_DOTS_RANDOM, B_TOKENS, B_ORPHAN,
- B_CAPTURE_PTS, B_STALE_PATH) = range(10)
-N_BCFG = 10
+# cfg indices (the rules the move generators read; battle_engine.Tables names the others)
+B_BLOCK_CONNECTED, B_FIRST, B_ORPHAN = range(3)
+N_BCFG = 3
 # steps the stalemate path search may take per seat (battle_stalemate_length = "path")
 PATH_BUDGET = 2_000_000
 # end reasons: indices into rules.END_REASONS (set by rules.py)
@@ -63,9 +61,7 @@ E_PATH, E_OPP_PATH, E_NO_MOVE, E_TURN_CAP, E_STALEMATE = 0, 1, 7, 8, 9
 (O_WINNER, O_REASON, O_TURNS, O_FIRST, O_SCORE_A, O_SCORE_B, O_PASS_A, O_PASS_B, O_DISP_A,
  O_DISP_B, O_CHAIN_A, O_CHAIN_B, O_TBLOCK_A, O_TBLOCK_B, O_COMPLETED) = range(15)
 N_BOUT = 15
-BOT_RANDOM, BOT_GREEDY = 0, 1
 K_PLACE, K_PASS, K_DISPLACE = 0, 1, 2
-MAXMOVES = 85 * 24
 
 
 class Rules(NamedTuple):
@@ -206,18 +202,18 @@ def battle_tables(rules: dict[str, Any]):
 
 # ---- kernel -----------------------------------------------------------------------------------
 @hot
-def _relink(h, tz, nbr, ttype, towner, emask, netid, netm, lk):
-    """Keep both seats' link tables (lk[q]: kernel._relink_hex under the transit rule for seat q:
+def _relink(h, tz, nbr, ttype, towner, emask, netid, netm, lnk):
+    """Keep both seats' link tables (lnk[q]: kernel._relink_hex under the transit rule for seat q:
     a step onto a tile q may not use is -1) after the tile on hex h changed, placed or displaced.
-    lk: int64[2, 12 NH], the empty board's (kernel.empty_links) at the start of a game."""
+    lnk: int64[2, 12 NH], the empty board's (kernel.empty_links) at the start of a game."""
     for q in range(2):
-        _relink_hex(h, q, tz, towner, nbr, ttype, emask, netid, netm, lk[q])
+        _relink_hex(h, q, tz, towner, nbr, ttype, emask, netid, netm, lnk[q])
 
 
 @hot
-def _cost_l(q, blocked, stop, srcm, dstm, lk, tz, ttype, towner, netm, d, dq):
+def _cost_l(q, blocked, stop, srcm, dstm, lnk, tz, ttype, towner, netm, d, dq):
     """Seat q's completion cost from its hexes srcm[q] to dstm[q] (kernel._search01 along its
-    link table lk[q], never onto hex `blocked`): a source hex is empty (cost 1) or holds a tile q
+    link table lnk[q], never onto hex `blocked`): a source hex is empty (cost 1) or holds a tile q
     may use under the transit rule (its lines cost 0). Tests hold it to the board-reading _cost
     in tests/hexflow_reference.py."""
     head, tail = _start01(d, dq)
@@ -226,7 +222,7 @@ def _cost_l(q, blocked, stop, srcm, dstm, lk, tz, ttype, towner, netm, d, dq):
             continue
         if ttype[h] < 0 or towner[h] == q or tz[q, h]:
             head, tail = _seed01(h, ttype, netm, d, dq, head, tail)
-    return _search01(lk[q], blocked, dstm[q], stop, d, dq, head, tail)
+    return _search01(lnk[q], blocked, dstm[q], stop, d, dq, head, tail)
 
 
 @hot
@@ -330,18 +326,6 @@ def _put(p, h, t, r, net_mask, emask_t, ttype, trot, towner, emask, netid, netm)
 
 
 @hot
-def _clear(h, ttype, trot, towner, emask, netid, netm):
-    ttype[h] = -1
-    trot[h] = -1
-    towner[h] = -1
-    emask[h] = 0
-    for s in range(6):
-        netid[h * 6 + s] = -1
-    netm[h * 2] = 0
-    netm[h * 2 + 1] = 0
-
-
-@hot
 def _set_need(h, nbr, emask, need):
     """need[n] = sides of hex n where a neighbour's line ends (a tile on n links a line iff it
     covers one); after the tile on h changed, only the bit of each neighbour facing h moves."""
@@ -390,12 +374,34 @@ def _orphans(h, em_new, nbr, ttype, emask):
     return False
 
 
+class Moves(NamedTuple):
+    """A seat's hand pairs (pt, pr) and its move list (kind, hex, tile, rotation) as the move
+    generators write them."""
+
+    pt: np.ndarray
+    pr: np.ndarray
+    mk: np.ndarray
+    mh: np.ndarray
+    mt: np.ndarray
+    mr: np.ndarray
+
+
+@hot_inline
+def _fits(t, em, need, block_conn):
+    """May tile type t with side mask em be placed on a frontier hex whose need is `need`? A
+    Block unless block_placement = "connected", any other tile where one of its lines meets a
+    neighbour's line end. The one placement test of the move generators and the random bot."""
+    return (not block_conn) if t == BLOCK else (em & need) != 0
+
+
 @hot
-def _gen_moves(br, b, p, tokens, placed_any, hand, pt, pr, mk, mh, mt, mr):
+def _gen_moves(br, b, p, tokens, placed_any, hand, mv):
     """Every legal move of seat p (distinct kind, hex, tile, rotation), placements by hex then
     pair, displacements by pair then target; returns the count. The board is read through what
     the kernel and the position keep: the frontier (fpos[h] >= 0: h is empty and next to a
-    tile), need (_set_need) and nown (_set_owner)."""
+    tile), need (_set_need) and nown (_set_owner). Writes the hand pairs to mv.pt / mv.pr and
+    the moves to mv.mk / mh / mt / mr."""
+    pt, pr, mk, mh, mt, mr = mv
     cfg, n_orient, rot_of, emask_t, nbr, firstc, corner_any = (br.cfg, br.n_orient, br.rot_of, br.emask_t, br.nbr,
                                                                br.firstc, br.corner_any)
     ttype, towner, emask, need, nown, fpos = b.ttype, b.towner, b.emask, b.need, b.nown, b.fpos
@@ -425,10 +431,7 @@ def _gen_moves(br, b, p, tokens, placed_any, hand, pt, pr, mk, mh, mt, mr):
         nd = need[h]
         for i in range(npairs):
             t = pt[i]
-            if t == BLOCK:
-                if block_conn:
-                    continue
-            elif emask_t[t, pr[i]] & nd == 0:
+            if not _fits(t, emask_t[t, pr[i]], nd, block_conn):
                 continue
             mk[n] = K_PLACE
             mh[n] = h
@@ -458,9 +461,11 @@ def _gen_moves(br, b, p, tokens, placed_any, hand, pt, pr, mk, mh, mt, mr):
 
 
 @hot
-def _mark_chains(q, mult, startm, tz, nbr, ttype, towner, emask, netid, netm, mark, stack, out):
+def _mark_chains(q, br, b, mark, stack, out):
     """mark[node] = 1 for every placed line node joined (transit-valid for q) to one of q's
     start hexes; out[0] = hexes marked, out[1] = sum of their dot multipliers."""
+    startm, tz, nbr = br.startm, br.tz, br.nbr
+    mult, ttype, towner, emask, netid, netm = b.mult, b.ttype, b.towner, b.emask, b.netid, b.netm
     nh = ttype.shape[0]
     for i in range(2 * nh):
         mark[i] = 0
@@ -517,20 +522,20 @@ def _pair_fits(x, npairs, pt, pr, emask_t, block_conn, fit):
     if fit[x] < 0:
         c = 0
         for i in range(npairs):
-            t = pt[i]
-            if (not block_conn) if t == BLOCK else (emask_t[t, pr[i]] & x) != 0:
+            if _fits(pt[i], emask_t[pt[i], pr[i]], x, block_conn):
                 c += 1
         fit[x] = c
     return fit[x]
 
 
 @hot_inline  # once per random decision: no call
-def _random_pick(br, b, p, rng, tokens, placed_any, hand, nfront, pt, pr, mk, mh, mt, mr, s):
+def _random_pick(br, b, p, rng, tokens, placed_any, hand, nfront, mv, s):
     """Uniform over the legal moves: up to 24 uniform draws from (tile pair x frontier hex) plus
     (displacer x target) checked for legality, then the k-th legal move in _gen_moves' order,
     k uniform, counted per need value on the frontier (_random_exact). Writes the move to
-    mk/mh/mt/mr[0]; returns False when there is none. need[h]: the sides of h where a neighbour's
+    mv.mk/mh/mt/mr[0]; returns False when there is none. need[h]: the sides of h where a neighbour's
     line ends (see _set_need); nown (see _set_owner); front[:nfront], the frontier."""
+    pt, pr, mk, mh, mt, mr = mv
     cfg, emask_t, nbr, corner_any = br.cfg, br.emask_t, br.nbr, br.corner_any
     ttype, towner, emask, need, nown, front = b.ttype, b.towner, b.emask, b.need, b.nown, b.front
     targ = s.targ
@@ -559,10 +564,7 @@ def _random_pick(br, b, p, rng, tokens, placed_any, hand, nfront, pt, pr, mk, mh
                 h = front[k - i * ncand]  # k % ncand without a second division
                 t = pt[i]
                 r = pr[i]
-                if t == BLOCK:
-                    if block_conn:
-                        continue
-                elif emask_t[t, r] & need[h] == 0:
+                if not _fits(t, emask_t[t, r], need[h], block_conn):
                     continue
                 kind = K_PLACE
             else:
@@ -580,8 +582,8 @@ def _random_pick(br, b, p, rng, tokens, placed_any, hand, nfront, pt, pr, mk, mh
             mt[0] = t
             mr[0] = r
             return True
-        return _random_exact(br, b, p, rng, npairs, ndp, ntarg, nfront, pt, pr, mk, mh, mt, mr, s)
-    nm = _gen_moves(br, b, p, tokens, placed_any, hand, pt, pr, mk, mh, mt, mr)
+        return _random_exact(br, b, p, rng, npairs, ndp, ntarg, nfront, mv, s)
+    nm = _gen_moves(br, b, p, tokens, placed_any, hand, mv)
     if nm == 0:
         return False
     i = below(rng, nm)
@@ -593,11 +595,12 @@ def _random_pick(br, b, p, rng, tokens, placed_any, hand, nfront, pt, pr, mk, mh
 
 
 @hot
-def _random_exact(br, b, p, rng, npairs, ndp, ntarg, nfront, pt, pr, mk, mh, mt, mr, s):
+def _random_exact(br, b, p, rng, npairs, ndp, ntarg, nfront, mv, s):
     """_random_pick when none of its draws was legal: the legal moves counted (placements per
     need value on the frontier, cached in s.fit; displacements by displacer pair mk[:ndp] and
     target s.targ[:ntarg]), one drawn uniformly and found in _gen_moves' order. Writes it to
-    mk/mh/mt/mr[0]; returns False when there is none."""
+    mv.mk/mh/mt/mr[0]; returns False when there is none."""
+    pt, pr, mk, mh, mt, mr = mv
     cfg, emask_t, nbr = br.cfg, br.emask_t, br.nbr
     ttype, emask, need, fpos, front = b.ttype, b.emask, b.need, b.fpos, b.front
     targ, fit = s.targ, s.fit
@@ -630,7 +633,7 @@ def _random_exact(br, b, p, rng, npairs, ndp, ntarg, nfront, pt, pr, mk, mh, mt,
                 continue
             for i in range(npairs):
                 t = pt[i]
-                if (not block_conn) if t == BLOCK else (emask_t[t, pr[i]] & need[h]) != 0:
+                if _fits(t, emask_t[t, pr[i]], need[h], block_conn):
                     if k == 0:
                         mk[0] = K_PLACE
                         mh[0] = h
@@ -655,7 +658,7 @@ def _random_exact(br, b, p, rng, npairs, ndp, ntarg, nfront, pt, pr, mk, mh, mt,
 
 
 @hot_inline  # per displacement move: no call
-def _displaced_cost(q, k, h, star, D, br, b, lk, s):
+def _displaced_cost(q, k, h, star, D, br, b, lnk, s):
     """Seat q's completion cost (as _cost) once the mover's Star-6 (`star`) or Block replaces
     the tile on hex h, from this turn's maps (maps[2k] from q's starts, maps[2k+1] from its
     goals; D = q's cost now; arr[2k], arr[2k+1]: their arrivals at h), without searching the
@@ -689,33 +692,33 @@ def _displaced_cost(q, k, h, star, D, br, b, lk, s):
         for j in range(2):
             u = h * 2 + j
             if D < INF and netm[u] != 0 and dS[u] + dG[u] == D:
-                a = _cost_l(q, h, 1, startm, goalm, lk, tz, ttype, towner, netm, maps[4], dq)
+                a = _cost_l(q, h, 1, startm, goalm, lnk, tz, ttype, towner, netm, maps[4], dq)
                 break
         avoid[k, h] = a
     return avoid[k, h]
 
 
 @hot
-def _greedy_start(br, b, p, lk, s):
+def _greedy_start(br, b, p, lnk, s):
     """What greedy reads for every move of this turn: both seats' stalemate chains (s.mark rows
     0 = own, 1 = the opponent's; s.cs their sizes and dot multipliers), the four distance maps
     (s.maps[0/1]: seat p from start / goal; 2/3: the opponent), the critical hexes every cheapest
     way uses (s.crit) and an empty cache of searches around a hex (s.avoid). Returns (own cost,
     opponent's cost, own chain length, own chain's multipliers, opponent chain's multipliers)."""
-    startm, goalm, tz, nbr = br.startm, br.goalm, br.tz, br.nbr
-    ttype, towner, emask, netid, netm, mult = b.ttype, b.towner, b.emask, b.netid, b.netm, b.mult
+    startm, goalm, tz = br.startm, br.goalm, br.tz
+    ttype, towner, netm = b.ttype, b.towner, b.netm
     maps, crit, avoid, cs = s.maps, s.crit, s.avoid, s.cs
     o = 1 - p
     nh = ttype.shape[0]
-    _mark_chains(p, mult, startm, tz, nbr, ttype, towner, emask, netid, netm, s.mark[0], s.stack, cs[0])
-    _mark_chains(o, mult, startm, tz, nbr, ttype, towner, emask, netid, netm, s.mark[1], s.stack, cs[1])
+    _mark_chains(p, br, b, s.mark[0], s.stack, cs[0])
+    _mark_chains(o, br, b, s.mark[1], s.stack, cs[1])
     # A full search's result is the cheapest goal node of its map: the seat's completion cost now.
     dcur0 = INF
     dcur1 = INF
     for k in range(2):
         q = p if k == 0 else o
-        best = _cost_l(q, -1, 0, startm, goalm, lk, tz, ttype, towner, netm, maps[2 * k], s.dq)
-        _cost_l(q, -1, 0, goalm, startm, lk, tz, ttype, towner, netm, maps[2 * k + 1], s.dq)
+        best = _cost_l(q, -1, 0, startm, goalm, lnk, tz, ttype, towner, netm, maps[2 * k], s.dq)
+        _cost_l(q, -1, 0, goalm, startm, lnk, tz, ttype, towner, netm, maps[2 * k + 1], s.dq)
         if k == 0:
             dcur0 = best
         else:
@@ -727,7 +730,7 @@ def _greedy_start(br, b, p, lk, s):
 
 
 @hot_inline
-def _hex_view(br, b, p, h, lk, s):
+def _hex_view(br, b, p, h, lnk, s):
     """Greedy's view of hex h, shared by every move there: the four maps' arrivals at h (s.arr),
     and the sides of h where a line of its own stalemate chain ends (returned). On an empty hex
     arrivals come from the seats' link tables (a step onto a tile the seat may not use is -1,
@@ -742,10 +745,10 @@ def _hex_view(br, b, p, h, lk, s):
     else:
         base = h * 12
         for sd in range(6):
-            e = lk[p, base + sd]
+            e = lnk[p, base + sd]
             arr[0, sd] = INF if e < 0 else maps[0, e >> 1]
             arr[1, sd] = INF if e < 0 else maps[1, e >> 1]
-            e = lk[o, base + sd]
+            e = lnk[o, base + sd]
             arr[2, sd] = INF if e < 0 else maps[2, e >> 1]
             arr[3, sd] = INF if e < 0 else maps[3, e >> 1]
     lm = 0
@@ -758,7 +761,7 @@ def _hex_view(br, b, p, h, lk, s):
 
 
 @hot_inline
-def _move_costs(br, b, p, kind, h, t, r, dcur0, dcur1, ways, lk, s):
+def _move_costs(br, b, p, kind, h, t, r, dcur0, dcur1, ways, lnk, s):
     """(own, opponent's) completion cost after the move (kind, h, t, r): a displacement by
     _displaced_cost; a placement as the cheaper of the way around h (the cost now, or a search
     without h when every cheapest way uses it, cached in s.avoid) and the way through the tile's
@@ -769,7 +772,7 @@ def _move_costs(br, b, p, kind, h, t, r, dcur0, dcur1, ways, lk, s):
     theirs = INF
     if kind == K_DISPLACE:
         for k in range(2):  # one compiled _displaced_cost, not one per literal k
-            c = _displaced_cost(p if k == 0 else o, k, h, t == STAR6, dcur0 if k == 0 else dcur1, br, b, lk, s)
+            c = _displaced_cost(p if k == 0 else o, k, h, t == STAR6, dcur0 if k == 0 else dcur1, br, b, lnk, s)
             if k == 0:
                 mine = c
             else:
@@ -780,7 +783,7 @@ def _move_costs(br, b, p, kind, h, t, r, dcur0, dcur1, ways, lk, s):
         q = p if k == 0 else o
         if s.crit[k, h]:
             if s.avoid[k, h] < 0:
-                s.avoid[k, h] = _cost_l(q, h, 1, br.startm, br.goalm, lk, br.tz, b.ttype, b.towner, b.netm,
+                s.avoid[k, h] = _cost_l(q, h, 1, br.startm, br.goalm, lnk, br.tz, b.ttype, b.towner, b.netm,
                                         s.maps[4], s.dq)
             rest = s.avoid[k, h]
         else:
@@ -802,15 +805,16 @@ def _move_costs(br, b, p, kind, h, t, r, dcur0, dcur1, ways, lk, s):
 
 
 @hot
-def _greedy_pick(br, b, p, rng, par, nmoves, mk, mh, mt, mr, lk, s):
+def _greedy_pick(br, b, p, rng, par, nmoves, mv, lnk, s):
     """Index of the best move (par: the bot's block_weight, defense, token_cost,
     stalemate_weight): own completion cost down, the opponent's up (x block_weight), minus
     token_cost for a displacement, plus stalemate_weight x the stalemate score it gains (own chain
     grown, a capture, an opponent chain tile taken); a win at once beats everything, handing
     one over is last. Equal scores: a uniform draw among them."""
     w_block, token_cost, w_stale = par[0], par[2], par[3]
+    mk, mh, mt, mr = mv.mk, mv.mh, mv.mt, mv.mr
     mult = b.mult
-    dcur0, dcur1, own_l, own_ms, opp_ms = _greedy_start(br, b, p, lk, s)
+    dcur0, dcur1, own_l, own_ms, opp_ms = _greedy_start(br, b, p, lnk, s)
     best_sc = -1e18
     pick = -1
     nbest = 0
@@ -822,9 +826,9 @@ def _greedy_pick(br, b, p, rng, par, nmoves, mk, mh, mt, mr, lk, s):
         r = mr[i]
         if h != ch:  # placements come grouped by hex
             ch = h
-            lm = _hex_view(br, b, p, h, lk, s)
+            lm = _hex_view(br, b, p, h, lnk, s)
             ways = (_six(s.arr[0]), _six(s.arr[1]), _six(s.arr[2]), _six(s.arr[3]))
-        mine, theirs = _move_costs(br, b, p, mk[i], h, t, r, dcur0, dcur1, ways, lk, s)
+        mine, theirs = _move_costs(br, b, p, mk[i], h, t, r, dcur0, dcur1, ways, lnk, s)
         if mine == 0:
             sc = 1e12
         elif theirs == 0:
@@ -1003,226 +1007,6 @@ def _path_score(q, captures, br, b, on, node, side, hexcnt, out):
     for h in range(nh):
         hexcnt[h] = 0
     return best
-
-
-class Seats(NamedTuple):
-    """The chunk kernel's per-seat state: each seat's shuffled bag (bag[q, :bagn[q]] still to
-    draw), hand (-1 = empty slot), whether it has placed, displacement tokens left, captures."""
-
-    bag: np.ndarray
-    bagn: np.ndarray
-    hand: np.ndarray
-    placed_any: np.ndarray
-    tokens: np.ndarray
-    captures: np.ndarray
-
-
-class Moves(NamedTuple):
-    """A seat's hand pairs (pt, pr) and its move list (kind, hex, tile, rotation) as the move
-    generators write them."""
-
-    pt: np.ndarray
-    pr: np.ndarray
-    mk: np.ndarray
-    mh: np.ndarray
-    mt: np.ndarray
-    mr: np.ndarray
-
-
-# the chunk kernel's game state (int64[6]): seat to move, turns played, passes in a row, winner,
-# end reason (-1 while playing), frontier size
-S_CUR, S_TURN, S_CONSEC, S_WINNER, S_REASON, S_NFRONT = range(6)
-
-
-@njit(cache=True)
-def _battle_play(first_game, n_games, run_seed, t, bot_code, bot_par, res):
-    """Play games first_game .. first_game + n_games - 1 of random and greedy seats on the
-    tables t (battle_engine.Tables: the kernel reads one tile set, t.tileset[0], and one hand
-    size, so game._on_kernel sends every rule set it does not read to the engine); res:
-    int64[n_games, N_BOUT]. Each seat's link table (_relink) starts from the empty board's
-    (t.lk0) and is kept only when a greedy seat reads it."""
-    br = t.br
-    nh = br.nbr.shape[0]
-    nn = nh * 2
-    hs = t.hand_size
-    b = Board(np.empty(nh, np.int64), np.empty(nh, np.int64), np.empty(nh, np.int64), np.empty(nh, np.int64),
-              np.empty(nh * 6, np.int64), np.empty(nn, np.int64), np.empty(nh, np.int64), np.zeros((2, nh), np.int64),
-              np.empty(nh, np.int64), np.empty(nh, np.int64), np.empty(nh, np.int64))
-    sq = Seats(np.empty((2, t.nbag[0]), np.int64), np.empty(2, np.int64), np.empty((2, hs), np.int64),
-               np.empty(2, np.int64), np.empty(2, np.int64), np.empty(2, np.int64))
-    mv = Moves(np.empty(hs * 6, np.int64), np.empty(hs * 6, np.int64), np.empty(MAXMOVES, np.int64),
-               np.empty(MAXMOVES, np.int64), np.empty(MAXMOVES, np.int64), np.empty(MAXMOVES, np.int64))
-    uf = np.zeros((6, nn), np.int64)  # the union-find's parents (rows 0-2) and flags (3-5)
-    lk = np.empty((2, t.lk0.shape[0]), np.int64)
-    s = new_scratch(nh)
-    work = np.empty((7, nn + 1), np.int64)  # the stalemate scores' searches, the dots, their shuffle
-    ks = np.empty(6, np.int64)
-    greedy = bot_code[0] == BOT_GREEDY or bot_code[1] == BOT_GREEDY
-    rng = new_state(0)
-    for g in range(n_games):
-        rng[0] = game_seed(run_seed, first_game + g)
-        _kernel_game(t, b, sq, mv, uf, lk, s, work, greedy, bot_code, bot_par, rng, res[g], ks)
-
-
-@hot
-def _kernel_game(t, b, sq, mv, uf, lk, s, work, greedy, bot_code, bot_par, rng, row, ks):
-    """One game of the chunk kernel into its result row: set-up, decisions until the end, the
-    result. Compiled without reference counting (the arrays it reads from the tuples would each
-    be counted at every access): the per-decision work runs here, not in _battle_play."""
-    _kernel_new_game(t, b, sq, lk, greedy, rng, work, row, ks)
-    while not _kernel_turn(t.br, b, sq, mv, uf, lk, s, greedy, bot_code, bot_par, rng, row, ks):
-        pass
-    _kernel_result(t, b, sq, ks, row, work)
-
-
-@hot_inline
-def _kernel_new_game(t, b, sq, lk, greedy, rng, work, row, ks):
-    """A new game of the chunk kernel: an empty board, the coin flip, this game's dots (work
-    rows 5 and 6), each seat's bag and hand (kernel._deal), tokens; ks and the result row reset."""
-    br = t.br
-    dots = work[5, :br.nbr.shape[0]]
-    shuf = work[6, :t.free_hexes.shape[0]]
-    cfg = br.cfg
-    nh = br.nbr.shape[0]
-    if greedy:
-        for i in range(t.lk0.shape[0]):
-            lk[0, i] = t.lk0[i]
-            lk[1, i] = t.lk0[i]
-    for h in range(nh):
-        _clear(h, b.ttype, b.trot, b.towner, b.emask, b.netid, b.netm)
-        b.fpos[h] = -1
-        b.need[h] = 0
-        b.nown[0, h] = 0
-        b.nown[1, h] = 0
-    for c in range(row.shape[0]):
-        row[c] = 0
-    if cfg[B_FIRST] == 0:
-        first = below(rng, 2)
-    else:
-        first = cfg[B_FIRST] - 1
-    _lay_dots(rng, cfg[B_DOTS_RANDOM] != 0, t.free_hexes, t.dot_pool, t.dots_fixed, shuf, dots, b.mult)
-    for q in range(2):
-        _deal(rng, q, t.tileset[0], t.nbag[0], sq.bag, sq.bagn, sq.hand, t.hand_size, False, sq.bag)
-        sq.placed_any[q] = 0
-        sq.tokens[q] = cfg[B_TOKENS]
-        sq.captures[q] = 0
-    row[O_FIRST] = first
-    ks[S_CUR] = first
-    ks[S_TURN] = 0
-    ks[S_CONSEC] = 0
-    ks[S_WINNER] = -1
-    ks[S_REASON] = -1
-    ks[S_NFRONT] = 0
-
-
-@hot_inline
-def _kernel_pass(cur, br, sq, row, ks):
-    """Seat cur has no legal move: it loses under no_move = "lose" if it holds tiles, else the
-    pass is counted and the second in a row ends the game by the stalemate score."""
-    has = False
-    for k in range(sq.hand.shape[1]):
-        if sq.hand[cur, k] >= 0:
-            has = True
-    if has and br.cfg[B_NO_MOVE] == 1:
-        ks[S_WINNER] = 1 - cur
-        ks[S_REASON] = E_NO_MOVE
-        return
-    row[O_PASS_A + cur] += 1
-    ks[S_CONSEC] += 1
-    if ks[S_CONSEC] >= 2:
-        ks[S_REASON] = E_STALEMATE
-        return
-    ks[S_CUR] = 1 - cur
-
-
-@hot_inline  # once per decision: no call
-def _kernel_turn(br, b, sq, mv, uf, lk, s, greedy, bot_code, bot_par, rng, row, ks):
-    """One decision of the seat to move (a pass, or a placement or displacement and its
-    consequences: tokens, the board, the link tables, need, the frontier, the refill, the
-    union-find, a completed path); returns True once the game is over (ks[S_REASON] >= 0)."""
-    nbr = br.nbr
-    cur = ks[S_CUR]
-    if ks[S_TURN] >= br.cfg[B_MAX_TURNS]:
-        ks[S_REASON] = E_TURN_CAP
-        return True
-    ks[S_TURN] += 1
-    other = 1 - cur
-    mk, mh, mt, mr = mv.mk, mv.mh, mv.mt, mv.mr
-    if bot_code[cur] == BOT_GREEDY:
-        nm = _gen_moves(br, b, cur, sq.tokens, sq.placed_any, sq.hand, mv.pt, mv.pr, mk, mh, mt, mr)
-    else:
-        nm = 1 if _random_pick(br, b, cur, rng, sq.tokens, sq.placed_any, sq.hand, ks[S_NFRONT], mv.pt, mv.pr, mk,
-                               mh, mt, mr, s) else 0
-    if nm == 0:
-        _kernel_pass(cur, br, sq, row, ks)
-        return ks[S_REASON] >= 0
-    ks[S_CONSEC] = 0
-    i = _greedy_pick(br, b, cur, rng, bot_par[cur], nm, mk, mh, mt, mr, lk, s) if bot_code[cur] == BOT_GREEDY else 0
-    h = mh[i]
-    tl = mt[i]
-    if mk[i] == K_DISPLACE:
-        sq.tokens[cur] -= 1
-        sq.captures[cur] += 1
-        row[O_DISP_A + cur] += 1
-    _set_owner(h, b.towner[h], cur, nbr, b.nown)
-    _put(cur, h, tl, mr[i], br.net_mask, br.emask_t, b.ttype, b.trot, b.towner, b.emask, b.netid, b.netm)
-    if greedy:
-        _relink(h, br.tz, nbr, b.ttype, b.towner, b.emask, b.netid, b.netm, lk)
-    _set_need(h, nbr, b.emask, b.need)
-    sq.placed_any[cur] = 1
-    ks[S_NFRONT] = _frontier_take(h, nbr, b.ttype, b.front, b.fpos, ks[S_NFRONT])  # h leaves, its empty neighbours join
-    _refill(cur, tl, sq.hand, sq.bag, sq.bagn)
-    par = uf[0:3]
-    flg = uf[3:6]
-    if mk[i] == K_DISPLACE:
-        _uf_rebuild(par, flg, br.startm, br.goalm, br.tz, nbr, b.ttype, b.towner, b.emask, b.netid, b.netm)
-    else:
-        _uf_init(h, par, flg, br.startm, br.goalm)
-        _uf_link(h, nbr.shape[0], par, flg, br.tz, nbr, b.ttype, b.towner, b.emask, b.netid, b.netm)
-    js = _uf_joins(h, par, flg, br.tz, b.ttype, b.towner, b.netm)
-    for k in range(2):
-        q = cur if k == 0 else other
-        if (js >> q) & 1:
-            ks[S_WINNER] = q
-            ks[S_REASON] = E_PATH if k == 0 else E_OPP_PATH
-            row[O_COMPLETED] = 1
-            return True
-        # a joined line the transit rule does not count (once per game and seat is enough;
-        # before it is set no such line exists, so it too runs through h)
-        if (js >> (2 + q)) & 1:
-            row[O_TBLOCK_A + q] = 1
-    ks[S_CUR] = other
-    return False
-
-
-@hot_inline
-def _kernel_result(t, b, sq, ks, row, work):
-    """The end of a chunk kernel game: both stalemate scores and chain lengths (work: 5 rows of
-    2 nh + 1 for their searches), the winner of a stalemate or a path win's score, the tallies."""
-    br = t.br
-    nh = br.nbr.shape[0]
-    nn = nh * 2
-    lout = work[4, :2]
-    winner = ks[S_WINNER]
-    reason = ks[S_REASON]
-    for q in range(2):
-        if br.cfg[B_STALE_PATH]:
-            sc = _path_score(q, sq.captures[q], br, b, work[0, :nn], work[1], work[2], work[3, :nh], lout)
-        else:
-            sc = _chain_score(q, sq.captures[q], br, b, work[0, :nn], work[1, :nn], work[3, :nh], lout)
-        row[O_CHAIN_A + q] = lout[0]
-        if reason == E_STALEMATE:
-            row[O_SCORE_A + q] = sc
-    if reason == E_STALEMATE:
-        if row[O_SCORE_A] > row[O_SCORE_B]:
-            winner = 0
-        elif row[O_SCORE_B] > row[O_SCORE_A]:
-            winner = 1
-    elif winner >= 0:
-        row[O_SCORE_A + winner] = t.base_score
-    row[O_WINNER] = winner
-    row[O_REASON] = reason
-    row[O_TURNS] = ks[S_TURN]
 
 
 # ---- pure-Python position (verification, tests, designers) ------------------------------------
@@ -1453,25 +1237,19 @@ def stalemate_score(length: int, captures: int, dot_counts, capture_points: int 
 # ---- Python side: thin wrappers the Game object dispatches to ---------------------------------
 def _bcfg(rules: dict[str, Any]) -> np.ndarray:
     cfg = np.zeros(N_BCFG, np.int64)
-    cfg[B_HAND] = max(hand_sizes(rules, list(SEATS)))  # the chunk kernel's (one size: at the defaults)
     cfg[B_BLOCK_CONNECTED] = rules["block_placement"] == "connected"
-    cfg[B_NO_MOVE] = ("pass", "lose").index(rules["no_move"])
     cfg[B_FIRST] = ("random", "A", "B").index(rules["first_player"])
-    cfg[B_MAX_TURNS] = rules["max_turns"]
-    cfg[B_DOTS_RANDOM] = rules["dots"] == "random"
-    cfg[B_TOKENS] = rules["battle_tokens"]
     cfg[B_ORPHAN] = ("line", "off").index(rules["battle_orphan"])
-    cfg[B_CAPTURE_PTS] = rules["battle_capture_points"]
-    cfg[B_STALE_PATH] = rules["battle_stalemate_length"] == "path"
     return cfg
 
 
 def run(t, codes, par, first_game: int, n_games: int, run_seed: int) -> np.ndarray:
-    """Games of random and greedy seats on the chunk kernel (t: battle_engine.Tables of rules the
-    kernel reads, see game._on_kernel); their result rows (int64[n_games, N_BOUT])."""
-    res = np.zeros((n_games, N_BOUT), np.int64)
-    _battle_play(np.int64(first_game), np.int64(n_games), np.uint64(run_seed), t, codes, par, res)
-    return res
+    """Result rows (int64[n_games, N_BOUT]) of games of random and greedy seats (t:
+    battle_engine.Tables) on battle_engine's chunk loop: the engine drivers' games, one position
+    per chunk (battle_engine.chunk_rows; imported here, since battle_engine imports this module)."""
+    from .battle_engine import chunk_rows
+
+    return chunk_rows(t, codes, par, first_game, n_games, run_seed)
 
 
 COLUMNS = (("winner", O_WINNER, np.int8), ("end_reason", O_REASON, np.int8),

@@ -19,12 +19,13 @@ Sides of a hex: 0 T, 1 TR, 2 BR, 3 B, 4 BL, 5 TL (nbr[h, s] = the neighbour acro
 A heads for column i (battle_goal = "edge") or B's corners, B for column a or A's corners.
 Graph nodes: h*2 (the empty hex h, cost 1 to fill), h*2 + j (network j of the tile on h, cost 0).
 
-The position keeps Race's field names and rows where the rule is the same (hx: ttype, trot,
-towner, emask, need, the frontier, dots, mult; netid; nets row 0 = netm), and Battle's own: nown
-(seat q's tiles next to each hex, hx rows H_NOWN + q), the union-find over line nodes in three
-views (nets rows 1-3: parents, 4-6: start / goal flags; view q < 2 = seat q under the transit
-rule, view 2 = any tile; battle._uf_link), each seat's link table lk (battle._relink: where a
-seat steps from each node), tokens and captures.
+The position has HEXFLOW's shared field names in their order (hx, netid, nets, bag, hand, wit,
+lnk, sq, st, work) and Race's rows where the rule is the same (hx: ttype, trot, towner, emask,
+need, the frontier, dots, mult; netid; nets row 0 = netm), and Battle's own: nown (seat q's tiles
+next to each hex, hx rows H_NOWN + q), the union-find over line nodes in three views (nets rows
+1-3: parents, 4-6: start / goal flags; view q < 2 = seat q under the transit rule, view 2 = any
+tile; battle._uf_link), each seat's link table lnk (battle._relink: where a seat steps from each
+node), tokens and captures. Battle keeps no witness way: wit is empty.
 
 A move is one int64: kind k (0 = place on an empty hex, 1 = displace the opponent tile on h) of
 tile type t in rotation r on hex h is `((k * nh + h) * n_types + t) * 6 + r`; `pass_move`
@@ -39,6 +40,7 @@ import numpy as np
 from numba import njit
 
 from sim import engine
+from sim.rng import game_seed, new_state
 
 from . import battle as BT
 from . import kernel as K
@@ -70,7 +72,7 @@ from .tiles import orientation_tables
 
 # position.st fields after Race's (PATH_OWNER: the seat whose path ended the game, -1 if none)
 PATH_OWNER = race.PATH_OWNER
-DISP_A, DISP_B, TBLOCK_A, TBLOCK_B, LK_ON = range(10, 15)
+DISP_A, DISP_B, TBLOCK_A, TBLOCK_B, LNK_ON = range(10, 15)
 N_ST = 15
 # Battle's hx rows after Race's ten (Race's adj row is unused here): nown of seat 0 and 1
 H_NOWN = 10
@@ -120,7 +122,7 @@ class Tables(NamedTuple):
     goalm: np.ndarray  # int64[2, nh]: goal hexes of each seat
     firstc: np.ndarray  # int64[2, 2]: each seat's starting corners
     corner_any: np.ndarray  # int64[nh]: 1 on the four corners (never displaced)
-    lk0: np.ndarray  # int64[nh * 12]: the empty board's link table (kernel.empty_links)
+    lnk0: np.ndarray  # int64[nh * 12]: the empty board's link table (kernel.empty_links)
     br: BT.Rules  # the tables above that battle.py's helpers read, as one value
 
 
@@ -133,7 +135,8 @@ class Position(NamedTuple):
     nets: np.ndarray  # int64[7, nh * 2]: netm, union-find parents (3 views), flags (3 views)
     bag: np.ndarray  # int64[2, tiles]: each seat's shuffled bag; bag[q, :bagn[q]] still to draw
     hand: np.ndarray  # int64[2, hand_size]: -1 = empty slot
-    lk: np.ndarray  # int64[2, nh * 12]: each seat's link table, kept once st[LK_ON] (greedy reads it)
+    wit: np.ndarray  # int64[2, 2, 0]: Race's witness ways (race.Position.wit); Battle keeps none
+    lnk: np.ndarray  # int64[2, nh * 12]: each seat's link table, kept once st[LNK_ON] (greedy reads it)
     sq: np.ndarray  # int64[4, 2]: per seat bagn, placed_any, tokens, captures
     st: np.ndarray  # int64[N_ST]
     work: np.ndarray  # int64[11, max(max_moves, nh * 2 + 1)]
@@ -193,30 +196,85 @@ def decode(t, move):
 
 
 # ---- the rule functions ---------------------------------------------------------------------
+@K.hot_inline
+def _empty_hex(pos, h):
+    """Hex h's rows of an empty board (no tile, no tile next to it, off the frontier): the one
+    reset of a hex, for a new position and for clearing a finished game in place."""
+    hx = pos.hx
+    for r in (H_TTYPE, H_TROT, H_TOWNER, H_FPOS):
+        hx[r, h] = -1
+    for r in (H_EMASK, H_NEED, H_NOWN, H_NOWN + 1):
+        hx[r, h] = 0
+    for s in range(6):
+        pos.netid[h * 6 + s] = -1
+    pos.nets[N_NETM, h * 2] = 0
+    pos.nets[N_NETM, h * 2 + 1] = 0
+
+
+@K.hot_inline
+def _new_counters(t, pos):
+    """The counters of a game before its set-up: st (no winner, no end, no link tables kept), and
+    per seat bagn, placed_any and captures 0, tokens battle_tokens."""
+    for i in range(N_ST):
+        pos.st[i] = 0
+    pos.st[WINNER] = -1
+    pos.st[REASON] = -1
+    pos.st[PATH_OWNER] = -1
+    for q in range(2):
+        for r in range(4):
+            pos.sq[r, q] = 0
+        pos.sq[Q_TOKENS, q] = t.tokens
+
+
 @njit(cache=True)
 def _blank_position(t):
+    """An empty board before set-up (every array of a Position allocated here). The union-find
+    rows (nets 1-6) need no reset: a hex's nodes are made singletons when a tile is put there."""
     nh = t.nh
     nn = nh * 2
-    hx = np.zeros((N_HX, nh), np.int64)
-    for r in (H_TTYPE, H_TROT, H_TOWNER, H_FPOS):
-        hx[r, :] = -1
-    netid = np.empty(nh * 6, np.int64)
-    netid[:] = -1
-    st = np.zeros(N_ST, np.int64)
-    st[WINNER] = -1
-    st[REASON] = -1
-    st[PATH_OWNER] = -1
-    sq = np.zeros((4, 2), np.int64)
-    sq[Q_TOKENS, :] = t.tokens
-    return Position(hx, netid, np.zeros((7, nn), np.int64), np.empty((2, t.tileset.shape[1]), np.int64),
-                    np.empty((2, t.hand_size), np.int64), np.empty((2, nh * 12), np.int64), sq, st,
-                    np.empty((11, max(t.max_moves, nn + 1)), np.int64))
+    pos = Position(np.zeros((N_HX, nh), np.int64), np.empty(nh * 6, np.int64), np.zeros((7, nn), np.int64),
+                   np.empty((2, t.tileset.shape[1]), np.int64), np.empty((2, t.hand_size), np.int64),
+                   np.zeros((2, 2, 0), np.int64), np.empty((2, nh * 12), np.int64), np.zeros((4, 2), np.int64),
+                   np.zeros(N_ST, np.int64), np.empty((11, max(t.max_moves, nn + 1)), np.int64))
+    for h in range(nh):
+        _empty_hex(pos, h)
+    _new_counters(t, pos)
+    return pos
+
+
+@K.hot
+def _clear(t, pos):
+    """Empty the board of a finished game in place for the next game of a chunk (chunk_rows): the
+    hexes it filled and their neighbours (need, the frontier, nown), the counters. Hexes never
+    empty during a game (a displacement replaces the tile), so no other hex changed; the frontier
+    row is read only below st[NFRONT], the dots are laid and the bags and hands dealt afresh by
+    _set_up, and the work rows carry nothing from one call to the next."""
+    hx = pos.hx
+    for h in range(t.nh):
+        if hx[H_TTYPE, h] < 0:
+            continue
+        for s in range(6):  # the rows a tile changes on its neighbours (a full reset would empty a
+            n = t.nbr[h, s]  # filled neighbour before its own neighbours are reached)
+            if n >= 0:
+                hx[H_NEED, n] = 0
+                hx[H_FPOS, n] = -1
+                hx[H_NOWN, n] = 0
+                hx[H_NOWN + 1, n] = 0
+        _empty_hex(pos, h)
+    _new_counters(t, pos)
 
 
 @njit(cache=True)
 def new_position(t, rng):
-    """Set-up in battle._battle_play's order: coin flip, dots, then each seat's bag and hand."""
     pos = _blank_position(t)
+    _set_up(t, pos, rng)
+    return pos
+
+
+@K.hot
+def _set_up(t, pos, rng):
+    """A game's set-up on an empty board (_blank_position, or _clear), in the order of the first
+    chunk kernel (so the same games): coin flip, dots, then each seat's bag and hand."""
     st = pos.st
     if t.first == K.FIRST_RANDOM:
         st[FIRST] = K.below(rng, np.int64(2))
@@ -229,7 +287,6 @@ def new_position(t, rng):
         pos.hx[H_MULT][h] = t.dot_mult[pos.hx[H_DOTS][h]]
     for q in range(2):  # each seat's own set and hand size (kernel._deal's draws when alike)
         race._deal(rng, q, t, pos)
-    return pos
 
 
 @K.hot
@@ -246,9 +303,16 @@ def _board(pos):
 
 
 @K.hot_inline
-def _gen(t, pos, p, pt, pr, mk, mh, mt, mr):
-    """battle._gen_moves for seat p on the position (every legal move, in its order)."""
-    return BT._gen_moves(t.br, _board(pos), p, pos.sq[Q_TOKENS], pos.sq[Q_PLACED], pos.hand, pt, pr, mk, mh, mt, mr)
+def _moves(pos):
+    """The work rows battle.py's move generators write (battle.Moves: hand pairs, the move list)."""
+    w = pos.work
+    return BT.Moves(w[W_PT], w[W_PR], w[W_MK], w[W_MH], w[W_MT], w[W_MR])
+
+
+@K.hot_inline
+def _gen(t, pos, p, mv):
+    """battle._gen_moves for seat p on the position (every legal move, in its order, into mv)."""
+    return BT._gen_moves(t.br, _board(pos), p, pos.sq[Q_TOKENS], pos.sq[Q_PLACED], pos.hand, mv)
 
 
 @K.hot
@@ -256,10 +320,10 @@ def legal_moves(t, pos, out):
     """Every legal move of the seat to move in battle._gen_moves' order; the pass alone if none."""
     if pos.st[REASON] >= 0:
         return 0
-    w = pos.work
-    k = _gen(t, pos, pos.st[CUR], w[W_PT], w[W_PR], w[W_MK], w[W_MH], w[W_MT], w[W_MR])
+    mv = _moves(pos)
+    k = _gen(t, pos, pos.st[CUR], mv)
     for i in range(k):
-        out[i] = encode(t, w[W_MK, i], w[W_MH, i], w[W_MT, i], w[W_MR, i])
+        out[i] = encode(t, mv.mk[i], mv.mh[i], mv.mt[i], mv.mr[i])
     return K._or_pass(out, k, t.pass_move)
 
 
@@ -284,12 +348,12 @@ def _relink_all(t, pos):
     touches from the board as it is."""
     hx = pos.hx
     for q in range(2):
-        for i in range(t.lk0.shape[0]):
-            pos.lk[q, i] = t.lk0[i]
+        for i in range(t.lnk0.shape[0]):
+            pos.lnk[q, i] = t.lnk0[i]
     for h in range(t.nh):
         if hx[H_TTYPE, h] >= 0:
-            BT._relink(h, t.tz, t.nbr, hx[H_TTYPE], hx[H_TOWNER], hx[H_EMASK], pos.netid, pos.nets[N_NETM], pos.lk)
-    pos.st[LK_ON] = 1
+            BT._relink(h, t.tz, t.nbr, hx[H_TTYPE], hx[H_TOWNER], hx[H_EMASK], pos.netid, pos.nets[N_NETM], pos.lnk)
+    pos.st[LNK_ON] = 1
 
 
 @K.hot
@@ -315,8 +379,8 @@ def apply(t, pos, move, rng):
         pos.st[DISP_A + cur] += 1
     BT._set_owner(h, towner[h], cur, t.nbr, hx[H_NOWN:H_NOWN + 2])
     BT._put(cur, h, tile, r, t.net_mask, t.emask_t, ttype, hx[H_TROT], towner, emask, pos.netid, netm)
-    if pos.st[LK_ON]:
-        BT._relink(h, t.tz, t.nbr, ttype, towner, emask, pos.netid, netm, pos.lk)
+    if pos.st[LNK_ON]:
+        BT._relink(h, t.tz, t.nbr, ttype, towner, emask, pos.netid, netm, pos.lnk)
     BT._set_need(h, t.nbr, emask, hx[H_NEED])
     pos.sq[Q_PLACED][cur] = 1
     pos.st[NFRONT] = K._frontier_take(h, t.nbr, ttype, hx[H_FRONT], hx[H_FPOS], pos.st[NFRONT])
@@ -353,7 +417,7 @@ def stalemate_score(t, pos, q):
     return sc, lout[0]
 
 
-@njit(cache=True)
+@K.hot
 def result(t, pos, capped, res):
     """battle._battle_play's resolution: the stalemate scores, the tallies."""
     winner, reason = K._result_start(res, pos.st[WINNER], pos.st[REASON], capped)
@@ -382,8 +446,8 @@ def result(t, pos, capped, res):
 
 @njit(cache=True)
 def copy_position(t, pos):
-    return Position(pos.hx.copy(), pos.netid.copy(), pos.nets.copy(), pos.bag.copy(), pos.hand.copy(),
-                    pos.lk.copy(), pos.sq.copy(), pos.st.copy(), pos.work)
+    return Position(pos.hx.copy(), pos.netid.copy(), pos.nets.copy(), pos.bag.copy(), pos.hand.copy(), pos.wit,
+                    pos.lnk.copy(), pos.sq.copy(), pos.st.copy(), pos.work)
 
 
 @njit(cache=True)
@@ -397,15 +461,15 @@ def sample_hidden(t, pos, seat, rng):
 def _costs(t, pos, seat):
     """(own, opponent's) completion cost: battle._cost_l on the seats' link tables (its search
     arrays allocated here: `evaluate` runs at search cut-offs, not at every decision)."""
-    if pos.st[LK_ON] == 0:
+    if pos.st[LNK_ON] == 0:
         _relink_all(t, pos)
     hx = pos.hx
     nn = t.nh * 2
     d = np.empty(nn, np.int64)
     dq = np.empty(nn * 12 + 4, np.int64)
-    mine = BT._cost_l(seat, -1, 1, t.startm, t.goalm, pos.lk, t.tz, hx[H_TTYPE], hx[H_TOWNER], pos.nets[N_NETM],
+    mine = BT._cost_l(seat, -1, 1, t.startm, t.goalm, pos.lnk, t.tz, hx[H_TTYPE], hx[H_TOWNER], pos.nets[N_NETM],
                       d, dq)
-    theirs = BT._cost_l(1 - seat, -1, 1, t.startm, t.goalm, pos.lk, t.tz, hx[H_TTYPE], hx[H_TOWNER],
+    theirs = BT._cost_l(1 - seat, -1, 1, t.startm, t.goalm, pos.lnk, t.tz, hx[H_TTYPE], hx[H_TOWNER],
                         pos.nets[N_NETM], d, dq)
     return mine, theirs
 
@@ -437,26 +501,24 @@ def new_scratch(t):
 def _greedy(t, pos, seat, par, s, rng):
     """battle._gen_moves then battle._greedy_pick (par: block_weight, defense, token_cost,
     stalemate_weight); the pass without a legal move."""
-    if pos.st[LK_ON] == 0:
+    if pos.st[LNK_ON] == 0:
         _relink_all(t, pos)
-    w = pos.work
-    mk, mh, mt, mr = w[W_MK], w[W_MH], w[W_MT], w[W_MR]
-    nm = _gen(t, pos, seat, w[W_PT], w[W_PR], mk, mh, mt, mr)
+    mv = _moves(pos)
+    nm = _gen(t, pos, seat, mv)
     if nm == 0:
         return t.pass_move
-    i = BT._greedy_pick(t.br, _board(pos), seat, rng, par, nm, mk, mh, mt, mr, pos.lk, s)
-    return encode(t, mk[i], mh[i], mt[i], mr[i])
+    i = BT._greedy_pick(t.br, _board(pos), seat, rng, par, nm, mv, pos.lnk, s)
+    return encode(t, mv.mk[i], mv.mh[i], mv.mt[i], mv.mr[i])
 
 
 @K.hot_inline
 def _random(t, pos, seat, s, rng):
     """battle._random_pick: uniform over the legal moves; the pass without one."""
-    w = pos.work
-    mk, mh, mt, mr = w[W_MK], w[W_MH], w[W_MT], w[W_MR]
+    mv = _moves(pos)
     if not BT._random_pick(t.br, _board(pos), seat, rng, pos.sq[Q_TOKENS], pos.sq[Q_PLACED], pos.hand, pos.st[NFRONT],
-                           w[W_PT], w[W_PR], mk, mh, mt, mr, s):
+                           mv, s):
         return t.pass_move
-    return encode(t, mk[0], mh[0], mt[0], mr[0])
+    return encode(t, mv.mk[0], mv.mh[0], mv.mt[0], mv.mr[0])
 
 
 @K.hot
@@ -465,6 +527,59 @@ def bot_move(t, pos, seat, code, par, scratch, rng):
     if code == K.BOT_GREEDY:
         return _greedy(t, pos, seat, par, scratch, rng)
     return _random(t, pos, seat, scratch, rng)
+
+
+# ---- the chunk loop ------------------------------------------------------------------------
+# the rule functions as compiled inside the loop (no call per decision: a call hands the tables'
+# and the position's arrays on, which is most of a random decision's cost)
+_apply = K.hot_inline(apply.py_func)
+
+
+@K.hot_inline
+def _turns(t, pos, s, rng, codes, par):
+    """Every decision of one game of random and greedy seats, as the engine's play_game takes
+    them without the pie rule; True if the turn cap (max_turns) ended it."""
+    while pos.st[REASON] < 0:
+        if t.turn_cap > 0 and pos.st[TURN] >= t.turn_cap:
+            return True
+        cur = pos.st[CUR]
+        if codes[cur] == K.BOT_GREEDY:
+            move = bot_move(t, pos, cur, codes[cur], par[cur], s, rng)
+        else:
+            move = _random(t, pos, cur, s, rng)
+        _apply(t, pos, move, rng)
+    return False
+
+
+@K.hot
+def _games(t, pos, s, rng, codes, par, first_game, n_games, run_seed, res):
+    """chunk_rows' games on one position, scratch and generator, without reference counting (a
+    call of a per-game step would count a reference to every array of the tuples it is handed)."""
+    for g in range(n_games):
+        rng[0] = game_seed(run_seed, first_game + g)  # == new_state(game_seed(...))
+        if g > 0:
+            _clear(t, pos)
+        _set_up(t, pos, rng)
+        capped = _turns(t, pos, s, rng, codes, par)
+        result(t, pos, capped, res[g])
+
+
+@njit(cache=True)
+def _play(t, codes, par, first_game, n_games, run_seed, res):
+    """Games first_game .. first_game + n_games - 1 of random and greedy seats (codes, par as
+    engine.bot_arrays gives them) into res[n_games, t.res_width]: the engine drivers' games
+    (sim.engine.play_game without the pie rule) with one position and scratch per chunk, the
+    board cleared in place between games."""
+    _games(t, _blank_position(t), new_scratch(t), new_state(0), codes, par, first_game, n_games, run_seed, res)
+
+
+def chunk_rows(t, codes, par, first_game, n_games, run_seed) -> np.ndarray:
+    """Result rows (by seat) of `_play`'s games."""
+    if not np.isin(codes, (K.BOT_RANDOM, K.BOT_GREEDY)).all():  # _turns plays these two only
+        raise ValueError(f"battle_engine.chunk_rows plays random and greedy seats, not bot codes {codes.tolist()}")
+    res = np.zeros((n_games, t.res_width), np.int64)
+    _play(t, codes, par, np.int64(first_game), np.int64(n_games), np.uint64(run_seed), res)
+    return res
 
 
 engine.implement(Tables, no_alloc=True, new_position=new_position, to_move=to_move, legal_moves=legal_moves,
