@@ -13,9 +13,6 @@ LIMIT_LINES, LIMIT_ARGS = 100, 15
 KNOWN = {
     ("flags/trace.py", "verify"): (105, 1),
     ("hexatile/geometry.py", "build"): (102, 1),
-    ("hexflow/kernel.py", "_new_witness"): (11, 16),
-    ("hexflow/kernel.py", "_place"): (32, 19),
-    ("hexflow/kernel.py", "_random_move"): (68, 18),
 }
 
 
