@@ -1,19 +1,19 @@
-"""The size limits of issue 15 over the game packages: no function over 100 lines or 15
-positional arguments (the measure of tests/function_sizes.py), except the few listed here, each
-a known leftover (docs/rules/hexflow.md, "One copy of the Race rules"). A new function over a limit,
-or a listed one growing, fails; a listed one shrinking under the limit should leave the list."""
+"""The size limits of issue 15 over the game packages: no function over 100 lines or 12
+positional arguments (the measure of tests/function_sizes.py), except the one listed here. A new
+function over a limit, or a listed one growing, fails; a listed one shrinking under the limit
+should leave the list."""
 
 from pathlib import Path
 
 from function_sizes import sizes
 
 ROOT = Path(__file__).resolve().parents[1]
-LIMIT_LINES, LIMIT_ARGS = 100, 15
+LIMIT_LINES, LIMIT_ARGS = 100, 12
 # (file under sim/games, function): (lines, arguments) today
 KNOWN = {
-    ("hexflow/kernel.py", "_new_witness"): (11, 16),
-    ("hexflow/kernel.py", "_place"): (32, 19),
-    ("hexflow/kernel.py", "_random_move"): (68, 18),
+    # inlined into `_join`, which hands it the scratch's rows once: taking the scratch itself per
+    # joined value would count references on its arrays in Hexa-Trex's hottest loop
+    ("hexatrex/join.py", "_join_store"): (33, 13),
 }
 
 

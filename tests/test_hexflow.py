@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.errors import VariantError
-from sim.games.hexflow import GAME
+from sim.games.hexflow import GAME, race
 from sim.games.hexflow import kernel as K
 from sim.games.hexflow.board import BOARD, CORNERS, DEFAULT_DOTS, dots_array, mirror_maps
 from sim.games.hexflow.position import Position
@@ -378,27 +378,25 @@ class KernelBoard:
         r = GAME.resolve_rules(rules or {}, "test")
         self.t = Tables(r)
         self.block_connected = r["block_placement"] == "connected"
-        nh, nn = BOARD.size, 2 * BOARD.size
-        self.ttype = np.full(nh, -1, np.int64)
-        self.trot = np.full(nh, -1, np.int64)
-        self.towner = np.full(nh, -1, np.int64)
-        self.emask = np.zeros(nh, np.int64)
-        self.netid = np.full(nh * 6, -1, np.int64)
-        self.netm = np.zeros(nn, np.int64)
-        self.par = np.arange(nn, dtype=np.int64)
-        self.adj = np.zeros(nh, np.int64)
-        self.need = np.zeros(nh, np.int64)
-        self.front = np.zeros(nh, np.int64)
-        self.pos = np.full(nh, -1, np.int64)
-        self.nfront = 0
-        self.placed_any = np.zeros(2, np.int64)
+        # the board as a Race position (layout.Position, empty), its rows under their names
+        self.rt = race.tables(r)
+        self.p = race._blank_position(self.rt)
+        hx = self.p.hx
+        self.ttype, self.trot, self.towner, self.emask = (hx[k] for k in (race.H_TTYPE, race.H_TROT,
+                                                                         race.H_TOWNER, race.H_EMASK))
+        self.adj, self.need, self.front, self.pos = (hx[k] for k in (race.H_ADJ, race.H_NEED, race.H_FRONT,
+                                                                    race.H_FPOS))
+        self.netid = self.p.netid
+        self.netm, self.par = self.p.nets[0], self.p.nets[1]
+        self.placed_any = self.p.sq[race.Q_PLACED]
         self.mult = np.array([d + 1 if d >= 2 else 0 for d in self.t.dots], dtype=np.int64)
 
+    @property
+    def nfront(self):
+        return int(self.p.st[race.NFRONT])
+
     def place(self, seat, h, t, r):
-        self.nfront = K._place(seat, h, t, r, self.t.nbr, self.t.net_mask, self.t.emask,
-                               self.ttype, self.trot, self.towner, self.emask, self.netid,
-                               self.netm, self.par, self.adj, self.need, self.front, self.pos,
-                               self.nfront)
+        K._place(self.rt, self.p, seat, h, t, r)
         self.placed_any[seat] = 1
 
     def legal(self, seat, h, t, r):
@@ -418,8 +416,7 @@ class KernelBoard:
     def best_path(self, seat):
         nn = 2 * BOARD.size
         a = [np.zeros(nn + 1, np.int64) for _ in range(2)]
-        return K._best_path(CORNERS[seat, 0], CORNERS[seat, 1], self.t.nbr, self.ttype, self.emask,
-                            self.netid, self.netm, self.par, self.mult, a[0], a[1],
+        return K._best_path(self.rt, self.p, CORNERS[seat, 0], CORNERS[seat, 1], self.mult, a[0], a[1],
                             np.zeros(nn, np.int64), np.zeros(BOARD.size, np.int64),
                             np.zeros(nn + 1, np.int64))
 

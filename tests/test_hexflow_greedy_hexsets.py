@@ -113,7 +113,7 @@ def test_cut_arrivals_from_hex_sets_equal_link_table_ones(seed):
                 got = np.zeros((2, 6), np.int64)
                 R._cut_arrivals(h, c1, c2, kb.t.nbr, kb.ttype, kb.emask, kb.netid, kb.netm, sd,
                                 done, dq, want[0], want[1])
-                cost = race._through_cut(rt, pos, sc.g, sc.sd, sc.pn, sc.dq, h, t, r, c1, c2, False, got[0], got[1])
+                cost = race._through_cut(rt, pos, race.CutWork(sc.g, sc.sd, sc.pn, sc.dq), h, t, r, c1, c2, False, got[0], got[1])
                 assert (got == want).all(), (seed, BOARD.names[h], q)
                 assert cost == K._pair_through(nm[t, r, 0], want[0], want[1], h == c1, h == c2)
                 compared += int((want < K.INF).sum())
@@ -147,7 +147,7 @@ def test_cost_through_an_x_cross_on_hex_sets_equals_link_table_search(seed):
                     args = (h, t, r, c1, c2, kb.t.nbr, kb.t.net_mask, kb.t.emask, kb.ttype,
                             kb.emask, kb.netid, kb.netm)
                     want = R._cost_with(*args, d, done, dq)
-                    got = race._through_cut(rt, pos, sc.g, sc.sd, sc.pn, sc.dq, h, t, r, c1, c2, False, a1, a2)
+                    got = race._through_cut(rt, pos, race.CutWork(sc.g, sc.sd, sc.pn, sc.dq), h, t, r, c1, c2, False, a1, a2)
                     assert got == want, (seed, BOARD.names[h], t, r, q)
                     tried += 1
         after = (pos.hx, pos.netid, pos.nets)  # the position restored after every X-Cross tried

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.games.hexflow import kernel as K
+from sim.games.hexflow import race
 from sim.games.hexflow.board import BOARD
 from sim.rng import below, new_state
 from tests.test_hexflow import KernelBoard
@@ -42,13 +43,13 @@ def listed_move(kb: KernelBoard, p: int, hand: np.ndarray, rng) -> tuple[bool, t
 
 
 def kernel_move(kb: KernelBoard, p: int, hand: np.ndarray, rng) -> tuple[bool, tuple]:
-    out = np.zeros(3, np.int64)
+    """race._random_move on the board with this hand (any width: the position and the scratch
+    take its size)."""
     hs = hand.shape[1]
-    ok = K._random_move(p, rng, kb.block_connected, kb.t.corners, kb.t.n_orient, kb.t.rot_of,
-                        kb.t.emask, kb.ttype, kb.adj, kb.need, kb.front, np.int64(kb.nfront),
-                        kb.placed_any, hand, np.zeros(hs * 6, np.int64),
-                        np.zeros(hs * 6, np.int64), np.zeros(NH, np.int64), out)
-    return ok, tuple(int(x) for x in out) if ok else ()
+    s = race.new_scratch(kb.rt)
+    s = s._replace(pt=np.zeros(hs * 6, np.int64), pr=np.zeros(hs * 6, np.int64))
+    ok = race._random_move(kb.rt, kb.p._replace(hand=hand), s, np.int64(p), kb.front, np.int64(kb.nfront), rng)
+    return ok, tuple(int(x) for x in s.mv) if ok else ()
 
 
 def play_both(seed: int, hand_size: int, block_connected: bool) -> int:

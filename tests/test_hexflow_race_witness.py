@@ -1,4 +1,4 @@
-"""HEXFLOW Race: the blocked-player search (_side_order, _way, _new_witness).
+"""HEXFLOW Race: the blocked-player search (kernel._side_order, race._way, race._new_witness).
 
 Which way a witness follows is free (a seat is cut off exactly when no way is left, whatever the
 witnesses were), so _way only has to agree with a plain depth-first search (reach_oracle) on
@@ -13,9 +13,11 @@ from hypothesis import strategies as st
 from numba import njit
 
 from sim.games.hexflow import kernel as K
+from sim.games.hexflow import race
 from sim.games.hexflow.board import BOARD, CORNERS
 from sim.rng import new_state
 from tests.test_hexflow import KernelBoard
+from tests.test_hexflow_race_random import kernel_move
 
 NH = BOARD.size
 NN = 2 * NH
@@ -92,18 +94,20 @@ def side_order(kb: KernelBoard) -> np.ndarray:
 
 
 class Search:
-    """Scratch arrays of the searches, shared as in the kernel (one visit stamp)."""
+    """The searches' work rows of the board's position (race.W_*), shared as in the kernel (one
+    visit stamp)."""
 
-    def __init__(self):
-        self.seen = np.zeros(NN, np.int64)
-        self.stamp = np.zeros(1, np.int64)
-        self.stack = np.zeros(NN * 7, np.int64)
-        self.pn = np.zeros(NN, np.int64)
-        self.ps = np.zeros(NN, np.int64)
+    def __init__(self, kb):
+        w = kb.p.work
+        self.seen = w[race.W_SEEN, :NN]
+        self.stamp = w[race.W_STAMP, :1]
+        self.stack = w[race.W_STACK, :NN * 7]
+        self.pn = w[race.W_PN, :NN]
+        self.ps = w[race.W_PS, :NN]
 
     def way(self, kb, order, q):
-        return K._way(q, CORNERS, order, kb.t.nbr, kb.ttype, kb.emask, kb.netid, kb.netm,
-                      self.seen, self.stamp, self.stack, self.pn, self.ps)
+        assert np.array_equal(order, kb.rt.order)  # the tables' side order steers race._way
+        return race._way(kb.rt, kb.p, q)
 
     def reach(self, kb, q):
         return reach_oracle(CORNERS[q, 0], CORNERS[q, 1], kb.t.nbr, kb.ttype, kb.emask, kb.netid,
@@ -159,15 +163,12 @@ def random_position(seed: int, turns: int, walls: int) -> KernelBoard:
     kb = KernelBoard()
     rng = new_state(np.uint64(seed))
     pick = np.random.default_rng(seed)
-    out = np.zeros(3, np.int64)
     for turn in range(turns):
         p = turn % 2
         hand = pick.integers(0, 11, size=(2, 3)).astype(np.int64)
-        if K._random_move(p, rng, kb.block_connected, kb.t.corners, kb.t.n_orient, kb.t.rot_of,
-                          kb.t.emask, kb.ttype, kb.adj, kb.need, kb.front, np.int64(kb.nfront),
-                          kb.placed_any, hand, np.zeros(18, np.int64), np.zeros(18, np.int64),
-                          np.zeros(NH, np.int64), out):
-            kb.place(p, *(int(x) for x in out))
+        ok, mv = kernel_move(kb, p, hand, rng)
+        if ok:
+            kb.place(p, *mv)
     empty = np.flatnonzero(kb.ttype < 0)
     for h in pick.choice(empty, size=min(walls, len(empty)), replace=False):
         kb.ttype[h] = K.BLOCK  # a wall: no line crosses it
@@ -180,7 +181,7 @@ POSITIONS = (st.integers(0, 2**32), st.integers(0, 60), st.integers(0, 30))
 
 def searchable(seed: int, turns: int, walls: int) -> tuple[KernelBoard, np.ndarray, Search]:
     kb = random_position(seed, turns, walls)
-    return kb, side_order(kb), Search()
+    return kb, side_order(kb), Search(kb)
 
 
 @settings(max_examples=60, deadline=None)
@@ -200,18 +201,15 @@ def test_way_finds_a_way_exactly_when_reach_does(seed, turns, walls):
 @given(*POSITIONS)
 def test_new_witness_stores_the_sides_of_a_way_through_empty_hexes(seed, turns, walls):
     kb, order, srch = searchable(seed, turns, walls)
-    wreq = np.zeros((2, NH), np.int64)
-    wpath = np.zeros((2, NH), np.int64)
-    wlen = np.zeros(2, np.int64)
+    wreq, wpath, wlen = kb.p.wit[0], kb.p.wit[1], kb.p.sq[race.Q_WLEN]
+    wreq[:], wpath[:], wlen[:] = 0, 0, 0
     for q in range(2):
         # a stale witness first: the new one must replace it, not add to it
         stale = np.flatnonzero(kb.ttype < 0)[:3]
         wlen[q] = len(stale)
         wpath[q, :len(stale)] = stale
         wreq[q, stale] = 63
-        found = K._new_witness(q, CORNERS, order, kb.t.nbr, kb.ttype, kb.emask, kb.netid,
-                               kb.netm, srch.seen, srch.stamp, srch.stack, srch.pn, srch.ps, wreq,
-                               wpath, wlen)
+        found = race._new_witness(kb.rt, kb.p, q)
         assert found == (kb.cost(q) < K.INF)
         on = [int(h) for h in wpath[q, :wlen[q]]]
         assert sorted(on) == sorted(np.flatnonzero(wreq[q]))

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from sim.errors import VariantError
 from sim.games.hexflow import GAME
+from sim.games.hexflow import layout as L
 from sim.games.hexflow import tri as T
 from sim.games.hexflow import tri_engine as E
 from sim.games.hexflow.position import TriPosition
@@ -88,6 +89,19 @@ def test_flat_dot_bonus_table():
 
 # ---- scenarios on a side-8 board (centres c3, c4, d3; corners I h1, II a1, III a8) ------------
 
+def _empty_state(rules):
+    """An empty Tri position (layout.Position) of these rules, its tables, and its rows by name
+    (views: kernel._place writes them)."""
+    kt = E.tables(rules)
+    kpos = E._blank_position(kt)
+    hx = kpos.hx
+    rows = dict(ttype=L.H_TTYPE, trot=L.H_TROT, towner=L.H_TOWNER, emask=L.H_EMASK, adj=L.H_ADJ,
+                need=L.H_NEED, front=L.H_FRONT, pos=L.H_FPOS)
+    st_ = {k: hx[v] for k, v in rows.items()}
+    st_.update(netid=kpos.netid, netm=kpos.nets[0], par=kpos.nets[1], tables=kt, position=kpos)
+    return st_, kt, kpos
+
+
 def _state(rules, tiles, dots=None):
     """Kernel state and TriPosition from [(seat, code+rotation, hex)] (placement rules not
     checked: the scenario is drawn, not played)."""
@@ -95,19 +109,11 @@ def _state(rules, tiles, dots=None):
     nh = tb.tb.size
     if dots is None:
         dots = np.zeros(nh, np.int64)
-    st_ = dict(ttype=np.full(nh, -1), trot=np.full(nh, -1), towner=np.full(nh, -1),
-               emask=np.zeros(nh, np.int64), netid=np.full(nh * 6, -1), netm=np.zeros(nh * 2, np.int64),
-               par=np.arange(nh * 2), adj=np.zeros(nh, np.int64), need=np.zeros(nh, np.int64),
-               front=np.zeros(nh, np.int64), pos=np.full(nh, -1))
-    for k in st_:
-        st_[k] = st_[k].astype(np.int64)
+    st_, kt, kpos = _empty_state(rules)
     pos = TriPosition(rules, dots=list(dots))
-    nfront = 0
     for seat, tile, hx in tiles:
         q, h, t, r = pos.seat(seat), pos.hex(hx), TYPE_BY_CODE[tile[:2]], int(tile[2:])
-        nfront = E._place(q, h, t, r, tb.nbr, tb.net_mask, tb.emask, st_["ttype"], st_["trot"],
-                          st_["towner"], st_["emask"], st_["netid"], st_["netm"], st_["par"],
-                          st_["adj"], st_["need"], st_["front"], st_["pos"], nfront)
+        E._place(kt, kpos, q, h, t, r)
         pos.place(q, h, t, r, check=False)
     return tb, st_, pos, np.asarray(dots, np.int64)
 
@@ -117,7 +123,7 @@ def _kernel_resolve(rules, tb, s, dots):
     centre hexes, the winners' mask, the tiebreak level)."""
     t = E.tables(rules)
     pos = E._blank_position(t)
-    for row, key in ((E.H_TTYPE, "ttype"), (E.H_TROT, "trot"), (E.H_TOWNER, "towner"), (E.H_EMASK, "emask")):
+    for row, key in ((L.H_TTYPE, "ttype"), (L.H_TROT, "trot"), (L.H_TOWNER, "towner"), (L.H_EMASK, "emask")):
         pos.hx[row][:] = s[key]
     pos.hx[E.H_DOTS][:] = dots
     pos.netid[:] = s["netid"]
@@ -202,11 +208,7 @@ def test_card_dot_example_10_plus_3_plus_5():
     mult = np.array([bonus(int(d)) for d in dots], np.int64)
     q = 1
     cm = E._centre_mask(tb.corners[q], tb.centres, s["ttype"], s["netm"], s["par"])
-    nn = tbd.size * 2
-    v = E._path_value(tb.corners[q], cm, tb.centres, tb.nbr, s["ttype"], s["emask"], s["netid"],
-                      s["netm"], s["par"], mult, np.empty(nn + 1, np.int64),
-                      np.empty(nn + 1, np.int64), np.zeros(nn, np.int64),
-                      np.zeros(tbd.size, np.int64), np.empty(nn + 1, np.int64))
+    v = E._path_value_of(s["tables"], s["position"], q, cm, mult)
     assert 10 + v == 18
     assert 10 + pos.path_value(q, [bonus(int(d)) for d in dots]) == 18
 
@@ -505,21 +507,14 @@ def test_link_table_and_distance_maps_equal_recomputation(mode, bots):
     placed = 0
     for index in range(4):
         tr = GAME.play_traced(rules, seats_for(GAME, rules, bots), index, 5)
-        ttype, trot, towner = (np.full(nh, -1, np.int64) for _ in range(3))
-        emask, adj, need = (np.zeros(nh, np.int64) for _ in range(3))
-        netid = np.full(nh * 6, -1, np.int64)
-        netm = np.zeros(2 * nh, np.int64)
-        par = np.arange(2 * nh)
-        front, pos = np.empty(nh, np.int64), np.full(nh, -1, np.int64)
+        st_, kt, kpos = _empty_state(rules)
+        ttype, emask, netid, netm = st_["ttype"], st_["emask"], st_["netid"], st_["netm"]
         lnk = tb.lnk0.copy()
-        nfront = 0
         for mv in tr.moves:
             if mv["move"] == "pass":
                 continue
             h, t = names[mv["hex"]], T.TILE_TYPES_BY_NAME[mv["tile"]]
-            nfront = _place(list(tb.seats).index(mv["seat"]), h, t, mv["rotation"], tb.nbr,
-                            tb.net_mask, tb.emask, ttype, trot, towner, emask, netid, netm, par,
-                            adj, need, front, pos, nfront)
+            _place(kt, kpos, list(tb.seats).index(mv["seat"]), h, t, mv["rotation"])
             E._relink(h, tb.nbr, ttype, emask, netid, netm, lnk)
             placed += 1
             assert np.array_equal(lnk, _links_from_scratch(tb.nbr, ttype, emask, netid, netm))

@@ -1,7 +1,8 @@
-"""HEXFLOW's compiled board helpers on loose arrays: placement, the union-find over line
-networks, the witness search, the hex-set and 0-1 searches, the best path, the random bot's
-sampler and greedy's per-hex pieces. Race's rule functions and bots (race.py) call them on its
-Position's rows; Battle (battle.py, battle_engine.py) and Tri-Board (tri_engine.py) share some.
+"""HEXFLOW's compiled board helpers: placement (`_place`) and the best path (`_best_path`) on a
+layout.Position with the mode's tables (t.nbr, t.net_mask, t.emask_t; numba compiles them once
+per mode's position type), and on loose arrays the union-find over line networks, the hex-set
+and 0-1 searches, the link steps and greedy's per-hex pieces. Race (race.py), Tri-Board
+(tri_engine.py) and Battle (battle.py, battle_engine.py) call them.
 
 Board state (NH hexes, index map in board.py) as flat int64 arrays:
   ttype[h]   tile type on hex h, -1 = empty          towner[h]  seat that placed it
@@ -19,8 +20,8 @@ side when both can carry a line there.
 
 Blocked players: each seat keeps one witness way between its corners (per empty hex on it: the
 sides the way enters and leaves by); a placement can only cut a seat off if it breaks it, and
-only then is a way searched again (_way: depth first, heading for the goal by a side order fixed
-per chunk). Which way is kept never changes a game, only how often the search runs.
+only then is a way searched again (race._way: depth first, heading for the goal by a side order
+fixed per rule set). Which way is kept never changes a game, only how often the search runs.
 
 cfg (int64, rules.Tables) indices are the C_* constants below; a result row is one int64 row per
 game (O_* columns).
@@ -33,6 +34,8 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.rng import below, shuffle
+
+from .layout import H_ADJ, H_EMASK, H_FPOS, H_FRONT, H_NEED, H_TOWNER, H_TROT, H_TTYPE, NFRONT
 
 INF = 1 << 20
 BLOCK = 4
@@ -476,73 +479,12 @@ def _side_order(corners, nbr, dist, order):
                 order[q, h * 6 + i] = -1
 
 
-@hot
-def _way(q, corners, order, nbr, ttype, emask, netid, netm, seen, stamp, stack, pn, ps):
-    """Can a line still run from seat q's first corner to its second (through empty hexes and
-    placed lines that fit)? Depth-first with the neighbour order precomputed (_side_order:
-    nearest to the goal popped first). Returns
-    the node reached on the second corner (-1: none); pn/ps hold the way back. Which way it
-    finds is free (any way is a witness); only whether one exists matters."""
-    src = corners[q, 0]
-    dst = corners[q, 1]
-    stamp[0] += 1
-    st = stamp[0]
-    top = 0
-    for j in range(1 if ttype[src] < 0 else 2):
-        u = src * 2 + j
-        if ttype[src] < 0 or netm[u] != 0:
-            stack[top] = u
-            top += 1
-            seen[u] = st
-            pn[u] = -1
-    found = -1
-    while top > 0 and found < 0:
-        top -= 1
-        u = stack[top]
-        h = u >> 1
-        if h == dst:
-            found = u
-        m = 63 if ttype[h] < 0 else netm[u]
-        i = 0
-        s = order[q, h * 6]
-        while i < 6 and s >= 0:
-            if (m >> s) & 1:
-                n = nbr[h, s]
-                v = n * 2
-                if ttype[n] >= 0:
-                    o = (s + 3) % 6
-                    v = n * 2 + netid[n * 6 + o] if (emask[n] >> o) & 1 else -1
-                if v >= 0 and seen[v] != st:
-                    seen[v] = st
-                    pn[v] = u
-                    ps[v] = s
-                    stack[top] = v
-                    top += 1
-            i += 1
-            s = order[q, h * 6 + i] if i < 6 else -1
-    return found
-
-
-@hot
-def _new_witness(q, corners, order, nbr, ttype, emask, netid, netm, seen, stamp, stack, pn, ps,
-                 wreq, wpath, wlen):
-    """Search seat q's witness way anew (_way) and store it: wreq[q, h] = the sides by which it
-    enters and leaves empty hex h (one side on a corner, 0 = not on it); wpath[q, :wlen[q]] lists
-    those hexes, so only they are cleared again. A placement can only cut q off if it breaks the
-    witness, so the search runs again only then. Returns False when q is cut off."""
-    v = _way(q, corners, order, nbr, ttype, emask, netid, netm, seen, stamp, stack, pn, ps)
-    for i in range(wlen[q]):
-        wreq[q, wpath[q, i]] = 0
-    wlen[q] = _witness_of(v, pn, ps, ttype, wreq[q], wpath[q])
-    return v >= 0
-
-
 @hot_inline
 def _witness_of(v, pn, ps, ttype, wreq, wpath):
     """Store the way a search found, ending at node v (pn[x]: the node before x, -1 at the start;
     ps[x]: the side stepped over into x): wreq[h] = the sides by which it enters and leaves each
     empty hex h on it (one side at either end), wpath[:n] those hexes. Returns n (0: v = -1, no
-    way). Race's witness (_new_witness) and Tri-Board's (tri_engine._reach_goal)."""
+    way). Race's witness (race._new_witness) and Tri-Board's (tri_engine._reach_goal)."""
     n = 0
     out = 0
     while v >= 0:
@@ -603,38 +545,33 @@ def _write_tile(h, t, r, net_mask, emask_t, ttype, emask, netm, netid, par):
 
 
 @hot
-def _place(p, h, t, r, nbr, net_mask, emask_t, ttype, trot, towner, emask, netid, netm, par,
-           adj, need, front, pos, nfront):
-    """Put tile (t, r) of seat p on empty hex h; returns the new frontier size."""
-    em = _write_tile(h, t, r, net_mask, emask_t, ttype, emask, netm, netid, par)
-    trot[h] = r
-    towner[h] = p
-    # leave the frontier
-    if pos[h] >= 0:
-        last = front[nfront - 1]
-        front[pos[h]] = last
-        pos[last] = pos[h]
-        pos[h] = -1
-        nfront -= 1
+def _place(t, pos, p, h, tile, r):
+    """Put tile (tile, r) of seat p on empty hex h of a layout.Position (Race's or Tri-Board's:
+    numba compiles it per position type): the tile's rows, the frontier (st[NFRONT]), the
+    neighbours' adjacency and open line ends, and the union of the lines it joins."""
+    hx = pos.hx
+    ttype = hx[H_TTYPE]
+    emask = hx[H_EMASK]
+    netid = pos.netid
+    par = pos.nets[1]
+    em = _write_tile(h, tile, r, t.net_mask, t.emask_t, ttype, emask, pos.nets[0], netid, par)
+    hx[H_TROT, h] = r
+    hx[H_TOWNER, h] = p
+    pos.st[NFRONT] = _frontier_take(h, t.nbr, ttype, hx[H_FRONT], hx[H_FPOS], pos.st[NFRONT])
     for s in range(6):
-        n = nbr[h, s]
+        n = t.nbr[h, s]
         if n < 0:
             continue
         o = (s + 3) % 6
         if ttype[n] < 0:
-            adj[n] += 1
+            hx[H_ADJ, n] += 1
             if (em >> s) & 1:
-                need[n] |= 1 << o
-            if pos[n] < 0:
-                pos[n] = nfront
-                front[nfront] = n
-                nfront += 1
+                hx[H_NEED, n] |= 1 << o
         elif (em >> s) & 1 and (emask[n] >> o) & 1:
             a = _find(par, h * 2 + netid[h * 6 + s])
             b = _find(par, n * 2 + netid[n * 6 + o])
             if a != b:
                 par[a] = b
-    return nfront
 
 
 @hot_inline
@@ -651,11 +588,17 @@ def _connected(c1, c2, ttype, netm, par):
 
 
 @hot
-def _best_path(c1, c2, nbr, ttype, emask, netid, netm, par, mult, stack_n, stack_s, on, hexcnt,
-               best_nodes):
-    """Best-scoring simple path of placed lines from corner c1 to corner c2 (depth-first search
-    over networks, pruned by the dots still reachable). Score = sum of multipliers of the distinct
-    hexes on it; ties go to the shorter path. Returns (score, length, n_nodes in best_nodes)."""
+def _best_path(t, pos, c1, c2, mult, stack_n, stack_s, on, hexcnt, best_nodes):
+    """Best-scoring simple path of placed lines of a layout.Position from corner c1 to corner c2
+    (depth-first search over networks, pruned by the dots still reachable). Score = sum of
+    multipliers of the distinct hexes on it; ties go to the shorter path. Returns (score, length,
+    n_nodes in best_nodes). stack_n, stack_s: int64[nn + 1]; on: int64[nn]; hexcnt: int64[nh]
+    (both all 0 on entry and on return)."""
+    ttype = pos.hx[H_TTYPE]
+    emask = pos.hx[H_EMASK]
+    netid = pos.netid
+    netm = pos.nets[0]
+    par = pos.nets[1]
     nn = netm.shape[0]
     for i in range(nn):
         on[i] = 0
@@ -706,24 +649,23 @@ def _best_path(c1, c2, nbr, ttype, emask, netid, netm, par, mult, stack_n, stack
             advanced = False
             while s < 6:
                 m = netm[u]
-                if (m >> s) & 1:
-                    n = nbr[h, s]
-                    o = (s + 3) % 6
-                    if n >= 0 and ttype[n] >= 0 and (emask[n] >> o) & 1:
-                        v = n * 2 + netid[n * 6 + o]
-                        if on[v] == 0:
-                            if total > best_score or (total == best_score and nhex + 1 < best_len):
-                                stack_s[depth] = s + 1
-                                depth += 1
-                                stack_n[depth] = v
-                                stack_s[depth] = 0
-                                on[v] = 1
-                                if hexcnt[n] == 0:
-                                    nhex += 1
-                                    score += mult[n]
-                                hexcnt[n] += 1
-                                advanced = True
-                                break
+                e = _link(u, s, t.nbr, ttype, emask, netid) if (m >> s) & 1 else -1
+                if e >= 0 and (e & 1) == 0:  # a placed line joins across s
+                    n = e >> 2
+                    v = e >> 1
+                    if on[v] == 0:
+                        if total > best_score or (total == best_score and nhex + 1 < best_len):
+                            stack_s[depth] = s + 1
+                            depth += 1
+                            stack_n[depth] = v
+                            stack_s[depth] = 0
+                            on[v] = 1
+                            if hexcnt[n] == 0:
+                                nhex += 1
+                                score += mult[n]
+                            hexcnt[n] += 1
+                            advanced = True
+                            break
                 s += 1
             if not advanced:
                 # pop u
@@ -897,76 +839,6 @@ def _candidates(p, placed_any, corners, ttype, front, nfront, cand):
 
 
 @hot
-def _random_move(p, rng, block_connected, corners, n_orient, rot_of, emask_t, ttype, adj, need,
-                 front, nfront, placed_any, hand, pt, pr, cand, out):
-    """Uniform over legal (hex, type, rotation): rejection sampling, then exact enumeration.
-
-    The same draws as over _hand_pairs' list (pair i: distinct hand types in hand order, each
-    with its n_orient rotations) and _candidates' hexes, without calling either and with one
-    exit (see _fits). pt[:nt] holds the distinct types, pr[:nt] the list index of each one's
-    first rotation; cand the empty corners before the seat's first tile."""
-    nt = 0
-    npairs = 0
-    for k in range(hand.shape[1]):
-        t = hand[p, k]
-        fresh = t >= 0
-        for k2 in range(k):
-            if hand[p, k2] == t:
-                fresh = False
-        if fresh:
-            pt[nt] = t
-            pr[nt] = npairs
-            nt += 1
-            npairs += n_orient[t]
-    first = placed_any[p] == 0
-    ncand = nfront
-    if first:
-        ncand = 0
-        for k in range(2):
-            if ttype[corners[p, k]] < 0:
-                cand[ncand] = corners[p, k]
-                ncand += 1
-    c0 = corners[p, 0]
-    c1 = corners[p, 1]
-    # 24 tries of a uniform (pair, hex); if all miss, one sweep over every (hex, pair) in the
-    # list's order counts the legal ones and a second walks to a uniformly drawn one. One flat
-    # loop per sweep, left by its condition: nested loops or a break here defeat the pruning.
-    found = False
-    count = 0
-    k = -1
-    for sweep in range(3 if npairs > 0 and ncand > 0 else 0):
-        if sweep == 2:
-            k = below(rng, count) if count > 0 else -1
-        nx = 24 if sweep == 0 else ncand * npairs
-        x = 0
-        while x < nx and not found:
-            if sweep == 0:
-                i = below(rng, npairs)
-                c = below(rng, ncand)
-            else:
-                i = x % npairs
-                c = x // npairs
-            h = cand[c] if first else front[c]
-            t = -1
-            r = -1
-            for j in range(nt):
-                if pr[j] <= i < pr[j] + n_orient[pt[j]]:
-                    t = pt[j]
-                    r = rot_of[t, i - pr[j]]
-            if _fits(ttype[h] < 0, first, h == c0 or h == c1, adj[h], need[h], emask_t[t, r],
-                     t == BLOCK, block_connected):
-                if sweep == 1:
-                    count += 1
-                elif sweep == 0 or k == 0:
-                    out[0] = h
-                    out[1] = t
-                    out[2] = r
-                    found = True
-                k -= 1
-            x += 1
-    return found
-
-@hot
 def _open_ends(c, nbr, ttype, emask, netm, par, need_c):
     """Empty hexes that the lines of the network on corner hex c (with everything joined to it)
     point into; need_c[n] = sides of n facing those line ends. Returns their number, -1 when
@@ -1058,8 +930,8 @@ def path_dots(nodes, npath, mult, dots):
 @hot_inline
 def _frontier_take(h, nbr, ttype, front, fpos, nfront):
     """Hex h was just filled: it leaves the frontier (front[:nfront], fpos[x] = place of x, -1
-    absent) and its empty neighbours join it; returns the new frontier size (_place's rule, for
-    a mode that writes tiles on its own)."""
+    absent) and its empty neighbours join it, in side order; returns the new frontier size
+    (_place's, and Battle's, which writes tiles on its own)."""
     if fpos[h] >= 0:
         last = front[nfront - 1]
         front[fpos[h]] = last

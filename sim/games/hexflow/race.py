@@ -38,11 +38,36 @@ from sim.rng import below, game_seed, new_state, shuffle
 from . import kernel as K
 from . import rules as R
 from .board import DEFAULT_DOTS, board_of, corners_of, non_corner_hexes
+from .layout import (  # noqa: F401  (H_*, Q_*, W_* re-exported: Battle reads them from here)
+    CONSEC,
+    CUR,
+    FIRST,
+    H_ADJ,
+    H_DOTS,
+    H_EMASK,
+    H_FPOS,
+    H_FRONT,
+    H_MULT,
+    H_NEED,
+    H_TOWNER,
+    H_TROT,
+    H_TTYPE,
+    NFRONT,
+    Q_BAGN,
+    Q_BLOCKED,
+    Q_PLACED,
+    TURN,
+    W_SEEN,
+    W_STACK,
+    W_STAMP,
+    Position,
+)
 from .tiles import orientation_tables
 
-# position.st fields (then two counters per seat per tile type from ST_TILES)
-CUR, TURN, CONSEC, WINNER, REASON, PATH_OWNER, FIRST, NFRONT, PASS_A, PASS_B, BLOCKS_A, \
-    BLOCKS_B, ST_TILES = range(13)
+# position.st fields (layout.py's CUR, TURN, CONSEC, FIRST, NFRONT among them; then two counters
+# per seat per tile type from ST_TILES)
+WINNER, REASON, PATH_OWNER = 3, 4, 5
+PASS_A, PASS_B, BLOCKS_A, BLOCKS_B, ST_TILES = range(8, 13)
 # greedy's completion costs are capped at this many hexes when compared (_pair_score)
 COST_CAP = 60
 
@@ -88,34 +113,9 @@ class Tables(NamedTuple):
     onboard: np.ndarray  # int64[nh]: the sides of each hex that face a hex of the board
 
 
-# rows of position.hx, .sq and .work
-H_TTYPE, H_TROT, H_TOWNER, H_EMASK, H_ADJ, H_NEED, H_FRONT, H_FPOS, H_DOTS, H_MULT = range(10)
-Q_BAGN, Q_PLACED, Q_BLOCKED, Q_WLEN = range(4)
-W_SEEN, W_STAMP, W_STACK, W_PN, W_PS = range(5)
-
-
-class Position(NamedTuple):
-    """Few arrays, their rows named (every array of a NamedTuple costs a reference count at
-    every call that passes it). Rows of hx, per hex h:
-      ttype (tile type, -1 empty), trot (rotation), towner (seat that placed it), emask (sides
-      carrying a line), adj (occupied neighbours of an empty hex), need (sides of an empty hex
-      where a neighbour's line ends), front (the frontier: empty hexes next to a tile,
-      front[:st[NFRONT]]), fpos (place of h in front, -1 absent), dots (this game's layout),
-      mult (path multiplier)."""
-
-    hx: np.ndarray  # int64[10, nh]: the H_* rows above
-    netid: np.ndarray  # int64[nh * 6]: network (0 / 1) owning side s of the tile on h
-    nets: np.ndarray  # int64[2, nh * 2]: netm (side mask of network j of the tile on h), par
-    #                   (union-find over networks)
-    bag: np.ndarray  # int64[2, tiles]: each seat's shuffled bag; bag[q, :bagn[q]] still to draw
-    hand: np.ndarray  # int64[2, hand_size]: -1 = empty slot
-    wit: np.ndarray  # int64[2, 2, nh]: wreq, wpath: each seat's witness way (kernel._new_witness)
-    sq: np.ndarray  # int64[4, 2]: per seat bagn, placed_any, blocked (1 once cut off), wlen
-    st: np.ndarray  # int64[ST_TILES + 2 * n_types]: the fields named above
-    # the witness search's work rows (seen, stamp, stack, pn, ps): their contents never carry
-    # from one call to the next (visit marks compare with a stamp that only grows), so copies
-    # share them; the evaluation's hex sets and the result's searches use stack, pn and ps too
-    work: np.ndarray  # int64[5, max(nh * 14, kernel.sets_size(nh))]
+# rows of position.sq and .work beyond the shared ones (layout.py)
+Q_WLEN = 3
+W_PN, W_PS = 3, 4
 
 
 class Scratch(NamedTuple):
@@ -164,11 +164,11 @@ def build_tables(rules: dict[str, Any]) -> Tables:
     order = np.zeros((2, nh * 6), np.int64)
     wit0 = np.zeros((2, 2, nh), np.int64)
     wlen0 = np.zeros(2, np.int64)
-    if rules["blocked_player_loses"]:  # once per rule set: the empty board's ways
-        _empty_witnesses(corners, nbr, dist, order, wit0[0], wit0[1], wlen0)
+    if rules["blocked_player_loses"]:  # the witness search's side order, once per rule set
+        K._side_order(corners, nbr, dist, order)
     greedy = next(b for b in R.BOTS if b.code == K.BOT_GREEDY)
     onboard = np.array([sum(1 << s for s in range(6) if nbr[h, s] >= 0) for h in range(nh)], np.int64)
-    return Tables(
+    t = Tables(
         np.int64(2), np.int64(nh * hs * 6 + 1), np.int64(rules["max_turns"]), np.int64(R.N_OUT),
         np.int64(nh), np.int64(n_types), np.int64(nh * n_types * 6), np.int64(hs),
         np.bool_(rules["block_placement"] == "connected"), np.bool_(rules["blocked_player_loses"]),
@@ -180,28 +180,22 @@ def build_tables(rules: dict[str, Any]) -> Tables:
         non_corner_hexes(cols), order, wit0, wlen0, hand_of, R.dot_multiplier_table(rules),
         np.int64(rules["base_score"]), np.bool_(rules["opponent_corners"] == "reserved"),
         np.bool_(rules["first_tile"] == "onto_board"), onboard)
+    if rules["blocked_player_loses"]:
+        _empty_witnesses(t)  # the empty board's ways, into t.wit0 and t.wlen0
+    return t
 
 
 tables = engine.per_rules(build_tables)
 
 
 @njit(cache=True)
-def _empty_witnesses(corners, nbr, dist, order, wreq0, wpath0, wlen0):
-    nh = nbr.shape[0]
-    nn = nh * 2
-    ttype = np.full(nh, -1, np.int64)
-    emask = np.zeros(nh, np.int64)
-    netid = np.full(nh * 6, -1, np.int64)
-    netm = np.zeros(nn, np.int64)
-    K._side_order(corners, nbr, dist, order)
-    seen = np.zeros(nn, np.int64)
-    stamp = np.zeros(1, np.int64)
-    stack = np.empty(nn * 7, np.int64)
-    pn = np.empty(nn, np.int64)
-    ps = np.empty(nn, np.int64)
+def _empty_witnesses(t):
+    """The empty board's witness ways into t.wit0 and t.wlen0 (built zero; once per rule set)."""
+    pos = _blank_position(t)
     for q in range(2):
-        K._new_witness(q, corners, order, nbr, ttype, emask, netid, netm, seen, stamp, stack, pn, ps,
-                       wreq0, wpath0, wlen0)
+        _new_witness(t, pos, q)
+    t.wit0[:, :, :] = pos.wit
+    t.wlen0[:] = pos.sq[Q_WLEN]
 
 
 # ---- moves ----------------------------------------------------------------------------------
@@ -238,7 +232,7 @@ def _blank_position(t):
     netid = np.empty(nh * 6, np.int64)
     netid[:] = -1
     pos = Position(hx, netid, nets, np.empty((2, t.tileset.shape[1]), np.int64),
-                   np.empty((2, t.hand_size), np.int64), t.wit0.copy(), sq, st,
+                   np.empty((2, t.hand_size), np.int64), t.wit0.copy(), np.empty(0, np.int64), sq, st,
                    np.empty((5, max(nn * 7, K.sets_size(nh))), np.int64))
     pos.work[W_SEEN, :nn] = 0
     pos.work[W_STAMP, 0] = 0
@@ -428,10 +422,7 @@ def _judge_blocked(t, pos, cur, h, tile):
         if req == 0 or (pos.nets[0][h * 2] & req) == req or (pos.nets[0][h * 2 + 1] & req) == req:
             pos.wit[0][q, h] = 0
             continue
-        w = pos.work
-        if not K._new_witness(q, t.corners, t.order, t.nbr, pos.hx[H_TTYPE], pos.hx[H_EMASK], pos.netid,
-                              pos.nets[0], w[W_SEEN], w[W_STAMP], w[W_STACK], w[W_PN], w[W_PS], pos.wit[0],
-                              pos.wit[1], pos.sq[Q_WLEN]):
+        if not _new_witness(t, pos, q):
             pos.sq[Q_BLOCKED][q] = 1
             if q == 0:
                 newly0 = True
@@ -451,6 +442,76 @@ def _judge_blocked(t, pos, cur, h, tile):
 
 
 @K.hot
+def _way(t, pos, q):
+    """Can a line still run from seat q's first corner to its second (through empty hexes and
+    placed lines that fit)? Depth-first with the neighbour order precomputed (t.order,
+    kernel._side_order: nearest to the goal popped first). Returns the node reached on the
+    second corner (-1: none); the work rows pn/ps hold the way back. Which way it finds is free
+    (any way is a witness); only whether one exists matters."""
+    ttype = pos.hx[H_TTYPE]
+    emask = pos.hx[H_EMASK]
+    netm = pos.nets[0]
+    order = t.order
+    w = pos.work
+    seen = w[W_SEEN]
+    stack = w[W_STACK]
+    pn = w[W_PN]
+    ps = w[W_PS]
+    src = t.corners[q, 0]
+    dst = t.corners[q, 1]
+    w[W_STAMP, 0] += 1
+    st = w[W_STAMP, 0]
+    top = 0
+    for j in range(1 if ttype[src] < 0 else 2):
+        u = src * 2 + j
+        if ttype[src] < 0 or netm[u] != 0:
+            stack[top] = u
+            top += 1
+            seen[u] = st
+            pn[u] = -1
+    found = -1
+    while top > 0 and found < 0:
+        top -= 1
+        u = stack[top]
+        h = u >> 1
+        if h == dst:
+            found = u
+        m = 63 if ttype[h] < 0 else netm[u]
+        i = 0
+        s = order[q, h * 6]
+        while i < 6 and s >= 0:  # the order lists only sides with a neighbour
+            if (m >> s) & 1:
+                e = K._link(u, s, t.nbr, ttype, emask, pos.netid)
+                v = e >> 1 if e >= 0 else -1
+                if v >= 0 and seen[v] != st:
+                    seen[v] = st
+                    pn[v] = u
+                    ps[v] = s
+                    stack[top] = v
+                    top += 1
+            i += 1
+            s = order[q, h * 6 + i] if i < 6 else -1
+    return found
+
+
+@K.hot
+def _new_witness(t, pos, q):
+    """Search seat q's witness way anew (_way) and store it: wreq[q, h] = the sides by which it
+    enters and leaves empty hex h (one side on a corner, 0 = not on it); wpath[q, :wlen[q]] lists
+    those hexes, so only they are cleared again (pos.wit = wreq, wpath; wlen = sq[Q_WLEN]). A
+    placement can only cut q off if it breaks the witness, so the search runs again only then.
+    Returns False when q is cut off."""
+    v = _way(t, pos, q)
+    wreq = pos.wit[0]
+    wpath = pos.wit[1]
+    wlen = pos.sq[Q_WLEN]
+    for i in range(wlen[q]):
+        wreq[q, wpath[q, i]] = 0
+    wlen[q] = K._witness_of(v, pos.work[W_PN], pos.work[W_PS], pos.hx[H_TTYPE], wreq[q], wpath[q])
+    return v >= 0
+
+
+@K.hot
 def apply(t, pos, move, rng):
     """One decision of the seat to move; Race draws nothing here (a hand refills from the top
     of the seat's shuffled bag)."""
@@ -463,10 +524,7 @@ def apply(t, pos, move, rng):
         return
     pos.st[CONSEC] = 0
     h, tile, r = decode(t, move)
-    hx = pos.hx
-    pos.st[NFRONT] = K._place(cur, h, tile, r, t.nbr, t.net_mask, t.emask_t, hx[H_TTYPE], hx[H_TROT],
-                              hx[H_TOWNER], hx[H_EMASK], pos.netid, pos.nets[0], pos.nets[1], hx[H_ADJ],
-                              hx[H_NEED], hx[H_FRONT], hx[H_FPOS], pos.st[NFRONT])
+    K._place(t, pos, cur, h, tile, r)
     pos.sq[Q_PLACED][cur] = 1
     pos.st[ST_TILES + cur * t.n_types + tile] += 1
     if tile == K.BLOCK:
@@ -504,9 +562,8 @@ def path_nodes(t, pos, nodes):
     nn = nh * 2
     pn = pos.work[W_PN]
     ps = pos.work[W_PS]
-    return K._best_path(t.corners[q, 0], t.corners[q, 1], t.nbr, pos.hx[H_TTYPE], pos.hx[H_EMASK], pos.netid,
-                        pos.nets[0], pos.nets[1], pos.hx[H_MULT], pn[:nn + 1], pn[nn + 1:2 * nn + 2], ps[:nn],
-                        ps[nn:nn + nh], nodes)
+    return K._best_path(t, pos, t.corners[q, 0], t.corners[q, 1], pos.hx[H_MULT], pn[:nn + 1],
+                        pn[nn + 1:2 * nn + 2], ps[:nn], ps[nn:nn + nh], nodes)
 
 
 @K.hot
@@ -566,7 +623,7 @@ def result(t, pos, capped, res):
 @njit(cache=True)
 def copy_position(t, pos):
     return Position(pos.hx.copy(), pos.netid.copy(), pos.nets.copy(), pos.bag.copy(), pos.hand.copy(),
-                    pos.wit.copy(), pos.sq.copy(), pos.st.copy(), pos.work)
+                    pos.wit.copy(), pos.lnk, pos.sq.copy(), pos.st.copy(), pos.work)
 
 
 @njit(cache=True)
@@ -704,6 +761,49 @@ class GreedyTurn(NamedTuple):
     open1: np.int64
     n_cut_front: np.int64
     danger_now: np.bool_
+    w_block: np.float64  # the bot's block_weight and defense
+    defense: np.float64
+
+
+class TurnWork(NamedTuple):
+    """The scratch arrays `_greedy_turn` fills (Scratch's fields of these names), as one small
+    tuple: with the whole Scratch (each of its arrays, and its two trial positions', an argument
+    of the compiled function) its compile took about a third longer."""
+
+    pt: np.ndarray
+    pr: np.ndarray
+    pe: np.ndarray
+    g: np.ndarray
+    maps: np.ndarray
+    sd: np.ndarray
+    crit: np.ndarray
+    cnt: np.ndarray
+    need_c: np.ndarray
+    gx: np.ndarray
+
+
+class CutWork(NamedTuple):
+    """`_through_cut`'s scratch arrays: the board's hex sets g, the searches' costs sd, a copy of
+    the union-find pc (int64[NN]) and the hex sets of the board with the tile g2 (Scratch's g,
+    sd, pn, dq; one small tuple for the reason TurnWork gives: half as long again with Scratch)."""
+
+    g: np.ndarray
+    sd: np.ndarray
+    pc: np.ndarray
+    g2: np.ndarray
+
+
+class HexCosts(NamedTuple):
+    """What `_greedy_hex` works out once per candidate hex h for its hand pairs: whether a tile
+    there leaves each player's cost as it is (same_m, same_o), each player's cost avoiding h
+    (ex_m, ex_o) and whether a tile on h leaves p in danger (dang_h)."""
+
+    h: np.int64
+    same_m: np.bool_
+    same_o: np.bool_
+    ex_m: np.int64
+    ex_o: np.int64
+    dang_h: np.bool_
 
 
 @K.hot
@@ -723,21 +823,21 @@ def _greedy_move(t, pos, s, front, nfront, p, rng, w_block, defense):
     cands, ncand = K._candidates(p, pos.sq[Q_PLACED], t.corners, pos.hx[H_TTYPE], front, nfront, s.cand)
     if npairs == 0 or ncand == 0:
         return False
-    g = _greedy_turn(t, pos, p, npairs, s.pt, s.pr, s.pe, s.g, s.maps, s.sd, s.crit, s.cnt, s.need_c, s.gx)
+    w = TurnWork(s.pt, s.pr, s.pe, s.g, s.maps, s.sd, s.crit, s.cnt, s.need_c, s.gx)
+    g = _greedy_turn(t, pos, p, npairs, w, w_block, defense)
     best = -1e18
     nbest = np.int64(0)
     for ci in range(ncand):
-        best, nbest = _greedy_hex(t, pos, s, g, cands[ci], rng, w_block, defense, best, nbest)
+        best, nbest = _greedy_hex(t, pos, s, g, cands[ci], rng, best, nbest)
     return nbest > 0
 
 
 @K.hot
-def _greedy_turn(t, pos, p, npairs, pt, pr, pe, g, maps, sd, crit, cnt, need_c, gx):
-    """A turn's maps (maps: from p's corners, then the opponent's), the hexes on every cheapest
-    way of each seat (crit), the open line ends of p's corner networks (need_c) and p's cut hexes
-    (gx, `_cut_hexes`); every search on the board as it is now, as hex sets (g). The scratch
-    arrays (Scratch's fields of these names) are passed one by one: with the whole Scratch (each
-    of its arrays an argument of the compiled function) its compile took about a third longer."""
+def _greedy_turn(t, pos, p, npairs, w, w_block, defense):
+    """A turn's maps (w.maps: from p's corners, then the opponent's), the hexes on every cheapest
+    way of each seat (w.crit), the open line ends of p's corner networks (w.need_c) and p's cut
+    hexes (w.gx, `_cut_hexes`); every search on the board as it is now, as hex sets (w.g)."""
+    pt, pr, pe, g, maps, sd, crit, cnt, need_c, gx = w
     ttype = pos.hx[H_TTYPE]
     netm = pos.nets[0]
     par = pos.nets[1]
@@ -763,7 +863,7 @@ def _greedy_turn(t, pos, p, npairs, pt, pr, pe, g, maps, sd, crit, cnt, need_c, 
     n_cut_front = _cut_hexes(t, pos, p, Dm, g, sd, crit, gx)
     return GreedyTurn(p, npairs, cm1, cm2, t.corners[o, 0], t.corners[o, 1], Dm, Do, min(Dm, COST_CAP),
                       min(Do, COST_CAP), open0, open1, n_cut_front,
-                      n_cut_front > 0 or open0 == 1 or open1 == 1)
+                      n_cut_front > 0 or open0 == 1 or open1 == 1, w_block, defense)
 
 
 @K.hot_inline
@@ -798,7 +898,7 @@ def _cut_hexes(t, pos, p, Dm, g, sd, crit, gx):
 
 
 @K.hot_inline
-def _greedy_hex(t, pos, s, g, h, rng, w_block, defense, best, nbest):
+def _greedy_hex(t, pos, s, g, h, rng, best, nbest):
     """Score every legal hand pair on candidate hex h and keep the best in s.mv (best, nbest: the
     best score so far and how many moves share it; returned updated)."""
     hx = pos.hx
@@ -821,7 +921,7 @@ def _greedy_hex(t, pos, s, g, h, rng, w_block, defense, best, nbest):
     # a hex off every cheapest way of both players and off the own corner networks' ends: all
     # legal moves there score the same
     if g.Dm < K.INF and g.Do < K.INF and s.need_c[0, h] == 0 and s.need_c[1, h] == 0 and same_m and same_o:
-        return _keep_any(t, pos, s, g, h, legal, rng, defense, best, nbest)
+        return _keep_any(t, pos, s, g, h, legal, rng, best, nbest)
     # the cost of each player's cheapest way that avoids h
     ex_m = s.gx[0, h]
     # own cut hexes open to the opponent after a tile on h (h itself is filled)
@@ -833,6 +933,7 @@ def _greedy_hex(t, pos, s, g, h, rng, w_block, defense, best, nbest):
     ex_o = g.Do
     if s.crit[1, h]:
         ex_o = K._bfs_sets(g.co1, g.co2, h, s.g, s.sd, K.STOP)
+    x = HexCosts(h, same_m, same_o, ex_m, ex_o, dang_h)
     # s.carr[0:2] / s.carr[2:4] hold the arrivals around h for own / opponent's ways once set
     cut_m = np.bool_(False)
     cut_o = np.bool_(False)
@@ -841,15 +942,14 @@ def _greedy_hex(t, pos, s, g, h, rng, w_block, defense, best, nbest):
         r = s.pr[i]
         if not (legal >> i) & 1:
             continue
-        th_m, th_o, cut_m, cut_o = _pair_costs(t, pos, s, g, h, tile, r, same_m, same_o, ex_m, ex_o, cut_m,
-                                               cut_o)
-        sc = _pair_score(t, pos, s, g, h, tile, r, th_m, th_o, ex_m, ex_o, dang_h, w_block, defense)
+        th_m, th_o, cut_m, cut_o = _pair_costs(t, pos, s, g, x, tile, r, cut_m, cut_o)
+        sc = _pair_score(t, pos, s, g, x, tile, r, th_m, th_o)
         best, nbest = _keep_best(s, rng, sc, best, nbest, h, tile, r)
     return best, nbest
 
 
 @K.hot_inline
-def _keep_any(t, pos, s, g, h, legal, rng, defense, best, nbest):
+def _keep_any(t, pos, s, g, h, legal, rng, best, nbest):
     """The legal moves on h (bits of `legal`) all score the same: 0, or -defense if p is in
     danger or a tile on h opens one of p's cut hexes to the opponent. Kept as one draw among all
     moves sharing the best score (returns best, nbest updated)."""
@@ -867,7 +967,7 @@ def _keep_any(t, pos, s, g, h, legal, rng, defense, best, nbest):
         if n >= 0 and ttype[n] < 0 and adj[n] == 0 and s.gx[1, n] == 1:
             dn = True
     if dn:
-        v0 = -defense
+        v0 = -g.defense
     pick = -1
     if v0 > best:
         best = v0
@@ -891,11 +991,13 @@ def _keep_any(t, pos, s, g, h, legal, rng, defense, best, nbest):
 
 
 @K.hot_inline
-def _pair_costs(t, pos, s, g, h, tile, r, same_m, same_o, ex_m, ex_o, cut_m, cut_o):
+def _pair_costs(t, pos, s, g, x, tile, r, cut_m, cut_o):
     """Each player's cheapest way through tile (tile, r) on h, from the maps' arrivals (s.arr);
     where h is a cut of a player's ways the maps may route through h itself, so the cost through
     the tile is taken from maps that avoid h (or searched, `_through_cut`; cut_m / cut_o: those
-    arrivals are in s.carr already). Returns (own, opponent's, cut_m, cut_o)."""
+    arrivals are in s.carr already; h, same_*, ex_*: the HexCosts x). Returns (own, opponent's,
+    cut_m, cut_o)."""
+    h = x.h
     arr = s.arr
     th_m = K.INF
     th_o = K.INF
@@ -903,44 +1005,45 @@ def _pair_costs(t, pos, s, g, h, tile, r, same_m, same_o, ex_m, ex_o, cut_m, cut
         m = t.net_mask[tile, r, j]
         if m == 0:
             continue
-        if not same_m:
+        if not x.same_m:
             v = K._pair_through(m, arr[0], arr[1], h == g.cm1, h == g.cm2)
             if v < th_m:
                 th_m = v
-        if not same_o:
+        if not x.same_o:
             v = K._pair_through(m, arr[2], arr[3], h == g.co1, h == g.co2)
             if v < th_o:
                 th_o = v
     one_line = t.net_mask[tile, r, 1] == 0
-    if ex_m >= K.INF and th_m > 0:
-        th_m = _through_cut(t, pos, s.g, s.sd, s.pn, s.dq, h, tile, r, g.cm1, g.cm2, cut_m, s.carr[0], s.carr[1])
+    cw = CutWork(s.g, s.sd, s.pn, s.dq)
+    if x.ex_m >= K.INF and th_m > 0:
+        th_m = _through_cut(t, pos, cw, h, tile, r, g.cm1, g.cm2, cut_m, s.carr[0], s.carr[1])
         cut_m = cut_m or one_line
-    if ex_o >= K.INF and th_o > 0:
-        th_o = _through_cut(t, pos, s.g, s.sd, s.pn, s.dq, h, tile, r, g.co1, g.co2, cut_o, s.carr[2], s.carr[3])
+    if x.ex_o >= K.INF and th_o > 0:
+        th_o = _through_cut(t, pos, cw, h, tile, r, g.co1, g.co2, cut_o, s.carr[2], s.carr[3])
         cut_o = cut_o or one_line
     return th_m, th_o, cut_m, cut_o
 
 
 @K.hot_inline
-def _pair_score(t, pos, s, g, h, tile, r, th_m, th_o, ex_m, ex_o, dang_h, w_block, defense):
-    """Greedy's score of a move from both players' costs after it (th_*: through the tile, ex_*:
-    around h): a win 1e12, completing the opponent's path -1e12, cutting itself off -1e10 (-1e9
+def _pair_score(t, pos, s, g, x, tile, r, th_m, th_o):
+    """Greedy's score of a move on x.h from both players' costs after it (th_*: through the
+    tile, x.ex_*: around h): a win 1e12, completing the opponent's path -1e12, cutting itself off -1e10 (-1e9
     with the opponent cut off too), an auto-win cut 1e10 (1e4 when blocked players do not
     lose), else w_block x the opponent's cost gained + its own saved (each capped at COST_CAP),
-    less `defense` when the move leaves p in danger (`_corner_danger`, or dang_h)."""
+    less `defense` when the move leaves p in danger (`_corner_danger`, or x.dang_h)."""
     if th_m == 0:
         return 1e12
     if th_o == 0:
         return -1e12
-    my_n = min(th_m, ex_m)
-    op_n = min(th_o, ex_o)
+    my_n = min(th_m, x.ex_m)
+    op_n = min(th_o, x.ex_o)
     if my_n >= K.INF:
         return -1e10 if op_n < K.INF else -1e9
     if op_n >= K.INF and g.Do < K.INF:
         return 1e10 if t.blocked_loses else 1e4
-    sc = w_block * (min(op_n, COST_CAP) - g.do_c) + (g.dm_c - my_n)
-    if dang_h or _corner_danger(t, pos, s, g, h, tile, r):
-        sc -= defense
+    sc = g.w_block * (min(op_n, COST_CAP) - g.do_c) + (g.dm_c - my_n)
+    if x.dang_h or _corner_danger(t, pos, s, g, x.h, tile, r):
+        sc -= g.defense
     return sc
 
 
@@ -996,14 +1099,14 @@ def _keep_best(s, rng, sc, best, nbest, h, tile, r):
 
 
 @K.hot
-def _through_cut(t, pos, g, sd, pc, g2, h, tile, r, c1, c2, mapped, a1, a2):
+def _through_cut(t, pos, w, h, tile, r, c1, c2, mapped, a1, a2):
     """Exact cost c1 -> c2 through tile (tile, r) on cut hex h: from a1, a2 (arrivals over the
     board's hex sets g, filled here unless `mapped`) for a one-line tile. An X-Cross, whose two
     lines a way may both use, is searched: its lines join the union-find sets they touch in pc
     (int64[NN], a copy of the position's), the board with it goes to hex sets in g2
     (int64[sets_size(NH)] at least), and the board is restored (as the reference _cost_with in
-    tests/hexflow_reference.py); sd receives the searches' costs. The scratch arrays are passed
-    one by one, as for `_greedy_turn` (with the whole Scratch its compile took half as long again)."""
+    tests/hexflow_reference.py); sd receives the searches' costs (g, sd, pc, g2: the CutWork w)."""
+    g, sd, pc, g2 = w
     hx = pos.hx
     ttype = hx[H_TTYPE]
     emask = hx[H_EMASK]
@@ -1181,6 +1284,88 @@ def _lookahead(t, pos, seat, par, s, rng):
     return mg
 
 
+@K.hot
+def _random_move(t, pos, s, p, front, nfront, rng):
+    """The random bot's move for seat p into s.mv (hex, type, rotation), uniform over legal
+    (hex, type, rotation) with the hexes front[:nfront] after p's first tile: rejection
+    sampling, then exact enumeration. False if there is none.
+
+    The same draws as over kernel._hand_pairs' list (pair i: distinct hand types in hand order,
+    each with its n_orient rotations) and kernel._candidates' hexes, without calling either and
+    with one exit (see kernel._fits). s.pt[:nt] holds the distinct types, s.pr[:nt] the list
+    index of each one's first rotation; s.cand the empty corners before the seat's first tile."""
+    hand = pos.hand
+    ttype = pos.hx[H_TTYPE]
+    adj = pos.hx[H_ADJ]
+    need = pos.hx[H_NEED]
+    n_orient = t.n_orient
+    corners = t.corners
+    pt = s.pt
+    pr = s.pr
+    cand = s.cand
+    out = s.mv
+    nt = 0
+    npairs = 0
+    for k in range(hand.shape[1]):
+        tile = hand[p, k]
+        fresh = tile >= 0
+        for k2 in range(k):
+            if hand[p, k2] == tile:
+                fresh = False
+        if fresh:
+            pt[nt] = tile
+            pr[nt] = npairs
+            nt += 1
+            npairs += n_orient[tile]
+    first = pos.sq[Q_PLACED, p] == 0
+    ncand = nfront
+    if first:
+        ncand = 0
+        for k in range(2):
+            if ttype[corners[p, k]] < 0:
+                cand[ncand] = corners[p, k]
+                ncand += 1
+    c0 = corners[p, 0]
+    c1 = corners[p, 1]
+    # 24 tries of a uniform (pair, hex); if all miss, one sweep over every (hex, pair) in the
+    # list's order counts the legal ones and a second walks to a uniformly drawn one. One flat
+    # loop per sweep, left by its condition: nested loops or a break here defeat the pruning.
+    found = False
+    count = 0
+    k = -1
+    for sweep in range(3 if npairs > 0 and ncand > 0 else 0):
+        if sweep == 2:
+            k = below(rng, count) if count > 0 else -1
+        nx = 24 if sweep == 0 else ncand * npairs
+        x = 0
+        while x < nx and not found:
+            if sweep == 0:
+                i = below(rng, npairs)
+                c = below(rng, ncand)
+            else:
+                i = x % npairs
+                c = x // npairs
+            h = cand[c] if first else front[c]
+            tt = -1
+            r = -1
+            for j in range(nt):
+                if pr[j] <= i < pr[j] + n_orient[pt[j]]:
+                    tt = pt[j]
+                    r = t.rot_of[tt, i - pr[j]]
+            if K._fits(ttype[h] < 0, first, h == c0 or h == c1, adj[h], need[h], t.emask_t[tt, r],
+                       tt == K.BLOCK, t.block_connected):
+                if sweep == 1:
+                    count += 1
+                elif sweep == 0 or k == 0:
+                    out[0] = h
+                    out[1] = tt
+                    out[2] = r
+                    found = True
+                k -= 1
+            x += 1
+    return found
+
+
 @K.hot_inline
 def _random_bot(t, pos, seat, s, rng):
     """The random bot: kernel._random_move on the position's arrays (the bots' first tile under
@@ -1188,9 +1373,7 @@ def _random_bot(t, pos, seat, s, rng):
     if t.first_onto and pos.sq[Q_PLACED][seat] == 0:
         return _uniform_legal(t, pos, s, rng)
     front, nfront = _frontier(t, pos, seat, s)
-    ok = K._random_move(seat, rng, t.block_connected, t.corners, t.n_orient, t.rot_of, t.emask_t,
-                        pos.hx[H_TTYPE], pos.hx[H_ADJ], pos.hx[H_NEED], front, nfront,
-                        pos.sq[Q_PLACED], pos.hand, s.pt, s.pr, s.cand, s.mv)
+    ok = _random_move(t, pos, s, seat, front, nfront, rng)
     if not ok:
         return t.pass_move
     return encode(t, s.mv[0], s.mv[1], s.mv[2])

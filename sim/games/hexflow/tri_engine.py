@@ -36,16 +36,15 @@ from sim.rng import below
 from . import kernel as K
 from . import race
 from .kernel import _best_path, _critical, _find, _lay_dots, _link, _pair_through, _place, _six
+from .layout import Position  # Tri's fields: layout.py (wit int64[ns, nh], lnk int64[nh * 12])
 from .race import (
     H_ADJ,
     H_DOTS,
     H_EMASK,
-    H_FPOS,
     H_FRONT,
     H_MULT,
     H_NEED,
     H_TOWNER,
-    H_TROT,
     H_TTYPE,
     Q_BAGN,
     Q_BLOCKED,
@@ -129,24 +128,6 @@ class Tables(NamedTuple):
     dot_bonus: np.ndarray  # int64[6]: a path's flat bonus by dots (rules.dot_bonuses)
     base_score: np.int64  # rules.base_score: what a win is worth before the dot bonuses
     wit0: np.ndarray  # int64[ns, nh]: each seat's witness way on the empty board (position.wit at the set-up)
-
-
-class Position(NamedTuple):
-    """Race's layout (race.Position) with Tri's per-seat rows. Rows of hx, per hex h: ttype,
-    trot, towner, emask, adj, need, front (front[:st[NFRONT]]), fpos, dots, mult (race.H_*)."""
-
-    hx: np.ndarray  # int64[10, nh]
-    netid: np.ndarray  # int64[nh * 6]: network (0 / 1) owning side s of the tile on h
-    nets: np.ndarray  # int64[2, nh * 2]: netm (side mask of network j of the tile on h), par
-    bag: np.ndarray  # int64[ns, tiles]: each seat's shuffled bag; bag[q, :bagn[q]] still to draw
-    hand: np.ndarray  # int64[ns, hand_size]: -1 = empty slot, WILD = the Wildcard
-    wit: np.ndarray  # int64[ns, nh]: each seat's witness way to a centre hex, by the sides it uses
-    #                  on each empty hex (0: off the way; `_reach_goal`)
-    lnk: np.ndarray  # int64[nh * 12]: link table (kernel._link per node and side), kept up to
-    #                  date tile by tile once st[LINKED] (the greedy's and evaluate's first use)
-    sq: np.ndarray  # int64[N_Q, ns]: per seat bagn, placed_any, blocked, passes, Blocks, Wildcards
-    st: np.ndarray  # int64[N_ST]: the fields named above
-    work: np.ndarray  # int64[N_W, max(nh * 24 + 4, 3 * hand_size * 70)]: the W_* rows
 
 
 class Scratch(NamedTuple):
@@ -495,22 +476,6 @@ def _standing(q, c, centres, dist, points, dots, ttype, towner, netm, par):
 
 
 @K.hot
-def _path_value(c, cmask, centres, nbr, ttype, emask, netid, netm, par, mult, sn, ss, on, hc, bn):
-    """Best sum of mult over a simple line path from corner hex c to any reached centre hex."""
-    best = 0
-    for k in range(centres.shape[0]):
-        if (cmask >> k) & 1:
-            if centres[k] == c:
-                v = mult[c]
-            else:
-                v, _, _ = _best_path(c, centres[k], nbr, ttype, emask, netid, netm, par, mult, sn,
-                                     ss, on, hc, bn)
-            if v > best:
-                best = v
-    return best
-
-
-@K.hot
 def _fits(p, h, nopt, nblk, corner_owner, need, emask_t, od, orr, fit):
     """How many of the turn's options seat p may place on frontier hex h (empty, next to a
     tile): every Block option (nblk, 0 when Blocks must connect) plus the others whose line
@@ -613,36 +578,38 @@ def _random_fallback(t, pos, s, p, rng, nopt):
 
 
 @K.hot
-def _ends_after(p, h, t, r, first, corners, nbr, ttype, emask, netid, netm, par, net_mask, end, ne):
-    """Open line ends of p's corner network after tile (t, r) lands on h (end: kernel._open_ends'
+def _ends_after(t, pos, p, h, d, r, first, end, ne):
+    """Open line ends of p's corner network after tile (d, r) lands on h (end: kernel._open_ends'
     map before it, ne: its count)."""
+    ttype = pos.hx[H_TTYPE]
+    nbr = t.nbr
     if first:
         k = 0
         for j in range(2):
-            m = net_mask[t, r, j]
+            m = t.net_mask[d, r, j]
             for s in range(6):
                 if (m >> s) & 1 and nbr[h, s] >= 0 and ttype[nbr[h, s]] < 0:
                     k += 1
         return k
     if end[h] == 0:
         return ne
-    c = corners[p]
+    par = pos.nets[1]
+    netm = pos.nets[0]
+    c = t.corners[p]
     r0 = _find(par, c * 2) if netm[c * 2] != 0 else -5
     r1 = _find(par, c * 2 + 1) if netm[c * 2 + 1] != 0 else -5
     k = ne - 1
     for j in range(2):
-        m = net_mask[t, r, j]
+        m = t.net_mask[d, r, j]
         if m == 0:
             continue
         joined = False
         for s in range(6):
-            if (m >> s) & 1:
-                n = nbr[h, s]
-                o = (s + 3) % 6
-                if n >= 0 and ttype[n] >= 0 and (emask[n] >> o) & 1:
-                    rr = _find(par, n * 2 + netid[n * 6 + o])
-                    if rr == r0 or rr == r1:
-                        joined = True
+            e = _link(h * 2, s, nbr, ttype, pos.hx[H_EMASK], pos.netid) if (m >> s) & 1 else -1
+            if e >= 0 and (e & 1) == 0:  # a placed line across s
+                rr = _find(par, e >> 1)
+                if rr == r0 or rr == r1:
+                    joined = True
         if joined:
             for s in range(6):
                 if (m >> s) & 1:
@@ -697,6 +664,7 @@ def _greedy_move(t, pos, s, p, rng, block_weight, defense):
     # from rng) is skipped without its opponents' searches. Float rounding is monotone, so the
     # bound summed in the score's order never undercuts the score.
     prune = block_weight >= 0.0 and defense >= 0.0
+    g = GreedyTurn(p, nopt, first, ne, prune, defense)
     bestsc = -1e18
     nbest = 0
     nfront = pos.st[NFRONT]
@@ -711,7 +679,7 @@ def _greedy_move(t, pos, s, p, rng, block_weight, defense):
             h = hx[H_FRONT][i]
             if hx[H_NEED][h] == 0 and not block_opt:
                 continue
-        bestsc, nbest = _greedy_hex(t, pos, s, p, h, rng, nopt, first, ne, prune, defense, bestsc, nbest)
+        bestsc, nbest = _greedy_hex(t, pos, s, g, h, rng, bestsc, nbest)
     return nbest > 0
 
 
@@ -747,10 +715,26 @@ def _greedy_maps(t, pos, s, p, block_weight):
         s.wq[q] = block_weight if dmin[q] < dmin[p] or dmin[q] <= 2 else 0.25 * block_weight
 
 
+class GreedyTurn(NamedTuple):
+    """What the greedy works out once a turn (`_greedy_move`) and reads at every candidate hex:
+    the seat p, its options (s.ot, s.od, s.orr[:nopt]), whether this is its first tile, the open
+    line ends of its corner network (ne), whether the score bound prunes, and `defense`."""
+
+    p: np.int64
+    nopt: np.int64
+    first: np.bool_
+    ne: np.int64
+    prune: np.bool_
+    defense: np.float64
+
+
 @K.hot_inline
-def _greedy_hex(t, pos, s, p, h, rng, nopt, first, ne, prune, defense, bestsc, nbest):
-    """Score every option of the turn on candidate hex h and keep the best (bestsc, nbest: the
-    best score so far and how many options share it; returned updated)."""
+def _greedy_hex(t, pos, s, g, h, rng, bestsc, nbest):
+    """Score every option of the turn (g) on candidate hex h and keep the best (bestsc, nbest:
+    the best score so far and how many options share it; returned updated)."""
+    p = g.p
+    first = g.first
+    prune = g.prune
     ns = t.n_seats
     hx = pos.hx
     # _legal's test of the hex itself, once for all the options
@@ -786,7 +770,7 @@ def _greedy_hex(t, pos, s, p, h, rng, nopt, first, ne, prune, defense, bestsc, n
             return bestsc, nbest
     have_opp = False
     nd = hx[H_NEED][h]
-    for k in range(nopt):
+    for k in range(g.nopt):
         d = s.od[k]
         r = s.orr[k]
         if not ((not t.block_connected) if d == BLOCK else (first or (t.emask_t[d, r] & nd) != 0)):
@@ -811,17 +795,21 @@ def _greedy_hex(t, pos, s, p, h, rng, nopt, first, ne, prune, defense, bestsc, n
                 for j in range(2):
                     via = min(via, _pair_through(t.net_mask[d, r, j], theirs, cen, h == t.corners[q], at2))
                 s.newc[q] = min(via, wo[q])
-        sc = _option_score(t, pos, s, p, h, d, r, first, ne, defense)
+        sc = _option_score(t, pos, s, g, h, d, r)
         bestsc, nbest = _keep_best(s, rng, sc, bestsc, nbest, h, k)
     return bestsc, nbest
 
 
 @K.hot_inline
-def _option_score(t, pos, s, p, h, d, r, first, ne, defense):
+def _option_score(t, pos, s, g, h, d, r):
     """The greedy's score of type d in rotation r on h, once s.newc[:ns] holds every seat's new
     completion cost: a win 1e9 (less 1e6 per opponent it completes too), else -own cost +
     weighted opponents' (each capped at 30), -1e8 if it hands a win over, less `defense` for
     the open line ends it leaves p's corner network."""
+    p = g.p
+    first = g.first
+    ne = g.ne
+    defense = g.defense
     ns = t.n_seats
     if s.newc[p] == 0:
         sc = 1e9
@@ -841,9 +829,7 @@ def _option_score(t, pos, s, p, h, d, r, first, ne, defense):
         sc -= 1e8
     ea = ne  # a tile off the corner network's open ends leaves them as they are
     if first or s.endm[h] != 0:
-        hx = pos.hx
-        ea = _ends_after(p, h, d, r, first, t.corners, t.nbr, hx[H_TTYPE], hx[H_EMASK], pos.netid, pos.nets[0],
-                         pos.nets[1], t.net_mask, s.endm, ne)
+        ea = _ends_after(t, pos, p, h, d, r, first, s.endm, ne)
     if ea == 0:
         sc -= 3.0 * defense
     elif ea == 1:
@@ -959,12 +945,22 @@ def _contest(t, members, pts, ndh):
 
 @K.hot
 def _path_value_of(t, pos, q, cmask, mult):
-    """_path_value of seat q's corner with the position's arrays and the work rows."""
+    """Best sum of mult over a simple line path from seat q's corner to any centre hex its lines
+    reach (cmask: bit k for centres[k]; kernel._best_path on the work rows)."""
     nn = t.nh * 2
     w = pos.work
-    return _path_value(t.corners[q], cmask, t.centres, t.nbr, pos.hx[H_TTYPE], pos.hx[H_EMASK], pos.netid,
-                       pos.nets[0], pos.nets[1], mult, w[W_SN][:nn + 1], w[W_SS][:nn + 1], w[W_ON][:nn],
-                       w[W_HC][:t.nh], w[W_BN][:nn + 1])
+    c = t.corners[q]
+    best = 0
+    for k in range(t.centres.shape[0]):
+        if (cmask >> k) & 1:
+            if t.centres[k] == c:
+                v = mult[c]
+            else:
+                v, _, _ = _best_path(t, pos, c, t.centres[k], mult, w[W_SN][:nn + 1], w[W_SS][:nn + 1],
+                                     w[W_ON][:nn], w[W_HC][:t.nh], w[W_BN][:nn + 1])
+            if v > best:
+                best = v
+    return best
 
 
 @K.hot_inline
@@ -1143,9 +1139,7 @@ def apply(t, pos, move, rng):
     pos.st[CONSEC] = 0
     h, wild, tile, r = decode(t, move)
     hx = pos.hx
-    pos.st[NFRONT] = _place(cur, h, tile, r, t.nbr, t.net_mask, t.emask_t, hx[H_TTYPE], hx[H_TROT], hx[H_TOWNER],
-                            hx[H_EMASK], pos.netid, pos.nets[0], pos.nets[1], hx[H_ADJ], hx[H_NEED],
-                            hx[H_FRONT], hx[H_FPOS], pos.st[NFRONT])
+    _place(t, pos, cur, h, tile, r)
     if pos.st[LINKED]:
         _relink(h, t.nbr, hx[H_TTYPE], hx[H_EMASK], pos.netid, pos.nets[0], pos.lnk)
     pos.sq[Q_PLACED][cur] = 1
