@@ -2,7 +2,8 @@
 cache, 1-vs-2-worker scaling and per-chunk overhead of the runner. Writes reports/bench.json.
 Plug-in games named by HEXSIM_GAMES are benched like the package's own.
 
-Usage: python -m sim.bench [--seconds S] [--only GAME] [--no-compile] [--out FILE]
+Usage: python -m sim.bench [--seconds S] [--only GAME] [--modes M,...] [--no-compile] [--no-scaling]
+                           [--out FILE]
 Timing is done here, never in unit tests.
 """
 
@@ -260,7 +261,10 @@ def main(argv=None) -> int:
     ap.add_argument("--repeats", type=int, default=9,
                     help="timed calls per figure, one per round; each figure keeps its fastest")
     ap.add_argument("--only", default=None, help="one game")
+    ap.add_argument("--modes", default=None,
+                    help="only these modes (comma-separated labels, e.g. tri2p,race) of the game(s)")
     ap.add_argument("--no-compile", action="store_true", help="skip the empty-cache compile timing")
+    ap.add_argument("--no-scaling", action="store_true", help="skip the 1-vs-2-worker run")
     ap.add_argument("--scaling-games", type=int, default=0,
                     help="games for the 1-vs-2-worker run (default: 20 s of greedy play)")
     ap.add_argument("--out", default="reports/bench.json")
@@ -269,6 +273,10 @@ def main(argv=None) -> int:
                           "processor": platform.processor() or platform.machine()},
               "games": {}}
     names = [args.only] if args.only else games.listed()
+    wanted = set(args.modes.split(",")) if args.modes else None
+
+    def modes(game: Game) -> list:
+        return [(label, rules) for label, rules in game.modes() if wanted is None or label in wanted]
     figures = []  # (game name, key, rules, bot)
     for name in names:
         game = games.get(name)
@@ -283,7 +291,7 @@ def main(argv=None) -> int:
             print(f"{name}: compile with an empty cache {entry['compile_seconds_empty_cache']} s"
                   f"{detail}", flush=True)
         figures += [(name, f"{label}/{bot}", game.resolve_rules(rules, "bench"), bot)
-                    for label, rules in game.modes() for bot in bench_bots(game)]
+                    for label, rules in modes(game) for bot in bench_bots(game)]
     # every figure of every game in rounds (see rates): drift hits them all alike
     timed = rates([(games.get(name), rules, bot) for name, _, rules, bot in figures], args.seconds,
                   args.repeats)
@@ -295,7 +303,7 @@ def main(argv=None) -> int:
     # the search bot against greedy, where a game and mode offer it (issue: an mcts row per mode)
     for name in names:
         game = games.get(name)
-        for label, overrides in game.modes():
+        for label, overrides in modes(game):
             rules = game.resolve_rules(overrides, "bench")
             s = mcts_seats(game, rules)
             if s is None:
@@ -319,7 +327,7 @@ def main(argv=None) -> int:
                 result["games"][name][f"{label}/lookahead_vs_greedy"] = r
                 print(f"{name:9s} {label:12s} lookahead vs greedy {r['games_per_second']:>8,.1f} games/s per core",
                       flush=True)
-    if "hexflow" in names:
+    if "hexflow" in names and not args.no_scaling:
         g = games.get("hexflow")
         gps = result["games"]["hexflow"].get("race/greedy", {}).get("games_per_second", 2000)
         n = args.scaling_games or int(max(2000, gps * 20))

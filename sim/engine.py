@@ -20,13 +20,17 @@ from sim.interface import (  # noqa: F401  (re-exported: a game's one import)
     FIRST_SEAT,
     FUNCTIONS,
     HEADER,
+    OPTIONAL,
     PER_DECISION,
+    PER_PLAYOUT,
     REC_W,
     SCORES,
     TURNS,
     WINNER,
     apply,
     bot_move,
+    copy_fields,
+    copy_into,
     copy_position,
     evaluate,
     implement,
@@ -38,6 +42,7 @@ from sim.interface import (  # noqa: F401  (re-exported: a game's one import)
     sample_hidden,
     to_move,
     uniform_move,
+    winner,
 )
 from sim.rng import below, game_seed, new_state
 
@@ -261,6 +266,19 @@ def outcome(tables, pos, capped):
 @njit(cache=True)
 def copy_of(tables, pos):
     return copy_position(tables, pos)
+
+
+@njit(cache=True)
+def copied_into(tables, dst, src):
+    """copy_into from Python: whether src was copied into dst in place (False: the game has no
+    in-place copy)."""
+    return copy_into(tables, dst, src)
+
+
+@njit(cache=True)
+def winner_of(tables, pos):
+    res = np.zeros(tables.res_width, np.int64)
+    return winner(tables, pos, res)
 
 
 @njit(cache=True)

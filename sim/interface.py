@@ -25,6 +25,18 @@ and implements these compiled functions for its own tables type (`implement` reg
     apply(tables, pos, move, rng)                  plays a move; chance events (draws, dice) use rng
     result(tables, pos, capped, res)               writes one result row (below)
     copy_position(pos) -> position                 an independent copy
+    copy_into(tables, dst, src) -> bool            optional: copies src into dst in place (dst
+                                                   a copy of a position of the same tables) and
+                                                   returns True, or returns False where it cannot
+                                                   and the caller takes copy_position(src); the
+                                                   search copies its root into one position per
+                                                   move this way. By default False; `copy_fields`
+                                                   is the generic in-place copy a game may give
+    winner(tables, pos, res) -> seat               optional: result's winner alone (seat, -1 for
+                                                   a draw) of a finished game, all the search's
+                                                   playouts ask; res is a result row it may
+                                                   write. By default result(tables, pos, False,
+                                                   res) then res[WINNER]
     sample_hidden(tables, pos, seat, rng)          redraws, in place, everything `seat` cannot see
                                                    (bags, hands, deck order) consistently with
                                                    what it has seen; a no-op for open games
@@ -86,7 +98,7 @@ BOT_UNIFORM = -1
 HEADER = ("n_seats", "max_moves", "turn_cap", "res_width")
 FUNCTIONS = ("new_position", "to_move", "legal_moves", "apply", "result", "copy_position",
              "sample_hidden", "evaluate", "new_scratch", "bot_move")
-OPTIONAL = ("new_position_at",)
+OPTIONAL = ("new_position_at", "copy_into", "winner")
 
 
 # ---- the generic rule functions: bodies come from each game through `implement` -------------
@@ -118,6 +130,14 @@ def copy_position(tables, pos):
     raise NotImplementedError("compiled only")
 
 
+def copy_into(tables, dst, src):
+    raise NotImplementedError("compiled only")
+
+
+def winner(tables, pos, res):
+    raise NotImplementedError("compiled only")
+
+
 def sample_hidden(tables, pos, seat, rng):
     raise NotImplementedError("compiled only")
 
@@ -139,6 +159,8 @@ _IMPLEMENTED: dict[type, dict[str, Callable]] = {}
 
 
 PER_DECISION = ("to_move", "legal_moves", "apply", "bot_move")
+# the optional functions the search calls at every iteration (sim/search.py)
+PER_PLAYOUT = ("copy_into", "winner")
 
 
 def implement(tables_cls: type, *, no_alloc: bool = False, **functions: Callable) -> None:
@@ -153,7 +175,9 @@ def implement(tables_cls: type, *, no_alloc: bool = False, **functions: Callable
     no arrays, nor does anything they call: the drivers then call them without numba's
     reference counting (they must be compiled with `_nrt=False` themselves). With reference
     counting, every call adds and drops a reference to each array in the tables, position and
-    scratch; for a game with dozens of arrays that costs more per decision than its rules."""
+    scratch; for a game with dozens of arrays that costs more per decision than its rules. The
+    promise covers `copy_into` and `winner` too where the game gives them (`PER_PLAYOUT`: the
+    search calls them at every iteration); their defaults allocate and keep the counting."""
     missing = sorted(set(FUNCTIONS) - set(functions))
     extra = sorted(set(functions) - set(FUNCTIONS) - set(OPTIONAL))
     if missing or extra:
@@ -168,17 +192,35 @@ def implement(tables_cls: type, *, no_alloc: bool = False, **functions: Callable
         return isinstance(t, types.BaseNamedTuple) and t.instance_class is tables_cls
 
     for name, fn in functions.items():
-        options = {"_nrt": False} if no_alloc and name in PER_DECISION else {}
+        options = {"_nrt": False} if no_alloc and name in PER_DECISION + PER_PLAYOUT else {}
         label = f"forward_{name}.{tables_cls.__module__.replace('.', '_')}.{tables_cls.__qualname__}"
         overload(_GENERIC[name], jit_options=options, strict=False)(_forwarder(fn, is_mine, label))
+    _defaults(tables_cls, functions, is_mine)
+
+
+def _defaults(tables_cls: type, functions: dict, is_mine: Callable) -> None:
+    """The optional functions a game did not give, as `OPTIONAL`'s documentation says."""
+    where = f"{tables_cls.__module__.replace('.', '_')}.{tables_cls.__qualname__}"
     if "new_position_at" not in functions:
         setup = functions["new_position"]
-        label = f"forward_new_position_at.{tables_cls.__module__.replace('.', '_')}.{tables_cls.__qualname__}"
 
         def ov_at(t, rng, game_index):
             if is_mine(t):
-                return _named(lambda t, rng, game_index: setup(t, rng), label)
+                return _named(lambda t, rng, game_index: setup(t, rng), f"forward_new_position_at.{where}")
         overload(new_position_at, strict=False)(ov_at)
+    if "copy_into" not in functions:
+        def ov_copy(t, dst, src):
+            if is_mine(t):
+                return _named(lambda t, dst, src: False, f"default_copy_into.{where}")
+        overload(copy_into, strict=False)(ov_copy)
+    if "winner" not in functions:
+        def ov_winner(t, pos, res):
+            if is_mine(t):
+                def impl(t, pos, res):
+                    result(t, pos, False, res)
+                    return res[WINNER]
+                return _named(impl, f"default_winner.{where}")
+        overload(winner, strict=False)(ov_winner)
 
 
 def _named(impl: Callable, label: str) -> Callable:
@@ -241,3 +283,48 @@ def uniform_move(tables, pos, rng, buf):
     if k == 0:
         return -1
     return buf[below(rng, k)]
+
+
+def _copy_arrays(dst, src):
+    raise NotImplementedError("compiled only")
+
+
+def _copy_source(i: int, ndim: int) -> str:
+    """Field i of src into dst's, as loops over its ndim axes (numba copies an array in place,
+    without reference counting, only elementwise: no slice assignment, no reshape worth its
+    call); skipped where both are one buffer, an array a position's copies share on purpose."""
+    idx = ", ".join(f"i{k}" for k in range(ndim))
+    lines = [f"    d, s = dst[{i}], src[{i}]", "    if d.ctypes.data != s.ctypes.data:"]
+    for k in range(ndim):
+        lines.append("    " * (k + 2) + f"for i{k} in range(d.shape[{k}]):")
+    lines.append("    " * (ndim + 2) + f"d[{idx}] = s[{idx}]")
+    return "\n".join(lines) + "\n"
+
+
+@overload(_copy_arrays, jit_options={"_nrt": False})
+def _ov_copy_arrays(dst, src):
+    """`_copy_source` for every field of a NamedTuple of arrays, written out for the position's
+    type (numba cannot loop over the fields of a heterogeneous tuple pairwise)."""
+    if not isinstance(dst, types.BaseNamedTuple) or dst != src:
+        return None
+    for name, ty in zip(dst.fields, dst.types, strict=True):
+        if not isinstance(ty, types.Array):
+            raise TypeError(f"copy_fields: field {name} of {dst} is not an array")
+    body = "".join(_copy_source(i, ty.ndim) for i, ty in enumerate(dst.types))
+    scope: dict = {}
+    exec(f"def copy_arrays(dst, src):\n{body}", scope)  # noqa: S102  (source built from the type)
+    return scope["copy_arrays"]
+
+
+@njit(cache=True, _nrt=False)
+def copy_fields(tables, dst, src):
+    """The generic `copy_into` for a position that is a NamedTuple of arrays whose
+    `copy_position` copies every array but those it shares with the original on purpose (work
+    rows): every array of src into dst's, in place, where they are not one buffer; returns True. dst
+    must be a copy (copy_position) of a position of the same tables, so it shares what src
+    shares. A game whose copy does more (Hexa-Trex's gives the copy its own id in a store the
+    copies share) keeps the default copy_into or writes its own. Returns a flag, not dst: a
+    position returned from a function compiled without reference counting would reach its
+    caller without the reference the caller then drops."""
+    _copy_arrays(dst, src)
+    return True

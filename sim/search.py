@@ -3,8 +3,9 @@
 Single-observer ISMCTS (Cowling, Powley and Whitehouse 2012, "Information Set Monte Carlo Tree
 Search"): the tree holds the searching seat's information set; every iteration
 
-1. copies the real position and redraws what the seat cannot see (`sample_hidden`), so the search
-   plans over many consistent worlds and never reads the opponent's hand or the bag's order;
+1. copies the real position (into the one position of the move where the game copies in place,
+   `copy_into`) and redraws what the seat cannot see (`sample_hidden`), so the search plans over
+   many consistent worlds and never reads the opponent's hand or the bag's order;
 2. selects by UCT among the children whose moves are legal in this world, counting each such
    child's availability (the subset-armed bandit of the paper: a child is scored against the
    number of times it could have been chosen, not its parent's visits), plus a progressive bias
@@ -16,8 +17,9 @@ Search"): the tree holds the searching seat's information set; every iteration
    over `legal_moves` for a game without one) or its greedy bot, to the end or `rollout_depth`
    decisions, where the game's own evaluation scores the position (a logistic of
    `evaluate / eval_scale`);
-5. backs up one value per seat (max-n: each seat's node statistics hold that seat's reward), so
-   three- and four-player games search without pretending to be two-player zero-sum.
+5. backs up one value per seat (max-n: each seat's node statistics hold that seat's reward; a
+   finished rollout asks the game only for its `winner`), so three- and four-player games search
+   without pretending to be two-player zero-sum.
 
 Chance (bag draws, dice, card draws) happens inside `apply` from the game's generator, so every
 iteration samples it afresh: children are keyed by move only (open loop). The budget is counted
@@ -41,16 +43,16 @@ from sim.games.base import Bot, Param
 # registered its overloads in this process the two readings no longer unify
 from sim.interface import (
     BOT_UNIFORM,
-    WINNER,
     apply,
     bot_move,
+    copy_into,
     copy_position,
     evaluate,
     legal_moves,
-    result,
     sample_hidden,
     to_move,
     uniform_move,
+    winner,
 )
 from sim.rng import below, next_u64
 
@@ -167,6 +169,16 @@ def _child(tree, node, move):
 
 # inline="always" on the steps of a search: fewer compile passes (see sim/engine.py, `choose`)
 @njit(cache=True, inline="always")
+def _world_copy(tables, pos, root, used):
+    """The position an iteration plays in: pos itself, a fresh copy of root, while unused; then
+    root copied into it in place where the game can (`copy_into`), else another copy_position
+    (the game's copies in the order they were always made: one per iteration)."""
+    if used and not copy_into(tables, pos, root):
+        return copy_position(tables, root)
+    return pos
+
+
+@njit(cache=True, inline="always")
 def _prior(tables, tree, node, pos, mover, par, scratch, rng):
     """The greedy move at `node` (-1 if it is deeper than `prior_depth` or greedy gave none): asked
     once, in the world of the first iteration that selects from the node, then kept."""
@@ -220,8 +232,7 @@ def _score(tables, tree, pos, finished, scale):
     the game's evaluation where the rollout stopped early."""
     s = tables.n_seats
     if finished:
-        result(tables, pos, False, tree.res)
-        w = tree.res[WINNER]
+        w = winner(tables, pos, tree.res)
         for i in range(s):
             tree.reward[i] = (1.0 if i == w else 0.0) if w >= 0 else 1.0 / s
     else:
@@ -266,8 +277,9 @@ def _search(tables, root, seat, par, scratch, tree, rng):
     tree.size[0] = 0
     tree.hnode[:] = -1
     _add(tree, -1, -1, -1)
-    for _ in range(int(par[P_ITER])):
-        pos = copy_position(tables, root)
+    pos = copy_position(tables, root)
+    for it in range(int(par[P_ITER])):
+        pos = _world_copy(tables, pos, root, it > 0)
         sample_hidden(tables, pos, seat, rng)
         node = 0
         expanded = False
@@ -340,13 +352,16 @@ def _halving_move(tables, root, seat, par, scratch, tree, rng):
         rounds += 1
     per_round = int(par[P_ITER]) // rounds
     scale, bias = par[P_SCALE], par[P_PRIOR]
+    pos = copy_position(tables, root)
+    used = False
     while n > 1:
         worlds = max(1, per_round // n)
         for _ in range(worlds):
             seed = next_u64(rng)
             for i in range(n):
                 tree.world[0] = seed
-                pos = copy_position(tables, root)
+                pos = _world_copy(tables, pos, root, used)
+                used = True
                 sample_hidden(tables, pos, seat, tree.world)
                 apply(tables, pos, tree.cand[i], tree.world)
                 finished = _rollout(tables, pos, par, scratch, tree, tree.world)

@@ -14,6 +14,9 @@ For n games of one rule set and seat line-up it checks:
 - termination: every game ends with a declared end reason and at least one turn;
 - the traced replay of sampled games equals their chunk row (same moves in both kernels);
 - `verify_trace`: every move legal and every piece conserved, checked by the position API;
+- the engine's optional functions (an engine game): at every decision of the sampled games
+  `copy_into` (where the game copies in place) gives the position `copy_position` gives, and at
+  each game's end `winner` is the result row's winner;
 - drawing: `Game.draw` of a traced game writes a PNG;
 - the Parquet round trip: the rows as the runner writes them read back identical;
 - `report_metrics` on the stored table: well-formed rows (a metric name, then successes of n or
@@ -110,6 +113,7 @@ def check_game(game: Game, variant, bots: Sequence[str | SeatBot] | str | None =
                     f"game {i}: traced {key}={trace.row[key]!r} but chunk gave {a[key][i]!r}")
             assert len(trace.moves) > 0
             game.verify_trace(trace)
+            check_copy_and_winner(game, rules, seats, int(i), run_seed)
             if draw and k == 0:
                 check_draw(game, trace, Path(tmp) / "trace.png")
         if table:
@@ -118,6 +122,54 @@ def check_game(game: Game, variant, bots: Sequence[str | SeatBot] | str | None =
     if warm:
         check_warm(game)
     return a
+
+
+def replayed_positions(game: Game, rules, seats, game_index: int, run_seed: int):
+    """(tables, [position before each decision ..., the final position]) of one game, replayed
+    through the engine functions from its traced decisions; None for a game (or mode) whose rules
+    are not engine functions."""
+    from sim import engine
+    from sim.rng import game_seed
+
+    got = game.engine_replay(rules, seats, game_index, run_seed)
+    if got is None:
+        return None
+    t, rec = got
+    seed = game_seed(np.uint64(run_seed), np.int64(game_index))
+    pos, rng = engine.start_at(t, np.uint64(seed), np.int64(game_index))
+    out = []
+    for seat, move, state in rec:
+        if move == engine.SWAP_MOVE:
+            continue
+        out.append(engine.copy_of(t, pos))
+        rng[0] = np.int64(state).view(np.uint64)
+        engine.play(t, pos, np.int64(move), rng)
+    out.append(pos)
+    return t, out
+
+
+def check_copy_and_winner(game: Game, rules, seats, game_index: int, run_seed: int) -> None:
+    """`copy_into` of every position of one game into a copy of another position of it gives the
+    position `copy_position` gives (every field; where the game has no in-place copy, nothing),
+    and `winner` at the game's end is the result row's (a game that ends by the turn cap has no
+    winner to check: `winner` is asked of finished games only)."""
+    from sim import engine
+
+    got = replayed_positions(game, rules, seats, game_index, run_seed)
+    if got is None:
+        return
+    t, positions = got
+    dst = engine.copy_of(t, positions[0])
+    for k, pos in enumerate(positions):
+        if not engine.copied_into(t, dst, pos):
+            break
+        want = engine.copy_of(t, pos)
+        for name, a, b in zip(pos._fields, dst, want, strict=True):
+            np.testing.assert_array_equal(a, b, err_msg=f"{game.name}: copy_into's {name} at decision {k}")
+    end = positions[-1]
+    if engine.seat_to_move(t, end) < 0:
+        w = engine.winner_of(t, end)
+        assert w == engine.outcome(t, end, False)[engine.WINNER], f"{game.name}: winner {w} is not the result's"
 
 
 def check_draw(game: Game, trace, path: Path) -> None:

@@ -1250,6 +1250,23 @@ def copy_position(t, pos):
                     pos.wit.copy(), pos.lnk.copy(), pos.sq.copy(), pos.st.copy(), pos.work)
 
 
+@K.hot
+def winner(t, pos, res):
+    """`result`'s winner alone, for the search's playouts: the first of the winners in turn order,
+    the seats' standings (`_outcome`) worked out only where the draw list decides; res unused
+    (the path values and tallies a result row adds do not change who won)."""
+    ns = t.n_seats
+    wins = pos.st[WINS]
+    reason = pos.st[REASON]
+    if reason == E_ST_CLOSEST or (reason == E_BOTH_BLOCKED and t.stalemate_closest):
+        wins, _ = _outcome(t, pos, False, pos.work[W_SEATS][6 * ns:7 * ns])
+    for k in range(ns):
+        q = t.order[k]
+        if (wins >> q) & 1:
+            return q
+    return -1
+
+
 @njit(cache=True)
 def sample_hidden(t, pos, seat, rng):
     """What `seat` cannot see: the order of its own bag, and every other seat's hand and bag. It
@@ -1435,6 +1452,8 @@ def replay(rules, seats, game_index, run_seed):
     return t, rec, res, swapped
 
 
+# copies share the work rows (Position), as copy_fields keeps them
 engine.implement(Tables, no_alloc=True, new_position=new_position, to_move=to_move, legal_moves=legal_moves,
                  apply=apply, result=result, copy_position=copy_position, sample_hidden=sample_hidden,
-                 evaluate=evaluate, new_scratch=new_scratch, bot_move=bot_move)
+                 evaluate=evaluate, new_scratch=new_scratch, bot_move=bot_move,
+                 copy_into=engine.copy_fields, winner=winner)
