@@ -123,11 +123,11 @@ def _race_mcts() -> search.SearchBot:
 MCTS = _race_mcts()
 
 
-# Battle parameters its chunk kernel (battle._battle_play) does not read: any of them off its
-# default sends random-vs-random games to the engine too (battle_engine.py reads them all), so a
-# variant using one plays by its rules with every line-up; at the defaults both paths play the
-# same games. Battle reads the first five and swap on the engine, and the two Race readings stay
-# at their defaults.
+# Battle parameters whose random-vs-random games go to the engine drivers rather than the chunk
+# loop battle_engine.chunk_rows (the old chunk kernel read none of them; the loop runs the
+# engine's own rule functions, so it plays the same games, and the pie rule is the drivers').
+# Battle reads the first five and swap on the engine, and the two Race readings stay at their
+# defaults.
 ENGINE_ONLY = ("tiles", "base_score", "dot_multipliers", "board_columns", "opponent_corners",
                "first_tile", "swap")
 
@@ -163,11 +163,10 @@ def _race_on_chunk_loop(rules: dict[str, Any], seats: Sequence[SeatBot]) -> bool
 
 
 def _on_kernel(rules: dict[str, Any], seats: Sequence[SeatBot]) -> bool:
-    """Battle random vs random plays on its chunk kernel battle._battle_play, which plays the
-    same games as the engine path faster there (~1.3x); every other line-up on the engine, as
-    fast or faster for greedy (docs/rules/hexflow.md, "Speed of the two paths"), and so do
-    random-vs-random games under a rule the kernel does not read (ENGINE_ONLY, or a hand size by
-    seat)."""
+    """Battle random vs random plays on its chunk loop battle_engine.chunk_rows (one position per
+    chunk, the engine's rule functions without reference counting), which plays the engine
+    drivers' games faster there; every other line-up on the engine drivers, and so do
+    random-vs-random games under ENGINE_ONLY rules or a hand size by seat."""
     defaults = {p.name: p.default for p in R.PARAMS}
     return all(s.bot.code == K.BOT_RANDOM for s in seats) and not isinstance(rules["hand_size"], dict) \
         and all(rules[k] == defaults[k] for k in ENGINE_ONLY)
@@ -632,7 +631,7 @@ class HexflowGame(Game):
 
 
 def _battle_run(rules, seats, first_game, n_games, run_seed) -> np.ndarray:
-    """Battle result rows of random and greedy seats on the chunk kernel battle._battle_play."""
+    """Battle result rows of random and greedy seats on the chunk loop battle_engine.chunk_rows."""
     from . import battle as BT
 
     if len(seats) != 2:
