@@ -138,7 +138,7 @@ def replayed_positions(game: Game, rules, seats, game_index: int, run_seed: int)
     seed = game_seed(np.uint64(run_seed), np.int64(game_index))
     pos, rng = engine.start_at(t, np.uint64(seed), np.int64(game_index))
     out = []
-    for seat, move, state in rec:
+    for _seat, move, state in rec:
         if move == engine.SWAP_MOVE:
             continue
         out.append(engine.copy_of(t, pos))

@@ -44,7 +44,7 @@ from sim.rng import game_seed, new_state
 
 from . import battle as BT
 from . import kernel as K
-from . import race
+from . import layout, race
 from . import rules as R
 from .board import DEFAULT_DOTS, board_of, non_corner_hexes
 from .race import (
@@ -126,20 +126,19 @@ class Tables(NamedTuple):
     br: BT.Rules  # the tables above that battle.py's helpers read, as one value
 
 
-class Position(NamedTuple):
-    """Rows named by the H_ / Q_ / N_ / W_ constants above (few arrays: each costs a reference
-    count at every call that passes it with reference counting on)."""
-
-    hx: np.ndarray  # int64[N_HX, nh]
-    netid: np.ndarray  # int64[nh * 6]: network (0 / 1) owning side s of the tile on h
-    nets: np.ndarray  # int64[7, nh * 2]: netm, union-find parents (3 views), flags (3 views)
-    bag: np.ndarray  # int64[2, tiles]: each seat's shuffled bag; bag[q, :bagn[q]] still to draw
-    hand: np.ndarray  # int64[2, hand_size]: -1 = empty slot
-    wit: np.ndarray  # int64[2, 2, 0]: Race's witness ways (race.Position.wit); Battle keeps none
-    lnk: np.ndarray  # int64[2, nh * 12]: each seat's link table, kept once st[LNK_ON] (greedy reads it)
-    sq: np.ndarray  # int64[4, 2]: per seat bagn, placed_any, tokens, captures
-    st: np.ndarray  # int64[N_ST]
-    work: np.ndarray  # int64[11, max(max_moves, nh * 2 + 1)]
+# Battle's position is HEXFLOW's one layout (layout.Position), its rows named by the H_ / Q_ / N_ /
+# W_ constants above:
+#   hx     int64[N_HX, nh]
+#   netid  int64[nh * 6]: network (0 / 1) owning side s of the tile on h
+#   nets   int64[7, nh * 2]: netm, union-find parents (3 views), flags (3 views)
+#   bag    int64[2, tiles]: each seat's shuffled bag; bag[q, :bagn[q]] still to draw
+#   hand   int64[2, hand_size]: -1 = empty slot
+#   wit    int64[2, 2, 0]: Battle keeps no witness way
+#   lnk    int64[2, nh * 12]: each seat's link table, kept once st[LNK_ON] (greedy reads it)
+#   sq     int64[4, 2]: per seat bagn, placed_any, tokens, captures
+#   st     int64[N_ST]
+#   work   int64[11, max(max_moves, nh * 2 + 1)]
+Position = layout.Position
 
 
 # the greedy's working arrays (battle.Scratch, as the chunk kernel allocates them)

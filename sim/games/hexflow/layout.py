@@ -1,7 +1,7 @@
 """The HEXFLOW position as one value: the layout Race (race.py), Tri-Board and tri2p
 (tri_engine.py) share, so the board rules (kernel._place and the searches) are written once over
-it and numba compiles them per mode's array shapes. Battle (battle_engine.py) keeps the same
-field names (its link tables under `lk` for now).
+it and numba compiles them per mode's array shapes. Battle (battle_engine.py) plays on it too,
+with rows of its own (its fields are listed above its Position there).
 
 The boards, hex index = column by column, top to bottom (board.py, triboard.py):
 
