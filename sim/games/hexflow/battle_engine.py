@@ -47,7 +47,7 @@ from . import kernel as K
 from . import layout, race
 from . import rules as R
 from .board import DEFAULT_DOTS, board_of, non_corner_hexes
-from .race import (
+from .layout import (
     CONSEC,
     CUR,
     FIRST,
@@ -61,13 +61,11 @@ from .race import (
     H_TROT,
     H_TTYPE,
     NFRONT,
-    PASS_A,
     Q_BAGN,
     Q_PLACED,
-    REASON,
     TURN,
-    WINNER,
 )
+from .race import PASS_A, REASON, WINNER
 from .tiles import orientation_tables
 
 # position.st fields after Race's (PATH_OWNER: the seat whose path ended the game, -1 if none)
@@ -357,7 +355,7 @@ def _relink_all(t, pos):
 
 @K.hot
 def apply(t, pos, move, rng):
-    """One decision of the seat to move (battle._battle_play's turn); Battle draws nothing here."""
+    """One decision of the seat to move; Battle draws nothing here."""
     cur = pos.st[CUR]
     other = 1 - cur
     pos.st[TURN] += 1
@@ -398,7 +396,7 @@ def apply(t, pos, move, rng):
             pos.st[REASON] = BT.E_PATH if k == 0 else BT.E_OPP_PATH
             pos.st[PATH_OWNER] = q
             return
-        # a joined line the transit rule does not count (see battle._battle_play)
+        # a join along lines the transit rule does not count (bit 2 + q of battle._uf_joins)
         if (js >> (2 + q)) & 1:
             pos.st[TBLOCK_A + q] = 1
 
@@ -418,7 +416,7 @@ def stalemate_score(t, pos, q):
 
 @K.hot
 def result(t, pos, capped, res):
-    """battle._battle_play's resolution: the stalemate scores, the tallies."""
+    """The result row: the winner and end reason, the stalemate scores, the tallies."""
     winner, reason = K._result_start(res, pos.st[WINNER], pos.st[REASON], capped)
     for q in range(2):
         sc, ln = stalemate_score(t, pos, q)

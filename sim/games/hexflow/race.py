@@ -38,7 +38,7 @@ from sim.rng import below, game_seed, new_state, shuffle
 from . import kernel as K
 from . import rules as R
 from .board import DEFAULT_DOTS, board_of, corners_of, non_corner_hexes
-from .layout import (  # noqa: F401  (H_*, Q_*, W_* re-exported: Battle reads them from here)
+from .layout import (  # noqa: F401  (re-exported: game.py, precompile.py and the tests read race.H_* ...)
     CONSEC,
     CUR,
     FIRST,
