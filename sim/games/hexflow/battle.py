@@ -1243,15 +1243,6 @@ def _bcfg(rules: dict[str, Any]) -> np.ndarray:
     return cfg
 
 
-def run(t, codes, par, first_game: int, n_games: int, run_seed: int) -> np.ndarray:
-    """Result rows (int64[n_games, N_BOUT]) of games of random and greedy seats (t:
-    battle_engine.Tables) on battle_engine's chunk loop: the engine drivers' games, one position
-    per chunk (battle_engine.chunk_rows; imported here, since battle_engine imports this module)."""
-    from .battle_engine import chunk_rows
-
-    return chunk_rows(t, codes, par, first_game, n_games, run_seed)
-
-
 COLUMNS = (("winner", O_WINNER, np.int8), ("end_reason", O_REASON, np.int8),
            ("turns", O_TURNS, np.int32), ("first_seat", O_FIRST, np.int8),
            ("score_A", O_SCORE_A, np.int32), ("score_B", O_SCORE_B, np.int32),

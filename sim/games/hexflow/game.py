@@ -632,12 +632,10 @@ class HexflowGame(Game):
 
 def _battle_run(rules, seats, first_game, n_games, run_seed) -> np.ndarray:
     """Battle result rows of random and greedy seats on the chunk loop battle_engine.chunk_rows."""
-    from . import battle as BT
-
     if len(seats) != 2:
         raise ValueError(f"hexflow battle needs 2 seats, got {len(seats)}")
     codes, par = _bot_arrays(seats)
-    return BT.run(battle_engine.tables(rules), codes, par, first_game, n_games, run_seed)
+    return battle_engine.chunk_rows(battle_engine.tables(rules), codes, par, first_game, n_games, run_seed)
 
 
 def _battle_columns(res):
