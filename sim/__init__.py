@@ -91,6 +91,7 @@ def _numba_cache_dir() -> None:
     registered from Python with `sim.games.register` (not through HEXSIM_GAMES) is not covered.
     """
     import os
+    import sys
     from pathlib import Path
 
     if "NUMBA_CACHE_DIR" in os.environ:
@@ -98,6 +99,14 @@ def _numba_cache_dir() -> None:
     key = kernel_source_hash()
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "hexsim" / "numba"
     os.environ["NUMBA_CACHE_DIR"] = str(base / key)
+    if "numba" in sys.modules:
+        # numba read its environment when it was imported (a script or test module that imports
+        # numba before sim): its cache would sit beside each source and keep a kernel compiled
+        # against another file's old helpers. Its configuration is read again when a cached
+        # function is defined, so setting it here still comes before any kernel of sim's.
+        from numba.core import config
+
+        config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
     try:  # caches of sources unused for a week are dead weight
         import shutil
         import time

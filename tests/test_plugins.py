@@ -54,6 +54,24 @@ def test_cache_dir_follows_an_edit_of_a_plugin_helper_file(tmp_path):
     assert _cache_dir_in_child(tmp_path, "hexsim_plugin_pkg")[0] == after
 
 
+def test_cache_dir_holds_when_numba_was_imported_first(tmp_path):
+    """A script (or test module) that imports numba before sim: numba has read its environment
+    already, and without sim setting its configuration too, kernels would be cached beside their
+    sources, where an edit of another file's helper kernel goes unnoticed."""
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env.update(XDG_CACHE_HOME=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
+    code = ("import os, numba, numpy as np, sim\n"
+            "from numba.core import config\n"
+            "from sim.rng import new_state\n"
+            "new_state(np.uint64(1))\n"
+            "print(config.CACHE_DIR == os.environ['NUMBA_CACHE_DIR'])")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True, cwd=tmp_path).stdout.split()
+    assert out == ["True"]
+    assert list((tmp_path / "cache" / "hexsim" / "numba").rglob("rng.new_state-*.nbi")), \
+        "the kernel was not cached in hexsim's folder"
+
+
 def test_kernel_source_hash_of_plugins(tmp_path, monkeypatch):
     import sim
 
