@@ -39,7 +39,9 @@ from sim.interface import (  # noqa: F401  (re-exported: a game's one import)
     new_position_at,
     new_scratch,
     result,
+    rollout,
     sample_hidden,
+    step_rollout,
     to_move,
     uniform_move,
     winner,
@@ -273,6 +275,39 @@ def copied_into(tables, dst, src):
     """copy_into from Python: whether src was copied into dst in place (False: the game has no
     in-place copy)."""
     return copy_into(tables, dst, src)
+
+
+@njit(cache=True)
+def rollouts_of(tables, pos, code, par, seed, cap):
+    """The game's `rollout` and the default loop (interface.step_rollout), each from its own copy
+    of pos with generator seed: (position, ended, generator state) of each."""
+    scratch = new_scratch(tables)
+    a, b = copy_position(tables, pos), copy_position(tables, pos)
+    ra, rb = np.full(1, seed, np.uint64), np.full(1, seed, np.uint64)
+    da = rollout(tables, a, code, par, scratch, ra, cap)
+    db = step_rollout(tables, b, code, par, scratch, rb, cap)
+    return a, da, ra[0], b, db, rb[0]
+
+
+@njit(cache=True)
+def redrawn_rollouts(tables, pos, seat, code, par, rng, n, count):
+    """n rollouts of bot `code` to the end, each from a copy of pos with what `seat` cannot see
+    redrawn: a playout without the search (bench: what a playout's rollout costs from the same
+    positions). count=True plays them one decision per `rollout` call and returns the decisions
+    played (untimed); else one call per rollout, returning 0."""
+    scratch = new_scratch(tables)
+    p = copy_position(tables, pos)
+    decisions = 0
+    for _ in range(n):
+        if not copy_into(tables, p, pos):
+            p = copy_position(tables, pos)
+        sample_hidden(tables, p, seat, rng)
+        if count:
+            while not rollout(tables, p, code, par, scratch, rng, 1):
+                decisions += 1
+        else:
+            rollout(tables, p, code, par, scratch, rng, 1 << 30)
+    return decisions
 
 
 @njit(cache=True)

@@ -37,6 +37,15 @@ and implements these compiled functions for its own tables type (`implement` reg
                                                    playouts ask; res is a result row it may
                                                    write. By default result(tables, pos, False,
                                                    res) then res[WINNER]
+    rollout(tables, pos, code, par, scratch, rng, cap) -> bool
+                                                   optional: plays bot `code` (parameters par)
+                                                   for every seat from pos, at most `cap`
+                                                   decisions; True if the game ended. The
+                                                   search's rollouts. By default the loop of
+                                                   to_move, bot_move and apply; a game gives
+                                                   its own to compile bot_move and apply
+                                                   inline into the loop (each call hands on
+                                                   every array of the tables and position)
     sample_hidden(tables, pos, seat, rng)          redraws, in place, everything `seat` cannot see
                                                    (bags, hands, deck order) consistently with
                                                    what it has seen; a no-op for open games
@@ -98,7 +107,7 @@ BOT_UNIFORM = -1
 HEADER = ("n_seats", "max_moves", "turn_cap", "res_width")
 FUNCTIONS = ("new_position", "to_move", "legal_moves", "apply", "result", "copy_position",
              "sample_hidden", "evaluate", "new_scratch", "bot_move")
-OPTIONAL = ("new_position_at", "copy_into", "winner")
+OPTIONAL = ("new_position_at", "copy_into", "winner", "rollout")
 
 
 # ---- the generic rule functions: bodies come from each game through `implement` -------------
@@ -138,6 +147,10 @@ def winner(tables, pos, res):
     raise NotImplementedError("compiled only")
 
 
+def rollout(tables, pos, code, par, scratch, rng, cap):
+    raise NotImplementedError("compiled only")
+
+
 def sample_hidden(tables, pos, seat, rng):
     raise NotImplementedError("compiled only")
 
@@ -154,13 +167,28 @@ def bot_move(tables, pos, seat, code, par, scratch, rng):
     raise NotImplementedError("compiled only")
 
 
+@njit(cache=True, inline="always")
+def step_rollout(tables, pos, code, par, scratch, rng, cap):
+    """`rollout`'s default: to_move, bot_move and apply, one decision at a time (a game's own
+    rollout must leave the same position and generator: sim.testing checks it)."""
+    d = 0
+    while True:
+        mover = to_move(tables, pos)
+        if mover < 0:
+            return True
+        if d >= cap:
+            return False
+        apply(tables, pos, bot_move(tables, pos, mover, code, par, scratch, rng), rng)
+        d += 1
+
+
 _GENERIC = {name: globals()[name] for name in FUNCTIONS + OPTIONAL}
 _IMPLEMENTED: dict[type, dict[str, Callable]] = {}
 
 
 PER_DECISION = ("to_move", "legal_moves", "apply", "bot_move")
 # the optional functions the search calls at every iteration (sim/search.py)
-PER_PLAYOUT = ("copy_into", "winner")
+PER_PLAYOUT = ("copy_into", "winner", "rollout")
 
 
 def implement(tables_cls: type, *, no_alloc: bool = False, **functions: Callable) -> None:
@@ -176,7 +204,7 @@ def implement(tables_cls: type, *, no_alloc: bool = False, **functions: Callable
     reference counting (they must be compiled with `_nrt=False` themselves). With reference
     counting, every call adds and drops a reference to each array in the tables, position and
     scratch; for a game with dozens of arrays that costs more per decision than its rules. The
-    promise covers `copy_into` and `winner` too where the game gives them (`PER_PLAYOUT`: the
+    promise covers `copy_into`, `winner` and `rollout` too where the game gives them (`PER_PLAYOUT`: the
     search calls them at every iteration); their defaults allocate and keep the counting."""
     missing = sorted(set(FUNCTIONS) - set(functions))
     extra = sorted(set(functions) - set(FUNCTIONS) - set(OPTIONAL))
@@ -196,6 +224,12 @@ def implement(tables_cls: type, *, no_alloc: bool = False, **functions: Callable
         label = f"forward_{name}.{tables_cls.__module__.replace('.', '_')}.{tables_cls.__qualname__}"
         overload(_GENERIC[name], jit_options=options, strict=False)(_forwarder(fn, is_mine, label))
     _defaults(tables_cls, functions, is_mine)
+
+
+def implemented(tables_cls: type) -> set[str]:
+    """The names of the functions a game gave `implement` for this tables class (its optional
+    ones among them; empty if it registered none)."""
+    return set(_IMPLEMENTED.get(tables_cls, ()))
 
 
 def _defaults(tables_cls: type, functions: dict, is_mine: Callable) -> None:
@@ -221,6 +255,12 @@ def _defaults(tables_cls: type, functions: dict, is_mine: Callable) -> None:
                     return res[WINNER]
                 return _named(impl, f"default_winner.{where}")
         overload(winner, strict=False)(ov_winner)
+    if "rollout" not in functions:
+        def ov_rollout(t, pos, code, par, scratch, rng, cap):
+            if is_mine(t):
+                return _named(lambda t, pos, code, par, scratch, rng, cap:
+                              step_rollout(t, pos, code, par, scratch, rng, cap), f"default_rollout.{where}")
+        overload(rollout, strict=False)(ov_rollout)
 
 
 def _named(impl: Callable, label: str) -> Callable:

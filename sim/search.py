@@ -49,6 +49,7 @@ from sim.interface import (
     copy_position,
     evaluate,
     legal_moves,
+    rollout,
     sample_hidden,
     to_move,
     uniform_move,
@@ -255,18 +256,15 @@ def _rollout(tables, pos, par, scratch, tree, rng):
     else:
         code = int(par[P_RAND_CODE])
         bpar = par[int(par[P_RAND_PAR]):]
+    if code != BOT_UNIFORM:
+        return rollout(tables, pos, code, bpar, scratch, rng, cap)  # the game's loop (interface)
     d = 0
     while True:
-        mover = to_move(tables, pos)
-        if mover < 0:
+        if to_move(tables, pos) < 0:
             return True
         if d >= cap:
             return False
-        if code == BOT_UNIFORM:
-            m = uniform_move(tables, pos, rng, tree.untried)
-        else:
-            m = bot_move(tables, pos, mover, code, bpar, scratch, rng)
-        apply(tables, pos, m, rng)
+        apply(tables, pos, uniform_move(tables, pos, rng, tree.untried), rng)
         d += 1
 
 

@@ -166,10 +166,35 @@ def check_copy_and_winner(game: Game, rules, seats, game_index: int, run_seed: i
         want = engine.copy_of(t, pos)
         for name, a, b in zip(pos._fields, dst, want, strict=True):
             np.testing.assert_array_equal(a, b, err_msg=f"{game.name}: copy_into's {name} at decision {k}")
+    check_rollout(game, rules, t, positions[::4])
     end = positions[-1]
     if engine.seat_to_move(t, end) < 0:
         w = engine.winner_of(t, end)
         assert w == engine.outcome(t, end, False)[engine.WINNER], f"{game.name}: winner {w} is not the result's"
+
+
+def check_rollout(game: Game, rules, t, positions) -> None:
+    """Where a game gives its own `rollout`: it leaves the position, the ended flag and the
+    generator the default loop of to_move, bot_move and apply leaves (the search's playouts play
+    the same games either way), for the game's random and greedy bots, to the end and cut off
+    after 3 decisions."""
+    from sim import engine
+    from sim.games.base import SeatBot
+    from sim.interface import implemented
+
+    if "rollout" not in implemented(type(t)):  # the default loop: nothing to compare
+        return
+    for bot in [b for b in game.bots if b.name in ("random", "greedy") and b.code >= 0]:
+        params = {**{p.name: p.default for p in bot.params}, **game.bot_defaults(rules, bot.name)}
+        _, par = engine.bot_arrays([SeatBot(bot, params)])
+        for k, pos in enumerate(positions):
+            for cap in (1 << 30, 3):
+                a, da, ra, b, db, rb = engine.rollouts_of(t, pos, np.int64(bot.code), par[0], np.uint64(k + 1),
+                                                          np.int64(cap))
+                where = f"{game.name}: rollout of {bot.name} from position {k}, cap {cap}"
+                assert (da, ra) == (db, rb), f"{where}: ended/generator differ from the default loop"
+                for name, x, y in zip(a._fields, a, b, strict=True):
+                    np.testing.assert_array_equal(x, y, err_msg=f"{where}: {name}")
 
 
 def check_draw(game: Game, trace, path: Path) -> None:

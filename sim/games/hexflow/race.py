@@ -585,6 +585,16 @@ def _reach_winner(t, pos, reach):
 
 
 @K.hot
+def winner(t, pos, res):
+    """`result`'s winner alone, for the search's playouts (res unused): the seat that ended the
+    game, the reaches worked out only where the stalemate rule compares them."""
+    reason = pos.st[REASON]
+    if reason == K.E_ST_CLOSEST or (reason == K.E_BOTH_BLOCKED and t.stalemate_closest):
+        return _reach_winner(t, pos, pos.work[W_STACK][:2])
+    return pos.st[WINNER]
+
+
+@K.hot
 def result(t, pos, capped, res):
     """The resolution and score: the stalemate reach, the scored path, the tallies."""
     winner, reason = K._result_start(res, pos.st[WINNER], pos.st[REASON], capped)
@@ -1391,17 +1401,40 @@ def bot_move(t, pos, seat, code, par, scratch, rng):
     return _random_bot(t, pos, seat, s, rng)
 
 
+# apply compiled again to be inlined into a loop of decisions (one source), as the random bot is:
+# numba passes a NamedTuple argument as every field of every array it holds, which a call per
+# decision pays for. The chunk loop (_random_turns) and the search's rollouts play on it.
+# Inlining the whole of bot_move instead (its greedy and lookahead branches never taken in the
+# chunk loop) made that loop 2% slower and its compile twice as long.
+_apply = K.hot_inline(apply.py_func)
+
+
+@K.hot
+def rollout(t, pos, code, par, s, rng, cap):
+    """The search's rollouts (sim.interface): bot `code` for every seat from pos, at most cap
+    decisions; True if the game ended. The random bot and apply inline, as in the chunk loop;
+    greedy and lookahead through bot_move (their decisions cost far more than the call)."""
+    d = 0
+    while pos.st[REASON] < 0:
+        if d >= cap:
+            return False
+        seat = pos.st[CUR]
+        if code == K.BOT_GREEDY or code == K.BOT_LOOKAHEAD:
+            m = bot_move(t, pos, seat, code, par, s, rng)
+        else:
+            m = _random_bot(t, pos, seat, s, rng)
+        _apply(t, pos, m, rng)
+        d += 1
+    return True
+
+
 engine.implement(Tables, no_alloc=True, new_position=new_position, to_move=to_move, legal_moves=legal_moves,
                  apply=apply, result=result, copy_position=copy_position, sample_hidden=sample_hidden,
-                 evaluate=evaluate, new_scratch=new_scratch, bot_move=bot_move)
+                 evaluate=evaluate, new_scratch=new_scratch, bot_move=bot_move,
+                 copy_into=engine.copy_fields, winner=winner, rollout=rollout)
 
 
 # ---- the chunk loop random-vs-random line-ups play on -------------------------------------------
-# apply compiled again to be inlined into the turn loop (one source), as the random bot is: numba
-# passes a NamedTuple argument as every field of every array it holds, which a call per decision
-# pays for. Inlining the whole of bot_move instead (its greedy and lookahead branches never taken
-# here) made the loop 2% slower and its compile twice as long.
-_apply = K.hot_inline(apply.py_func)
 
 
 @njit(cache=True)

@@ -37,9 +37,9 @@ from .tri_engine import TB_DOTS, TB_NONE, TB_ORDER, TB_POINTS, TriTables, tri_se
 BLOCK = 4
 WILD = 11
 
-# the engine's bot_move and apply, compiled again to be inlined into the turn loop (one source)
-_apply = K.hot_inline(E.apply.py_func)
-_bot_move = K.hot_inline(E.bot_move.py_func)
+# the engine's bot_move and apply, compiled inline into the turn loop (one source)
+_apply = E._apply_inline
+_bot_move = E._bot_move_inline
 
 
 @njit(cache=True)

@@ -1452,8 +1452,28 @@ def replay(rules, seats, game_index, run_seed):
     return t, rec, res, swapped
 
 
+# bot_move and apply compiled again to be inlined into a loop of decisions (one source): numba
+# passes a NamedTuple argument as every field of every array it holds, which a call per decision
+# pays for. The chunk loop (tri._turns) and the search's rollouts (`rollout`) play on them.
+_apply_inline = K.hot_inline(apply.py_func)
+_bot_move_inline = K.hot_inline(bot_move.py_func)
+
+
+@K.hot
+def rollout(t, pos, code, par, s, rng, cap):
+    """The search's rollouts (sim.interface): bot `code` for every seat from pos, at most cap
+    decisions; True if the game ended."""
+    d = 0
+    while pos.st[REASON] < 0:
+        if d >= cap:
+            return False
+        _apply_inline(t, pos, _bot_move_inline(t, pos, pos.st[CUR], code, par, s, rng), rng)
+        d += 1
+    return True
+
+
 # copies share the work rows (Position), as copy_fields keeps them
 engine.implement(Tables, no_alloc=True, new_position=new_position, to_move=to_move, legal_moves=legal_moves,
                  apply=apply, result=result, copy_position=copy_position, sample_hidden=sample_hidden,
                  evaluate=evaluate, new_scratch=new_scratch, bot_move=bot_move,
-                 copy_into=engine.copy_fields, winner=winner)
+                 copy_into=engine.copy_fields, winner=winner, rollout=rollout)
