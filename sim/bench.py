@@ -197,7 +197,45 @@ def playout_rate(game: Game, rules: dict, s: list[SeatBot], seconds: float, repe
     best = [min(decide(*p) for _ in range(repeats)) for p in positions]
     iterations = int(params["iterations"])
     return {"iterations": iterations, "positions": len(positions), "repeats": repeats,
-            "playouts_per_second": round(iterations * len(positions) / sum(best), 1)}
+            "playouts_per_second": round(iterations * len(positions) / sum(best), 1),
+            **rollouts_alone(game, rules, bot, positions, iterations, repeats)}
+
+
+def rollouts_alone(game: Game, rules: dict, bot, positions: list[tuple], n: int, repeats: int) -> dict:
+    """What a playout's rollout costs without the search, from the same positions: n rollouts of
+    the search's random bot to the end from each, each from a copy with what its seat cannot see
+    redrawn (`engine.redrawn_rollouts`; fastest of `repeats`), as rollouts/s; and the decisions
+    they take on average against a whole random game's (rollouts from 200 set-ups of run seed 1):
+    a playout from a position whose rollout runs longer than a game costs more than a game."""
+    from sim import engine
+    from sim.rng import game_seed
+
+    rand = getattr(bot, "random_bot", None)
+    if rand is None:  # the engine's uniform bot: its rollouts are not the game's `rollout`
+        return {}
+    _, par = engine.bot_arrays([SeatBot(rand, {p.name: p.default for p in rand.params})])
+    code = np.int64(rand.code)
+
+    def run(t, pos, seat, count: bool) -> int:
+        return int(engine.redrawn_rollouts(t, pos, seat, code, par[0], np.array([FIRST], np.uint64),
+                                           np.int64(n), count))
+
+    def timed(p) -> float:
+        t0 = time.process_time()
+        run(*p, False)
+        return time.process_time() - t0
+
+    run(*positions[0], False)  # compile / load
+    best = [min(timed(p) for _ in range(repeats)) for p in positions]
+    per_rollout = sum(run(*p, True) for p in positions) / (n * len(positions))
+    t = positions[0][0]
+    starts = [engine.start_at(t, np.uint64(game_seed(np.uint64(1), np.int64(gi))), np.int64(gi))[0]
+              for gi in range(200)]
+    per_game = sum(int(engine.redrawn_rollouts(t, p, engine.seat_to_move(t, p), code, par[0],
+                                               np.array([gi + 1], np.uint64), np.int64(1), True))
+                   for gi, p in enumerate(starts)) / len(starts)
+    return {"rollouts_per_second": round(n * len(positions) / sum(best), 1),
+            "rollout_decisions": round(per_rollout, 1), "game_decisions": round(per_game, 1)}
 
 
 def warm_for_timing(name: str, part: str = "all") -> None:
@@ -316,6 +354,11 @@ def main(argv=None) -> int:
             result["games"][name][f"{label}/mcts_vs_greedy"] = r
             prior = f", prior_depth {r['prior_depth']}" if r["prior_depth"] else ""
             ratio = f" = {p['over_random_games']:.2f}x the random games/s (target 0.5x)" if rnd else ""
+            if p.get("rollouts_per_second"):
+                p["over_rollouts"] = round(p["playouts_per_second"] / p["rollouts_per_second"], 2)
+                ratio += (f"; the rollouts alone from the same positions {p['rollouts_per_second']:,.0f}/s "
+                          f"(playouts {p['over_rollouts']:.2f}x that), {p['rollout_decisions']} decisions "
+                          f"each against a random game's {p['game_decisions']}")
             print(f"{name:9s} {label:12s} mcts({r['iterations']}{prior}) vs greedy "
                   f"{r['games_per_second']:>8,.1f} games/s per core, {r['iterations_per_second']:,.0f} "
                   f"iterations/s; playouts (random rollouts to the end) {p['playouts_per_second'] or 0:,.0f}/s"
