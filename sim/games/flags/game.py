@@ -140,8 +140,7 @@ def tables(rules: dict[str, Any], traced: bool = False) -> K.Tables:
 engine.implement(K.Tables, no_alloc=True, new_position=K.new_position, new_position_at=K.new_position_at,
                  to_move=K.to_move, legal_moves=K.legal_moves, apply=K.apply, result=K.result,
                  copy_position=K.copy_position, sample_hidden=K.sample_hidden,
-                 evaluate=B.evaluate, new_scratch=B.new_scratch, bot_move=B.bot_move,
-                 copy_into=engine.copy_fields)
+                 evaluate=B.evaluate, new_scratch=B.new_scratch, bot_move=B.bot_move)
 
 
 class FlagsGame(engine.EngineGame, Game):

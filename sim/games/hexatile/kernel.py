@@ -292,7 +292,7 @@ def bot_move(tb, pos, seat, code, par, scratch, rng):
 
 engine.implement(Tables, no_alloc=True, new_position=new_position, to_move=to_move, legal_moves=legal_moves, apply=apply,
                  result=result, copy_position=copy_position, sample_hidden=sample_hidden, evaluate=evaluate,
-                 new_scratch=new_scratch, bot_move=bot_move, copy_into=engine.copy_fields)
+                 new_scratch=new_scratch, bot_move=bot_move)
 
 
 @njit(cache=True)
