@@ -126,3 +126,20 @@ def test_the_bench_times_playouts_at_positions_of_greedy_games():
     r = bench.playout_rate(HEX, rules, bench.mcts_seats(HEX, rules), 0.05, repeats=1)
     assert r["positions"] >= 4 and r["iterations"] == HEX.bot("mcts", "test").params[0].default
     assert r["playouts_per_second"] > 0
+
+
+def test_the_bench_times_rollouts_alone_and_counts_their_decisions():
+    """`make bench`'s rollouts alone (the playout without the search): a rate, and decisions per
+    rollout and per whole random game; a game whose search rolls out by the engine's uniform bot
+    (the fixture) gets none."""
+    from sim import bench
+
+    game = games.get("hexatile")
+    rules = game.resolve_rules({}, "test")
+    positions = bench.playout_positions(game, rules, 4)
+    r = bench.rollouts_alone(game, rules, bench.mcts_seats(game, rules)[0].bot, positions, 3, 1)
+    assert r["rollouts_per_second"] > 0
+    assert 0 < r["rollout_decisions"] and 0 < r["game_decisions"]
+    hex_rules = HEX.resolve_rules({"size": 4}, "test")
+    assert bench.rollouts_alone(HEX, hex_rules, HEX.bot("mcts", "test"), bench.playout_positions(HEX, hex_rules, 2),
+                                3, 1) == {}
