@@ -1,8 +1,8 @@
 """The search bot's random rollout (sim/search.py, `_rollout`) plays the game's own random bot,
-the policy its random-vs-random games play, through `bot_move`: the parameter row carries the
-random bot's code for every game that has one, the fixture game (no random bot of its own) keeps
-the engine's uniform bot, and one search iteration takes exactly the draws of a rollout by the
-random bot (not those of `uniform_move`)."""
+the policy its random-vs-random games play, through the game's `rollout` (by default `bot_move`
+per decision): the parameter row carries the random bot's code for every game that has one, the
+fixture game (no random bot of its own) keeps the engine's uniform bot, and one search iteration
+takes exactly the draws of a rollout by the random bot (not those of `uniform_move`)."""
 
 from __future__ import annotations
 
