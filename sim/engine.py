@@ -34,10 +34,13 @@ from sim.interface import (  # noqa: F401  (re-exported: a game's one import)
     copy_position,
     evaluate,
     implement,
+    implemented,
     legal_moves,
     new_position,
     new_position_at,
     new_scratch,
+    own_rollout,
+    reset,
     result,
     rollout,
     sample_hidden,
@@ -103,9 +106,9 @@ def wants_swap(tables, pos, seat, other, how, code, par, scratch, tree, rng):
 
 # ---- the drivers ------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def play_game(tables, seed, game_index, bot_code, bot_par, swap, scratch, tree, buf, rec, res):
-    """Play one game from its seed; the first rec.shape[0] decisions go to
-    rec[t] = (seat, move, generator state before apply).
+def play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, buf, rec, res):
+    """Play one game from its set-up pos (generator rng, as the set-up left it); the first
+    rec.shape[0] decisions go to rec[t] = (seat, move, generator state before apply).
     Returns (decisions, swapped). res receives the result row, in the position's seats.
 
     `swap` (int64[players], the pie rule, 2 players): at the second seat's first decision after
@@ -114,8 +117,6 @@ def play_game(tables, seed, game_index, bot_code, bot_par, swap, scratch, tree, 
     players then exchange seats (the other player moves next, from the second seat). A swap is
     recorded as (seat, SWAP_MOVE, state) and is not a decision of the game. `tree`: the search
     bot's (None for a line-up without a search seat)."""
-    rng = new_state(seed)
-    pos = new_position_at(tables, rng, game_index)
     # ctrl[s]: the player (bot row) deciding for seat s
     ctrl = np.arange(tables.n_seats)
     first = -1
@@ -168,15 +169,55 @@ def play_game(tables, seed, game_index, bot_code, bot_par, swap, scratch, tree, 
     return r, swapped
 
 
+@njit(cache=True, _nrt=False)
+def _one_bot_games(tables, pos, rng, code, par, scratch, run_seed, first_game, out, swapped):
+    """Games first_game, first_game + 1, ... (as many as out has rows) with the same bot on every
+    seat and no pie rule, from pos set up for the first: each the game's `rollout` to the end or
+    the turn cap (the same decisions as play_game's loop: sim.testing checks `rollout` against
+    that loop) and its result row, the next set up in place by `reset`. Returns the games
+    played: fewer than asked where `reset` could not set the next one up (the caller then takes
+    a new position). Compiled without reference counting, as the game's own loop of random games
+    was: a random game of HEXFLOW's takes 5-10 us, and each call of a per-game step from a
+    counting function adds and drops a reference to every array of the tables and position."""
+    cap = tables.turn_cap if tables.turn_cap > 0 else 1 << 62
+    for g in range(out.shape[0]):
+        if g > 0:
+            rng[0] = game_seed(run_seed, first_game + g)  # == new_state(game_seed(run_seed, gi))
+            if not reset(tables, pos, rng, first_game + g):
+                return g
+        ended = own_rollout(tables, pos, code, par, scratch, rng, cap)  # as the search's (one compile)
+        result(tables, pos, not ended, out[g])
+        swapped[g] = False
+    return out.shape[0]
+
+
 @njit(cache=True)
-def _play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped, tree):
+def _play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped, one_bot, tree):
+    """`play_chunk`'s games on one position: each game after the first is set up in place by the
+    game's `reset` where it gives one (else a new position). one_bot: every seat plays the same
+    bot with the same parameters, and no pie rule (only in the plain family, tree None); None
+    for a game without a `rollout` of its own, whose default is play_game's loop again (numba
+    prunes the branch a None argument cannot take, so such a game compiles no second loop)."""
     scratch = new_scratch(tables)
     buf = np.empty(tables.max_moves, np.int64)
     rec = np.zeros((0, REC_W), np.int64)
-    for g in range(n_games):
+    rng = new_state(game_seed(run_seed, first_game))
+    pos = new_position_at(tables, rng, first_game)
+    g = 0
+    while g < n_games:
         gi = first_game + g
-        _, swapped[g] = play_game(tables, game_seed(run_seed, gi), gi, bot_code, bot_par, swap, scratch, tree,
-                                  buf, rec, out[g])
+        if g > 0:
+            rng[0] = game_seed(run_seed, gi)  # == new_state(game_seed(run_seed, gi))
+            if not reset(tables, pos, rng, gi):
+                pos = new_position_at(tables, rng, gi)
+        if tree is None:
+            if one_bot is not None:
+                if one_bot:
+                    g += _one_bot_games(tables, pos, rng, bot_code[0], bot_par[0], scratch, run_seed, gi,
+                                        out[g:], swapped[g:])
+                    continue
+        _, swapped[g] = play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, buf, rec, out[g])
+        g += 1
 
 
 @njit(cache=True)
@@ -185,8 +226,9 @@ def _play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_deci
     buf = np.empty(tables.max_moves, np.int64)
     rec = np.zeros((max_decisions, REC_W), np.int64)
     res = np.zeros(tables.res_width, np.int64)
-    t, swapped = play_game(tables, game_seed(run_seed, game_index), game_index, bot_code, bot_par, swap,
-                           scratch, tree, buf, rec, res)
+    rng = new_state(game_seed(run_seed, game_index))
+    pos = new_position_at(tables, rng, game_index)
+    t, swapped = play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, buf, rec, res)
     return rec[:min(t, max_decisions)].copy(), res, swapped
 
 
@@ -209,13 +251,29 @@ def tree_for(tables, bot_code, bot_par, searching: bool | None = None):
     return search.new_tree(tables, search.tree_nodes(bot_code, bot_par))
 
 
+def one_bot(bot_code, bot_par, swap) -> bool:
+    """Whether a line-up's games can each be one call of the game's `rollout`: every seat plays
+    the same bot of the game's own (not the engine's uniform or search bot) with the same
+    parameters, and no pie rule."""
+    codes, par = np.asarray(bot_code), np.asarray(bot_par)
+    return bool((codes == codes[0]).all() and (par == par[0]).all() and (np.asarray(swap) == SWAP_OFF).all()
+                and codes[0] not in (BOT_UNIFORM, search.BOT_MCTS))
+
+
 def play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped, *,
-               searching: bool | None = None):
+               searching: bool | None = None, by_rollout: bool | None = None):
     """Games first_game .. first_game + n_games - 1 of a run: out[g] is game g's result row
     (out: int64[n_games, tables.res_width]), swapped[g] whether its players swapped seats.
-    Compiled per bot family (`family`; `searching` forces one, see `tree_for`)."""
+    Compiled per bot family (`family`; `searching` forces one, see `tree_for`). Where the game
+    gives its own `rollout`, a line-up of one bot (`one_bot`) plays each game as one call of it
+    (by_rollout=False: one decision at a time, as the traced driver; the same games)."""
+    tree = tree_for(tables, bot_code, bot_par, searching)
+    fast = one_bot(bot_code, bot_par, swap) if by_rollout is None else by_rollout
+    if fast and not one_bot(bot_code, bot_par, swap):
+        raise ValueError("by_rollout needs one bot of the game's own on every seat and no pie rule")
+    own = "rollout" in implemented(type(tables))
     _play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped,
-                tree_for(tables, bot_code, bot_par, searching))
+                bool(fast and tree is None) if own else None, tree)
 
 
 def play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decisions, *,

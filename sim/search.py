@@ -48,8 +48,9 @@ from sim.interface import (
     copy_into,
     copy_position,
     evaluate,
+    has_rollout,
     legal_moves,
-    rollout,
+    own_rollout,
     sample_hidden,
     to_move,
     uniform_move,
@@ -256,15 +257,20 @@ def _rollout(tables, pos, par, scratch, tree, rng):
     else:
         code = int(par[P_RAND_CODE])
         bpar = par[int(par[P_RAND_PAR]):]
-    if code != BOT_UNIFORM:
-        return rollout(tables, pos, code, bpar, scratch, rng, cap)  # the game's loop (interface)
-    d = 0
+    if code != BOT_UNIFORM and has_rollout(tables):
+        return own_rollout(tables, pos, code, bpar, scratch, rng, cap)  # the game's loop (interface)
+    d = 0  # interface.step_rollout, written out with the uniform bot (see has_rollout)
     while True:
-        if to_move(tables, pos) < 0:
+        mover = to_move(tables, pos)
+        if mover < 0:
             return True
         if d >= cap:
             return False
-        apply(tables, pos, uniform_move(tables, pos, rng, tree.untried), rng)
+        if code == BOT_UNIFORM:
+            m = uniform_move(tables, pos, rng, tree.untried)
+        else:
+            m = bot_move(tables, pos, mover, code, bpar, scratch, rng)
+        apply(tables, pos, m, rng)
         d += 1
 
 

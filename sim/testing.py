@@ -9,7 +9,9 @@ outside it (a HEXSIM_GAMES plug-in) runs the same checks as the package's own:
 For n games of one rule set and seat line-up it checks:
 - determinism: the same chunk twice gives identical columns (once through the runner's row
   assembly, `sim.runner.play_range`);
-- chunk independence: one chunk of n equals two chunks split anywhere;
+- chunk independence: one chunk of n equals two chunks split anywhere, and its first games each
+  played alone (a chunk of one: a new position, where the chunk driver sets the others up in
+  place with the game's `reset`);
 - the column contract of `Game.play_chunk` (names, dtypes, lengths, value ranges);
 - termination: every game ends with a declared end reason and at least one turn;
 - the traced replay of sampled games equals their chunk row (same moves in both kernels);
@@ -91,6 +93,7 @@ def check_game(game: Game, variant, bots: Sequence[str | SeatBot] | str | None =
     c1 = game.play_chunk(rules, seats, 0, split, run_seed)
     c2 = game.play_chunk(rules, seats, split, n - split, run_seed)
     required = {"winner", "end_reason", "turns", "first_seat"} | {f"score_{s}" for s in names}
+    alone = [game.play_chunk(rules, seats, i, 1, run_seed) for i in range(min(n, 8))]
     assert required <= set(a), f"missing columns {required - set(a)}"
     for key, col in a.items():
         assert isinstance(col, np.ndarray) and col.shape == (n,), key
@@ -101,6 +104,8 @@ def check_game(game: Game, variant, bots: Sequence[str | SeatBot] | str | None =
         np.testing.assert_array_equal(col, again, err_msg=f"{key} not deterministic")
         np.testing.assert_array_equal(col, np.concatenate([c1[key], c2[key]]),
                                       err_msg=f"{key} depends on chunking")
+        np.testing.assert_array_equal(col[:len(alone)], np.concatenate([c[key] for c in alone]),
+                                      err_msg=f"{key}: a game in a chunk differs from the same game alone")
     assert a["winner"].min() >= -1 and a["winner"].max() < len(names)
     assert a["end_reason"].min() >= 0 and a["end_reason"].max() < len(game.end_reasons)
     assert (a["turns"] > 0).all()
@@ -122,6 +127,38 @@ def check_game(game: Game, variant, bots: Sequence[str | SeatBot] | str | None =
     if warm:
         check_warm(game)
     return a
+
+
+def games_alone(t, run_seed, first_game, n_games, bot_code, bot_par, swap):
+    """(result rows, swapped) of games first_game .. first_game + n_games - 1 through the engine's
+    chunk driver, each alone (a chunk of one: a new position, no `reset`) and one decision at a
+    time (not the game's `rollout`): what `engine.play_chunk` of the whole range must give."""
+    from sim import engine
+
+    rows = np.zeros((n_games, t.res_width), np.int64)
+    swapped = np.zeros(n_games, np.bool_)
+    for g in range(n_games):
+        engine.play_chunk(t, np.uint64(run_seed), np.int64(first_game + g), np.int64(1), bot_code, bot_par, swap,
+                          rows[g:g + 1], swapped[g:g + 1], by_rollout=False)
+    return rows, swapped
+
+
+def check_chunk_driver(t, run_seed, first_game, n_games, bot_code, bot_par, swap):
+    """The engine's chunk driver plays each game of a range as `games_alone` does: the positions
+    `reset` sets up in place and the games of one bot that `rollout` plays whole change nothing.
+    Returns the result rows."""
+    from sim import engine
+
+    rows = np.zeros((n_games, t.res_width), np.int64)
+    swapped = np.zeros(n_games, np.bool_)
+    engine.play_chunk(t, np.uint64(run_seed), np.int64(first_game), np.int64(n_games), bot_code, bot_par, swap,
+                      rows, swapped)
+    want, want_swapped = games_alone(t, run_seed, first_game, n_games, bot_code, bot_par, swap)
+    for g in range(n_games):
+        np.testing.assert_array_equal(rows[g], want[g], err_msg=f"game {first_game + g}: the chunk's row "
+                                      "differs from the game played alone")
+    np.testing.assert_array_equal(swapped, want_swapped, err_msg="swapped differs from the games alone")
+    return rows
 
 
 def replayed_positions(game: Game, rules, seats, game_index: int, run_seed: int):

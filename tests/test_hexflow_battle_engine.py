@@ -1,7 +1,8 @@
-"""HEXFLOW Battle on the engine interface (sim/games/hexflow/battle_engine.py): its chunk loop
-(battle_engine.chunk_rows, which random-vs-random games play on) plays exactly the engine chunk
-driver's games for every shipped Battle variant and random draws of the Battle rule keys, for
-every random / greedy line-up; legal_moves is the
+"""HEXFLOW Battle on the engine interface (sim/games/hexflow/battle_engine.py): the engine's chunk
+driver (one position per chunk, set up in place by battle_engine.reset; a line-up of one bot
+plays each game as one battle_engine.rollout) plays each game as it plays alone, for every
+shipped Battle variant and random draws of the Battle rule keys, for every random / greedy
+line-up; legal_moves is the
 pure-Python position's move list; sample_hidden redraws only what a seat cannot see; the search
 bot plays Battle without reading hidden tiles; the play metrics replay Battle games."""
 
@@ -18,13 +19,13 @@ from sim.games.base import SeatBot
 from sim.games.hexflow import GAME, battle_engine
 from sim.games.hexflow import battle as BT
 from sim.games.hexflow import game as G
+from sim.testing import check_chunk_driver
 from tests import hexflow_reference as REF
 from tests import test_hexflow_race_engine as RE
 from tests.game_checks import check_game, seats_for
 
 ROOT = Path(__file__).resolve().parent.parent
-# every Battle variant: the chunk loop reads every rule (battle_swap's pie rule is the drivers',
-# off in both here)
+# every Battle variant (battle_swap's pie rule: the drivers' loop one decision at a time)
 VARIANTS = sorted((ROOT / "variants" / "hexflow").glob("battle*.toml"))
 LINEUPS = {"rr": ("random", "random"), "gr": ("greedy", "random"), "rg": ("random", "greedy"),
            "gg": ("greedy", "greedy")}
@@ -37,6 +38,9 @@ DRAWS = {"block_placement": ("adjacent", "connected"), "dots": ("default", "none
          "battle_orphan": ("line", "off"), "battle_capture_points": (0, 2, 7),
          "battle_stalemate_length": ("chain", "path")}
 N_DRAWS = 8
+# Battle keys the draws leave alone: tables and the tile set's readings, each tested by
+# tests/test_hexflow_battle_rules_data.py, and the pie rule (battle_swap plays it)
+NOT_DRAWN = ("tiles", "base_score", "dot_multipliers", "board_columns", "opponent_corners", "first_tile", "swap")
 
 
 def drawn_rules(i: int) -> dict:
@@ -47,11 +51,9 @@ def drawn_rules(i: int) -> dict:
 
 
 def test_the_draws_cover_the_battle_keys():
-    """Every key Battle plays by (game.MODE_PARAMS) but the mode, the dot list and the keys that
-    send random-vs-random games to the engine drivers (game.ENGINE_ONLY: tested by
-    tests/test_hexflow_battle_rules_data.py) is drawn, and the draws reach every value of the
-    choice keys."""
-    assert set(DRAWS) == set(G.MODE_PARAMS["battle"]) - {"mode", "dot_list"} - set(G.ENGINE_ONLY)
+    """Every key Battle plays by (game.MODE_PARAMS) but the mode, the dot list and NOT_DRAWN is
+    drawn, and the draws reach every value of the choice keys."""
+    assert set(DRAWS) == set(G.MODE_PARAMS["battle"]) - {"mode", "dot_list"} - set(NOT_DRAWN)
     drawn = [drawn_rules(i) for i in range(N_DRAWS)]
     for key in ("battle_goal", "battle_start", "battle_transit_home", "battle_orphan", "no_move",
                 "battle_stalemate_length", "block_placement"):
@@ -59,16 +61,9 @@ def test_the_draws_cover_the_battle_keys():
 
 
 def engine_rows(rules, seats, n, seed):
-    t = battle_engine.tables(rules)
+    """The chunk driver's rows, checked against each game alone (sim.testing.check_chunk_driver)."""
     codes, par = engine.bot_arrays(seats)
-    rows = np.zeros((n, t.res_width), np.int64)
-    engine.play_chunk(t, np.uint64(seed), np.int64(0), np.int64(n), codes, par, np.zeros(2, np.int64), rows,
-                      np.zeros(n, np.bool_))
-    return rows
-
-
-def loop_rows(rules, seats, n, seed):
-    return G._battle_run(rules, seats, 0, n, seed)
+    return check_chunk_driver(battle_engine.tables(rules), seed, 0, n, codes, par, G.swap_policy(rules, seats))
 
 
 CASES = [p.stem for p in VARIANTS] + [f"draw{i}" for i in range(N_DRAWS)]
@@ -82,19 +77,32 @@ def rules_of(name):
 
 @pytest.mark.parametrize("lineup", LINEUPS, ids=list(LINEUPS))
 @pytest.mark.parametrize("name", CASES)
-def test_the_chunk_loop_plays_the_engines_games(name, lineup):
+def test_the_chunk_driver_plays_each_game_as_alone(name, lineup):
     rules = rules_of(name)
-    seats = seats_for(GAME, rules, list(LINEUPS[lineup]))
-    n = 300 if lineup == "rr" else 100
-    np.testing.assert_array_equal(loop_rows(rules, seats, n, 29), engine_rows(rules, seats, n, 29))
+    engine_rows(rules, seats_for(GAME, rules, list(LINEUPS[lineup])), 300 if lineup == "rr" else 60, 29)
 
 
-def test_the_chunk_loop_refuses_the_search_bot():
-    """The chunk loop plays random and greedy seats only (the search bot plays on the drivers)."""
-    t = battle_engine.tables(rules_of("battle"))
-    codes, par = engine.bot_arrays([seats_for(GAME, rules_of("battle"), "random")[0], mcts()])
-    with pytest.raises(ValueError, match="random and greedy"):
-        battle_engine.chunk_rows(t, codes, par, 0, 3, 1)
+def test_only_a_line_up_of_one_bot_of_the_games_own_plays_by_rollout():
+    """A game is one call of the game's rollout only when every seat plays the same bot of the
+    game's own with the same parameters, without the pie rule; asking for it otherwise fails."""
+    rules = rules_of("battle")
+    t = battle_engine.tables(rules)
+    off = np.zeros(2, np.int64)
+    for bots, want in ((["random", "random"], True), (["greedy", "greedy"], True), (["greedy", "random"], False)):
+        codes, par = engine.bot_arrays(seats_for(GAME, rules, bots))
+        assert engine.one_bot(codes, par, off) is want, bots
+    codes, par = engine.bot_arrays(seats_for(GAME, rules, "random"))
+    assert not engine.one_bot(codes, par, np.full(2, engine.SWAP_COIN))
+    codes, par = engine.bot_arrays([seats_for(GAME, rules, "random")[0], mcts()])
+    assert not engine.one_bot(codes, par, off)
+    strong, weak = seats_for(GAME, rules, "greedy")[0], seats_for(GAME, rules, "greedy")[1]
+    weak = SeatBot(weak.bot, {**weak.params, "block_weight": 0.5})
+    codes, par = engine.bot_arrays([strong, weak])
+    assert not engine.one_bot(codes, par, off)
+    rows = np.zeros((3, t.res_width), np.int64)
+    with pytest.raises(ValueError, match="by_rollout needs one bot"):
+        engine.play_chunk(t, np.uint64(1), np.int64(0), np.int64(3), codes, par, off, rows, np.zeros(3, np.bool_),
+                          by_rollout=True)
 
 
 def test_the_comparison_meets_every_ending():
@@ -103,7 +111,7 @@ def test_the_comparison_meets_every_ending():
     reasons, disp, tblock = set(), 0, 0
     for name in CASES:
         rules = rules_of(name)
-        res = loop_rows(rules, seats_for(GAME, rules, ["random", "random"]), 300, 29)
+        res = engine_rows(rules, seats_for(GAME, rules, ["random", "random"]), 300, 29)
         reasons |= {GAME.end_reasons[int(x)] for x in np.unique(res[:, 1])}
         disp += int(res[:, 8:10].sum())
         tblock += int(res[:, 12:14].sum())

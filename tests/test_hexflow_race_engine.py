@@ -16,13 +16,13 @@ from sim.games.base import SeatBot
 from sim.games.hexflow import GAME, race
 from sim.games.hexflow import game as G
 from sim.games.hexflow.position import Position
+from sim.testing import check_chunk_driver
 from tests import hexflow_reference as REF
 from tests.game_checks import check_game, seats_for
 
 ROOT = Path(__file__).resolve().parent.parent
-# the Race variants the random chunk loop plays (all but the pie rule's: the drivers')
-VARIANTS = [p for p in sorted((ROOT / "variants" / "hexflow").glob("race*.toml"))
-            if G._race_on_chunk_loop(variants.load(p).rules, seats_for(GAME, variants.load(p).rules, "random"))]
+# every Race variant (race_swap's pie rule: the drivers' loop one decision at a time)
+VARIANTS = sorted((ROOT / "variants" / "hexflow").glob("race*.toml"))
 # rule sets the shipped variants leave rare: passes, the no-move loss and the turn cap; and rules
 # only race.py reads (a hand size by seat, the two readings, another board)
 PASSES = {"blocked_player_loses": False, "hand_size": 1, "block_placement": "connected"}
@@ -43,17 +43,20 @@ def rules_of(name):
     return variants.load(ROOT / "variants" / "hexflow" / f"{name}.toml").rules
 
 
+@pytest.mark.parametrize("lineup", LINEUPS, ids=list(LINEUPS))
 @pytest.mark.parametrize("name", [p.stem for p in VARIANTS] + list(EXTRA))
-def test_random_chunk_loop_plays_the_engine_drivers_games(name):
-    """race._play (one position per chunk, cleared in place between games) against the engine's
-    chunk driver (a fresh position per game); the games of the code before the loop existed
-    (the first chunk kernel) are held by the baselines."""
+def test_the_chunk_driver_plays_each_game_as_alone(name, lineup):
+    """The engine's chunk driver (one position per chunk, set up in place by race.reset; a line-up
+    of one bot plays each game as one race.rollout) against each game alone, on a new position,
+    one decision at a time; the games of the code before the engine (the first chunk kernel)
+    are held by the baselines."""
     rules = rules_of(name)
-    seats = seats_for(GAME, rules, "random")
-    assert G._race_on_chunk_loop(rules, seats)
-    loop = race.random_rows(rules, 3, 300, 41)
-    drivers = G._race_engine_chunk(rules, seats, 3, 300, 41)
-    np.testing.assert_array_equal(loop, drivers)
+    seats = seats_for(GAME, rules, list(LINEUPS[lineup]))
+    codes, par = engine.bot_arrays(seats)
+    n = 300 if lineup == "rr" else 40
+    loop = check_chunk_driver(race.tables(rules), 41, 3, n, codes, par, G.swap_policy(rules, seats))
+    if lineup != "rr":
+        return
     ends = {"passes": "stalemate_closest", "no_move_lose": "no_move_loss", "capped": "turn_cap"}
     if name in ends:  # the rare endings these rule sets are here for
         assert (loop[:, 1] == GAME.end_reasons.index(ends[name])).any()
@@ -221,12 +224,13 @@ def test_evaluation_is_greedys_cost_difference():
     assert checked > 40
 
 
-def test_every_race_baseline_replays_through_the_engine(monkeypatch):
-    """The stored sample of every committed Race baseline, played with every chunk routed
-    through engine.play_chunk (random-vs-random chunks normally take the chunk loop)."""
+def test_every_race_baseline_replays_one_decision_at_a_time(monkeypatch):
+    """The stored sample of every committed Race baseline, played with every chunk one decision
+    at a time (a line-up of one bot normally plays each game as one race.rollout)."""
     from sim import baseline
 
-    monkeypatch.setattr(G, "_race_on_chunk_loop", lambda rules, seats: False)
+    play = engine.play_chunk
+    monkeypatch.setattr(engine, "play_chunk", lambda *a, **kw: play(*a, **{**kw, "by_rollout": False}))
     paths = sorted((ROOT / "data" / "baselines" / "hexflow").glob("race*.json"))
     assert len(paths) >= 9
     for r in baseline.check(paths, statistical=False, jobs=1).results:

@@ -14,8 +14,8 @@ from sim.errors import VariantError
 from sim.games.base import SeatBot
 from sim.games.hexflow import GAME, tri_engine
 from sim.games.hexflow import game as G
-from sim.games.hexflow import tri as T
 from sim.games.hexflow.tiles import TILE_TYPES
+from sim.testing import check_chunk_driver
 from tests.game_checks import check_game, seats_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -80,13 +80,13 @@ def lineup(rules, which):
 
 
 def random_rules(mode, seed):
-    """A random draw of the keys mode `mode` plays by (game.MODE_PARAMS) that the chunk kernel
-    reads too (not game.TRI_ENGINE_ONLY), short turn caps included, dot bonuses and a tile mix
-    every seat holds alike (counts and points)."""
+    """A random draw of the keys mode `mode` plays by (game.MODE_PARAMS) but the pie rule (tri2p
+    plays it in tests/test_hexflow_tri_rules_data.py), short turn caps included, dot bonuses and a
+    tile mix every seat holds alike (counts and points)."""
     rng = np.random.default_rng(seed)
     out = {"mode": mode}
     for p in GAME.params:
-        if p.name not in G.MODE_PARAMS[mode] or p.name == "mode" or p.kind == "table" or p.name in G.TRI_ENGINE_ONLY:
+        if p.name not in G.MODE_PARAMS[mode] or p.name == "mode" or p.kind == "table" or p.name == "swap":
             continue
         if p.choices:
             choices = [c for c in p.choices if c != "list"]
@@ -106,23 +106,18 @@ def random_rules(mode, seed):
     return GAME.resolve_rules(out, f"draw {seed}")
 
 
-def kernel_columns(rules, seats, n, seed):
-    res = T.tri_run(rules, seats, 0, n, seed)
-    return {name: res[:, idx] for name, idx, _ in tri_engine.columns(rules)}
-
-
 def engine_columns(rules, seats, n, seed):
     rows = tri_engine.chunk_rows(rules, seats, 0, n, seed)
     return {name: rows[:, idx] for name, idx, _ in tri_engine.columns(rules)}
 
 
 def assert_same_games(rules, seats, n, seed):
-    old = kernel_columns(rules, seats, n, seed)
-    new = engine_columns(rules, seats, n, seed)
-    assert list(old) == list(new)
-    for name in old:
-        np.testing.assert_array_equal(new[name], old[name], err_msg=name)
-    return old
+    """The chunk driver (one position per chunk, set up in place by tri_engine.reset; a line-up
+    of one bot plays each game as one tri_engine.rollout) plays each game as it plays alone."""
+    t = tri_engine.tables(rules)
+    codes, par = engine.bot_arrays(seats)
+    rows = check_chunk_driver(t, seed, 0, n, codes, par, tri_engine.swap_policy(rules, seats))
+    return {name: rows[:, idx] for name, idx, _ in tri_engine.columns(rules)}
 
 
 RULE_DRAWS = [(mode, seed) for mode in ("tri", "tri2p") for seed in range(6)]
@@ -130,7 +125,7 @@ RULE_DRAWS = [(mode, seed) for mode in ("tri", "tri2p") for seed in range(6)]
 
 @pytest.mark.parametrize("which", LINEUPS)
 @pytest.mark.parametrize("path", VARIANTS, ids=[p.stem for p in VARIANTS])
-def test_engine_plays_the_chunk_kernels_games_on_every_variant(path, which):
+def test_the_chunk_driver_plays_each_game_as_alone_on_every_variant(path, which):
     rules = variants.load(path).rules
     seats = lineup(rules, which)
     assert_same_games(rules, seats, 300 if which == "random" else 100, 41)
@@ -138,7 +133,7 @@ def test_engine_plays_the_chunk_kernels_games_on_every_variant(path, which):
 
 @pytest.mark.parametrize("which", LINEUPS)
 @pytest.mark.parametrize("mode,seed", RULE_DRAWS, ids=[f"{m}-{s}" for m, s in RULE_DRAWS])
-def test_engine_plays_the_chunk_kernels_games_on_random_rule_draws(mode, seed, which):
+def test_the_chunk_driver_plays_each_game_as_alone_on_random_rule_draws(mode, seed, which):
     rules = random_rules(mode, seed)
     seats = lineup(rules, which)
     old = assert_same_games(rules, seats, 200 if which == "random" else 60, 1000 + seed)

@@ -40,7 +40,6 @@ import numpy as np
 from numba import njit
 
 from sim import engine
-from sim.rng import game_seed, new_state
 
 from . import battle as BT
 from . import kernel as K
@@ -241,7 +240,7 @@ def _blank_position(t):
 
 @K.hot
 def _clear(t, pos):
-    """Empty the board of a finished game in place for the next game of a chunk (chunk_rows): the
+    """Empty the board of a finished game in place for the next game of a chunk (`reset`): the
     hexes it filled and their neighbours (need, the frontier, nown), the counters. Hexes never
     empty during a game (a displacement replaces the tile), so no other hex changed; the frontier
     row is read only below st[NFRONT], the dots are laid and the bags and hands dealt afresh by
@@ -526,59 +525,40 @@ def bot_move(t, pos, seat, code, par, scratch, rng):
     return _random(t, pos, seat, scratch, rng)
 
 
-# ---- the chunk loop ------------------------------------------------------------------------
+# ---- a game of one bot, and the next game in place ----------------------------------------------
 # the rule functions as compiled inside the loop (no call per decision: a call hands the tables'
 # and the position's arrays on, which is most of a random decision's cost)
 _apply = K.hot_inline(apply.py_func)
 
 
-@K.hot_inline
-def _turns(t, pos, s, rng, codes, par):
-    """Every decision of one game of random and greedy seats, as the engine's play_game takes
-    them without the pie rule; True if the turn cap (max_turns) ended it."""
+@K.hot
+def rollout(t, pos, code, par, s, rng, cap):
+    """Bot `code` for every seat from pos, at most cap decisions; True if the game ended
+    (sim.interface: the search's rollouts, and the chunk driver's games of one bot). The random
+    bot and apply inline; greedy through bot_move (its decision costs far more than the call)."""
+    d = 0
     while pos.st[REASON] < 0:
-        if t.turn_cap > 0 and pos.st[TURN] >= t.turn_cap:
-            return True
+        if d >= cap:
+            return False
         cur = pos.st[CUR]
-        if codes[cur] == K.BOT_GREEDY:
-            move = bot_move(t, pos, cur, codes[cur], par[cur], s, rng)
+        if code == K.BOT_GREEDY:
+            move = bot_move(t, pos, cur, code, par, s, rng)
         else:
             move = _random(t, pos, cur, s, rng)
         _apply(t, pos, move, rng)
-    return False
+        d += 1
+    return True
 
 
 @K.hot
-def _games(t, pos, s, rng, codes, par, first_game, n_games, run_seed, res):
-    """chunk_rows' games on one position, scratch and generator, without reference counting (a
-    call of a per-game step would count a reference to every array of the tuples it is handed)."""
-    for g in range(n_games):
-        rng[0] = game_seed(run_seed, first_game + g)  # == new_state(game_seed(...))
-        if g > 0:
-            _clear(t, pos)
-        _set_up(t, pos, rng)
-        capped = _turns(t, pos, s, rng, codes, par)
-        result(t, pos, capped, res[g])
-
-
-@njit(cache=True)
-def _play(t, codes, par, first_game, n_games, run_seed, res):
-    """Games first_game .. first_game + n_games - 1 of random and greedy seats (codes, par as
-    engine.bot_arrays gives them) into res[n_games, t.res_width]: the engine drivers' games
-    (sim.engine.play_game without the pie rule) with one position and scratch per chunk, the
-    board cleared in place between games."""
-    _games(t, _blank_position(t), new_scratch(t), new_state(0), codes, par, first_game, n_games, run_seed, res)
-
-
-def chunk_rows(t, codes, par, first_game, n_games, run_seed) -> np.ndarray:
-    """Result rows (by seat) of `_play`'s games."""
-    if not np.isin(codes, (K.BOT_RANDOM, K.BOT_GREEDY)).all():  # _turns plays these two only
-        raise ValueError(f"battle_engine.chunk_rows plays random and greedy seats, not bot codes {codes.tolist()}")
-    res = np.zeros((n_games, t.res_width), np.int64)
-    _play(t, codes, par, np.int64(first_game), np.int64(n_games), np.uint64(run_seed), res)
-    return res
+def reset(t, pos, rng, game_index):
+    """As race.reset, on this mode's position."""
+    _clear(t, pos)
+    _set_up(t, pos, rng)
+    return True
 
 
 engine.implement(Tables, no_alloc=True, new_position=new_position, to_move=to_move, legal_moves=legal_moves,
                  apply=apply, result=result, copy_position=copy_position, sample_hidden=sample_hidden,
-                 evaluate=evaluate, new_scratch=new_scratch, bot_move=bot_move)
+                 evaluate=evaluate, new_scratch=new_scratch, bot_move=bot_move, reset=reset,
+                 rollout=rollout)

@@ -19,15 +19,6 @@ from .board import BOARD, SEATS, board_of
 from .tiles import TILE_TYPES
 
 
-def _bot_arrays(seats: Sequence[SeatBot]) -> tuple[np.ndarray, np.ndarray]:
-    codes = np.array([s.bot.code for s in seats], dtype=np.int64)
-    par = np.zeros((2, R.N_BOT_PARAMS), dtype=np.float64)
-    for i, s in enumerate(seats):
-        v = s.param_vector()
-        par[i, : len(v)] = v
-    return codes, par
-
-
 def _is_tri(rules) -> bool:
     return rules["mode"] in ("tri", "tri2p")
 
@@ -123,53 +114,11 @@ def _race_mcts() -> search.SearchBot:
 MCTS = _race_mcts()
 
 
-# Battle parameters whose random-vs-random games go to the engine drivers rather than the chunk
-# loop battle_engine.chunk_rows (the old chunk kernel read none of them; the loop runs the
-# engine's own rule functions, so it plays the same games, and the pie rule is the drivers').
-# Battle reads the first five and swap on the engine, and the two Race readings stay at their
-# defaults.
-ENGINE_ONLY = ("tiles", "base_score", "dot_multipliers", "board_columns", "opponent_corners",
-               "first_tile", "swap")
-
-
 def _bag_sizes(rules: dict[str, Any], seats: Sequence[str]) -> list[int]:
     """Tiles in each seat's bag under these rules (the Tri modes: tri_engine.tri_tile_sets)."""
     if _is_tri(rules):
         return tri_engine.tri_tile_sets(rules, list(seats))[1].tolist()
     return R.tile_counts(rules, list(seats)).sum(axis=1).tolist()
-
-
-# Tri-Board rules tri._play (the engine's rule functions in a chunk loop of their own) does not
-# play: the pie rule is the engine drivers' (sim.engine.play_game), so `swap` sends random-only
-# tri2p games to the engine too
-TRI_ENGINE_ONLY = ("swap",)
-
-
-def _tri_on_kernel(rules: dict[str, Any], seats: Sequence[SeatBot]) -> bool:
-    """Tri-Board random-only line-ups play on tri._play, which plays the engine drivers' games with
-    the same rule functions ~1.7x faster there; every other line-up on the engine, as fast for
-    greedy (docs/rules/hexflow.md, "Tri-Board on the engine"), and so do random-only games under
-    the pie rule (TRI_ENGINE_ONLY)."""
-    defaults = {p.name: p.default for p in R.PARAMS}
-    return all(s.bot.code == K.BOT_RANDOM for s in seats) and all(rules[k] == defaults[k] for k in TRI_ENGINE_ONLY)
-
-
-def _race_on_chunk_loop(rules: dict[str, Any], seats: Sequence[SeatBot]) -> bool:
-    """Race random-vs-random games play on race._play, the chunk loop over the engine's own rule
-    functions, which plays the engine drivers' games faster there (about the old chunk kernel's speed,
-    docs/rules/hexflow.md, "One copy of the Race rules"); every other line-up on the engine, and
-    so do random games under the pie rule (the drivers')."""
-    return all(s.bot.code == K.BOT_RANDOM for s in seats) and not rules["swap"]
-
-
-def _on_kernel(rules: dict[str, Any], seats: Sequence[SeatBot]) -> bool:
-    """Battle random vs random plays on its chunk loop battle_engine.chunk_rows (one position per
-    chunk, the engine's rule functions without reference counting), which plays the engine
-    drivers' games faster there; every other line-up on the engine drivers, and so do
-    random-vs-random games under ENGINE_ONLY rules or a hand size by seat."""
-    defaults = {p.name: p.default for p in R.PARAMS}
-    return all(s.bot.code == K.BOT_RANDOM for s in seats) and not isinstance(rules["hand_size"], dict) \
-        and all(rules[k] == defaults[k] for k in ENGINE_ONLY)
 
 
 def swap_policy(rules: dict[str, Any], seats: Sequence[SeatBot]) -> np.ndarray:
@@ -202,6 +151,8 @@ def _engine_tables(rules):
 def _engine_chunk(t, rules, seats, first_game, n_games, run_seed, swapped=None) -> np.ndarray:
     """Result rows (by seat) of games through the engine's chunk driver (tables t: Race's or
     Battle's); `swapped` (bool[n_games]) receives which games the pie rule swapped."""
+    if len(seats) != t.n_seats:
+        raise ValueError(f"hexflow {rules['mode']} needs {t.n_seats} seats, got {len(seats)}")
     codes, par = engine.bot_arrays(seats)
     rows = np.zeros((n_games, t.res_width), np.int64)
     if swapped is None:
@@ -430,25 +381,15 @@ class HexflowGame(Game):
         return R.warnings(rules)
 
     def play_chunk(self, rules, seats, first_game, n_games, run_seed):
+        # every mode on the engine's chunk driver (a line-up of one bot: each game one call of
+        # the mode's `rollout`, on one position per chunk that `reset` sets up for each game)
+        if _is_tri(rules):
+            return tri_engine.chunk(rules, seats, first_game, n_games, run_seed)
+        swapped = np.zeros(n_games, np.bool_)
         if rules["mode"] == "battle":
-            if _on_kernel(rules, seats):
-                return _battle_columns(_battle_run(rules, seats, first_game, n_games, run_seed))
-            swapped = np.zeros(n_games, np.bool_)
             rows = _engine_chunk(battle_engine.tables(rules), rules, seats, first_game,
                                  n_games, run_seed, swapped)
             return _battle_engine_columns(rules, rows, swapped)
-        if _is_tri(rules):
-            if _tri_on_kernel(rules, seats):
-                from .tri import tri_run
-
-                res = tri_run(rules, seats, first_game, n_games, run_seed)
-                return {name: res[:, idx].astype(dt) for name, idx, dt in tri_engine.columns(rules)}
-            return tri_engine.chunk(rules, seats, first_game, n_games, run_seed)
-        if _race_on_chunk_loop(rules, seats):
-            if len(seats) != 2:
-                raise ValueError(f"hexflow race needs 2 seats, got {len(seats)}")
-            return _columns(race.random_rows(rules, first_game, n_games, run_seed))
-        swapped = np.zeros(n_games, np.bool_)
         rows = _race_engine_chunk(rules, seats, first_game, n_games, run_seed, swapped)
         return _race_columns(rules, rows, swapped)
 
@@ -485,9 +426,8 @@ class HexflowGame(Game):
             if {"tri2p": "tri"}.get(label, label) in parts:
                 rules = self.resolve_rules(overrides, "warm")
                 n = len(self.seat_names(rules))
+                # mixed bots: the plain chunk driver, its one-bot loop (`rollout`) included
                 self.play_chunk(rules, (seats * 2)[:n], 0, 2, 0)
-                if _is_tri(rules):  # random-only line-ups: the chunk kernel tri._play
-                    self.play_chunk(rules, seats[:1] * n, 0, 2, 0)
         mcts = SeatBot(MCTS, {**{p.name: p.default for p in MCTS.params}, "iterations": 4})
         for label, overrides in (("race", {}), ("battle", {"mode": "battle"}), ("tri", {"mode": "tri"}),
                                  ("tri", {"mode": "tri2p"})):
@@ -628,20 +568,6 @@ class HexflowGame(Game):
     def modes(self) -> list[tuple[str, dict[str, Any]]]:
         return [("race", {}), ("battle", {"mode": "battle"}), ("tri", {"mode": "tri"}),
                 ("tri2p", {"mode": "tri2p"})]
-
-
-def _battle_run(rules, seats, first_game, n_games, run_seed) -> np.ndarray:
-    """Battle result rows of random and greedy seats on the chunk loop battle_engine.chunk_rows."""
-    if len(seats) != 2:
-        raise ValueError(f"hexflow battle needs 2 seats, got {len(seats)}")
-    codes, par = _bot_arrays(seats)
-    return battle_engine.chunk_rows(battle_engine.tables(rules), codes, par, first_game, n_games, run_seed)
-
-
-def _battle_columns(res):
-    from . import battle as BT
-
-    return BT.columns(res)
 
 
 TILE_TYPES_BY_NAME = {t.name: i for i, t in enumerate(TILE_TYPES)}

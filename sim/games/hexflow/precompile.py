@@ -2,9 +2,10 @@
 
 numba compiles a kernel's callees one after another while it types the kernel, so a driver
 compiles its whole tree serially. Two subtrees of Race's are independent: the greedy bot
-(`race._greedy_move` and what it calls) and the rules with the random bot (`race._play`, the
-random chunk loop, and the rule helpers of kernel.py it shares with the engine's drivers).
-`precompile_race()` compiles the first here and the second in a second process (which also pays
+(`race._greedy_move` and what it calls) and the rule functions the engine's drivers call one
+decision at a time (`race.apply`, `race.reset`, `race.result` and the helpers of kernel.py they
+share). `precompile_race()` compiles the first here, then `race.rollout` (the random bot and
+apply inline, greedy through bot_move), and the second in a second process (which also pays
 the ~1.5 s start of a fresh interpreter), each into the on-disk cache (`cache=True`) by calling
 it once on a real position; the drivers compiled next find both (the other process's work
 through the cache) and compile only what is left. CPU time is the same; the games are the same
@@ -38,17 +39,46 @@ def _greedy() -> None:
                       new_state(np.uint64(2)), np.float64(1.5), np.float64(3.0))
 
 
-def _rules() -> None:
-    """race._play, the random chunk loop: the rules and the random bot (one game)."""
+def _opening():
+    """(tables, opening position, scratch, generator) of the default rules."""
+    from sim.rng import new_state
+
     from . import GAME, race
 
-    race.random_rows(GAME.resolve_rules({}, "warm"), 0, 1, 0)
+    t = race.tables(GAME.resolve_rules({}, "warm"))
+    return t, race.new_position(t, new_state(np.uint64(1))), race.new_scratch(t), new_state(np.uint64(2))
+
+
+def _rollout() -> None:
+    """race.rollout: a random-vs-random game (the chunk driver's one-bot games; greedy's branch
+    compiles with it)."""
+    from . import kernel as K
+    from . import race
+
+    t, pos, s, rng = _opening()
+    race.rollout(t, pos, np.int64(K.BOT_RANDOM), np.zeros(1, np.float64), s, rng, np.int64(1 << 30))
+
+
+def _rules() -> None:
+    """The rule functions the drivers call one decision or one game at a time: a game played to
+    the end by apply (the first legal move each time), its result row, and the next game's
+    position set up in place by reset."""
+    from . import race
+
+    t, pos, _, rng = _opening()
+    out = np.empty(t.max_moves, np.int64)
+    while race.to_move(t, pos) >= 0:
+        race.legal_moves(t, pos, out)
+        race.apply(t, pos, np.int64(out[0]), rng)
+    race.result(t, pos, False, np.zeros(t.res_width, np.int64))
+    race.reset(t, pos, rng, np.int64(1))
 
 
 # what each group compiles: the dispatchers it leaves compiled (tests/test_hexflow_precompile.py)
-KERNELS = {"_greedy": ("race._greedy_move",), "_rules": ("race._play",)}
+KERNELS = {"_greedy": ("race._greedy_move",), "_rollout": ("race.rollout",),
+           "_rules": ("race.apply", "race.result", "race.reset")}
 # compiled here / in the second process (the shorter job, as it also starts an interpreter)
-GROUPS = (("_greedy",), ("_rules",))
+GROUPS = (("_greedy", "_rollout"), ("_rules",))
 
 
 def compile_group(names: tuple[str, ...]) -> None:

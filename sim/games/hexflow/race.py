@@ -1,6 +1,7 @@
 """HEXFLOW Race on the engine interface (sim/engine.py): tables, position and the ten rule
-functions, the random, greedy and lookahead bots over them, and `_play`, the chunk loop
-random-vs-random line-ups play on. They play exactly the games of the first Race chunk kernel
+functions, the random, greedy and lookahead bots over them, and the optional `rollout` (a game
+of one bot on both seats: the search's rollouts and the chunk driver's one-bot games) and
+`reset` (the chunk driver's position, set up in place for each game). They play exactly the games of the first Race chunk kernel
 (the same bots, the same draws in the same order, the same incremental structures: kernel.py's
 board helpers, called on the position's rows).
 
@@ -33,7 +34,7 @@ import numpy as np
 from numba import njit
 
 from sim import engine
-from sim.rng import below, game_seed, new_state, shuffle
+from sim.rng import below, shuffle
 
 from . import kernel as K
 from . import rules as R
@@ -280,7 +281,7 @@ def empty_hex(hx, h):
 
 @K.hot
 def _clear(t, pos):
-    """Empty the board of a finished game in place for the next game of a chunk (`_play`): the
+    """Empty the board of a finished game in place for the next game of a chunk (`reset`): the
     hexes it filled and their neighbours, each seat's witness way back to the empty board's
     (t.wit0), the counters. The frontier row is read only below st[NFRONT] (0 again), the dots
     are laid and the bags and hands dealt afresh by `_set_up`, and the work rows carry nothing
@@ -1403,17 +1404,18 @@ def bot_move(t, pos, seat, code, par, scratch, rng):
 
 # apply compiled again to be inlined into a loop of decisions (one source), as the random bot is:
 # numba passes a NamedTuple argument as every field of every array it holds, which a call per
-# decision pays for. The chunk loop (_random_turns) and the search's rollouts play on it.
-# Inlining the whole of bot_move instead (its greedy and lookahead branches never taken in the
-# chunk loop) made that loop 2% slower and its compile twice as long.
+# decision pays for. `rollout` (random-vs-random games and the search's rollouts) plays on it.
+# Inlining the whole of bot_move instead (its greedy and lookahead branches never taken in a
+# random game) made the old chunk loop of random games 2% slower and its compile twice as long.
 _apply = K.hot_inline(apply.py_func)
 
 
 @K.hot
 def rollout(t, pos, code, par, s, rng, cap):
-    """The search's rollouts (sim.interface): bot `code` for every seat from pos, at most cap
-    decisions; True if the game ended. The random bot and apply inline, as in the chunk loop;
-    greedy and lookahead through bot_move (their decisions cost far more than the call)."""
+    """Bot `code` for every seat from pos, at most cap decisions; True if the game ended
+    (sim.interface: the search's rollouts, and the chunk driver's games of one bot). The random
+    bot and apply inline; greedy and lookahead through bot_move (their decisions cost far more
+    than the call)."""
     d = 0
     while pos.st[REASON] < 0:
         if d >= cap:
@@ -1428,51 +1430,16 @@ def rollout(t, pos, code, par, s, rng, cap):
     return True
 
 
+@K.hot
+def reset(t, pos, rng, game_index):
+    """The chunk driver's next game on a finished game's position (sim.interface): the board
+    emptied in place (`_clear`) and set up as new_position does, from the same draws."""
+    _clear(t, pos)
+    _set_up(t, pos, rng)
+    return True
+
+
 engine.implement(Tables, no_alloc=True, new_position=new_position, to_move=to_move, legal_moves=legal_moves,
                  apply=apply, result=result, copy_position=copy_position, sample_hidden=sample_hidden,
-                 evaluate=evaluate, new_scratch=new_scratch, bot_move=bot_move,
+                 evaluate=evaluate, new_scratch=new_scratch, bot_move=bot_move, reset=reset,
                  copy_into=engine.copy_fields, winner=winner, rollout=rollout)
-
-
-# ---- the chunk loop random-vs-random line-ups play on -------------------------------------------
-
-
-@njit(cache=True)
-def _play(t, first_game, n_games, run_seed, res):
-    """Random-vs-random games first_game .. first_game + n_games - 1 (res[n_games, t.res_width]
-    receives their result rows): the engine drivers' games (sim.engine.play_game without the pie
-    rule) with one position and scratch per chunk, the board cleared in place between games."""
-    _games(t, _blank_position(t), new_scratch(t), new_state(0), first_game, n_games, run_seed, res)
-
-
-@K.hot
-def _games(t, pos, s, rng, first_game, n_games, run_seed, res):
-    """`_play`'s games on its position, scratch and generator, without reference counting (a
-    call of a per-game step would count a reference to every array of the tuples it is handed)."""
-    for g in range(n_games):
-        rng[0] = game_seed(run_seed, first_game + g)  # == new_state(game_seed(...))
-        if g > 0:
-            _clear(t, pos)
-        _set_up(t, pos, rng)
-        capped = _random_turns(t, pos, s, rng)
-        result(t, pos, capped, res[g])
-
-
-@K.hot_inline
-def _random_turns(t, pos, s, rng):
-    """Every decision of one game of two random bots, as the engine's play_game takes them; True
-    if the turn cap (max_turns) ended it."""
-    while pos.st[REASON] < 0:
-        if t.turn_cap > 0 and pos.st[TURN] >= t.turn_cap:
-            return True
-        _apply(t, pos, _random_bot(t, pos, pos.st[CUR], s, rng), rng)
-    return False
-
-
-def random_rows(rules, first_game, n_games, run_seed) -> np.ndarray:
-    """Result rows (by seat) of random-vs-random games first_game .. first_game + n_games - 1,
-    by `_play`."""
-    t = tables(rules)
-    res = np.zeros((n_games, t.res_width), np.int64)
-    _play(t, np.int64(first_game), np.int64(n_games), np.uint64(run_seed), res)
-    return res

@@ -1,13 +1,7 @@
-"""The Tri-Board chunk kernel (modes "tri", 3 players, and "tri2p") and the trace verifier.
+"""The Tri-Board trace verifier (modes "tri", 3 players, and "tri2p").
 
 The rules are engine functions in tri_engine.py (tables, position, scratch, the rule helpers and
-the bots). `_play` is the chunk loop random-only line-ups play on: one position and one scratch
-allocated per chunk and cleared in place per game (tri_engine._clear), the engine's `bot_move`
-and `apply` compiled inline into the turn loop (`_turns`: numba passes a NamedTuple argument as
-every field of every array, which a call per decision pays for, docs/rules/hexflow.md,
-"Tri-Board on the engine"), and the engine's `result`. It plays the engine drivers' games
-(tests/test_hexflow_tri_engine.py) with the same rule code; every other line-up and every traced
-game plays through the engine's drivers.
+the bots), played by the engine's drivers (sim/engine.py) like every game's.
 
 What Tri-Board adds to Race's rules (kernel.py), all in tri_engine.py:
 - seats 0..ns-1 each own ONE corner (corners[q]); goals are the centre hexes (any of them);
@@ -25,65 +19,12 @@ Outputs: one int64 row per game in the engine's layout (tri_engine.columns).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from sim.rng import game_seed, new_state
-
-from . import kernel as K
-from . import tri_engine as E
 from .kernel import empty_links  # noqa: F401  (re-exported)
 from .tri_engine import TB_DOTS, TB_NONE, TB_ORDER, TB_POINTS, TriTables, tri_seats  # noqa: F401
 
 BLOCK = 4
 WILD = 11
-
-# the engine's bot_move and apply, compiled inline into the turn loop (one source)
-_apply = E._apply_inline
-_bot_move = E._bot_move_inline
-
-
-@njit(cache=True)
-def _play(t, first_game, n_games, run_seed, bot_code, bot_par, res):
-    """Play games first_game .. first_game + n_games - 1 of a Tri-Board mode (t: tri_engine
-    tables); res[n_games, t.res_width] receives the result rows."""
-    pos = E._blank_position(t)
-    s = E.new_scratch(t)
-    rng = new_state(0)
-    for g in range(n_games):
-        rng[0] = game_seed(run_seed, first_game + g)
-        if g > 0:
-            E._clear(t, pos)
-        E._set_up(t, pos, rng)
-        capped = _turns(t, pos, s, rng, bot_code, bot_par)
-        E.result(t, pos, capped, res[g])
-
-
-@K.hot
-def _turns(t, pos, s, rng, bot_code, bot_par):
-    """Every decision of one game, as the engine's play_game takes them; True if the turn cap
-    (max_turns) ended it."""
-    while pos.st[E.REASON] < 0:
-        if pos.st[E.TURN] >= t.turn_cap:
-            return True
-        seat = pos.st[E.CUR]
-        move = _bot_move(t, pos, seat, bot_code[seat], bot_par[seat], s, rng)
-        _apply(t, pos, move, rng)
-    return False
-
-
-# ---- Python side: tables, the thin wrapper, outcome columns -------------------------------------
-
-def tri_run(rules, seats, first_game, n_games, run_seed) -> np.ndarray:
-    """Result rows (tri_engine.columns) of games first_game .. first_game + n_games - 1 by _play."""
-    from sim import engine
-
-    t = E.tables(rules)
-    if len(seats) != t.n_seats:
-        raise ValueError(f"hexflow {rules['mode']} needs {t.n_seats} seats, got {len(seats)}")
-    codes, par = engine.bot_arrays(seats)
-    res = np.zeros((n_games, t.res_width), dtype=np.int64)
-    _play(t, np.int64(first_game), np.int64(n_games), np.uint64(run_seed), codes, par, res)
-    return res
 
 
 def tri_verify(game, trace) -> None:

@@ -1004,8 +1004,8 @@ def _blank_position(t):
 
 @K.hot
 def _clear(t, pos):
-    """Empty the board of a position in place (the chunk kernel tri._play reuses one position for
-    every game): the tile rows, networks and counters; the frontier rows are read only below
+    """Empty the board of a position in place (`reset`: the chunk driver reuses one position for
+    every game of a chunk): the tile rows, networks and counters; the frontier rows are read only below
     st[NFRONT] (0 here), the dots are laid and the bags and hands dealt afresh by `_set_up`, the
     witness ways are searched afresh there, and the work rows carry nothing from one call to the
     next (visit marks compare with a stamp that only grows; the path search restores its marks)."""
@@ -1454,15 +1454,15 @@ def replay(rules, seats, game_index, run_seed):
 
 # bot_move and apply compiled again to be inlined into a loop of decisions (one source): numba
 # passes a NamedTuple argument as every field of every array it holds, which a call per decision
-# pays for. The chunk loop (tri._turns) and the search's rollouts (`rollout`) play on them.
+# pays for. `rollout` (the chunk driver's games of one bot, the search's rollouts) plays on them.
 _apply_inline = K.hot_inline(apply.py_func)
 _bot_move_inline = K.hot_inline(bot_move.py_func)
 
 
 @K.hot
 def rollout(t, pos, code, par, s, rng, cap):
-    """The search's rollouts (sim.interface): bot `code` for every seat from pos, at most cap
-    decisions; True if the game ended."""
+    """Bot `code` for every seat from pos, at most cap decisions; True if the game ended
+    (sim.interface: the search's rollouts, and the chunk driver's games of one bot)."""
     d = 0
     while pos.st[REASON] < 0:
         if d >= cap:
@@ -1472,8 +1472,16 @@ def rollout(t, pos, code, par, s, rng, cap):
     return True
 
 
+@K.hot
+def reset(t, pos, rng, game_index):
+    """As race.reset, on this mode's position."""
+    _clear(t, pos)
+    _set_up(t, pos, rng)
+    return True
+
+
 # copies share the work rows (Position), as copy_fields keeps them
 engine.implement(Tables, no_alloc=True, new_position=new_position, to_move=to_move, legal_moves=legal_moves,
                  apply=apply, result=result, copy_position=copy_position, sample_hidden=sample_hidden,
-                 evaluate=evaluate, new_scratch=new_scratch, bot_move=bot_move,
+                 evaluate=evaluate, new_scratch=new_scratch, bot_move=bot_move, reset=reset,
                  copy_into=engine.copy_fields, winner=winner, rollout=rollout)
