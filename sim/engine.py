@@ -39,10 +39,10 @@ from sim.interface import (  # noqa: F401  (re-exported: a game's one import)
     new_position,
     new_position_at,
     new_scratch,
-    own_rollout,
     reset,
     result,
     rollout,
+    run_rollout,
     sample_hidden,
     step_rollout,
     to_move,
@@ -185,7 +185,7 @@ def _one_bot_games(tables, pos, rng, code, par, scratch, run_seed, first_game, o
             rng[0] = game_seed(run_seed, first_game + g)  # == new_state(game_seed(run_seed, gi))
             if not reset(tables, pos, rng, first_game + g):
                 return g
-        ended = own_rollout(tables, pos, code, par, scratch, rng, cap)  # as the search's (one compile)
+        ended = run_rollout(tables, pos, code, par, scratch, rng, cap)  # the search's copy
         result(tables, pos, not ended, out[g])
         swapped[g] = False
     return out.shape[0]

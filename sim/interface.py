@@ -182,6 +182,17 @@ def own_rollout(tables, pos, code, par, scratch, rng, cap):
     raise NotImplementedError("compiled only")
 
 
+@njit(cache=True, _nrt=False)
+def run_rollout(tables, pos, code, par, scratch, rng, cap):
+    """own_rollout behind one compiled function, for every caller: numba compiles an overload's
+    body once per set of flags of the function that calls it, so the search (compiled with
+    reference counting) and the chunk driver's one-bot loop (without) calling own_rollout each
+    compiled the game's whole rollout loop, bot and inlined rules included (Battle: 13 s each,
+    numba compile events). Called through this function, every caller shares one copy; the
+    call costs nothing next to a playout."""
+    return own_rollout(tables, pos, code, par, scratch, rng, cap)
+
+
 def evaluate(tables, pos, seat):
     raise NotImplementedError("compiled only")
 
@@ -252,7 +263,12 @@ def implement(tables_cls: type, *, no_alloc: bool = False, **functions: Callable
     for name, fn in functions.items():
         options = {"_nrt": False} if no_alloc and name in PER_DECISION + PER_PLAYOUT + PER_GAME else {}
         label = f"forward_{name}.{tables_cls.__module__.replace('.', '_')}.{tables_cls.__qualname__}"
-        overload(_GENERIC[name], jit_options=options, strict=False)(_forwarder(fn, is_mine, label))
+        # bot_move forwards to the game's compiled function instead of compiling its body as the
+        # overload's: a game's own rollout calls that function too, and the body (a greedy bot:
+        # Race's 10 s of compile, Battle's 9 s) then compiles once, not once more for the drivers.
+        # The forwarding call costs nothing next to a bot's decision.
+        body = fn if name == "bot_move" and "rollout" in functions else getattr(fn, "py_func", fn)
+        overload(_GENERIC[name], jit_options=options, strict=False)(_forwarder(fn, is_mine, label, body))
         if name == "rollout":
             overload(own_rollout, jit_options=options, strict=False)(_forwarder(fn, is_mine, label + ".own"))
     _defaults(tables_cls, functions, is_mine)
@@ -323,15 +339,18 @@ def _named(impl: Callable, label: str) -> Callable:
     return impl
 
 
-def _forwarder(fn: Callable, is_mine: Callable, label: str) -> Callable:
+def _forwarder(fn: Callable, is_mine: Callable, label: str, body: Callable | None = None) -> Callable:
     """An overload body that, when the first argument is this game's tables, gives `fn`'s own
     Python function as the implementation (one call from the driver, not a forwarding call and
     then fn's; every call hands on each array of the tables and position), or for a plain
-    callable a lambda forwarding to it. One per arity, since numba matches the overload's
-    signature to the call's (argument names aside: strict=False)."""
+    callable a lambda forwarding to it. body: fn itself to forward even to a compiled function
+    (it then compiles once, however many callers' flags numba compiles the overload for).
+    One per arity, since numba matches the overload's signature to the call's (argument names
+    aside: strict=False)."""
     import inspect
 
-    py = getattr(fn, "py_func", None)
+    body = getattr(fn, "py_func", fn) if body is None else body
+    py = body if body is not fn else None
     n = len(inspect.signature(py or fn).parameters)
     if n == 1:
         def ov1(t):

@@ -50,7 +50,7 @@ from sim.interface import (
     evaluate,
     has_rollout,
     legal_moves,
-    own_rollout,
+    run_rollout,
     sample_hidden,
     to_move,
     uniform_move,
@@ -258,7 +258,7 @@ def _rollout(tables, pos, par, scratch, tree, rng):
         code = int(par[P_RAND_CODE])
         bpar = par[int(par[P_RAND_PAR]):]
     if code != BOT_UNIFORM and has_rollout(tables):
-        return own_rollout(tables, pos, code, bpar, scratch, rng, cap)  # the game's loop (interface)
+        return run_rollout(tables, pos, code, bpar, scratch, rng, cap)  # the game's loop (interface)
     d = 0  # interface.step_rollout, written out with the uniform bot (see has_rollout)
     while True:
         mover = to_move(tables, pos)

@@ -4,8 +4,8 @@ numba compiles a kernel's callees one after another while it types the kernel, s
 compiles its whole tree serially. Two subtrees of Race's are independent: the greedy bot
 (`race._greedy_move` and what it calls) and the rule functions the engine's drivers call one
 decision at a time (`race.apply`, `race.reset`, `race.result` and the helpers of kernel.py they
-share). `precompile_race()` compiles the first here, then `race.rollout` (the random bot and
-apply inline, greedy through bot_move), and the second in a second process (which also pays
+share). `precompile_race()` compiles the first here, then Race's rollout as the drivers call it
+(`interface.run_rollout`: the random bot and apply inline, greedy through bot_move), and the second in a second process (which also pays
 the ~1.5 s start of a fresh interpreter), each into the on-disk cache (`cache=True`) by calling
 it once on a real position; the drivers compiled next find both (the other process's work
 through the cache) and compile only what is left. CPU time is the same; the games are the same
@@ -50,13 +50,14 @@ def _opening():
 
 
 def _rollout() -> None:
-    """race.rollout: a random-vs-random game (the chunk driver's one-bot games; greedy's branch
-    compiles with it)."""
+    """Race's rollout as the drivers call it (`interface.run_rollout`: the chunk driver's one-bot
+    games and the search's rollouts): a random-vs-random game; greedy's branch compiles with it."""
+    from sim.interface import run_rollout
+
     from . import kernel as K
-    from . import race
 
     t, pos, s, rng = _opening()
-    race.rollout(t, pos, np.int64(K.BOT_RANDOM), np.zeros(1, np.float64), s, rng, np.int64(1 << 30))
+    run_rollout(t, pos, np.int64(K.BOT_RANDOM), np.zeros(1, np.float64), s, rng, np.int64(1 << 30))
 
 
 def _rules() -> None:
@@ -75,7 +76,7 @@ def _rules() -> None:
 
 
 # what each group compiles: the dispatchers it leaves compiled (tests/test_hexflow_precompile.py)
-KERNELS = {"_greedy": ("race._greedy_move",), "_rollout": ("race.rollout",),
+KERNELS = {"_greedy": ("race._greedy_move",), "_rollout": ("interface.run_rollout",),
            "_rules": ("race.apply", "race.result", "race.reset")}
 # compiled here / in the second process (the shorter job, as it also starts an interpreter)
 GROUPS = (("_greedy", "_rollout"), ("_rules",))
