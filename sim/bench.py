@@ -174,7 +174,10 @@ def playout_rate(game: Game, rules: dict, s: list[SeatBot], seconds: float, repe
     `rollout_depth = 0`: every iteration copies the position, redraws what the seat cannot see,
     descends the tree and plays the game's random bot to the end), one decision at each of up to
     16 positions spread over greedy games (`playout_positions`), each timed `repeats` times
-    (its fastest kept: see `rates`); playouts/s = all their iterations over the summed times."""
+    (its fastest kept: see `rates`); playouts/s = all their iterations over the summed times.
+    Each round also times a chunk of the mode's random games: `over_random_games_paired` is the
+    median over rounds of that round's playouts/s over its random games/s (the target's ratio,
+    both sides timed at the same machine speed)."""
     from sim import engine
 
     bot = s[0].bot
@@ -194,10 +197,27 @@ def playout_rate(game: Game, rules: dict, s: list[SeatBot], seconds: float, repe
     decide(*first[0])  # compile / load
     one = max(decide(*first[0]), 1e-4)
     positions = playout_positions(game, rules, int(min(16, max(4, seconds / (repeats * one)))))
-    best = [min(decide(*p) for _ in range(repeats)) for p in positions]
     iterations = int(params["iterations"])
+    # the mode's random games timed in the same rounds, a chunk as long as one pass over the
+    # positions: this machine's speed swings by up to 1.5x within minutes (tri2p's random games
+    # read 118,891 and 183,475 games/s four rounds apart), so a ratio to the random row timed
+    # earlier in the bench measured the drift as much as the search
+    has_random = "random" in [b.name for b in game.bots]
+    rand = calibrate(game, rules, "random", one * len(positions)) if has_random else None
+    times: list[list[float]] = [[] for _ in positions]
+    ratios = []
+    for _ in range(repeats):
+        pass_times = [decide(*p) for p in positions]
+        for t, dt in zip(times, pass_times, strict=True):
+            t.append(dt)
+        if rand is not None:
+            games_per_second = rand[1] / time_chunk(game, rules, rand[0], rand[1])
+            ratios.append(iterations * len(positions) / sum(pass_times) / games_per_second)
+    best = [min(t) for t in times]
+    paired = {"over_random_games_paired": round(float(np.median(ratios)), 2),
+              "paired_ratios": [round(r, 3) for r in ratios]} if ratios else {}
     return {"iterations": iterations, "positions": len(positions), "repeats": repeats,
-            "playouts_per_second": round(iterations * len(positions) / sum(best), 1),
+            "playouts_per_second": round(iterations * len(positions) / sum(best), 1), **paired,
             **rollouts_alone(game, rules, bot, positions, iterations, repeats)}
 
 
@@ -353,7 +373,13 @@ def main(argv=None) -> int:
             p["over_random_games"] = round(p["playouts_per_second"] / rnd, 2) if rnd else None
             result["games"][name][f"{label}/mcts_vs_greedy"] = r
             prior = f", prior_depth {r['prior_depth']}" if r["prior_depth"] else ""
-            ratio = f" = {p['over_random_games']:.2f}x the random games/s (target 0.5x)" if rnd else ""
+            ratio = ""
+            if p.get("over_random_games_paired") is not None:
+                row = f"; {p['over_random_games']:.2f}x the random row above" if rnd else ""
+                ratio = (f" = {p['over_random_games_paired']:.2f}x the random games/s timed in the same rounds "
+                         f"(target 0.5x{row})")
+            elif rnd:
+                ratio = f" = {p['over_random_games']:.2f}x the random games/s (target 0.5x)"
             if p.get("rollouts_per_second"):
                 p["over_rollouts"] = round(p["playouts_per_second"] / p["rollouts_per_second"], 2)
                 ratio += (f"; the rollouts alone from the same positions {p['rollouts_per_second']:,.0f}/s "

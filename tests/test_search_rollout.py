@@ -126,6 +126,8 @@ def test_the_bench_times_playouts_at_positions_of_greedy_games():
     r = bench.playout_rate(HEX, rules, bench.mcts_seats(HEX, rules), 0.05, repeats=1)
     assert r["positions"] >= 4 and r["iterations"] == HEX.bot("mcts", "test").params[0].default
     assert r["playouts_per_second"] > 0
+    # the random games timed in the same rounds (the fixture has a random bot)
+    assert len(r["paired_ratios"]) == 1 and r["over_random_games_paired"] == round(r["paired_ratios"][0], 2) > 0
 
 
 def test_the_bench_times_rollouts_alone_and_counts_their_decisions():
