@@ -5,11 +5,11 @@ compiles its whole tree serially. Two subtrees of Race's are independent: the gr
 (`race._greedy_move` and what it calls) and the rule functions the engine's drivers call one
 decision at a time (`race.apply`, `race.reset`, `race.result` and the helpers of kernel.py they
 share). `precompile_race()` compiles the first here, then Race's rollout as the drivers call it
-(`interface.run_rollout`: the random bot and apply inline, greedy through bot_move), and the second in a second process (which also pays
-the ~1.5 s start of a fresh interpreter), each into the on-disk cache (`cache=True`) by calling
-it once on a real position; the drivers compiled next find both (the other process's work
-through the cache) and compile only what is left. CPU time is the same; the games are the same
-code.
+(`interface.run_rollout`: the random bot and apply inline, greedy through bot_move), and the
+second in a second process (which also pays the ~1.5 s start of a fresh interpreter), each into
+the on-disk cache (`cache=True`) by calling it once on a real position; the drivers compiled next
+find both (the other process's work through the cache) and compile only what is left. CPU time is
+the same; the games are the same code.
 
 The calls below use the argument types the drivers use (a Position and a Scratch built by the
 rule functions, a frontier row, int64 and float64 scalars). If one goes stale (a kernel's
