@@ -1092,7 +1092,7 @@ CSS = ("body{font-family:system-ui,sans-serif;font-size:14px;max-width:1320px;ma
        "max-width:100%;overflow-x:auto}td,th{border:1px solid #ccc;padding:0 5px;text-align:right;"
        "vertical-align:middle;font-size:12.5px;line-height:1.25}th{background:#eee;font-weight:600}"
        "td:first-child,th:first-child{text-align:left}tr.group td{background:#f4f4f4;font-weight:600;"
-       "text-align:left}td.t{text-align:left}table.verdict td{white-space:nowrap}"
+       "text-align:left}td.t,th.t{text-align:left}td.nw{white-space:nowrap}table.verdict td{white-space:nowrap}"
        "table.verdict th{vertical-align:bottom}svg.forest,svg.forest-axis{display:block}"
        "b.vunfair{color:#c0392b}b.vfair{color:#1e8449}b.vcannot-tell{color:#666}"
        ".warn{background:#fff6d6;border-left:5px solid #e0a000;padding:.25em .8em;margin:.3em 0}"
@@ -1103,6 +1103,31 @@ CSS = ("body{font-family:system-ui,sans-serif;font-size:14px;max-width:1320px;ma
        ".pics{display:flex;flex-wrap:wrap;gap:12px}.pics figure{width:420px}"
        "code{font-size:90%;background:#f3f3f3;padding:0 3px;overflow-wrap:anywhere}"
        "ul.tight{margin:.2em 0 .6em;padding-left:1.3em}ul.tight li{margin:.1em 0}")
+
+
+_NUMBER_LIKE = re.compile(r"^[+\-\u2212]?[\d.]")
+
+
+def _text_columns(rows: Sequence[Any], width: int) -> list[bool]:
+    """Which columns of an HTML table read as text and are left-aligned (numbers stay right-
+    aligned so their digits line up): a column where no cell starts like a number ("blocked: 4
+    turns", "stalemate_closest 3.2%, path 0.2%"), or any cell is prose (over 40 characters with
+    spaces). Decided per column, so one column never mixes both alignments."""
+    cols: list[list[str]] = [[] for _ in range(width)]
+    for r in rows:
+        if not isinstance(r, Group):
+            for k, c in enumerate(r[:width]):
+                if not isinstance(c, Raw) and c.strip() not in ("", "-"):
+                    cols[k].append(c)
+    return [bool(c) and (not any(_NUMBER_LIKE.match(x) for x in c) or any(len(x) > 40 and " " in x for x in c))
+            for c in cols]
+
+
+def _cell_class(text: bool, cell: str) -> str:
+    """A cell's class attribute: `t` left-aligns a text column's cells, `nw` keeps a short cell
+    ("blocked: 4 turns", "58.4% (56.2-60.6)") on one line."""
+    cls = " ".join(c for c, on in (("t", text), ("nw", len(cell) <= 24)) if on)
+    return f" class='{cls}'" if cls else ""
 
 
 class Doc:
@@ -1202,16 +1227,17 @@ class Doc:
                 out.append("</details>")
             elif b[0] == "table":
                 cls = f" class='{b[3]}'" if b[3] else ""
+                text = _text_columns(b[2], len(b[1]))
                 out.append(f"<table{cls}><tr>" + "".join(
-                    f"<th>{c.html if isinstance(c, Raw) else e(c)}</th>" for c in b[1]) + "</tr>")
+                    f"<th{' class=t' if text[k] else ''}>{c.html if isinstance(c, Raw) else e(c)}</th>"
+                    for k, c in enumerate(b[1])) + "</tr>")
                 for r in b[2]:
                     if isinstance(r, Group):
                         out.append(f"<tr class='group'><td colspan='{len(b[1])}'>{e(r.text)}</td></tr>")
                     else:
                         out.append("<tr>" + "".join(
                             f"<td>{c.html}</td>" if isinstance(c, Raw) else
-                            f"<td class='t'>{e(c)}</td>" if len(c) > 40 and " " in c else
-                            f"<td>{e(c)}</td>" for c in r) + "</tr>")
+                            f"<td{_cell_class(text[k], c)}>{e(c)}</td>" for k, c in enumerate(r)) + "</tr>")
                 out.append("</table>")
             elif b[0] == "fig" and b[1] in fig_png and not b[3]:
                 data = base64.b64encode(fig_png[b[1]]).decode("ascii")

@@ -394,3 +394,25 @@ def test_bad_run_folders_are_user_errors(tmp_path):
         report.build_report([tmp_path], tmp_path / "out")
     with pytest.raises(UserError, match="at least one run"):
         report.build_report([], tmp_path / "out")
+
+
+def test_html_tables_left_align_text_columns_and_right_align_numbers():
+    """A column of words (end reasons, flags) reads left-aligned, its header too; a column of
+    numbers stays right-aligned so digits line up; a column never mixes both; short cells do not
+    wrap."""
+    from sim.reporting import Doc, Group
+
+    doc = Doc()
+    doc.table(["variant", "share", "other ends", "flag"],
+              [Group("hexflow race"),
+               ["race", "58.4% (56.2-60.6)", "stalemate_closest 3.2%, path 0.2%", "degenerate strategy? 17% over"],
+               ["race_b", "-1.6 [-4.6, +1.5]", "blocked 24.2%", ""]])
+    page = doc.html({}, "t")
+    rows = re.findall(r"<tr>(.*?)</tr>", page)
+    header = re.findall(r"<th([^>]*)>", rows[0])
+    assert [("class=t" in h) for h in header] == [True, False, True, True]
+    for row in rows[1:]:
+        classes = [c.split() for c in re.findall(r"<td(?: class='([^']*)')?>", row)]
+        assert ["t" in c for c in classes] == [True, False, True, True]
+    assert "<td class='t nw'>blocked 24.2%</td>" in page
+    assert "<td class='nw'>58.4% (56.2-60.6)</td>" in page
