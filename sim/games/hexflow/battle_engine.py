@@ -325,16 +325,8 @@ def legal_moves(t, pos, out):
 
 @K.hot_inline
 def _pass(t, pos, cur):
-    """A seat with no legal move: it loses under no_move = "lose" if it holds tiles, else the
-    pass is counted and the second in a row ends the game by the stalemate score."""
-    if K._holds_tiles(pos.hand, cur) and t.no_move_loses:
-        pos.st[WINNER] = 1 - cur
-        pos.st[REASON] = BT.E_NO_MOVE
-        return
-    pos.st[PASS_A + cur] += 1
-    pos.st[CONSEC] += 1
-    if pos.st[CONSEC] >= 2:
-        pos.st[REASON] = BT.E_STALEMATE
+    """A seat with no legal move (race.pass_turn), ended by the stalemate score."""
+    race.pass_turn(t, pos, cur, BT.E_STALEMATE)
 
 
 @K.hot

@@ -713,34 +713,32 @@ def _reaches(corners, dist, ttype, netm, par, roots, out):
                             out[q] = d
 
 
+@hot_inline
+def _two_least(m, a):
+    """(least a[s], its side s, the next least) over the sides s in mask m (INF, -1, INF none)."""
+    b = INF
+    bs = -1
+    c = INF
+    for s in range(6):
+        if (m >> s) & 1:
+            x = a[s]
+            if x < b:
+                c = b
+                b = x
+                bs = s
+            elif x < c:
+                c = x
+    return b, bs, c
+
+
 @hot
 def _pair_through(m, a1, a2, at1, at2):
     """Cheapest way through a network with side mask m: enter from one side with cost a1[s],
     leave by another with a2[s]; at1/at2: the hex is the path's own start/end corner."""
     if m == 0:
         return INF
-    b1 = INF
-    b1s = -1
-    c1 = INF
-    b2 = INF
-    b2s = -1
-    c2 = INF
-    for s in range(6):
-        if (m >> s) & 1:
-            x = a1[s]
-            if x < b1:
-                c1 = b1
-                b1 = x
-                b1s = s
-            elif x < c1:
-                c1 = x
-            y = a2[s]
-            if y < b2:
-                c2 = b2
-                b2 = y
-                b2s = s
-            elif y < c2:
-                c2 = y
+    b1, b1s, c1 = _two_least(m, a1)
+    b2, b2s, c2 = _two_least(m, a2)
     if at1:
         return b2
     if at2:
@@ -801,21 +799,27 @@ def _running_best(rng, sc, best, nbest):
     return False, best, nbest
 
 
+@hot_inline
+def _first_of_kind(hand, p, k):
+    """Whether slot k of seat p's hand holds a tile no earlier slot holds (the first of its kind:
+    a move generator lists each kind of tile in hand once)."""
+    t = hand[p, k]
+    if t < 0:
+        return False
+    for k2 in range(k):
+        if hand[p, k2] == t:
+            return False
+    return True
+
+
 @hot
 def _hand_pairs(p, hand, n_orient, rot_of, pt, pr):
     """Distinct (type, rotation) pairs seat p could play from its hand; returns how many."""
     n = 0
-    hs = hand.shape[1]
-    for k in range(hs):
+    for k in range(hand.shape[1]):
+        if not _first_of_kind(hand, p, k):
+            continue
         t = hand[p, k]
-        if t < 0:
-            continue
-        dup = False
-        for k2 in range(k):
-            if hand[p, k2] == t:
-                dup = True
-        if dup:
-            continue
         for o in range(n_orient[t]):
             pt[n] = t
             pr[n] = rot_of[t, o]

@@ -393,21 +393,24 @@ def legal_moves(t, pos, out):
 
 
 @K.hot_inline
-def _pass(t, pos, cur):
-    """A pass: a loss under no_move = "lose" for a seat holding tiles, else counted;
-    the second pass in a row ends the game by the stalemate rule."""
-    has_tiles = False
-    for k in range(t.hand_size):
-        if pos.hand[cur, k] >= 0:
-            has_tiles = True
-    if has_tiles and t.no_move_loses:
+def pass_turn(t, pos, cur, stalemate):
+    """The pass rule of the two-seat modes (Race, and Battle's battle_engine._pass): a seat
+    holding tiles loses under no_move = "lose"; otherwise the pass is counted and the second in a
+    row ends the game with end reason `stalemate` (the mode's stalemate rule)."""
+    if K._holds_tiles(pos.hand, cur) and t.no_move_loses:
         pos.st[WINNER] = 1 - cur
         pos.st[REASON] = K.E_NO_MOVE
         return
     pos.st[PASS_A + cur] += 1
     pos.st[CONSEC] += 1
     if pos.st[CONSEC] >= 2:
-        pos.st[REASON] = K.E_ST_CLOSEST if t.stalemate_closest else K.E_ST_DRAW
+        pos.st[REASON] = stalemate
+
+
+@K.hot_inline
+def _pass(t, pos, cur):
+    """A pass (pass_turn), ended by the closest-network stalemate rule or a draw."""
+    pass_turn(t, pos, cur, K.E_ST_CLOSEST if t.stalemate_closest else K.E_ST_DRAW)
 
 
 @K.hot_inline

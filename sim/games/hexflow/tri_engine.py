@@ -336,15 +336,9 @@ def _options(p, hand, n_orient, rot_of, wild_block, ot, od, orr):
     """Distinct (hand tile, declared type, rotation) seat p could play; returns how many."""
     n = 0
     for k in range(hand.shape[1]):
+        if not K._first_of_kind(hand, p, k):
+            continue
         t = hand[p, k]
-        if t < 0:
-            continue
-        dup = False
-        for k2 in range(k):
-            if hand[p, k2] == t:
-                dup = True
-        if dup:
-            continue
         lo = t
         hi = t + 1
         if t == WILD:
