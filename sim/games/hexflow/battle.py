@@ -43,6 +43,8 @@ from .kernel import (
     hot,
     hot_inline,
 )
+from .position import TileLines
+from .report import proportion_rows
 from .rules import dot_multiplier_table, hand_sizes, tile_counts
 from .tiles import BLOCK, TILE_TYPES, networks, orientations
 
@@ -1010,7 +1012,7 @@ def _path_score(q, captures, br, b, on, node, side, hexcnt, out):
 
 
 # ---- pure-Python position (verification, tests, designers) ------------------------------------
-class BattlePosition:
+class BattlePosition(TileLines):
     """A Battle-mode board, searched over line endpoints (hex, side); independent of the kernel.
 
     tiles: {hex: (seat, type, rotation)}; captures / tokens per seat.
@@ -1031,18 +1033,6 @@ class BattlePosition:
     def mult(self, h: int) -> int:
         """The stalemate multiplier of hex h by its dots (dot_multipliers; 0 on a plain hex)."""
         return int(self.dot_mult[self.dots[h]])
-
-    def nets(self, h: int) -> list[int]:
-        if h not in self.tiles:
-            return []
-        _, t, r = self.tiles[h]
-        return networks(t, r)
-
-    def ends(self, h: int) -> int:
-        m = 0
-        for n in self.nets(h):
-            m |= n
-        return m
 
     def _linked(self, h: int, ends: int) -> bool:
         for s in range(6):
@@ -1276,73 +1266,47 @@ def _type(name: str) -> int:
     return next(i for i, t in enumerate(TILE_TYPES) if t.name == name)
 
 
-def _row_by_seat(trace) -> dict[str, Any]:
-    """The trace's result row by seat: under the pie rule the row is by player (the columns of
-    a swapped game exchanged, engine.exchange_seats); a swap is checked to be where the rule
-    offers it, the second decision."""
-    from sim.engine import exchange_seats
-
-    row = trace.row
-    if trace.data.get("swapped"):
-        assert trace.rules["swap"], "a swap without the pie rule"
-        assert trace.moves[1].get("after_swap"), "the swap is not at the second decision"
-        return {k: np.asarray(v).item() for k, v in
-                exchange_seats({k: np.asarray(v) for k, v in row.items()}, np.array(True), list(SEATS)).items()}
-    assert not any(m.get("after_swap") for m in trace.moves), "a swap move in an unswapped game"
-    return row
-
-
 def verify(trace, end_reasons) -> None:
     """Replay with BattlePosition: hands from the recorded bags (each seat's own tile set and
     hand size), every move legal and from the mover's hand, passes only without a legal move,
     tiles conserved (board + hand + bag + the opponent's capture pile), declared winner, reason,
     scores and columns right."""
+    from sim.engine import exchange_seats
+
+    from . import verify as V
+
     rules = trace.rules
-    row = _row_by_seat(trace)
-    bags = [list(b) for b in trace.data["bags"]]
-    full = [sorted(b) for b in bags]
+    row = V.row_by_seat(trace, lambda cols, swapped: exchange_seats(cols, swapped, list(SEATS)))
     counts = tile_counts(rules, list(SEATS))
-    for q in range(2):
-        assert full[q] == sorted(np.repeat(np.arange(len(TILE_TYPES)), counts[q]).tolist()), \
-            f"seat {SEATS[q]}'s bag is not its tile set"
-    hands = [[bags[q].pop() for _ in range(min(hs, len(bags[q])))]
-             for q, hs in enumerate(hand_sizes(rules, list(SEATS)))]
+    full = [np.repeat(np.arange(len(TILE_TYPES)), counts[q]).tolist() for q in range(2)]
+    bags, hands = V.deal(trace, full, hand_sizes(rules, list(SEATS)), SEATS)
     pos = BattlePosition(rules, dots=trace.data["dots"])
-    winner, reason, consec = None, None, 0
-    passes, tblock = [0, 0], [False, False]
+    winner, reason = None, None
+    turns = V.PassRule(2, rules["no_move"] == "lose")
+    tblock = [False, False]
     for i, mv in enumerate(trace.moves):
         assert reason is None, f"move {i} after the end ({reason})"
         q = SEATS.index(mv["seat"])
-        if i == 0:
-            assert q == row["first_seat"]
-        else:
-            assert q != SEATS.index(trace.moves[i - 1]["seat"]), f"move {i}: same seat twice"
+        V.check_alternation(i, q, trace.moves, row["first_seat"], SEATS)
         if mv["kind"] == "pass":
-            legal = pos.legal_moves(q, hands[q])
-            assert not legal, f"move {i}: pass with {len(legal)} legal moves"
-            if hands[q] and rules["no_move"] == "lose":
-                winner, reason = 1 - q, "no_move_loss"
-                continue
-            passes[q] += 1
-            consec += 1
-            if consec >= 2:
+            reason = turns.passed(i, pos, q, hands[q], mv["seat"])
+            if reason == "no_move_loss":
+                winner = 1 - q
+            elif reason == "stalemate":
                 reason = "stalemate_score"
             continue
-        consec = 0
+        turns.placed()
         t = _type(mv["tile"])
         assert t in hands[q], f"move {i}: {mv['tile']} not in hand {hands[q]}"
         kind = K_DISPLACE if mv["kind"] == "displace" else K_PLACE
         pos.play(q, kind, pos.board.hex_id(mv["hex"]), t, mv["rotation"])  # raises if illegal
-        hands[q].remove(t)
-        if bags[q]:
-            hands[q].append(bags[q].pop())
+        V.draw_after(hands, bags, q, t)
         winner, reason, tb = pos.judge(q)
         tblock = [a or b for a, b in zip(tblock, tb, strict=True)]
         if reason is not None:
             break
-    if reason is None:
-        assert len(trace.moves) >= rules["max_turns"], "game stopped with no end reason"
-        reason = "turn_cap"
+    reason = V.capped(reason, trace.moves, rules)
+    passes = turns.passes
     for q in range(2):
         on_board = [t for (s, t, _) in pos.tiles.values() if s == q]
         assert sorted(on_board + hands[q] + bags[q] + pos.captured[1 - q]) == full[q], \
@@ -1375,9 +1339,7 @@ def metrics(df, rules: dict[str, Any], end_reasons) -> list[dict[str, Any]]:
     if n == 0:
         return out
 
-    def prop(metric: str, mask) -> None:
-        k = int(mask.sum())
-        out.append({"metric": metric, "value": k / n, "successes": k, "n": n})
+    prop = proportion_rows(out, n)
 
     prop("path completed", df["hexflow_path_completed"].astype(bool))
     # the runner's tables hold end reasons as names (categorical); play_chunk columns as codes
@@ -1444,14 +1406,13 @@ def _overlay(ax, pos: BattlePosition, captured_hexes, small: bool) -> None:
 
 
 def draw_battle(trace, path: str, every_move: bool = False) -> None:
-    import math
 
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .draw import _board
+    from .draw import _board, move_grid, move_list
     from .rules import END_REASONS
 
     cols = board_columns(trace.rules)
@@ -1459,7 +1420,7 @@ def draw_battle(trace, path: str, every_move: bool = False) -> None:
     row = trace.row
     winner = "draw" if row["winner"] < 0 else SEATS[row["winner"]]
     head = (f"HEXFLOW battle, game {trace.game_index}: winner {winner} "
-            f"({END_REASONS[row['end_reason']]}), {row['turns']} turns, "
+            f"({END_REASONS[row['end_reason']]}), {row['turns']} turns,\n"  # two lines: one is wider than the board
             f"score A {row['score_A']} / B {row['score_B']}, displacements "
             f"A {row['hexflow_battle_displacements_A']} / B {row['hexflow_battle_displacements_B']}")
     frames = []
@@ -1470,30 +1431,25 @@ def draw_battle(trace, path: str, every_move: bool = False) -> None:
         if mv is not None and every_move:
             frames.append((dict(pos.tiles), set(taken), mv))
     if every_move:
-        cols = 6
-        rows = max(1, math.ceil(len(frames) / cols))
-        fig, axes = plt.subplots(rows, cols, figsize=(cols * 2.4, rows * 2.9), squeeze=False)
-        for k, ax in enumerate(axes.ravel()):
-            if k >= len(frames):
-                ax.axis("off")
-                continue
-            tiles, tk, mv = frames[k]
+
+        def one(ax, k, frame):
+            tiles, tk, mv = frame
             pos.tiles = tiles
             _board(ax, pos, (), f"{k + 1}. {mv['seat']} {mv['move']}", small=True,
                    corner_names=corner_names)
             _overlay(ax, pos, tk, True)
+
+        fig = move_grid(plt, frames, one)
         fig.suptitle(head, fontsize=9)
     else:
         fig = plt.figure(figsize=(11, 8))
         ax = fig.add_axes((0.0, 0.0, 0.68, 0.95))
         _board(ax, pos, (), head, corner_names=corner_names)
         _overlay(ax, pos, taken, False)
-        lines = [f"{i + 1:>2}. {m['seat']} {m['move']}" for i, m in enumerate(trace.moves)]
-        text = "\n".join(lines[:60]) + ("\n..." if len(lines) > 60 else "")
         za, zc, zb = zone_letters(cols)
         legend = (f"territory: A {za} (blue), contested {zc},\nB {zb} (red); dashed purple ring =\n"
                   "a tile was displaced there\n\n")
-        fig.text(0.70, 0.95, legend + "moves (tile code + rotation, hex)\n\n" + text, va="top",
+        fig.text(0.70, 0.95, legend + "moves (tile code + rotation, hex)\n\n" + move_list(trace.moves), va="top",
                  family="monospace", fontsize=7)
     fig.savefig(path, dpi=110)
     plt.close(fig)

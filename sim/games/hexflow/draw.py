@@ -88,6 +88,26 @@ def _replay(trace: Trace):
         yield pos, mv
 
 
+def move_grid(plt, frames, draw_one, cell_height=2.9):
+    """A figure of one small board per move, six to a row: draw_one(ax, k, frame) draws
+    frames[k]; the grid's spare cells stay blank (every-move pictures of every mode)."""
+    cols = 6
+    rows = max(1, math.ceil(len(frames) / cols))
+    fig, axes = plt.subplots(rows, cols, figsize=(cols * 2.4, rows * cell_height), squeeze=False)
+    for k, ax in enumerate(axes.ravel()):
+        if k < len(frames):
+            draw_one(ax, k, frames[k])
+        else:
+            ax.axis("off")
+    return fig
+
+
+def move_list(moves, limit: int = 60, seat_width: int = 0) -> str:
+    """The moves as numbered lines for a picture's side text, the first `limit` of them."""
+    lines = [f"{i + 1:>2}. {m['seat']:>{seat_width}} {m['move']}" for i, m in enumerate(moves)]
+    return "\n".join(lines[:limit]) + ("\n..." if len(lines) > limit else "")
+
+
 def draw_trace(trace: Trace, path: str, every_move: bool = False) -> None:
     import matplotlib
 
@@ -106,27 +126,22 @@ def draw_trace(trace: Trace, path: str, every_move: bool = False) -> None:
         for pos, mv in _replay(trace):
             if mv is not None:
                 frames.append((Position(pos.rules, pos.dots), dict(pos.tiles), mv))
-        cols = 6
-        rows = max(1, math.ceil(len(frames) / cols))
-        fig, axes = plt.subplots(rows, cols, figsize=(cols * 2.4, rows * 2.9), squeeze=False)
-        for k, ax in enumerate(axes.ravel()):
-            if k >= len(frames):
-                ax.axis("off")
-                continue
-            pos, tiles, mv = frames[k]
+
+        def one(ax, k, frame):
+            pos, tiles, mv = frame
             pos.tiles = tiles
             last = k == len(frames) - 1
             _board(ax, pos, trace.data["path"] if last else (), f"{k + 1}. {mv['seat']} {mv['move']}",
                    small=True)
+
+        fig = move_grid(plt, frames, one)
         fig.suptitle(head, fontsize=10)
     else:
         *_, (pos, _) = _replay(trace)  # the board after the last move
         fig = plt.figure(figsize=(11, 8))
         ax = fig.add_axes((0.0, 0.0, 0.68, 0.95))
         _board(ax, pos, trace.data["path"], head)
-        lines = [f"{i + 1:>2}. {m['seat']} {m['move']}" for i, m in enumerate(trace.moves)]
-        text = "\n".join(lines[:60]) + ("\n..." if len(lines) > 60 else "")
-        fig.text(0.70, 0.95, "moves (tile code + rotation, hex)\n\n" + text, va="top",
+        fig.text(0.70, 0.95, "moves (tile code + rotation, hex)\n\n" + move_list(trace.moves), va="top",
                  family="monospace", fontsize=7)
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -234,24 +249,14 @@ def draw_tri_trace(trace: Trace, path: str, every_move: bool = False) -> None:
         return pos
 
     if every_move:
-        n = len(trace.moves)
-        cols = 6
-        rows = max(1, math.ceil(n / cols))
-        fig, axes = plt.subplots(rows, cols, figsize=(cols * 2.4, rows * 2.6), squeeze=False)
-        for k, ax in enumerate(axes.ravel()):
-            if k >= n:
-                ax.axis("off")
-                continue
-            mv = trace.moves[k]
-            _tri_board(ax, replay(k + 1), f"{k + 1}. {mv['seat']} {mv['move']}", small=True)
+        fig = move_grid(plt, trace.moves, lambda ax, k, mv: _tri_board(
+            ax, replay(k + 1), f"{k + 1}. {mv['seat']} {mv['move']}", small=True), cell_height=2.6)
         fig.suptitle(head, fontsize=10)
     else:
         fig = plt.figure(figsize=(12, 8))
         ax = fig.add_axes((0.0, 0.0, 0.7, 0.93))
         _tri_board(ax, replay(len(trace.moves)), head)
-        lines = [f"{i + 1:>2}. {m['seat']:>3} {m['move']}" for i, m in enumerate(trace.moves)]
-        text = "\n".join(lines[:70]) + ("\n..." if len(lines) > 70 else "")
         fig.text(0.72, 0.95, "moves (W= Wildcard declared as; tile code + rotation, hex)\n\n"
-                 + text, va="top", family="monospace", fontsize=6.5)
+                 + move_list(trace.moves, 70, 3), va="top", family="monospace", fontsize=6.5)
     fig.savefig(path, dpi=110)
     plt.close(fig)

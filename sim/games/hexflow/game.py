@@ -15,6 +15,7 @@ from sim.games.base import Game, SeatBot, Trace
 from . import battle_engine, race, tri_engine
 from . import kernel as K
 from . import rules as R
+from . import verify as V
 from .board import BOARD, SEATS, board_of
 from .tiles import TILE_TYPES
 
@@ -454,57 +455,34 @@ class HexflowGame(Game):
 
             return verify(trace, self.end_reasons)
         pos = Position(rules, dots=trace.data["dots"])
-        bags = [list(b) for b in trace.data["bags"]]
-        full_sets = [sorted(b) for b in bags]
         counts = R.tile_counts(rules, list(SEATS))
-        for q in range(2):
-            assert full_sets[q] == sorted(np.repeat(np.arange(len(TILE_TYPES)), counts[q]).tolist()), \
-                f"seat {SEATS[q]}'s bag is not its tile set"
-        hands = [[bags[q].pop() for _ in range(min(hs, len(bags[q])))]
-                 for q, hs in enumerate(R.hand_sizes(rules, list(SEATS)))]
+        full_sets = [np.repeat(np.arange(len(TILE_TYPES)), counts[q]).tolist() for q in range(2)]
+        bags, hands = V.deal(trace, full_sets, R.hand_sizes(rules, list(SEATS)), SEATS)
         blocked = [False, False]
         winner, reason = None, None
-        row = trace.row
-        if trace.data.get("swapped"):  # the pie rule: the row is by player, the board by seat
-            assert rules["swap"], "a swap without the pie rule"
-            assert trace.moves[1].get("after_swap"), "the swap is not at the second decision"
-            row = {k: np.asarray(v).item()
-                   for k, v in by_player({k: np.asarray(v) for k, v in row.items()}, np.array(True)).items()}
-        else:
-            assert not any(m.get("after_swap") for m in trace.moves), "a swap move in an unswapped game"
-        passes = [0, 0]
-        consec = 0
+        row = V.row_by_seat(trace, by_player)
+        turns = V.PassRule(2, rules["no_move"] == "lose")
         for i, mv in enumerate(trace.moves):
             assert reason is None, f"move {i} played after the game ended ({reason})"
             q = SEATS.index(mv["seat"])
-            if i == 0:
-                assert q == row["first_seat"], "first mover differs from first_seat"
-            else:
-                assert q != SEATS.index(trace.moves[i - 1]["seat"]), f"move {i}: same seat twice"
+            V.check_alternation(i, q, trace.moves, row["first_seat"], SEATS)
             if mv["move"] == "pass":
-                legal = pos.legal_moves(q, hands[q]) if hands[q] else []
-                assert not legal, f"move {i}: {mv['seat']} passed with {len(legal)} legal moves"
-                if hands[q] and rules["no_move"] == "lose":
-                    winner, reason = 1 - q, "no_move_loss"
-                    continue
-                passes[q] += 1
-                consec += 1
-                if consec >= 2:
+                reason = turns.passed(i, pos, q, hands[q], mv["seat"])
+                if reason == "no_move_loss":
+                    winner = 1 - q
+                elif reason == "stalemate":
                     winner = pos.stalemate_winner()
                     reason = "stalemate_closest" if rules["stalemate_rule"] == "closest" \
                         else "stalemate_draw"
                 continue
-            consec = 0
+            turns.placed()
             t = TILE_TYPES_BY_NAME[mv["tile"]]
             assert t in hands[q], f"move {i}: {mv['tile']} not in {mv['seat']}'s hand {hands[q]}"
             pos.place(q, mv["hex"], t, mv["rotation"])  # raises if illegal
-            hands[q].remove(t)
-            if bags[q]:
-                hands[q].append(bags[q].pop())
+            V.draw_after(hands, bags, q, t)
             winner, reason, blocked = pos.judge(q, t, blocked)
-        if reason is None:
-            assert len(trace.moves) >= rules["max_turns"], "game stopped with no end reason"
-            reason = "turn_cap"
+        reason = V.capped(reason, trace.moves, rules)
+        passes = turns.passes
         # conservation: board + hand + bag = the set, per seat
         for q in range(2):
             on_board = [t for (s, t, _) in pos.tiles.values() if s == q]

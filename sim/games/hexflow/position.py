@@ -60,7 +60,42 @@ def parse_move(text: str) -> tuple[int, int, int, int]:
     return _seat(seat), _hex(hx), _tile(tile[:2]), int(tile[2:])
 
 
-class Position:
+class TileLines:
+    """The line networks of the tiles on a board (self.tiles: {hex: (seat, type, rotation)},
+    self.board's neighbour table), for the Race and Battle positions."""
+
+    tiles: dict[int, tuple[int, int, int]]
+    board: Any
+
+    def nets(self, h: int) -> list[int]:
+        """Side masks of the line networks on hex h (empty list for empty hex or Block)."""
+        if h not in self.tiles:
+            return []
+        _, t, r = self.tiles[h]
+        return networks(t, r)
+
+    def ends(self, h: int) -> int:
+        """Every side of hex h a line of its tile ends on."""
+        m = 0
+        for n in self.nets(h):
+            m |= n
+        return m
+
+    def joined(self, h: int, m: int):
+        """The (hex, network) pairs the line network with side mask m on hex h runs into: across
+        each of its sides, the neighbour's network that ends on the facing side."""
+        for s in range(6):
+            if not (m >> s) & 1:
+                continue
+            n = int(self.board.nbr[h, s])
+            if n < 0:
+                continue
+            for m2 in self.nets(n):
+                if (m2 >> ((s + 3) % 6)) & 1:
+                    yield n, m2
+
+
+class Position(TileLines):
     """A Race-mode board: tiles placed so far (owner, type, rotation per hex), on the board of
     the rules' board_columns."""
 
@@ -127,20 +162,7 @@ class Position:
             out.append(line.rstrip())
         return "\n".join(out)
 
-    # ---- lines --------------------------------------------------------------------------------
-    def nets(self, h: int) -> list[int]:
-        """Side masks of the line networks on hex h (empty list for empty hex or Block)."""
-        if h not in self.tiles:
-            return []
-        _, t, r = self.tiles[h]
-        return networks(t, r)
-
-    def ends(self, h: int) -> int:
-        m = 0
-        for n in self.nets(h):
-            m |= n
-        return m
-
+    # ---- lines: nets and ends (TileLines) --------------------------------------------------------
     # ---- placement ----------------------------------------------------------------------------
     def why_illegal(self, seat, h, t, r) -> str | None:
         seat, h, t = _seat(seat), self._hex(h), _tile(t)
@@ -234,17 +256,10 @@ class Position:
         todo = [(start, m) for m in self.nets(start)]
         seen = set(todo)
         while todo:
-            h, m = todo.pop()
-            for s in range(6):
-                if not (m >> s) & 1:
-                    continue
-                n = int(self.board.nbr[h, s])
-                if n < 0:
-                    continue
-                for m2 in self.nets(n):
-                    if (m2 >> ((s + 3) % 6)) & 1 and (n, m2) not in seen:
-                        seen.add((n, m2))
-                        todo.append((n, m2))
+            for nxt in self.joined(*todo.pop()):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
         return {h for h, _ in seen}
 
     def reach(self, seat) -> int | None:
@@ -283,20 +298,13 @@ class Position:
                 if score > best[0] or (score == best[0] and n < best[1]):
                     best = (score, n, list(dict.fromkeys(hexes)))
                 return
-            for s in range(6):
-                if not (m >> s) & 1:
-                    continue
-                n = int(self.board.nbr[h, s])
-                if n < 0:
-                    continue
-                for m2 in self.nets(n):
-                    nxt = (n, m2)
-                    if (m2 >> ((s + 3) % 6)) & 1 and nxt not in on:
-                        on.add(nxt)
-                        hexes.append(n)
-                        visit(nxt, on, hexes)
-                        hexes.pop()
-                        on.discard(nxt)
+            for nxt in self.joined(h, m):
+                if nxt not in on:
+                    on.add(nxt)
+                    hexes.append(nxt[0])
+                    visit(nxt, on, hexes)
+                    hexes.pop()
+                    on.discard(nxt)
 
         try:
             for m in self.nets(a):

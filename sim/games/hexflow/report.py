@@ -7,15 +7,22 @@ from typing import Any
 from .tiles import TILE_TYPES
 
 
+def proportion_rows(out: list[dict[str, Any]], n: int):
+    """prop(metric, mask): adds to out the share of the n games where mask holds, with its
+    successes and n (the report's interval for a proportion)."""
+    def prop(metric: str, mask) -> None:
+        k = int(mask.sum())
+        out.append({"metric": metric, "value": k / n, "successes": k, "n": n})
+    return prop
+
+
 def metrics(df, rules: dict[str, Any]) -> list[dict[str, Any]]:
     n = len(df)
     out: list[dict[str, Any]] = []
     if n == 0:
         return out
 
-    def prop(metric: str, mask) -> None:
-        k = int(mask.sum())
-        out.append({"metric": metric, "value": k / n, "successes": k, "n": n})
+    prop = proportion_rows(out, n)
 
     prop("path completed", df["hexflow_path_completed"].astype(bool))
     for seat in ("A", "B"):
@@ -54,9 +61,7 @@ def tri_metrics(df, rules: dict[str, Any], seats: list[str]) -> list[dict[str, A
     if n == 0:
         return out
 
-    def prop(metric: str, mask) -> None:
-        k = int(mask.sum())
-        out.append({"metric": metric, "value": k / n, "successes": k, "n": n})
+    prop = proportion_rows(out, n)
 
     shared = df["hexflow_shared_mask"].to_numpy().astype(int)
     winner = df["winner"].to_numpy()

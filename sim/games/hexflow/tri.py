@@ -18,8 +18,7 @@ Outputs: one int64 row per game in the engine's layout (tri_engine.columns).
 
 from __future__ import annotations
 
-import numpy as np
-
+from . import verify as V
 from .kernel import empty_links  # noqa: F401  (re-exported)
 from .tri_engine import TB_DOTS, TB_NONE, TB_ORDER, TB_POINTS, TriTables, tri_seats  # noqa: F401
 
@@ -33,21 +32,17 @@ def tri_verify(game, trace) -> None:
     a legal placement, tiles conserved, winners / tiebreak / shared mask / scores / end reason."""
     from .position import TriPosition
     from .rules import hand_sizes
-    from .tri_engine import tri_tile_sets
+    from .tri_engine import by_player, tri_tile_sets
 
     rules = trace.rules
     pos = TriPosition(rules, dots=trace.data["dots"])
     seats = list(pos.seats)
     ns = len(seats)
     order = [seats.index(s) for s in ("III", "II", "I") if s in seats]
-    bags = [list(b) for b in trace.data["bags"]]
     sets, sizes = tri_tile_sets(rules, seats)
     full_sets = [sorted(sets[q, :sizes[q]].tolist()) for q in range(ns)]
-    for q in range(ns):
-        assert sorted(bags[q]) == full_sets[q], f"seat {seats[q]}'s bag is not its tile set"
-    hands = [[bags[q].pop() for _ in range(min(hs, len(bags[q])))]
-             for q, hs in enumerate(hand_sizes(rules, seats))]
-    row = _row_by_seat(trace)
+    bags, hands = V.deal(trace, full_sets, hand_sizes(rules, seats), seats)
+    row = V.row_by_seat(trace, lambda cols, swapped: by_player(rules, cols, swapped))
     game_end = _replay_moves(pos, rules, trace.moves, hands, bags, order)
     wins, reason, level, tallies = _draw_list(pos, rules, *game_end)
     # conservation: board + hand + bag = the set, per seat
@@ -69,28 +64,13 @@ def tri_verify(game, trace) -> None:
     _check_scores(pos, rules, row, wins, reason)
 
 
-def _row_by_seat(trace) -> dict:
-    """The trace's result row by seat (under the pie rule it is by player: turned back), after
-    checking that a swap, if any, is where the pie rule offers it."""
-    from .tri_engine import by_player
-
-    moves = trace.moves
-    if not trace.data.get("swapped"):
-        assert not any(m.get("after_swap") for m in moves), "a swap move in an unswapped game"
-        return trace.row
-    assert trace.rules["swap"], "a swap without the pie rule"
-    assert moves[1].get("after_swap"), "the swap is not at the second decision"
-    return {k: np.asarray(v).item() for k, v in
-            by_player(trace.rules, {k: np.asarray(v) for k, v in trace.row.items()}, np.array(True)).items()}
-
-
 def _replay_moves(pos, rules, moves, hands, bags, order):
     """Play the moves on pos (hands and bags updated): (winners, end reason or None or
     "stalemate", tiebreak level, per-seat tallies of passes, Blocks and Wildcards)."""
     ns = len(order)
-    tallies = {"passes": [0] * ns, "blocks": [0] * ns, "wildcards": [0] * ns}
+    turns = V.PassRule(ns, False)  # no_move = "lose" is a two-seat rule
+    tallies = {"passes": turns.passes, "blocks": [0] * ns, "wildcards": [0] * ns}
     blocked = [False] * ns
-    consec = 0
     wins: set[int] = set()
     reason = None
     level = TB_NONE
@@ -99,23 +79,16 @@ def _replay_moves(pos, rules, moves, hands, bags, order):
         q = pos.seats.index(mv["seat"])
         assert q == order[i % ns], f"move {i}: {mv['seat']} out of turn order"
         if mv["move"] == "pass":
-            legal = pos.legal_moves(q, hands[q]) if hands[q] else []
-            assert not legal, f"move {i}: {mv['seat']} passed with {len(legal)} legal moves"
-            tallies["passes"][q] += 1
-            consec += 1
-            if consec >= ns:
-                reason = "stalemate"
+            reason = turns.passed(i, pos, q, hands[q], mv["seat"])
             continue
-        consec = 0
+        turns.placed()
         t = TILE_TYPES_BY_NAME[mv["tile"]]
         th = WILD if mv["wildcard"] else t
         assert th in hands[q], f"move {i}: {mv['move']} not in {mv['seat']}'s hand {hands[q]}"
         if th == WILD:
             assert t != BLOCK or rules["wildcard_block"], f"move {i}: Wildcard declared a Block"
         pos.place(q, mv["hex"], t, mv["rotation"], wildcard=th == WILD)
-        hands[q].remove(th)
-        if bags[q]:
-            hands[q].append(bags[q].pop())
+        V.draw_after(hands, bags, q, th)
         tallies["blocks"][q] += t == BLOCK
         tallies["wildcards"][q] += th == WILD
         reached = {p: pos.centres_reached(p) for p in range(ns)}
@@ -125,10 +98,7 @@ def _replay_moves(pos, rules, moves, hands, bags, order):
             reason = "path" if q in wins else "opponent_path"
         elif rules["mode"] == "tri2p" and rules["blocked_player_loses"]:
             wins, reason = _py_blocked(pos, rules, q, t, blocked, wins)
-    if reason is None:
-        assert len(moves) >= rules["max_turns"], "game stopped with no end reason"
-        reason = "turn_cap"
-    return wins, reason, level, tallies
+    return wins, V.capped(reason, moves, rules), level, tallies
 
 
 def _py_blocked(pos, rules, q, t, blocked, wins):
