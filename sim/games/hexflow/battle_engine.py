@@ -50,7 +50,7 @@ from .layout import (
     CONSEC,
     CUR,
     FIRST,
-    H_DOTS,
+    H_DOTS,  # noqa: F401  (read as battle_engine.H_DOTS by game.py and the tests)
     H_EMASK,
     H_FPOS,
     H_FRONT,
@@ -271,18 +271,7 @@ def new_position(t, rng):
 def _set_up(t, pos, rng):
     """A game's set-up on an empty board (_blank_position, or _clear), in the order of the first
     chunk kernel (so the same games): coin flip, dots, then each seat's bag and hand."""
-    st = pos.st
-    if t.first == K.FIRST_RANDOM:
-        st[FIRST] = K.below(rng, np.int64(2))
-    else:
-        st[FIRST] = t.first - 1
-    st[CUR] = st[FIRST]
-    shuf = pos.work[W_STACK, :t.free_hexes.shape[0]]
-    K._lay_dots(rng, t.dots_random, t.free_hexes, t.dot_pool, t.dots_fixed, shuf, pos.hx[H_DOTS], pos.hx[H_MULT])
-    for h in range(t.nh):  # the multipliers of dot_multipliers (the defaults: kernel._lay_dots')
-        pos.hx[H_MULT][h] = t.dot_mult[pos.hx[H_DOTS][h]]
-    for q in range(2):  # each seat's own set and hand size (kernel._deal's draws when alike)
-        race._deal(rng, q, t, pos)
+    race.set_up_two(t, pos, rng, pos.work[W_STACK, :t.free_hexes.shape[0]])
 
 
 @K.hot

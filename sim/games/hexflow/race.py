@@ -251,14 +251,21 @@ def new_position(t, rng):
 def _set_up(t, pos, rng):
     """A game's set-up on an empty board (_blank_position, or _clear): coin flip, dots, then each
     seat's bag and hand, in the order of the first chunk kernel (so the same games)."""
+    # random dots shuffle the free hexes in a work row (free_hexes is copied there first)
+    set_up_two(t, pos, rng, pos.work[W_STACK, :t.free_hexes.shape[0]])
+
+
+@K.hot_inline
+def set_up_two(t, pos, rng, shuf):
+    """The set-up of the two-seat modes (Race's _set_up and battle_engine._set_up), in this order:
+    the first seat (coin flip, or t.first's fixed seat), the dots (random ones shuffled in the
+    work row shuf), each seat's bag and hand (its own set and hand size: _deal)."""
     st = pos.st
     if t.first == K.FIRST_RANDOM:
         st[FIRST] = below(rng, np.int64(2))
     else:
         st[FIRST] = 0 if t.first == K.FIRST_A else 1
     st[CUR] = st[FIRST]
-    # random dots shuffle the free hexes in a work row (free_hexes is copied there first)
-    shuf = pos.work[W_STACK, :t.free_hexes.shape[0]]
     K._lay_dots(rng, t.dots_random, t.free_hexes, t.dot_pool, t.dots_fixed, shuf, pos.hx[H_DOTS], pos.hx[H_MULT])
     for h in range(t.nh):  # the multipliers of dot_multipliers (the defaults: kernel._lay_dots')
         pos.hx[H_MULT][h] = t.dot_mult[pos.hx[H_DOTS][h]]
