@@ -1311,7 +1311,8 @@ def verify(trace, end_reasons) -> None:
         on_board = [t for (s, t, _) in pos.tiles.values() if s == q]
         assert sorted(on_board + hands[q] + bags[q] + pos.captured[1 - q]) == full[q], \
             f"seat {q}: tiles not conserved"
-        assert row[f"hexflow_passes_{SEATS[q]}"] == passes[q]
+        col = f"hexflow_passes_{SEATS[q]}"
+        assert row[col] == passes[q], f"{col} = {row[col]}, replay gives {passes[q]}"
         assert row[f"hexflow_battle_displacements_{SEATS[q]}"] == pos.captures[q]
         assert bool(row[f"hexflow_battle_transit_blocked_{SEATS[q]}"]) == tblock[q]
         assert pos.tokens[q] >= 0
@@ -1406,7 +1407,6 @@ def _overlay(ax, pos: BattlePosition, captured_hexes, small: bool) -> None:
 
 
 def draw_battle(trace, path: str, every_move: bool = False) -> None:
-
     import matplotlib
 
     matplotlib.use("Agg")

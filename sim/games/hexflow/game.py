@@ -490,7 +490,8 @@ class HexflowGame(Game):
             for t, tt in enumerate(TILE_TYPES):
                 col = f"hexflow_tiles_{SEATS[q]}_{tt.name}"
                 assert row[col] == on_board.count(t), f"{col} = {row[col]}, board has {on_board.count(t)}"
-            assert row[f"hexflow_passes_{SEATS[q]}"] == passes[q]
+            col = f"hexflow_passes_{SEATS[q]}"
+            assert row[col] == passes[q], f"{col} = {row[col]}, replay gives {passes[q]}"
         assert self.end_reasons[row["end_reason"]] == reason, \
             f"declared {self.end_reasons[row['end_reason']]}, replay gives {reason}"
         assert row["winner"] == (-1 if winner is None else winner), \

@@ -162,7 +162,6 @@ class Position(TileLines):
             out.append(line.rstrip())
         return "\n".join(out)
 
-    # ---- lines: nets and ends (TileLines) --------------------------------------------------------
     # ---- placement ----------------------------------------------------------------------------
     def why_illegal(self, seat, h, t, r) -> str | None:
         seat, h, t = _seat(seat), self._hex(h), _tile(t)
