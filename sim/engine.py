@@ -39,6 +39,7 @@ from sim.interface import (  # noqa: F401  (re-exported: a game's one import)
     new_position,
     new_position_at,
     new_scratch,
+    plays_by_rollout,
     reset,
     result,
     rollout,
@@ -191,33 +192,46 @@ def _one_bot_games(tables, pos, rng, code, par, scratch, run_seed, first_game, o
     return out.shape[0]
 
 
+@njit(cache=True, inline="always")
+def _next_position(tables, pos, rng, run_seed, game_index):
+    """The position of game `game_index` of a chunk after another: the last one set up in place
+    by the game's `reset` where it gives one, else a new one; rng seeded for the game."""
+    rng[0] = game_seed(run_seed, game_index)  # == new_state(game_seed(run_seed, game_index))
+    if not reset(tables, pos, rng, game_index):
+        return new_position_at(tables, rng, game_index)
+    return pos
+
+
 @njit(cache=True)
-def _play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped, one_bot, tree):
-    """`play_chunk`'s games on one position: each game after the first is set up in place by the
-    game's `reset` where it gives one (else a new position). one_bot: every seat plays the same
-    bot with the same parameters, and no pie rule (only in the plain family, tree None); None
-    for a game without a `rollout` of its own, whose default is play_game's loop again (numba
-    prunes the branch a None argument cannot take, so such a game compiles no second loop)."""
+def _play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped, tree):
+    """`play_chunk`'s games on one position, one decision at a time (`play_game`); each game
+    after the first is set up in place by the game's `reset` where it gives one."""
     scratch = new_scratch(tables)
     buf = np.empty(tables.max_moves, np.int64)
     rec = np.zeros((0, REC_W), np.int64)
     rng = new_state(game_seed(run_seed, first_game))
     pos = new_position_at(tables, rng, first_game)
+    for g in range(n_games):
+        if g > 0:
+            pos = _next_position(tables, pos, rng, run_seed, first_game + g)
+        _, swapped[g] = play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, buf, rec, out[g])
+
+
+@njit(cache=True)
+def _rollout_chunk(tables, run_seed, first_game, n_games, code, par, out, swapped):
+    """`play_chunk`'s games for a line-up of one bot (code, par) on every seat without the pie
+    rule, each one call of the game's own `rollout` (`_one_bot_games`), on one position. A
+    driver of its own, not a branch of `_play_chunk`: each compiles only the loop it plays, so
+    a greedy run does not compile the rollout (with its inlined `apply` and random bot) and a
+    random run not the decision loop."""
+    scratch = new_scratch(tables)
+    rng = new_state(game_seed(run_seed, first_game))
+    pos = new_position_at(tables, rng, first_game)
     g = 0
     while g < n_games:
-        gi = first_game + g
         if g > 0:
-            rng[0] = game_seed(run_seed, gi)  # == new_state(game_seed(run_seed, gi))
-            if not reset(tables, pos, rng, gi):
-                pos = new_position_at(tables, rng, gi)
-        if tree is None:
-            if one_bot is not None:
-                if one_bot:
-                    g += _one_bot_games(tables, pos, rng, bot_code[0], bot_par[0], scratch, run_seed, gi,
-                                        out[g:], swapped[g:])
-                    continue
-        _, swapped[g] = play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, buf, rec, out[g])
-        g += 1
+            pos = _next_position(tables, pos, rng, run_seed, first_game + g)
+        g += _one_bot_games(tables, pos, rng, code, par, scratch, run_seed, first_game + g, out[g:], swapped[g:])
 
 
 @njit(cache=True)
@@ -264,16 +278,20 @@ def play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, o
                searching: bool | None = None, by_rollout: bool | None = None):
     """Games first_game .. first_game + n_games - 1 of a run: out[g] is game g's result row
     (out: int64[n_games, tables.res_width]), swapped[g] whether its players swapped seats.
-    Compiled per bot family (`family`; `searching` forces one, see `tree_for`). Where the game
-    gives its own `rollout`, a line-up of one bot (`one_bot`) plays each game as one call of it
-    (by_rollout=False: one decision at a time, as the traced driver; the same games)."""
+    Compiled per bot family (`family`; `searching` forces one, see `tree_for`). A line-up of one
+    bot (`one_bot`) that the game plays by its own `rollout` (`interface.plays_by_rollout`)
+    plays each game as one call of it (`_rollout_chunk`); by_rollout=False: one decision at a
+    time, as the traced driver, True: by the rollout for any bot of one_bot's (the same games)."""
     tree = tree_for(tables, bot_code, bot_par, searching)
-    fast = one_bot(bot_code, bot_par, swap) if by_rollout is None else by_rollout
-    if fast and not one_bot(bot_code, bot_par, swap):
+    alone = one_bot(bot_code, bot_par, swap)
+    if by_rollout and not alone:
         raise ValueError("by_rollout needs one bot of the game's own on every seat and no pie rule")
-    own = "rollout" in implemented(type(tables))
-    _play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped,
-                bool(fast and tree is None) if own else None, tree)
+    if by_rollout is None:
+        by_rollout = alone and plays_by_rollout(type(tables), bot_code[0])
+    if by_rollout and tree is None and "rollout" in implemented(type(tables)):
+        _rollout_chunk(tables, run_seed, first_game, n_games, np.int64(bot_code[0]), bot_par[0], out, swapped)
+    else:
+        _play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped, tree)
 
 
 def play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decisions, *,

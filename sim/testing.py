@@ -146,18 +146,22 @@ def games_alone(t, run_seed, first_game, n_games, bot_code, bot_par, swap):
 def check_chunk_driver(t, run_seed, first_game, n_games, bot_code, bot_par, swap):
     """The engine's chunk driver plays each game of a range as `games_alone` does: the positions
     `reset` sets up in place and the games of one bot that `rollout` plays whole change nothing.
-    Returns the result rows."""
+    A line-up of one bot is played both ways whatever the game's `rollout_bots` (the search's
+    rollouts play every bot by `rollout`). Returns the result rows."""
     from sim import engine
 
-    rows = np.zeros((n_games, t.res_width), np.int64)
-    swapped = np.zeros(n_games, np.bool_)
-    engine.play_chunk(t, np.uint64(run_seed), np.int64(first_game), np.int64(n_games), bot_code, bot_par, swap,
-                      rows, swapped)
     want, want_swapped = games_alone(t, run_seed, first_game, n_games, bot_code, bot_par, swap)
-    for g in range(n_games):
-        np.testing.assert_array_equal(rows[g], want[g], err_msg=f"game {first_game + g}: the chunk's row "
-                                      "differs from the game played alone")
-    np.testing.assert_array_equal(swapped, want_swapped, err_msg="swapped differs from the games alone")
+    ways = [None] + ([True] if engine.one_bot(bot_code, bot_par, swap) else [])
+    for by_rollout in ways:
+        rows = np.zeros((n_games, t.res_width), np.int64)
+        swapped = np.zeros(n_games, np.bool_)
+        engine.play_chunk(t, np.uint64(run_seed), np.int64(first_game), np.int64(n_games), bot_code, bot_par,
+                          swap, rows, swapped, by_rollout=by_rollout)
+        how = "by rollout" if by_rollout else "as played"
+        for g in range(n_games):
+            np.testing.assert_array_equal(rows[g], want[g], err_msg=f"game {first_game + g}: the chunk's row "
+                                          f"({how}) differs from the game played alone")
+        np.testing.assert_array_equal(swapped, want_swapped, err_msg=f"swapped ({how}) differs from the games alone")
     return rows
 
 

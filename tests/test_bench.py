@@ -23,16 +23,18 @@ def test_warm_parts_cover_every_mode_and_warm_one_part(monkeypatch):
         assert len(set(parts)) == len(parts) and all(s > 0 for _, s in g.warm_parts)
     hexflow = games.get("hexflow")
     played = []
-    monkeypatch.setattr(type(hexflow), "play_chunk",
-                        lambda self, rules, seats, *a: played.append((rules["mode"], len(seats))))
+    monkeypatch.setattr(type(hexflow), "play_chunk", lambda self, rules, seats, *a: played.append(
+        (rules["mode"], "+".join(sorted({s.bot.name for s in seats})))))
     hexflow.warm("battle")
-    assert played == [("battle", 2), ("battle", 2)]  # then Battle's engine path (the search bot)
+    # the decision loop (mixed bots), the random games by rollout, then the search bot's chunk
+    assert played == [("battle", "greedy+random"), ("battle", "random"), ("battle", "greedy+mcts")]
     played.clear()
     hexflow.warm("tri")
-    # each Tri mode's mixed line-up (one chunk driver: its one-bot loop comes with it), then the
-    # search bot's chunks of both
-    assert played == [("tri", 3), ("tri2p", 2), ("tri", 3), ("tri2p", 2)]
+    # each Tri mode's two plain drivers, then the search bot's chunks of both
+    assert played == [("tri", "greedy+random"), ("tri", "random"), ("tri2p", "greedy+random"),
+                      ("tri2p", "random"), ("tri", "greedy+mcts"), ("tri2p", "greedy+mcts")]
     played.clear()
     hexflow.warm()
-    # every mode once, then the engine path's search chunks
-    assert [m for m, _ in played] == ["race", "battle", "tri", "tri2p", "race", "battle", "tri", "tri2p"]
+    # every mode's two plain drivers, then the engine path's search chunks
+    assert [m for m, _ in played] == ["race", "race", "battle", "battle", "tri", "tri", "tri2p", "tri2p",
+                                      "race", "battle", "tri", "tri2p"]

@@ -139,6 +139,31 @@ def test_implement_refuses_an_incomplete_game():
     fns = {name: getattr(hk, name) for name in engine.FUNCTIONS}
     with pytest.raises(TypeError, match="must start with the fields"):
         engine.implement(Bad, **fns)
+    with pytest.raises(TypeError, match="rollout_bots without a rollout"):
+        engine.implement(T, rollout_bots=(0,), **fns)
+
+
+def test_a_game_without_rollout_bots_plays_every_one_bot_line_up_by_its_rollout():
+    """`implement`'s rollout_bots left out: every bot of the game's plays alone by its rollout;
+    named: only those; a game without a rollout of its own: none (its default is the loop)."""
+    from typing import NamedTuple
+
+    class T(NamedTuple):
+        n_seats: int
+        max_moves: int
+        turn_cap: int
+        res_width: int
+
+    class U(T):
+        pass
+
+    fns = {name: getattr(hk, name) for name in engine.FUNCTIONS}
+    roll = {"rollout": hk.new_position}  # registration only: never compiled here
+    engine.implement(T, **fns, **roll)
+    engine.implement(U, rollout_bots=(3,), **fns, **roll)
+    assert engine.plays_by_rollout(T, 1) and engine.plays_by_rollout(T, 3)
+    assert engine.plays_by_rollout(U, 3) and not engine.plays_by_rollout(U, 1)
+    assert not engine.plays_by_rollout(type(GAME.tables(GAME.resolve_rules({}, "t"))), 1)
 
 
 @pytest.mark.parametrize("rules, bots", [

@@ -16,9 +16,10 @@ import pytest
 from sim import engine, playmetrics, search, variants
 from sim.errors import VariantError
 from sim.games.base import SeatBot
-from sim.games.hexflow import GAME, battle_engine
+from sim.games.hexflow import GAME, battle_engine, race, tri_engine
 from sim.games.hexflow import battle as BT
 from sim.games.hexflow import game as G
+from sim.games.hexflow import kernel as K
 from sim.testing import check_chunk_driver
 from tests import hexflow_reference as REF
 from tests import test_hexflow_race_engine as RE
@@ -84,9 +85,14 @@ def test_the_chunk_driver_plays_each_game_as_alone(name, lineup):
 
 def test_only_a_line_up_of_one_bot_of_the_games_own_plays_by_rollout():
     """A game is one call of the game's rollout only when every seat plays the same bot of the
-    game's own with the same parameters, without the pie rule; asking for it otherwise fails."""
+    game's own with the same parameters, without the pie rule; asking for it otherwise fails.
+    Unasked, only random line-ups do (HEXFLOW's rollout_bots): greedy plays one decision at a
+    time, so a greedy run does not compile the rollout's loop."""
     rules = rules_of("battle")
     t = battle_engine.tables(rules)
+    for table in (t, race.tables(GAME.resolve_rules({}, "t")), tri_engine.tables(GAME.resolve_rules({"mode": "tri"}, "t"))):
+        assert engine.plays_by_rollout(type(table), K.BOT_RANDOM)
+        assert not engine.plays_by_rollout(type(table), K.BOT_GREEDY)
     off = np.zeros(2, np.int64)
     for bots, want in ((["random", "random"], True), (["greedy", "greedy"], True), (["greedy", "random"], False)):
         codes, par = engine.bot_arrays(seats_for(GAME, rules, bots))

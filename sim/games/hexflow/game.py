@@ -427,8 +427,9 @@ class HexflowGame(Game):
             if {"tri2p": "tri"}.get(label, label) in parts:
                 rules = self.resolve_rules(overrides, "warm")
                 n = len(self.seat_names(rules))
-                # mixed bots: the plain chunk driver, its one-bot loop (`rollout`) included
+                # mixed bots: the plain chunk driver; random bots alone: its games by `rollout`
                 self.play_chunk(rules, (seats * 2)[:n], 0, 2, 0)
+                self.play_chunk(rules, [seats[0]] * n, 0, 2, 0)
         mcts = SeatBot(MCTS, {**{p.name: p.default for p in MCTS.params}, "iterations": 4})
         for label, overrides in (("race", {}), ("battle", {"mode": "battle"}), ("tri", {"mode": "tri"}),
                                  ("tri", {"mode": "tri2p"})):

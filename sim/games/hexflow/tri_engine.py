@@ -1478,4 +1478,5 @@ def reset(t, pos, rng, game_index):
 engine.implement(Tables, no_alloc=True, new_position=new_position, to_move=to_move, legal_moves=legal_moves,
                  apply=apply, result=result, copy_position=copy_position, sample_hidden=sample_hidden,
                  evaluate=evaluate, new_scratch=new_scratch, bot_move=bot_move, reset=reset,
-                 copy_into=engine.copy_fields, winner=winner, rollout=rollout)
+                 copy_into=engine.copy_fields, winner=winner, rollout=rollout,
+                 rollout_bots=(K.BOT_RANDOM,))
