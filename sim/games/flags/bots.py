@@ -639,7 +639,7 @@ def bot_move(t, pos, seat, code, par, sc, rng):
             choose_step(t, sc, par, seat, pos.owner, pos.units, st[PEND], mv)
             k = mv[2]
         return MV_COUNT + k
-    choose_step(t, sc, par, seat, pos.owner, pos.units, -1, mv)
+    choose_step(t, sc, par, seat, pos.owner, pos.units, np.int64(-1), mv)
     if mv[0] < 0:
         return MV_STOP
     sv = sc.sv

@@ -244,7 +244,7 @@ def evaluate(tb, pos, seat):
     over +1e9 for a win, -1e9 for a loss, 0 for a draw."""
     if pos.st[PHASE] == PH_OVER:
         res = np.zeros(tb.res_width, np.int64)
-        result(tb, pos, False, res)
+        result(tb, pos, np.bool_(False), res)
         w = res[engine.WINNER]
         return 0.0 if w < 0 else (1e9 if w == seat else -1e9)
     wk = new_score_work(tb.neigh.shape[0], tb.vslot_cell.shape[0])
@@ -276,7 +276,8 @@ def bot_move(tb, pos, seat, code, par, scratch, rng):
     handed to the mover (greedy weighs it for the mover with the picker's parameters), or
     the placement."""
     mover = pos.st[TURN] % tb.n_seats
-    ncell = legal_cells(tb, pos, mover, scratch.cells)
+    # typed: else numba types the count first as a literal 0 and compiles each bot for it too
+    ncell = np.int64(legal_cells(tb, pos, mover, scratch.cells))
     greedy_bot = code == BOT_GREEDY
     if greedy_bot and par[4] != 0.0:
         bots.update_ropes(tb, pos, scratch)

@@ -459,7 +459,7 @@ def evaluate(t, pos, seat):
     score minus the opponent's; +-1e9 once the game is decided (by `result`'s winner)."""
     if pos.st[REASON] >= 0:
         res = pos.work[W_MK, :t.res_width]
-        result(t, pos, False, res)
+        result(t, pos, np.bool_(False), res)
         w = res[BT.O_WINNER]
         return 0.0 if w < 0 else (1e9 if w == seat else -1e9)
     mine, theirs = _costs(t, pos, seat)

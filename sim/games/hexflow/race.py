@@ -1269,7 +1269,7 @@ def _safe(t, pos, seat, m, s, rng):
     apply(t, s.p1, m, rng)
     if s.p1.st[REASON] >= 0:
         return _reach_winner(t, s.p1, s.p1.work[W_STACK][:2]) != 1 - seat
-    return _winning_move(t, s.p1, 1 - seat, False, s, rng) < 0
+    return _winning_move(t, s.p1, 1 - seat, np.bool_(False), s, rng) < 0
 
 
 @K.hot
@@ -1278,7 +1278,7 @@ def _lookahead(t, pos, seat, par, s, rng):
     to it; else, of the legal moves in decreasing order of greedy's measure of the position after
     them (`_measure` with this bot's block_weight; equal values in legal_moves' order), the first
     that leaves the opponent none; greedy's move if every move hands one over."""
-    m = _winning_move(t, pos, seat, True, s, rng)
+    m = _winning_move(t, pos, seat, np.bool_(True), s, rng)
     if m >= 0:
         return m
     mg = _greedy(t, pos, seat, par, s, rng)

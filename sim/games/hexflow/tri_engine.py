@@ -1151,7 +1151,7 @@ def apply(t, pos, move, rng):
                 pos.hand[cur, k] = -1
             break
     cmask = pos.work[W_SEATS][:t.n_seats]
-    wmask = 0
+    wmask = np.int64(0)  # typed from the start: a literal 0 compiles _resolve once more
     for q in range(t.n_seats):
         cmask[q] = _centre_mask(t.corners[q], t.centres, hx[H_TTYPE], pos.nets[0], pos.nets[1])
         if cmask[q] != 0:
@@ -1253,7 +1253,7 @@ def winner(t, pos, res):
     wins = pos.st[WINS]
     reason = pos.st[REASON]
     if reason == E_ST_CLOSEST or (reason == E_BOTH_BLOCKED and t.stalemate_closest):
-        wins, _ = _outcome(t, pos, False, pos.work[W_SEATS][6 * ns:7 * ns])
+        wins, _ = _outcome(t, pos, np.bool_(False), pos.work[W_SEATS][6 * ns:7 * ns])
     for k in range(ns):
         q = t.order[k]
         if (wins >> q) & 1:
@@ -1323,7 +1323,7 @@ def evaluate(t, pos, seat):
     is decided (a winner of a shared victory counts as winning, a draw 0)."""
     ns = t.n_seats
     if pos.st[REASON] >= 0:
-        wins, _ = _outcome(t, pos, False, pos.work[W_SEATS][6 * ns:7 * ns])
+        wins, _ = _outcome(t, pos, np.bool_(False), pos.work[W_SEATS][6 * ns:7 * ns])
         return 0.0 if wins == 0 else (1e9 if (wins >> seat) & 1 else -1e9)
     dmin = pos.work[W_SEATS][6 * ns:7 * ns]
     _costs(t, pos, pos.work[W_D][:t.nh * 2], pos.work[W_DQ][:t.nh * 24 + 4], dmin)
