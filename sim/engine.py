@@ -32,6 +32,8 @@ from sim.interface import (  # noqa: F401  (re-exported: a game's one import)
     copy_fields,
     copy_into,
     copy_position,
+    costly_bots,
+    costly_move,
     evaluate,
     implement,
     implemented,
@@ -74,17 +76,34 @@ SWAP_MOVE = -3
 # (The first version chose by overloads on the tree's type, inlined where called at the typed
 # level; with them the test fixture game's first mcts run, empty cache, took 12.3-12.4 CPU s
 # where the pruned branch takes 10.2-10.5.)
+#
+# A game's own costly bots (`implement`'s costly_bots: HEXFLOW Race's lookahead) are pruned the
+# same way: the drivers take `costly`, None for a line-up that seats none of them, else the
+# game's costly codes (int64[k]), and call the game's `costly_move` only under `if costly is
+# None: ... else:` (`game_move`).
 @njit(cache=True, inline="always")
-def choose(tables, pos, seat, code, par, scratch, tree, rng, buf):
+def game_move(tables, pos, seat, code, par, scratch, rng, costly):
+    """A bot of the game's own decides: `costly_move` for a costly code (only where the line-up
+    seats one: costly not None), `bot_move` otherwise."""
+    if costly is None:
+        return bot_move(tables, pos, seat, code, par, scratch, rng)
+    for c in costly:
+        if c == code:
+            return costly_move(tables, pos, seat, code, par, scratch, rng)
+    return bot_move(tables, pos, seat, code, par, scratch, rng)
+
+
+@njit(cache=True, inline="always")
+def choose(tables, pos, seat, code, par, scratch, tree, costly, rng, buf):
     """The seat's bot decides: engine bots by their reserved codes (the uniform bot, the search
-    bot of sim/search.py, which needs a tree), the game's own bots otherwise."""
+    bot of sim/search.py, which needs a tree), the game's own bots otherwise (`game_move`)."""
     if code == BOT_UNIFORM:
         return uniform_move(tables, pos, rng, buf)
     if code == search.BOT_MCTS:
         if tree is None:
             return -1
         return search.mcts_move(tables, pos, seat, par, scratch, tree, rng)
-    return bot_move(tables, pos, seat, code, par, scratch, rng)
+    return game_move(tables, pos, seat, code, par, scratch, rng, costly)
 
 
 # how a player answers the pie rule (play_game's `swap`, one per player)
@@ -107,7 +126,7 @@ def wants_swap(tables, pos, seat, other, how, code, par, scratch, tree, rng):
 
 # ---- the drivers ------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, buf, rec, res):
+def play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, buf, rec, res):
     """Play one game from its set-up pos (generator rng, as the set-up left it); the first
     rec.shape[0] decisions go to rec[t] = (seat, move, generator state before apply).
     Returns (decisions, swapped). res receives the result row, in the position's seats.
@@ -117,7 +136,8 @@ def play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, buf, rec
     of moving, asked by `wants_swap` as swap[player] says (all SWAP_OFF: no pie rule); the
     players then exchange seats (the other player moves next, from the second seat). A swap is
     recorded as (seat, SWAP_MOVE, state) and is not a decision of the game. `tree`: the search
-    bot's (None for a line-up without a search seat)."""
+    bot's (None for a line-up without a search seat); `costly`: the game's costly bot codes
+    (None for a line-up that seats none)."""
     # ctrl[s]: the player (bot row) deciding for seat s
     ctrl = np.arange(tables.n_seats)
     first = -1
@@ -158,7 +178,7 @@ def play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, buf, rec
             else:
                 move = search.mcts_move(tables, pos, seat, bot_par[p], scratch, tree, rng)
         else:
-            move = bot_move(tables, pos, seat, code, bot_par[p], scratch, rng)
+            move = game_move(tables, pos, seat, code, bot_par[p], scratch, rng, costly)
         if r < rec.shape[0]:
             rec[r, 0] = seat
             rec[r, 1] = move
@@ -203,7 +223,7 @@ def _next_position(tables, pos, rng, run_seed, game_index):
 
 
 @njit(cache=True)
-def _play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped, tree):
+def _play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped, tree, costly):
     """`play_chunk`'s games on one position, one decision at a time (`play_game`); each game
     after the first is set up in place by the game's `reset` where it gives one."""
     scratch = new_scratch(tables)
@@ -214,7 +234,7 @@ def _play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, 
     for g in range(n_games):
         if g > 0:
             pos = _next_position(tables, pos, rng, run_seed, first_game + g)
-        _, swapped[g] = play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, buf, rec, out[g])
+        _, swapped[g] = play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, buf, rec, out[g])
 
 
 @njit(cache=True)
@@ -235,14 +255,14 @@ def _rollout_chunk(tables, run_seed, first_game, n_games, code, par, out, swappe
 
 
 @njit(cache=True)
-def _play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decisions, tree):
+def _play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decisions, tree, costly):
     scratch = new_scratch(tables)
     buf = np.empty(tables.max_moves, np.int64)
     rec = np.zeros((max_decisions, REC_W), np.int64)
     res = np.zeros(tables.res_width, np.int64)
     rng = new_state(game_seed(run_seed, game_index))
     pos = new_position_at(tables, rng, game_index)
-    t, swapped = play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, buf, rec, res)
+    t, swapped = play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, buf, rec, res)
     return rec[:min(t, max_decisions)].copy(), res, swapped
 
 
@@ -265,25 +285,42 @@ def tree_for(tables, bot_code, bot_par, searching: bool | None = None):
     return search.new_tree(tables, search.tree_nodes(bot_code, bot_par))
 
 
-def one_bot(bot_code, bot_par, swap) -> bool:
+def costly_for(tables, bot_code, costly: bool | None = None):
+    """The drivers' `costly` argument: the game's costly bot codes (`implement`'s costly_bots) if
+    the line-up seats one, else None (`costly` True / False forces either; a line-up with a
+    costly seat cannot be played without them)."""
+    codes = costly_bots(type(tables))
+    seated = bool(np.isin(np.asarray(bot_code), codes).any()) if codes else False
+    if costly is None:
+        costly = seated
+    if not costly:
+        if seated:
+            raise ValueError("a line-up with a costly bot's seat needs the drivers compiled with the costly bots")
+        return None
+    return np.array(codes or (BOT_UNIFORM,), np.int64)
+
+
+def one_bot(bot_code, bot_par, swap, costly: tuple[int, ...] = ()) -> bool:
     """Whether a line-up's games can each be one call of the game's `rollout`: every seat plays
-    the same bot of the game's own (not the engine's uniform or search bot) with the same
-    parameters, and no pie rule."""
+    the same bot of the game's own (not the engine's uniform or search bot, nor one of the
+    game's `costly` bots) with the same parameters, and no pie rule."""
     codes, par = np.asarray(bot_code), np.asarray(bot_par)
     return bool((codes == codes[0]).all() and (par == par[0]).all() and (np.asarray(swap) == SWAP_OFF).all()
-                and codes[0] not in (BOT_UNIFORM, search.BOT_MCTS))
+                and codes[0] not in (BOT_UNIFORM, search.BOT_MCTS, *costly))
 
 
 def play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped, *,
-               searching: bool | None = None, by_rollout: bool | None = None):
+               searching: bool | None = None, by_rollout: bool | None = None, costly: bool | None = None):
     """Games first_game .. first_game + n_games - 1 of a run: out[g] is game g's result row
     (out: int64[n_games, tables.res_width]), swapped[g] whether its players swapped seats.
-    Compiled per bot family (`family`; `searching` forces one, see `tree_for`). A line-up of one
-    bot (`one_bot`) that the game plays by its own `rollout` (`interface.plays_by_rollout`)
-    plays each game as one call of it (`_rollout_chunk`); by_rollout=False: one decision at a
-    time, as the traced driver, True: by the rollout for any bot of one_bot's (the same games)."""
+    Compiled per bot family (`family`; `searching` forces one, see `tree_for`) and with the
+    game's costly bots or without (`costly_for`; `costly` forces either). A line-up of one bot
+    (`one_bot`) that the game plays by its own `rollout` (`interface.plays_by_rollout`) plays
+    each game as one call of it (`_rollout_chunk`); by_rollout=False: one decision at a time, as
+    the traced driver, True: by the rollout for any bot of one_bot's (the same games)."""
     tree = tree_for(tables, bot_code, bot_par, searching)
-    alone = one_bot(bot_code, bot_par, swap)
+    costly_codes = costly_for(tables, bot_code, costly)
+    alone = one_bot(bot_code, bot_par, swap, costly_bots(type(tables)))
     if by_rollout and not alone:
         raise ValueError("by_rollout needs one bot of the game's own on every seat and no pie rule")
     if by_rollout is None:
@@ -291,15 +328,15 @@ def play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, o
     if by_rollout and tree is None and "rollout" in implemented(type(tables)):
         _rollout_chunk(tables, run_seed, first_game, n_games, np.int64(bot_code[0]), bot_par[0], out, swapped)
     else:
-        _play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped, tree)
+        _play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped, tree, costly_codes)
 
 
 def play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decisions, *,
-                searching: bool | None = None):
+                searching: bool | None = None, costly: bool | None = None):
     """One game with its decisions: returns (rec[:t], result row, swapped). Compiled per bot
-    family, as `play_chunk`."""
+    family and with or without the costly bots, as `play_chunk`."""
     return _play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decisions,
-                        tree_for(tables, bot_code, bot_par, searching))
+                        tree_for(tables, bot_code, bot_par, searching), costly_for(tables, bot_code, costly))
 
 
 # ---- the same functions callable from Python (tests, designers, the position API) ------------
@@ -403,13 +440,17 @@ def value_of(tables, pos, seat):
 
 
 @njit(cache=True)
-def bot_choice(tables, pos, seat, code, par, rng):
-    """What a bot (code, parameter row) would play here for `seat` (allocates its scratch)."""
+def _bot_choice(tables, pos, seat, code, par, rng, costly):
     scratch = new_scratch(tables)
     codes = np.full(1, code, np.int64)
     tree = search.new_tree(tables, search.tree_nodes(codes, par.reshape(1, -1)))
     buf = np.empty(tables.max_moves, np.int64)
-    return choose(tables, pos, seat, code, par, scratch, tree, rng, buf)
+    return choose(tables, pos, seat, code, par, scratch, tree, costly, rng, buf)
+
+
+def bot_choice(tables, pos, seat, code, par, rng):
+    """What a bot (code, parameter row) would play here for `seat` (allocates its scratch)."""
+    return _bot_choice(tables, pos, seat, code, par, rng, costly_for(tables, [code]))
 
 
 @njit(cache=True)

@@ -64,6 +64,11 @@ and implements these compiled functions for its own tables type (`implement` reg
     new_scratch(tables) -> scratch                 bot scratch, allocated once per chunk
     bot_move(tables, pos, seat, code, par, scratch, rng) -> move
                                                    the game's own bots (`Bot.code`, parameters)
+    costly_move(tables, pos, seat, code, par, scratch, rng) -> move
+                                                   optional: the bots of `implement`'s
+                                                   costly_bots, which bot_move then leaves out:
+                                                   the drivers compile them only for a line-up
+                                                   that seats one (see `implement`)
 
 A result row (int64) is `winner` (seat, -1 for a draw), `end_reason` (index into
 `Game.end_reasons`), `turns`, `first_seat`, one score per seat, then the game's own columns.
@@ -117,7 +122,7 @@ BOT_UNIFORM = -1
 HEADER = ("n_seats", "max_moves", "turn_cap", "res_width")
 FUNCTIONS = ("new_position", "to_move", "legal_moves", "apply", "result", "copy_position",
              "sample_hidden", "evaluate", "new_scratch", "bot_move")
-OPTIONAL = ("new_position_at", "reset", "copy_into", "winner", "rollout")
+OPTIONAL = ("new_position_at", "reset", "copy_into", "winner", "rollout", "costly_move")
 
 
 # ---- the generic rule functions: bodies come from each game through `implement` -------------
@@ -205,6 +210,10 @@ def bot_move(tables, pos, seat, code, par, scratch, rng):
     raise NotImplementedError("compiled only")
 
 
+def costly_move(tables, pos, seat, code, par, scratch, rng):
+    raise NotImplementedError("compiled only")
+
+
 @njit(cache=True, inline="always")
 def step_rollout(tables, pos, code, par, scratch, rng, cap):
     """`rollout`'s default: to_move, bot_move and apply, one decision at a time (a game's own
@@ -223,9 +232,10 @@ def step_rollout(tables, pos, code, par, scratch, rng, cap):
 _GENERIC = {name: globals()[name] for name in FUNCTIONS + OPTIONAL}
 _IMPLEMENTED: dict[type, dict[str, Callable]] = {}
 _ROLLOUT_BOTS: dict[type, tuple[int, ...] | None] = {}
+_COSTLY_BOTS: dict[type, tuple[int, ...]] = {}
 
 
-PER_DECISION = ("to_move", "legal_moves", "apply", "bot_move")
+PER_DECISION = ("to_move", "legal_moves", "apply", "bot_move", "costly_move")
 # the optional functions the search calls at every iteration (sim/search.py)
 PER_PLAYOUT = ("copy_into", "winner", "rollout")
 # what the chunk driver calls once per game before it (a random game of HEXFLOW's takes 5-10 us)
@@ -233,7 +243,7 @@ PER_GAME = ("reset",)
 
 
 def implement(tables_cls: type, *, no_alloc: bool = False, rollout_bots: tuple[int, ...] | None = None,
-              **functions: Callable) -> None:
+              costly_bots: tuple[int, ...] = (), **functions: Callable) -> None:
     """Register a game's compiled rule functions for its tables NamedTuple class.
 
     Every name of `FUNCTIONS` is required (`copy_position(tables, pos)` takes the tables too,
@@ -256,9 +266,21 @@ def implement(tables_cls: type, *, no_alloc: bool = False, rollout_bots: tuple[i
     what a call per decision costs, which the rollout saves, while a greedy decision costs far
     more, and a line-up that plays by `rollout` compiles the rollout's loop too (HEXFLOW Race's
     first greedy run: about 20% more compile). The other line-ups play one decision at a time;
-    the games are the same (sim.testing.check_chunk_driver)."""
+    the games are the same (sim.testing.check_chunk_driver).
+
+    `costly_bots`: the codes of the game's bots that `costly_move` plays and `bot_move` leaves
+    out: bots whose code is large and rarely seated (HEXFLOW Race's lookahead, about a fifth of
+    a first greedy run's compile). The bot is chosen at run time, so a driver that can play a
+    bot compiles it for every line-up; the drivers therefore take `costly` (None for a line-up
+    without a costly seat) and call `costly_move` only under `if costly is None: ... else:`,
+    which numba prunes before typing, as it prunes the search bot on its tree. A line-up without
+    a costly seat compiles nothing of them; one with compiles the drivers once more. A costly
+    bot is never a rollout's: a line-up of one plays a decision at a time (`engine.one_bot`),
+    and the search's rollouts and prior play `bot_move`'s bots."""
     if rollout_bots is not None and "rollout" not in functions:
         raise TypeError(f"implement({tables_cls.__name__}): rollout_bots without a rollout")
+    if bool(costly_bots) != ("costly_move" in functions):
+        raise TypeError(f"implement({tables_cls.__name__}): costly_bots and costly_move go together")
     missing = sorted(set(FUNCTIONS) - set(functions))
     extra = sorted(set(functions) - set(FUNCTIONS) - set(OPTIONAL))
     if missing or extra:
@@ -269,6 +291,7 @@ def implement(tables_cls: type, *, no_alloc: bool = False, rollout_bots: tuple[i
         return
     _IMPLEMENTED[tables_cls] = dict(functions)
     _ROLLOUT_BOTS[tables_cls] = None if rollout_bots is None else tuple(int(c) for c in rollout_bots)
+    _COSTLY_BOTS[tables_cls] = tuple(int(c) for c in costly_bots)
 
     def is_mine(t) -> bool:
         return isinstance(t, types.BaseNamedTuple) and t.instance_class is tables_cls
@@ -301,6 +324,11 @@ def plays_by_rollout(tables_cls: type, code: int) -> bool:
         return False
     bots = _ROLLOUT_BOTS.get(tables_cls)
     return bots is None or int(code) in bots
+
+
+def costly_bots(tables_cls: type) -> tuple[int, ...]:
+    """The codes of the game's bots that `costly_move` plays (`implement`'s costly_bots)."""
+    return _COSTLY_BOTS.get(tables_cls, ())
 
 
 def implemented(tables_cls: type) -> set[str]:
@@ -337,6 +365,11 @@ def _defaults(tables_cls: type, functions: dict, is_mine: Callable) -> None:
                     return res[WINNER]
                 return _named(impl, f"default_winner.{where}")
         overload(winner, strict=False)(ov_winner)
+    if "costly_move" not in functions:  # never called: the drivers pass costly=None for such a game
+        def ov_costly(t, pos, seat, code, par, scratch, rng):
+            if is_mine(t):
+                return _named(lambda t, pos, seat, code, par, scratch, rng: -1, f"no_costly_move.{where}")
+        overload(costly_move, strict=False)(ov_costly)
     if "rollout" not in functions:
         def ov_own(t, pos, code, par, scratch, rng, cap):
             if is_mine(t):

@@ -147,11 +147,12 @@ def check_chunk_driver(t, run_seed, first_game, n_games, bot_code, bot_par, swap
     """The engine's chunk driver plays each game of a range as `games_alone` does: the positions
     `reset` sets up in place and the games of one bot that `rollout` plays whole change nothing.
     A line-up of one bot is played both ways whatever the game's `rollout_bots` (the search's
-    rollouts play every bot by `rollout`). Returns the result rows."""
+    rollouts play every bot by `rollout`), but for its costly bots, which never play a rollout.
+    Returns the result rows."""
     from sim import engine
 
     want, want_swapped = games_alone(t, run_seed, first_game, n_games, bot_code, bot_par, swap)
-    ways = [None] + ([True] if engine.one_bot(bot_code, bot_par, swap) else [])
+    ways = [None] + ([True] if engine.one_bot(bot_code, bot_par, swap, engine.costly_bots(type(t))) else [])
     for by_rollout in ways:
         rows = np.zeros((n_games, t.res_width), np.int64)
         swapped = np.zeros(n_games, np.bool_)

@@ -169,6 +169,7 @@ def test_a_game_without_rollout_bots_plays_every_one_bot_line_up_by_its_rollout(
 @pytest.mark.parametrize("rules, bots", [
     ({}, "random"), ({}, "greedy"), ({"swap": True, "size": 4}, ["greedy", "random"]),
     ({"first": "random", "size": 7}, "random"), ({"size": 2}, "greedy"),
+    ({"swap": True, "size": 4}, ["minimax", "greedy"]), ({"size": 3}, "minimax"),  # the costly bot
 ])
 def test_hex_passes_the_shared_game_checks(rules, bots):
     cols = check_game(GAME, rules, bots, n=60, traced=5)

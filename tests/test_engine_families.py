@@ -85,25 +85,94 @@ def test_a_search_seat_needs_the_search_family():
                           np.zeros(1, np.bool_), searching=False)
 
 
-PROBE = """
+# a greedy-and-random run of the Hex fixture from an empty cache (then what each probe prints)
+PROBE_RUN = """
 import numpy as np
 from sim import engine, games, search
 from sim.testing import seats_for
-from tests.fixtures.hexgame import GAME
+from tests.fixtures.hexgame import GAME, kernel
 games.register(GAME)
 rules = GAME.resolve_rules({"size": 4}, "test")
 GAME.play_chunk(rules, seats_for(GAME, rules, ["greedy", "random"]), 0, 3, 0)
 GAME.play_traced(rules, seats_for(GAME, rules, ["random", "greedy"]), 0, 0)
-print(len(search._search.signatures), len(search.new_tree.signatures),
-      [str(sig[-1]) for sig in engine._play_chunk.signatures])
 """
+PROBE = PROBE_RUN + """
+print(len(search._search.signatures), len(search.new_tree.signatures),
+      [f"{sig[-2]}/{sig[-1]}" for sig in engine._play_chunk.signatures])  # tree / costly
+"""
+
+
+def probe(code: str, cache: Path) -> str:
+    """What `code` prints, run in a process of its own from an empty numba cache."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache),
+               PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    return subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True,
+                          check=True).stdout
 
 
 def test_a_lineup_without_search_compiles_nothing_of_the_search(tmp_path):
     """From an empty numba cache, in a process of its own: greedy and random games compile the
     plain family only (its tree argument is None) and not one function of sim/search.py."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path),
-               PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    out = subprocess.run([sys.executable, "-c", PROBE], env=env, cwd=ROOT, capture_output=True, text=True,
-                         check=True).stdout.split()
-    assert out == ["0", "0", "['none']"]
+    assert probe(PROBE, tmp_path).split() == ["0", "0", "['none/none']"]
+
+
+# ---- the game's own costly bots (implement's costly_bots: compiled only where seated) --------
+def test_a_lineup_without_a_costly_bot_plays_the_same_games_with_or_without_them():
+    game = games.get("hex", "test")
+    rules = game.resolve_rules({"size": 5, "swap": True}, "test")
+    seats = seats_for(game, rules, ["greedy", "random"])
+    t = game.tables(rules)
+    codes, par = engine.bot_arrays(seats)
+    swap = game.swap_policy(rules, seats)
+    assert engine.costly_for(t, codes) is None
+    got = []
+    for costly in (False, True):
+        rows = np.zeros((80, t.res_width), np.int64)
+        swapped = np.zeros(80, np.bool_)
+        engine.play_chunk(t, np.uint64(3), np.int64(0), np.int64(80), codes, par, swap, rows, swapped, costly=costly)
+        rec = engine.play_traced(t, np.uint64(3), np.int64(5), codes, par, swap, np.int64(10_000), costly=costly)[0]
+        got.append((rows, rec))
+    assert (got[0][0] == got[1][0]).all() and (got[0][1] == got[1][1]).all()
+    assert len({tuple(r) for r in got[0][0]}) > 1
+
+
+def test_a_costly_bot_plays_legal_winning_games_and_needs_its_drivers():
+    game = games.get("hex", "test")
+    rules = game.resolve_rules({"size": 4}, "test")
+    t = game.tables(rules)
+    seats = seats_for(game, rules, ["minimax", "greedy"])
+    codes, par = engine.bot_arrays(seats)
+    assert engine.costly_for(t, codes).tolist() == [2]
+    for g in range(6):
+        game.verify_trace(game.play_traced(rules, seats, g, 1))  # every decision legal, result as declared
+    # two plies see the reply greedy's one ply misses: over rotated seats minimax wins most games
+    wins = 0
+    for order in (["minimax", "greedy"], ["greedy", "minimax"]):
+        cols = game.play_chunk(rules, seats_for(game, rules, order), 0, 60, 7)
+        wins += int((cols["winner"] == order.index("minimax")).sum())
+    assert wins > 60, wins
+    rows = np.zeros((1, t.res_width), np.int64)
+    with pytest.raises(ValueError, match="costly"):
+        engine.play_chunk(t, np.uint64(1), np.int64(0), np.int64(1), codes, par, np.zeros(2, np.int64), rows,
+                          np.zeros(1, np.bool_), costly=False)
+    both, bpar = engine.bot_arrays(seats_for(game, rules, ["minimax", "minimax"]))
+    assert not engine.one_bot(both, bpar, np.zeros(2, np.int64), engine.costly_bots(type(t)))
+    with pytest.raises(ValueError, match="by_rollout"):  # a costly bot never plays a rollout
+        engine.play_chunk(t, np.uint64(1), np.int64(0), np.int64(1), both, bpar, np.zeros(2, np.int64), rows,
+                          np.zeros(1, np.bool_), by_rollout=True)
+
+
+COSTLY_PROBE = PROBE_RUN + """
+print(len(kernel._minimax.signatures), end=" ")
+GAME.play_chunk(rules, seats_for(GAME, rules, ["minimax", "random"]), 0, 3, 0)
+print(len(kernel._minimax.signatures), sorted(str(sig[-1]) for sig in engine._play_chunk.signatures))
+"""
+
+
+def test_a_lineup_without_a_costly_bot_compiles_nothing_of_it(tmp_path):
+    """From an empty numba cache, in a process of its own: greedy and random games compile the
+    drivers with costly=None and not the costly bot; seating it compiles it, in a second
+    signature of the drivers."""
+    out = probe(COSTLY_PROBE, tmp_path).split(maxsplit=2)
+    assert out[:2] == ["0", "1"], out
+    assert out[2].strip() == "['array(int64, 1d, C)', 'none']", out

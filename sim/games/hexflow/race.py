@@ -1402,20 +1402,26 @@ def _random_bot(t, pos, seat, s, rng):
 
 @K.hot
 def bot_move(t, pos, seat, code, par, scratch, rng):
-    """The random and greedy bots on the position's arrays, and lookahead; a bot that finds no
-    legal placement passes."""
+    """The random and greedy bots on the position's arrays; a bot that finds no legal placement
+    passes. Lookahead is `costly_move`'s (the engine's drivers never ask this function for it)."""
     s = scratch
     if code == K.BOT_GREEDY:
         return _greedy(t, pos, seat, par, s, rng)
-    if code == K.BOT_LOOKAHEAD:
-        return _lookahead(t, pos, seat, par, s, rng)
     return _random_bot(t, pos, seat, s, rng)
+
+
+@K.hot
+def costly_move(t, pos, seat, code, par, scratch, rng):
+    """Lookahead, the engine's costly bot of Race (sim.interface `implement`'s costly_bots): its
+    code (`_lookahead`, `_winning_move`, `_safe` and a second apply and legal_moves for its
+    trial positions) is compiled only for a line-up that seats it."""
+    return _lookahead(t, pos, seat, par, scratch, rng)
 
 
 # apply compiled again to be inlined into a loop of decisions (one source), as the random bot is:
 # numba passes a NamedTuple argument as every field of every array it holds, which a call per
 # decision pays for. `rollout` (random-vs-random games and the search's rollouts) plays on it.
-# Inlining the whole of bot_move instead (its greedy and lookahead branches never taken in a
+# Inlining the whole of bot_move instead (its greedy branch, and lookahead then, never taken in a
 # random game) made the old chunk loop of random games 2% slower and its compile twice as long.
 _apply = K.hot_inline(apply.py_func)
 
@@ -1424,14 +1430,14 @@ _apply = K.hot_inline(apply.py_func)
 def rollout(t, pos, code, par, s, rng, cap):
     """Bot `code` for every seat from pos, at most cap decisions; True if the game ended
     (sim.interface: the search's rollouts, and the chunk driver's games of one bot). The random
-    bot and apply inline; greedy and lookahead through bot_move (their decisions cost far more
-    than the call)."""
+    bot and apply inline; greedy through bot_move (its decisions cost far more than the call).
+    Never lookahead's, a costly bot (sim.interface `implement`): one_bot refuses its line-ups."""
     d = 0
     while pos.st[REASON] < 0:
         if d >= cap:
             return False
         seat = pos.st[CUR]
-        if code == K.BOT_GREEDY or code == K.BOT_LOOKAHEAD:
+        if code == K.BOT_GREEDY:
             m = bot_move(t, pos, seat, code, par, s, rng)
         else:
             m = _random_bot(t, pos, seat, s, rng)
@@ -1453,4 +1459,4 @@ engine.implement(Tables, no_alloc=True, new_position=new_position, to_move=to_mo
                  apply=apply, result=result, copy_position=copy_position, sample_hidden=sample_hidden,
                  evaluate=evaluate, new_scratch=new_scratch, bot_move=bot_move, reset=reset,
                  copy_into=engine.copy_fields, winner=winner, rollout=rollout,
-                 rollout_bots=(K.BOT_RANDOM,))
+                 rollout_bots=(K.BOT_RANDOM,), costly_move=costly_move, costly_bots=(K.BOT_LOOKAHEAD,))
