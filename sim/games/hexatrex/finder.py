@@ -341,7 +341,7 @@ def _eval_side(side, n, cfg, out, ev):
             ev[EV_CHOICE + p] = k
             k += 1
     frac = cfg[8] != 0
-    cnt = 0
+    cnt = np.int64(0)
     for combo in range(1 << k):
         _read(side, m, combo, ev)
         if cfg[1] != 0:
@@ -446,8 +446,8 @@ def _walks_from(geo, table, s, p_cell, d_pe, max_len, cfg, found, fws, n_found, 
     syn[0], nlen[0], zl[0], nbin[0] = _fwd_step(S_START, 0, 0, 0, sym[s], lead0)
     pc[0] = 1 if s == p_cell else 0
     mlo[0], mhi[0] = _bits(order[s])
-    eqpos = -1
-    n_lhs = 0
+    eqpos = np.int64(-1)
+    n_lhs = np.int64(0)
     depth = 0
     while depth >= 0:
         if dirs[depth] >= 6 or depth + 1 >= max_len:
@@ -513,8 +513,8 @@ def _find(geo, table, p_cell, max_len, cfg, found, fws):
     d_pe = _hexdist(geo.cq, geo.cr, p_cell, geo.eq)
     if d_pe + 2 > max_len:
         return 0, 0
-    n_found = 0
-    total = 0
+    n_found = np.int64(0)
+    total = np.int64(0)
     for si in range(table.n_occ):
         s = table.occ[si]
         ss = table.sym[s]

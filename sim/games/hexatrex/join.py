@@ -278,7 +278,7 @@ def _side_walks(geo, table, tile, bit, jw, max_side, cfg):
         s = tile if sp >= 0 else sym[y]
         if s < 0 or max_side < 1 or (sp < 0 and reach[y, R_DIST] > max_side - 1):
             continue
-        c = _trie_step(rows, trie, 0, s, wsym, 0, cfg)
+        c = _trie_step(rows, trie, np.int64(0), s, wsym, 0, cfg)
         if c == FULL:
             return FULL
         if c == DEAD:
@@ -512,7 +512,7 @@ def _join_groups(s0, s1, scratch, store, eq, eqbit, max_len, cfg, found, prune):
     start = scratch[7]
     n_eq, score = scratch[9][0], scratch[9][1]
     a = 0 if s0 == 0 else start[s0 - 1]
-    best = 0
+    best = np.int64(0)
     for s in range(s0, s1):
         b = start[s]
         if a == b:  # no new side walk: no equation
@@ -559,7 +559,7 @@ def _score_specials(geo, table, tile, bit, spec, n_spec, max_len, cfg, jw, found
         group[start[s]] = i
         start[s] += 1
     eqbit = np.uint64(1) << np.uint64(table.order[geo.eq])
-    _join_groups(0, n_spec, scratch, jw.store, geo.eq, eqbit, max_len, cfg, found, prune)
+    _join_groups(np.int64(0), n_spec, scratch, jw.store, geo.eq, eqbit, max_len, cfg, found, prune)
     return n_new
 
 
@@ -572,8 +572,8 @@ def _score_join(geo, table, p, max_len, cfg, jw, found):
     per = jw.scratch[9]
     per[2, 0] = p
     jw.mark[p] = 0
-    n_new = _score_specials(geo, table, np.int64(table.sym[p]), np.int64(table.order[p]), per[2], 1, max_len,
-                            cfg, jw, found, False)
+    n_new = _score_specials(geo, table, np.int64(table.sym[p]), np.int64(table.order[p]), per[2], np.int64(1),
+                            max_len, cfg, jw, found, np.bool_(False))
     jw.mark[p] = -1
     if n_new < 0:
         return -1, 0, -1
@@ -590,7 +590,7 @@ def _score_group(s, jw, eq, order, max_len, cfg, found):
     start = jw.scratch[7]
     per = jw.scratch[9]
     eqbit = np.uint64(1) << np.uint64(order[eq])
-    _join_groups(s, s + 1, jw.scratch, jw.store, eq, eqbit, max_len, cfg, found, False)
+    _join_groups(np.int64(s), np.int64(s + 1), jw.scratch, jw.store, eq, eqbit, max_len, cfg, found, np.bool_(False))
     return per[0, s], per[1, s], 0 if s == 0 else start[s - 1], start[s]
 
 

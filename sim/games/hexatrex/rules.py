@@ -211,7 +211,7 @@ def _rebuild(tb, pos):
         if ok:
             ne, _, n_new = _score_join(tb.geo, Table(pos.sym, pos.order, occ, np.int64(i + 1)), c, tb.max_len,
                                        tb.cfg, _join_work(tb, w.mark), _found(w, w.no_walks, w.no_len))
-            ok = ne >= 0 and _insert(store, w.jscratch, 0, n_new)
+            ok = ne >= 0 and _insert(store, w.jscratch, np.int64(0), n_new)
     pos.st[USE_JOIN] = 1 if ok else 0
     pos.st[S_COUNT] = store[4][0]
     w.lineage[0] = pos.st[ID]
@@ -305,7 +305,7 @@ def _score_placed(tb, pos, cell, k, searched, walks, wlen):
         else:
             ne, sc, n_new = _score_join(tb.geo, Table(pos.sym, pos.order, pos.occ, st[N_OCC]), cell, tb.max_len,
                                         tb.cfg, _join_work(tb, w.mark), found)
-            ok = ne >= 0 and _insert(w.store, w.jscratch, 0, n_new)
+            ok = ne >= 0 and _insert(w.store, w.jscratch, np.int64(0), n_new)
         st[USE_JOIN] = 1 if ok else 0
         st[S_COUNT] = w.store[4][0]
         w.tag[TAG_ID] = -1
@@ -481,7 +481,7 @@ def _greedy_cell(tb, pos, bm, scratch, rng):
     if st[USE_JOIN] == 1:
         _sync(tb, pos)
         shared = _score_specials(tb.geo, Table(pos.sym, pos.order, pos.occ, n_occ), tile, n_occ, front, n_front,
-                                 bm, tb.cfg, _join_work(tb, pos.fpos), _found(w, w.no_walks, w.no_len), True) >= 0
+                                 bm, tb.cfg, _join_work(tb, pos.fpos), _found(w, w.no_walks, w.no_len), np.bool_(True)) >= 0
         w.tag[TAG_ID] = st[ID] if shared and bm == tb.max_len else -1
         w.tag[TAG_TURN] = st[TURN]
     best = -1
