@@ -693,7 +693,7 @@ def _greedy_maps(t, pos, s, p, block_weight):
     dmin = s.newc[ns:]
     for q in range(ns):
         s.src[0] = t.corners[q]
-        _dist_map(s.src, 1, pos.lnk, ttype, netm, s.dfw[q], s.dq)
+        _dist_map(s.src, np.int64(1), pos.lnk, ttype, netm, s.dfw[q], s.dq)
         best = INF
         for k in range(nc):
             x = t.centres[k]
@@ -884,7 +884,7 @@ def _resolve(t, pos, wmask, cmask):
     level = TB_NONE
     win = 0
     for g in range(ns):
-        members = 0
+        members = np.int64(0)
         cntm = 0
         for q in range(ns):
             if (wmask >> q) & 1 and grp[q] == g:
@@ -1301,7 +1301,7 @@ def _costs(t, pos, d, dq, dmin):
     src = pos.work[W_SEATS][5 * t.n_seats:5 * t.n_seats + 1]
     for q in range(t.n_seats):
         src[0] = t.corners[q]
-        _dist_map(src, 1, pos.lnk, ttype, netm, d, dq)
+        _dist_map(src, np.int64(1), pos.lnk, ttype, netm, d, dq)
         best = INF
         for k in range(t.centres.shape[0]):
             x = t.centres[k]
