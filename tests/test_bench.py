@@ -36,5 +36,7 @@ def test_warm_parts_cover_every_mode_and_warm_one_part(monkeypatch):
     played.clear()
     hexflow.warm()
     # every mode's two plain drivers, then the engine path's search chunks
-    assert [m for m, _ in played] == ["race", "race", "battle", "battle", "tri", "tri", "tri2p", "tri2p",
+    # ... and Race's drivers with its costly bot, lookahead
+    assert [m for m, _ in played] == ["race", "race", "race", "battle", "battle", "tri", "tri", "tri2p", "tri2p",
                                       "race", "battle", "tri", "tri2p"]
+    assert played[2] == ("race", "greedy+lookahead")

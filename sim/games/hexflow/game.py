@@ -430,6 +430,9 @@ class HexflowGame(Game):
                 # mixed bots: the plain chunk driver; random bots alone: its games by `rollout`
                 self.play_chunk(rules, (seats * 2)[:n], 0, 2, 0)
                 self.play_chunk(rules, [seats[0]] * n, 0, 2, 0)
+                if label == "race":  # lookahead, Race's costly bot: the drivers compiled with it
+                    look = SeatBot(R.LOOKAHEAD, {p.name: p.default for p in R.LOOKAHEAD.params})
+                    self.play_chunk(rules, [look, seats[1]], 0, 2, 0)
         mcts = SeatBot(MCTS, {**{p.name: p.default for p in MCTS.params}, "iterations": 4})
         for label, overrides in (("race", {}), ("battle", {"mode": "battle"}), ("tri", {"mode": "tri"}),
                                  ("tri", {"mode": "tri2p"})):
