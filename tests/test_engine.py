@@ -141,6 +141,10 @@ def test_implement_refuses_an_incomplete_game():
         engine.implement(Bad, **fns)
     with pytest.raises(TypeError, match="rollout_bots without a rollout"):
         engine.implement(T, rollout_bots=(0,), **fns)
+    with pytest.raises(TypeError, match="costly_bots and costly_move go together"):
+        engine.implement(T, costly_bots=(2,), **fns)
+    with pytest.raises(TypeError, match="costly_bots and costly_move go together"):
+        engine.implement(T, costly_move=hk.costly_move, **fns)
 
 
 def test_a_game_without_rollout_bots_plays_every_one_bot_line_up_by_its_rollout():
