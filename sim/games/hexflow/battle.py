@@ -546,8 +546,8 @@ def _random_pick(br, b, p, rng, tokens, placed_any, hand, nfront, mv, s):
         npairs = _hand_pairs(p, hand, br.n_orient, br.rot_of, pt, pr)
         block_conn = cfg[B_BLOCK_CONNECTED] != 0
         ncand = nfront  # the frontier: empty hexes next to a tile (occupancy only grows)
-        ntarg = 0
-        ndp = 0  # displacer pairs first: pt/pr[0:ndp]
+        ntarg = np.int64(0)  # typed counts: literal zeros compiled _random_exact a second time
+        ndp = np.int64(0)  # displacer pairs first: pt/pr[0:ndp]
         if tokens[p] > 0:
             for i in range(npairs):
                 if pt[i] == STAR6 or (pt[i] == BLOCK and not block_conn):

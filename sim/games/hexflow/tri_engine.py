@@ -548,7 +548,7 @@ def _random_fallback(t, pos, s, p, rng, nopt):
     """The random bot after 24 failed draws: the i-th legal pair, i uniform over all of them."""
     hx = pos.hx
     nfront = pos.st[NFRONT]
-    nblk = 0
+    nblk = np.int64(0)  # typed: a literal 0 here compiled _fits a second time
     if not t.block_connected:
         for k in range(nopt):
             if s.od[k] == BLOCK:
