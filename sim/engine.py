@@ -11,7 +11,6 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from sim import search
 from sim.interface import (  # noqa: F401  (re-exported: a game's one import)
@@ -52,6 +51,7 @@ from sim.interface import (  # noqa: F401  (re-exported: a game's one import)
     uniform_move,
     winner,
 )
+from sim.jit import entry, kernel
 from sim.rng import below, game_seed, new_state
 
 # a trace's record of the pie rule: the second seat took over the first seat's position
@@ -81,7 +81,7 @@ SWAP_MOVE = -3
 # same way: the drivers take `costly`, None for a line-up that seats none of them, else the
 # game's costly codes (int64[k]), and call the game's `costly_move` only under `if costly is
 # None: ... else:` (`game_move`).
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def game_move(tables, pos, seat, code, par, scratch, rng, costly):
     """A bot of the game's own decides: `costly_move` for a costly code (only where the line-up
     seats one: costly not None), `bot_move` otherwise."""
@@ -93,7 +93,7 @@ def game_move(tables, pos, seat, code, par, scratch, rng, costly):
     return bot_move(tables, pos, seat, code, par, scratch, rng)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def choose(tables, pos, seat, code, par, scratch, tree, costly, rng, buf):
     """The seat's bot decides: engine bots by their reserved codes (the uniform bot, the search
     bot of sim/search.py, which needs a tree), the game's own bots otherwise (`game_move`)."""
@@ -110,7 +110,7 @@ def choose(tables, pos, seat, code, par, scratch, tree, costly, rng, buf):
 SWAP_OFF, SWAP_JUDGE, SWAP_COIN = 0, 1, 2
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def wants_swap(tables, pos, seat, other, how, code, par, scratch, tree, rng):
     """The pie rule's question to `seat` (the second to move): take over `other`'s position?
     Every bot answers by its own judgement: the game's evaluation for the game's bots (the one
@@ -125,7 +125,7 @@ def wants_swap(tables, pos, seat, other, how, code, par, scratch, tree, rng):
 
 
 # ---- the drivers ------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, buf, rec, res):
     """Play one game from its set-up pos (generator rng, as the set-up left it); the first
     rec.shape[0] decisions go to rec[t] = (seat, move, generator state before apply).
@@ -190,7 +190,7 @@ def play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, 
     return r, swapped
 
 
-@njit(cache=True, _nrt=False)
+@kernel(_nrt=False)
 def _one_bot_games(tables, pos, rng, code, par, scratch, run_seed, first_game, out, swapped):
     """Games first_game, first_game + 1, ... (as many as out has rows) with the same bot on every
     seat and no pie rule, from pos set up for the first: each the game's `rollout` to the end or
@@ -212,7 +212,7 @@ def _one_bot_games(tables, pos, rng, code, par, scratch, run_seed, first_game, o
     return out.shape[0]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _next_position(tables, pos, rng, run_seed, game_index):
     """The position of game `game_index` of a chunk after another: the last one set up in place
     by the game's `reset` where it gives one, else a new one; rng seeded for the game."""
@@ -222,7 +222,7 @@ def _next_position(tables, pos, rng, run_seed, game_index):
     return pos
 
 
-@njit(cache=True)
+@entry
 def _play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped, tree, costly):
     """`play_chunk`'s games on one position, one decision at a time (`play_game`); each game
     after the first is set up in place by the game's `reset` where it gives one."""
@@ -237,7 +237,7 @@ def _play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, 
         _, swapped[g] = play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, buf, rec, out[g])
 
 
-@njit(cache=True)
+@entry
 def _rollout_chunk(tables, run_seed, first_game, n_games, code, par, out, swapped):
     """`play_chunk`'s games for a line-up of one bot (code, par) on every seat without the pie
     rule, each one call of the game's own `rollout` (`_one_bot_games`), on one position. A
@@ -254,7 +254,7 @@ def _rollout_chunk(tables, run_seed, first_game, n_games, code, par, out, swappe
         g += _one_bot_games(tables, pos, rng, code, par, scratch, run_seed, first_game + g, out[g:], swapped[g:])
 
 
-@njit(cache=True)
+@entry
 def _play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decisions, tree, costly):
     scratch = new_scratch(tables)
     buf = np.empty(tables.max_moves, np.int64)
@@ -340,57 +340,57 @@ def play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decis
 
 
 # ---- the same functions callable from Python (tests, designers, the position API) ------------
-@njit(cache=True)
+@entry
 def start(tables, seed):
     """The position of a game seeded by `seed` before any decision, and its generator."""
     rng = new_state(seed)
     return new_position(tables, rng), rng
 
 
-@njit(cache=True)
+@entry
 def start_at(tables, seed, game_index):
     """The same for game `game_index` of a run (seed = game_seed(run seed, game_index))."""
     rng = new_state(seed)
     return new_position_at(tables, rng, game_index), rng
 
 
-@njit(cache=True)
+@entry
 def moves_of(tables, pos):
     buf = np.empty(tables.max_moves, np.int64)
     k = legal_moves(tables, pos, buf)
     return buf[:k].copy()
 
 
-@njit(cache=True)
+@entry
 def seat_to_move(tables, pos):
     return to_move(tables, pos)
 
 
-@njit(cache=True)
+@entry
 def play(tables, pos, move, rng):
     apply(tables, pos, move, rng)
 
 
-@njit(cache=True)
+@entry
 def outcome(tables, pos, capped):
     res = np.zeros(tables.res_width, np.int64)
     result(tables, pos, capped, res)
     return res
 
 
-@njit(cache=True)
+@entry
 def copy_of(tables, pos):
     return copy_position(tables, pos)
 
 
-@njit(cache=True)
+@entry
 def copied_into(tables, dst, src):
     """copy_into from Python: whether src was copied into dst in place (False: the game has no
     in-place copy)."""
     return copy_into(tables, dst, src)
 
 
-@njit(cache=True)
+@entry
 def rollouts_of(tables, pos, code, par, seed, cap):
     """The game's `rollout` and the default loop (interface.step_rollout), each from its own copy
     of pos with generator seed: (position, ended, generator state) of each."""
@@ -402,7 +402,7 @@ def rollouts_of(tables, pos, code, par, seed, cap):
     return a, da, ra[0], b, db, rb[0]
 
 
-@njit(cache=True)
+@entry
 def redrawn_rollouts(tables, pos, seat, code, par, rng, n, count):
     """n rollouts of bot `code` to the end, each from a copy of pos with what `seat` cannot see
     redrawn: a playout without the search (bench: what a playout's rollout costs from the same
@@ -423,23 +423,23 @@ def redrawn_rollouts(tables, pos, seat, code, par, rng, n, count):
     return decisions
 
 
-@njit(cache=True)
+@entry
 def winner_of(tables, pos):
     res = np.zeros(tables.res_width, np.int64)
     return winner(tables, pos, res)
 
 
-@njit(cache=True)
+@entry
 def redraw_hidden(tables, pos, seat, rng):
     sample_hidden(tables, pos, seat, rng)
 
 
-@njit(cache=True)
+@entry
 def value_of(tables, pos, seat):
     return evaluate(tables, pos, seat)
 
 
-@njit(cache=True)
+@entry
 def _bot_choice(tables, pos, seat, code, par, rng, costly):
     scratch = new_scratch(tables)
     codes = np.full(1, code, np.int64)
@@ -453,7 +453,7 @@ def bot_choice(tables, pos, seat, code, par, rng):
     return _bot_choice(tables, pos, seat, code, par, rng, costly_for(tables, [code]))
 
 
-@njit(cache=True)
+@entry
 def replay_stats(tables, seed, game_index, rec):
     """Replay a traced game's decisions (rec rows, as play_traced gives them) and measure the
     position before each: legal[i] = how many legal moves decision i had, values[i, s] = the

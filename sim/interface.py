@@ -88,10 +88,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from numba import njit, types
+from numba import types
 from numba.core import caching as _caching
 from numba.extending import overload
 
+from sim.jit import kernel
 from sim.rng import below
 
 # numba keeps one cache index per compiled function, listing every signature compiled for it. The
@@ -187,7 +188,7 @@ def own_rollout(tables, pos, code, par, scratch, rng, cap):
     raise NotImplementedError("compiled only")
 
 
-@njit(cache=True, _nrt=False)
+@kernel(_nrt=False)
 def run_rollout(tables, pos, code, par, scratch, rng, cap):
     """own_rollout behind one compiled function, for every caller: numba compiles an overload's
     body once per set of flags of the function that calls it, so the search (compiled with
@@ -214,7 +215,7 @@ def costly_move(tables, pos, seat, code, par, scratch, rng):
     raise NotImplementedError("compiled only")
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def step_rollout(tables, pos, code, par, scratch, rng, cap):
     """`rollout`'s default: to_move, bot_move and apply, one decision at a time (a game's own
     rollout must leave the same position and generator: sim.testing checks it)."""
@@ -436,7 +437,7 @@ def _forwarder(fn: Callable, is_mine: Callable, label: str, body: Callable | Non
 
 
 # ---- shared pieces every game may use -------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@kernel(_nrt=False)
 def uniform_move(tables, pos, rng, buf):
     """A legal move drawn uniformly (one draw); -1 if there is none. Compiled without reference
     counting (it allocates nothing and returns a number), so a call does not take a reference to
@@ -479,7 +480,7 @@ def _ov_copy_arrays(dst, src):
     return scope["copy_arrays"]
 
 
-@njit(cache=True, _nrt=False)
+@kernel(_nrt=False)
 def copy_fields(tables, dst, src):
     """The generic `copy_into` for a position that is a NamedTuple of arrays whose
     `copy_position` copies every array but those it shares with the original on purpose (work

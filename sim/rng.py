@@ -9,14 +9,15 @@ move sampling (it passes BigCrush when used as a stream).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from sim.jit import entry, kernel
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
 
-@njit(cache=True)
+@kernel
 def mix64(z):
     """SplitMix64 finaliser: a bijective 64-bit hash."""
     z = np.uint64(z)
@@ -25,13 +26,13 @@ def mix64(z):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@entry
 def game_seed(run_seed, game_index):
     """The seed of game `game_index` of a run: a hash of both numbers, nothing else."""
     return mix64(mix64(np.uint64(run_seed) + _GOLDEN) ^ (np.uint64(game_index) * _M2 + _GOLDEN))
 
 
-@njit(cache=True)
+@entry
 def new_state(seed):
     """Generator state (uint64[1]) for one game. From Python, pass np.uint64(seed): a plain
     int above 2**63 does not fit numba's default int64."""
@@ -40,13 +41,13 @@ def new_state(seed):
     return s
 
 
-@njit(cache=True)
+@kernel
 def next_u64(state):
     state[0] += _GOLDEN
     return mix64(state[0])
 
 
-@njit(cache=True)
+@kernel
 def below(state, n):
     """Uniform integer in [0, n) (n >= 1), by Lemire-style rejection-free multiply-shift.
 
@@ -56,13 +57,13 @@ def below(state, n):
     return np.int64((r * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True)
+@kernel
 def uniform(state):
     """Float in [0, 1)."""
     return np.float64(next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@kernel
 def shuffle(state, arr):
     """In-place Fisher-Yates shuffle of a 1-d array."""
     for i in range(arr.shape[0] - 1, 0, -1):
@@ -77,7 +78,7 @@ def seeds_for(run_seed: int, first_game: int, n_games: int) -> np.ndarray:
     return _seeds(np.uint64(run_seed), np.int64(first_game), np.int64(n_games))
 
 
-@njit(cache=True)
+@entry
 def _seeds(run_seed, first_game, n_games):
     out = np.empty(n_games, dtype=np.uint64)
     for i in range(n_games):

@@ -34,7 +34,6 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from sim.games.base import Bot, Param
 
@@ -56,6 +55,7 @@ from sim.interface import (
     uniform_move,
     winner,
 )
+from sim.jit import entry, kernel
 from sim.rng import below, next_u64
 
 BOT_MCTS = -2
@@ -96,7 +96,7 @@ class Tree(NamedTuple):
     world: np.ndarray  # uint64[1]: the generator of one world, restarted from its seed for every candidate
 
 
-@njit(cache=True)
+@entry
 def new_tree(tables, nodes):
     s = tables.n_seats
     h = 64
@@ -115,7 +115,7 @@ def new_tree(tables, nodes):
                 np.zeros(tables.max_moves, np.float64), np.zeros(1, np.uint64))
 
 
-@njit(cache=True)
+@entry
 def tree_nodes(bot_code, bot_par):
     """Nodes the largest search of these seats needs (one per iteration, plus the root)."""
     n = 1
@@ -125,7 +125,7 @@ def tree_nodes(bot_code, bot_par):
     return n
 
 
-@njit(cache=True)
+@kernel
 def _add(tree, parent, move, seat):
     i = tree.size[0]
     tree.size[0] = i + 1
@@ -150,7 +150,7 @@ def _add(tree, parent, move, seat):
     return i
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _slot(tree, node, move):
     """The hash slot of (node, move): where it is stored, or the empty slot it would go to (the
     table has at least twice as many slots as the tree has nodes, so probes stay short)."""
@@ -161,7 +161,7 @@ def _slot(tree, node, move):
     return j
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _child(tree, node, move):
     """The child of `node` reached by `move`, -1 if not expanded (one hash look-up: a search with
     40 moves at a node used to walk 40 siblings for each of them)."""
@@ -170,7 +170,7 @@ def _child(tree, node, move):
 
 
 # inline="always" on the steps of a search: fewer compile passes (see sim/engine.py, `choose`)
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _world_copy(tables, pos, root, used):
     """The position an iteration plays in: pos itself, a fresh copy of root, while unused; then
     root copied into it in place where the game can (`copy_into`), else another copy_position
@@ -180,7 +180,7 @@ def _world_copy(tables, pos, root, used):
     return pos
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _prior(tables, tree, node, pos, mover, par, scratch, rng):
     """The greedy move at `node` (-1 if it is deeper than `prior_depth` or greedy gave none): asked
     once, in the world of the first iteration that selects from the node, then kept."""
@@ -190,7 +190,7 @@ def _prior(tables, tree, node, pos, mover, par, scratch, rng):
     return tree.prior[node]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _select(tables, tree, node, pos, par, scratch, rng):
     """One step down: expand an untried legal move if there is one (returns (child, True)): the
     node's greedy move if it is untried, else one drawn uniformly; else the best legal child by
@@ -228,7 +228,7 @@ def _select(tables, tree, node, pos, par, scratch, rng):
     return best, False
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _score(tables, tree, pos, finished, scale):
     """The reward of every seat: 1 / 0 for a win / loss, shared equally on a draw; a logistic of
     the game's evaluation where the rollout stopped early."""
@@ -242,7 +242,7 @@ def _score(tables, tree, pos, finished, scale):
             tree.reward[i] = 1.0 / (1.0 + np.exp(-evaluate(tables, pos, i) / scale))
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _rollout(tables, pos, par, scratch, tree, rng):
     """Play on from pos by the rollout bot (`rollout`: the game's random or greedy bot, with its
     default parameters; the engine's uniform_move for a game without a random bot); returns True
@@ -274,7 +274,7 @@ def _rollout(tables, pos, par, scratch, tree, rng):
         d += 1
 
 
-@njit(cache=True)
+@kernel
 def _search(tables, root, seat, par, scratch, tree, rng):
     """`par[P_ITER]` iterations from the real position `root` (never changed) for `seat`."""
     scale = par[P_SCALE]
@@ -302,14 +302,14 @@ def _search(tables, root, seat, par, scratch, tree, rng):
             node = tree.parent[node]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _biased_mean(tree, i, g, bias):
     """A root candidate's mean reward, plus the progressive bias when it is greedy's move."""
     v = tree.csum[i] / tree.cn[i]
     return v + bias / (tree.cn[i] + 1.0) if tree.cand[i] == g else v
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _keep_best(tree, n, keep, g, bias):
     """Order the first n candidates by biased mean (a stable selection sort: equal means keep
     their order, greedy's move first) so that the best `keep` lead."""
@@ -325,7 +325,7 @@ def _keep_best(tree, n, keep, g, bias):
             tree.cn[a], tree.cn[best] = tree.cn[best], tree.cn[a]
 
 
-@njit(cache=True)
+@kernel
 def _halving_move(tables, root, seat, par, scratch, tree, rng):
     """The root as sequential halving over every legal move (Karnin, Koren and Somekh 2013;
     Cazenave's SHOT 2014) with common random numbers: each round draws fresh worlds, and every
@@ -378,7 +378,7 @@ def _halving_move(tables, root, seat, par, scratch, tree, rng):
     return tree.cand[0]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def mcts_move(tables, root, seat, par, scratch, tree, rng):
     """The move of `seat` at the real position `root` after `par[P_ITER]` iterations (root is
     never changed). The most visited child among the moves legal at the root; among equally
@@ -403,7 +403,7 @@ def mcts_move(tables, root, seat, par, scratch, tree, rng):
     return best
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def mcts_prefers(tables, root, seat, other, par, scratch, tree, rng):
     """Whether `seat`, searching from `root` as it would for a move, expects `other` to do
     better than itself (the mean rewards of the two seats at the root): the search bot's own

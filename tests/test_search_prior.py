@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numba import njit
 
 from sim import engine, games, search
 from sim.games.base import SeatBot
@@ -15,7 +16,7 @@ from tests.fixtures.hexgame import GAME
 from tests.test_engine import position
 from tests.test_search import PICTURE, decide, greedy, mcts
 
-GAME_SCRATCH = engine.njit(lambda t: engine.new_scratch(t))
+GAME_SCRATCH = njit(lambda t: engine.new_scratch(t))
 
 
 @pytest.fixture(scope="module", autouse=True)

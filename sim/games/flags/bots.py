@@ -32,7 +32,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from sim.games.flags.kernel import (
     CARD,
@@ -57,6 +56,7 @@ from sim.games.flags.kernel import (
     hot,
     hot_inline,
 )
+from sim.jit import entry, kernel
 
 BOT_GREEDY = 1
 GREEDY_DEFAULTS = (1.0, 0.25, 8.0)  # aggression, defence, territory (game.py's schema)
@@ -93,7 +93,7 @@ class Scratch(NamedTuple):
     # (shapes with the card's board, n_hex = 56; alloc and plan have n_hex + top card value rows)
 
 
-@njit(cache=True)
+@kernel
 def new_scratch(t):
     sv = np.zeros(8, np.int64)
     sv[TM_SEAT] = -1
@@ -111,7 +111,7 @@ def new_scratch(t):
                    np.zeros((2, n), np.int64), sv, -np.ones(8), np.zeros(6))
 
 
-@njit(cache=True)
+@entry
 def decay_table(near):
     """dec[t, h] = 0.7 ** (steps from t to h), 0 beyond 11 steps or through a flag."""
     n = near.shape[0]
@@ -666,7 +666,7 @@ def position_value(t, sc, seat, owner, units, par):
     return v
 
 
-@njit(cache=True)
+@kernel
 def evaluate(t, pos, seat):
     """Greedy's score of the board for `seat` minus its score for the other seat, both with
     greedy's default parameters (delta is the change of one of them), so the two seats'

@@ -43,17 +43,17 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from sim import engine
+from sim.jit import kernel
 from sim.rng import below, shuffle
 
 # The functions run at every decision (to_move, legal_moves, apply, bots.bot_move and all they
 # call) allocate nothing and are compiled without numba's reference counting (`implement`'s
 # no_alloc). Each takes the tables, position and scratch, 34 arrays: with reference counting
 # every call adds and drops a reference to each, atomically, which cost more than the rules.
-hot = njit(cache=True, _nrt=False)
-hot_inline = njit(cache=True, _nrt=False, inline="always")
+hot = kernel(_nrt=False)
+hot_inline = kernel(_nrt=False, inline="always")
 
 N_HEX, N_CARDS, N_FLAGS = 56, 52, 4  # the card's board and deck (other rules: t.n_hex, t.n_cards)
 FIRST_ROLL, FIRST_A, FIRST_B, FIRST_ALTERNATE = 0, 1, 2, 3
@@ -283,7 +283,7 @@ def resolve_claims(mover, mask_mover, mask_other, claim, flags_to_win, still):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def step_ok(owner, units, seat, src, dst, k, nbr, nbr_n, is_flag, bleed, attrition=False):
     """Is moving k units from src to its neighbour dst a legal move step for seat? (attrition:
     an attack with equal or fewer units is allowed too)"""
@@ -342,7 +342,7 @@ def per_turn(t, seat):
 
 
 # ---- set-up -------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def _first_seat(t, rng, game_index):
     """Who starts: both roll the die, the higher roll starts (ties re-rolled); a one-sided die
     cannot break the tie, so a coin decides; or fixed, or alternating with the game index."""
@@ -361,7 +361,7 @@ def _first_seat(t, rng, game_index):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def new_position_at(t, rng, game_index):
     first = _first_seat(t, rng, game_index)
     nh, nc = t.n_hex, t.n_cards
@@ -410,7 +410,7 @@ def new_position_at(t, rng, game_index):
     return pos
 
 
-@njit(cache=True)
+@kernel
 def new_position(t, rng):
     return new_position_at(t, rng, 0)
 
@@ -639,7 +639,7 @@ def _end_turn(t, pos, seat, rng):
 
 
 # ---- result, copy, hidden information -------------------------------------------------------
-@njit(cache=True)
+@kernel
 def result(t, pos, capped, res):
     """winner, end reason, turns, first seat, flags held at the end (the scores), then EXTRA."""
     st = pos.st
@@ -669,13 +669,13 @@ def result(t, pos, capped, res):
     res[x + 11] = st[BROKEN]
 
 
-@njit(cache=True)
+@kernel
 def copy_position(t, pos):
     return Position(pos.owner.copy(), pos.units.copy(), pos.hands.copy(), pos.cards.copy(),
                     pos.known.copy(), pos.reinf.copy(), pos.st.copy(), pos.log.copy())
 
 
-@njit(cache=True)
+@kernel
 def sample_hidden(t, pos, seat, rng):
     """Redraw what `seat` cannot see: the other hand's cards it does not know and the draw
     pile's order, from those same cards (its own hand, the discards, the board, every count and
@@ -711,7 +711,7 @@ def sample_hidden(t, pos, seat, rng):
 
 
 # ---- traced games ---------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def replay(t, seed, game_index, rec):
     """The position after the decisions of a traced game (rec = engine record: seat, move,
     generator state before apply; a pie-rule swap is skipped), with t.log_rows > 0 so it carries

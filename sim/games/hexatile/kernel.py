@@ -12,7 +12,6 @@ turn's draw, the redraw decision, the second draw, the placement.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim import engine
 from sim.games.hexatile import bots
@@ -58,6 +57,7 @@ from sim.games.hexatile.state import (
     hot,
     hot_inline,
 )
+from sim.jit import kernel
 from sim.rng import below
 
 
@@ -82,7 +82,7 @@ def _begin_turn(tb, pos, rng):
         st[PHASE] = PH_PICK
 
 
-@njit(cache=True)
+@kernel
 def new_position(tb, rng):
     island = -1
     if tb.island == IS_CENTRE:
@@ -208,7 +208,7 @@ def _result_row(tb, pos, sc, res):
     res[base + n * SCORE_W] = pos.st[ISLAND_CELL]
 
 
-@njit(cache=True)
+@kernel
 def result(tb, pos, capped, res):
     """winner, end reason, tiles placed, first seat (always A), score per seat (points + rope +
     the seat's second_player_bonus),
@@ -219,7 +219,7 @@ def result(tb, pos, capped, res):
     _result_row(tb, pos, sc, res)
 
 
-@njit(cache=True)
+@kernel
 def copy_position(tb, pos):
     return Position(pos.rh.copy(), pos.cell_o.copy(), pos.placer.copy(), pos.vcode.copy(), pos.rem.copy(),
                     pos.st.copy(), pos.placed.copy(), pos.mark.copy(), pos.vflag.copy(), pos.ptsc.copy(), pos.spts.copy())
@@ -236,7 +236,7 @@ def sample_hidden(tb, pos, seat, rng):
     kind is public. A no-op."""
 
 
-@njit(cache=True)
+@kernel
 def evaluate(tb, pos, seat):
     """The points greedy counts, for the position as it stands: the seat's points + rope (+ its
     second_player_bonus) minus
@@ -259,7 +259,7 @@ def evaluate(tb, pos, seat):
     return val
 
 
-@njit(cache=True)
+@kernel
 def new_scratch(tb):
     n = tb.neigh.shape[0]
     nv = tb.vslot_cell.shape[0]
@@ -296,7 +296,7 @@ engine.implement(Tables, no_alloc=True, new_position=new_position, to_move=to_mo
                  new_scratch=new_scratch, bot_move=bot_move)
 
 
-@njit(cache=True)
+@kernel
 def score_placed(tb, cells, orients, seats, island, out):
     """score_board of a hand-made board: orients[i] on cells[i] by seats[i] (in that order), the
     island on a cell or -1."""

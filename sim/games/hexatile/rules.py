@@ -9,7 +9,6 @@ every pass: measured on `legal_cells`, 0.40 us against 0.11 us a call."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.games.hexatile.state import (
     ARROW,
@@ -32,6 +31,7 @@ from sim.games.hexatile.state import (
     hot,
     hot_inline,
 )
+from sim.jit import kernel
 from sim.rng import below
 
 
@@ -48,7 +48,7 @@ def straight_value(L, mode, n):
     return L - n + 1  # window: every n consecutive rhombi
 
 
-@njit(cache=True)
+@kernel
 def empty_position(n, vslot_cell, tiles, bot_ptsc, bot_spts, island):
     """The board of n cells with only the island (a cell, or -1) and every tile still to place.
     (The tables' arrays it needs, not the tables: a function that allocates counts references
@@ -182,7 +182,7 @@ def radian_winner(tb, pos, c, seat):
                     st[END] = END_RADIAN
 
 
-@njit(cache=True)
+@kernel
 def new_rope_work(n, nv):
     """longest_rope's work arrays for a board of n cells and nv lattice points."""
     return RopeWork(np.full((nv, 3), -1, np.int64), np.zeros(nv, np.int64), np.zeros(n * 6, np.uint8),
@@ -263,7 +263,7 @@ def longest_rope(tb, rh, col, lend, wk):
 
 
 # ---- end-of-game scoring ------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def new_score_work(n, nv):
     """score_board's work arrays for a board of n cells and nv lattice points."""
     maxi = nv * 3 + 1

@@ -32,10 +32,10 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from sim.games.hexatile import templates as TP
 from sim.games.hexatile.geometry import geometry
+from sim.jit import kernel
 
 STANDARD_RADIUS = 2
 SPACING = ("last", "all", "none", "adjacent_only")
@@ -79,8 +79,8 @@ POW11 = np.array([1, 11, 121], np.int32)
 # allocate nothing and are compiled without numba's reference counting. Each takes the tables,
 # position and scratch, some 40 arrays: with reference counting every call adds and drops a
 # reference to each of them, atomically, which cost more than the rules themselves.
-hot = njit(cache=True, _nrt=False)
-hot_inline = njit(cache=True, _nrt=False, inline="always")
+hot = kernel(_nrt=False)
+hot_inline = kernel(_nrt=False, inline="always")
 
 
 class Tables(NamedTuple):

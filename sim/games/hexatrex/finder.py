@@ -25,7 +25,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+
+from sim.jit import kernel
 
 # syntax states of the side being read
 S_START, S_NEG, S_NUM, S_OP = 0, 1, 2, 3
@@ -92,7 +93,7 @@ def workspace() -> FinderWork:
                       np.zeros(16, np.int64), np.zeros(EV_LEN, np.int64))
 
 
-@njit(cache=True)
+@kernel
 def _popcount(x):
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
@@ -100,14 +101,14 @@ def _popcount(x):
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@njit(cache=True)
+@kernel
 def _hexdist(cq, cr, a, b):
     dq = cq[a] - cq[b]
     dr = cr[a] - cr[b]
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
-@njit(cache=True)
+@kernel
 def _fwd_step(cs, nlen, zl, nb, s, lead0):
     """One symbol s (not "=") read forwards after syntax state cs, whose number so far has nlen
     digits (zl: it starts with 0) and which holds nb binary operators. Returns the new
@@ -130,7 +131,7 @@ def _fwd_step(cs, nlen, zl, nb, s, lead0):
     return -1, 0, 0, nb
 
 
-@njit(cache=True)
+@kernel
 def _reduced(n, d):
     """n / d (d != 0) in lowest terms with a positive denominator."""
     a = abs(n)
@@ -142,7 +143,7 @@ def _reduced(n, d):
     return n // a, d // a
 
 
-@njit(cache=True)
+@kernel
 def _apply(a, op, b):
     """a op b; returns (ok, value). op: 10 plus, 11 minus, 12 times, 13 divide (exact only)."""
     if op == 10:
@@ -156,7 +157,7 @@ def _apply(a, op, b):
     return True, a // b
 
 
-@njit(cache=True)
+@kernel
 def _apply_frac(an, ad, op, bn, bd):
     """an/ad op bn/bd in exact rational arithmetic (no_fractions = "result"); returns
     (ok, numerator, denominator) in lowest terms; division by zero is not ok."""
@@ -174,7 +175,7 @@ def _apply_frac(an, ad, op, bn, bd):
     return True, n, d
 
 
-@njit(cache=True)
+@kernel
 def _add_value(out, n, v):
     if n < 64:  # small sets stay duplicate-free; big ones only need membership, so append
         for i in range(n):
@@ -184,7 +185,7 @@ def _add_value(out, n, v):
     return n + 1
 
 
-@njit(cache=True)
+@kernel
 def _operands(side, n, neg0, ev):
     """Split side[0:n] (syntax already checked) into operands: ev[EV_OP + j] the position of
     the j-th operator, ev[EV_SIGN + j] the sign and ev[EV_START + j] .. ev[EV_END + j] the
@@ -217,7 +218,7 @@ def _operands(side, n, neg0, ev):
     return m
 
 
-@njit(cache=True)
+@kernel
 def _read(side, m, combo, ev):
     """Operand values (ev[EV_VAL:]) and operator codes (ev[EV_OPC:]) under reading `combo`
     (bit ev[EV_CHOICE + p] of it: the symbol at p reads 9 for a 6, x for a +)."""
@@ -239,7 +240,7 @@ def _read(side, m, combo, ev):
         ev[EV_OPC + j] = o
 
 
-@njit(cache=True)
+@kernel
 def _precedence(ev, m, frac):
     """The value of the read operands under the usual order of operations (x and / first,
     left to right): (ok, value). Every intermediate result must be whole unless frac, which
@@ -272,7 +273,7 @@ def _precedence(ev, m, frac):
     return True, acc_n + cur_n
 
 
-@njit(cache=True)
+@kernel
 def _brackets(ev, m, frac, out, cnt):
     """Every value of the read operands under every bracketing, added to out[:cnt] (returns
     the new count): an interval DP, the values of operands a..b at pool slot ev[EV_ISTART +
@@ -323,7 +324,7 @@ def _brackets(ev, m, frac, out, cnt):
     return cnt
 
 
-@njit(cache=True)
+@kernel
 def _eval_side(side, n, cfg, out, ev):
     """All values of one side (symbols side[0:n], syntax already checked) -> count in out,
     under the rules packed in cfg (six_as_nine, plus_as_times, bracketing, negative_zero,
@@ -353,7 +354,7 @@ def _eval_side(side, n, cfg, out, ev):
     return cnt
 
 
-@njit(cache=True)
+@kernel
 def _bits(o):
     """The tile-set bit of placement index o, as (lo, hi) words."""
     if o < 64:
@@ -361,7 +362,7 @@ def _bits(o):
     return np.uint64(0), np.uint64(1) << np.uint64(o - 64)
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _start_need(geo, s, p_cell, d_pe):
     """Fewest symbols after the first a walk starting on s needs (through p_cell and "=")."""
     if s == p_cell:
@@ -369,7 +370,7 @@ def _start_need(geo, s, p_cell, d_pe):
     return min(_hexdist(geo.cq, geo.cr, s, p_cell) + d_pe + 1, _hexdist(geo.cq, geo.cr, s, geo.eq) + d_pe)
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _need(geo, nxt, p_cell, d_pe, before_eq, npc, nsyn):
     """Fewest symbols a walk that just stepped onto nxt still needs: to "=" (before_eq) and
     the placed tile (npc times on the walk so far), or to end on a digit."""
@@ -383,7 +384,7 @@ def _need(geo, nxt, p_cell, d_pe, before_eq, npc, nsyn):
     return 0 if nsyn == S_NUM else 1
 
 
-@njit(cache=True)
+@kernel
 def _left_values(sym, walk, depth, cfg, fws):
     """Values of the left side walk[:depth] (the walk has just stepped onto "=") -> fws.lhs."""
     side = fws.side
@@ -392,7 +393,7 @@ def _left_values(sym, walk, depth, cfg, fws):
     return _eval_side(side, depth, cfg, fws.lhs, fws.ev)
 
 
-@njit(cache=True)
+@kernel
 def _close(sym, walk, depth, eqpos, n_lhs, lo, hi, cfg, found, fws, n_found):
     """The walk walk[:depth + 1] (tile set lo / hi, "=" at eqpos) can end here: record it in
     found when its tile set is new and its right side meets a value of the left one (fws.lhs,
@@ -428,7 +429,7 @@ def _close(sym, walk, depth, eqpos, n_lhs, lo, hi, cfg, found, fws, n_found):
     return n_found + 1, size
 
 
-@njit(cache=True)
+@kernel
 def _walks_from(geo, table, s, p_cell, d_pe, max_len, cfg, found, fws, n_found, total):
     """`_find`'s depth-first search over the walks that start on tile s: each step parsed
     (`_fwd_step`; "=" ends the left side, whose values `_left_values` computes once) and cut
@@ -500,7 +501,7 @@ def _walks_from(geo, table, s, p_cell, d_pe, max_len, cfg, found, fws, n_found, 
     return n_found, total
 
 
-@njit(cache=True)
+@kernel
 def _find(geo, table, p_cell, max_len, cfg, found, fws):
     """Every equation through p_cell with at most max_len symbols.
 

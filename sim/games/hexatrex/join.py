@@ -30,7 +30,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from sim.games.hexatrex.finder import Table, _bits, _hexdist, _popcount
 from sim.games.hexatrex.trie import (
@@ -49,6 +48,7 @@ from sim.games.hexatrex.trie import (
     _trie_clear,
     new_trie,  # noqa: F401  (re-exported for the kernel)
 )
+from sim.jit import entry, kernel
 
 MAX_SIDE = 6            # stores are used while max_equation_tiles - 2 <= MAX_SIDE
 HASH_BITS = 12
@@ -71,7 +71,7 @@ E_KIND = 7  # 0 left side, 1 right side (for `_rollback`)
 ENTRY = 8
 
 
-@njit(cache=True)
+@entry
 def new_store():
     """Side-walk store: head (2, 2**HASH_BITS) (0 = left sides, 1 = right sides), the entries
     (STORE_CAP, ENTRY) int64 (columns E_*: value, next entry of the chain, length, first cell,
@@ -86,7 +86,7 @@ def new_store():
             np.zeros((2, 1 << HASH_BITS, MAX_SIDE + 2), np.int32))
 
 
-@njit(cache=True)
+@entry
 def new_scratch():
     """Per-search scratch: the new side walks (cells, meta, masks, values), the search stacks,
     walks grouped by special cell (index, group starts), the distance search's queue, and per
@@ -102,14 +102,14 @@ def new_scratch():
             np.empty(NEW_CAP, np.int64), np.zeros((1 << GROUP_BITS, MAX_SIDE + 2), np.int64))
 
 
-@njit(cache=True)
+@kernel
 def _bucket(v, length):
     """Chains are per (value, side length), so a join only walks partners short enough."""
     key = np.uint64(v * 8 + length)
     return np.int64((key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - HASH_BITS))
 
 
-@njit(cache=True)
+@kernel
 def _vbucket(v):
     return np.int64((np.uint64(v) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - HASH_BITS))
 
@@ -124,7 +124,7 @@ class JoinWork(NamedTuple):
     reach: np.ndarray  # int64[cells, REACH_COLS]: `_reach`'s table
 
 
-@njit(cache=True)
+@kernel
 def _reach(geo, table, mark, spec, n_spec, reach, max_side, queue):
     """Where a walk may step, for every table tile and special cell c: reach[c, R_DIST] the
     fewest steps over table tiles to a special cell (a lower bound on what a walk from c needs
@@ -176,7 +176,7 @@ def _reach(geo, table, mark, spec, n_spec, reach, max_side, queue):
             reach[c, R_NEAR + r] |= special
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _moves(reach, c, spc, r):
     """The directions a walk standing on c may take next (r steps left after that one): one
     that holds its special cell spc (>= 0) goes on over table tiles and back to spc (other
@@ -190,7 +190,7 @@ def _moves(reach, c, spc, r):
     return reach[c, R_NEAR + r]
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _copy_values(src, start, count, dst, n, lim, refilter):
     """Append src[start:start+count] to dst at n (only |v| < lim when refilter); new n."""
     for j in range(count):
@@ -201,7 +201,7 @@ def _copy_values(src, start, count, dst, n, lim, refilter):
     return n
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _keep_walk(trie, nd, k, walk, spm, lo, hi, lim, refilter, scratch, n_new, n_pool):
     """Add the side walk walk[:k] (its string: trie row nd, which holds values; special cell
     mark spm; tile mask lo / hi) as scratch row n_new, unless refilter leaves no value.
@@ -234,7 +234,7 @@ def _keep_walk(trie, nd, k, walk, spm, lo, hi, lim, refilter, scratch, n_new, n_
     return n_new + 1, n_pool
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _trie_step(rows, trie, nd, s, wsym, n, cfg):
     """The trie row of the string wsym[:n] + s, the child of row nd (parsed and evaluated the
     first time it is met): the row, DEAD, or FULL (the trie must be emptied). rows is trie[0],
@@ -250,7 +250,7 @@ def _trie_step(rows, trie, nd, s, wsym, n, cfg):
     return c
 
 
-@njit(cache=True)
+@kernel
 def _side_walks(geo, table, tile, bit, jw, max_side, cfg):
     """Every side walk out of "=", at most max_side cells, that takes exactly one special cell
     (jw.mark[c] >= 0; it holds `tile`, placement index `bit`, and may recur) and that reads as
@@ -344,7 +344,7 @@ def _side_walks(geo, table, tile, bit, jw, max_side, cfg):
 
 # The join's helpers are inlined (numba IR): as calls, the reference counting of the store and
 # scratch arrays they take cost more than the join itself (measured: ~4 ms of ~8 per game).
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _record(lo, hi, found, n_found):
     """Tile set lo / hi into found unless it is there: (distinct sets, points added, its slot
     or -1)."""
@@ -361,7 +361,7 @@ def _record(lo, hi, found, n_found):
     return n_found + 1, size, n_found
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _rec_walk(found, slot, lcells, lrow, llen, eq, rcells, rrow, rlen):
     """Write the equation (left walk read towards "=", "=", right walk) as found's slot."""
     rec_walks, rec_len = found.walks, found.wlen
@@ -375,7 +375,7 @@ def _rec_walk(found, slot, lcells, lrow, llen, eq, rcells, rrow, rlen):
     rec_len[slot] = llen + 1 + rlen
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _join_store(kind, v, i, cells, meta, masks, store, eq, eqbit, max_len, cfg, found, n_found):
     """New walk i with value v as a right side (kind 0: partners are stored left sides) or as
     a left side (kind 1: stored right sides). Returns (distinct tile sets, points added).
@@ -411,7 +411,7 @@ def _join_store(kind, v, i, cells, meta, masks, store, eq, eqbit, max_len, cfg, 
     return n_found, total
 
 
-@njit(cache=True)
+@kernel
 def _join(a, b, scratch, store, eq, eqbit, max_len, cfg, found):
     """Equations of the new walks group[a:b] (one special cell; group = scratch[6]): each
     joined with the store and, as a right side, with the group's left sides. Returns
@@ -461,12 +461,12 @@ def _join(a, b, scratch, store, eq, eqbit, max_len, cfg, found):
     return n_found, total
 
 
-@njit(cache=True, inline='always')
+@kernel(inline='always')
 def _gbucket(v):
     return np.int64((np.uint64(v) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - GROUP_BITS))
 
 
-@njit(cache=True)
+@kernel
 def _bound(group, a, b, scratch, store, max_len, cap):
     """An upper bound on the score `_join` finds for group[a:b], following no chain: each
     equation is found as a walk i of the group (k cells) read with one of its values v, "=",
@@ -502,7 +502,7 @@ def _bound(group, a, b, scratch, store, max_len, cap):
     return u
 
 
-@njit(cache=True)
+@kernel
 def _join_groups(s0, s1, scratch, store, eq, eqbit, max_len, cfg, found, prune):
     """Join the groups s0 .. s1-1 of the last search (empty groups, most of them, without a
     call: a call costs more in reference counting of the ~20 arrays than most joins), writing
@@ -525,7 +525,7 @@ def _join_groups(s0, s1, scratch, store, eq, eqbit, max_len, cfg, found, prune):
         a = b
 
 
-@njit(cache=True)
+@kernel
 def _score_specials(geo, table, tile, bit, spec, n_spec, max_len, cfg, jw, found, prune):
     """Score `tile` on each special cell spec[i] (jw.mark[spec[i]] == i; table tiles or empty
     cells; none in the store yet), every one as if it alone were placed, with placement index
@@ -563,7 +563,7 @@ def _score_specials(geo, table, tile, bit, spec, n_spec, max_len, cfg, jw, found
     return n_new
 
 
-@njit(cache=True)
+@kernel
 def _score_join(geo, table, p, max_len, cfg, jw, found):
     """Equations through p (already on the table, not yet in the store; jw.mark is -1
     everywhere and stays so). Returns (distinct tile sets, score, new side walks); the new
@@ -580,7 +580,7 @@ def _score_join(geo, table, p, max_len, cfg, jw, found):
     return per[0, 0], per[1, 0], n_new
 
 
-@njit(cache=True)
+@kernel
 def _score_group(s, jw, eq, order, max_len, cfg, found):
     """Join again the walks of special s of the last `_score_specials` (still in scratch):
     when s is the cell the tile is then placed on, these are exactly the walks `_score_join`
@@ -594,7 +594,7 @@ def _score_group(s, jw, eq, order, max_len, cfg, found):
     return per[0, s], per[1, s], 0 if s == 0 else start[s - 1], start[s]
 
 
-@njit(cache=True)
+@kernel
 def _insert(store, scratch, a, b):
     """Add the new side walks group[a:b] of the last search (`_score_join`: a = 0, b = its
     row count; `_score_group`: its range) to the store, in that order.
@@ -632,7 +632,7 @@ def _insert(store, scratch, a, b):
     return True
 
 
-@njit(cache=True)
+@kernel
 def _rollback(store, n):
     """Take the entries n.. back out of the store, last first: the store is then exactly what
     it was when it held n entries (chains, per-length bits and counts), so a position whose
@@ -650,7 +650,7 @@ def _rollback(store, n):
     count[0] = min(count[0], n)
 
 
-@njit(cache=True)
+@kernel
 def _clear(store):
     store[0][:, :] = -1
     store[4][0] = 0

@@ -20,7 +20,6 @@ position's at this turn (`Work.tag`), as the old kernel did.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim import engine
 from sim.games.hexatrex.finder import Found, Table, _find, _hexdist
@@ -61,11 +60,12 @@ from sim.games.hexatrex.state import (
     Tables,
     hot,
 )
+from sim.jit import kernel
 from sim.rng import below, new_state, shuffle
 
 
 # ---- set-up ---------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def _pick_first(rng, tiles, players, work, draws, trace):
     """The card's draw: every contender draws a tile, highest number starts (operators 0);
     tied players draw again. draws[(round, seat)] records values when tracing.
@@ -106,7 +106,7 @@ def _pick_first(rng, tiles, players, work, draws, trace):
             return first, rounds
 
 
-@njit(cache=True)
+@kernel
 def first_draws(tb, seed):
     """The first-player draw of the game seeded by `seed`, replayed: int64[64, seats], one row
     per round (-1 for a seat out of the draw). For traces."""
@@ -123,7 +123,7 @@ def _new_id(tb):
     return ids[0]
 
 
-@njit(cache=True)
+@kernel
 def new_position(tb, rng):
     """The draw (or the rule) picks the first seat, each seat starts with its points
     (second_player_bonus by turn position, start_points by seat), the pile is shuffled, one
@@ -348,7 +348,7 @@ def place_recorded(tb, pos, cell, walks, wlen):
     st[TURN] = t + 1
 
 
-@njit(cache=True)
+@kernel
 def play_recorded(tb, pos, cell, walks, wlen):
     """place_recorded from Python (traces)."""
     place_recorded(tb, pos, cell, walks, wlen)
@@ -361,7 +361,7 @@ def apply(tb, pos, move, rng):
     place_recorded(tb, pos, move, tb.work.no_walks, tb.work.no_len)
 
 
-@njit(cache=True)
+@kernel
 def result(tb, pos, capped, res):
     """winner (highest score, -1 on a shared top), end reason 0 (tiles out), tiles placed, first
     seat, score per seat; then per seat equations, longest, scoring turns; the turn order as
@@ -395,7 +395,7 @@ def result(tb, pos, capped, res):
         res[base + 3 * p + 2 + k] = pos.hist[k]
 
 
-@njit(cache=True)
+@kernel
 def copy_position(tb, pos):
     """An independent copy, with its own id; it shares the store, which stays valid for it
     (it is pushed on the lineage right above pos)."""
@@ -411,7 +411,7 @@ def copy_position(tb, pos):
     return c
 
 
-@njit(cache=True)
+@kernel
 def sample_hidden(tb, pos, seat, rng):
     """What `seat` cannot see: the other seats' tiles in hand and the order of the face-down
     pile. It has seen the table, its own tiles and how many tiles each seat holds, so the
@@ -445,7 +445,7 @@ def sample_hidden(tb, pos, seat, rng):
         k += 1
 
 
-@njit(cache=True)
+@kernel
 def evaluate(tb, pos, seat):
     """The points greedy counts, for the position as it stands: the seat's score minus the
     other seats' mean score (greedy maximises the points of its turn, which is the change of
@@ -459,7 +459,7 @@ def evaluate(tb, pos, seat):
     return own - others / (p - 1)
 
 
-@njit(cache=True)
+@kernel
 def new_scratch(tb):
     return Scratch(np.zeros(tb.max_moves, np.int64))
 

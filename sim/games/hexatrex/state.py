@@ -33,11 +33,11 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from sim.games.hexatrex.finder import Geo, find_cfg, geo_of, workspace
 from sim.games.hexatrex.join import MAX_SIDE, REACH_COLS, new_scratch, new_store
 from sim.games.hexatrex.tiles import Board, pile
+from sim.jit import kernel
 
 BOT_RANDOM, BOT_GREEDY = 0, 1
 FIRST_DRAW, FIRST_A, FIRST_ROTATE = 0, 1, 2
@@ -67,7 +67,7 @@ TAG_ID, TAG_TURN = 0, 1
 # of rules.py) allocate nothing and are compiled without numba's reference counting: the
 # tables hold some 40 arrays, and with reference counting every call adds and drops a reference
 # to each (the finder, join and trie kernels they call keep theirs, as in the old chunk kernel).
-hot = njit(cache=True, _nrt=False)
+hot = kernel(_nrt=False)
 
 
 class Work(NamedTuple):

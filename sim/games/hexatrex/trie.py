@@ -27,9 +27,9 @@ The trie keeps them for its max_side; a search with a shorter reach filters them
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.games.hexatrex.finder import EV_LEN, S_NUM, S_START, VALUE_CAP, _eval_side, _fwd_step
+from sim.jit import entry, kernel
 
 UNSEEN, DEAD, FULL = -1, -2, -3
 ROW = 32
@@ -42,7 +42,7 @@ TRIE_POOL = 1 << 20
 R_START, R_NUM, R_OPNEED, R_MINUS = 0, 1, 2, 3
 
 
-@njit(cache=True)
+@entry
 def new_trie(max_side, cap, pool):
     """An empty trie for sides of at most max_side symbols, with room for cap strings and pool
     values: rows, value pool, use (rows, pool values, max_side, times emptied), two strings and the
@@ -58,7 +58,7 @@ def new_trie(max_side, cap, pool):
     return trie
 
 
-@njit(cache=True)
+@kernel
 def _trie_clear(trie):
     """Forget every string (the trie is a cache: results never depend on what it holds)."""
     rows, _, use, _, _, _ = trie
@@ -71,7 +71,7 @@ def _trie_clear(trie):
     use[3] += 1
 
 
-@njit(cache=True)
+@kernel
 def _rev_step(rs, s):
     """One more symbol s in front of a left side read backwards from "=" (state rs); -1 when
     no left side can end like that."""
@@ -88,7 +88,7 @@ def _rev_step(rs, s):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def _check_side(side, n, lead0):
     """Is side[0:n] an expression? Returns (ok, has binary operator)."""
     i = 0
@@ -111,7 +111,7 @@ def _check_side(side, n, lead0):
         i += 1
 
 
-@njit(cache=True)
+@kernel
 def _reach_limit(max_side, k):
     """Values of a k-symbol side the other side (<= max_side + 1 - k symbols) can reach are
     strictly inside (-lim, lim)."""
@@ -121,7 +121,7 @@ def _reach_limit(max_side, k):
     return lim
 
 
-@njit(cache=True)
+@kernel
 def _keep_values(trie, side, k, lim, cfg):
     """Evaluate side[0:k] and append its reachable values to the pool: (start, count), or
     (-1, 0) when the pool is full."""
@@ -140,7 +140,7 @@ def _keep_values(trie, side, k, lim, cfg):
     return start, kept
 
 
-@njit(cache=True)
+@kernel
 def _trie_child(trie, node, s, cfg):
     """The child of row `node` by symbol s; its whole string must be in trie[3][0, :length].
     Parses and evaluates it the first time. Returns the row, DEAD, or FULL (nothing stored:

@@ -25,8 +25,8 @@ from collections import deque
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit
 
+from sim.jit import kernel
 from sim.rng import below
 
 from .board import board_of, multiplier
@@ -122,7 +122,7 @@ class Scratch(NamedTuple):
     fit: np.ndarray
 
 
-@njit(cache=True)
+@kernel
 def new_scratch(nh):
     nn = nh * 2
     return Scratch(np.empty((5, nn), np.int64), np.empty(nn * 12 + 4, np.int64), np.empty((4, 6), np.int64),

@@ -37,9 +37,9 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit
 
 from sim import engine
+from sim.jit import kernel
 
 from . import battle as BT
 from . import kernel as K
@@ -222,7 +222,7 @@ def _new_counters(t, pos):
         pos.sq[Q_TOKENS, q] = t.tokens
 
 
-@njit(cache=True)
+@kernel
 def _blank_position(t):
     """An empty board before set-up (every array of a Position allocated here). The union-find
     rows (nets 1-6) need no reset: a hex's nodes are made singletons when a tile is put there."""
@@ -260,7 +260,7 @@ def _clear(t, pos):
     _new_counters(t, pos)
 
 
-@njit(cache=True)
+@kernel
 def new_position(t, rng):
     pos = _blank_position(t)
     _set_up(t, pos, rng)
@@ -421,20 +421,20 @@ def result(t, pos, capped, res):
     res[BT.O_COMPLETED] = 1 if pos.st[PATH_OWNER] >= 0 and not capped else 0
 
 
-@njit(cache=True)
+@kernel
 def copy_position(t, pos):
     return Position(pos.hx.copy(), pos.netid.copy(), pos.nets.copy(), pos.bag.copy(), pos.hand.copy(), pos.wit,
                     pos.lnk.copy(), pos.sq.copy(), pos.st.copy(), pos.work)
 
 
-@njit(cache=True)
+@kernel
 def sample_hidden(t, pos, seat, rng):
     """What `seat` cannot see, redrawn as Race does (race.sample_hidden: the order of its own bag,
     the opponent's hand and bag pooled); the tiles a seat captured are out of play and public."""
     race.sample_hidden(t, pos, seat, rng)
 
 
-@njit(cache=True)
+@kernel
 def _costs(t, pos, seat):
     """(own, opponent's) completion cost: battle._cost_l on the seats' link tables (its search
     arrays allocated here: `evaluate` runs at search cut-offs, not at every decision)."""
@@ -451,7 +451,7 @@ def _costs(t, pos, seat):
     return mine, theirs
 
 
-@njit(cache=True)
+@kernel
 def evaluate(t, pos, seat):
     """Greedy's measure of a position: block_weight (its default, 1.5) x the opponent's completion
     cost minus the seat's own (empty hexes still to fill on the cheapest transit-valid way, each
@@ -469,7 +469,7 @@ def evaluate(t, pos, seat):
             + t.eval_stale_weight * (own - opp))
 
 
-@njit(cache=True)
+@kernel
 def new_scratch(t):
     return BT.new_scratch(t.nh)
 

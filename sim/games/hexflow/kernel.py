@@ -30,9 +30,9 @@ game (O_* columns).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from sim.jit import entry, kernel
 from sim.rng import below, shuffle
 
 from .layout import H_ADJ, H_EMASK, H_FPOS, H_FRONT, H_NEED, H_TOWNER, H_TROT, H_TTYPE, NFRONT
@@ -53,8 +53,8 @@ SET_W = 62
 # them (two atomic operations per array), which cost more than the rules (Race on the engine ran
 # at 0.28x the games/s of a chunk kernel holding every array as a local). Battle and Tri-Board
 # call some of them too, which changes nothing there but the counting.
-hot = njit(cache=True, _nrt=False)
-hot_inline = njit(cache=True, _nrt=False, inline="always")
+hot = kernel(_nrt=False)
+hot_inline = kernel(_nrt=False, inline="always")
 
 # cfg indices
 C_HAND, C_BLOCK_CONNECTED, C_BLOCKED_LOSES, C_STALEMATE, C_NO_MOVE, C_FIRST, C_MAX_TURNS, \
@@ -77,7 +77,7 @@ BOT_RANDOM, BOT_GREEDY, BOT_LOOKAHEAD = 0, 1, 2  # lookahead: Race only (race.py
 R_SEAT, R_KIND, R_HEX, R_TYPE, R_ROT, R_TURN = range(6)
 
 
-@njit(cache=True)
+@kernel
 def _deal(rng, q, tileset, nbag, bag, bagn, hand, hand_size, record, rec_bag):
     """Seat q's bag: the tile set shuffled (recorded when tracing), then its opening hand drawn
     from the top (-1 = empty slot). Shared by the Race, Battle and Tri-Board kernels."""
@@ -116,7 +116,7 @@ def _lay_dots(rng, random_dots, free_hexes, dot_pool, dots_fixed, shuf, dots, mu
         mult[h] = dots[h] + 1 if dots[h] >= 2 else 0
 
 
-@njit(cache=True)
+@kernel
 def _six(a):
     """The six values of a side-indexed row as a tuple (passed on without reference counting)."""
     return (a[0], a[1], a[2], a[3], a[4], a[5])
@@ -296,7 +296,7 @@ NO_TZ = np.zeros((1, 1), np.int64)
 NO_OWNER = np.zeros(1, np.int64)
 NO_GOAL = np.zeros(0, np.int64)
 
-@njit(cache=True)
+@kernel
 def sets_size(nh):
     """Length of the int64 table _sets fills for a board of nh hexes."""
     return nh * 19 + 3
@@ -456,7 +456,7 @@ def _bfs_sets(src, dst, blocked, g, d, stop):
     return min(d[dst * 2], d[dst * 2 + 1])
 
 
-@njit(cache=True)
+@entry
 def _side_order(corners, nbr, dist, order):
     """order[q, h*6 : h*6 + 6]: the sides of hex h with a neighbour, the one nearest to seat q's
     second corner last (ties: higher side last), then -1s; _way pushes them in this order."""

@@ -7,7 +7,8 @@ decision at a time (`race.apply`, `race.reset`, `race.result` and the helpers of
 share). `precompile_race()` compiles the first here, then Race's rollout as the drivers call it
 (`interface.run_rollout`: the random bot and apply inline, greedy through bot_move), and the
 second in a second process (which also pays the ~1.5 s start of a fresh interpreter), each into
-the on-disk cache (`cache=True`) by calling it once on a real position; the drivers compiled next
+the on-disk cache (`cache=True`) by compiling it for the types of a real position's arguments
+(`sim.jit.compile_for`: calling a kernel from Python would compile its twin); the drivers compiled next
 find both (the other process's work through the cache) and compile only what is left. CPU time is
 the same; the games are the same code.
 
@@ -25,6 +26,8 @@ import sys
 
 import numpy as np
 
+from sim.jit import compile_for
+
 
 def _greedy() -> None:
     """race._greedy_move on the opening position of the default rules (compiles or loads it)."""
@@ -35,8 +38,8 @@ def _greedy() -> None:
     t = race.tables(GAME.resolve_rules({}, "warm"))
     pos = race.new_position(t, new_state(np.uint64(1)))
     seat = np.int64(pos.st[race.CUR])
-    race._greedy_move(t, pos, race.new_scratch(t), pos.hx[race.H_FRONT], np.int64(pos.st[race.NFRONT]), seat,
-                      new_state(np.uint64(2)), np.float64(1.5), np.float64(3.0))
+    compile_for(race._greedy_move, t, pos, race.new_scratch(t), pos.hx[race.H_FRONT], np.int64(pos.st[race.NFRONT]),
+                seat, new_state(np.uint64(2)), np.float64(1.5), np.float64(3.0))
 
 
 def _opening():
@@ -57,22 +60,20 @@ def _rollout() -> None:
     from . import kernel as K
 
     t, pos, s, rng = _opening()
-    run_rollout(t, pos, np.int64(K.BOT_RANDOM), np.zeros(1, np.float64), s, rng, np.int64(1 << 30))
+    compile_for(run_rollout, t, pos, np.int64(K.BOT_RANDOM), np.zeros(1, np.float64), s, rng, np.int64(1 << 30))
 
 
 def _rules() -> None:
-    """The rule functions the drivers call one decision or one game at a time: a game played to
-    the end by apply (the first legal move each time), its result row, and the next game's
-    position set up in place by reset."""
+    """The rule functions the drivers call one decision or one game at a time: apply, result
+    (a row of the outcome columns) and reset (the next game's position set up in place)."""
     from . import race
 
     t, pos, _, rng = _opening()
-    out = np.empty(t.max_moves, np.int64)
-    while race.to_move(t, pos) >= 0:
-        race.legal_moves(t, pos, out)
-        race.apply(t, pos, np.int64(out[0]), rng)
-    race.result(t, pos, False, np.zeros(t.res_width, np.int64))
-    race.reset(t, pos, rng, np.int64(1))
+    compile_for(race.to_move, t, pos)
+    compile_for(race.legal_moves, t, pos, np.empty(t.max_moves, np.int64))
+    compile_for(race.apply, t, pos, np.int64(0), rng)
+    compile_for(race.result, t, pos, False, np.zeros(t.res_width, np.int64))
+    compile_for(race.reset, t, pos, rng, np.int64(1))
 
 
 # what each group compiles: the dispatchers it leaves compiled (tests/test_hexflow_precompile.py)

@@ -31,9 +31,9 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit
 
 from sim import engine
+from sim.jit import entry, kernel
 from sim.rng import below, shuffle
 
 from . import kernel as K
@@ -189,7 +189,7 @@ def build_tables(rules: dict[str, Any]) -> Tables:
 tables = engine.per_rules(build_tables)
 
 
-@njit(cache=True)
+@entry
 def _empty_witnesses(t):
     """The empty board's witness ways into t.wit0 and t.wlen0 (built zero; once per rule set)."""
     pos = _blank_position(t)
@@ -212,7 +212,7 @@ def decode(t, move):
 
 
 # ---- the rule functions ---------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def _blank_position(t):
     """An empty board before set-up (every array of a Position allocated here)."""
     nh = t.nh
@@ -240,7 +240,7 @@ def _blank_position(t):
     return pos
 
 
-@njit(cache=True)
+@kernel
 def new_position(t, rng):
     pos = _blank_position(t)
     _set_up(t, pos, rng)
@@ -641,13 +641,13 @@ def result(t, pos, capped, res):
         res[K.O_TILES + i] = pos.st[ST_TILES + i]
 
 
-@njit(cache=True)
+@kernel
 def copy_position(t, pos):
     return Position(pos.hx.copy(), pos.netid.copy(), pos.nets.copy(), pos.bag.copy(), pos.hand.copy(),
                     pos.wit.copy(), pos.lnk, pos.sq.copy(), pos.st.copy(), pos.work)
 
 
-@njit(cache=True)
+@kernel
 def _sorted_shuffle(rng, a):
     """Shuffle a into an order that depends only on its multiset and rng: sorted first, so the
     order it held (which the redrawing seat must not see) cannot leak into the draw."""
@@ -661,7 +661,7 @@ def _sorted_shuffle(rng, a):
     shuffle(rng, a)
 
 
-@njit(cache=True)
+@kernel
 def sample_hidden(t, pos, seat, rng):
     """What `seat` cannot see: the order of its own bag, and every other seat's hand and bag. It knows
     the tile set, the board and its own hand, so its bag holds a known multiset (redrawn in a
@@ -698,7 +698,7 @@ def sample_hidden(t, pos, seat, rng):
                 k += 1
 
 
-@njit(cache=True)
+@kernel
 def evaluate(t, pos, seat):
     """Greedy's measure of a position: block_weight (its default, 1.5) x the opponent's completion
     cost minus the seat's own (empty hexes still to fill on the cheapest way between the corners,
@@ -722,7 +722,7 @@ def _measure(t, pos, seat, w_block):
     return w_block * min(theirs, COST_CAP) - min(mine, COST_CAP)
 
 
-@njit(cache=True)
+@kernel
 def new_scratch(t):
     nh = t.nh
     nn = nh * 2

@@ -28,9 +28,9 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit
 
 from sim import engine
+from sim.jit import entry, kernel
 from sim.rng import below
 
 from . import kernel as K
@@ -375,7 +375,7 @@ def _dist_map(src, nsrc, lnk, ttype, netm, d, dq):
     K._search01(lnk, K.NO_HEX, K.NO_GOAL, K.FULL, d, dq, head, tail)
 
 
-@K.hot
+@entry(_nrt=False)
 def _reach_goal(c, is_centre, dcen, nbr, ttype, emask, netid, netm, seen, stamp, stack, wit):
     """Can a line still run from corner hex c to a centre hex? Depth-first, nearest-to-centre
     first. On success wit (cleared first) holds the way found as Race's witness is kept
@@ -978,7 +978,7 @@ def decode(t, move):
 
 
 # ---- the rule functions ---------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def _blank_position(t):
     """An empty board before set-up (every array of a Position allocated here)."""
     nh = t.nh
@@ -1043,7 +1043,7 @@ def _set_up(t, pos, rng):
     pos.st[FIRST] = t.order[0]
 
 
-@njit(cache=True)
+@kernel
 def new_position(t, rng):
     pos = _blank_position(t)
     _set_up(t, pos, rng)
@@ -1238,7 +1238,7 @@ def result(t, pos, capped, res):
         res[O_WILD + q] = pos.sq[Q_WILD][q]
 
 
-@njit(cache=True)
+@kernel
 def copy_position(t, pos):
     return Position(pos.hx.copy(), pos.netid.copy(), pos.nets.copy(), pos.bag.copy(), pos.hand.copy(),
                     pos.wit.copy(), pos.lnk.copy(), pos.sq.copy(), pos.st.copy(), pos.work)
@@ -1261,7 +1261,7 @@ def winner(t, pos, res):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def sample_hidden(t, pos, seat, rng):
     """What `seat` cannot see: the order of its own bag, and every other seat's hand and bag. It
     knows the tile set, the board (a Wildcard on the board shows as one) and its own hand, so its
@@ -1314,7 +1314,7 @@ def _costs(t, pos, d, dq, dmin):
         dmin[q] = best
 
 
-@njit(cache=True)
+@kernel
 def evaluate(t, pos, seat):
     """Greedy's measure of a position (tri._greedy_move's score without the move's own terms):
     minus the seat's completion cost plus each opponent's, weighted by block_weight (its default,
@@ -1336,7 +1336,7 @@ def evaluate(t, pos, seat):
     return sc
 
 
-@njit(cache=True)
+@kernel
 def new_scratch(t):
     nh = t.nh
     nn = nh * 2

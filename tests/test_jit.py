@@ -1,0 +1,110 @@
+"""sim.jit: kernels compiled without numba's entry wrappers, their Python twins, entries and
+compile_for. Each check runs in a process of its own from a numba cache folder of the test's."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from sim.jit import TWIN_SUFFIX, Kernel, compile_for, entry, kernel
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# a module of kernels, written to a temporary folder so that its cache is the test's own
+MODULE = '''
+import numpy as np
+from sim.jit import entry, kernel
+
+@kernel
+def add_row(a, i, x):
+    a[i, :] += x
+    return a[i].sum()
+
+@kernel(inline="always")
+def twice(x):
+    return 2 * x
+
+@entry
+def driver(a, x):
+    s = 0
+    for i in range(a.shape[0]):
+        s += add_row(a, i, twice(x))
+    return s
+'''
+
+SCRIPT = '''
+import sys
+import numpy as np
+import kmod
+first = sys.argv[1]
+a = np.zeros((3, 4), np.int64)
+if first == "python":
+    print(kmod.add_row(a, 1, 5), kmod.driver(a, 1))
+else:
+    print(kmod.driver(a, 1), kmod.add_row(a, 1, 5))
+print(len(kmod.add_row.signatures), len(kmod.add_row.twin.signatures), len(kmod.driver.signatures))
+print(sum(kmod.add_row.twin.stats.cache_hits.values()), sum(kmod.driver.stats.cache_hits.values()))
+'''
+
+
+def run(tmp_path: Path, first: str) -> list[str]:
+    (tmp_path / "mods").mkdir(exist_ok=True)
+    (tmp_path / "mods" / "kmod.py").write_text(MODULE)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.pathsep.join([str(tmp_path / "mods"), str(ROOT)]))
+    out = subprocess.run([sys.executable, "-c", SCRIPT, first], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out.stdout.split("\n")
+
+
+def test_a_kernel_called_from_python_runs_its_twin_and_the_twin_is_cached_apart(tmp_path):
+    """Python's call goes to the twin (numba's own call path would jump to a wrapper the kernel
+    has not got: a crash), the driver links the kernel itself. A second process, calling from
+    Python first, loads the twin from the cache and never the wrapper-less kernel as a twin."""
+    fresh = run(tmp_path, "driver")
+    # driver: rows 0..2 each += 2 -> 8 each, sum 24; then row 1 += 5 -> 28
+    assert fresh[0] == "24 28"
+    assert fresh[1] == "1 1 1"  # one signature each: the kernel, its twin, the driver
+    assert fresh[2] == "0 0"  # compiled, not loaded
+    again = run(tmp_path, "python")
+    assert again[0] == "20 44"  # row 1 at 5 -> 20; the driver adds 2 to each row: 8 + 28 + 8
+    assert again[1] == "0 1 1"  # the cached driver holds the kernel's code: not loaded apart
+    assert again[2] == "1 1"  # both loaded from the cache
+    names = {p.name.split(".")[1].rsplit("-", 1)[0] for p in (tmp_path / "cache").rglob("*.nbi")}
+    assert {"add_row", f"add_row{TWIN_SUFFIX}", "driver"} <= names
+
+
+def test_kernel_and_entry_options():
+    @kernel
+    def plain(x):
+        return x + 1
+
+    @kernel(_nrt=False)
+    def no_rc(x):
+        return x * 3
+
+    @entry
+    def outer(x):
+        return plain(x) + no_rc(x)
+
+    assert isinstance(plain, Kernel) and isinstance(no_rc, Kernel) and not isinstance(outer, Kernel)
+    assert plain.targetoptions["no_cpython_wrapper"] and plain.targetoptions["no_cfunc_wrapper"]
+    assert no_rc.targetoptions["_nrt"] is False
+    assert not outer.targetoptions.get("no_cpython_wrapper") and outer.targetoptions["no_cfunc_wrapper"]
+    assert outer(np.int64(2)) == 9
+    assert plain(np.int64(2)) == 3  # through the twin
+    assert "no_cpython_wrapper" not in plain.twin.targetoptions
+    assert plain.twin.py_func.__qualname__.endswith(TWIN_SUFFIX)
+
+
+def test_compile_for_compiles_the_kernel_not_its_twin():
+    @kernel
+    def f(a, k):
+        return a[k] * 2
+
+    compile_for(f, np.arange(4), np.int64(1))
+    assert len(f.signatures) == 1 and f._twin is None
