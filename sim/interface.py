@@ -342,7 +342,9 @@ def _defaults(tables_cls: type, functions: dict, is_mine: Callable) -> None:
     """The optional functions a game did not give, as `OPTIONAL`'s documentation says."""
     where = f"{tables_cls.__module__.replace('.', '_')}.{tables_cls.__qualname__}"
     if "new_position_at" not in functions:
-        setup = functions["new_position"]
+        # the game's new_position inlined into the forwarding function: one compiled function
+        # (HEXFLOW Race's first greedy run: about 4,000 LLVM instructions less to optimise)
+        setup = kernel(inline="always")(functions["new_position"].py_func)
 
         def ov_at(t, rng, game_index):
             if is_mine(t):

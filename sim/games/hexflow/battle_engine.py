@@ -498,7 +498,9 @@ def _random(t, pos, seat, s, rng):
     return encode(t, mv.mk[0], mv.mh[0], mv.mt[0], mv.mr[0])
 
 
-@K.hot
+# inline into the engine's bot_move forwarder (and the rollout): one compiled copy of the bots
+# fewer (race.py's bot_move says why)
+@K.hot_inline
 def bot_move(t, pos, seat, code, par, scratch, rng):
     """battle.py's random and greedy bots on the position's arrays."""
     if code == K.BOT_GREEDY:
@@ -516,7 +518,7 @@ _apply = K.hot_inline(apply.py_func)
 def rollout(t, pos, code, par, s, rng, cap):
     """Bot `code` for every seat from pos, at most cap decisions; True if the game ended
     (sim.interface: the search's rollouts, and the chunk driver's games of one bot). The random
-    bot and apply inline; greedy through bot_move (its decision costs far more than the call)."""
+    bot and apply inline, and greedy's bot_move (inline too: one compiled copy of the bots)."""
     d = 0
     while pos.st[REASON] < 0:
         if d >= cap:

@@ -1168,7 +1168,7 @@ def _through_cut(t, pos, w, h, tile, r, c1, c2, mapped, a1, a2):
     return c
 
 
-@K.hot
+@K.hot_inline
 def _greedy(t, pos, seat, par, s, rng):
     """`_greedy_move` (par: block_weight, defense): its move code, the pass if it finds no legal
     placement. Under first_tile = "onto_board" a first tile greedy
@@ -1402,7 +1402,12 @@ def _random_bot(t, pos, seat, s, rng):
     return encode(t, s.mv[0], s.mv[1], s.mv[2])
 
 
-@K.hot
+# bot_move and _greedy are compiled inline into their callers (the engine's bot_move forwarder,
+# the rollout's greedy branch, lookahead): numba compiles every separate function with all it
+# calls linked in and optimises and emits all of that again, so each layer between the driver
+# and _greedy_move was a second copy of the greedy bot to compile (a first greedy run: 126,000
+# LLVM instructions optimised before, 110,000 after).
+@K.hot_inline
 def bot_move(t, pos, seat, code, par, scratch, rng):
     """The random and greedy bots on the position's arrays; a bot that finds no legal placement
     passes. Lookahead is `costly_move`'s (the engine's drivers never ask this function for it)."""
@@ -1432,7 +1437,7 @@ _apply = K.hot_inline(apply.py_func)
 def rollout(t, pos, code, par, s, rng, cap):
     """Bot `code` for every seat from pos, at most cap decisions; True if the game ended
     (sim.interface: the search's rollouts, and the chunk driver's games of one bot). The random
-    bot and apply inline; greedy through bot_move (its decisions cost far more than the call).
+    bot and apply inline, and greedy's bot_move (inline too: one compiled copy of the bots).
     Never lookahead's, a costly bot (sim.interface `implement`): one_bot refuses its line-ups."""
     d = 0
     while pos.st[REASON] < 0:

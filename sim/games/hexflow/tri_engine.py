@@ -1349,7 +1349,9 @@ def new_scratch(t):
                    np.empty(3 * ns, np.int64), np.empty(ns, np.float64), np.zeros(nh, np.int64))
 
 
-@K.hot
+# inline into the engine's bot_move forwarder (and the rollout): one compiled copy of the bots
+# fewer (race.py's bot_move says why)
+@K.hot_inline
 def bot_move(t, pos, seat, code, par, scratch, rng):
     """The random and greedy bots on the position's arrays (par: block_weight, defense);
     a bot that finds no legal placement passes."""
