@@ -59,8 +59,9 @@ from sim.games.hexatrex.state import (
     Scratch,
     Tables,
     hot,
+    hot_inline,
 )
-from sim.jit import kernel
+from sim.jit import entry, kernel
 from sim.rng import below, new_state, shuffle
 
 
@@ -188,7 +189,7 @@ def _join_work(tb, mark):
 
 
 # ---- the store's lineage --------------------------------------------------------------------
-@hot
+@hot_inline
 def _rebuild(tb, pos):
     """Refill the store with the side walks of pos's table, tile by tile in placement order
     (what the game's own placements stored), and make pos the lineage's only position."""
@@ -289,7 +290,7 @@ def _place(tb, pos, cell, tile):
     return k
 
 
-@hot
+@hot_inline
 def _score_placed(tb, pos, cell, k, searched, walks, wlen):
     """(distinct tile sets, points) of the tile just put on cell (frontier index k before);
     the first walk of each tile set goes to walks / wlen when they have rows."""
@@ -315,7 +316,7 @@ def _score_placed(tb, pos, cell, k, searched, walks, wlen):
     return ne, sc
 
 
-@hot
+@hot_inline
 def place_recorded(tb, pos, cell, walks, wlen):
     """`apply` that also writes the first walk of each tile set scored (traces)."""
     st = pos.st
@@ -348,7 +349,7 @@ def place_recorded(tb, pos, cell, walks, wlen):
     st[TURN] = t + 1
 
 
-@kernel
+@entry
 def play_recorded(tb, pos, cell, walks, wlen):
     """place_recorded from Python (traces)."""
     place_recorded(tb, pos, cell, walks, wlen)
@@ -464,7 +465,7 @@ def new_scratch(tb):
     return Scratch(np.zeros(tb.max_moves, np.int64))
 
 
-@hot
+@hot_inline
 def _greedy_cell(tb, pos, bm, scratch, rng):
     """The frontier cell where the tile in hand scores most with equations of at most bm
     symbols (ties: one draw per tie along the frontier). All cells in one join search while

@@ -68,6 +68,9 @@ TAG_ID, TAG_TURN = 0, 1
 # tables hold some 40 arrays, and with reference counting every call adds and drops a reference
 # to each (the finder, join and trie kernels they call keep theirs, as in the old chunk kernel).
 hot = kernel(_nrt=False)
+# compiled into its one caller (numba's IR inlining): no compiled function of its own, whose
+# library would hold, optimise and emit everything it calls once more
+hot_inline = kernel(_nrt=False, inline="always")
 
 
 class Work(NamedTuple):
