@@ -89,3 +89,27 @@ def compile_for(fn: Callable, *args) -> None:
     from numba import typeof
 
     fn.compile(tuple(typeof(a) for a in args))
+
+
+def library_sizes() -> list[tuple[str, int]]:
+    """(function, LLVM instructions) of each library this process compiled, largest first.
+
+    A compiled function's library holds everything it calls, optimised and emitted for it once
+    more, so the sum is what numba's optimiser and code generator worked through: call it after a
+    first run from an empty numba cache to see which layers cost a second copy of their callees
+    (a function loaded from the cache has no LLVM text and is left out)."""
+    import gc
+
+    from numba.core.dispatcher import Dispatcher
+
+    rows = []
+    for d in [o for o in gc.get_objects() if isinstance(o, Dispatcher)]:
+        for cres in list(d.overloads.values()):
+            try:
+                text = cres.library.get_llvm_str()
+            except Exception:  # loaded from the cache: object code only
+                continue
+            n = sum(1 for line in text.splitlines() if line.startswith("  ") and not line.lstrip().startswith(";"))
+            if n:
+                rows.append((f"{d.py_func.__module__}.{d.py_func.__qualname__}", n))
+    return sorted(rows, key=lambda r: -r[1])

@@ -108,3 +108,43 @@ def test_compile_for_compiles_the_kernel_not_its_twin():
 
     compile_for(f, np.arange(4), np.int64(1))
     assert len(f.signatures) == 1 and f._twin is None
+
+
+
+LAYERS = """
+import numpy as np
+from sim.jit import entry, kernel, library_sizes
+
+@kernel
+def leaf(a):
+    s = 0
+    for i in range(a.shape[0]):
+        s += a[i] * a[i] - i
+    return s
+
+@kernel
+def layer(a):
+    return leaf(a)
+
+@kernel(inline="always")
+def flat(a):
+    return leaf(a)
+
+@entry
+def top(a):
+    return layer(a) + flat(a)
+
+print(top(np.arange(5)))
+sizes = dict(library_sizes())
+print(sizes["__main__.layer"] > sizes["__main__.leaf"] > 0, "__main__.flat" in sizes,
+      sizes["__main__.top"] > sizes["__main__.leaf"])
+"""
+
+
+def test_library_sizes_count_a_callee_again_in_each_caller_that_links_it(tmp_path):
+    """From an empty cache: layer's library holds leaf once more; flat, inline, has none."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), PYTHONPATH=str(ROOT))
+    (tmp_path / "layers.py").write_text(LAYERS)  # a file: numba caches only functions of one
+    out = subprocess.run([sys.executable, str(tmp_path / "layers.py")], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split("\n")[:2] == [str(2 * (30 - 10)), "True False True"]
