@@ -343,8 +343,12 @@ def _defaults(tables_cls: type, functions: dict, is_mine: Callable) -> None:
     where = f"{tables_cls.__module__.replace('.', '_')}.{tables_cls.__qualname__}"
     if "new_position_at" not in functions:
         # the game's new_position inlined into the forwarding function: one compiled function
-        # (HEXFLOW Race's first greedy run: about 4,000 LLVM instructions less to optimise)
-        setup = kernel(inline="always")(functions["new_position"].py_func)
+        # (HEXFLOW Race's first greedy run: about 4,000 LLVM instructions less to optimise).
+        # Only one compiled with reference counting, as the forwarder is: a body written without
+        # it, inlined under it, would release arrays its callees hand back unowned.
+        setup = functions["new_position"]
+        if getattr(setup, "targetoptions", {}).get("_nrt", True):
+            setup = kernel(inline="always")(setup.py_func)
 
         def ov_at(t, rng, game_index):
             if is_mine(t):

@@ -349,9 +349,11 @@ def place_recorded(tb, pos, cell, walks, wlen):
     st[TURN] = t + 1
 
 
-@entry
+@entry(_nrt=False)
 def play_recorded(tb, pos, cell, walks, wlen):
-    """place_recorded from Python (traces)."""
+    """place_recorded from Python (traces). Without reference counting, as place_recorded is
+    written: its body inlines here, and under counting the arrays its callees hand back unowned
+    would be released once too often."""
     place_recorded(tb, pos, cell, walks, wlen)
 
 
