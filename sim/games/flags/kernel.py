@@ -471,6 +471,10 @@ def legal_moves(t, pos, out):
 
 
 # ---- apply: one function per phase --------------------------------------------------------------
+# The phase functions below are compiled functions of their own, not inline: inlined, apply's
+# body (each phase, _end_turn and _draw_up more than once) took numba 10 s to type and lower, once
+# for every set of caller flags (the drivers, the search); as functions, a greedy or random game
+# plays at the same speed (alternated rounds, docs/rules/flags.md).
 @hot_inline
 def apply(t, pos, move, rng):
     st = pos.st
@@ -491,7 +495,7 @@ def apply(t, pos, move, rng):
         _step(t, pos, seat, move - MV_COUNT, rng)
 
 
-@hot_inline
+@hot
 def _play_card(t, pos, seat, card, rng):
     """The card leaves the hand (the last card takes its slot) for the discard pile; it places
     units on an empty hex, reinforces on an own hex, or is wasted on the opponent's."""
@@ -533,7 +537,7 @@ def _play_card(t, pos, seat, card, rng):
     _card_done(t, pos, rng)
 
 
-@hot_inline
+@hot
 def _card_done(t, pos, rng):
     """Next card, or (the last one played) the die roll and the move steps."""
     st = pos.st
@@ -547,7 +551,7 @@ def _card_done(t, pos, rng):
     st[PHASE] = STEP
 
 
-@hot_inline
+@hot
 def _add_unit(t, pos, seat, h, rng):
     st = pos.st
     pos.units[h] += 1
@@ -562,7 +566,7 @@ def _add_unit(t, pos, seat, h, rng):
         _card_done(t, pos, rng)
 
 
-@hot_inline
+@hot
 def _step(t, pos, seat, k, rng):
     st = pos.st
     src = st[PEND] // 6
@@ -577,7 +581,7 @@ def _step(t, pos, seat, k, rng):
         st[PHASE] = STEP
 
 
-@hot_inline
+@hot
 def _draw_up(t, pos, seat, rng):
     """Draw back up to hand_size; an empty deck is rebuilt from the shuffled discards (at that
     moment each seat knows the other's hand: every other card is public)."""
@@ -604,7 +608,7 @@ def _draw_up(t, pos, seat, rng):
         _log(t, pos, seat, K_DRAW, card, 0, 0)
 
 
-@hot_inline
+@hot
 def _end_turn(t, pos, seat, rng):
     """Draw back up, then the claims: judge the other seat's claim, maybe start the mover's;
     the game ends on a win or at the turn cap, else the other seat's turn begins."""
