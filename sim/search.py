@@ -215,7 +215,7 @@ def _select(tables, tree, node, pos, par, scratch, rng):
             g_untried = g_untried or tree.legal[i] == g
     if n_untried > 0:
         m = g if g_untried else tree.untried[below(rng, n_untried)]
-        return _add(tree, node, m, mover), True
+        return _add(tree, np.int64(node), np.int64(m), np.int64(mover)), True  # typed: one compile of _add
     for i in range(k):
         ch = tree.kids[i]
         tree.avail[ch] += 1.0
@@ -274,13 +274,17 @@ def _rollout(tables, pos, par, scratch, tree, rng):
         d += 1
 
 
-@kernel
+# An entry, not a kernel, although only the drivers call it: numba compiles a rule function's
+# body (the game's apply, bot_move, legal_moves, result, ...) once per set of its callers' compile
+# flags, and the drivers are entries. As a kernel, every rule function the search calls compiled
+# a second time (HEXATILE's `warm`: apply, bot_move, legal_moves, result, evaluate, to_move).
+@entry
 def _search(tables, root, seat, par, scratch, tree, rng):
     """`par[P_ITER]` iterations from the real position `root` (never changed) for `seat`."""
     scale = par[P_SCALE]
     tree.size[0] = 0
     tree.hnode[:] = -1
-    _add(tree, -1, -1, -1)
+    _add(tree, np.int64(-1), np.int64(-1), np.int64(-1))
     pos = copy_position(tables, root)
     for it in range(int(par[P_ITER])):
         pos = _world_copy(tables, pos, root, it > 0)
@@ -325,7 +329,8 @@ def _keep_best(tree, n, keep, g, bias):
             tree.cn[a], tree.cn[best] = tree.cn[best], tree.cn[a]
 
 
-@kernel
+# an entry for the reason _search is
+@entry
 def _halving_move(tables, root, seat, par, scratch, tree, rng):
     """The root as sequential halving over every legal move (Karnin, Koren and Somekh 2013;
     Cazenave's SHOT 2014) with common random numbers: each round draws fresh worlds, and every
