@@ -53,9 +53,10 @@ def _plugin_sources(modules: str) -> list:
 
 
 def kernel_source_hash(plugins: str | None = None) -> str:
-    """16 hex digits over every source a compiled kernel can come from: sim/rng.py,
-    sim/hexgrid.py, the engine (sim/interface.py, engine.py, search.py), sim/games/ and the
-    packages of the HEXSIM_GAMES plug-ins (`plugins`, default: the environment's). The key of
+    """16 hex digits over every source a compiled kernel can come from: sim/jit.py (how kernels
+    compile and what their cache entries hold), sim/rng.py, sim/hexgrid.py, the engine
+    (sim/interface.py, engine.py, search.py), sim/games/ and the packages of the HEXSIM_GAMES
+    plug-ins (`plugins`, default: the environment's). The key of
     numba's cache folder (see `_numba_cache_dir`)."""
     import hashlib
     import os
@@ -66,7 +67,7 @@ def kernel_source_hash(plugins: str | None = None) -> str:
     root = Path(__file__).resolve().parent
     h = hashlib.sha256()
     engine = [root / "interface.py", root / "engine.py", root / "search.py"]
-    kernel_sources = [root / "rng.py", root / "hexgrid.py", *engine, *sorted((root / "games").rglob("*.py"))]
+    kernel_sources = [root / "jit.py", root / "rng.py", root / "hexgrid.py", *engine, *sorted((root / "games").rglob("*.py"))]
     for path in kernel_sources:
         if path.exists():
             h.update(str(path.relative_to(root)).encode())
@@ -80,7 +81,7 @@ def kernel_source_hash(plugins: str | None = None) -> str:
 
 
 def _numba_cache_dir() -> None:
-    """Key numba's on-disk cache on a hash of the kernel sources (`kernel_source_hash`: rng,
+    """Key numba's on-disk cache on a hash of the kernel sources (`kernel_source_hash`: jit, rng,
     hexgrid, the engine's interface, drivers and search bot, games/, and the HEXSIM_GAMES
     plug-ins' packages).
 

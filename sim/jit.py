@@ -17,6 +17,17 @@ compiled callees, so calling a kernel from Python (a test, a driver) compiles th
 once more and nothing else. A function called only from Python (the drivers) compiles once, as
 its twin; `entry` marks such functions (and small ones called both ways), so that they compile
 once under their own name.
+
+Machine code only for what Python calls (`DeferredLibrary`). numba finalises every compiled
+function's library at once: it links in the libraries of everything the function calls, runs
+LLVM's full optimisation over the whole linked module and emits machine code for it. A kernel
+that only other kernels call never runs its own machine code (its callers link its IR and
+optimise it again with theirs), so each level of a call tree paid for optimising and emitting
+everything below it once more. Here a library is linked at once but optimised and emitted only
+when numba asks for the address of a function it defines (a driver's or a twin's Python
+wrapper); a kernel's cache entry is its linked IR (numba's `bitcode` kind), which the first
+caller that needs machine code optimises with its own. The optimiser sees the same code, once,
+in the entry's module: the games are the same, and so is their speed (`make bench`).
 """
 
 from __future__ import annotations
@@ -24,8 +35,11 @@ from __future__ import annotations
 import types
 from collections.abc import Callable
 
+import llvmlite.binding as ll
+from numba.core import codegen as _codegen
 from numba.core import config
-from numba.core.registry import CPUDispatcher
+from numba.core.compiler_lock import require_global_compiler_lock
+from numba.core.registry import CPUDispatcher, cpu_target
 
 TWIN_SUFFIX = "__py"
 
@@ -82,6 +96,122 @@ def entry(fn: Callable | None = None, /, **options) -> Callable:
     return dispatcher
 
 
+class DeferredLibrary(_codegen.JITCodeLibrary):
+    """numba's JIT code library, optimised and emitted only when machine code is asked for
+    (see the module's docstring). `finalize` links in the callees' IR and stops there; asking for
+    a function's address, the object code or the assembly does the rest of numba's
+    finalisation: the cheap and full module passes, the execution engine, the environments."""
+
+    _emitted = False
+
+    def finalize(self):
+        # numba's CPUCodeLibrary.finalize up to the linking; the optimisation waits for _emit
+        require_global_compiler_lock()
+        self._codegen._check_llvm_bugs()
+        self._raise_if_finalized()
+        seen = set()
+        for library in self._linking_libraries:
+            if library not in seen:
+                self._reload_init.update(library._reload_init)
+                seen.add(library)
+                self._final_module.link_in(library._get_module_for_linking(), preserve=True)
+        self._finalized = True
+
+    def _emit(self) -> None:
+        self._ensure_finalized()
+        if not self._emitted:
+            self._emitted = True
+            self._optimize_final_module()
+            self._final_module.verify()
+            self._finalize_final_module()
+            _fill_environments(self._codegen)
+
+    def _defines(self, name: str) -> bool:
+        try:
+            return not self._final_module.get_function(name).is_declaration
+        except NameError:
+            return False
+
+    def get_pointer_to_function(self, name):
+        self._ensure_finalized()
+        if not self._defines(name) and not self._emitted:
+            return 0  # numba asks every kernel for the Python wrapper it was compiled without
+        self._emit()
+        return super().get_pointer_to_function(name)
+
+    def _get_compiled_object(self):
+        self._emit()
+        return super()._get_compiled_object()
+
+    def get_asm_str(self):
+        self._emit()
+        return super().get_asm_str()
+
+    def serialize_using_object_code(self):
+        if self._emitted:
+            return super().serialize_using_object_code()
+        # numba's own `bitcode` kind: any numba loads it (and emits it at load)
+        return (self.name, "bitcode", self._get_module_for_linking().as_bitcode())
+
+    @classmethod
+    def _unserialize(cls, codegen, state):
+        name, kind, data = state
+        if kind != "bitcode":
+            self = super()._unserialize(codegen, state)
+            self._emitted = True
+            return self
+        self = codegen.create_library(name)
+        self._final_module = self._shared_module = ll.parse_bitcode(data)
+        self._finalized = True
+        return self
+
+
+# (environment global, Environment) of every function compiled: numba stores a function's
+# Environment (what a raise with run-time values and the boxing of objects read) into its
+# global once the library is in the execution engine; a deferred library's global exists there
+# only in the machine code of the entries that link it, so each emission fills every one it holds.
+_environments: dict = {}
+
+
+def _write_environment(cg, name: str, env) -> None:
+    import ctypes
+
+    address = cg._engine.get_global_value_address(name)
+    if address:
+        (ctypes.c_void_p * 1).from_address(address)[0] = ctypes.c_void_p(id(env))
+
+
+def _fill_environments(cg) -> None:
+    for name, env in _environments.items():
+        _write_environment(cg, name, env)
+
+
+def _set_env(self, env_name, env):
+    _environments[env_name] = env
+    _write_environment(self, env_name, env)
+
+
+def _defer_machine_code() -> bool:
+    """Make the CPU target's JIT code generator use DeferredLibrary (see the module's
+    docstring), where numba has the internals it relies on; False where it has not (then numba
+    compiles as it always does, only slower)."""
+    cg = cpu_target.target_context.codegen()
+    if getattr(cg, "_library_class", None) is DeferredLibrary:
+        return True
+    lib = _codegen.JITCodeLibrary
+    needed = ("_optimize_final_module", "_finalize_final_module", "_get_module_for_linking",
+              "_raise_if_finalized", "_ensure_finalized", "serialize_using_object_code", "_unserialize")
+    if (getattr(cg, "_library_class", None) is not lib or not all(hasattr(lib, n) for n in needed)
+            or not all(hasattr(cg, n) for n in ("_engine", "_check_llvm_bugs", "set_env"))):
+        return False
+    cg._library_class = DeferredLibrary
+    cg.set_env = types.MethodType(_set_env, cg)
+    return True
+
+
+DEFERRED = False if config.DISABLE_JIT else _defer_machine_code()
+
+
 def compile_for(fn: Callable, *args) -> None:
     """Compile (or load from the cache) `fn` for the numba types of `args`, without running it:
     a kernel's own compiled version, the one other kernels link, where calling it from Python
@@ -94,10 +224,11 @@ def compile_for(fn: Callable, *args) -> None:
 def library_sizes() -> list[tuple[str, int]]:
     """(function, LLVM instructions) of each library this process compiled, largest first.
 
-    A compiled function's library holds everything it calls, optimised and emitted for it once
-    more, so the sum is what numba's optimiser and code generator worked through: call it after a
-    first run from an empty numba cache to see which layers cost a second copy of their callees
-    (a function loaded from the cache has no LLVM text and is left out)."""
+    A compiled function's library holds everything it calls, linked in once more, so the sum is
+    what numba linked (and the optimiser and code generator worked through for the libraries it
+    emitted: the entries', see DeferredLibrary): call it after a first run from an empty numba
+    cache to see which layers cost a second copy of their callees (a function loaded from the
+    cache as object code has no LLVM text and is left out)."""
     import gc
 
     from numba.core.dispatcher import Dispatcher

@@ -148,3 +148,114 @@ def test_library_sizes_count_a_callee_again_in_each_caller_that_links_it(tmp_pat
     out = subprocess.run([sys.executable, str(tmp_path / "layers.py")], env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split("\n")[:2] == [str(2 * (30 - 10)), "True False True"]
+
+
+# kernels that raise with run-time values (numba reads the raising function's Environment) and a
+# kernel two drivers share: its machine code exists only inside theirs
+DEFERRED_MODULE = '''
+import numpy as np
+from sim.jit import entry, kernel
+
+@kernel
+def checked(a, i):
+    if i >= a.shape[0]:
+        raise ValueError("row out of range:", i, a.shape[0])
+    return a[i].sum()
+
+@kernel
+def total(a):
+    s = 0
+    for i in range(a.shape[0]):
+        s += checked(a, i)
+    return s
+
+@entry
+def first(a, i):
+    return total(a) + checked(a, i)
+
+@entry
+def second(a, i):
+    return 2 * checked(a, i)
+'''
+
+DEFERRED_SCRIPT = '''
+import numpy as np
+import sim.jit
+import dmod
+a = np.arange(12).reshape(3, 4)
+print(dmod.first(a, 1), dmod.second(a, 2))
+for f in (dmod.first, dmod.second):
+    try:
+        f(a, 7)
+    except ValueError as e:
+        print(type(e).__name__, e.args)
+libs = {n: d.overloads[d.signatures[0]].library for n, d in
+        [("checked", dmod.checked), ("total", dmod.total), ("first", dmod.first)] if d.signatures}
+print(sim.jit.DEFERRED, {n: getattr(lib, "_emitted", None) for n, lib in sorted(libs.items())})
+print(sum(dmod.first.stats.cache_hits.values()), sum(dmod.second.stats.cache_hits.values()))
+'''
+
+
+def test_kernels_are_emitted_only_inside_the_entries_that_call_them(tmp_path):
+    """DeferredLibrary: a kernel's library is linked but never optimised and emitted on its own;
+    the entries' machine code runs it, raises its errors with their run-time values (each
+    function's Environment reaches the entries that link it), and loads from the cache."""
+    (tmp_path / "mods").mkdir()
+    (tmp_path / "mods" / "dmod.py").write_text(DEFERRED_MODULE)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.pathsep.join([str(tmp_path / "mods"), str(ROOT)]))
+    runs = []
+    for _ in range(2):
+        out = subprocess.run([sys.executable, "-c", DEFERRED_SCRIPT], env=env, capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr[-2000:]
+        runs.append(out.stdout.split("\n"))
+    fresh, again = runs
+    # rows sum to 6, 22, 38: total 66, + row 1 = 88; twice row 2 = 76
+    for lines in (fresh, again):
+        assert lines[0] == "88 76"
+        assert lines[1] == "ValueError ('row out of range:', 7, 3)"
+        assert lines[2] == "ValueError ('row out of range:', 7, 3)"
+    assert fresh[3] == "True {'checked': False, 'first': True, 'total': False}"
+    assert fresh[4] == "0 0"
+    assert again[4] == "1 1"  # both entries from the cache; their kernels are not loaded at all
+    kinds = {p.name.split(".")[1].rsplit("-", 1)[0] for p in (tmp_path / "cache").rglob("*.nbi")}
+    assert {"checked", "total", "first", "second"} <= kinds
+
+
+def test_a_deferred_cache_entry_loads_in_plain_numba():
+    """A kernel's cache entry is numba's own `bitcode` kind: numba's library class (a process
+    without sim.jit's code generator) loads it, emits it and runs it."""
+    import ctypes
+
+    from numba.core import codegen
+    from numba.core.registry import cpu_target
+
+    import sim.jit
+
+    @kernel
+    def plus_one(x):
+        return x + 1
+
+    @entry
+    def call(x):
+        return plus_one(x)
+
+    assert call(np.int64(4)) == 5
+    lib = plus_one.overloads[plus_one.signatures[0]].library
+    assert sim.jit.DEFERRED and not lib._emitted
+    state = lib.serialize_using_object_code()
+    assert state[1] == "bitcode"
+    cg = cpu_target.target_context.codegen()
+    cg._library_class = codegen.JITCodeLibrary  # numba's own, as in a process without sim.jit
+    try:
+        plain = cg.unserialize_library(state)
+    finally:
+        cg._library_class = sim.jit.DeferredLibrary
+    assert type(plain) is codegen.JITCodeLibrary
+    name = plus_one.overloads[plus_one.signatures[0]].fndesc.mangled_name
+    address = plain.get_pointer_to_function(name)
+    assert address
+    # numba's calling convention: (int64* ret, void* excinfo, int64 x) -> status
+    fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_int64), ctypes.c_void_p, ctypes.c_int64)(address)
+    out = ctypes.c_int64()
+    assert fn(ctypes.byref(out), None, 41) == 0 and out.value == 42
