@@ -101,7 +101,8 @@ def new_scratch(t):
     sv[PLAN_SEAT] = -1
     sv[STEP_SEAT] = -1
     cnt = np.zeros((3, 4), np.int64)
-    cnt[2] = t.flags[:, FLAG_NN]
+    for f in range(cnt.shape[1]):  # element by element: docs/writing-a-game.md, "Compile time"
+        cnt[2, f] = t.flags[f, FLAG_NN]
     n = t.n_hex
     entries = n + t.card_val.max()  # a reinforcement's (hex, units) entries: at most its units
     return Scratch(cnt, np.zeros(n), np.zeros(n, np.int64),

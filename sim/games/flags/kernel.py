@@ -373,7 +373,8 @@ def new_position_at(t, rng, game_index):
             n += 1
     shuffle(rng, terr[:n])
     cards = -np.ones((3, nc), np.int64)
-    cards[CARD_HEX] = terr[:nc]  # one tile per card: a smaller deck leaves hexes unlabelled
+    for c in range(nc):  # one tile per card: a smaller deck leaves hexes unlabelled
+        cards[CARD_HEX, c] = terr[c]
     deck = cards[DECK]
     for c in range(nc):
         deck[c] = c

@@ -195,8 +195,11 @@ def _empty_witnesses(t):
     pos = _blank_position(t)
     for q in range(2):
         _new_witness(t, pos, q)
-    t.wit0[:, :, :] = pos.wit
-    t.wlen0[:] = pos.sq[Q_WLEN]
+    for q in range(2):  # element by element: docs/writing-a-game.md, "Compile time"
+        t.wlen0[q] = pos.sq[Q_WLEN, q]
+        for k in range(2):
+            for h in range(t.nh):
+                t.wit0[q, k, h] = pos.wit[q, k, h]
 
 
 # ---- moves ----------------------------------------------------------------------------------
@@ -225,7 +228,8 @@ def _blank_position(t):
     for r in (H_TTYPE, H_TROT, H_TOWNER, H_FPOS):
         hx[r, :] = -1
     sq = np.zeros((4, 2), np.int64)
-    sq[Q_WLEN, :] = t.wlen0
+    for q in range(2):
+        sq[Q_WLEN, q] = t.wlen0[q]
     nets = np.empty((2, nn), np.int64)
     for i in range(nn):
         nets[0, i] = 0
