@@ -126,8 +126,11 @@ def test_the_bench_times_playouts_at_positions_of_greedy_games():
     r = bench.playout_rate(HEX, rules, bench.mcts_seats(HEX, rules), 0.05, repeats=1)
     assert r["positions"] >= 4 and r["iterations"] == HEX.bot("mcts", "test").params[0].default
     assert r["playouts_per_second"] > 0
-    # the random games timed in the same rounds (the fixture has a random bot)
-    assert len(r["paired_ratios"]) == 1 and r["over_random_games_paired"] == round(r["paired_ratios"][0], 2) > 0
+    # the random games timed in the same rounds (the fixture has a random bot): with one round the
+    # headline is that round's ratio to 2 decimals; the listed ratio is already rounded to 3, so
+    # rounding it again can land a step away (0.8654 -> 0.87, but 0.865 -> 0.86)
+    assert len(r["paired_ratios"]) == 1 and r["over_random_games_paired"] > 0
+    assert abs(r["over_random_games_paired"] - r["paired_ratios"][0]) <= 0.0055
 
 
 def test_the_bench_times_rollouts_alone_and_counts_their_decisions():
