@@ -250,16 +250,15 @@ def test_the_pie_rule_and_the_uniform_bot_compile_only_for_lineups_that_need_the
     """From an empty numba cache, in a process of its own (numba's compile events): greedy
     games without the pie rule compile neither the game's evaluation (only the pie rule's
     question needs it) nor its move list (only the engine's uniform bot needs it); the pie rule
-    compiles the drivers again with the evaluation, a random seat (the fixture's random bot is
-    the uniform one) with the move list."""
-    assert probe(LINEUP_PROBE, tmp_path).split() == [
-        "_play_chunk", "_play_chunk,evaluate", "_play_chunk,legal_moves,uniform_move"]
+    compiles the drivers again with both, and a random seat (the fixture's random bot is the
+    uniform one) finds that signature compiled."""
+    assert probe(LINEUP_PROBE, tmp_path).splitlines() == ["_play_chunk", "_play_chunk,evaluate,legal_moves,uniform_move", ""]
 
 
-def test_the_drivers_arguments_for_the_pie_rule_and_the_uniform_bot():
+def test_the_drivers_rare_argument():
     game = games.get("hex", "test")
     t = game.tables(game.resolve_rules({"size": 4}, "test"))
-    assert engine.swap_for(np.zeros(2, np.int64)) is None
-    assert engine.swap_for([engine.SWAP_OFF, engine.SWAP_COIN]).tolist() == [engine.SWAP_OFF, engine.SWAP_COIN]
-    assert engine.buf_for(t, np.array([1, 1])) is None
-    assert engine.buf_for(t, np.array([1, engine.BOT_UNIFORM])).shape == (t.max_moves,)
+    off, judge = np.zeros(2, np.int64), np.array([engine.SWAP_OFF, engine.SWAP_JUDGE])
+    assert engine.rare_for(t, np.array([1, 1]), off) is None
+    assert engine.rare_for(t, np.array([1, 1]), judge).shape == (t.max_moves,)
+    assert engine.rare_for(t, np.array([1, engine.BOT_UNIFORM]), off).shape == (t.max_moves,)
