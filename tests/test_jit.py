@@ -259,3 +259,45 @@ def test_a_deferred_cache_entry_loads_in_plain_numba():
     fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_int64), ctypes.c_void_p, ctypes.c_int64)(address)
     out = ctypes.c_int64()
     assert fn(ctypes.byref(out), None, 41) == 0 and out.value == 42
+
+
+# LLVM's inlining (`forceinline=True`): the function compiles once, alone, and the entry's
+# optimised code no longer calls it; a kernel it calls keeps forceinline off
+FUSED = '''
+import numpy as np
+from sim.jit import entry, kernel
+
+@kernel
+def leaf(a, i):
+    return a[i] * a[i]
+
+@kernel(forceinline=True)
+def fused(a):
+    s = 0
+    for i in range(a.shape[0]):
+        s += leaf(a, i) - i
+    return s
+
+@entry
+def top(a):
+    return fused(a) + fused(a[1:])
+
+print(top(np.arange(5)))
+print(len(fused.signatures), fused.targetoptions["forceinline"], leaf.targetoptions["forceinline"])
+lib = top.overloads[top.signatures[0]].library
+name = fused.overloads[fused.signatures[0]].fndesc.mangled_name
+print("alwaysinline" in fused.overloads[fused.signatures[0]].library.get_llvm_str(),
+      any("call" in line and name in line for line in str(lib._final_module).splitlines()))
+'''
+
+
+def test_a_forceinline_kernel_compiles_once_and_llvm_inlines_it(tmp_path):
+    """sim.jit "Two ways to inline": a `forceinline=True` kernel has one compiled version (called
+    twice, with one type), carries LLVM's alwaysinline, and no call to it is left in the entry's
+    optimised module; the plain kernel it calls keeps forceinline off (kernel sets it)."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), PYTHONPATH=str(ROOT))
+    (tmp_path / "fused.py").write_text(FUSED)
+    out = subprocess.run([sys.executable, str(tmp_path / "fused.py")], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    expected = sum(i * i - i for i in range(5)) + sum(i * i - (i - 1) for i in range(1, 5))
+    assert out.stdout.split("\n")[:3] == [str(expected), "1 True False", "True False"]

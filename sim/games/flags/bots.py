@@ -54,6 +54,7 @@ from sim.games.flags.kernel import (
     REINF_V,
     WINNER,
     hot,
+    hot_fused,
     hot_inline,
 )
 from sim.jit import entry, kernel
@@ -129,7 +130,7 @@ def decay_table(near):
 # ---- the per-decision tables -----------------------------------------------------------------
 # Hot loops read rule tables and scratch arrays through locals bound once at the top: taking an
 # array out of a NamedTuple inside a loop costs reference counting on every pass.
-@hot_inline
+@hot_fused
 def _reach(t, seat, owner, units, sc):
     """sc.tm[h]: most units one enemy stack can bring to h within half a die roll; rebuilt only
     when the enemy's stacks (or the seat) differ from the ones it was built from."""
@@ -196,7 +197,7 @@ def _flag_pull(t, seat, f, owner, units, aggr, sc):
             fpart[seat, f, h] = max(fpart[seat, f, h], imp * dec[x, h])
 
 
-@hot_inline
+@hot_fused
 def prepare(t, seat, owner, units, par, sc):
     """Bring greedy's tables up to date for this board; returns the flag score (also w[W_BASE]).
 
@@ -315,10 +316,10 @@ def _recount(cnt, f, o, u, o_new, u_new, m):
             cnt[o_new, f] += 1
 
 
-# inlined into its callers, which pass the arrays they bound once: array arguments' reference
+# inlined into its callers (by LLVM: `hot_fused`), which pass the arrays they bound once: array arguments' reference
 # counting on every call cost more than the evaluation (greedy vs greedy 1,840-1,900 ->
 # 2,160-2,270 games/s per core)
-@hot_inline
+@hot_fused
 def delta(seat, h1, u1n, h2, u2n, owner, units, cnt, field, tm, flag_of, w):
     """Score change when the seat's hex h1 (or -1) keeps u1n units (0: it empties) and the
     seat holds hex h2 with u2n units (a placement, reinforcement or step)."""
@@ -493,7 +494,7 @@ def _next_unit(t, sc, par, seat, v, owner, units, placed):
     return plan[0, 0]
 
 
-@hot_inline
+@hot_fused
 def _step_counts(seat, u, od, ud, fs, fd, tm_src, m, keep, ks):
     """Unit counts worth trying for a step of a u-stack (fs: its flag) onto a hex of od with ud
     units (fd: its flag): all that may move; only the spare units from a hex that surrounds a

@@ -9,7 +9,7 @@ the order the rules of a turn ask for them (redraw choice or pick, then the plac
 from __future__ import annotations
 
 from sim.games.hexatile.rules import longest_rope, straight_value
-from sim.games.hexatile.state import ARROW, POW11, RADIAN, SET, SUPER_RADIAN, TILE, hot, hot_inline
+from sim.games.hexatile.state import ARROW, POW11, RADIAN, SET, SUPER_RADIAN, TILE, hot, hot_fused, hot_inline
 from sim.rng import below
 
 
@@ -211,7 +211,7 @@ def _corner_values(tb, pos, c, w, wp, arrows, mycol, vk):
             vk[k, st] = val
 
 
-@hot_inline
+@hot_fused
 def _rhombus_values(tb, pos, sc, c, w, bp, arrows):
     """sc.vr[j, colour]: what a rhombus of that colour at position j of cell c is worth
     (Straights it extends, tip-to-tip joins, rope growth)."""

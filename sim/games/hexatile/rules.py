@@ -29,13 +29,14 @@ from sim.games.hexatile.state import (
     RopeWork,
     ScoreWork,
     hot,
+    hot_fused,
     hot_inline,
 )
 from sim.jit import kernel
 from sim.rng import below
 
 
-@hot_inline
+@hot_fused
 def straight_value(L, mode, n):
     """Straights scored by a run of L rhombi joined tip to tip in one line, n rhombi a Straight
     (the template's `line`, 3 on the card)."""
@@ -82,7 +83,7 @@ def draw_tile(pos, rng):
     return 0 if below(rng, pos.rem[0] + pos.rem[1]) < pos.rem[0] else 1
 
 
-@hot_inline
+@hot_fused
 def legal_cells(tb, pos, seat, out):
     """Fill out[] with the cells `seat` may use now; return how many (fallback: any empty)."""
     neigh, cell_o, placer = tb.neigh, pos.cell_o, pos.placer

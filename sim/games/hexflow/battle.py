@@ -41,6 +41,7 @@ from .kernel import (
     _six,
     _start01,
     hot,
+    hot_fused,
     hot_inline,
 )
 from .position import TileLines
@@ -530,7 +531,7 @@ def _pair_fits(x, npairs, pt, pr, emask_t, block_conn, fit):
     return fit[x]
 
 
-@hot_inline  # once per random decision: no call
+@hot_fused  # once per random decision: no call
 def _random_pick(br, b, p, rng, tokens, placed_any, hand, nfront, mv, s):
     """Uniform over the legal moves: up to 24 uniform draws from (tile pair x frontier hex) plus
     (displacer x target) checked for legality, then the k-th legal move in _gen_moves' order,
@@ -762,7 +763,7 @@ def _hex_view(br, b, p, h, lnk, s):
     return lm
 
 
-@hot_inline
+@hot_fused
 def _move_costs(br, b, p, kind, h, t, r, dcur0, dcur1, ways, lnk, s):
     """(own, opponent's) completion cost after the move (kind, h, t, r): a displacement by
     _displaced_cost; a placement as the cheaper of the way around h (the cost now, or a search

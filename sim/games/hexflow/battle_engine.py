@@ -500,7 +500,7 @@ def _random(t, pos, seat, s, rng):
 
 # inline into the engine's bot_move forwarder (and the rollout): one compiled copy of the bots
 # fewer (race.py's bot_move says why)
-@K.hot_inline
+@K.hot_fused
 def bot_move(t, pos, seat, code, par, scratch, rng):
     """battle.py's random and greedy bots on the position's arrays."""
     if code == K.BOT_GREEDY:

@@ -55,6 +55,10 @@ SET_W = 62
 # call some of them too, which changes nothing there but the counting.
 hot = kernel(_nrt=False)
 hot_inline = kernel(_nrt=False, inline="always")
+# a large body with one or a few call sites: compiled once on its own, then inlined by LLVM into
+# its callers (sim/jit.py, "Two ways to inline"), where hot_inline would copy and type it again
+# in every caller
+hot_fused = kernel(_nrt=False, forceinline=True)
 
 # cfg indices
 C_HAND, C_BLOCK_CONNECTED, C_BLOCKED_LOSES, C_STALEMATE, C_NO_MOVE, C_FIRST, C_MAX_TURNS, \

@@ -924,7 +924,7 @@ def _cut_hexes(t, pos, p, Dm, g, sd, crit, gx):
     return n_cut_front
 
 
-@K.hot_inline
+@K.hot_fused
 def _greedy_hex(t, pos, s, g, h, rng, best, nbest):
     """Score every legal hand pair on candidate hex h and keep the best in s.mv (best, nbest: the
     best score so far and how many moves share it; returned updated)."""
