@@ -80,7 +80,15 @@ SWAP_MOVE = -3
 # A game's own costly bots (`implement`'s costly_bots: HEXFLOW Race's lookahead) are pruned the
 # same way: the drivers take `costly`, None for a line-up that seats none of them, else the
 # game's costly codes (int64[k]), and call the game's `costly_move` only under `if costly is
-# None: ... else:` (`game_move`).
+# None: ... else:` (`game_move`). So are the pie rule (the game's `evaluate`, which only
+# `wants_swap` needs) and the engine's uniform bot (the game's `legal_moves`, which a game's own
+# bots may not need), together: the drivers take `rare`, None for a line-up with neither, else
+# the uniform bot's move list (int64[max_moves]). Without them a first greedy run of HEXFLOW
+# Battle, Tri, Four flags or HEXATILE compiles 10-15% less. One argument for both, not one each:
+# every combination of Nones is a signature of its own, compiled in full (a test suite that
+# plays many line-ups compiled the drivers up to four times per game and family); and a line-up
+# with a search seat or a costly bot always takes the list, so each of those families has one
+# signature, not two.
 @kernel(inline="always")
 def game_move(tables, pos, seat, code, par, scratch, rng, costly):
     """A bot of the game's own decides: `costly_move` for a costly code (only where the line-up
@@ -126,7 +134,7 @@ def wants_swap(tables, pos, seat, other, how, code, par, scratch, tree, rng):
 
 # ---- the drivers ------------------------------------------------------------------------------
 @kernel(inline="always")
-def play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, buf, rec, res):
+def play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, rare, rec, res):
     """Play one game from its set-up pos (generator rng, as the set-up left it); the first
     rec.shape[0] decisions go to rec[t] = (seat, move, generator state before apply).
     Returns (decisions, swapped). res receives the result row, in the position's seats.
@@ -137,11 +145,14 @@ def play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, 
     players then exchange seats (the other player moves next, from the second seat). A swap is
     recorded as (seat, SWAP_MOVE, state) and is not a decision of the game. `tree`: the search
     bot's (None for a line-up without a search seat); `costly`: the game's costly bot codes
-    (None for a line-up that seats none)."""
+    (None for a line-up that seats none); `rare`: the uniform bot's move list, None for a line-up
+    without the pie rule and the uniform bot (`rare_for`). See "Compile time" above."""
     # ctrl[s]: the player (bot row) deciding for seat s
     ctrl = np.arange(tables.n_seats)
     first = -1
-    offer = swap[0] != SWAP_OFF
+    offer = False
+    if rare is not None:
+        offer = swap[0] != SWAP_OFF
     swapped = False
     t = 0
     r = 0
@@ -158,8 +169,11 @@ def play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, 
         elif offer and seat != first:
             offer = False
             p = ctrl[seat]
-            if wants_swap(tables, pos, seat, first, swap[p], bot_code[p], bot_par[p], scratch, tree, rng):
-                swapped = True
+            if rare is None:
+                swapped = False
+            else:
+                swapped = wants_swap(tables, pos, seat, first, swap[p], bot_code[p], bot_par[p], scratch, tree, rng)
+            if swapped:
                 ctrl[seat], ctrl[first] = ctrl[first], p
                 if r < rec.shape[0]:
                     rec[r, 0] = seat
@@ -171,7 +185,10 @@ def play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, 
         p = ctrl[seat]
         code = bot_code[p]
         if code == BOT_UNIFORM:
-            move = uniform_move(tables, pos, rng, buf)
+            if rare is None:
+                move = -1
+            else:
+                move = uniform_move(tables, pos, rng, rare)
         elif code == search.BOT_MCTS:
             if tree is None:
                 move = -1
@@ -223,18 +240,17 @@ def _next_position(tables, pos, rng, run_seed, game_index):
 
 
 @entry
-def _play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped, tree, costly):
+def _play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped, tree, costly, rare):
     """`play_chunk`'s games on one position, one decision at a time (`play_game`); each game
     after the first is set up in place by the game's `reset` where it gives one."""
     scratch = new_scratch(tables)
-    buf = np.empty(tables.max_moves, np.int64)
     rec = np.zeros((0, REC_W), np.int64)
     rng = new_state(game_seed(run_seed, first_game))
     pos = new_position_at(tables, rng, first_game)
     for g in range(n_games):
         if g > 0:
             pos = _next_position(tables, pos, rng, run_seed, first_game + g)
-        _, swapped[g] = play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, buf, rec, out[g])
+        _, swapped[g] = play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, rare, rec, out[g])
 
 
 @entry
@@ -255,14 +271,13 @@ def _rollout_chunk(tables, run_seed, first_game, n_games, code, par, out, swappe
 
 
 @entry
-def _play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decisions, tree, costly):
+def _play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decisions, tree, costly, rare):
     scratch = new_scratch(tables)
-    buf = np.empty(tables.max_moves, np.int64)
     rec = np.zeros((max_decisions, REC_W), np.int64)
     res = np.zeros(tables.res_width, np.int64)
     rng = new_state(game_seed(run_seed, game_index))
     pos = new_position_at(tables, rng, game_index)
-    t, swapped = play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, buf, rec, res)
+    t, swapped = play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, rare, rec, res)
     return rec[:min(t, max_decisions)].copy(), res, swapped
 
 
@@ -300,6 +315,19 @@ def costly_for(tables, bot_code, costly: bool | None = None):
     return np.array(codes or (BOT_UNIFORM,), np.int64)
 
 
+def rare_for(tables, bot_code, swap, tree=None, costly=None):
+    """The drivers' `rare` argument: the engine's uniform bot's move list (int64[max_moves]) if the
+    line-up seats that bot or a player is offered the pie rule, else None (the drivers then
+    compile neither). Also the list for a line-up with a search seat or a costly bot (`tree`,
+    `costly` not None): their drivers compile large bots anyway, and one signature each, not two,
+    spares a compile wherever both kinds of line-up are played."""
+    codes = np.asarray(bot_code)
+    if (tree is not None or costly is not None or bool((codes == BOT_UNIFORM).any())
+            or bool((np.asarray(swap) != SWAP_OFF).any())):
+        return np.empty(tables.max_moves, np.int64)
+    return None
+
+
 def one_bot(bot_code, bot_par, swap, costly: tuple[int, ...] = ()) -> bool:
     """Whether a line-up's games can each be one call of the game's `rollout`: every seat plays
     the same bot of the game's own (not the engine's uniform or search bot, nor one of the
@@ -328,15 +356,18 @@ def play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, o
     if by_rollout and tree is None and "rollout" in implemented(type(tables)):
         _rollout_chunk(tables, run_seed, first_game, n_games, np.int64(bot_code[0]), bot_par[0], out, swapped)
     else:
-        _play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped, tree, costly_codes)
+        _play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped, tree, costly_codes,
+                    rare_for(tables, bot_code, swap, tree, costly_codes))
 
 
 def play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decisions, *,
                 searching: bool | None = None, costly: bool | None = None):
     """One game with its decisions: returns (rec[:t], result row, swapped). Compiled per bot
     family and with or without the costly bots, as `play_chunk`."""
-    return _play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decisions,
-                        tree_for(tables, bot_code, bot_par, searching), costly_for(tables, bot_code, costly))
+    tree = tree_for(tables, bot_code, bot_par, searching)
+    costly_codes = costly_for(tables, bot_code, costly)
+    return _play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decisions, tree, costly_codes,
+                        rare_for(tables, bot_code, swap, tree, costly_codes))
 
 
 # ---- the same functions callable from Python (tests, designers, the position API) ------------

@@ -26,8 +26,9 @@ def test_warm_parts_cover_every_mode_and_warm_one_part(monkeypatch):
     monkeypatch.setattr(type(hexflow), "play_chunk", lambda self, rules, seats, *a: played.append(
         (rules["mode"], "+".join(sorted({s.bot.name for s in seats})))))
     hexflow.warm("battle")
-    # the decision loop (mixed bots), the random games by rollout, then the search bot's chunk
-    assert played == [("battle", "greedy+random"), ("battle", "random"), ("battle", "greedy+mcts")]
+    # the decision loop (mixed bots), the random games by rollout, greedy under the pie rule (the
+    # drivers compiled with it), then the search bot's chunk
+    assert played == [("battle", "greedy+random"), ("battle", "random"), ("battle", "greedy"), ("battle", "greedy+mcts")]
     played.clear()
     hexflow.warm("tri")
     # each Tri mode's two plain drivers, then the search bot's chunks of both
@@ -36,7 +37,7 @@ def test_warm_parts_cover_every_mode_and_warm_one_part(monkeypatch):
     played.clear()
     hexflow.warm()
     # every mode's two plain drivers, then the engine path's search chunks
-    # ... and Race's drivers with its costly bot, lookahead
-    assert [m for m, _ in played] == ["race", "race", "race", "battle", "battle", "tri", "tri", "tri2p", "tri2p",
-                                      "race", "battle", "tri", "tri2p"]
-    assert played[2] == ("race", "greedy+lookahead")
+    # ... Race's and Battle's under the pie rule, and Race's with its costly bot, lookahead
+    assert [m for m, _ in played] == ["race", "race", "race", "race", "battle", "battle", "battle", "tri", "tri",
+                                      "tri2p", "tri2p", "race", "battle", "tri", "tri2p"]
+    assert played[2] == ("race", "greedy") and played[3] == ("race", "greedy+lookahead")

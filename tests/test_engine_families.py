@@ -99,7 +99,7 @@ GAME.play_traced(rules, seats_for(GAME, rules, ["random", "greedy"]), 0, 0)
 """
 PROBE = PROBE_RUN + """
 print(len(search._search.signatures), len(search.new_tree.signatures),
-      [f"{sig[-2]}/{sig[-1]}" for sig in engine._play_chunk.signatures])  # tree / costly
+      [f"{sig[9]}/{sig[10]}" for sig in engine._play_chunk.signatures])  # tree / costly
 """
 
 
@@ -166,7 +166,7 @@ def test_a_costly_bot_plays_legal_winning_games_and_needs_its_drivers():
 COSTLY_PROBE = PROBE_RUN + """
 print(len(kernel._minimax.signatures), end=" ")
 GAME.play_chunk(rules, seats_for(GAME, rules, ["minimax", "random"]), 0, 3, 0)
-print(len(kernel._minimax.signatures), sorted(str(sig[-1]) for sig in engine._play_chunk.signatures))
+print(len(kernel._minimax.signatures), sorted(str(sig[10]) for sig in engine._play_chunk.signatures))  # costly
 """
 
 
@@ -222,3 +222,47 @@ def test_each_rule_function_compiles_once_for_the_drivers_and_the_search(tmp_pat
     assert int(n) >= 8, n  # the fixture's rules and bots were compiled and counted
     twice = set(ast.literal_eval(searched))
     assert twice <= KNOWN_TWICE, twice - KNOWN_TWICE
+
+
+# ---- the pie rule and the engine's uniform bot (compiled only where a line-up needs them) -----
+LINEUP_PROBE = """
+import numpy as np
+from numba.core import event
+from sim import engine, games
+from sim.testing import seats_for
+from tests.fixtures.hexgame import GAME
+games.register(GAME)
+rules = GAME.resolve_rules({"size": 4}, "test")
+t = GAME.tables(rules)
+for order, swap in ((["greedy", "greedy"], engine.SWAP_OFF), (["greedy", "greedy"], engine.SWAP_JUDGE),
+                    (["greedy", "random"], engine.SWAP_OFF)):
+    codes, par = engine.bot_arrays(seats_for(GAME, rules, order))
+    rows, swapped = np.zeros((3, t.res_width), np.int64), np.zeros(3, np.bool_)
+    with event.install_recorder("numba:compile") as rec:
+        engine.play_chunk(t, np.uint64(1), np.int64(0), np.int64(3), codes, par, np.full(2, swap, np.int64),
+                          rows, swapped, by_rollout=False)
+    names = {e.data["dispatcher"].py_func.__qualname__ for _, e in rec.buffer if e.is_start}
+    print(",".join(sorted(names & {"_play_chunk", "evaluate", "legal_moves", "uniform_move"})))
+"""
+
+
+def test_the_pie_rule_and_the_uniform_bot_compile_only_for_lineups_that_need_them(tmp_path):
+    """From an empty numba cache, in a process of its own (numba's compile events): greedy
+    games without the pie rule compile neither the game's evaluation (only the pie rule's
+    question needs it) nor its move list (only the engine's uniform bot needs it); the pie rule
+    compiles the drivers again with both, and a random seat (the fixture's random bot is the
+    uniform one) finds that signature compiled."""
+    assert probe(LINEUP_PROBE, tmp_path).splitlines() == ["_play_chunk", "_play_chunk,evaluate,legal_moves,uniform_move", ""]
+
+
+def test_the_drivers_rare_argument():
+    game = games.get("hex", "test")
+    t = game.tables(game.resolve_rules({"size": 4}, "test"))
+    off, judge = np.zeros(2, np.int64), np.array([engine.SWAP_OFF, engine.SWAP_JUDGE])
+    assert engine.rare_for(t, np.array([1, 1]), off) is None
+    assert engine.rare_for(t, np.array([1, 1]), judge).shape == (t.max_moves,)
+    assert engine.rare_for(t, np.array([1, engine.BOT_UNIFORM]), off).shape == (t.max_moves,)
+    # a search seat or a costly bot: their drivers always take the list (one signature each)
+    tree = engine.tree_for(t, np.array([1, 1]), np.zeros((2, 8)), searching=True)
+    assert engine.rare_for(t, np.array([1, 1]), off, tree=tree).shape == (t.max_moves,)
+    assert engine.rare_for(t, np.array([1, 1]), off, costly=np.array([1])).shape == (t.max_moves,)

@@ -258,12 +258,15 @@ class FlagsGame(engine.EngineGame, Game):
 
     def warm(self, part: str = "all") -> None:
         """Compile the chunk and traced drivers of both bot families (sim/engine.py: without and
-        with the search bot) and the verifier; greedy vs random, then the search bot (a small
-        budget) vs greedy."""
+        with the search bot) and the verifier; greedy vs random (the random bot is the engine's
+        uniform one: the drivers compiled with it and the pie rule, sim/engine.py `rare_for`),
+        greedy vs greedy (the shipped line-up: the drivers without them), then the search bot (a
+        small budget) vs greedy."""
         rules = self.defaults()
         greedy, rand, mcts = (SeatBot(b, {p.name: p.default for p in b.params}) for b in (GREEDY, BOTS[0], BOTS[2]))
         self.play_chunk(rules, [greedy, rand], 0, 1, 0)
         self.verify_trace(self.play_traced(rules, [greedy, rand], 0, 0))
+        self.play_chunk(rules, [greedy, greedy], 0, 1, 0)
         mcts.params["iterations"] = 4
         self.play_chunk(rules, [mcts, greedy], 0, 1, 0)
         self.play_traced(rules, [mcts, greedy], 0, 0)

@@ -446,9 +446,12 @@ class Hexatile(engine.EngineGame, Game):
     warm_parts = (("all", 60.0),)
 
     def warm(self, part: str = "all") -> None:
+        """Compile the engine's drivers: random vs greedy, greedy vs greedy under the pie rule (the
+        drivers with it), the search bot vs greedy."""
         rules = self.resolve_rules({}, "warm")
         seats = [SeatBot(b, {p.name: p.default for p in b.params}) for b in self.bots]
         self.play_chunk(rules, seats[:2], 0, 2, 1)
+        self.play_chunk(self.resolve_rules({"swap": True}, "warm"), [seats[1], seats[1]], 0, 1, 1)
         self.play_chunk(rules, [seats[2], seats[1]], 0, 1, 1)
 
 

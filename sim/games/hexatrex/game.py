@@ -400,12 +400,13 @@ class HexaTrex(engine.EngineGame, Game):
 
     def warm(self, part: str = "all") -> None:
         """Compile the engine's drivers with each bot: random and greedy on every seat (the
-        drivers without the search bot), then the search bot against greedy (one short game,
-        chunk and traced: the drivers with it)."""
+        drivers without the search bot), greedy under the pie rule (the drivers with it), then the
+        search bot against greedy (one short game, chunk and traced: the drivers with it)."""
         rules = self.resolve_rules({}, "warm")
         for bot in self.bots[:2]:
             seats = [SeatBot(bot, {p.name: p.default for p in bot.params})] * rules["players"]
             self.play_chunk(rules, seats, 0, 1, 0)
+        self.play_chunk(self.resolve_rules({"players": 2, "swap": True}, "warm"), seats[:1] * 2, 0, 1, 0)
         mcts = self.bot("mcts", "warm")
         greedy = SeatBot(GREEDY, {p.name: p.default for p in GREEDY.params})
         seats = [SeatBot(mcts, {**{p.name: p.default for p in mcts.params}, "iterations": 4}), greedy]

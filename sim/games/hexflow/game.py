@@ -430,6 +430,8 @@ class HexflowGame(Game):
                 # mixed bots: the plain chunk driver; random bots alone: its games by `rollout`
                 self.play_chunk(rules, (seats * 2)[:n], 0, 2, 0)
                 self.play_chunk(rules, [seats[0]] * n, 0, 2, 0)
+                if label in ("race", "battle"):  # greedy under the pie rule: the drivers with it
+                    self.play_chunk(self.resolve_rules({**overrides, "swap": True}, "warm"), [seats[1]] * 2, 0, 1, 0)
                 if label == "race":  # lookahead, Race's costly bot: the drivers compiled with it
                     look = SeatBot(R.LOOKAHEAD, {p.name: p.default for p in R.LOOKAHEAD.params})
                     self.play_chunk(rules, [look, seats[1]], 0, 2, 0)

@@ -70,7 +70,6 @@ def _rules() -> None:
 
     t, pos, _, rng = _opening()
     compile_for(race.to_move, t, pos)
-    compile_for(race.legal_moves, t, pos, np.empty(t.max_moves, np.int64))
     compile_for(race.apply, t, pos, np.int64(0), rng)
     compile_for(race.result, t, pos, False, np.zeros(t.res_width, np.int64))
     compile_for(race.reset, t, pos, rng, np.int64(1))
