@@ -109,6 +109,12 @@ def entry(fn: Callable | None = None, /, **options) -> Callable:
     return dispatcher
 
 
+# a large body with one or a few call sites, run at every decision: compiled once, without
+# reference counting, and inlined by LLVM into its callers ("Two ways to inline" above); each
+# game's modules name it `hot_fused` beside their `hot` and `hot_inline`
+fused = kernel(_nrt=False, forceinline=True)
+
+
 class DeferredLibrary(_codegen.JITCodeLibrary):
     """numba's JIT code library, optimised and emitted only when machine code is asked for
     (see the module's docstring). `finalize` links in the callees' IR and stops there; asking for

@@ -316,9 +316,9 @@ def _recount(cnt, f, o, u, o_new, u_new, m):
             cnt[o_new, f] += 1
 
 
-# inlined into its callers (by LLVM: `hot_fused`), which pass the arrays they bound once: array arguments' reference
-# counting on every call cost more than the evaluation (greedy vs greedy 1,840-1,900 ->
-# 2,160-2,270 games/s per core)
+# inlined into its callers (by LLVM: `hot_fused`), which pass the arrays they bound once: array
+# arguments' reference counting on every call cost more than the evaluation (greedy vs greedy
+# 1,840-1,900 -> 2,160-2,270 games/s per core)
 @hot_fused
 def delta(seat, h1, u1n, h2, u2n, owner, units, cnt, field, tm, flag_of, w):
     """Score change when the seat's hex h1 (or -1) keeps u1n units (0: it empties) and the

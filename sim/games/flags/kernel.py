@@ -45,7 +45,7 @@ from typing import NamedTuple
 import numpy as np
 
 from sim import engine
-from sim.jit import kernel
+from sim.jit import fused, kernel
 from sim.rng import below, shuffle
 
 # The functions run at every decision (to_move, legal_moves, apply, bots.bot_move and all they
@@ -54,10 +54,7 @@ from sim.rng import below, shuffle
 # every call adds and drops a reference to each, atomically, which cost more than the rules.
 hot = kernel(_nrt=False)
 hot_inline = kernel(_nrt=False, inline="always")
-# a large body with one or a few call sites: compiled once on its own, then inlined by LLVM into
-# its callers (sim/jit.py, "Two ways to inline"), where hot_inline would copy and type it again
-# in every caller
-hot_fused = kernel(_nrt=False, forceinline=True)
+hot_fused = fused  # large bodies inlined by LLVM (sim/jit.py, "Two ways to inline")
 
 N_HEX, N_CARDS, N_FLAGS = 56, 52, 4  # the card's board and deck (other rules: t.n_hex, t.n_cards)
 FIRST_ROLL, FIRST_A, FIRST_B, FIRST_ALTERNATE = 0, 1, 2, 3

@@ -35,7 +35,7 @@ import numpy as np
 
 from sim.games.hexatile import templates as TP
 from sim.games.hexatile.geometry import geometry
-from sim.jit import kernel
+from sim.jit import fused, kernel
 
 STANDARD_RADIUS = 2
 SPACING = ("last", "all", "none", "adjacent_only")
@@ -81,10 +81,7 @@ POW11 = np.array([1, 11, 121], np.int32)
 # reference to each of them, atomically, which cost more than the rules themselves.
 hot = kernel(_nrt=False)
 hot_inline = kernel(_nrt=False, inline="always")
-# a large body with one or a few call sites: compiled once on its own, then inlined by LLVM into
-# its callers (sim/jit.py, "Two ways to inline"), where hot_inline would copy and type it again
-# in every caller
-hot_fused = kernel(_nrt=False, forceinline=True)
+hot_fused = fused  # large bodies inlined by LLVM (sim/jit.py, "Two ways to inline")
 
 
 class Tables(NamedTuple):

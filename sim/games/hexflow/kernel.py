@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from sim.jit import entry, kernel
+from sim.jit import entry, fused, kernel
 from sim.rng import below, shuffle
 
 from .layout import H_ADJ, H_EMASK, H_FPOS, H_FRONT, H_NEED, H_TOWNER, H_TROT, H_TTYPE, NFRONT
@@ -55,10 +55,7 @@ SET_W = 62
 # call some of them too, which changes nothing there but the counting.
 hot = kernel(_nrt=False)
 hot_inline = kernel(_nrt=False, inline="always")
-# a large body with one or a few call sites: compiled once on its own, then inlined by LLVM into
-# its callers (sim/jit.py, "Two ways to inline"), where hot_inline would copy and type it again
-# in every caller
-hot_fused = kernel(_nrt=False, forceinline=True)
+hot_fused = fused  # large bodies inlined by LLVM (sim/jit.py, "Two ways to inline")
 
 # cfg indices
 C_HAND, C_BLOCK_CONNECTED, C_BLOCKED_LOSES, C_STALEMATE, C_NO_MOVE, C_FIRST, C_MAX_TURNS, \
