@@ -133,6 +133,34 @@ def test_the_bench_times_playouts_at_positions_of_greedy_games():
     assert abs(r["over_random_games_paired"] - r["paired_ratios"][0]) <= 0.0055
 
 
+def test_the_bench_counts_search_iterations_on_the_games_it_timed(monkeypatch):
+    """`make bench`'s iterations/s of the search bot (never timed here, only its contract): the
+    search seat's decisions are counted on the traces of exactly the games the timed chunks
+    played (FIRST .. FIRST + n - 1 of run seed 1), and the rate is decisions x iterations at the
+    chunks' games/s."""
+    from sim import bench
+
+    rules = HEX.resolve_rules({"size": 4}, "test")
+    s = bench.mcts_seats(HEX, rules)
+    s[0] = seat_of(s[0].bot, iterations=4)
+    traced = []
+    play_traced = type(HEX).play_traced
+
+    def spy(self, rules, seats, game_index, run_seed):
+        traced.append((game_index, run_seed))
+        return play_traced(self, rules, seats, game_index, run_seed)
+
+    monkeypatch.setattr(type(HEX), "play_traced", spy)
+    r = bench.mcts_rate(HEX, rules, s, 0.05, repeats=1)
+    n = r["games"]
+    assert traced == [(bench.FIRST + i, 1) for i in range(n)]
+    # each game's first seat: its moves in the traces (the fixture records every move with its seat)
+    mine = sum(sum(1 for m in play_traced(HEX, rules, s, bench.FIRST + i, 1).moves if m.get("seat") in (0, "A"))
+               for i in range(n))
+    assert r["mcts_decisions"] == mine > 0 and r["iterations"] == 4
+    assert r["iterations_per_second"] == round(mine / n * 4 * r["games_per_second"], 1)
+
+
 def test_the_bench_times_rollouts_alone_and_counts_their_decisions():
     """`make bench`'s rollouts alone (the playout without the search): a rate, and decisions per
     rollout and per whole random game; a game whose search rolls out by the engine's uniform bot

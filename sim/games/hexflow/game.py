@@ -414,14 +414,11 @@ class HexflowGame(Game):
 
     # each mode has its own kernels (tri and tri2p share theirs: tri._play for random-only
     # line-ups, the engine's drivers over tri_engine.py otherwise); seconds measured on this machine
-    warm_parts = (("race", 30.0), ("battle", 35.0), ("tri", 38.0))
+    # (each part in `hexsim warm`, two parts at once, 2026-12-04: the order is longest first)
+    warm_parts = (("race", 80.0), ("battle", 63.0), ("tri", 59.0))
 
     def warm(self, part: str = "all") -> None:
         parts = [p for p, _ in self.warm_parts] if part == "all" else [part]
-        if "race" in parts:  # Race's two big subtrees in two processes first (precompile.py)
-            from .precompile import precompile_race
-
-            precompile_race()
         seats = [SeatBot(b, {p.name: p.default for p in b.params}) for b in R.BOTS]
         for label, overrides in self.modes():
             if {"tri2p": "tri"}.get(label, label) in parts:

@@ -39,7 +39,7 @@ from sim.rng import below, shuffle
 from . import kernel as K
 from . import rules as R
 from .board import DEFAULT_DOTS, board_of, corners_of, non_corner_hexes
-from .layout import (  # noqa: F401  (re-exported: game.py, precompile.py and the tests read race.H_* ...)
+from .layout import (  # noqa: F401  (re-exported: game.py and the tests read race.H_* ...)
     CONSEC,
     CUR,
     FIRST,
