@@ -20,7 +20,7 @@ from tests.test_hexflow_greedy_sets import grow
 
 def race_view(kb):
     """The KernelBoard's board as race.py's tables, a Position holding copies of its arrays (the
-    hexes, networks and union-find) and a Scratch, for race._through_cut."""
+    hexes, networks and union-find) and the bots' scratch arrays, for race._through_cut."""
     t = race.tables(GAME.resolve_rules({}, "test"))
     pos = race._blank_position(t)
     pos.hx[race.H_TTYPE] = kb.ttype
@@ -28,7 +28,7 @@ def race_view(kb):
     pos.netid[:] = kb.netid
     pos.nets[0] = kb.netm
     pos.nets[1] = kb.par
-    return t, pos, race.new_scratch(t)
+    return t, pos, race.new_scratch(t).bots
 
 
 def both_searches(kb, rng, n_blocked):

@@ -46,7 +46,7 @@ def kernel_move(kb: KernelBoard, p: int, hand: np.ndarray, rng) -> tuple[bool, t
     """race._random_move on the board with this hand (any width: the position and the scratch
     take its size)."""
     hs = hand.shape[1]
-    s = race.new_scratch(kb.rt)
+    s = race.new_scratch(kb.rt).bots
     s = s._replace(pt=np.zeros(hs * 6, np.int64), pr=np.zeros(hs * 6, np.int64))
     ok = race._random_move(kb.rt, kb.p._replace(hand=hand), s, np.int64(p), kb.front, np.int64(kb.nfront), rng)
     return ok, tuple(int(x) for x in s.mv) if ok else ()

@@ -119,9 +119,9 @@ Q_WLEN = 3
 W_PN, W_PS = 3, 4
 
 
-class Scratch(NamedTuple):
+class BotScratch(NamedTuple):
     """The bots' working arrays: random and greedy's (as the first chunk kernel allocated them), then
-    lookahead's two trial positions and its move list and values."""
+    lookahead's move list and values."""
 
     pt: np.ndarray
     pr: np.ndarray
@@ -139,11 +139,20 @@ class Scratch(NamedTuple):
     cnt: np.ndarray
     need_c: np.ndarray
     gx: np.ndarray
-    p1: Position  # lookahead: the position after a move of its own,
-    p2: Position  # and after a reply to it
     moves: np.ndarray  # int64[max_moves]: lookahead's legal moves,
     vals: np.ndarray  # float64[max_moves]: greedy's measure after each
     front: np.ndarray  # int64[nh]: the frontier without the opponent's corners (_frontier)
+
+
+class Scratch(NamedTuple):
+    """What `new_scratch` gives the engine: the bots' arrays, and lookahead's two trial positions
+    apart from them. numba passes a NamedTuple argument as every field of every array it holds
+    (a Position is 86 values), so the random and greedy functions take `bots` alone: with the
+    positions in it, a first greedy run compiled 4-6% more."""
+
+    bots: BotScratch
+    p1: Position  # lookahead: the position after a move of its own,
+    p2: Position  # and after a reply to it
 
 
 def build_tables(rules: dict[str, Any]) -> Tables:
@@ -731,13 +740,14 @@ def new_scratch(t):
     nh = t.nh
     nn = nh * 2
     hs = t.hand_size
-    return Scratch(np.empty(hs * 6, np.int64), np.empty(hs * 6, np.int64), np.empty(hs * 6, np.int64),
-                   np.empty(nh, np.int64), np.empty(K.sets_size(nh), np.int64),
-                   np.empty(3, np.int64), np.empty((4, nn), np.int64), np.empty(nn, np.int64),
-                   np.empty(nn, np.int64), np.empty(nn * 12 + 4, np.int64), np.empty((4, 6), np.int64),
-                   np.empty((4, 6), np.int64), np.empty((2, nh), np.int64), np.empty(nh + 2, np.int64),
-                   np.empty((2, nh), np.int64), np.empty((2, nh), np.int64), _blank_position(t), _blank_position(t),
-                   np.empty(t.max_moves, np.int64), np.empty(t.max_moves, np.float64), np.empty(nh, np.int64))
+    bots = BotScratch(np.empty(hs * 6, np.int64), np.empty(hs * 6, np.int64), np.empty(hs * 6, np.int64),
+                      np.empty(nh, np.int64), np.empty(K.sets_size(nh), np.int64),
+                      np.empty(3, np.int64), np.empty((4, nn), np.int64), np.empty(nn, np.int64),
+                      np.empty(nn, np.int64), np.empty(nn * 12 + 4, np.int64), np.empty((4, 6), np.int64),
+                      np.empty((4, 6), np.int64), np.empty((2, nh), np.int64), np.empty(nh + 2, np.int64),
+                      np.empty((2, nh), np.int64), np.empty((2, nh), np.int64),
+                      np.empty(t.max_moves, np.int64), np.empty(t.max_moves, np.float64), np.empty(nh, np.int64))
+    return Scratch(bots, _blank_position(t), _blank_position(t))
 
 
 @K.hot
@@ -793,9 +803,9 @@ class GreedyTurn(NamedTuple):
 
 
 class TurnWork(NamedTuple):
-    """The scratch arrays `_greedy_turn` fills (Scratch's fields of these names), as one small
-    tuple: with the whole Scratch (each of its arrays, and its two trial positions', an argument
-    of the compiled function) its compile took about a third longer."""
+    """The scratch arrays `_greedy_turn` fills (BotScratch's fields of these names), as one small
+    tuple: with the whole scratch as it then was (every array, and lookahead's two trial
+    positions, each an argument of the compiled function) its compile took about a third longer."""
 
     pt: np.ndarray
     pr: np.ndarray
@@ -811,8 +821,8 @@ class TurnWork(NamedTuple):
 
 class CutWork(NamedTuple):
     """`_through_cut`'s scratch arrays: the board's hex sets g, the searches' costs sd, a copy of
-    the union-find pc (int64[NN]) and the hex sets of the board with the tile g2 (Scratch's g,
-    sd, pn, dq; one small tuple for the reason TurnWork gives: half as long again with Scratch)."""
+    the union-find pc (int64[NN]) and the hex sets of the board with the tile g2 (BotScratch's g,
+    sd, pn, dq; one small tuple for the reason TurnWork gives: half as long again with BotScratch)."""
 
     g: np.ndarray
     sd: np.ndarray
@@ -1224,12 +1234,13 @@ def _holds(t, pos, q, tile, own):
 
 
 @K.hot
-def _winning_move(t, pos, q, own, s, rng):
+def _winning_move(t, pos, q, own, x, rng):
     """A placement with which q, to move, ends the game as its winner (`_reach_winner`), or -1.
     Tried only where one can: on a hex that finishes q's way when q's completion cost is one hex,
     and (blocked_player_loses) on a hex that every cheapest way of the opponent passes (a cut
     needs one); every tile q may hold (`_holds`) in every rotation that fits there, each played
-    on the scratch position p2."""
+    on the scratch position p2 (x: the whole Scratch)."""
+    s = x.bots
     o = 1 - q
     ttype = pos.hx[H_TTYPE]
     g = s.g
@@ -1260,44 +1271,46 @@ def _winning_move(t, pos, q, own, s, rng):
                         and _reading_allows(t, q, h, t.emask_t[tile, r], first)):
                     continue
                 m = encode(t, h, tile, r)
-                _copy_into(pos, s.p2)
-                apply(t, s.p2, m, rng)
-                if s.p2.st[REASON] >= 0 and _reach_winner(t, s.p2, s.p2.work[W_STACK][:2]) == q:
+                _copy_into(pos, x.p2)
+                apply(t, x.p2, m, rng)
+                if x.p2.st[REASON] >= 0 and _reach_winner(t, x.p2, x.p2.work[W_STACK][:2]) == q:
                     return m
     return -1
 
 
 @K.hot
-def _safe(t, pos, seat, m, s, rng):
-    """After move m (played on p1), the opponent has no winning reply (a game m ends is safe
+def _safe(t, pos, seat, m, x, rng):
+    """After move m (played on x.p1), the opponent has no winning reply (a game m ends is safe
     unless the opponent wins it)."""
-    _copy_into(pos, s.p1)
-    apply(t, s.p1, m, rng)
-    if s.p1.st[REASON] >= 0:
-        return _reach_winner(t, s.p1, s.p1.work[W_STACK][:2]) != 1 - seat
-    return _winning_move(t, s.p1, 1 - seat, np.bool_(False), s, rng) < 0
+    _copy_into(pos, x.p1)
+    apply(t, x.p1, m, rng)
+    if x.p1.st[REASON] >= 0:
+        return _reach_winner(t, x.p1, x.p1.work[W_STACK][:2]) != 1 - seat
+    return _winning_move(t, x.p1, 1 - seat, np.bool_(False), x, rng) < 0
 
 
 @K.hot
-def _lookahead(t, pos, seat, par, s, rng):
+def _lookahead(t, pos, seat, par, x, rng):
     """An immediate win if it has one; else greedy's move if the opponent has no winning reply
     to it; else, of the legal moves in decreasing order of greedy's measure of the position after
     them (`_measure` with this bot's block_weight; equal values in legal_moves' order), the first
-    that leaves the opponent none; greedy's move if every move hands one over."""
-    m = _winning_move(t, pos, seat, np.bool_(True), s, rng)
+    that leaves the opponent none; greedy's move if every move hands one over (x: the whole
+    Scratch, its trial positions p1 and p2)."""
+    s = x.bots
+    m = _winning_move(t, pos, seat, np.bool_(True), x, rng)
     if m >= 0:
         return m
     mg = _greedy(t, pos, seat, par, s, rng)
-    if mg == t.pass_move or _safe(t, pos, seat, mg, s, rng):
+    if mg == t.pass_move or _safe(t, pos, seat, mg, x, rng):
         return mg
     k = legal_moves(t, pos, s.moves)
     for i in range(k):
-        _copy_into(pos, s.p1)
-        apply(t, s.p1, s.moves[i], rng)
-        if s.p1.st[REASON] >= 0:  # no move wins (above): this one loses or draws at once
-            s.vals[i] = -np.inf if _reach_winner(t, s.p1, s.p1.work[W_STACK][:2]) != -1 else -1e18
+        _copy_into(pos, x.p1)
+        apply(t, x.p1, s.moves[i], rng)
+        if x.p1.st[REASON] >= 0:  # no move wins (above): this one loses or draws at once
+            s.vals[i] = -np.inf if _reach_winner(t, x.p1, x.p1.work[W_STACK][:2]) != -1 else -1e18
         else:
-            s.vals[i] = _measure(t, s.p1, seat, par[0])
+            s.vals[i] = _measure(t, x.p1, seat, par[0])
     for _ in range(k):
         best = -1
         for i in range(k):
@@ -1305,7 +1318,7 @@ def _lookahead(t, pos, seat, par, s, rng):
                 best = i
         if best < 0:
             break
-        if s.moves[best] != mg and _safe(t, pos, seat, s.moves[best], s, rng):
+        if s.moves[best] != mg and _safe(t, pos, seat, s.moves[best], x, rng):
             return s.moves[best]
         s.vals[best] = -np.inf
     return mg
@@ -1415,7 +1428,7 @@ def _random_bot(t, pos, seat, s, rng):
 def bot_move(t, pos, seat, code, par, scratch, rng):
     """The random and greedy bots on the position's arrays; a bot that finds no legal placement
     passes. Lookahead is `costly_move`'s (the engine's drivers never ask this function for it)."""
-    s = scratch
+    s = scratch.bots
     if code == K.BOT_GREEDY:
         return _greedy(t, pos, seat, par, s, rng)
     return _random_bot(t, pos, seat, s, rng)
@@ -1451,7 +1464,7 @@ def rollout(t, pos, code, par, s, rng, cap):
         if code == K.BOT_GREEDY:
             m = bot_move(t, pos, seat, code, par, s, rng)
         else:
-            m = _random_bot(t, pos, seat, s, rng)
+            m = _random_bot(t, pos, seat, s.bots, rng)
         _apply(t, pos, m, rng)
         d += 1
     return True
