@@ -134,7 +134,7 @@ def mcts_rate(game: Game, rules: dict, s: list[SeatBot], seconds: float, repeats
     out["iterations"] = iterations
     out["prior_depth"] = s[0].params.get("prior_depth", 0)  # the root asks greedy (sim/search.py)
     out["mcts_decisions"] = decisions
-    out["iterations_per_second"] = round(decisions / n * iterations * out["games_per_second"], 1)
+    out["iterations_per_second"] = round(decisions * iterations / max(out["seconds"], 1e-3), 1)
     return out
 
 
