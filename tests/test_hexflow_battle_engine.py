@@ -216,7 +216,7 @@ def test_evaluate_is_greedys_measure():
     hx = np.asarray(pos.hx)
     nn = 2 * int(t.nh)
     d, dq = np.zeros(nn, np.int64), np.zeros(nn * 12 + 4, np.int64)
-    cost = [REF._cost(q, 1, 1, -1, 1, t.startm, t.goalm, t.tz, t.nbr, hx[battle_engine.H_TTYPE],
+    cost = [REF._cost(q, 1, 1, -1, 1, t.br.startm, t.br.goalm, t.br.tz, t.br.nbr, hx[battle_engine.H_TTYPE],
                       hx[battle_engine.H_TOWNER], hx[battle_engine.H_EMASK], pos.netid, pos.nets[0], d, dq)
             for q in range(2)]
     py = BT.BattlePosition(GAME.resolve_rules({"mode": "battle"}, "t"),

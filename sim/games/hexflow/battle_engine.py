@@ -100,12 +100,6 @@ class Tables(NamedTuple):
     stalemate_path: np.bool_  # rules.battle_stalemate_length == "path"
     eval_block_weight: np.float64  # greedy's defaults, for `evaluate`
     eval_stale_weight: np.float64
-    cfg: np.ndarray  # int64[battle.N_BCFG]: battle._bcfg, as battle.py's move generators read it
-    nbr: np.ndarray  # int64[nh, 6], -1 off the board
-    n_orient: np.ndarray  # int64[n_types]: distinct rotations of each type
-    rot_of: np.ndarray  # int64[n_types, 6]: those rotations
-    net_mask: np.ndarray  # int64[n_types, 6, 2]: side mask of each network of (type, rotation)
-    emask_t: np.ndarray  # int64[n_types, 6]: sides carrying a line of (type, rotation)
     tileset: np.ndarray  # int64[2, tiles]: each seat's tiles before the shuffle (rules.tile_sets)
     nbag: np.ndarray  # int64[2]: how many tiles each seat has (its row of tileset, -1 after)
     hand_of: np.ndarray  # int64[2]: each seat's hand size (rules.hand_size, per seat)
@@ -114,13 +108,8 @@ class Tables(NamedTuple):
     free_hexes: np.ndarray  # int64[nh - 4]
     dot_mult: np.ndarray  # int64[6]: stalemate multiplier by dots (rules.dot_multipliers)
     base_score: np.int64  # a path (or no-move) win's score (rules.base_score)
-    tz: np.ndarray  # int64[2, nh]: any tile on h is transit-valid for seat q (battle_tables)
-    startm: np.ndarray  # int64[2, nh]: start hexes of each seat
-    goalm: np.ndarray  # int64[2, nh]: goal hexes of each seat
-    firstc: np.ndarray  # int64[2, 2]: each seat's starting corners
-    corner_any: np.ndarray  # int64[nh]: 1 on the four corners (never displaced)
     lnk0: np.ndarray  # int64[nh * 12]: the empty board's link table (kernel.empty_links)
-    br: BT.Rules  # the tables above that battle.py's helpers read, as one value
+    br: BT.Rules  # the board and move tables (nbr, tz, startm, goalm ...) battle.py's helpers read, as one value
 
 
 # Battle's position is HEXFLOW's one layout (layout.Position), its rows named by the H_ / Q_ / N_ /
@@ -166,10 +155,10 @@ def build_tables(rules: dict[str, Any]) -> Tables:
         np.bool_(rules["no_move"] == "lose"), np.int64(cfg[BT.B_FIRST]), np.bool_(rules["dots"] == "random"),
         np.int64(rules["battle_tokens"]), np.int64(rules["battle_capture_points"]),
         np.bool_(rules["battle_stalemate_length"] == "path"),
-        np.float64(dflt["block_weight"]), np.float64(dflt["stalemate_weight"]), cfg,
-        nbr, n_orient, rot_of, net_mask, emask, tileset, nbag, hand_of, R.dots_for(rules),
+        np.float64(dflt["block_weight"]), np.float64(dflt["stalemate_weight"]),
+        tileset, nbag, hand_of, R.dots_for(rules),
         np.array([d for _, d in DEFAULT_DOTS], dtype=np.int64), non_corner_hexes(cols), R.dot_multiplier_table(rules),
-        np.int64(rules["base_score"]), tz, startm, goalm, firstc, corner_any, K.empty_links(nbr),
+        np.int64(rules["base_score"]), K.empty_links(nbr),
         BT.Rules(cfg, nbr, n_orient, rot_of, net_mask, emask, tz, startm, goalm, firstc, corner_any,
                  np.int64(rules["battle_capture_points"])))
 
@@ -250,7 +239,7 @@ def _clear(t, pos):
         if hx[H_TTYPE, h] < 0:
             continue
         for s in range(6):  # the rows a tile changes on its neighbours (a full reset would empty a
-            n = t.nbr[h, s]  # filled neighbour before its own neighbours are reached)
+            n = t.br.nbr[h, s]  # filled neighbour before its own neighbours are reached)
             if n >= 0:
                 hx[H_NEED, n] = 0
                 hx[H_FPOS, n] = -1
@@ -329,7 +318,7 @@ def _relink_all(t, pos):
             pos.lnk[q, i] = t.lnk0[i]
     for h in range(t.nh):
         if hx[H_TTYPE, h] >= 0:
-            BT._relink(h, t.tz, t.nbr, hx[H_TTYPE], hx[H_TOWNER], hx[H_EMASK], pos.netid, pos.nets[N_NETM], pos.lnk)
+            BT._relink(h, t.br.tz, t.br.nbr, hx[H_TTYPE], hx[H_TOWNER], hx[H_EMASK], pos.netid, pos.nets[N_NETM], pos.lnk)
     pos.st[LNK_ON] = 1
 
 
@@ -354,21 +343,21 @@ def apply(t, pos, move, rng):
         pos.sq[Q_TOKENS][cur] -= 1
         pos.sq[Q_CAPTURES][cur] += 1
         pos.st[DISP_A + cur] += 1
-    BT._set_owner(h, towner[h], cur, t.nbr, hx[H_NOWN:H_NOWN + 2])
-    BT._put(cur, h, tile, r, t.net_mask, t.emask_t, ttype, hx[H_TROT], towner, emask, pos.netid, netm)
+    BT._set_owner(h, towner[h], cur, t.br.nbr, hx[H_NOWN:H_NOWN + 2])
+    BT._put(cur, h, tile, r, t.br.net_mask, t.br.emask_t, ttype, hx[H_TROT], towner, emask, pos.netid, netm)
     if pos.st[LNK_ON]:
-        BT._relink(h, t.tz, t.nbr, ttype, towner, emask, pos.netid, netm, pos.lnk)
-    BT._set_need(h, t.nbr, emask, hx[H_NEED])
+        BT._relink(h, t.br.tz, t.br.nbr, ttype, towner, emask, pos.netid, netm, pos.lnk)
+    BT._set_need(h, t.br.nbr, emask, hx[H_NEED])
     pos.sq[Q_PLACED][cur] = 1
-    pos.st[NFRONT] = K._frontier_take(h, t.nbr, ttype, hx[H_FRONT], hx[H_FPOS], pos.st[NFRONT])
+    pos.st[NFRONT] = K._frontier_take(h, t.br.nbr, ttype, hx[H_FRONT], hx[H_FPOS], pos.st[NFRONT])
     K._refill(cur, tile, pos.hand, pos.bag, pos.sq[Q_BAGN])
     if kind == BT.K_DISPLACE:
-        BT._uf_rebuild(par, flg, t.startm, t.goalm, t.tz, t.nbr, ttype, towner, emask, pos.netid, netm)
+        BT._uf_rebuild(par, flg, t.br.startm, t.br.goalm, t.br.tz, t.br.nbr, ttype, towner, emask, pos.netid, netm)
     else:
-        BT._uf_init(h, par, flg, t.startm, t.goalm)
-        BT._uf_link(h, t.nh, par, flg, t.tz, t.nbr, ttype, towner, emask, pos.netid, netm)
+        BT._uf_init(h, par, flg, t.br.startm, t.br.goalm)
+        BT._uf_link(h, t.nh, par, flg, t.br.tz, t.br.nbr, ttype, towner, emask, pos.netid, netm)
     pos.st[CUR] = other
-    js = BT._uf_joins(h, par, flg, t.tz, ttype, towner, netm)
+    js = BT._uf_joins(h, par, flg, t.br.tz, ttype, towner, netm)
     for k in range(2):
         q = cur if k == 0 else other
         if (js >> q) & 1:
@@ -444,9 +433,9 @@ def _costs(t, pos, seat):
     nn = t.nh * 2
     d = np.empty(nn, np.int64)
     dq = np.empty(nn * 12 + 4, np.int64)
-    mine = BT._cost_l(seat, -1, 1, t.startm, t.goalm, pos.lnk, t.tz, hx[H_TTYPE], hx[H_TOWNER], pos.nets[N_NETM],
+    mine = BT._cost_l(seat, -1, 1, t.br.startm, t.br.goalm, pos.lnk, t.br.tz, hx[H_TTYPE], hx[H_TOWNER], pos.nets[N_NETM],
                       d, dq)
-    theirs = BT._cost_l(1 - seat, -1, 1, t.startm, t.goalm, pos.lnk, t.tz, hx[H_TTYPE], hx[H_TOWNER],
+    theirs = BT._cost_l(1 - seat, -1, 1, t.br.startm, t.br.goalm, pos.lnk, t.br.tz, hx[H_TTYPE], hx[H_TOWNER],
                         pos.nets[N_NETM], d, dq)
     return mine, theirs
 
