@@ -96,7 +96,6 @@ class Tables(NamedTuple):
     first: np.int64  # rules.first_player: kernel.FIRST_RANDOM / FIRST_A / FIRST_B
     dots_random: np.bool_  # rules.dots == "random"
     tokens: np.int64  # rules.battle_tokens
-    capture_points: np.int64  # rules.battle_capture_points
     stalemate_path: np.bool_  # rules.battle_stalemate_length == "path"
     eval_block_weight: np.float64  # greedy's defaults, for `evaluate`
     eval_stale_weight: np.float64
@@ -109,7 +108,8 @@ class Tables(NamedTuple):
     dot_mult: np.ndarray  # int64[6]: stalemate multiplier by dots (rules.dot_multipliers)
     base_score: np.int64  # a path (or no-move) win's score (rules.base_score)
     lnk0: np.ndarray  # int64[nh * 12]: the empty board's link table (kernel.empty_links)
-    br: BT.Rules  # the board and move tables (nbr, tz, startm, goalm ...) battle.py's helpers read, as one value
+    br: BT.Rules  # the board and move tables (nbr, tz, startm ...) and capture_points: battle.py's
+    # helpers read them as one value, and this module from here (t.br.nbr ...), each held once
 
 
 # Battle's position is HEXFLOW's one layout (layout.Position), its rows named by the H_ / Q_ / N_ /
@@ -153,8 +153,7 @@ def build_tables(rules: dict[str, Any]) -> Tables:
         np.int64(2), np.int64(nh * hs * 6 + 1), np.int64(rules["max_turns"]), np.int64(BT.N_BOUT),
         np.int64(nh), np.int64(n_types), np.int64(2 * nh * n_types * 6), np.int64(hs),
         np.bool_(rules["no_move"] == "lose"), np.int64(cfg[BT.B_FIRST]), np.bool_(rules["dots"] == "random"),
-        np.int64(rules["battle_tokens"]), np.int64(rules["battle_capture_points"]),
-        np.bool_(rules["battle_stalemate_length"] == "path"),
+        np.int64(rules["battle_tokens"]), np.bool_(rules["battle_stalemate_length"] == "path"),
         np.float64(dflt["block_weight"]), np.float64(dflt["stalemate_weight"]),
         tileset, nbag, hand_of, R.dots_for(rules),
         np.array([d for _, d in DEFAULT_DOTS], dtype=np.int64), non_corner_hexes(cols), R.dot_multiplier_table(rules),
