@@ -109,10 +109,15 @@ def entry(fn: Callable | None = None, /, **options) -> Callable:
     return dispatcher
 
 
-# a large body with one or a few call sites, run at every decision: compiled once, without
-# reference counting, and inlined by LLVM into its callers ("Two ways to inline" above); each
-# game's modules name it `hot_fused` beside their `hot` and `hot_inline`
-fused = kernel(_nrt=False, forceinline=True)
+# The three decorators of the functions a game runs at every decision, which allocate nothing and
+# are compiled without numba's reference counting (each takes the tables, position and scratch,
+# dozens of arrays, and counting adds and drops a reference to each at every call; each game's
+# module says what it cost there): `hot` for a function of its own, `hot_inline` for a small one
+# or a thin layer copied into its callers by numba, `hot_fused` for a large body with one or a few
+# call sites, compiled once and inlined by LLVM ("Two ways to inline" above).
+hot = kernel(_nrt=False)
+hot_inline = kernel(_nrt=False, inline="always")
+hot_fused = kernel(_nrt=False, forceinline=True)
 
 
 class DeferredLibrary(_codegen.JITCodeLibrary):

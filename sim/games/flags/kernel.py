@@ -45,16 +45,14 @@ from typing import NamedTuple
 import numpy as np
 
 from sim import engine
-from sim.jit import fused, kernel
+from sim.jit import hot, hot_fused, hot_inline, kernel  # noqa: F401  (K.hot ...: bots.py)
 from sim.rng import below, shuffle
 
 # The functions run at every decision (to_move, legal_moves, apply, bots.bot_move and all they
 # call) allocate nothing and are compiled without numba's reference counting (`implement`'s
 # no_alloc). Each takes the tables, position and scratch, 34 arrays: with reference counting
 # every call adds and drops a reference to each, atomically, which cost more than the rules.
-hot = kernel(_nrt=False)
-hot_inline = kernel(_nrt=False, inline="always")
-hot_fused = fused  # large bodies inlined by LLVM (sim/jit.py, "Two ways to inline")
+# (`hot`, `hot_inline`, `hot_fused`: sim/jit.py.)
 
 N_HEX, N_CARDS, N_FLAGS = 56, 52, 4  # the card's board and deck (other rules: t.n_hex, t.n_cards)
 FIRST_ROLL, FIRST_A, FIRST_B, FIRST_ALTERNATE = 0, 1, 2, 3

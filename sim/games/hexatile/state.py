@@ -35,7 +35,7 @@ import numpy as np
 
 from sim.games.hexatile import templates as TP
 from sim.games.hexatile.geometry import geometry
-from sim.jit import fused, kernel
+from sim.jit import hot, hot_fused, hot_inline  # noqa: F401  (S.hot ...: the other modules)
 
 STANDARD_RADIUS = 2
 SPACING = ("last", "all", "none", "adjacent_only")
@@ -79,9 +79,7 @@ POW11 = np.array([1, 11, 121], np.int32)
 # allocate nothing and are compiled without numba's reference counting. Each takes the tables,
 # position and scratch, some 40 arrays: with reference counting every call adds and drops a
 # reference to each of them, atomically, which cost more than the rules themselves.
-hot = kernel(_nrt=False)
-hot_inline = kernel(_nrt=False, inline="always")
-hot_fused = fused  # large bodies inlined by LLVM (sim/jit.py, "Two ways to inline")
+# (`hot`, `hot_inline`, `hot_fused`: sim/jit.py.)
 
 
 class Tables(NamedTuple):

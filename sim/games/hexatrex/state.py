@@ -37,7 +37,7 @@ import numpy as np
 from sim.games.hexatrex.finder import Geo, find_cfg, geo_of, workspace
 from sim.games.hexatrex.join import MAX_SIDE, REACH_COLS, new_scratch, new_store
 from sim.games.hexatrex.tiles import Board, pile
-from sim.jit import kernel
+from sim.jit import hot, hot_inline  # noqa: F401  (S.hot ...: the other modules)
 
 BOT_RANDOM, BOT_GREEDY = 0, 1
 FIRST_DRAW, FIRST_A, FIRST_ROTATE = 0, 1, 2
@@ -67,10 +67,8 @@ TAG_ID, TAG_TURN = 0, 1
 # of rules.py) allocate nothing and are compiled without numba's reference counting: the
 # tables hold some 40 arrays, and with reference counting every call adds and drops a reference
 # to each (the finder, join and trie kernels they call keep theirs, as in the old chunk kernel).
-hot = kernel(_nrt=False)
-# compiled into its one caller (numba's IR inlining): no compiled function of its own, whose
-# library would hold, optimise and emit everything it calls once more
-hot_inline = kernel(_nrt=False, inline="always")
+# `hot_inline` (sim/jit.py) is compiled into its one caller (numba's IR inlining): no compiled
+# function of its own, whose library would hold, optimise and emit everything it calls once more.
 
 
 class Work(NamedTuple):

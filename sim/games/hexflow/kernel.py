@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from sim.jit import entry, fused, kernel
+from sim.jit import entry, hot, hot_fused, hot_inline, kernel  # noqa: F401  (K.hot ...: race.py, tri_engine.py ...)
 from sim.rng import below, shuffle
 
 from .layout import H_ADJ, H_EMASK, H_FPOS, H_FRONT, H_NEED, H_TOWNER, H_TROT, H_TTYPE, NFRONT
@@ -52,10 +52,8 @@ SET_W = 62
 # to forty arrays, and with reference counting every call adds and drops a reference to each of
 # them (two atomic operations per array), which cost more than the rules (Race on the engine ran
 # at 0.28x the games/s of a chunk kernel holding every array as a local). Battle and Tri-Board
-# call some of them too, which changes nothing there but the counting.
-hot = kernel(_nrt=False)
-hot_inline = kernel(_nrt=False, inline="always")
-hot_fused = fused  # large bodies inlined by LLVM (sim/jit.py, "Two ways to inline")
+# call some of them too, which changes nothing there but the counting. (`hot`, `hot_inline`,
+# `hot_fused`: sim/jit.py.)
 
 # cfg indices
 C_HAND, C_BLOCK_CONNECTED, C_BLOCKED_LOSES, C_STALEMATE, C_NO_MOVE, C_FIRST, C_MAX_TURNS, \
