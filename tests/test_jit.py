@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim import jit
 from sim.jit import TWIN_SUFFIX, Kernel, compile_for, entry, kernel
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,6 +110,47 @@ def test_compile_for_compiles_the_kernel_not_its_twin():
     compile_for(f, np.arange(4), np.int64(1))
     assert len(f.signatures) == 1 and f._twin is None
 
+
+
+def test_every_compile_runs_in_the_roomy_frame():
+    """An entry, the kernels its typing compiles, a twin and compile_for all compile beneath one
+    frame of `_roomy` (whose reserve gives the compiler's frames one chunk), never two nested."""
+    from numba.core import event
+
+    seen = []
+
+    class Listener(event.Listener):
+        def on_start(self, ev):
+            if ev.kind == "numba:compile":
+                frame, depth = sys._getframe(), 0
+                while frame is not None:
+                    depth += frame.f_code is jit._roomy.__code__
+                    frame = frame.f_back
+                seen.append((ev.data["dispatcher"].py_func.__qualname__.split(".")[-1], depth))
+
+        def on_end(self, ev):
+            pass
+
+    @kernel
+    def inner(x):
+        return x - 1
+
+    @kernel
+    def other(x):
+        return x * 5
+
+    @entry
+    def outer(x):
+        return inner(x) * 2
+
+    assert jit._roomy.__code__.co_stacksize >= 300_000
+    with event.install_listener("numba:compile", Listener()):
+        assert outer(np.int64(4)) == 6
+        assert inner(np.int64(4)) == 3  # the twin
+        compile_for(other, np.int64(1))
+    assert sorted(name for name, _ in seen) == sorted(["outer", "inner", "inner" + TWIN_SUFFIX, "other"])
+    assert all(depth == 1 for _, depth in seen), seen
+    assert not getattr(jit._inside, "active", False)
 
 
 LAYERS = """
