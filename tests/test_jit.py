@@ -153,6 +153,28 @@ def test_every_compile_runs_in_the_roomy_frame():
     assert not getattr(jit._inside, "active", False)
 
 
+def test_compile_flags_compare_as_numba_compares_them():
+    """The fast equality of compile flags agrees with numba's definition (every option's value,
+    the unset ones at their defaults) on flags set at random, some to their defaults explicitly;
+    the hash is numba's (that of the sorted option names)."""
+    from numba.core.compiler import Flags
+
+    assert jit.FAST_FLAGS
+    names = sorted(n for n, opt in Flags.options.items() if opt.type is bool)
+    rng = np.random.default_rng(7)
+    outcomes = set()
+    for _ in range(400):
+        a, b = Flags(), Flags()
+        for f in (a, b):
+            for name in rng.choice(names, size=int(rng.integers(0, 4)), replace=False):
+                setattr(f, name, bool(rng.integers(0, 2)) if rng.random() < 0.5 else Flags.options[name].default)
+        same = a.values() == b.values()
+        assert (a == b) is same and (b == a) is same
+        assert hash(a) == hash(b) == hash(tuple(sorted(a.values())))
+        outcomes.add((same, a._values == b._values))
+    assert outcomes == {(True, True), (True, False), (False, False)}  # every path taken
+
+
 LAYERS = """
 import numpy as np
 from sim.jit import entry, kernel, library_sizes
