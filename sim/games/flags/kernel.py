@@ -474,7 +474,7 @@ def legal_moves(t, pos, out):
 # The phase functions below are compiled functions of their own, not inline: inlined, apply's
 # body (each phase, _end_turn and _draw_up more than once) took numba 10 s to type and lower, once
 # for every set of caller flags (the drivers, the search); as functions, greedy and random games/s
-# stayed within the spread of alternated rounds (about 3% lower on average, docs/rules/flags.md).
+# stayed within the spread of alternated rounds (about 3% lower on average, docs/engine/flags.md).
 @hot_inline
 def apply(t, pos, move, rng):
     st = pos.st
