@@ -254,7 +254,7 @@ class FlagsGame(engine.EngineGame, Game):
         from sim.games.flags.report import metrics
         return metrics(df, rules, self.end_reasons)
 
-    warm_parts = (("all", 51.0),)
+    warm_parts = (("all", 46.0),)
 
     def warm(self, part: str = "all") -> None:
         """Compile the chunk and traced drivers of both bot families (sim/engine.py: without and

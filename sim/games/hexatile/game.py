@@ -443,7 +443,7 @@ class Hexatile(engine.EngineGame, Game):
 
         return metrics(self, df, rules)
 
-    warm_parts = (("all", 44.0),)
+    warm_parts = (("all", 37.0),)
 
     def warm(self, part: str = "all") -> None:
         """Compile the engine's drivers: random vs greedy, greedy vs greedy under the pie rule (the
