@@ -173,6 +173,9 @@ def test_compile_flags_compare_as_numba_compares_them():
         assert hash(a) == hash(b) == hash(tuple(sorted(a.values())))
         outcomes.add((same, a._values == b._values))
     assert outcomes == {(True, True), (True, False), (False, False)}  # every path taken
+    a, b = Flags(), Flags()
+    a._values["not_an_option"] = 1  # as a copy from a config of another class could leave
+    assert (a == b) is (a.values() == b.values()) is True
 
 
 LAYERS = """
