@@ -53,11 +53,8 @@ from sim.games.flags.kernel import (
     REINF,
     REINF_V,
     WINNER,
-    hot,
-    hot_fused,
-    hot_inline,
 )
-from sim.jit import entry, kernel
+from sim.jit import entry, hot, hot_fused, hot_inline, kernel
 
 BOT_GREEDY = 1
 GREEDY_DEFAULTS = (1.0, 0.25, 8.0)  # aggression, defence, territory (game.py's schema)

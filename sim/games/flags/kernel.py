@@ -45,7 +45,7 @@ from typing import NamedTuple
 import numpy as np
 
 from sim import engine
-from sim.jit import hot, hot_fused, hot_inline, kernel  # noqa: F401  (K.hot ...: bots.py)
+from sim.jit import hot, hot_inline, kernel
 from sim.rng import below, shuffle
 
 # The functions run at every decision (to_move, legal_moves, apply, bots.bot_move and all they

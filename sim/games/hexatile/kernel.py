@@ -54,10 +54,8 @@ from sim.games.hexatile.state import (
     Position,
     Scratch,
     Tables,
-    hot,
-    hot_inline,
 )
-from sim.jit import kernel
+from sim.jit import hot, hot_inline, kernel
 from sim.rng import below
 
 

@@ -28,11 +28,8 @@ from sim.games.hexatile.state import (
     Position,
     RopeWork,
     ScoreWork,
-    hot,
-    hot_fused,
-    hot_inline,
 )
-from sim.jit import kernel
+from sim.jit import hot, hot_fused, hot_inline, kernel
 from sim.rng import below
 
 

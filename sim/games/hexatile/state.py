@@ -35,7 +35,6 @@ import numpy as np
 
 from sim.games.hexatile import templates as TP
 from sim.games.hexatile.geometry import geometry
-from sim.jit import hot, hot_fused, hot_inline  # noqa: F401  (S.hot ...: the other modules)
 
 STANDARD_RADIUS = 2
 SPACING = ("last", "all", "none", "adjacent_only")

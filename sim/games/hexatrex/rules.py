@@ -58,10 +58,8 @@ from sim.games.hexatrex.state import (
     Position,
     Scratch,
     Tables,
-    hot,
-    hot_inline,
 )
-from sim.jit import entry, kernel
+from sim.jit import entry, hot, hot_inline, kernel
 from sim.rng import below, new_state, shuffle
 
 

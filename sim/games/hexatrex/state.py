@@ -37,7 +37,6 @@ import numpy as np
 from sim.games.hexatrex.finder import Geo, find_cfg, geo_of, workspace
 from sim.games.hexatrex.join import MAX_SIDE, REACH_COLS, new_scratch, new_store
 from sim.games.hexatrex.tiles import Board, pile
-from sim.jit import hot, hot_inline  # noqa: F401  (S.hot ...: the other modules)
 
 BOT_RANDOM, BOT_GREEDY = 0, 1
 FIRST_DRAW, FIRST_A, FIRST_ROTATE = 0, 1, 2

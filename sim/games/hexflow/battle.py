@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from sim.jit import kernel
+from sim.jit import hot, hot_fused, hot_inline, kernel
 from sim.rng import below
 
 from .board import board_of, multiplier
@@ -40,9 +40,6 @@ from .kernel import (
     _seed01,
     _six,
     _start01,
-    hot,
-    hot_fused,
-    hot_inline,
 )
 from .position import TileLines
 from .report import proportion_rows

@@ -39,7 +39,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from sim import engine
-from sim.jit import kernel
+from sim.jit import hot, hot_fused, hot_inline, kernel
 
 from . import battle as BT
 from . import kernel as K
@@ -166,13 +166,13 @@ tables = engine.per_rules(build_tables)
 
 
 # ---- moves ----------------------------------------------------------------------------------
-@K.hot_inline
+@hot_inline
 def encode(t, kind, h, tile, r):
     """kind: battle.K_PLACE or K_DISPLACE."""
     return (((1 if kind == BT.K_DISPLACE else 0) * t.nh + h) * t.n_types + tile) * 6 + r
 
 
-@K.hot_inline
+@hot_inline
 def decode(t, move):
     """(kind, hex, tile type, rotation) of a move code other than the pass."""
     x = move // (t.n_types * 6)
@@ -180,7 +180,7 @@ def decode(t, move):
 
 
 # ---- the rule functions ---------------------------------------------------------------------
-@K.hot_inline
+@hot_inline
 def _empty_hex(pos, h):
     """Hex h's rows of an empty board (no tile, no tile next to it, off the frontier): the one
     reset of a hex, for a new position and for clearing a finished game in place."""
@@ -195,7 +195,7 @@ def _empty_hex(pos, h):
     pos.nets[N_NETM, h * 2 + 1] = 0
 
 
-@K.hot_inline
+@hot_inline
 def _new_counters(t, pos):
     """The counters of a game before its set-up: st (no winner, no end, no link tables kept), and
     per seat bagn, placed_any and captures 0, tokens battle_tokens."""
@@ -226,7 +226,7 @@ def _blank_position(t):
     return pos
 
 
-@K.hot
+@hot
 def _clear(t, pos):
     """Empty the board of a finished game in place for the next game of a chunk (`reset`): the
     hexes it filled and their neighbours (need, the frontier, nown), the counters. Hexes never
@@ -255,19 +255,19 @@ def new_position(t, rng):
     return pos
 
 
-@K.hot
+@hot
 def _set_up(t, pos, rng):
     """A game's set-up on an empty board (_blank_position, or _clear), in the order of the first
     chunk kernel (so the same games): coin flip, dots, then each seat's bag and hand."""
     race.set_up_two(t, pos, rng, pos.work[W_STACK, :t.free_hexes.shape[0]])
 
 
-@K.hot
+@hot
 def to_move(t, pos):
     return -1 if pos.st[REASON] >= 0 else pos.st[CUR]
 
 
-@K.hot_inline
+@hot_inline
 def _board(pos):
     """The position's rows as battle.py's helpers read the board (battle.Board)."""
     hx = pos.hx
@@ -275,20 +275,20 @@ def _board(pos):
                     hx[H_NOWN:H_NOWN + 2], hx[H_FPOS], hx[H_FRONT], hx[H_MULT])
 
 
-@K.hot_inline
+@hot_inline
 def _moves(pos):
     """The work rows battle.py's move generators write (battle.Moves: hand pairs, the move list)."""
     w = pos.work
     return BT.Moves(w[W_PT], w[W_PR], w[W_MK], w[W_MH], w[W_MT], w[W_MR])
 
 
-@K.hot_inline
+@hot_inline
 def _gen(t, pos, p, mv):
     """battle._gen_moves for seat p on the position (every legal move, in its order, into mv)."""
     return BT._gen_moves(t.br, _board(pos), p, pos.sq[Q_TOKENS], pos.sq[Q_PLACED], pos.hand, mv)
 
 
-@K.hot
+@hot
 def legal_moves(t, pos, out):
     """Every legal move of the seat to move in battle._gen_moves' order; the pass alone if none."""
     if pos.st[REASON] >= 0:
@@ -300,13 +300,13 @@ def legal_moves(t, pos, out):
     return K._or_pass(out, k, t.pass_move)
 
 
-@K.hot_inline
+@hot_inline
 def _pass(t, pos, cur):
     """A seat with no legal move (race.pass_turn), ended by the stalemate score."""
     race.pass_turn(t, pos, cur, BT.E_STALEMATE)
 
 
-@K.hot
+@hot
 def _relink_all(t, pos):
     """The seats' link tables from the board (the empty board's, then battle._relink for every
     tile): what keeping them move by move gives, since _relink rewrites every entry a changed hex
@@ -321,7 +321,7 @@ def _relink_all(t, pos):
     pos.st[LNK_ON] = 1
 
 
-@K.hot
+@hot
 def apply(t, pos, move, rng):
     """One decision of the seat to move; Battle draws nothing here."""
     cur = pos.st[CUR]
@@ -369,7 +369,7 @@ def apply(t, pos, move, rng):
             pos.st[TBLOCK_A + q] = 1
 
 
-@K.hot
+@hot
 def stalemate_score(t, pos, q):
     """(score, L) of seat q: battle._path_score or _chain_score (battle_stalemate_length)."""
     w = pos.work
@@ -382,7 +382,7 @@ def stalemate_score(t, pos, q):
     return sc, lout[0]
 
 
-@K.hot
+@hot
 def result(t, pos, capped, res):
     """The result row: the winner and end reason, the stalemate scores, the tallies."""
     winner, reason = K._result_start(res, pos.st[WINNER], pos.st[REASON], capped)
@@ -462,7 +462,7 @@ def new_scratch(t):
     return BT.new_scratch(t.nh)
 
 
-@K.hot_inline
+@hot_inline
 def _greedy(t, pos, seat, par, s, rng):
     """battle._gen_moves then battle._greedy_pick (par: block_weight, defense, token_cost,
     stalemate_weight); the pass without a legal move."""
@@ -476,7 +476,7 @@ def _greedy(t, pos, seat, par, s, rng):
     return encode(t, mv.mk[i], mv.mh[i], mv.mt[i], mv.mr[i])
 
 
-@K.hot_inline
+@hot_inline
 def _random(t, pos, seat, s, rng):
     """battle._random_pick: uniform over the legal moves; the pass without one."""
     mv = _moves(pos)
@@ -488,7 +488,7 @@ def _random(t, pos, seat, s, rng):
 
 # inline into the engine's bot_move forwarder (and the rollout): one compiled copy of the bots
 # fewer (race.py's bot_move says why)
-@K.hot_fused
+@hot_fused
 def bot_move(t, pos, seat, code, par, scratch, rng):
     """battle.py's random and greedy bots on the position's arrays."""
     if code == K.BOT_GREEDY:
@@ -499,10 +499,10 @@ def bot_move(t, pos, seat, code, par, scratch, rng):
 # ---- a game of one bot, and the next game in place ----------------------------------------------
 # the rule functions as compiled inside the loop (no call per decision: a call hands the tables'
 # and the position's arrays on, which is most of a random decision's cost)
-_apply = K.hot_inline(apply.py_func)
+_apply = hot_inline(apply.py_func)
 
 
-@K.hot
+@hot
 def rollout(t, pos, code, par, s, rng, cap):
     """Bot `code` for every seat from pos, at most cap decisions; True if the game ended
     (sim.interface: the search's rollouts, and the chunk driver's games of one bot). The random
@@ -521,7 +521,7 @@ def rollout(t, pos, code, par, s, rng, cap):
     return True
 
 
-@K.hot
+@hot
 def reset(t, pos, rng, game_index):
     """As race.reset, on this mode's position."""
     _clear(t, pos)

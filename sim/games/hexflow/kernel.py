@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from sim.jit import entry, hot, hot_fused, hot_inline, kernel  # noqa: F401  (K.hot ...: race.py, tri_engine.py ...)
+from sim.jit import entry, hot, hot_inline, kernel
 from sim.rng import below, shuffle
 
 from .layout import H_ADJ, H_EMASK, H_FPOS, H_FRONT, H_NEED, H_TOWNER, H_TROT, H_TTYPE, NFRONT

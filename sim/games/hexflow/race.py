@@ -33,7 +33,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from sim import engine
-from sim.jit import entry, kernel
+from sim.jit import entry, hot, hot_fused, hot_inline, kernel
 from sim.rng import below, shuffle
 
 from . import kernel as K
@@ -212,12 +212,12 @@ def _empty_witnesses(t):
 
 
 # ---- moves ----------------------------------------------------------------------------------
-@K.hot_inline
+@hot_inline
 def encode(t, h, tile, r):
     return (h * t.n_types + tile) * 6 + r
 
 
-@K.hot_inline
+@hot_inline
 def decode(t, move):
     """(hex, tile type, rotation) of a placement code."""
     return move // (t.n_types * 6), (move // 6) % t.n_types, move % 6
@@ -260,7 +260,7 @@ def new_position(t, rng):
     return pos
 
 
-@K.hot
+@hot
 def _set_up(t, pos, rng):
     """A game's set-up on an empty board (_blank_position, or _clear): coin flip, dots, then each
     seat's bag and hand, in the order of the first chunk kernel (so the same games)."""
@@ -268,7 +268,7 @@ def _set_up(t, pos, rng):
     set_up_two(t, pos, rng, pos.work[W_STACK, :t.free_hexes.shape[0]])
 
 
-@K.hot_inline
+@hot_inline
 def set_up_two(t, pos, rng, shuf):
     """The set-up of the two-seat modes (Race's _set_up and battle_engine._set_up), in this order:
     the first seat (coin flip, or t.first's fixed seat), the dots (random ones shuffled in the
@@ -286,7 +286,7 @@ def set_up_two(t, pos, rng, shuf):
         _deal(rng, q, t, pos)
 
 
-@K.hot_inline
+@hot_inline
 def empty_hex(hx, h):
     """Hex h's rows of an empty board (no tile, no adjacency, off the frontier): the one reset
     of a hex, for Race's and Tri-Board's in-place board clearing."""
@@ -299,7 +299,7 @@ def empty_hex(hx, h):
     hx[H_FPOS, h] = -1
 
 
-@K.hot
+@hot
 def _clear(t, pos):
     """Empty the board of a finished game in place for the next game of a chunk (`reset`): the
     hexes it filled and their neighbours, each seat's witness way back to the empty board's
@@ -342,7 +342,7 @@ def _clear(t, pos):
     pos.st[PATH_OWNER] = -1
 
 
-@K.hot
+@hot
 def _deal(rng, q, t, pos):
     """kernel._deal for seat q's own tile set and hand size: the set shuffled into the bag
     (bag[q, :nbag[q]]), the opening hand drawn from its top, hand slots beyond the seat's hand
@@ -363,12 +363,12 @@ def _deal(rng, q, t, pos):
             pos.hand[q, k] = -1
 
 
-@K.hot
+@hot
 def to_move(t, pos):
     return -1 if pos.st[REASON] >= 0 else pos.st[CUR]
 
 
-@K.hot_inline
+@hot_inline
 def _reading_allows(t, p, h, em, first):
     """The two Race readings beyond kernel._fits: with opponent_corners = "reserved" no tile on
     the opponent's corners, with first_tile = "onto_board" a first tile only with a line end
@@ -381,7 +381,7 @@ def _reading_allows(t, p, h, em, first):
     return ok
 
 
-@K.hot
+@hot
 def legal_moves(t, pos, out):
     """Every distinct legal (hex, type, rotation) of the seat to move; the pass alone if none."""
     if pos.st[REASON] >= 0:
@@ -412,7 +412,7 @@ def legal_moves(t, pos, out):
     return K._or_pass(out, k, t.pass_move)
 
 
-@K.hot_inline
+@hot_inline
 def pass_turn(t, pos, cur, stalemate):
     """The pass rule of the two-seat modes (Race, and Battle's battle_engine._pass): a seat
     holding tiles loses under no_move = "lose"; otherwise the pass is counted and the second in a
@@ -427,13 +427,13 @@ def pass_turn(t, pos, cur, stalemate):
         pos.st[REASON] = stalemate
 
 
-@K.hot_inline
+@hot_inline
 def _pass(t, pos, cur):
     """A pass (pass_turn), ended by the closest-network stalemate rule or a draw."""
     pass_turn(t, pos, cur, K.E_ST_CLOSEST if t.stalemate_closest else K.E_ST_DRAW)
 
 
-@K.hot_inline
+@hot_inline
 def _judge_blocked(t, pos, cur, h, tile):
     """The blocking rule after a placement on h: a seat whose witness way the tile breaks has its
     way searched again; a seat with none is cut off (ends the game by block_win_trigger)."""
@@ -465,7 +465,7 @@ def _judge_blocked(t, pos, cur, h, tile):
             pos.st[REASON] = K.E_SELF_BLOCKED
 
 
-@K.hot
+@hot
 def _way(t, pos, q):
     """Can a line still run from seat q's first corner to its second (through empty hexes and
     placed lines that fit)? Depth-first with the neighbour order precomputed (t.order,
@@ -518,7 +518,7 @@ def _way(t, pos, q):
     return found
 
 
-@K.hot
+@hot
 def _new_witness(t, pos, q):
     """Search seat q's witness way anew (_way) and store it: wreq[q, h] = the sides by which it
     enters and leaves empty hex h (one side on a corner, 0 = not on it); wpath[q, :wlen[q]] lists
@@ -535,7 +535,7 @@ def _new_witness(t, pos, q):
     return v >= 0
 
 
-@K.hot
+@hot
 def apply(t, pos, move, rng):
     """One decision of the seat to move; Race draws nothing here (a hand refills from the top
     of the seat's shuffled bag)."""
@@ -574,7 +574,7 @@ def apply(t, pos, move, rng):
         _judge_blocked(t, pos, cur, h, tile)
 
 
-@K.hot
+@hot
 def path_nodes(t, pos, nodes):
     """The scored path of the winner's joined corners: (score, hexes, n) with the path's network
     nodes in nodes[:n] (kernel._best_path, its search stacks in the work rows pn and ps);
@@ -590,7 +590,7 @@ def path_nodes(t, pos, nodes):
                         pn[nn + 1:2 * nn + 2], ps[:nn], ps[nn:nn + nh], nodes)
 
 
-@K.hot
+@hot
 def _reach_winner(t, pos, reach):
     """The winner of a finished game as `result` declares it (-1: a draw): the seat that ended it,
     or under the stalemate rule (and both players cut off, with stalemate_rule = "closest") the
@@ -608,7 +608,7 @@ def _reach_winner(t, pos, reach):
     return winner
 
 
-@K.hot
+@hot
 def winner(t, pos, res):
     """`result`'s winner alone, for the search's playouts (res unused): the seat that ended the
     game, the reaches worked out only where the stalemate rule compares them."""
@@ -618,7 +618,7 @@ def winner(t, pos, res):
     return pos.st[WINNER]
 
 
-@K.hot
+@hot
 def result(t, pos, capped, res):
     """The resolution and score: the stalemate reach, the scored path, the tallies."""
     winner, reason = K._result_start(res, pos.st[WINNER], pos.st[REASON], capped)
@@ -722,7 +722,7 @@ def evaluate(t, pos, seat):
     return _measure(t, pos, seat, t.eval_block_weight)
 
 
-@K.hot
+@hot
 def _measure(t, pos, seat, w_block):
     """w_block x the opponent's completion cost - the seat's own, each capped at COST_CAP (a game
     in progress; the hex sets and the search's costs in the work rows stack and pn)."""
@@ -750,7 +750,7 @@ def new_scratch(t):
     return Scratch(bots, _blank_position(t), _blank_position(t))
 
 
-@K.hot
+@hot
 def _frontier(t, pos, seat, s):
     """The hexes `seat` may try after its first tile: the frontier itself, or with
     opponent_corners = "reserved" a copy of it in scratch without the opponent's corners (the
@@ -766,7 +766,7 @@ def _frontier(t, pos, seat, s):
     return s.front, n
 
 
-@K.hot
+@hot
 def _uniform_legal(t, pos, s, rng):
     """A legal move drawn uniformly from legal_moves (one draw): the bots' first tile under
     first_tile = "onto_board", which kernel's bots do not know. Through the engine's legal_moves,
@@ -843,7 +843,7 @@ class HexCosts(NamedTuple):
     dang_h: np.bool_
 
 
-@K.hot
+@hot
 def _greedy_move(t, pos, s, front, nfront, p, rng, w_block, defense):
     """Plays to win: cheapest completion (empty hexes still to fill) for both players, from both
     of each player's corners (4 distance maps per turn); a candidate is scored by how it changes
@@ -869,7 +869,7 @@ def _greedy_move(t, pos, s, front, nfront, p, rng, w_block, defense):
     return nbest > 0
 
 
-@K.hot
+@hot
 def _greedy_turn(t, pos, p, npairs, w, w_block, defense):
     """A turn's maps (w.maps: from p's corners, then the opponent's), the hexes on every cheapest
     way of each seat (w.crit), the open line ends of p's corner networks (w.need_c) and p's cut
@@ -903,7 +903,7 @@ def _greedy_turn(t, pos, p, npairs, w, w_block, defense):
                       n_cut_front > 0 or open0 == 1 or open1 == 1, w_block, defense)
 
 
-@K.hot_inline
+@hot_inline
 def _cut_hexes(t, pos, p, Dm, g, sd, crit, gx):
     """gx[0, h]: p's cost avoiding h; gx[1, h] = 1: h is a cut (every way of p passes it).
     Only hexes a move can bring into reach are searched: the frontier and next to it. Returns
@@ -934,7 +934,7 @@ def _cut_hexes(t, pos, p, Dm, g, sd, crit, gx):
     return n_cut_front
 
 
-@K.hot_fused
+@hot_fused
 def _greedy_hex(t, pos, s, g, h, rng, best, nbest):
     """Score every legal hand pair on candidate hex h and keep the best in s.mv (best, nbest: the
     best score so far and how many moves share it; returned updated)."""
@@ -985,7 +985,7 @@ def _greedy_hex(t, pos, s, g, h, rng, best, nbest):
     return best, nbest
 
 
-@K.hot_inline
+@hot_inline
 def _keep_any(t, pos, s, g, h, legal, rng, best, nbest):
     """The legal moves on h (bits of `legal`) all score the same: 0, or -defense if p is in
     danger or a tile on h opens one of p's cut hexes to the opponent. Kept as one draw among all
@@ -1027,7 +1027,7 @@ def _keep_any(t, pos, s, g, h, legal, rng, best, nbest):
     return best, nbest
 
 
-@K.hot_inline
+@hot_inline
 def _pair_costs(t, pos, s, g, x, tile, r, cut_m, cut_o):
     """Each player's cheapest way through tile (tile, r) on h, from the maps' arrivals (s.arr);
     where h is a cut of a player's ways the maps may route through h itself, so the cost through
@@ -1061,7 +1061,7 @@ def _pair_costs(t, pos, s, g, x, tile, r, cut_m, cut_o):
     return th_m, th_o, cut_m, cut_o
 
 
-@K.hot_inline
+@hot_inline
 def _pair_score(t, pos, s, g, x, tile, r, th_m, th_o):
     """Greedy's score of a move on x.h from both players' costs after it (th_*: through the
     tile, x.ex_*: around h): a win 1e12, completing the opponent's path -1e12, cutting itself off -1e10 (-1e9
@@ -1084,7 +1084,7 @@ def _pair_score(t, pos, s, g, x, tile, r, th_m, th_o):
     return sc
 
 
-@K.hot_inline
+@hot_inline
 def _corner_danger(t, pos, s, g, h, tile, r):
     """Whether tile (tile, r) on h leaves one of p's corner networks a single open line end (an
     opponent's Block there would seal it): the first tile on an empty own corner by its own open
@@ -1124,7 +1124,7 @@ def _corner_danger(t, pos, s, g, h, tile, r):
     return False
 
 
-@K.hot_inline
+@hot_inline
 def _keep_best(s, rng, sc, best, nbest, h, tile, r):
     """Keep move (h, tile, r) in s.mv if it scores best so far; ties at random (one draw each)."""
     keep, best, nbest = K._running_best(rng, sc, best, nbest)
@@ -1135,7 +1135,7 @@ def _keep_best(s, rng, sc, best, nbest, h, tile, r):
     return best, nbest
 
 
-@K.hot
+@hot
 def _through_cut(t, pos, w, h, tile, r, c1, c2, mapped, a1, a2):
     """Exact cost c1 -> c2 through tile (tile, r) on cut hex h: from a1, a2 (arrivals over the
     board's hex sets g, filled here unless `mapped`) for a one-line tile. An X-Cross, whose two
@@ -1182,7 +1182,7 @@ def _through_cut(t, pos, w, h, tile, r, c1, c2, mapped, a1, a2):
     return c
 
 
-@K.hot_inline
+@hot_inline
 def _greedy(t, pos, seat, par, s, rng):
     """`_greedy_move` (par: block_weight, defense): its move code, the pass if it finds no legal
     placement. Under first_tile = "onto_board" a first tile greedy
@@ -1198,14 +1198,14 @@ def _greedy(t, pos, seat, par, s, rng):
 
 
 # ---- lookahead: greedy that never hands the opponent an immediate win -----------------------
-@K.hot_inline
+@hot_inline
 def _copy_rows(a, b):
     for i in range(a.shape[0]):
         for j in range(a.shape[1]):
             b[i, j] = a[i, j]
 
 
-@K.hot
+@hot
 def _copy_into(a, b):
     """b := a, every array but the shared work rows (a position copy that allocates nothing)."""
     _copy_rows(a.hx, b.hx)
@@ -1221,7 +1221,7 @@ def _copy_into(a, b):
         b.st[i] = a.st[i]
 
 
-@K.hot
+@hot
 def _holds(t, pos, q, tile, own):
     """May seat q place `tile` now, as the bot sees it: in its hand (own), or else among q's tiles
     not on the board (the opponent's hand and bag are hidden, their contents together are public)."""
@@ -1233,7 +1233,7 @@ def _holds(t, pos, q, tile, own):
     return t.tile_count[q, tile] > pos.st[ST_TILES + q * t.n_types + tile]
 
 
-@K.hot
+@hot
 def _winning_move(t, pos, q, own, x, rng):
     """A placement with which q, to move, ends the game as its winner (`_reach_winner`), or -1.
     Tried only where one can: on a hex that finishes q's way when q's completion cost is one hex,
@@ -1278,7 +1278,7 @@ def _winning_move(t, pos, q, own, x, rng):
     return -1
 
 
-@K.hot
+@hot
 def _safe(t, pos, seat, m, x, rng):
     """After move m (played on x.p1), the opponent has no winning reply (a game m ends is safe
     unless the opponent wins it)."""
@@ -1289,7 +1289,7 @@ def _safe(t, pos, seat, m, x, rng):
     return _winning_move(t, x.p1, 1 - seat, np.bool_(False), x, rng) < 0
 
 
-@K.hot
+@hot
 def _lookahead(t, pos, seat, par, x, rng):
     """An immediate win if it has one; else greedy's move if the opponent has no winning reply
     to it; else, of the legal moves in decreasing order of greedy's measure of the position after
@@ -1324,7 +1324,7 @@ def _lookahead(t, pos, seat, par, x, rng):
     return mg
 
 
-@K.hot
+@hot
 def _random_move(t, pos, s, p, front, nfront, rng):
     """The random bot's move for seat p into s.mv (hex, type, rotation), uniform over legal
     (hex, type, rotation) with the hexes front[:nfront] after p's first tile: rejection
@@ -1406,7 +1406,7 @@ def _random_move(t, pos, s, p, front, nfront, rng):
     return found
 
 
-@K.hot_inline
+@hot_inline
 def _random_bot(t, pos, seat, s, rng):
     """The random bot: kernel._random_move on the position's arrays (the bots' first tile under
     first_tile = "onto_board" uniform over legal_moves); the pass if it finds no legal placement."""
@@ -1424,7 +1424,7 @@ def _random_bot(t, pos, seat, s, rng):
 # calls linked in and optimises and emits all of that again, so each layer between the driver
 # and _greedy_move was a second copy of the greedy bot to compile (a first greedy run: 126,000
 # LLVM instructions optimised before, 110,000 after).
-@K.hot_inline
+@hot_inline
 def bot_move(t, pos, seat, code, par, scratch, rng):
     """The random and greedy bots on the position's arrays; a bot that finds no legal placement
     passes. Lookahead is `costly_move`'s (the engine's drivers never ask this function for it)."""
@@ -1434,7 +1434,7 @@ def bot_move(t, pos, seat, code, par, scratch, rng):
     return _random_bot(t, pos, seat, s, rng)
 
 
-@K.hot
+@hot
 def costly_move(t, pos, seat, code, par, scratch, rng):
     """Lookahead, the engine's costly bot of Race (sim.interface `implement`'s costly_bots): its
     code (`_lookahead`, `_winning_move`, `_safe` and a second apply and legal_moves for its
@@ -1447,10 +1447,10 @@ def costly_move(t, pos, seat, code, par, scratch, rng):
 # decision pays for. `rollout` (random-vs-random games and the search's rollouts) plays on it.
 # Inlining the whole of bot_move instead (its greedy branch, and lookahead then, never taken in a
 # random game) made the old chunk loop of random games 2% slower and its compile twice as long.
-_apply = K.hot_inline(apply.py_func)
+_apply = hot_inline(apply.py_func)
 
 
-@K.hot
+@hot
 def rollout(t, pos, code, par, s, rng, cap):
     """Bot `code` for every seat from pos, at most cap decisions; True if the game ended
     (sim.interface: the search's rollouts, and the chunk driver's games of one bot). The random
@@ -1470,7 +1470,7 @@ def rollout(t, pos, code, par, s, rng, cap):
     return True
 
 
-@K.hot
+@hot
 def reset(t, pos, rng, game_index):
     """The chunk driver's next game on a finished game's position (sim.interface): the board
     emptied in place (`_clear`) and set up as new_position does, from the same draws."""

@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from sim import engine
-from sim.jit import entry, kernel
+from sim.jit import entry, hot, hot_inline, kernel
 from sim.rng import below
 
 from . import kernel as K
@@ -289,7 +289,7 @@ tables = engine.per_rules(build_tables)
 
 
 # ---- rule helpers ----------------------------------------------------------------------------
-@K.hot
+@hot
 def _centre_mask(c, centres, ttype, netm, par):
     """Bit k set when the lines on corner hex c reach centre hex centres[k]."""
     out = 0
@@ -312,7 +312,7 @@ def _centre_mask(c, centres, ttype, netm, par):
     return out
 
 
-@K.hot
+@hot
 def _legal(p, h, t, r, placed_any, corners, corner_owner, ttype, adj, need, emask_t,
            block_connected):
     if ttype[h] >= 0:
@@ -331,7 +331,7 @@ def _legal(p, h, t, r, placed_any, corners, corner_owner, ttype, adj, need, emas
     return (emask_t[t, r] & need[h]) != 0
 
 
-@K.hot
+@hot
 def _options(p, hand, n_orient, rot_of, wild_block, ot, od, orr):
     """Distinct (hand tile, declared type, rotation) seat p could play; returns how many."""
     n = 0
@@ -355,7 +355,7 @@ def _options(p, hand, n_orient, rot_of, wild_block, ot, od, orr):
     return n
 
 
-@K.hot
+@hot
 def _relink(h, nbr, ttype, emask, netid, netm, lnk):
     """Keep lnk[u * 6 + s] = _link(u, s) for every node after a tile landed on hex h: the tile's
     networks, and the nodes of its neighbours that stepped onto the empty hex h
@@ -363,7 +363,7 @@ def _relink(h, nbr, ttype, emask, netid, netm, lnk):
     K._relink_hex(h, K.NO_HEX, K.NO_TZ, K.NO_OWNER, nbr, ttype, emask, netid, netm, lnk)
 
 
-@K.hot
+@hot
 def _dist_map(src, nsrc, lnk, ttype, netm, d, dq):
     """0-1 BFS from the hexes src[:nsrc] (empty: cost 1, placed: each network cost 0) over the
     potential graph; d[node] = empty hexes to fill on the cheapest way, the node's own included.
@@ -437,7 +437,7 @@ def _reach_goal(c, is_centre, dcen, nbr, ttype, emask, netid, netm, seen, stamp,
     return False
 
 
-@K.hot
+@hot
 def _standing(q, c, centres, dist, points, dots, ttype, towner, netm, par):
     """Draw-list measures of seat q (corner c): hexes from its corner lines to the nearest
     centre hex (INF without a corner tile), tile points (points[placer, type]) and dot hexes of
@@ -469,7 +469,7 @@ def _standing(q, c, centres, dist, points, dots, ttype, towner, netm, par):
     return best, pts, nd
 
 
-@K.hot
+@hot
 def _fits(p, h, nopt, nblk, corner_owner, need, emask_t, od, orr, fit):
     """How many of the turn's options seat p may place on frontier hex h (empty, next to a
     tile): every Block option (nblk, 0 when Blocks must connect) plus the others whose line
@@ -488,7 +488,7 @@ def _fits(p, h, nopt, nblk, corner_owner, need, emask_t, od, orr, fit):
     return fit[x] + nblk
 
 
-@K.hot_inline
+@hot_inline
 def _nth_legal(t, pos, s, p, h, i, nopt):
     """s.mv = (h, tile, declared type, rotation) of the i-th legal option on hex h (0-based, in
     option order); False if h has i or fewer. The random bot's fallback after failed draws."""
@@ -506,7 +506,7 @@ def _nth_legal(t, pos, s, p, h, i, nopt):
     return False
 
 
-@K.hot_inline
+@hot_inline
 def _random_move(t, pos, s, p, rng):
     """Uniform over legal (hex, hand tile, declared type, rotation), into s.mv: rejection
     sampling over (frontier hex, option) pairs, then, when 24 tries fail, the i-th of all legal
@@ -543,7 +543,7 @@ def _random_move(t, pos, s, p, rng):
     return _random_fallback(t, pos, s, p, rng, nopt)
 
 
-@K.hot
+@hot
 def _random_fallback(t, pos, s, p, rng, nopt):
     """The random bot after 24 failed draws: the i-th legal pair, i uniform over all of them."""
     hx = pos.hx
@@ -571,7 +571,7 @@ def _random_fallback(t, pos, s, p, rng, nopt):
     return False
 
 
-@K.hot
+@hot
 def _ends_after(t, pos, p, h, d, r, first, end, ne):
     """Open line ends of p's corner network after tile (d, r) lands on h (end: kernel._open_ends'
     map before it, ne: its count)."""
@@ -613,7 +613,7 @@ def _ends_after(t, pos, p, h, d, r, first, end, ne):
     return k
 
 
-@K.hot
+@hot
 def _upper(p, cp, wo, wq, ns):
     """The greedy's score for p's new cost cp when every opponent q keeps wo[q] (its cost
     avoiding the hex): an upper bound on the real score once cp > 0 (INF when cp = 0, a win).
@@ -628,7 +628,7 @@ def _upper(p, cp, wo, wq, ns):
     return sc
 
 
-@K.hot
+@hot
 def _greedy_move(t, pos, s, p, rng, block_weight, defense):
     """Distance-map player. Per turn, for every seat q: cheapest completion D[q] (empty hexes
     still to fill from q's corner to a centre hex) and maps from the corner (dfw[q]) and from the
@@ -677,7 +677,7 @@ def _greedy_move(t, pos, s, p, rng, block_weight, defense):
     return nbest > 0
 
 
-@K.hot
+@hot
 def _greedy_maps(t, pos, s, p, block_weight):
     """The greedy's maps of a turn: s.dgo from the centre hexes, s.dfw[q] from each seat's corner,
     each seat's completion cost dmin[q] (s.newc[ns:2ns]), the hexes on all its cheapest ways
@@ -722,7 +722,7 @@ class GreedyTurn(NamedTuple):
     defense: np.float64
 
 
-@K.hot_inline
+@hot_inline
 def _greedy_hex(t, pos, s, g, h, rng, bestsc, nbest):
     """Score every option of the turn (g) on candidate hex h and keep the best (bestsc, nbest:
     the best score so far and how many options share it; returned updated)."""
@@ -794,7 +794,7 @@ def _greedy_hex(t, pos, s, g, h, rng, bestsc, nbest):
     return bestsc, nbest
 
 
-@K.hot_inline
+@hot_inline
 def _option_score(t, pos, s, g, h, d, r):
     """The greedy's score of type d in rotation r on h, once s.newc[:ns] holds every seat's new
     completion cost: a win 1e9 (less 1e6 per opponent it completes too), else -own cost +
@@ -833,7 +833,7 @@ def _option_score(t, pos, s, g, h, d, r):
     return sc
 
 
-@K.hot_inline
+@hot_inline
 def _keep_best(s, rng, sc, bestsc, nbest, h, k):
     """Keep option k on h in s.mv if it scores best so far; ties at random (one draw each)."""
     if sc > bestsc:
@@ -852,7 +852,7 @@ def _keep_best(s, rng, sc, bestsc, nbest, h, k):
     return bestsc, nbest
 
 
-@K.hot
+@hot
 def _resolve(t, pos, wmask, cmask):
     """Several seats joined a centre hex with one placement: (the winners' bit mask, the tiebreak
     level). Seats whose reached centre hexes cmask[q] overlap (all of them when shared_all) are one
@@ -905,7 +905,7 @@ def _resolve(t, pos, wmask, cmask):
     return win, level
 
 
-@K.hot
+@hot
 def _contest(t, members, pts, ndh):
     """The winner of one contest among the seats of `members` and the level it was decided at."""
     bq = -1
@@ -937,7 +937,7 @@ def _contest(t, members, pts, ndh):
     return bq, TB_ORDER
 
 
-@K.hot
+@hot
 def _path_value_of(t, pos, q, cmask, mult):
     """Best sum of mult over a simple line path from seat q's corner to any centre hex its lines
     reach (cmask: bit k for centres[k]; kernel._best_path on the work rows)."""
@@ -957,7 +957,7 @@ def _path_value_of(t, pos, q, cmask, mult):
     return best
 
 
-@K.hot_inline
+@hot_inline
 def _reach_goal_of(t, pos, q):
     """_reach_goal for seat q (its witness way in pos.wit[q]) with the position's arrays."""
     w = pos.work
@@ -966,12 +966,12 @@ def _reach_goal_of(t, pos, q):
 
 
 # ---- moves ----------------------------------------------------------------------------------
-@K.hot_inline
+@hot_inline
 def encode(t, h, wild, d, r):
     return ((h * 2 + wild) * t.n_types + d) * 6 + r
 
 
-@K.hot_inline
+@hot_inline
 def decode(t, move):
     """(hex, 1 if from the Wildcard, declared type, rotation) of a placement code."""
     return move // (t.n_types * 12), (move // (t.n_types * 6)) % 2, (move // 6) % t.n_types, move % 6
@@ -996,7 +996,7 @@ def _blank_position(t):
     return pos
 
 
-@K.hot
+@hot
 def _clear(t, pos):
     """Empty the board of a position in place (`reset`: the chunk driver reuses one position for
     every game of a chunk): the tile rows, networks and counters; the frontier rows are read only below
@@ -1023,10 +1023,10 @@ def _clear(t, pos):
 # game and seat, and a call with reference counting adds and drops a reference to every array of
 # the tables and the position. Inlined rather than a second dispatcher of race._deal's function:
 # numba's cache keys an entry by the function and its argument types, not by the compile options.
-_deal = K.hot_inline(race._deal.py_func)
+_deal = hot_inline(race._deal.py_func)
 
 
-@K.hot
+@hot
 def _set_up(t, pos, rng):
     """Set-up in the chunk kernel's order: dots, then each seat's bag and hand (and, with the
     blocked player's loss, each seat's witness way on the empty board, t.wit0)."""
@@ -1050,12 +1050,12 @@ def new_position(t, rng):
     return pos
 
 
-@K.hot
+@hot
 def to_move(t, pos):
     return -1 if pos.st[REASON] >= 0 else pos.st[CUR]
 
 
-@K.hot
+@hot
 def legal_moves(t, pos, out):
     """Every distinct legal (hex, hand tile, declared type, rotation) of the seat to move, the
     pass alone if none: the options of its hand (tri._options' order) on its corner (first tile)
@@ -1083,7 +1083,7 @@ def legal_moves(t, pos, out):
     return K._or_pass(out, k, t.pass_move)
 
 
-@K.hot_inline
+@hot_inline
 def _pass(t, pos, cur):
     """A pass: counted; the ns-th pass in a row ends the game by the stalemate rule."""
     pos.sq[Q_PASS][cur] += 1
@@ -1092,7 +1092,7 @@ def _pass(t, pos, cur):
         pos.st[REASON] = E_ST_CLOSEST if t.stalemate_closest else E_ST_DRAW
 
 
-@K.hot_inline
+@hot_inline
 def _judge_blocked(t, pos, cur, h, tile):
     """tri2p's blocking rule after a placement on h: a seat whose witness way ran over h has a way
     searched again; one with none is cut off (ends the game by block_win_trigger)."""
@@ -1119,7 +1119,7 @@ def _judge_blocked(t, pos, cur, h, tile):
             pos.st[REASON] = E_SELF_BLOCKED
 
 
-@K.hot
+@hot
 def apply(t, pos, move, rng):
     """One decision of the seat to move; the rules draw nothing (a hand
     refills from the top of the seat's shuffled bag)."""
@@ -1166,7 +1166,7 @@ def apply(t, pos, move, rng):
         _judge_blocked(t, pos, cur, h, tile)
 
 
-@K.hot
+@hot
 def _outcome(t, pos, capped, reach):
     """(winners' mask, end reason) of a finished game, as `result` declares them: the end the
     rules reached or the turn cap (no winner), the draw list where the game stalled (nearest to a
@@ -1201,7 +1201,7 @@ def _outcome(t, pos, capped, reach):
     return wins, reason
 
 
-@K.hot
+@hot
 def result(t, pos, capped, res):
     """The resolution and scores: the draw list, the winner (first of the winners in turn
     order), 10 + the path's dot bonus for a path win, 10 otherwise, and the tallies."""
@@ -1244,7 +1244,7 @@ def copy_position(t, pos):
                     pos.wit.copy(), pos.lnk.copy(), pos.sq.copy(), pos.st.copy(), pos.work)
 
 
-@K.hot
+@hot
 def winner(t, pos, res):
     """`result`'s winner alone, for the search's playouts: the first of the winners in turn order,
     the seats' standings (`_outcome`) worked out only where the draw list decides; res unused
@@ -1273,7 +1273,7 @@ def sample_hidden(t, pos, seat, rng):
     race.sample_hidden(t, pos, seat, rng)
 
 
-@K.hot
+@hot
 def _linked(t, pos):
     """The link table, brought up to date once (from scratch: kernel._link for every node and
     side) the first time the greedy or the evaluation reads it; `apply` keeps it so from then on
@@ -1291,7 +1291,7 @@ def _linked(t, pos):
     pos.st[LINKED] = 1
 
 
-@K.hot
+@hot
 def _costs(t, pos, d, dq, dmin):
     """dmin[q] = the greedy's completion cost of every seat q (empty hexes still to fill from its
     corner to the nearest centre hex, tri._dist_map over the link table); d, dq its work."""
@@ -1351,7 +1351,7 @@ def new_scratch(t):
 
 # inline into the engine's bot_move forwarder (and the rollout): one compiled copy of the bots
 # fewer (race.py's bot_move says why)
-@K.hot_inline
+@hot_inline
 def bot_move(t, pos, seat, code, par, scratch, rng):
     """The random and greedy bots on the position's arrays (par: block_weight, defense);
     a bot that finds no legal placement passes."""
@@ -1451,11 +1451,11 @@ def replay(rules, seats, game_index, run_seed):
 # bot_move and apply compiled again to be inlined into a loop of decisions (one source): numba
 # passes a NamedTuple argument as every field of every array it holds, which a call per decision
 # pays for. `rollout` (the chunk driver's games of one bot, the search's rollouts) plays on them.
-_apply_inline = K.hot_inline(apply.py_func)
-_bot_move_inline = K.hot_inline(bot_move.py_func)
+_apply_inline = hot_inline(apply.py_func)
+_bot_move_inline = hot_inline(bot_move.py_func)
 
 
-@K.hot
+@hot
 def rollout(t, pos, code, par, s, rng, cap):
     """Bot `code` for every seat from pos, at most cap decisions; True if the game ended
     (sim.interface: the search's rollouts, and the chunk driver's games of one bot)."""
@@ -1468,7 +1468,7 @@ def rollout(t, pos, code, par, s, rng, cap):
     return True
 
 
-@K.hot
+@hot
 def reset(t, pos, rng, game_index):
     """As race.reset, on this mode's position."""
     _clear(t, pos)
