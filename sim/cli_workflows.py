@@ -117,7 +117,7 @@ def sweep(
     """Play a grid of rule settings and chart every metric against them.
 
     Intervals per setting; the first mover's share judged fair (equivalence test within
-    --margin), unfair, or cannot tell at this size."""
+    --margin), unfair (shown beyond it), or cannot tell yet."""
     from sim.sweep import parse_set
     from sim.sweep import sweep as _sweep
 

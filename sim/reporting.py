@@ -39,7 +39,7 @@ from sim.errors import UserError
 
 NON_WIN_WORDS = ("stalemate", "turn_cap", "cap", "draw", "timeout", "time_out", "exhaust",
                  "closest", "no_move", "limit", "tiebreak", "tie_break", "deadlock")
-SUMMARY_COLUMNS = ["metric", "variant", "value", "successes", "n", "ci_low", "ci_high"]
+SUMMARY_COLUMNS = ["metric", "variant", "value", "successes", "n", "ci_low", "ci_high", "verdict", "bots"]
 CONF = 0.95
 FAIR_MARGIN = 0.02  # a first-mover share within 2 points of the fair share counts as fair
 ALPHA = 0.05
@@ -706,12 +706,51 @@ def fairness_of(a: Analysis) -> stats.Fairness | None:
     return stats.fairness(p.successes, p.n, p0=1 / len(a.run.seats), margin=FAIR_MARGIN, conf=CONF)
 
 
+def verdict_table(analyses: Sequence[Analysis]) -> pd.DataFrame:
+    """The verdict as data (ReportResult.verdicts): per variant its line-up, the first mover's
+    share of decisive games with its interval, the verdict, the games that would decide it and
+    the sentence."""
+    rows = []
+    for a in analyses:
+        f = fairness_of(a)
+        word, sentence = fairness_verdict(a)
+        rows.append({"variant": a.run.label, "bots": lineup_words(a), "decisive": f.n if f else 0,
+                     "first_mover_share": f.share if f else math.nan, "ci_low": f.low if f else math.nan,
+                     "ci_high": f.high if f else math.nan, "fair_share": 1 / len(a.run.seats),
+                     "verdict": word, "games_needed": f.games_needed if f else None, "sentence": sentence})
+    return pd.DataFrame(rows)
+
+
+SEAT_COUNT_WORDS = {2: "both seats", 3: "all three seats", 4: "all four seats"}
+
+
+def lineup_words(a: Analysis) -> str:
+    """Who played, in words: "greedy on both seats", "mcts on A, greedy on B" (", seats
+    rotated" when every seed was played once per rotation)."""
+    bots, seats = a.seat_bots, a.run.seats
+    if len(set(bots)) == 1:
+        words = f"{bots[0]} on {SEAT_COUNT_WORDS.get(len(seats), f'all {len(seats)} seats')}"
+    else:
+        words = ", ".join(f"{b} on {s}" for s, b in zip(seats, bots, strict=True))
+    return words + (", seats rotated" if a.run.rotate else "")
+
+
+def lineup_label(a: Analysis) -> str:
+    """The line-up as a verdict row shows it: "greedy x2", "mcts / greedy"."""
+    bots = a.seat_bots
+    if len(set(bots)) == 1:
+        return f"{bots[0]} x{len(bots)}"
+    return " / ".join(bots) + (" (rotated)" if a.run.rotate else "")
+
+
 def fairness_verdict(a: Analysis) -> tuple[str, str]:
-    """(verdict word, sentence) about the first mover's share of decisive games."""
+    """(verdict word, sentence) about the first mover's share of decisive games, naming who
+    played ("With greedy on both seats, the first player wins ...")."""
     f = fairness_of(a)
+    who = f"With {lineup_words(a)}"
     if f is None:
-        return "no games", "No decisive games: nothing to say about the first player."
-    return f.verdict, f.sentence(what="The first player", unit="decisive games")
+        return "no games", f"{who}: no decisive games: nothing to say about the first player."
+    return f.verdict, f.sentence(what=f"{who}, the first player", unit="decisive games")
 
 
 def verdict_sentence(a: Analysis) -> str:
@@ -830,7 +869,7 @@ def verdict_rows(items: Sequence[Analysis], lo: float, hi: float) -> list[list[A
                f"{ci_pts(a.gap[1], a.gap[2])}" if np.isfinite(a.gap[0]) else "n/a")
         name = Raw(f"<span title='{html.escape(verdict_sentence(a), quote=True)}'>"
                    f"{html.escape(a.run.stem)}</span>", a.run.stem)
-        rows.append([name, f"{pct(p.value, 1)} {ci1(p.low, p.high)}" if p and p.n else "n/a",
+        rows.append([name, lineup_label(a), f"{pct(p.value, 1)} {ci1(p.low, p.high)}" if p and p.n else "n/a",
                      Raw(forest_svg(a, lo, hi), ""), Raw(f"<b class='v{slug(word)}'>{word}</b>", word),
                      gap, pct(a.draw.value, 1), pct(a.off_board.value, 1) if a.off_board else "n/a",
                      num(a.turns.get("median", math.nan))])
@@ -843,12 +882,12 @@ def render_verdict(doc: Doc, analyses: Sequence[Analysis], references: dict[str,
     kept in view when a long table folds."""
     doc.h(2, "Verdict")
     doc.p("The first mover's share of decisive games (draws left out) with its 95% interval, drawn "
-          "on one axis for every row against the fair share 1/seats (dashed). Fair (green): an "
-          f"exact equivalence test puts it within +/-{100 * FAIR_MARGIN:.0f} points of the fair "
-          "share; unfair (red): it differs from it; cannot tell (grey): neither. Grouped by game "
-          "and mode, most unfair first; hover a variant for its sentence (all are listed below).")
+          "on one axis for every row against the fair share 1/seats (dashed), with the bots that "
+          f"played each row. Verdict: {stats.verdict_rule(FAIR_MARGIN)} (green: fair, red: "
+          "unfair, grey: cannot tell). Grouped by game and mode, most unfair first; hover a "
+          "variant for its sentence (all are listed below).")
     lo, hi = forest_axis(analyses)
-    head = ["variant", "first mover's share", Raw(forest_axis_svg(lo, hi), f"forest ({pct(lo, 0)} "
+    head = ["variant", "bots", "first mover's share", Raw(forest_axis_svg(lo, hi), f"forest ({pct(lo, 0)} "
             f"to {pct(hi, 0)})"), "verdict", "largest seat gap", "draws", "off the board",
             "median turns"]
     order = verdict_order(analyses)
@@ -1322,6 +1361,7 @@ class ReportResult:
     figures: dict[str, Path]
     warnings: list[str]
     comparison: pd.DataFrame | None = None
+    verdicts: pd.DataFrame | None = None  # one row per variant: `verdict_table`
 
 
 def build_report(run_dirs: Sequence[str | Path], out_dir: str | Path,
@@ -1343,7 +1383,9 @@ def build_report(run_dirs: Sequence[str | Path], out_dir: str | Path,
     analyses = [analyse(r) for r in runs]
     comps = comparisons(analyses, references)
 
-    rows = [row for a in analyses for row in a.rows]
+    verdicts = verdict_table(analyses)
+    rows = [row | {"verdict": v, "bots": b} for a, v, b in
+            zip(analyses, verdicts["verdict"], verdicts["bots"], strict=True) for row in a.rows]
     for comparison in comps:
         for r in comparison.rows:
             base = {k: r[k] for k in ("metric", "variant", "value", "ci_low", "ci_high")}
@@ -1379,7 +1421,7 @@ def build_report(run_dirs: Sequence[str | Path], out_dir: str | Path,
     summary.to_csv(csv_path, index=False)
     warnings = [w for a in analyses for w in a.warnings]
     comp_df = pd.DataFrame([r for c in comps for r in c.rows]) if comps else None
-    return ReportResult(summary, out, md_path, html_path, csv_path, fig_files, warnings, comp_df)
+    return ReportResult(summary, out, md_path, html_path, csv_path, fig_files, warnings, comp_df, verdicts)
 
 
 def _by_skill_section(doc: Doc, runs: Sequence[Run], fig_dir: Path) -> dict[str, bytes]:

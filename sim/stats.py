@@ -403,24 +403,31 @@ def mde_two_proportions(n1: int, n2: int, p0: float = 0.5, alpha: float = 0.05,
 
 # ---- fairness by equivalence ------------------------------------------------------------------
 
+VERDICTS = ("cannot tell", "fair", "unfair")  # the codes `verdict_codes` returns, in order
+
+
 @dataclass(frozen=True)
 class Fairness:
     """Is a share (e.g. the first mover's share of decisive games) fair, unfair, or undecided?
 
     `share` with its Wilson interval [`low`, `high`] at `conf`; `p_equivalence` is the exact
     two one-sided tests (TOST) p-value of "the true share lies within p0 +/- margin";
-    `p_difference` the two-sided exact binomial p-value of "the true share is p0".
+    `p_beyond` the exact one-sided p-value of "the true share lies within the margin" against
+    "beyond it, on the side of the estimate"; `p_difference` the two-sided exact binomial
+    p-value of "the true share is p0".
 
-    The rule (alpha = 1 - conf):
-      - "fair" when TOST rejects at alpha: the data show the share is within the margin. A
-        share that also differs detectably from p0 (huge samples) is still "fair", and the
-        sentence says "off by X points, detectably, inside the margin".
-      - "unfair" when not fair and the difference is significant by both the exact test
-        (p_difference < alpha) and the shown Wilson interval (it excludes p0), so the sentence's
-        interval and the verdict never disagree.
-      - "cannot tell" otherwise (and with n = 0); `games_needed` then estimates how many games of
-        this kind would give a verdict with 80% probability if the true share were the observed
-        one (p0 with n = 0; None once decided; `games_to_decide`).
+    The rule (alpha = 1 - conf), the same everywhere a verdict is printed (`verdict_codes`):
+      - "fair" when TOST rejects at alpha: the data show the share is within the margin.
+      - "unfair" when the share is shown beyond the margin: the exact (Clopper-Pearson) interval
+        at `conf` lies wholly outside p0 +/- margin (p_beyond < alpha / 2), and so does the
+        shown Wilson interval, so the sentence's interval and the verdict never disagree. A true
+        share within the margin is called unfair with probability at most alpha / 2 at any n.
+      - "cannot tell" otherwise (and with n = 0). When the interval excludes p0 the edge is
+        detectable but not shown beyond the margin (`detectable`). `games_needed` estimates how
+        many games of this kind would give a verdict with 80% probability if the true share
+        were the observed one (p0 with n = 0; None once decided, and None when the observed
+        share sits so close to the margin's edge that no affordable number of games decides:
+        `games_to_decide`).
     """
 
     successes: int
@@ -432,9 +439,15 @@ class Fairness:
     low: float
     high: float
     p_equivalence: float
+    p_beyond: float
     p_difference: float
     verdict: str
     games_needed: int | None
+
+    @property
+    def detectable(self) -> bool:
+        """The interval excludes the fair share (an edge is seen, whatever the verdict)."""
+        return self.n > 0 and not self.low <= self.p0 <= self.high
 
     def sentence(self, what: str = "The first player", unit: str = "decisive games") -> str:
         if self.n == 0:
@@ -442,15 +455,25 @@ class Fairness:
         m = _points(self.margin)
         head = (f"{what} wins {100 * self.share:.1f}% of {unit} "
                 f"({100 * self.low:.1f}-{100 * self.high:.1f})")
-        off = self.share - self.p0
+        off = _points(abs(self.share - self.p0))
         if self.verdict == "fair":
-            extra = ("" if self.p_difference >= 1 - self.conf or self.low <= self.p0 <= self.high
-                     else f" (off by {_points(abs(off))} points, detectably, but inside the margin)")
+            extra = f" (a detectable edge of {off} points, inside the margin)" if self.detectable else ""
             return f"{head}: fair within +/-{m} points{extra}."
         if self.verdict == "unfair":
-            return f"{head}: unfair by about {_points(abs(off))} points."
-        need = "" if self.games_needed is None else f": would need about {self.games_needed:,} {unit}"
-        return f"{head}: cannot tell at this size{need}."
+            return f"{head}: unfair, by about {off} points (beyond the +/-{m}-point margin)."
+        edge = (f"a detectable edge of {off} points, not shown beyond the +/-{m}-point margin"
+                if self.detectable else f"neither shown within nor beyond +/-{m} points")
+        need = (f"; about {self.games_needed:,} {unit} would decide" if self.games_needed is not None
+                else "; the edge sits at the margin, so no affordable number of games decides")
+        return f"{head}: cannot tell: {edge}{need}."
+
+
+def verdict_rule(margin: float) -> str:
+    """The verdict rule in one sentence, as every page that prints a verdict states it."""
+    m = _points(margin)
+    return (f"fair = shown within +/-{m} points of the fair share (two one-sided exact tests); "
+            f"unfair = shown beyond it (the 95% interval lies wholly outside fair +/-{m} points); "
+            "otherwise cannot tell, with about how many games would decide")
 
 
 def _points(x: float) -> str:
@@ -467,32 +490,60 @@ def tost_binomial(successes, n: int, low: float, high: float) -> np.ndarray | fl
     return float(p) if p.ndim == 0 else p
 
 
+def beyond_binomial(successes, n: int, low: float, high: float) -> np.ndarray | float:
+    """Exact one-sided p-value of "low <= p <= high" against "p beyond it, on the estimate's
+    side" (vectorised over successes): min(P(X >= k | high), P(X <= k | low)). Below alpha / 2
+    exactly when the Clopper-Pearson interval at 1 - alpha lies wholly outside [low, high]."""
+    k = np.asarray(successes)
+    p = np.minimum(sps.binom.sf(k - 1, n, high), sps.binom.cdf(k, n, low))
+    return float(p) if p.ndim == 0 else p
+
+
+def verdict_codes(successes, n: int, p0: float, margin: float, conf: float = 0.95) -> np.ndarray:
+    """The verdict of `Fairness` for each count in `successes` (0 cannot tell, 1 fair, 2 unfair;
+    names in VERDICTS), vectorised so that its error rates can be computed exactly."""
+    k = np.atleast_1d(np.asarray(successes))
+    alpha = 1 - conf
+    lo, hi = proportion_confint(k, n, alpha=alpha, method="wilson")
+    fair = tost_binomial(k, n, p0 - margin, p0 + margin) < alpha
+    outside = (np.asarray(lo) > p0 + margin) | (np.asarray(hi) < p0 - margin)
+    unfair = outside & (beyond_binomial(k, n, p0 - margin, p0 + margin) < alpha / 2)
+    return np.where(fair, 1, np.where(unfair, 2, 0))
+
+
 def decided_probability(share: float, n: float, p0: float, margin: float, alpha: float) -> float:
     """Normal approximation of P(verdict "fair" or "unfair") after n games whose true share is
     `share`: the estimate lands within margin - z_{1-alpha} se of p0 (equivalence shown) or
-    beyond z_{1-alpha/2} se of it (difference shown), se = sqrt(share (1 - share) / n)."""
+    beyond margin + z_{1-alpha/2} se of it (shown beyond the margin), se = sqrt(share (1 -
+    share) / n). tests/test_stats.py checks it against the exact probability."""
     se = math.sqrt(max(share * (1 - share), 1e-12) / n)
     d = share - p0
     inner = margin - float(sps.norm.ppf(1 - alpha)) * se
-    outer = max(float(sps.norm.ppf(1 - alpha / 2)) * se, inner)
+    outer = margin + float(sps.norm.ppf(1 - alpha / 2)) * se
     fair = (sps.norm.cdf((inner - d) / se) - sps.norm.cdf((-inner - d) / se)) if inner > 0 else 0.0
     unfair = sps.norm.sf((outer - d) / se) + sps.norm.cdf((-outer - d) / se)
     return float(fair + unfair)
 
 
+MAX_GAMES = 10**9  # beyond this many games a verdict is not "about N games away"
+
+
 def games_to_decide(share: float, p0: float, margin: float, alpha: float,
-                    power: float = POWER_DEFAULT) -> int:
+                    power: float = POWER_DEFAULT) -> int | None:
     """About how many games of a true share `share` give a verdict ("fair" or "unfair", see
-    `fairness`) with probability `power` (`decided_probability` solved for n)."""
+    `fairness`) with probability `power` (`decided_probability` solved for n); None when even
+    MAX_GAMES do not (a share at the margin's edge is never shown on either side of it)."""
     f = lambda log_n: decided_probability(share, math.exp(log_n), p0, margin, alpha) - power
     if f(0.0) >= 0:
         return 1
-    return int(math.ceil(math.exp(brentq(f, 0.0, math.log(1e12), xtol=1e-6))))
+    if f(math.log(MAX_GAMES)) < 0:
+        return None
+    return int(math.ceil(math.exp(brentq(f, 0.0, math.log(MAX_GAMES), xtol=1e-6))))
 
 
 def fairness(successes: int, n: int, p0: float = 0.5, margin: float = 0.02,
              conf: float = 0.95) -> Fairness:
-    """Fair, unfair or cannot tell: an equivalence test against p0 +/- margin (see `Fairness`)."""
+    """Fair, unfair or cannot tell: a share against p0 +/- margin (see `Fairness`)."""
     k, n = int(successes), int(n)
     if not 0 < p0 < 1 or not 0 < margin < min(p0, 1 - p0) or not 0 < conf < 1:
         raise ValueError(f"fairness: need 0 < p0 < 1, 0 < margin < min(p0, 1 - p0) and "
@@ -501,19 +552,18 @@ def fairness(successes: int, n: int, p0: float = 0.5, margin: float = 0.02,
         raise ValueError(f"fairness: need 0 <= successes <= n, got {k} of {n}")
     alpha = 1 - conf
     if n == 0:
-        return Fairness(k, n, p0, margin, conf, NAN, NAN, NAN, NAN, NAN, "cannot tell",
+        return Fairness(k, n, p0, margin, conf, NAN, NAN, NAN, NAN, NAN, NAN, "cannot tell",
                         games_to_decide(p0, p0, margin, alpha))
     ci = wilson(k, n, conf)
-    p_eq = float(tost_binomial(k, n, p0 - margin, p0 + margin))
-    p_diff = binom_test(k, n, p0)
-    if p_eq < alpha:
-        verdict = "fair"
-    elif p_diff < alpha and not ci.low <= p0 <= ci.high:
-        verdict = "unfair"
-    else:
-        verdict = "cannot tell"
-    need = None if verdict != "cannot tell" else max(games_to_decide(k / n, p0, margin, alpha), n + 1)
-    return Fairness(k, n, p0, margin, conf, ci.value, ci.low, ci.high, p_eq, p_diff, verdict, need)
+    verdict = VERDICTS[int(verdict_codes(k, n, p0, margin, conf)[0])]
+    need = None
+    if verdict == "cannot tell":
+        need = games_to_decide(k / n, p0, margin, alpha)
+        need = None if need is None else max(need, n + 1)
+    return Fairness(k, n, p0, margin, conf, ci.value, ci.low, ci.high,
+                    float(tost_binomial(k, n, p0 - margin, p0 + margin)),
+                    float(beyond_binomial(k, n, p0 - margin, p0 + margin)), binom_test(k, n, p0),
+                    verdict, need)
 
 
 # ---- balance --------------------------------------------------------------------------------

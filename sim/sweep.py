@@ -11,8 +11,8 @@ seed (common random numbers across the grid). Every metric gets a 95% interval (
 proportions, bootstrap otherwise). The first mover's share of decisive games is judged by
 `sim.stats.fairness` against the fair share 1/seats +/- `margin` (default 2 points): "fair" only
 where an equivalence test (two one-sided exact tests) shows the share is inside the margin,
-"unfair" where it differs detectably, otherwise "cannot tell" with about how many games would
-decide it. An interval that merely includes the fair share is no evidence of fairness.
+"unfair" only where its 95% interval lies wholly beyond the margin, otherwise "cannot tell" with
+about how many games would decide it. An interval that merely includes the fair share is no evidence of fairness.
 One parameter: metrics against the parameter with interval bands; two: heatmaps; more: table.
 """
 
@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import _callable_module, metrics
+from sim import _callable_module, metrics, stats
 from sim.compare import run_folder
 from sim.errors import UserError
 from sim.runner import RunResult
@@ -322,9 +322,8 @@ def _doc(res: SweepResult, files: dict[str, Path]):
     name = res.variants[0].name if res.variants else ""
     doc.h(1, f"Sweep of {name} over {', '.join(res.params)}")
     doc.p(f"{len(res.runs)} settings x {res.games:,} games, run seed {res.seed} (common seeds). "
-          "95% intervals: Wilson for proportions, bootstrap otherwise. Fair = shown within "
-          f"+/-{m} points of the fair share by two one-sided exact tests; unfair = differs "
-          "detectably; otherwise cannot tell.")
+          "95% intervals: Wilson for proportions, bootstrap otherwise. "
+          f"{stats.verdict_rule(res.margin).capitalize()}.")
     doc.h(2, "First mover")
     doc.fig("first_mover", "First mover's share of decisive games per setting (fair band shaded)"
             if len(res.params) == 1 else "First mover's share of decisive games per setting "
@@ -452,8 +451,7 @@ def _markdown(res: SweepResult, files: dict[str, Path]) -> str:
     lines = [f"# Sweep of {res.variants[0].name if res.variants else ''}", "",
              f"{len(res.runs)} settings x {res.games:,} games, run seed {res.seed} (common seeds). "
              "95% intervals: Wilson for proportions, bootstrap otherwise.", "",
-             f"First mover, per setting (fair = shown within +/-{m} points of the fair share by "
-             "two one-sided exact tests; unfair = differs detectably; otherwise cannot tell):", ""]
+             f"First mover, per setting ({stats.verdict_rule(res.margin)}):", ""]
     for r in t[t["metric"] == FAIR_METRIC].to_dict("records"):
         point = ", ".join(f"{k}={r[k]}" for k in res.params)
         lines.append(f"- {point}: {r['fairness_sentence']}")

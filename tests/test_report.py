@@ -123,7 +123,8 @@ def test_histogram_bins():
 def test_summary_csv_columns_and_round_trip(single):
     _, res = single
     csv = pd.read_csv(res.csv)
-    assert list(csv.columns) == ["metric", "variant", "value", "successes", "n", "ci_low", "ci_high"]
+    assert list(csv.columns) == ["metric", "variant", "value", "successes", "n", "ci_low", "ci_high",
+                                 "verdict", "bots"]
     assert len(csv) == len(res.summary)
     np.testing.assert_allclose(csv["value"].to_numpy(float), res.summary["value"].to_numpy(float))
 

@@ -73,8 +73,13 @@ def test_verdict_comes_first_sorted_by_unfairness_in_words(tmp_path):
         dec = df[df.winner >= 0]
         k = int((dec.winner == dec.first_seat).sum())
         f = stats.fairness(k, len(dec), p0=0.5, margin=report.FAIR_MARGIN)
-        assert f"{name}: {f.sentence(what='The first player', unit='decisive games')}" in md
-        assert f"| {f.verdict} |" in verdict
+        row = res.verdicts.set_index("variant").loc[name]
+        assert row["bots"] == "greedy on A, random on B"  # every verdict names who played
+        assert row["verdict"] == f.verdict and row["first_mover_share"] == f.share
+        who = "With greedy on A, random on B, the first player"
+        assert f"{name}: {f.sentence(what=who, unit='decisive games')}" in md
+        assert f"| {name} | greedy / random | " in verdict and f"| {f.verdict} |" in verdict
+        assert set(res.summary.loc[res.summary["variant"] == name, "verdict"]) == {f.verdict}
     page = res.html.read_text()
     assert page.index("table class='verdict'") < page.index("Why games end")
     assert page.count("<svg class='forest'") == 3  # one forest row per variant

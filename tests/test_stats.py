@@ -384,29 +384,41 @@ def test_fairness_matches_statsmodels_tost_scipy_binomtest_and_wilson(kn, pm):
     lo, hi = proportion_confint(k, n, alpha=0.05, method="wilson")
     assert (f.low, f.high) == pytest.approx((lo, hi), abs=1e-12)
     assert f.share == k / n
-    # the documented rule
+    cp = stats.clopper_pearson(k, n)
+    assert f.p_beyond == pytest.approx(min(sps.binomtest(k, n, p0 + margin, "greater").pvalue,
+                                           sps.binomtest(k, n, p0 - margin, "less").pvalue), rel=1e-9, abs=1e-15)
+    # the documented rule: unfair only when both the exact and the shown interval lie beyond the margin
+    outside = lambda lo, hi: lo > p0 + margin or hi < p0 - margin  # noqa: E731
     if f.p_equivalence < 0.05:
         assert f.verdict == "fair"
-    elif f.p_difference < 0.05 and not f.low <= p0 <= f.high:
+    elif outside(cp.low, cp.high) and outside(f.low, f.high):
         assert f.verdict == "unfair"
     else:
         assert f.verdict == "cannot tell"
-    assert (f.games_needed is None) == (f.verdict != "cannot tell")
     if f.games_needed is not None:
-        assert f.games_needed > n
+        assert f.verdict == "cannot tell" and f.games_needed > n
 
 
 def test_fairness_sentences():
     s = stats.fairness(5680, 10000).sentence()
-    assert s == "The first player wins 56.8% of decisive games (55.8-57.8): unfair by about 7 points."
+    assert s == ("The first player wins 56.8% of decisive games (55.8-57.8): unfair, by about 7 points "
+                 "(beyond the +/-2-point margin).")
     assert stats.fairness(5030, 10000).sentence().endswith(": fair within +/-2 points.")
     big = stats.fairness(50800, 100000)  # detectably off, but inside the margin
-    assert big.verdict == "fair" and big.p_difference < 0.05
-    assert "off by 0.8 points, detectably, but inside the margin" in big.sentence()
+    assert big.verdict == "fair" and big.p_difference < 0.05 and big.detectable
+    assert "fair within +/-2 points (a detectable edge of 0.8 points, inside the margin)" in big.sentence()
+    # 48.7% (47.8-49.6) of 12,000: an edge is seen, but not beyond the margin: not "unfair"
+    edge = stats.fairness(5844, 12000)
+    assert edge.verdict == "cannot tell" and edge.detectable
+    assert ("cannot tell: a detectable edge of 1.3 points, not shown beyond the +/-2-point margin; "
+            f"about {edge.games_needed:,} decisive games would decide.") in edge.sentence()
     small = stats.fairness(150, 300)
-    assert small.verdict == "cannot tell"
+    assert small.verdict == "cannot tell" and not small.detectable
     assert small.sentence("Seat A", "games").endswith(
-        f"cannot tell at this size: would need about {small.games_needed:,} games.")
+        f"cannot tell: neither shown within nor beyond +/-2 points; about {small.games_needed:,} games would decide.")
+    at_edge = stats.fairness(5200, 10000)  # the estimate on the margin's edge: no n decides
+    assert at_edge.verdict == "cannot tell" and at_edge.games_needed is None
+    assert at_edge.sentence().endswith("the edge sits at the margin, so no affordable number of games decides.")
     none = stats.fairness(0, 0)
     assert none.verdict == "cannot tell"
     assert none.sentence() == "The first player: no decisive games: no claim possible."
@@ -414,6 +426,49 @@ def test_fairness_sentences():
         stats.fairness(5, 10, margin=0.6)
     with pytest.raises(ValueError, match="successes"):
         stats.fairness(11, 10)
+
+
+def _verdict_law(n: int, true: float, p0: float = 0.5, margin: float = 0.02) -> dict[str, float]:
+    """P(each verdict) after n decisive games of true share `true`: exact, over every count."""
+    ks = np.arange(n + 1)
+    codes = stats.verdict_codes(ks, n, p0, margin)
+    pmf = sps.binom.pmf(ks, n, true)
+    return {w: float(pmf[codes == i].sum()) for i, w in enumerate(stats.VERDICTS)}
+
+
+NS = [20, 100, 500, 2000, 12_000, 50_000, 120_000, 400_000]
+
+
+@pytest.mark.parametrize("true, p0", [(0.5, 0.5), (0.513, 0.5), (0.5199, 0.5), (0.48, 0.5),
+                                      (1 / 3 + 0.0199, 1 / 3)])
+def test_unfair_is_said_of_an_edge_inside_the_margin_at_most_2_5_percent_of_the_time(true, p0):
+    """Exact: a true share within the margin is called "unfair" with probability <= 0.025 at
+    every n (the old rule, "the interval excludes p0", called 51.3% unfair with probability 0.55
+    at 12,000 decisive games and 0.9999 at 120,000)."""
+    for n in NS:
+        assert _verdict_law(n, true, p0)["unfair"] <= 0.025, n
+
+
+def test_the_old_rule_fails_the_same_check():
+    """The same exact computation for the rule before: interval excludes p0 -> "unfair"."""
+    n, true = 12_000, 0.513
+    ks = np.arange(n + 1)
+    lo, hi = proportion_confint(ks, n, alpha=0.05, method="wilson")
+    old_unfair = ((lo > 0.5) | (hi < 0.5)) & (stats.tost_binomial(ks, n, 0.48, 0.52) >= 0.05)
+    assert sps.binom.pmf(ks, n, true)[old_unfair].sum() > 0.5
+
+
+@pytest.mark.parametrize("true, right", [(0.5, "fair"), (0.513, "fair"), (0.485, "fair"),
+                                         (0.53, "unfair"), (0.56, "unfair"), (0.46, "unfair")])
+def test_verdicts_only_move_towards_the_truth_as_n_grows(true, right):
+    """Exact: the wrong decided verdict stays rare at every n (unfair <= 2.5% inside the margin,
+    fair <= 5% outside it), the right one grows with n (up to the binomial law's discreteness,
+    0.02), and at 400,000 decisive games it is reached almost surely."""
+    wrong = "unfair" if right == "fair" else "fair"
+    law = [_verdict_law(n, true) for n in NS]
+    assert all(x[wrong] <= (0.025 if wrong == "unfair" else 0.05) for x in law)
+    assert all(b[right] >= a[right] - 0.02 for a, b in zip(law, law[1:], strict=False))
+    assert law[-1][right] > 0.99
 
 
 @pytest.mark.parametrize("n", [300, 2000, 10000])
