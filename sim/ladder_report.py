@@ -78,12 +78,13 @@ def end_reason_figure(t: SkillTables, reasons: Sequence[str]):
     b = t.by_skill.sort_values("elo")
     fig, ax = plt.subplots(figsize=(7, 3.8))
     x = b["elo"].to_numpy()
+    colours = plots.reason_colours(reasons)
     for r in reasons:
         col = f"end_{r}"
         if col not in b or not (b[col] > 0).any():
             continue
-        line, = ax.plot(x, b[col], "o-", label=r)
-        ax.fill_between(x, b[f"{col}_low"], b[f"{col}_high"], alpha=0.2, color=line.get_color())
+        ax.plot(x, b[col], "o-", label=r, color=colours[r])
+        ax.fill_between(x, b[f"{col}_low"], b[f"{col}_high"], alpha=0.2, color=colours[r])
     ax.set_xlabel(f"Elo of the bot playing itself ({t.anchor} = 0)")
     ax.set_ylabel("share of games")
     ax.set_ylim(0, 1)

@@ -1445,7 +1445,9 @@ def make_figures(analyses: Sequence[Analysis]) -> dict[str, bytes]:
                                 [str(c) for c in a.run.df["end_reason"].astype("category").cat.categories])
                   for a in items if a.end_hist is not None and not one_length(a)]
         if panels:
-            figs[f"ends_{slug(group)}"] = plots.png(plots.stacked_lengths(panels, group))
+            game_reasons = [r for a in items for r in a.run.end_reasons]
+            figs[f"ends_{slug(group)}"] = plots.png(plots.stacked_lengths(panels, group,
+                                                                          all_reasons=game_reasons))
         scores = {}
         for a in items:
             for s in a.scores:

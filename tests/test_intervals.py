@@ -1,4 +1,5 @@
-"""Intervals clipped to a metric's range, a collapsed Elo interval said in words."""
+"""Intervals clipped to a metric's range, a collapsed Elo interval said in words, one colour per
+end reason on every page, and game-length panels that show every game."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim import intervals, ladder_report, playmetrics, reporting, stats
+from sim import intervals, ladder_report, playmetrics, plots, reporting, stats
 from sim.ladder import skill_tables
 
 
@@ -67,3 +68,57 @@ def test_a_collapsed_elo_interval_is_not_printed_as_precise():
     assert f"[{elo}, {elo}]" not in md
     assert "unbounded (one-sided games)" in md and "none (the anchor)" in md
     assert intervals.elo_text(100.0, 180.0) == "[100, 180]"
+
+
+def _colour_of_bars(fig) -> dict[str, str]:
+    from matplotlib.colors import to_hex
+
+    legend = fig.legends[0]
+    return {t.get_text(): to_hex(h.get_facecolor()) for t, h in zip(legend.texts, legend.legend_handles,
+                                                                     strict=True)}
+
+
+def test_one_colour_per_end_reason_across_figures():
+    reasons = ["path", "blocked", "self_blocked", "turn_cap"]
+    counts = lambda used: np.array([[5, 3] if r in used else [0, 0] for r in reasons])  # noqa: E731
+    a = plots.stacked_lengths([plots.Stacked("a", np.array([10, 11]), counts({"path", "turn_cap"}), reasons)],
+                              "mode A", all_reasons=reasons)
+    b = plots.stacked_lengths([plots.Stacked("b", np.array([10, 11]), counts({"blocked", "turn_cap"}),
+                                             reasons)], "mode B", all_reasons=reasons)
+    ca, cb = _colour_of_bars(a), _colour_of_bars(b)
+    assert ca["turn_cap"] == cb["turn_cap"] == plots.REASON_COLOURS["turn_cap"]
+    by_skill = pd.DataFrame({"bot": ["x", "y"], "elo": [0.0, 100.0]}
+                            | {f"end_{r}{s}": [0.5, 0.5] for r in reasons for s in ("", "_low", "_high")})
+    from matplotlib.colors import to_hex
+
+    fig = ladder_report.end_reason_figure(SimpleNamespace(by_skill=by_skill, anchor="x"), reasons)
+    lines = {ln.get_label(): to_hex(ln.get_color()) for ln in fig.axes[0].get_lines()}
+    assert lines["turn_cap"] == ca["turn_cap"] and lines["path"] == ca["path"] and lines["blocked"] == cb["blocked"]
+
+
+@pytest.mark.parametrize("reasons", [
+    ("path", "opponent_path", "blocked", "self_blocked", "both_blocked", "stalemate_closest",
+     "stalemate_draw", "no_move_loss", "turn_cap", "stalemate_score"),
+    ("flags", "turn_cap"), ("tiles_placed", "radian"), ("won", "stalemate"), ("goal", "turn_cap"),
+    tuple(f"reason_{i}" for i in range(25)) + ("path", "turn_cap"),
+])
+def test_distinct_reasons_of_a_game_get_distinct_stable_colours(reasons):
+    colours = plots.reason_colours(reasons)
+    assert len(set(colours.values())) == len(reasons)
+    assert plots.reason_colours(list(reversed(reasons))) == colours  # order does not matter
+
+
+def test_every_length_panel_shows_all_its_games():
+    reasons = ["path", "turn_cap"]
+
+    def panel(name, lo, hi):
+        turns = np.arange(lo, hi + 1)
+        return plots.Stacked(name, turns, np.vstack([np.ones(len(turns)), np.zeros(len(turns))]), reasons)
+
+    fig = plots.stacked_lengths([panel("random", 7, 42), panel("greedy", 10, 18), panel("one", 12, 13)], "m")
+    for ax, (lo, hi) in zip(fig.axes, [(7, 42), (10, 18), (12, 13)], strict=False):
+        x0, x1 = ax.get_xlim()
+        assert x0 <= lo - 0.5 and x1 >= hi + 0.5, (ax.get_title(), ax.get_xlim())
+    assert fig.axes[1].get_xlim()[1] - fig.axes[1].get_xlim()[0] < 20  # its own range, not random's
+    fig = plots.stacked_lengths([panel("a", 10, 30), panel("b", 12, 34)], "m")  # comparable: shared
+    assert fig.axes[0].get_xlim() == fig.axes[1].get_xlim() == (9.5, 34.5)
