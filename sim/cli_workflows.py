@@ -197,6 +197,7 @@ def sensitivity(
     Each other choice, the other truth value, or one step down and up, played on the base's
     seeds and compared game by game (paired intervals, Holm over the alternatives). Writes
     sensitivity.csv, .md, .html and a tornado plot per headline metric."""
+    from sim import intervals
     from sim.sensitivity import parse_params
     from sim.sensitivity import sensitivity as _sensitivity
 
@@ -205,9 +206,8 @@ def sensitivity(
     typer.echo("the rules that move the first mover's share most:")
     for i, r in enumerate(res.ranking("first_mover_share").head(3).to_dict("records"), 1):
         typer.echo(f"  {i}. {r['param']} (to {r['value']}): {100 * r['first_mover_share_diff']:+.1f} "
-                   f"points [{100 * r['first_mover_share_ci_low']:+.1f}, "
-                   f"{100 * r['first_mover_share_ci_high']:+.1f}], Holm p = "
-                   f"{r['first_mover_share_p_adjusted']:.3g}")
+                   f"points {intervals.points(r['first_mover_share_ci_low'], r['first_mover_share_ci_high'])}, "
+                   f"Holm p = {r['first_mover_share_p_adjusted']:.3g}")
     typer.echo(f"report: {res.files['html']}  table: {res.files['csv']}")
 
 

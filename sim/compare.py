@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sim import _callable_module, metrics
+from sim import _callable_module, intervals, metrics
 from sim.errors import UserError
 from sim.runner import RunResult
 from sim.variants import Variant, load
@@ -190,7 +190,7 @@ def value_text(row, side: str) -> str:
 
 def diff_text(row) -> str:
     if _is_rate(row):
-        return (f"{100 * row.diff:+.1f} pts [{100 * row.ci_low:+.1f}, {100 * row.ci_high:+.1f}]"
+        return (f"{100 * row.diff:+.1f} pts {intervals.points(row.ci_low, row.ci_high)}"
                 if np.isfinite(row.diff) else "n/a")
     if not np.isfinite(row.diff):
         return "n/a"
@@ -269,7 +269,7 @@ def _rows(res: Comparison, mask: np.ndarray | None = None) -> list[list[str]]:
         rows = [r for r, keep in zip(rows, mask, strict=True) if keep]
     out = []
     for r in rows:
-        adj = (f"[{100 * r.ci_low_adj:+.1f}, {100 * r.ci_high_adj:+.1f}]" if _is_rate(r)
+        adj = (intervals.points(r.ci_low_adj, r.ci_high_adj) if _is_rate(r)
                else f"[{_fmt(r.ci_low_adj)}, {_fmt(r.ci_high_adj)}]")
         out.append([f"{metric_words(r.metric)} ({r.metric})", value_text(r, "a"), value_text(r, "b"),
                     diff_text(r), adj, _fmt(r.p_value, 3), _fmt(r.p_adjusted, 3), verdict_text(r)])

@@ -490,7 +490,10 @@ class LadderResult:
     def summary(self) -> list[str]:
         """The answer in a few lines: ratings, early stops, skill depth, SkillTrace, and the first
         mover's share of decisive games at the weakest and the strongest rung (by Elo)."""
-        lines = [f"{r.bot:28s} Elo {r.elo:6.0f} [{r.elo_low:6.0f}, {r.elo_high:6.0f}]  {r.games:,} games"
+        from sim.intervals import elo_text
+
+        lines = [f"{r.bot:28s} Elo {r.elo:6.0f} {elo_text(r.elo_low, r.elo_high, r.note, r.bot == self.anchor)}"
+                 f"  {r.games:,} games"
                  + (f"  ({r.note})" if r.note else "") for r in self.ratings.itertuples()]
         lines += [f"{r.bot_a} vs {r.bot_b}: {r.decision}" for r in self.pairings.itertuples() if r.stopped_early]
         st = "n/a" if math.isnan(self.skill_trace) else \

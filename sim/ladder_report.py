@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from sim import plots
+from sim import intervals, plots
 from sim.ladder import DEPTH_SHARE, LadderResult, SkillTables, skill_tables
 
 
@@ -18,10 +18,9 @@ def _pct(x: float) -> str:
     return "n/a" if x is None or not np.isfinite(x) else f"{100 * x:.1f}%"
 
 
-def _ci(lo: float, hi: float, as_pct: bool = True) -> str:
-    if not (np.isfinite(lo) and np.isfinite(hi)):
-        return ""
-    return f"[{_pct(lo)}, {_pct(hi)}]" if as_pct else f"[{lo:.0f}, {hi:.0f}]"
+def _ci(lo: float, hi: float) -> str:
+    """A share's interval in percent, clipped to [0, 1]."""
+    return intervals.text(lo, hi, _pct, intervals.SHARE)
 
 
 def _elo(x: float) -> str:
@@ -79,12 +78,13 @@ def end_reason_figure(t: SkillTables, reasons: Sequence[str]):
     b = t.by_skill.sort_values("elo")
     fig, ax = plt.subplots(figsize=(7, 3.8))
     x = b["elo"].to_numpy()
+    colours = plots.reason_colours(reasons)
     for r in reasons:
         col = f"end_{r}"
         if col not in b or not (b[col] > 0).any():
             continue
-        line, = ax.plot(x, b[col], "o-", label=r)
-        ax.fill_between(x, b[f"{col}_low"], b[f"{col}_high"], alpha=0.2, color=line.get_color())
+        ax.plot(x, b[col], "o-", label=r, color=colours[r])
+        ax.fill_between(x, b[f"{col}_low"], b[f"{col}_high"], alpha=0.2, color=colours[r])
     ax.set_xlabel(f"Elo of the bot playing itself ({t.anchor} = 0)")
     ax.set_ylabel("share of games")
     ax.set_ylim(0, 1)
@@ -123,9 +123,10 @@ def _rating_blocks(doc, t: SkillTables, level: int) -> None:
           "percentile bootstrap over games. An anchored interval is loose when a link of the chain is "
           "one-sided; the step from the rung before has its own, usually much narrower, interval.")
     doc.table(["bot", "Elo", "95% interval", "games", "Elo above the rung before", "95% interval", "note"],
-              [[r.bot, _elo(r.elo), _ci(r.elo_low, r.elo_high, False), f"{r.games:,}",
-                "" if not np.isfinite(r.gap_below) else f"{r.gap_below:+.0f}",
-                _ci(r.gap_below_low, r.gap_below_high, False), r.note] for r in t.ratings.itertuples()])
+              [[r.bot, _elo(r.elo), intervals.elo_text(r.elo_low, r.elo_high, r.note, r.bot == t.anchor),
+                f"{r.games:,}", "" if not np.isfinite(r.gap_below) else f"{r.gap_below:+.0f}",
+                intervals.elo_text(r.gap_below_low, r.gap_below_high, r.note), r.note]
+               for r in t.ratings.itertuples()])
     doc.h(level, "Pairings")
     up = t.upset
     doc.p(f"Upset rate (the lower-rated bot wins a decisive game): {_pct(up.value)} {_ci(up.low, up.high)} "
@@ -162,7 +163,8 @@ def _by_skill_blocks(doc, t: SkillTables, level: int) -> None:
                     f"{_pct(r['first_mover_share'])} {_ci(r['first_mover_share_low'], r['first_mover_share_high'])}",
                     f"{_pct(r['draw_rate'])} {_ci(r['draw_rate_low'], r['draw_rate_high'])}",
                     f"{_pct(r['off_board_share'])} {_ci(r['off_board_share_low'], r['off_board_share_high'])}",
-                    f"{r['median_turns']:g} [{r['median_turns_low']:g}, {r['median_turns_high']:g}]"]
+                    f"{r['median_turns']:g} "
+                    f"{intervals.text(r['median_turns_low'], r['median_turns_high'], bounds=intervals.COUNT)}"]
                    + [f"{_pct(r[f'win_rate_{s}'])} {_ci(r[f'win_rate_{s}_low'], r[f'win_rate_{s}_high'])}"
                       for s in seats] for r in b.to_dict("records")])
         by_elo = b[np.isfinite(b["elo"])].sort_values("elo", kind="stable")

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from sim import engine, stats
+from sim import engine, intervals, stats
 from sim.runner import rotated
 
 METRICS = ("decision_moves", "branching_factor", "lead_change", "decisiveness", "drama")
@@ -46,6 +46,8 @@ MEANING = {
                     "1 = only at the end)",
     "drama": "how far the eventual winner was behind the leader, on average (0 = never behind)",
 }
+# the range each metric can take: its interval is clipped to it (a Student-t interval is not)
+BOUNDS = {m: intervals.SHARE for m in METRICS} | {"branching_factor": intervals.COUNT}
 DEFAULT_GAMES = 200
 NOT_ON_ENGINE = ("the game's rules (or this mode's) are not on the engine interface yet, so its games "
                  "cannot be replayed position by position")
@@ -113,12 +115,13 @@ def play_metrics(variant, seed: int = 0, games: int = DEFAULT_GAMES, rotation: i
 
 
 def summarise(per_game: pd.DataFrame) -> pd.DataFrame:
-    """Each metric's mean over games with a 95% Student-t interval (decisive games only for
-    decisiveness and drama)."""
+    """Each metric's mean over games with a 95% Student-t interval clipped to the metric's range
+    (BOUNDS; decisive games only for decisiveness and drama)."""
     out = []
     for m in METRICS:
         x = per_game[m].dropna().to_numpy(dtype=np.float64) if m in per_game else np.zeros(0)
         ci = stats.mean_interval(x)
-        out.append({"metric": m, "value": ci.value, "low": ci.low, "high": ci.high, "games": int(x.size),
+        low, high = intervals.clip(ci.low, ci.high, BOUNDS[m])
+        out.append({"metric": m, "value": ci.value, "low": low, "high": high, "games": int(x.size),
                     "meaning": MEANING[m]})
     return pd.DataFrame(out)

@@ -7,11 +7,13 @@ with a legend entry per variant.
 
 from __future__ import annotations
 
+import hashlib
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import matplotlib
+import matplotlib.colors
 import matplotlib.patches
 import matplotlib.ticker
 
@@ -140,43 +142,67 @@ class Stacked:
     reasons: Sequence[str]
 
 
-def reason_colours(reasons: Sequence[str]) -> dict[str, tuple]:
-    """One clearly different colour per end reason (tab10: ten distinct hues, then tab20)."""
-    if len(reasons) <= 10:
-        cmap = plt.get_cmap("tab10")
-        return {r: cmap(i) for i, r in enumerate(reasons)}
-    cmap = plt.get_cmap("tab20")
-    return {r: cmap(i % 20) for i, r in enumerate(reasons)}
+# one colour per end reason on every page, in every mode and game: the shipped games' reasons
+# from a fixed table (related reasons in related hues, the turn cap grey), a plug-in's from a
+# hash of the name into PALETTE, moved on past colours its game already uses
+REASON_COLOURS = {
+    "path": "#1f77b4", "opponent_path": "#aec7e8", "blocked": "#ff7f0e", "self_blocked": "#ffbb78",
+    "both_blocked": "#8c564b", "stalemate_closest": "#9467bd", "stalemate_draw": "#c5b0d5",
+    "stalemate_score": "#e377c2", "no_move_loss": "#d62728", "turn_cap": "#7f7f7f",
+    "flags": "#2ca02c", "tiles_placed": "#bcbd22", "radian": "#17becf", "tiles_out": "#98df8a",
+}
+PALETTE = tuple(matplotlib.colors.to_hex(plt.get_cmap(name)(i)) for name in ("tab20", "tab20b")
+                for i in range(20))
 
 
-def stacked_lengths(panels: Sequence[Stacked], title: str, cols: int = 6) -> Figure:
+def reason_colours(reasons: Sequence[str]) -> dict[str, str]:
+    """A fixed colour per end reason. Pass every reason of the game (Game.end_reasons), not only
+    the ones a figure shows, so that a plug-in reason's colour is the same on every page; no two
+    of the reasons share a colour (up to len(PALETTE) reasons)."""
+    out = {r: REASON_COLOURS[r] for r in reasons if r in REASON_COLOURS}
+    for r in sorted(set(reasons) - set(out)):
+        start = int(hashlib.sha1(r.encode()).hexdigest(), 16) % len(PALETTE)
+        taken = set(out.values())
+        out[r] = next((c for i in range(len(PALETTE)) if (c := PALETTE[(start + i) % len(PALETTE)])
+                       not in taken), PALETTE[start])
+    return out
+
+
+def length_limits(panels: Sequence[Stacked], pad: float = 3.0) -> list[tuple[float, float]]:
+    """Each panel's x range: every one of its games, the turns around it when they span fewer
+    than 4 turns. One shared range, the union, when every panel's range is at least half as wide
+    as the union (comparable panels read against each other); otherwise each panel its own, so
+    a panel of games 10-18 turns long never clips one of 7-42."""
+    own = []
+    for p in panels:
+        t = np.asarray(p.turns, dtype=float)[np.asarray(p.counts).sum(axis=0) > 0] if len(p.turns) else \
+            np.zeros(1)
+        lo, hi = (float(t.min()), float(t.max())) if t.size else (0.0, 1.0)
+        own.append((lo - pad, hi + pad) if hi - lo < 4 else (lo - 0.5, hi + 0.5))
+    union = (min(lo for lo, _ in own), max(hi for _, hi in own)) if own else (0.0, 1.0)
+    if all(hi - lo >= 0.5 * (union[1] - union[0]) for lo, hi in own):
+        return [union] * len(own)
+    return own
+
+
+def stacked_lengths(panels: Sequence[Stacked], title: str, cols: int = 6,
+                    all_reasons: Sequence[str] = ()) -> Figure:
     """Small multiples, one panel per variant: share of games per length (turns), stacked by end
-    reason in one colour per reason shared by every panel, one legend for the figure. Six small
-    panels a row, so a mode of a dozen variants takes two rows of the page."""
+    reason in one colour per reason (`reason_colours` of `all_reasons`, the game's, and the
+    panels'), one legend for the figure. Six small panels a row, so a mode of a dozen variants
+    takes two rows of the page; x ranges by `length_limits`."""
     reasons: list[str] = []
     for p in panels:
         used = [r for r, c in zip(p.reasons, p.counts.sum(axis=1), strict=True) if c > 0]
         reasons += [r for r in used if r not in reasons]
-    colours = reason_colours(reasons)
+    colours = reason_colours([*dict.fromkeys([*all_reasons, *(r for p in panels for r in p.reasons)])])
     cols = max(1, min(cols, len(panels)))
     rows = -(-len(panels) // cols)
     fig, axes = plt.subplots(rows, cols, figsize=(2.2 * cols, 1.05 * rows + 0.55), squeeze=False,
-                             sharex=True, layout="constrained")
-    for ax, p in zip(axes.flat, panels, strict=False):
-        total = max(int(p.counts.sum()), 1)
-        bottom = np.zeros(len(p.turns))
-        for r, c in zip(p.reasons, p.counts, strict=True):
-            if c.sum() == 0:
-                continue
-            ax.bar(p.turns, c / total, bottom=bottom, width=1.0, color=colours[r], linewidth=0)
-            bottom += c / total
-        ax.set_title(p.variant, fontsize=8)
-        ax.tick_params(labelsize=7)
-        ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
-        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))  # turns are whole
-        if len(p.turns) and np.ptp(p.turns) < 4:  # games of (nearly) one length: show the turns around it
-            ax.set_xlim(float(np.min(p.turns)) - 3, float(np.max(p.turns)) + 3)
-        ax.grid(axis="y", alpha=0.3)
+                             layout="constrained")
+    for ax, p, lim in zip(axes.flat, panels, length_limits(panels), strict=False):
+        _stacked_panel(ax, p, colours)
+        ax.set_xlim(*lim)
     for ax in list(axes.flat)[len(panels):]:
         ax.axis("off")
     for ax in axes[-1]:
@@ -186,6 +212,22 @@ def stacked_lengths(panels: Sequence[Stacked], title: str, cols: int = 6) -> Fig
                frameon=False, title=title + ": share of games per length, by end reason",
                title_fontsize=8)
     return fig
+
+
+def _stacked_panel(ax, p: Stacked, colours: Mapping[str, str]) -> None:
+    """One variant's share of games per length, stacked by end reason."""
+    total = max(int(p.counts.sum()), 1)
+    bottom = np.zeros(len(p.turns))
+    for r, c in zip(p.reasons, p.counts, strict=True):
+        if c.sum() == 0:
+            continue
+        ax.bar(p.turns, c / total, bottom=bottom, width=1.0, color=colours[r], linewidth=0)
+        bottom += c / total
+    ax.set_title(p.variant, fontsize=8)
+    ax.tick_params(labelsize=7)
+    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))  # turns are whole
+    ax.grid(axis="y", alpha=0.3)
 
 
 def differences(rows: Sequence[tuple[str, float, float, float, bool]], title: str) -> Figure:

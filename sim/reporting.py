@@ -34,7 +34,7 @@ import pandas as pd
 import pyarrow.dataset as pads
 from scipy.stats import norm
 
-from sim import plots, stats
+from sim import intervals, plots, stats
 from sim.errors import UserError
 
 NON_WIN_WORDS = ("stalemate", "turn_cap", "cap", "draw", "timeout", "time_out", "exhaust",
@@ -389,7 +389,7 @@ def seat_gap(rates: Sequence[stats.Proportion], seats: Sequence[str],
     d = vals[hi] - vals[lo]
     se = math.sqrt(max(vals[hi] + vals[lo] - d * d, 0.0) / n)
     z = float(norm.ppf(0.5 + CONF / 2))
-    return d, max(0.0, d - z * se), d + z * se, seats[hi], seats[lo]
+    return d, *intervals.clip(d - z * se, d + z * se, intervals.SHARE), seats[hi], seats[lo]
 
 
 LUDII = {
@@ -1018,7 +1018,7 @@ def render_ludii(doc: Doc, analyses: Sequence[Analysis]) -> None:
             for name in LUDII:
                 v, lo, hi = a.ludii.get(name, (math.nan, math.nan, math.nan))
                 cells.append(f"{pct(v, 1)} {ci1(lo, hi)}" if name != "OutcomeUniformity"
-                             else f"{v:.3f} [{lo:.3f}, {hi:.3f}]" if np.isfinite(v) else "n/a")
+                             else f"{v:.3f} {_ci3(lo, hi)}" if np.isfinite(v) else "n/a")
             cells.append(_balance_cell(a) if a.balance_ci is not None else "n/a")
             rows.append(cells)
     doc.table(["variant", *LUDII, "Balance"], rows)
@@ -1049,18 +1049,21 @@ def render_play(doc: Doc, analyses: Sequence[Analysis]) -> None:
         rows.append(Group(group))
         for a in items:
             cells = [a.run.stem]
-            for r in a.play.summary.itertuples():
-                if not np.isfinite(r.value):
-                    cells.append("n/a")
-                elif r.metric == "branching_factor":
-                    cells.append(f"{r.value:.1f} [{r.low:.1f}, {r.high:.1f}]")
-                else:
-                    cells.append(f"{r.value:.2f} [{r.low:.2f}, {r.high:.2f}]")
+            cells += [_play_cell(r) for r in a.play.summary.itertuples()]
             rows.append(cells)
     if rows:
         doc.table(["variant", *(m.replace("_", " ") for m in METRICS)], rows)
     for note, labels in missing.items():
         doc.p(f"Not measured for {', '.join(labels)}: {note}.")
+
+
+def _play_cell(r) -> str:
+    """A play metric's mean and interval, clipped to the metric's range."""
+    from sim.playmetrics import BOUNDS
+
+    fmt = ("{:.1f}" if r.metric == "branching_factor" else "{:.2f}").format
+    return "n/a" if not np.isfinite(r.value) else \
+        f"{fmt(r.value)} {intervals.text(r.low, r.high, fmt, BOUNDS[r.metric])}".rstrip()
 
 
 def render_comparisons(doc: Doc, comps: Sequence[Comparison]) -> None:
@@ -1096,7 +1099,7 @@ def render_comparisons(doc: Doc, comps: Sequence[Comparison]) -> None:
         doc.table(["comparison", "metric", "difference", "95% CI", "p", "p (Holm)", "p (BH)", "method"],
                   [[r["variant"], r["metric"].removeprefix("diff."),
                     (f"{100 * r['value']:+.2f} pts" if _is_prop(r["metric"]) else num(r["value"])),
-                    (f"[{100 * r['ci_low']:+.2f}, {100 * r['ci_high']:+.2f}] pts" if _is_prop(r["metric"])
+                    (f"{intervals.points(r['ci_low'], r['ci_high'], 2)} pts" if _is_prop(r["metric"])
                      else ci(r["ci_low"], r["ci_high"], as_pct=False)),
                     pval(r["p_value"]), pval(r["p_holm"]), pval(r["p_bh"]), r["method"]]
                    for r in c.rows])
@@ -1310,23 +1313,14 @@ def pct(p: float, digits: int = 2) -> str:
     return "n/a" if p is None or not np.isfinite(p) else f"{100 * p:.{digits}f}%"
 
 
-def ci(lo: float, hi: float, as_pct: bool = True) -> str:
-    if not (np.isfinite(lo) and np.isfinite(hi)):
-        return "n/a"
-    return f"[{pct(lo)}, {pct(hi)}]" if as_pct else f"[{num(lo)}, {num(hi)}]"
+def ci(lo: float, hi: float, as_pct: bool = True, bounds: tuple[float, float] = intervals.ANY) -> str:
+    """A share's interval in percent (clipped to [0, 1]), else a number's, clipped to `bounds`."""
+    return intervals.text(lo, hi, pct, intervals.SHARE, "n/a") if as_pct else \
+        intervals.text(lo, hi, num, bounds, "n/a")
 
 
-def ci1(lo: float, hi: float) -> str:
-    """A share's interval in percent with one decimal, without the % signs: (56.3-57.3)."""
-    if not (np.isfinite(lo) and np.isfinite(hi)):
-        return ""
-    return f"({100 * lo:.1f}-{100 * hi:.1f})"
-
-
-def ci_pts(lo: float, hi: float) -> str:
-    if not (np.isfinite(lo) and np.isfinite(hi)):
-        return ""
-    return f"[{100 * lo:+.1f}, {100 * hi:+.1f}]"
+ci1 = intervals.share  # (56.3-57.3)
+ci_pts = intervals.points  # [-1.2, +3.4]
 
 
 def num(x: float) -> str:
@@ -1493,7 +1487,9 @@ def make_figures(analyses: Sequence[Analysis]) -> dict[str, bytes]:
                                 [str(c) for c in a.run.df["end_reason"].astype("category").cat.categories])
                   for a in items if a.end_hist is not None and not one_length(a)]
         if panels:
-            figs[f"ends_{slug(group)}"] = plots.png(plots.stacked_lengths(panels, group))
+            game_reasons = [r for a in items for r in a.run.end_reasons]
+            figs[f"ends_{slug(group)}"] = plots.png(plots.stacked_lengths(panels, group,
+                                                                          all_reasons=game_reasons))
         scores = {}
         for a in items:
             for s in a.scores:
@@ -1554,11 +1550,16 @@ def render(analyses: Sequence[Analysis], comps: Sequence[Comparison],
     return doc
 
 
+def _ci3(lo: float, hi: float) -> str:
+    """A [0, 1] index's interval with three decimals (Balance, OutcomeUniformity)."""
+    return intervals.text(lo, hi, "{:.3f}".format, intervals.SHARE)
+
+
 def _balance_cell(a: Analysis) -> str:
     b = a.balance_ci
     if a.decisive == 0:
         return f"{b.value:.3f} (no decisive games: says nothing)"
-    return f"{b.value:.3f} [{b.low:.3f}, {b.high:.3f}] (a fair game: {b.fair_mean:.3f})"
+    return f"{b.value:.3f} {_ci3(b.low, b.high)} (a fair game: {b.fair_mean:.3f})"
 
 
 def _mde_sentence(a: Analysis, k: int) -> str:
@@ -1600,7 +1601,7 @@ def render_variant(doc: Doc, a: Analysis) -> None:
     b = a.balance_ci
     rows.append([f"balance (Ludii: 1 - largest seat gap; a fair game of this size averages "
                  f"{b.fair_mean:.3f}; read with the first mover's share above)", f"{b.value:.4f}",
-                 ci(b.low, b.high, as_pct=False) if a.decisive else "no decisive games"])
+                 ci(b.low, b.high, False, intervals.SHARE) if a.decisive else "no decisive games"])
     doc.table(["metric", "value", "95% CI"], rows)
     fs = ", ".join(run.seats[i] if 0 <= i < k else str(i) for i in a.first_seats)
     fs = f"always {fs}" if len(a.first_seats) == 1 else f"varies over {fs}"
@@ -1625,9 +1626,9 @@ def render_variant(doc: Doc, a: Analysis) -> None:
     if t:
         doc.table(["p5", "p25", "median", "p75", "p95", "mean"],
                   [[num(t["p5"]), num(t["p25"]),
-                    f"{num(t['median'])} {ci(a.turns_median_ci[1], a.turns_median_ci[2], False)}",
+                    f"{num(t['median'])} {ci(*a.turns_median_ci[1:], False, intervals.COUNT)}",
                     num(t["p75"]), num(t["p95"]),
-                    f"{t['mean']:.2f} {ci(a.turns_mean.low, a.turns_mean.high, False)}"]])
+                    f"{t['mean']:.2f} {ci(a.turns_mean.low, a.turns_mean.high, False, intervals.COUNT)}"]])
     doc.h(5, "Scores")
     if a.scores:
         doc.table(["seat", "mean", "95% CI", "sd", "p5", "median", "p95"],

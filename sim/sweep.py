@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import _callable_module, metrics, stats
+from sim import _callable_module, intervals, metrics, stats
 from sim.compare import run_folder
 from sim.errors import UserError
 from sim.runner import RunResult
@@ -293,7 +293,7 @@ def _share_heatmap(res: SweepResult, path: Path) -> Path:
     for row in t.to_dict("records"):
         i, j = ys.index(row[ky]), xs.index(row[kx])
         dark = abs(row["value"] - fair) > 0.55 * span  # white text on the deep colours
-        ax.text(j, i, f"{100 * row['value']:.1f}%\n({100 * row['ci_low']:.1f}-{100 * row['ci_high']:.1f})"
+        ax.text(j, i, f"{100 * row['value']:.1f}%\n{intervals.share(row['ci_low'], row['ci_high'])}"
                 f"\n{row['fairness']}", ha="center", va="center", fontsize=8,
                 color="white" if dark else "black")
     im = ax.imshow(grid, origin="lower", cmap="RdBu_r", aspect="auto",
@@ -330,7 +330,7 @@ def _doc(res: SweepResult, files: dict[str, Path]):
             "(white = the fair share; red: the first mover ahead, blue: behind)")
     doc.table([*res.params, "first mover's share", "verdict", "in words"],
               [[*(str(r[k]) for k in res.params),
-                f"{100 * r['value']:.1f}% ({100 * r['ci_low']:.1f}-{100 * r['ci_high']:.1f})",
+                f"{100 * r['value']:.1f}% {intervals.share(r['ci_low'], r['ci_high'])}",
                 str(r["fairness"]), str(r["fairness_sentence"])] for r in _share_rows(res).to_dict("records")])
     fair = res.fair_points()
     if len(fair):
