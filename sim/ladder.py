@@ -36,11 +36,12 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.stats import beta
 from statsmodels.stats.proportion import proportion_confint
 
 from sim import _callable_module, stats
 from sim.errors import UserError
-from sim.games.base import Game, SeatBot
+from sim.games.base import Game, SeatBot, end_reason_groups
 from sim.variants import Variant
 
 ELO_PER_NAT = 400.0 / math.log(10.0)
@@ -279,15 +280,36 @@ def skill_trace(utilities: Sequence[float]) -> float:
 @dataclass
 class Depth:
     depth: int
-    steps: pd.DataFrame  # lower, upper, decisive, upper_wins, share, low, high, beats
+    steps: pd.DataFrame  # lower, upper, decisive, upper_wins, share, low, high, beats, p_real
+    expected: float = math.nan  # the depth's mean under the steps' p_real
+    range95: tuple[int, int] = (0, 0)  # its central 95% range
+
+    def words(self) -> str:
+        """"2 of 3 steps (expected 1.8, 95% range 1-3)": the count and its uncertainty."""
+        lo, hi = self.range95
+        spread = f"{lo}" if lo == hi else f"{lo}-{hi}"
+        return (f"{self.depth} of {len(self.steps)} steps (expected {self.expected:.1f}, "
+                f"95% range {spread})")
+
+
+def depth_law(p_real: Sequence[float]) -> np.ndarray:
+    """P(depth = d), d = 0 .. len(p_real), when step i is real with probability p_real[i],
+    independently (the pairings are separate games): depth counts real steps from the weakest
+    up to the first that is not."""
+    p = np.asarray(p_real, dtype=np.float64)
+    reach = np.concatenate([[1.0], np.cumprod(p)])  # P(depth >= d)
+    return reach - np.concatenate([reach[1:], [0.0]])
 
 
 def skill_depth(order: Sequence[str], counts: dict[tuple[str, str], tuple[int, int, int]],
                 names: dict[str, str] | None = None) -> Depth:
     """Consecutive rungs, from the weakest, where each beats the one below in at least 55% of
     their decisive games with the 95% Wilson lower bound above 50%; the first step that fails
-    ends the count."""
+    ends the count. Its uncertainty: each step's `p_real`, the posterior probability (uniform
+    prior, Beta) that the upper rung's true share of their decisive games is at least 55%, and
+    the depth's law under them (`depth_law`): its mean and central 95% range."""
     rows, depth, broken = [], 0, False
+    nm = names or {}
     for lo, up in zip(order[:-1], order[1:], strict=True):
         w_lo, w_up, _ = counts.get((lo, up), (0, 0, 0))  # a step not played cannot count
         p = stats.wilson(w_up, w_lo + w_up)
@@ -296,11 +318,16 @@ def skill_depth(order: Sequence[str], counts: dict[tuple[str, str], tuple[int, i
             depth += 1
         else:
             broken = True
-        nm = names or {}
-        rows.append({"lower": nm.get(lo, lo), "upper": nm.get(up, up), "played": (lo, up) in counts, "decisive": w_lo + w_up,
-                     "upper_wins": w_up, "share": p.value, "low": p.low, "high": p.high, "beats": beats})
-    return Depth(depth, pd.DataFrame(rows, columns=["lower", "upper", "played", "decisive", "upper_wins",
-                                                    "share", "low", "high", "beats"]))
+        p_real = float(beta.sf(DEPTH_SHARE, 1 + w_up, 1 + w_lo)) if (lo, up) in counts else 0.0
+        rows.append({"lower": nm.get(lo, lo), "upper": nm.get(up, up), "played": (lo, up) in counts,
+                     "decisive": w_lo + w_up, "upper_wins": w_up, "share": p.value, "low": p.low,
+                     "high": p.high, "beats": beats, "p_real": p_real})
+    steps = pd.DataFrame(rows, columns=["lower", "upper", "played", "decisive", "upper_wins", "share", "low",
+                                        "high", "beats", "p_real"])
+    law = depth_law(steps["p_real"].to_numpy())
+    cdf = np.cumsum(law)
+    lo95, hi95 = int(np.searchsorted(cdf, 0.025 - 1e-12)), int(np.searchsorted(cdf, 0.975 - 1e-12))
+    return Depth(depth, steps, float(np.dot(np.arange(law.size), law)), (lo95, min(hi95, law.size - 1)))
 
 
 def by_skill_row(run, non_win: set[str]) -> dict[str, Any]:
@@ -313,12 +340,13 @@ def by_skill_row(run, non_win: set[str]) -> dict[str, Any]:
     first = df["first_seat"].to_numpy().astype(np.int64)
     decisive = int((w >= 0).sum())
     reasons = df["end_reason"].astype(str).to_numpy()
-    row: dict[str, Any] = {"bot": _bots_of(run)[0], "games": n, "decisive": decisive}
+    first_wins = int((w == first).sum())
+    row: dict[str, Any] = {"bot": _bots_of(run)[0], "games": n, "decisive": decisive, "first_wins": first_wins}
 
     def put(key: str, p: stats.Proportion) -> None:
         row[key], row[f"{key}_low"], row[f"{key}_high"] = p.value, p.low, p.high
 
-    put("first_mover_share", stats.wilson(int((w == first).sum()), decisive))
+    put("first_mover_share", stats.wilson(first_wins, decisive))
     put("draw_rate", stats.wilson(int((w < 0).sum()), n))
     put("off_board_share", stats.wilson(int(np.isin(reasons, list(non_win)).sum()), n))
     med, lo, hi = stats.bootstrap_interval(df["turns"].to_numpy(), 0.5, seed=1)
@@ -327,6 +355,8 @@ def by_skill_row(run, non_win: set[str]) -> dict[str, Any]:
         put(f"win_rate_{s}", stats.wilson(int((w == i).sum()), n))
     for r in run.end_reasons:
         put(f"end_{r}", stats.wilson(int((reasons == r).sum()), n))
+    for g, members in end_reason_groups(run.game, run.end_reasons).items():
+        put(f"ends_{g}", stats.wilson(int(np.isin(reasons, members).sum()), n))
     return row
 
 
@@ -498,7 +528,7 @@ class LadderResult:
         lines += [f"{r.bot_a} vs {r.bot_b}: {r.decision}" for r in self.pairings.itertuples() if r.stopped_early]
         st = "n/a" if math.isnan(self.skill_trace) else \
             f"{self.skill_trace:.3f} [{self.skill_trace_ci[0]:.3f}, {self.skill_trace_ci[1]:.3f}]"
-        lines.append(f"skill depth {self.depth.depth} of {len(self.order) - 1} steps; SkillTrace {st}")
+        lines.append(f"skill depth {self.depth.words()}; SkillTrace {st}")
         lines.append(f"{self.played_now:,} games played in {self.wall_seconds:.0f} s wall, "
                      f"{self.resumed:,} resumed from {self.out / 'runs'}")
         if len(self.by_skill):
@@ -514,9 +544,12 @@ def ladder(variant: str | Variant, bots: Sequence[str] = (), games: int = 1000, 
            rungs: int = 6, pairs: str = "neighbours", seed: int = 0, jobs: int | None = None,
            out: str | Path | None = None, sequential: bool = False, margin: float = 0.1,
            batch: int = 200, backend: str = "loky", scheduler: str | None = None,
-           progress: bool = False, n_boot: int = 1000, write: bool = True) -> LadderResult:
+           progress: bool = False, n_boot: int = 1000, write: bool = True,
+           self_games: int | None = None) -> LadderResult:
     """Play the ladder and return its tables (see the module docstring); with `write`, also
-    ratings.csv, pairings.csv, by_skill.csv, skill_depth.csv, ladder.md and ladder.html in `out`."""
+    ratings.csv, pairings.csv, by_skill.csv, skill_depth.csv, ladder.json, ladder.md and
+    ladder.html in `out`. `self_games`: games of each bot against itself (default `games`): the
+    by-skill rows' precision, e.g. +/-3 points on the first mover's share at about 1,100."""
     from sim.reporting import load_run, non_win_reasons
     from sim.variants import load
 
@@ -544,6 +577,9 @@ def ladder(variant: str | Variant, bots: Sequence[str] = (), games: int = 1000, 
         raise UserError(f"--pairs {pairs}: allowed: neighbours, all")
     if games < 1:
         raise UserError(f"--games {games}: must be at least 1")
+    self_games = games if self_games is None else self_games
+    if self_games < 1:
+        raise UserError(f"--self-games {self_games}: must be at least 1")
     if sequential and not 0 < margin < 1:
         raise UserError(f"--margin {margin}: must be in (0, 1)")
     if batch < 1:
@@ -568,8 +604,8 @@ def ladder(variant: str | Variant, bots: Sequence[str] = (), games: int = 1000, 
     for b in ladder_bots:
         v = self_lineup(base, b)
         s = _derived_seed(seed, b.label(), "self")
-        path = runs_dir / run_folder("self", v, games, s)
-        t = sim.run(v, games, seed=s, out=path, **run_kw).manifest["timings"]
+        path = runs_dir / run_folder("self", v, self_games, s)
+        t = sim.run(v, self_games, seed=s, out=path, **run_kw).manifest["timings"]
         now, resumed = now + t["games_played_now"], resumed + t["games_resumed"]
         self_paths[b.label()] = path
     wall = time.perf_counter() - t0

@@ -5,13 +5,17 @@ several bot line-ups of one variant."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
-from sim import intervals, plots
+from sim import intervals, plots, stats
+from sim.games.base import end_reason_groups
 from sim.ladder import DEPTH_SHARE, LadderResult, SkillTables, skill_tables
+from sim.variants import Variant
 
 
 def _pct(x: float) -> str:
@@ -72,19 +76,22 @@ def first_mover_figure(t: SkillTables):
     return fig
 
 
-def end_reason_figure(t: SkillTables, reasons: Sequence[str]):
+def end_reason_figure(t: SkillTables, groups: dict[str, tuple[str, ...]]):
+    """How games end against Elo, by group of end reasons as the game's docs read them (all
+    blocking ends together), each in its first reason's colour."""
     import matplotlib.pyplot as plt
 
     b = t.by_skill.sort_values("elo")
     fig, ax = plt.subplots(figsize=(7, 3.8))
     x = b["elo"].to_numpy()
-    colours = plots.reason_colours(reasons)
-    for r in reasons:
-        col = f"end_{r}"
+    colours = plots.reason_colours([r for members in groups.values() for r in members])
+    for g, members in groups.items():
+        col = f"ends_{g}"
         if col not in b or not (b[col] > 0).any():
             continue
-        ax.plot(x, b[col], "o-", label=r, color=colours[r])
-        ax.fill_between(x, b[f"{col}_low"], b[f"{col}_high"], alpha=0.2, color=colours[r])
+        label = g if members == (g,) else f"{g} ({', '.join(members)})"
+        ax.plot(x, b[col], "o-", label=label, color=colours[members[0]])
+        ax.fill_between(x, b[f"{col}_low"], b[f"{col}_high"], alpha=0.2, color=colours[members[0]])
     ax.set_xlabel(f"Elo of the bot playing itself ({t.anchor} = 0)")
     ax.set_ylabel("share of games")
     ax.set_ylim(0, 1)
@@ -94,15 +101,78 @@ def end_reason_figure(t: SkillTables, reasons: Sequence[str]):
     return fig
 
 
-def figures(t: SkillTables, reasons: Sequence[str], budgets=None, budget_param=None,
+def figures(t: SkillTables, groups: dict[str, tuple[str, ...]], budgets=None, budget_param=None,
             prefix: str = "") -> dict[str, bytes]:
     if not len(t.pairings):  # nothing rates the bots: no axis to draw them on
         return {}
     figs = {f"{prefix}elo": plots.png(elo_figure(t, budgets, budget_param))}
     if len(t.by_skill):
         figs[f"{prefix}first_mover"] = plots.png(first_mover_figure(t))
-        figs[f"{prefix}end_reasons"] = plots.png(end_reason_figure(t, reasons))
+        figs[f"{prefix}end_reasons"] = plots.png(end_reason_figure(t, groups))
     return figs
+
+
+# ---- the answer: does the first mover's edge hold with stronger play? ----------------------------
+@dataclass
+class LadderAnswer:
+    """The strongest rung (by Elo) against the reference rung (the variant's own bot when it is
+    on the ladder, else the weakest): the verdict's skill answer and how the commonest way to
+    end moves between them."""
+
+    base_bot: str
+    strong_bot: str
+    answer: stats.SkillAnswer
+    ends: str  # one clause: the commonest way to end at each rung
+
+    def sentence(self) -> str:
+        b = self.answer.base
+        return (f"With {self.base_bot} on every seat the first mover wins {100 * b.share:.1f}% "
+                f"({100 * b.low:.1f}-{100 * b.high:.1f}) of decisive games ({b.verdict}). "
+                f"{self.answer.sentence(self.base_bot, self.strong_bot)} {self.ends}")
+
+
+def rung_fairness(row: dict[str, Any] | pd.Series, seats: int) -> stats.Fairness:
+    """The verdict at one rung (its bot on every seat), by the report's rule."""
+    return stats.fairness(int(row["first_wins"]), int(row["decisive"]), 1 / seats, stats.FAIR_MARGIN)
+
+
+def _ends_clause(base: pd.Series, strong: pd.Series, groups: dict[str, tuple[str, ...]]) -> str:
+    shares = {g: base.get(f"ends_{g}", np.nan) for g in groups}
+    g = max(shares, key=lambda k: -1 if not np.isfinite(shares[k]) else shares[k])
+    lo, hi = f"ends_{g}_low", f"ends_{g}_high"
+    return (f"Games ending by {g}: {_pct(base[f'ends_{g}'])} {_ci(base[lo], base[hi])} with {base['bot']}, "
+            f"{_pct(strong[f'ends_{g}'])} {_ci(strong[lo], strong[hi])} with {strong['bot']}.")
+
+
+def ladder_answer(t: SkillTables, seats: int, base_bot: str | None,
+                  groups: dict[str, tuple[str, ...]]) -> LadderAnswer | None:
+    """None when fewer than two rated rungs played themselves, or when the reference rung is
+    the strongest (nothing stronger to ask)."""
+    if not len(t.by_skill) or "first_wins" not in t.by_skill:
+        return None
+    b = t.by_skill[np.isfinite(t.by_skill["elo"])].sort_values("elo", kind="stable")
+    if len(b) < 2:
+        return None
+    strong = b.iloc[-1]
+    base = b[b["bot"] == base_bot].iloc[0] if base_bot in set(b["bot"]) else b.iloc[0]
+    if base["bot"] == strong["bot"]:
+        return None
+    answer = stats.skill_answer(rung_fairness(base, seats), rung_fairness(strong, seats))
+    return LadderAnswer(str(base["bot"]), str(strong["bot"]), answer, _ends_clause(base, strong, groups))
+
+
+def variant_bot(v: Variant) -> str | None:
+    """The bot every seat of the variant holds (its label), None for a mixed line-up."""
+    labels = {b.label() for b in v.seats.values()}
+    return labels.pop() if len(labels) == 1 else None
+
+
+def answer_words(ans: LadderAnswer | None, strongest: str) -> str:
+    """The page's opening sentence."""
+    if ans is None:
+        return (f"The strongest rung is the variant's own bot ({strongest}): this ladder has no "
+                "stronger play to check its verdict against.")
+    return f"Does the first mover's edge hold with stronger play? {ans.sentence()}"
 
 
 # ---- document ----------------------------------------------------------------------------------
@@ -142,13 +212,16 @@ def _rating_blocks(doc, t: SkillTables, level: int) -> None:
     st_text = "n/a (it needs two or more steps, every one played)" if not np.isfinite(st) else f"{st:.3f}"
     if np.isfinite(st) and np.isfinite(t.skill_trace_ci[0]):
         st_text += f" [{t.skill_trace_ci[0]:.3f}, {t.skill_trace_ci[1]:.3f}] (95% bootstrap)"
-    doc.p(f"Skill depth: {t.depth.depth} of {len(t.order) - 1} steps (consecutive rungs from the weakest "
-          f"where each beats the one below in at least {DEPTH_SHARE:.0%} of decisive games with the "
-          f"95% Wilson lower bound above 50%). Ludii's SkillTrace over the same steps: {st_text}; it is "
-          "Ludii's measure exactly when each rung doubles the budget of the one below.")
-    doc.table(["lower", "upper", "decisive", "upper's share", "95%", "beats"],
+    doc.p(f"Skill depth: {t.depth.words()}: consecutive rungs from the weakest where each beats the "
+          f"one below in at least {DEPTH_SHARE:.0%} of decisive games with the 95% Wilson lower bound "
+          f"above 50%. Each step's 'probability real' is the posterior probability (uniform prior) that "
+          f"its true share is at least {DEPTH_SHARE:.0%}; the expected depth and its 95% range follow "
+          f"from them. Ludii's SkillTrace over the same steps: {st_text}; it is Ludii's measure exactly "
+          "when each rung doubles the budget of the one below.")
+    doc.table(["lower", "upper", "decisive", "upper's share", "95%", "beats", "probability real"],
               [[r.lower, r.upper, f"{r.decisive:,}", _pct(r.share), _ci(r.low, r.high),
-                ("yes" if r.beats else "no") if r.played else "not played"] for r in t.depth.steps.itertuples()])
+                ("yes" if r.beats else "no") if r.played else "not played", f"{r.p_real:.2f}"]
+               for r in t.depth.steps.itertuples()])
 
 
 def _by_skill_blocks(doc, t: SkillTables, level: int) -> None:
@@ -167,6 +240,7 @@ def _by_skill_blocks(doc, t: SkillTables, level: int) -> None:
                     f"{intervals.text(r['median_turns_low'], r['median_turns_high'], bounds=intervals.COUNT)}"]
                    + [f"{_pct(r[f'win_rate_{s}'])} {_ci(r[f'win_rate_{s}_low'], r[f'win_rate_{s}_high'])}"
                       for s in seats] for r in b.to_dict("records")])
+        _ends_blocks(doc, b)
         by_elo = b[np.isfinite(b["elo"])].sort_values("elo", kind="stable")
         if len(by_elo) < 2:
             return
@@ -198,10 +272,29 @@ def _write_summary(res: LadderResult, path: Path) -> None:
         "seed": res.seed, "pairs": res.pairs, "anchor": res.anchor, "skill_depth": res.depth.depth,
         "steps": len(res.order) - 1, "skill_trace": _finite(res.skill_trace),
         "skill_trace_ci": [_finite(x) for x in res.skill_trace_ci], "upset_rate": _finite(res.upset.value),
-        "first_mover_share": first,
+        "first_mover_share": first, "variant_name": res.variant.name, "variant_hash": res.variant.hash,
+        "seats": len(res.variant.seat_names), "answer": _answer_json(res),
+        "skill_depth_expected": _finite(res.depth.expected), "skill_depth_range95": list(res.depth.range95),
         "stopped_early": [f"{r.bot_a} vs {r.bot_b}" for r in res.pairings.itertuples() if r.stopped_early],
         "games_played_now": res.played_now, "games_resumed": res.resumed,
         "wall_seconds": round(res.wall_seconds, 3), "git_commit": git_commit()})
+
+
+def _ladder_answer(res: LadderResult) -> LadderAnswer | None:
+    v = res.variant
+    return ladder_answer(res.tables, len(v.seat_names), variant_bot(v), end_reason_groups(v.game, v.game.end_reasons))
+
+
+def _answer_json(res: LadderResult) -> dict[str, Any] | None:
+    """The strong rung's counts and the answer, for `hexsim report --ladders` (`skill_column`)."""
+    ans = _ladder_answer(res)
+    if ans is None:
+        return None
+    a = ans.answer
+    return {"base_bot": ans.base_bot, "strong_bot": ans.strong_bot, "answer": a.answer,
+            "base": {"successes": a.base.successes, "n": a.base.n, "verdict": a.base.verdict},
+            "strong": {"successes": a.strong.successes, "n": a.strong.n, "verdict": a.strong.verdict},
+            "sentence": ans.sentence()}
 
 
 def write_ladder(res: LadderResult) -> dict[str, Path]:
@@ -217,7 +310,8 @@ def write_ladder(res: LadderResult) -> dict[str, Path]:
     files["json"] = out / "ladder.json"
     _write_summary(res, files["json"])
     t = res.tables
-    figs = figures(t, list(res.variant.game.end_reasons), res.budgets, res.budget_param)
+    figs = figures(t, end_reason_groups(res.variant.game, res.variant.game.end_reasons), res.budgets,
+                   res.budget_param)
     (out / "figures").mkdir(exist_ok=True)
     for k, data in figs.items():
         files[k] = out / "figures" / f"{k}.png"
@@ -225,6 +319,7 @@ def write_ladder(res: LadderResult) -> dict[str, Path]:
     doc = Doc()
     v = res.variant
     doc.h(1, f"Skill ladder: {v.name}")
+    doc.p(answer_words(_ladder_answer(res), res.order[-1] if len(res.order) else ""))
     early = int(res.pairings["stopped_early"].sum())
     doc.p(f"{v.name} (hash {v.hash}), {len(res.order)} rungs, pairings: {res.pairs} (plus each bot "
           f"against itself), {res.games:,} games per pairing with seats rotated, seed {res.seed}; "
@@ -240,6 +335,26 @@ def write_ladder(res: LadderResult) -> dict[str, Path]:
     return files
 
 
+def _share_cells(b: pd.DataFrame, cols: Sequence[str]) -> list[list[str]]:
+    return [[r["bot"]] + [f"{_pct(r[c])} {_ci(r[f'{c}_low'], r[f'{c}_high'])}" for c in cols]
+            for r in b.to_dict("records")]
+
+
+def _ends_blocks(doc, b: pd.DataFrame) -> None:
+    """How games end at each rung, by the game's groups of end reasons (all blocking ends
+    together), then every single reason folded."""
+    groups = [c[len("ends_"):] for c in b.columns if c.startswith("ends_") and not c.endswith(("_low", "_high"))]
+    reasons = [c[len("end_"):] for c in b.columns if c.startswith("end_") and not c.endswith(("_low", "_high"))]
+    if groups:
+        doc.p("How games end at each rung (share of all games, 95% Wilson interval), the end reasons "
+              "grouped as the game's rules doc groups them:")
+        doc.table(["bot"] + groups, _share_cells(b, [f"ends_{g}" for g in groups]))
+    if reasons:
+        doc.fold("every end reason at each rung")
+        doc.table(["bot"] + reasons, _share_cells(b, [f"end_{r}" for r in reasons]))
+        doc.endfold()
+
+
 # ---- `hexsim report`: the "by skill" section ---------------------------------------------------
 def _groups(runs: Sequence) -> dict[tuple[str, str], list]:
     """Runs of one variant (same game, name and rules), any seats."""
@@ -253,7 +368,7 @@ def _groups(runs: Sequence) -> dict[tuple[str, str], list]:
     return out
 
 
-def section_tables(runs: Sequence) -> list[tuple[str, SkillTables, list[str]]]:
+def section_tables(runs: Sequence) -> list[tuple[str, SkillTables, dict[str, tuple[str, ...]]]]:
     """For each variant whose runs hold several bot line-ups: its ladder tables, the bots in
     Elo order (self-play runs give the by-skill rows, two-bot runs the pairings)."""
     from sim.ladder import _bots_of
@@ -280,7 +395,7 @@ def section_tables(runs: Sequence) -> list[tuple[str, SkillTables, list[str]]]:
         order = list(t.ratings.sort_values("elo")["bot"])  # weakest first, then refit in that order
         keyed = {tuple(sorted(k, key=order.index)): v for k, v in pair_runs.items()}
         t = skill_tables(keyed, self_runs, order, non_win_reasons(group[0]), n_boot=200)
-        found.append((name, t, list(group[0].end_reasons)))
+        found.append((name, t, end_reason_groups(group[0].game, group[0].end_reasons)))
     return found
 
 
@@ -296,11 +411,11 @@ def by_skill_section(doc, runs: Sequence, fig_dir: Path) -> dict[str, bytes]:
           "how the game plays at that strength; runs of two bots rate them (Bradley-Terry, draws as half a "
           "win; intervals: bootstrap over games). Rungs are ordered by Elo; `hexsim ladder` plays a "
           "complete ladder.")
-    for i, (name, t, reasons) in enumerate(found):
+    for i, (name, t, groups) in enumerate(found):
         doc.h(3, name)
         prefix = f"by_skill_{i}_"
         skill_blocks(doc, t, 4, prefix)
-        figs.update(figures(t, reasons, prefix=prefix))
+        figs.update(figures(t, groups, prefix=prefix))
     fig_dir.mkdir(parents=True, exist_ok=True)
     for k, data in figs.items():
         (fig_dir / f"{k}.png").write_bytes(data)

@@ -41,7 +41,7 @@ NON_WIN_WORDS = ("stalemate", "turn_cap", "cap", "draw", "timeout", "time_out", 
                  "closest", "no_move", "limit", "tiebreak", "tie_break", "deadlock")
 SUMMARY_COLUMNS = ["metric", "variant", "value", "successes", "n", "ci_low", "ci_high", "verdict", "bots"]
 CONF = 0.95
-FAIR_MARGIN = 0.02  # a first-mover share within 2 points of the fair share counts as fair
+FAIR_MARGIN = stats.FAIR_MARGIN
 ALPHA = 0.05
 POWER = 0.8
 

@@ -25,6 +25,7 @@ from statsmodels.stats.proportion import (
 
 NAN = float("nan")
 POWER_DEFAULT = 0.8
+FAIR_MARGIN = 0.02  # a first-mover share within 2 points of the fair share counts as fair
 
 
 @dataclass(frozen=True)
@@ -564,6 +565,71 @@ def fairness(successes: int, n: int, p0: float = 0.5, margin: float = 0.02,
                     float(tost_binomial(k, n, p0 - margin, p0 + margin)),
                     float(beyond_binomial(k, n, p0 - margin, p0 + margin)), binom_test(k, n, p0),
                     verdict, need)
+
+
+# ---- does a verdict hold with stronger play? -----------------------------------------------------
+
+SKILL_WORDS = ("holds with stronger play", "changes with stronger play", "cannot tell yet")
+
+
+@dataclass(frozen=True)
+class SkillAnswer:
+    """The verdict of one line-up (`base`, e.g. greedy on every seat) against the same variant
+    played by a stronger line-up (`strong`): `answer` is one of SKILL_WORDS; `diff` is the
+    strong minus the base share (Newcombe interval, two-proportion test; independent games).
+
+    The rule (in order; "side" is which player an edge favours):
+      - both verdicts decided (fair or unfair): holds when they are the same word on the same
+        side, changes otherwise;
+      - base unfair, strong undecided: changes when the strong interval lies wholly on the fair
+        side of the margin's edge (stronger play shows no edge as large as the margin); holds
+        when the strong interval still excludes the fair share on the base's side and the
+        difference is not significant (the edge persists, no detectable change);
+      - base fair, strong undecided: holds when the strong interval includes the fair share and
+        the difference is not significant;
+      - otherwise (including an undecided base) cannot tell yet.
+    A true share that stays put is called "changes" with probability at most about alpha / 2
+    (tests/test_stats.py simulates both errors)."""
+
+    base: Fairness
+    strong: Fairness
+    diff: Difference
+    answer: str
+
+    def sentence(self, base_bot: str, strong_bot: str) -> str:
+        s, d = self.strong, self.diff
+        if s.n == 0:
+            return f"{strong_bot} on every seat: no decisive games."
+        return (f"With {strong_bot} on every seat the first mover wins {100 * s.share:.1f}% "
+                f"({100 * s.low:.1f}-{100 * s.high:.1f}) of {s.n:,} decisive games ({s.verdict}); "
+                f"{strong_bot} minus {base_bot}: {100 * d.value:+.1f} points "
+                f"({100 * d.low:+.1f} to {100 * d.high:+.1f}, p = {d.p_value:.2g}): the verdict "
+                f"{self.answer.replace('cannot tell yet', 'cannot be told yet')}.")
+
+
+def _side(f: Fairness) -> int:
+    return int(np.sign(f.share - f.p0)) if f.n else 0
+
+
+def skill_answer(base: Fairness, strong: Fairness) -> SkillAnswer:
+    """Does `base`'s verdict hold when the game is played by a stronger line-up (`strong`)?
+    See `SkillAnswer` for the rule."""
+    diff = newcombe_diff(strong.successes, strong.n, base.successes, base.n, base.conf)
+    significant = not diff.low <= 0 <= diff.high
+    decided = ("fair", "unfair")
+    if base.n == 0 or strong.n == 0 or base.verdict not in decided:
+        answer = SKILL_WORDS[2]
+    elif strong.verdict in decided:
+        same = strong.verdict == base.verdict and (base.verdict == "fair" or _side(strong) == _side(base))
+        answer = SKILL_WORDS[0] if same else SKILL_WORDS[1]
+    elif base.verdict == "unfair":
+        edge = base.p0 + _side(base) * base.margin
+        inside = strong.high < edge if _side(base) > 0 else strong.low > edge
+        persists = strong.detectable and _side(strong) == _side(base) and not significant
+        answer = SKILL_WORDS[1] if inside else SKILL_WORDS[0] if persists else SKILL_WORDS[2]
+    else:
+        answer = SKILL_WORDS[0] if not strong.detectable and not significant else SKILL_WORDS[2]
+    return SkillAnswer(base, strong, diff, answer)
 
 
 # ---- balance --------------------------------------------------------------------------------

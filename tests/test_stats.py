@@ -500,3 +500,38 @@ def test_games_needed_gives_a_verdict_80_percent_of_the_time(share, p0):
     decided = sum(c for k, c in zip(ks, counts, strict=True)
                   if stats.fairness(int(k), n, p0).verdict != "cannot tell") / 4000
     assert abs(decided - 0.8) <= 0.03 + 2 * math.sqrt(0.16 / 4000)
+
+
+# ---- does the verdict hold with stronger play? -------------------------------------------------
+
+def test_skill_answer_words():
+    greedy = stats.fairness(6888, 12000)  # 57.4%: unfair
+    holds = stats.skill_answer(greedy, stats.fairness(600, 1100))  # 54.5% (51.6-57.5): edge persists
+    assert holds.answer == "holds with stronger play" and holds.strong.verdict == "cannot tell"
+    assert holds.sentence("greedy", "mcts").startswith("With mcts on every seat the first mover wins 54.5%")
+    assert "the verdict holds with stronger play." in holds.sentence("greedy", "mcts")
+    gone = stats.skill_answer(greedy, stats.fairness(550, 1100))  # 50.0% (47.0-53.0): fair-ish
+    assert gone.answer == "cannot tell yet"  # the interval still reaches past 52%
+    gone = stats.skill_answer(greedy, stats.fairness(1100, 2200))  # 50.0%: shown fair
+    assert gone.strong.verdict == "fair" and gone.answer == "changes with stronger play"
+    assert stats.skill_answer(greedy, stats.fairness(5000, 10000)).answer == "changes with stronger play"
+    assert stats.skill_answer(greedy, stats.fairness(400, 1100)).answer == "changes with stronger play"
+    fair = stats.fairness(6000, 12000)
+    assert stats.skill_answer(fair, stats.fairness(560, 1100)).answer == "holds with stronger play"
+    assert stats.skill_answer(fair, stats.fairness(660, 1100)).answer == "changes with stronger play"
+    assert stats.skill_answer(stats.fairness(60, 120), stats.fairness(560, 1100)).answer == "cannot tell yet"
+
+
+@pytest.mark.parametrize("base, strong, bad, limit", [
+    (0.57, 0.57, "changes with stronger play", 0.025),  # nothing changes: never say it does
+    (0.50, 0.50, "changes with stronger play", 0.025),
+    (0.57, 0.505, "holds with stronger play", 0.05),  # the edge is gone: rarely say it holds
+    (0.50, 0.56, "holds with stronger play", 0.05),
+])
+def test_skill_answer_errors_by_simulation(base, strong, bad, limit):
+    """make run's sizes (12,000 games with greedy, 1,100 at the strong rung): the wrong answer
+    is rare. Simulated over 3,000 pairs of runs."""
+    rng = np.random.default_rng(7)
+    words = [stats.skill_answer(stats.fairness(int(kb), 12_000), stats.fairness(int(ks), 1_100)).answer
+             for kb, ks in zip(rng.binomial(12_000, base, 3000), rng.binomial(1_100, strong, 3000), strict=True)]
+    assert np.mean([w == bad for w in words]) <= limit

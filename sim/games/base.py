@@ -190,6 +190,9 @@ class Game:
     # end reasons that are not a win on the board (stalemate rules, turn caps, draws): the report
     # warns when one of them decides most games
     non_win_end_reasons: tuple[str, ...] = ()
+    # end reasons read together, as the game's docs group them: (group name, its reasons); a
+    # reason in no group is a group of its own (`end_reason_groups`)
+    end_reason_grouping: tuple[tuple[str, tuple[str, ...]], ...] = ()
     default_bot: str = "greedy"
 
     # ---- schema -------------------------------------------------------------------------------
@@ -337,3 +340,14 @@ def unknown_key(where: str, section: str, key: str, valid: Sequence[str]) -> str
     close = difflib.get_close_matches(key, list(valid), n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     return f"{where}: unknown key {section}.{key}{hint}; allowed: {', '.join(valid)}"
+
+
+def end_reason_groups(game: Game | None, reasons: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """Group name -> its end reasons among `reasons`, in the game's order: its
+    `end_reason_grouping`, then every other reason alone."""
+    grouping = dict(getattr(game, "end_reason_grouping", ()) or ())
+    out: dict[str, tuple[str, ...]] = {}
+    for r in reasons:
+        name = next((g for g, members in grouping.items() if r in members), r)
+        out[name] = (*out.get(name, ()), r)
+    return out

@@ -316,6 +316,9 @@ class HexflowGame(Game):
     params = R.PARAMS
     bots = (*R.BOTS, R.LOOKAHEAD, MCTS)
     end_reasons = R.END_REASONS
+    end_reason_grouping = (("blocking", ("blocked", "self_blocked", "both_blocked")),
+                           ("path", ("path", "opponent_path")),
+                           ("stalemate", ("stalemate_closest", "stalemate_draw", "stalemate_score")))
     default_bot = "greedy"
 
     def seat_names(self, rules: dict[str, Any]) -> list[str]:
