@@ -165,7 +165,7 @@ def test_independent_mde_has_80_percent_power(p, n):
 def test_paired_share_of_decisive_games_holds_its_level(differ):
     """The first mover's share of decisive games, paired: pairs whose outcomes are exchangeable
     between A and B (no change), a share `differ` of them redrawn in B (about 7 and 17 of 500
-    pairs then differ). The within-pair swap test rejects at most 5% + noise, and the paired
+    pairs then differ). The paired share test rejects at most 5% + noise, and the paired
     bootstrap interval covers 0 at least 94% of the time (up to noise)."""
     rng = np.random.default_rng(int(differ * 1000))
     n, reps = 500, 500
