@@ -356,6 +356,15 @@ def find_baselines(paths: Sequence[str | Path] | None = None) -> list[Path]:
     return out
 
 
+def joint_pass(paths: Sequence[str | Path] | None = None) -> tuple[int, float]:
+    """(count, probability): how many baselines there are (default: the committed ones) and the
+    probability, at least, that all of them pass the statistical check together while nothing
+    changed (`drift.joint_pass` over the false-drift rate each file's design states)."""
+    found = [read(p) for p in find_baselines(paths)]
+    rates = [b.data.get("design", {}).get("false_drift", drift.FALSE_DRIFT) for b in found]
+    return len(found), drift.joint_pass(rates)
+
+
 def _resolve(b: Baseline) -> Variant:
     spec = b.data["variant"]["spec"]
     p = Path(spec)

@@ -335,35 +335,20 @@ def _paired_categories(*columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows, counts
 
 
-def _paired_share_reps(ma: Metric, mb: Metric, b: int, rng) -> np.ndarray:
-    """Paired bootstrap (games resampled together in A and B) of share_b - share_a for shares
-    over a subset of games (e.g. decisive games): exact as a multinomial over the at most nine
-    (in scope, hit) combinations of a pair."""
+def _paired_share_cells(ma: Metric, mb: Metric) -> tuple[np.ndarray, np.ndarray]:
+    """The kinds of pair of two shares over subsets of games (columns: in A's scope, A hit, in
+    B's scope, B hit; at most nine kinds) and how many pairs are of each."""
     sa = np.ones(ma.hits.size, bool) if ma.scope is None else ma.scope
     sb = np.ones(mb.hits.size, bool) if mb.scope is None else mb.scope
-    rows, counts = _paired_categories(sa, ma.hits & sa, sb, mb.hits & sb)
+    return _paired_categories(sa, ma.hits & sa, sb, mb.hits & sb)
+
+
+def _paired_share_reps(rows: np.ndarray, counts: np.ndarray, b: int, rng) -> np.ndarray:
+    """Paired bootstrap (games resampled together in A and B) of share_b - share_a for shares
+    over a subset of games (e.g. decisive games), from `_paired_share_cells`: exact as a
+    multinomial over the kinds of pair."""
     draws = rng.multinomial(int(counts.sum()), counts / counts.sum(), size=b).astype(np.float64)
     return _shares_diff(rows, draws)
-
-
-def _paired_share_swap_test(ma: Metric, mb: Metric, b: int, rng) -> float:
-    """Randomisation test of "A and B are exchangeable within pairs" for share_b - share_a
-    (shares over a subset of games): each pair's A and B outcomes are swapped with probability
-    1/2, b times (as binomial draws per kind of pair), and p = (1 + #|swapped diff| >=
-    |observed diff|) / (b + 1): never finer than the data allow, valid with few differing pairs."""
-    sa = np.ones(ma.hits.size, bool) if ma.scope is None else ma.scope
-    sb = np.ones(mb.hits.size, bool) if mb.scope is None else mb.scope
-    rows, counts = _paired_categories(sa, ma.hits & sa, sb, mb.hits & sb)
-    observed = _shares_diff(rows, counts[None, :].astype(np.float64))[0]
-    if not np.isfinite(observed):
-        return float("nan")
-    flips = rng.binomial(counts[None, :], 0.5, size=(b, counts.size)).astype(np.float64)
-    swapped = rows[:, [2, 3, 0, 1]]  # the same pairs with A and B exchanged
-    both = np.concatenate([rows, swapped])
-    draws = np.concatenate([counts[None, :] - flips, flips], axis=1)
-    d = _shares_diff(both, draws)
-    d = d[np.isfinite(d)]
-    return float((1 + np.sum(np.abs(d) >= abs(observed) - 1e-12)) / (d.size + 1))
 
 
 def _shares_diff(rows: np.ndarray, draws: np.ndarray) -> np.ndarray:
@@ -427,10 +412,11 @@ def compare_metric(ma: Metric, mb: Metric, df_a, df_b, var_a, var_b, rng,
 
     Methods. Proportions over all games, paired: exact McNemar test, Newcombe's paired score
     interval, MDE from the discordant pairs (`stats.mde_paired`); shares over a subset of games
-    (decisive games), paired: paired bootstrap interval and a within-pair swap (randomisation)
-    test; otherwise two-sample score
-    test and Newcombe interval. Means: paired t over game-by-game differences (or Welch's t with
-    a bootstrap interval). Quantiles: the test is the proportion test of "games at or below the
+    (decisive games), paired: paired bootstrap interval, the delta-method score test of the
+    two ratio estimators and its MDE (`stats.paired_share_test`, `stats.mde_paired_share`: an
+    analytic p-value, no resampling floor); otherwise two-sample score test and Newcombe
+    interval. Means: paired t over game-by-game differences (or Welch's t with a bootstrap
+    interval). Quantiles: the test is the proportion test of "games at or below the
     pooled q-quantile" (McNemar paired, score test otherwise), so its p-value is never finer
     than the data; the interval is a (paired) bootstrap; the MDE is the shift that moves that
     proportion by its MDE, at least one step of the data. Game values: (paired) bootstrap.
@@ -462,14 +448,14 @@ def compare_metric(ma: Metric, mb: Metric, df_a, df_b, var_a, var_b, rng,
                 row["note"] = f"no game of {ma.n:,} differed"
             return row
         if have:
-            reps = _paired_share_reps(ma, mb, BOOT, rng)
+            rows, counts = _paired_share_cells(ma, mb)
+            reps = _paired_share_reps(rows, counts, BOOT, rng)
             for key, lev in zip(("", "_adj"), levels, strict=True):
                 row[f"ci_low{key}"], row[f"ci_high{key}"] = _percentile(reps, lev)
-            se = float(np.std(reps[np.isfinite(reps)], ddof=1)) if np.isfinite(reps).sum() > 1 else 0.0
-            row["p_value"] = _paired_share_swap_test(ma, mb, BOOT, rng)
-            mde = z_power(mde_alpha) * se
-            row["mde"] = mde if 0 < mde <= 1 else np.nan
-            row["method"] = "paired bootstrap interval, within-pair swap (randomisation) test"
+            _, se, row["p_value"] = stats.paired_share_test(rows, counts)
+            row["discordant"] = int(counts[(rows[:, :2] != rows[:, 2:]).any(axis=1)].sum())
+            row["mde"] = stats.mde_paired_share(se, row["discordant"], mde_alpha, POWER)
+            row["method"] = "paired bootstrap interval, paired delta-method (score) z test"
             if se == 0:
                 row["note"] = "no game differed"
             return row

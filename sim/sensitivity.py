@@ -3,10 +3,12 @@
 Every rule parameter (or the listed paths) is moved to each of its alternatives, one at a time,
 and played against the base variant on common seeds (game i of both starts from the same seed),
 so each difference is paired, as `hexsim compare` pairs them: the first mover's share of decisive
-games by a paired bootstrap interval and a within-pair swap test, the share of games decided off
-the board by the exact McNemar test with Newcombe's paired interval, the median length by a
-paired bootstrap with McNemar on the games at or below the pooled median. p-values are
-Holm-adjusted over all alternatives, per metric.
+games by a paired bootstrap interval and the paired delta-method z test (`stats.paired_share_test`),
+the share of games decided off the board by the exact McNemar test with Newcombe's paired
+interval, the median length by a paired bootstrap with McNemar on the games at or below the
+pooled median. p-values are Holm-adjusted over all alternatives, per metric: every test is
+analytic or exact, so no resampling floor keeps a real change from passing Holm however many
+alternatives there are.
 
 Alternatives of a parameter: every other choice of a choice parameter, the other truth value of
 a switch, one step down and one up for a number, within its range (integers: 1, or a tenth of

@@ -173,6 +173,59 @@ def paired_mean_diff(d, conf: float = 0.95):
     return tuple(float(x) for x in out) if d.ndim == 1 else out
 
 
+def paired_share_test(rows, counts):
+    """Two-sided test of "B's share equals A's" for two shares over subsets of the same n paired
+    games (the first mover's share of decisive games, A and B played from the same seeds), by the
+    delta method on the two ratio estimators, vectorised over the leading axes of `counts`.
+
+    `rows` (k, 4): kinds of pair as 0/1 (in A's scope, A's hit, in B's scope, B's hit); `counts`
+    (..., k): pairs of each kind. Pair i adds e_i = (y_i - p v_i) / mean(v) - (x_i - p u_i) /
+    mean(u) (u, x: A's scope and hit; v, y: B's; p the pooled share), whose mean is the
+    difference D. The variance is the null's, sum(e^2) / n^2 uncentred, a score test: with both
+    scopes all games it is McNemar's (b - c) / sqrt(b + c), and it holds its level with a few
+    differing pairs where the centred (Wald) variance would not. An analytic p-value has no
+    resampling floor, so a strict Holm or Bonferroni level can still be met. Returns (D, se, p)
+    as floats or arrays; p is 1 when no pair differs, NaN when a scope is empty."""
+    r = np.asarray(rows, dtype=np.float64)
+    c = np.asarray(counts, dtype=np.float64)
+    n = c.sum(axis=-1)
+    u, x, v, y = (c @ r[:, j] for j in range(4))
+    with np.errstate(all="ignore"):
+        pooled = (x + y) / (u + v)
+        e = ((r[:, 3] - pooled[..., None] * r[:, 2]) / (v / n)[..., None]
+             - (r[:, 1] - pooled[..., None] * r[:, 0]) / (u / n)[..., None])
+        se = np.sqrt((c * e ** 2).sum(axis=-1)) / n
+        diff = y / v - x / u
+        p = np.where(se > 0, 2 * sps.norm.sf(np.abs(diff) / se), 1.0)
+    p = np.where(np.isfinite(diff), p, NAN)
+    out = (diff, se, p)
+    return tuple(float(z) for z in out) if np.ndim(diff) == 0 else out
+
+
+def mde_paired_share(se: float, differing: int, alpha: float = 0.05,
+                     power: float = POWER_DEFAULT) -> float:
+    """Smallest change of a share that `paired_share_test` at level alpha finds with `power`,
+    from the test's null spread `se` on the observed games and the number of pairs whose A and
+    B outcomes differ.
+
+    As `mde_paired` holds the discordance, the change turns differing pairs from A's way to B's:
+    their number and the test's se stay, and z = D / se is normal around delta / se with the
+    variance of a split of the m differing pairs, 1 - delta^2 / (m se^2) (McNemar's normal
+    approximation when the shares are over all games). The power |z| > z_{1-alpha/2}, solved
+    for delta; NaN when no pair differed or no change reaches that power."""
+    if not differing > 0 or not se > 0:
+        return NAN
+    z, top = float(sps.norm.isf(alpha / 2)), min(1.0, se * math.sqrt(differing) * (1 - 1e-12))
+
+    def pw(d: float) -> float:
+        s = math.sqrt(1 - d * d / (differing * se * se))
+        return float(sps.norm.sf((z - d / se) / s) + sps.norm.cdf((-z - d / se) / s))
+
+    if pw(top) < power:
+        return NAN
+    return float(brentq(lambda d: pw(d) - power, 0.0, top, xtol=1e-10))
+
+
 def _exact_critical(d: int, alpha: float) -> int | None:
     """Smallest count c > d/2 whose two-sided exact binomial(d, 1/2) p-value is below alpha
     (the test rejects for c or more, or d - c or fewer, of d); None if no count is that extreme."""

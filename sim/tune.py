@@ -439,7 +439,7 @@ def tune(variant: str | Path, vary: list[str | Dim], targets: list[str | Target]
     ranked = sorted(tried.items(), key=lambda kv: (-kv[1]["games"], kv[1]["objective"]))
     picked = ranked[:confirm]
     confirm_seed = derived_seed(seed, "confirm")
-    level = alpha / ((len(picked) + 1) * len(tgts))
+    level = confirmation_level(alpha, len(picked), len(tgts))
     confirm_games = (budget - played) // (len(picked) + 1)  # a search that ended early leaves more
     crows, cruns = [], {}
     for label, point, v in [("start", {}, base)] + [(k, r["point"], r["variant"]) for k, r in picked]:
@@ -506,6 +506,13 @@ def play_first(v: Variant, n: int, seed: int, folder: Path, **run_args) -> pd.Da
     r = sim.run(v, games, seed=seed, out=folder, **{"progress": False, **run_args})
     df = r.table()
     return df[df["game"] < n].reset_index(drop=True) if games > n else df
+
+
+def confirmation_level(alpha: float, settings: int, targets: int) -> float:
+    """The level of each confirmation interval: Bonferroni over the re-played settings, the
+    starting variant and the targets, so the winner's intervals, although it was picked from
+    the same games, cover its true values with probability at least 1 - alpha."""
+    return alpha / ((settings + 1) * targets)
 
 
 def choose_winner(confirmation: pd.DataFrame, targets: list[Target]) -> str:

@@ -521,7 +521,7 @@ def _sensitivity_doc(res):
     doc.p(f"{len(t)} alternatives of {t['param'].nunique()} parameters, each played for "
           f"{res.games:,} games on the base variant's seeds (run seed {res.seed}): every difference "
           "is paired game by game, as in hexsim compare (first mover's share: paired bootstrap "
-          "interval and within-pair swap test; decided off the board: exact McNemar and "
+          "interval and paired delta-method z test; decided off the board: exact McNemar and "
           "Newcombe's paired interval; median length: paired bootstrap and McNemar on the games "
           "at or below the pooled median). p-values Holm-adjusted over the alternatives, per "
           "metric. Alternatives: other choices, the other truth value, one step down and up.")

@@ -24,6 +24,16 @@ def test_every_shipped_variant_has_a_current_baseline():
         assert des["power"] >= drift.POWER, f"{name}: power {des['power']} at {d['games']:,} games"
 
 
+def test_committed_baselines_pass_together():
+    """The joint pass probability the README describes, from the files that exist: one
+    false-drift rate per committed baseline, summed (Bonferroni). At least 0.98 (49 or fewer
+    baselines at 2e-4 would give 0.99; a larger set needs a smaller FALSE_DRIFT to keep it)."""
+    count, prob = baseline.joint_pass()
+    assert count == len(COMMITTED) > 0
+    assert prob == pytest.approx(1 - count * drift.FALSE_DRIFT)
+    assert prob >= 0.98, f"{count} baselines pass together with probability {prob:.4f}"
+
+
 @pytest.mark.parametrize("path", COMMITTED, ids=lambda p: str(p.relative_to(baseline.BASELINES_DIR)))
 def test_shipped_baseline_holds(path):
     """Exact replay of every stored game, today's definitions, and the small statistical check."""

@@ -55,7 +55,8 @@ def test_newcombe_paired_agrees_with_a_paired_bootstrap(rho):
     b = metrics.Metric("r", "proportion", hb.mean(), n, successes=int(hb.sum()), hits=hb)
     row = metrics.compare_metric(a, b, None, None, None, None, rng, paired=True)
     # the same shares as a paired bootstrap (a share over all games is a share with full scope)
-    reps = metrics._paired_share_reps(a, b, 20_000, np.random.default_rng(2))
+    reps = metrics._paired_share_reps(*metrics._paired_share_cells(a, b), 20_000,
+                                      np.random.default_rng(2))
     lo, hi = np.quantile(reps, [0.025, 0.975])
     width = row["ci_high"] - row["ci_low"]
     assert abs(row["ci_low"] - lo) < 0.1 * width and abs(row["ci_high"] - hi) < 0.1 * width
@@ -164,7 +165,7 @@ def test_independent_mde_has_80_percent_power(p, n):
 def test_paired_share_of_decisive_games_holds_its_level(differ):
     """The first mover's share of decisive games, paired: pairs whose outcomes are exchangeable
     between A and B (no change), a share `differ` of them redrawn in B (about 7 and 17 of 500
-    pairs then differ). The within-pair swap test rejects at most 5% + noise, and the paired
+    pairs then differ). The paired share test rejects at most 5% + noise, and the paired
     bootstrap interval covers 0 at least 94% of the time (up to noise)."""
     rng = np.random.default_rng(int(differ * 1000))
     n, reps = 500, 500
@@ -185,3 +186,113 @@ def test_paired_share_of_decisive_games_holds_its_level(differ):
         covered += row["ci_low"] <= 0 <= row["ci_high"]
     assert rejected / reps <= 0.05 + 2 * math.sqrt(0.05 * 0.95 / reps)
     assert covered / reps >= 0.94 - 2 * math.sqrt(0.05 * 0.95 / reps)
+
+
+# ---- a share over a subset of games (the first mover's share of decisive games), paired --------
+OUTCOME = np.array([0.2, 0.45, 0.35])  # per game: draw, first mover wins, first mover loses
+KINDS = np.array([[a > 0, a == 1, b > 0, b == 1] for a in range(3) for b in range(3)], float)
+TOWARDS_B = [(1, 0), (1, 2), (0, 2)]  # (A's outcome, B's): (win, draw), (win, loss), (draw, loss)
+
+
+def pair_cells(differ: float, moved: float = 0.0) -> np.ndarray:
+    """Cell probabilities of the 3 x 3 (A, B) outcomes of a pair: B redraws a share `differ` of
+    the games (exchangeable: no change); `moved` of each kind that favours A turns to its mirror
+    image (a change towards B that keeps the discordance, as the MDE's model does)."""
+    p = (differ * np.outer(OUTCOME, OUTCOME) + (1 - differ) * np.diag(OUTCOME)).ravel()
+    for a, b in TOWARDS_B:
+        m = moved * p[3 * a + b]
+        p[3 * a + b] -= m
+        p[3 * b + a] += m
+    return p
+
+
+def share_diff(p: np.ndarray) -> float:
+    """B's share minus A's of pair cell probabilities (the change `pair_cells` makes)."""
+    u, x, v, y = p @ KINDS
+    return y / v - x / u
+
+
+def share_metrics(counts) -> tuple[metrics.Metric, metrics.Metric]:
+    """A's and B's first-mover share Metrics of pairs counted by (A, B) outcome cell."""
+    a = np.repeat(np.repeat(np.arange(3), 3), counts)
+    b = np.repeat(np.tile(np.arange(3), 3), counts)
+    return tuple(metrics.Metric("s", "proportion", float((x == 1).sum() / (x > 0).sum()),
+                                int((x > 0).sum()), successes=int((x == 1).sum()), hits=x == 1,
+                                scope=x > 0, fair=0.5) for x in (a, b))
+
+
+def reported_mde(n: int, differ: float, level: float) -> float:
+    """The MDE `compare_metric` reports for n pairs with the expected cell counts."""
+    counts = np.round(n * pair_cells(differ)).astype(int)
+    ma, mb = share_metrics(counts)
+    return metrics.compare_metric(ma, mb, None, None, None, None, np.random.default_rng(0),
+                                  mde_alpha=level, paired=True)["mde"]
+
+
+def change_of(differ: float, delta: float) -> np.ndarray:
+    """The cells of a change of B's share by delta (discordance held)."""
+    from scipy.optimize import brentq
+
+    return pair_cells(differ, brentq(lambda m: share_diff(pair_cells(differ, m)) - delta, 0, 1))
+
+
+@pytest.mark.parametrize("n", [300, 2000])
+@pytest.mark.parametrize("differ", [0.02, 0.1, 0.3])
+def test_paired_share_test_holds_its_level(n, differ):
+    """No change (pairs exchangeable): the paired share test rejects at most its level + 3 SE of
+    the simulation at 0.05 and at a Bonferroni level 0.05 / 20; with 50 or more differing pairs
+    expected it is not conservative either (at least 0.04 at 0.05)."""
+    rng = np.random.default_rng([n, int(1000 * differ)])
+    t = rng.multinomial(n, pair_cells(differ), size=REPS)
+    p = stats.paired_share_test(KINDS, t)[2]
+    for level in (0.05, 0.05 / 20):
+        assert np.mean(p < level) <= level + 3 * math.sqrt(level * (1 - level) / REPS)
+    if n * differ * (1 - OUTCOME @ OUTCOME) >= 50:
+        assert np.mean(p < 0.05) >= 0.04
+
+
+@pytest.mark.parametrize("n, differ, level", [(2000, 0.1, 0.05 / 20), (500, 0.1, 0.05 / 20),
+                                              (2000, 0.3, 0.05), (300, 0.3, 0.05 / 25)])
+def test_paired_share_mde_has_80_percent_power(n, differ, level):
+    """A change of the MDE `compare_metric` reports ("could have seen a change of X") is found
+    by its test at that level with 80% +/- 3 points power (20,000 runs: SE 0.3 points, the rest
+    is the normal approximation). The old pair (a 2,000-resample swap test, MDE from the
+    bootstrap SE): see the test below."""
+    mde = reported_mde(n, differ, level)
+    t = np.random.default_rng(9).multinomial(n, change_of(differ, mde), size=REPS)
+    found = np.mean(stats.paired_share_test(KINDS, t)[2] < level)
+    print(f"n {n}, differ {differ}, level {level:.4g}: MDE {mde:.4f}, power {found:.4f}")
+    assert abs(found - 0.8) <= 0.03
+
+
+@pytest.mark.parametrize("n, differ, level", [(500, 0.1, 0.05 / 20), (2000, 0.3, 0.05 / 40)])
+def test_paired_share_power_through_compare(n, differ, level):
+    """The same claim end to end, each run through `compare_metric` (500 runs: SE 1.8 points,
+    band 3 SE). The old pair (swap test with 2,000 resamples, MDE from the bootstrap SE) missed
+    it: 0.870 and 0.736 on these runs."""
+    mde = reported_mde(n, differ, level)
+    rng = np.random.default_rng(10)
+    cells_ = change_of(differ, mde)
+    found = [metrics.compare_metric(*share_metrics(rng.multinomial(n, cells_)), None, None, None,
+                                    None, rng, mde_alpha=level, paired=True)["p_value"] < level
+             for _ in range(500)]
+    print(f"n {n}, differ {differ}: MDE {mde:.4f}, power through compare_metric {np.mean(found):.4f}")
+    assert abs(np.mean(found) - 0.8) <= 3 * math.sqrt(0.16 / 500)
+
+
+def test_paired_share_p_value_has_no_floor():
+    """A large change gets a p-value far below 1 / 2001 (the old swap test's floor with 2,000
+    resamples, which Holm over 20 metrics or 43 alternatives could never pass); over all games
+    the test is McNemar's z (statsmodels, no continuity correction); no differing pair: p = 1."""
+    from statsmodels.stats.contingency_tables import mcnemar
+
+    counts = np.round(2000 * change_of(0.2, 0.06)).astype(int)
+    row = metrics.compare_metric(*share_metrics(counts), None, None, None, None,
+                                 np.random.default_rng(0), paired=True)
+    assert row["p_value"] < 1e-6 and row["p_value"] * 43 < 0.05 / 1000
+    full = np.array([[1, 1, 1, 1], [1, 1, 1, 0], [1, 0, 1, 1], [1, 0, 1, 0]], float)
+    both, down, up, neither = 40, 31, 12, 17
+    d, _, p = stats.paired_share_test(full, [both, down, up, neither])
+    ref = mcnemar([[both, down], [up, neither]], exact=False, correction=False).pvalue
+    assert d == pytest.approx((up - down) / 100) and p == pytest.approx(ref, rel=1e-12)
+    assert stats.paired_share_test(KINDS, np.diag([3, 5, 7]).ravel())[2] == 1.0

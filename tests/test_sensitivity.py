@@ -158,3 +158,17 @@ def test_a_per_seat_rule_moves_every_seat_and_each_seat_alone(coin_file, tmp_pat
     # B's two extra steps help B whether it moves first or second: the first mover's share moves
     # by +2 points when B moves first and -2 when A does, about 0 in all
     assert row["first_mover_share_ci_low"] < 0 < row["first_mover_share_ci_high"]
+
+
+def test_holm_over_many_alternatives_can_still_find_a_change(coin_file):
+    """102 alternatives of the bias: Holm multiplies the smallest p-value by 102, so a resampled
+    p-value (at least 1/2001 with 2,000 resamples, as the first mover's share once had) could
+    never pass at 0.05; the analytic paired test's p-values carry the big moves through."""
+    values = ",".join(f"{0.3 + 0.004 * i:.3f}" for i in range(102))
+    res = sensitivity(str(coin_file), params=[f"rules.bias={values}"], games=300, seed=4, jobs=1,
+                      write=False, out=coin_file.parent / "s")
+    t = res.table
+    assert len(t) == 102
+    big = t["first_mover_share_diff"].abs() >= 0.1
+    assert big.sum() > 30 and (t.loc[big, "first_mover_share_p_adjusted"] < 0.05).all()
+    assert t["first_mover_share_p_adjusted"].min() < 102 / 2001 / 1e6
