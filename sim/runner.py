@@ -1,8 +1,10 @@
 """Run a variant: seeds -> chunks -> joblib workers -> Parquet parts + manifest (resumable).
 
 Each worker plays one chunk with one compiled call and writes its own part atomically, so memory
-stays flat in the number of games and a killed run loses only the chunks in flight. Rerunning the
-same command skips finished parts. Game `i` of a run is seeded by (run seed, i) alone, so the
+stays flat in the number of games and a killed run loses only the chunks in flight (and, killed
+hard, the parts finished in its last FLUSH_SECONDS, not yet listed). The manifest lists every
+finished part with its games, size and sha256; rerunning the same command keeps the parts that
+match and plays any other again. Game `i` of a run is seeded by (run seed, i) alone, so the
 table is identical for any --jobs, chunk size or backend, and a run can grow: a larger --games on
 a finished folder plays only the missing games (the table equals a fresh run of that size).
 """
