@@ -138,11 +138,12 @@ def run(variant, games, **kwargs):
     return _run(variant, games, **kwargs)
 
 
-def report(run_dirs, out, **kwargs):
-    """Build the balance report of one or more run folders; see `sim.reporting.build_report`."""
+def report(run_dirs, out, partial=False, **kwargs):
+    """Build the balance report of one or more run folders; an unfinished run is refused
+    unless `partial` (as `hexsim report --partial`); see `sim.reporting.build_report`."""
     from sim.reporting import build_report
 
-    return build_report([str(d) for d in run_dirs], out, **kwargs)
+    return build_report([str(d) for d in run_dirs], out, partial=partial, **kwargs)
 
 
 def compare(a, b, **kwargs):

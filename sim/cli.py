@@ -17,19 +17,21 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
 
 def friendly(fn):
     """Bad input: one line on stderr, exit 2. A crashing game: one line, exit 1. No traceback.
-    Every command's `--jobs` must be at least 1."""
+    Every command's `--jobs` and `--backend` are checked before anything is written; a file
+    the system refuses (unwritable --out, unreadable input) is bad input too."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         from sim.runner import GameCrash
 
         try:
-            jobs = kwargs.get("jobs")
-            if jobs is not None and jobs < 1:
-                raise UserError(f"--jobs {jobs}: must be at least 1 (leave it out to use all cores)")
+            check_common(kwargs)
             return fn(*args, **kwargs)
         except UserError as e:
             typer.echo(f"hexsim: error: {e}", err=True)
+            raise typer.Exit(2) from None
+        except OSError as e:
+            typer.echo(f"hexsim: error: {os_error(e)}", err=True)
             raise typer.Exit(2) from None
         except GameCrash as e:
             typer.echo(f"hexsim: game crashed: {e}", err=True)
@@ -40,6 +42,23 @@ def friendly(fn):
             raise typer.Exit(130) from None
 
     return wrapper
+
+
+def check_common(options: dict) -> None:
+    """The options many commands share, checked before the command touches any file."""
+    from sim.runner import check_backend
+
+    jobs = options.get("jobs")
+    if jobs is not None and jobs < 1:
+        raise UserError(f"--jobs {jobs}: must be at least 1 (leave it out to use all cores)")
+    if "backend" in options:
+        check_backend(options["backend"], options.get("scheduler"))
+
+
+def os_error(e: OSError) -> str:
+    """An OS error as one line naming the file(s) and the reason."""
+    files = " -> ".join(str(f) for f in (e.filename, e.filename2) if f is not None)
+    return f"{files}: {e.strerror or e}" if files else f"{type(e).__name__}: {e.strerror or e}"
 
 
 def run_dir_for(out: Path | None, name: str, several: bool) -> Path | None:
@@ -99,12 +118,16 @@ def report(
              "default: the mode's base variant.")] = None,
     replays: Annotated[bool, typer.Option(
         help="Draw example games (the shortest, a typical one per common end reason).")] = True,
+    partial: Annotated[bool, typer.Option(
+        help="Report unfinished runs too (marked partial); without it they are refused.")] = False,
 ):
     """Balance report (report.md, report.html, summary.csv) of one or more runs: the verdict
     first, then why games end, outcome metrics and each mode's variants against its reference."""
     import sim
 
-    res = sim.report(runs, out, references=reference or (), replays=replays)
+    res = sim.report(runs, out, references=reference or (), replays=replays, partial=partial)
+    for label, note in res.partial.items():
+        typer.echo(f"{label}: {note} (its verdict is on these games only)")
     typer.echo(f"report: {res.html}")
 
 

@@ -230,7 +230,7 @@ def find_games(run_dir: str | Path, where: str | None = None, replay_first: int 
             raise UserError("--replay: give --out FOLDER for the pictures")
         spec, overrides = variant_spec(manifest)
         seed = int(manifest.get("seed", 0))
-        Path(out).mkdir(parents=True, exist_ok=True)
+        tables.make_dir(Path(out))
         for r in hit.head(replay_first).itertuples():
             path = Path(out) / f"game{r.game}-r{r.rotation}.png"
             replay(spec, int(r.game), seed, int(r.rotation), path, overrides=overrides or None)

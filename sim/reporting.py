@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import base64
 import html
-import json
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -31,10 +30,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pyarrow.dataset as pads
 from scipy.stats import norm
 
-from sim import intervals, plots, stats
+from sim import intervals, plots, stats, tables
 from sim.errors import UserError
 
 NON_WIN_WORDS = ("stalemate", "turn_cap", "cap", "draw", "timeout", "time_out", "exhaust",
@@ -74,6 +74,25 @@ class Run:
     def stem(self) -> str:
         return self.label.rsplit("/", 1)[-1]
 
+    @property
+    def expected(self) -> int:
+        """Games the manifest asks for: a run with rotated seats plays every game once per
+        rotation."""
+        rotations = self.manifest.get("rotations") or (len(self.seats) if self.rotate else 1)
+        return int(self.manifest.get("games", len(self.df))) * int(rotations)
+
+    @property
+    def partial(self) -> str:
+        """"partial: 200 of 3,000 games" for an unfinished run (fewer games than the manifest
+        asks for, or a manifest not marked complete), else "": such a run is reported only on
+        request, and marked wherever its verdict is shown."""
+        n, status = len(self.df), self.manifest.get("status")
+        if n < self.expected:
+            return f"partial: {n:,} of {self.expected:,} games"
+        if status not in (None, "complete"):
+            return f"partial: run {status}, {n:,} of {self.expected:,} games"
+        return ""
+
 
 def mode_of(game: Any, rules: dict[str, Any]) -> str:
     """The game's mode whose rule overrides the variant's rules all match (the most specific
@@ -96,51 +115,50 @@ def default_game_lookup(name: str):
     return get(name)
 
 
-def _games_files(run_dir: Path) -> list[str]:
-    """The finished Parquet parts: `games/**/*.parquet` (or `part-*.parquet` beside the manifest),
-    leaving out hidden and `_`-prefixed files such as a writer's temporary parts."""
+def _games_files(run_dir: Path, manifest: dict[str, Any]) -> list[str]:
+    """The finished Parquet parts (`games/**/*.parquet`, or `part-*.parquet` beside the
+    manifest), each checked against the manifest: a damaged table is refused, never read."""
     games = run_dir / "games"
-    if games.is_dir():
-        files = [p for p in games.rglob("*.parquet")
-                 if not any(x.startswith((".", "_")) for x in p.relative_to(games).parts)]
-    else:
-        files = list(run_dir.glob("part-*.parquet"))
+    files = tables.finished_parts(run_dir) if games.is_dir() else sorted(run_dir.glob("part-*.parquet"))
     if not files:
         raise UserError(f"{run_dir}: no outcome table (expected {games}/part-*.parquet)")
-    return sorted(str(p) for p in files)
+    return [str(p) for p in tables.verified(files, manifest)]
 
 
 def read_manifest(run_dir: Path) -> dict[str, Any]:
-    path = run_dir / "manifest.json"
-    if not path.is_file():
-        raise UserError(f"{path}: missing; is {run_dir} a run folder (made by `hexsim run`)?")
-    try:
-        manifest = json.loads(path.read_text())
-    except json.JSONDecodeError as e:
-        raise UserError(f"{path}: not valid JSON ({e})") from None
+    manifest = tables.read_manifest(run_dir)
     for key in ("variant", "seat_names"):
         if key not in manifest:
-            raise UserError(f"{path}: missing key {key!r}")
+            raise UserError(f"{run_dir / tables.MANIFEST}: missing key {key!r}")
     return manifest
 
 
 def read_games(files: Sequence[str], game_name: str, seats: Sequence[str]) -> pd.DataFrame:
     """Only the columns the report uses: outcome, per-seat bot and score, `<game>_` columns.
 
-    Strings come back as pandas categoricals (cheap on a million rows).
+    Strings come back as pandas categoricals (cheap on a million rows). A part that cannot be
+    read (a run from before parts were checksummed) is a one-line error.
     """
-    dataset = pads.dataset(list(files), format="parquet")
+    try:
+        table = _outcome_columns(pads.dataset(list(files), format="parquet"), game_name, seats)
+    except (pa.ArrowException, OSError) as e:
+        raise UserError(f"{Path(files[0]).parent}: cannot read the outcome table "
+                        f"({tables.one_line(e)})") from None
+    # split_blocks + self_destruct: each Arrow column is freed as it is converted, so the peak
+    # is about one copy of the columns, not two (10M rows: see README, Scale)
+    return table.to_pandas(strings_to_categorical=True, split_blocks=True, self_destruct=True)
+
+
+def _outcome_columns(dataset: pads.Dataset, game_name: str, seats: Sequence[str]) -> pa.Table:
     names = dataset.schema.names
     want = ["game", "winner", "end_reason", "turns", "first_seat", "rotation", "swapped"]
     want += [f"bot_{s}" for s in seats] + [f"score_{s}" for s in seats]
     want += [c for c in names if c.startswith(f"{game_name}_")]
     missing = [c for c in ("winner", "end_reason", "turns", "first_seat") if c not in names]
     if missing:
-        raise UserError(f"{Path(files[0]).parent}: outcome table lacks column(s) {', '.join(missing)}")
-    table = dataset.to_table(columns=[c for c in want if c in names])
-    # split_blocks + self_destruct: each Arrow column is freed as it is converted, so the peak
-    # is about one copy of the columns, not two (10M rows: see README, Scale)
-    return table.to_pandas(strings_to_categorical=True, split_blocks=True, self_destruct=True)
+        raise UserError(f"{Path(dataset.files[0]).parent}: outcome table lacks column(s) "
+                        f"{', '.join(missing)}")
+    return dataset.to_table(columns=[c for c in want if c in names])
 
 
 def load_run(run_dir: str | Path, game_lookup: Callable[[str], Any] = default_game_lookup) -> Run:
@@ -155,7 +173,7 @@ def load_run(run_dir: str | Path, game_lookup: Callable[[str], Any] = default_ga
     except Exception as e:  # noqa: BLE001 - any import or registry failure only skips a section
         error = f"{type(e).__name__}: {e}"
     end_reasons = list(manifest.get("end_reasons") or getattr(game, "end_reasons", ()) or ())
-    df = read_games(_games_files(run_dir), game_name, seats)
+    df = read_games(_games_files(run_dir, manifest), game_name, seats)
     if pd.api.types.is_integer_dtype(df["end_reason"]):  # kernel codes: name them
         codes = df["end_reason"].to_numpy()
         if len(codes) and (codes.min() < 0 or codes.max() >= len(end_reasons)):
@@ -266,8 +284,7 @@ def analyse(run: Run) -> Analysis:
     winner = df["winner"].to_numpy().astype(np.int64)
     a.add("games", n, n=n)
     # a run with rotated seats plays every game once per rotation
-    expected = int(run.manifest.get("games", n)) * int(run.manifest.get("rotations") or
-                                                        (k if run.rotate else 1))
+    expected = run.expected
     if n != expected:
         a.warn("incomplete", f"{run.label}: the table holds {n:,} games but the manifest asked for "
                f"{expected:,} (unfinished run? rerun the same command to finish it)")
@@ -867,8 +884,9 @@ def verdict_rows(items: Sequence[Analysis], lo: float, hi: float) -> list[list[A
         p = a.first_decisive
         gap = (f"{100 * a.gap[0]:.1f} pts ({a.gap[3]}-{a.gap[4]}) "
                f"{ci_pts(a.gap[1], a.gap[2])}" if np.isfinite(a.gap[0]) else "n/a")
+        stem = a.run.stem + (f" ({a.run.partial})" if a.run.partial else "")
         name = Raw(f"<span title='{html.escape(verdict_sentence(a), quote=True)}'>"
-                   f"{html.escape(a.run.stem)}</span>", a.run.stem)
+                   f"{html.escape(stem)}</span>", stem)
         rows.append([name, lineup_label(a), f"{pct(p.value, 1)} {ci1(p.low, p.high)}" if p and p.n else "n/a",
                      Raw(forest_svg(a, lo, hi), ""), Raw(f"<b class='v{slug(word)}'>{word}</b>", word),
                      gap, pct(a.draw.value, 1), pct(a.off_board.value, 1) if a.off_board else "n/a",
@@ -1356,18 +1374,22 @@ class ReportResult:
     warnings: list[str]
     comparison: pd.DataFrame | None = None
     verdicts: pd.DataFrame | None = None  # one row per variant: `verdict_table`
+    partial: dict[str, str] = field(default_factory=dict)  # label -> "partial: 200 of 3,000 games"
 
 
 def build_report(run_dirs: Sequence[str | Path], out_dir: str | Path,
                  game_lookup: Callable[[str], Any] = default_game_lookup,
-                 references: Sequence[str] = (), replays: bool = True) -> ReportResult:
+                 references: Sequence[str] = (), replays: bool = True,
+                 partial: bool = False) -> ReportResult:
     """Read the runs, compute every metric, write report.md, report.html, summary.csv, figures.
 
     `references`: variants (label, name or folder) the others of their mode are compared with;
-    `replays`: draw example games (the shortest, a typical one per common end reason)."""
+    `replays`: draw example games (the shortest, a typical one per common end reason);
+    `partial`: report unfinished runs too (marked "partial" in the verdict), else refuse them."""
     if not run_dirs:
         raise UserError("report: give at least one run folder")
     runs = [load_run(d, game_lookup) for d in run_dirs]
+    refuse_unfinished(runs, partial)
     seen: dict[str, int] = {}
     for r in runs:  # the same variant twice (other seed, other commit): tell them apart
         seen[r.label] = seen.get(r.label, 0) + 1
@@ -1394,7 +1416,8 @@ def build_report(run_dirs: Sequence[str | Path], out_dir: str | Path,
     summary = pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
 
     out = Path(out_dir)
-    (out / "figures").mkdir(parents=True, exist_ok=True)
+    tables.make_dir(out)
+    (out / "figures").mkdir(exist_ok=True)
     figs = make_figures(analyses)
     pictures = example_pictures(analyses, out / "figures") if replays else {}
     if replays:
@@ -1415,7 +1438,17 @@ def build_report(run_dirs: Sequence[str | Path], out_dir: str | Path,
     summary.to_csv(csv_path, index=False)
     warnings = [w for a in analyses for w in a.warnings]
     comp_df = pd.DataFrame([r for c in comps for r in c.rows]) if comps else None
-    return ReportResult(summary, out, md_path, html_path, csv_path, fig_files, warnings, comp_df, verdicts)
+    return ReportResult(summary, out, md_path, html_path, csv_path, fig_files, warnings, comp_df, verdicts,
+                        {r.label: r.partial for r in runs if r.partial})
+
+
+def refuse_unfinished(runs: Sequence[Run], partial: bool) -> None:
+    """An unfinished run's verdict would read like a finished one's: it is reported only when
+    asked for (`partial`), before anything is written."""
+    unfinished = [f"{r.path} ({r.partial})" for r in runs if r.partial]
+    if unfinished and not partial:
+        raise UserError(f"unfinished run: {', '.join(unfinished)}; rerun the same `hexsim run` "
+                        "command to finish it, or give --partial to report it as it is")
 
 
 def _by_skill_section(doc: Doc, runs: Sequence[Run], fig_dir: Path) -> dict[str, bytes]:

@@ -1,21 +1,24 @@
 """Run a variant: seeds -> chunks -> joblib workers -> Parquet parts + manifest (resumable).
 
 Each worker plays one chunk with one compiled call and writes its own part atomically, so memory
-stays flat in the number of games and a killed run loses only the chunks in flight. Rerunning the
-same command skips finished parts. Game `i` of a run is seeded by (run seed, i) alone, so the
+stays flat in the number of games and a killed run loses only the chunks in flight (and, killed
+hard, the parts finished in its last FLUSH_SECONDS, not yet listed). The manifest lists every
+finished part with its games, size and sha256; rerunning the same command keeps the parts that
+match and plays any other again. Game `i` of a run is seeded by (run seed, i) alone, so the
 table is identical for any --jobs, chunk size or backend, and a run can grow: a larger --games on
 a finished folder plays only the missing games (the table equals a fresh run of that size).
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import platform
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -138,11 +141,12 @@ def _locate_crash(task: _Task, exc: Exception) -> GameCrash:
                      f"{task.variant} --game {i} --seed {task.seed}")
 
 
-def _play_part(task: _Task) -> tuple[int, float]:
+def _play_part(task: _Task) -> tuple[str, int, dict[str, Any], float]:
+    """Play and write one part; its record (games, size, sha256) goes back to the manifest."""
     t0 = time.perf_counter()
     frame = play_frame(task)
     tables.write_part(task.path, frame)
-    return task.n, time.perf_counter() - t0
+    return task.path.name, task.n, tables.part_record(task.path, task.n), time.perf_counter() - t0
 
 
 def _manifest(variant: Variant, games: int, seed: int, rotate: bool, chunk: int) -> dict[str, Any]:
@@ -215,6 +219,32 @@ def _check_existing(out: Path, want: dict[str, Any], replace_stale: bool) -> dic
                     "or --replace-stale to start it again)")
 
 
+BACKENDS = ("loky", "threading", "sequential", "dask")
+FLUSH_SECONDS = 0.1  # the manifest's part records are rewritten at most this often mid-run
+
+
+def check_backend(backend: str, scheduler: str | None) -> None:
+    """Refuse a backend before anything is written: a bad one found later would leave a
+    manifest saying "running" (and an empty progress bar) behind."""
+    if backend not in BACKENDS:
+        raise UserError(f"--backend {backend}: allowed: {', '.join(BACKENDS)}")
+    if backend == "dask" and not scheduler:
+        raise UserError("--backend dask needs --scheduler tcp://HOST:PORT")
+
+
+def _check_inputs(games: int, seed: int, chunk_size: int | None, backend: str,
+                  scheduler: str | None) -> None:
+    """Every number and name of a run, checked before its folder is touched."""
+    if games < 1:
+        raise UserError(f"--games {games}: must be at least 1")
+    if seed < 0 or seed >= 2**63:
+        raise UserError(f"--seed {seed}: must be in [0, 2**63)")
+    if chunk_size is not None and chunk_size < 1:
+        raise UserError(f"--chunk-size {chunk_size}: must be at least 1 (leave it out for the "
+                        "default)")
+    check_backend(backend, scheduler)
+
+
 def run(variant: Variant, games: int, seed: int = 0, jobs: int | None = None,
         out: str | Path | None = None, chunk_size: int | None = None,
         rotate_seats: bool = False, backend: str = "loky", scheduler: str | None = None,
@@ -224,20 +254,17 @@ def run(variant: Variant, games: int, seed: int = 0, jobs: int | None = None,
     Writes `out/games/part-*.parquet` and `out/manifest.json`; resumes a run of the same
     variant, rules code, seed and chunking found in `out`, and grows one of fewer games (only the
     missing games are played); a folder holding any other run (or more games) is refused, or
-    with `replace_stale` emptied and played again. Returns the run (its table is lazy).
+    with `replace_stale` emptied and played again. A part on disk is kept only if it matches
+    the record (games, size, sha256) the manifest took when it was written; any other is named
+    on stderr and played again. Returns the run (its table is lazy).
     """
-    if games < 1:
-        raise UserError(f"--games {games}: must be at least 1")
-    if seed < 0 or seed >= 2**63:
-        raise UserError(f"--seed {seed}: must be in [0, 2**63)")
+    _check_inputs(games, seed, chunk_size, backend, scheduler)
     jobs = jobs or os.cpu_count() or 1
     out = Path(out) if out is not None else RUNS_DIR / variant.name
     given_chunk = chunk_size
     if (out / tables.MANIFEST).exists() and chunk_size is None:
         chunk_size = tables.read_manifest(out).get("chunk_size")  # resume with its chunking
     chunk = int(chunk_size or default_chunk(games, jobs))
-    if chunk < 1:
-        raise UserError(f"--chunk-size {chunk}: must be at least 1")
     manifest = _manifest(variant, games, seed, rotate_seats, chunk)
     existing = _check_existing(out, manifest, replace_stale)
     if existing is None and given_chunk is None and chunk != default_chunk(games, jobs):
@@ -251,6 +278,44 @@ def run(variant: Variant, games: int, seed: int = 0, jobs: int | None = None,
             # before the new manifest is written, so a run killed while growing resumes
             # with every part on disk the size its new range says
             _drop_partial_parts(out, existing, games)
+    manifest["parts"] = _sound_parts(out, existing, manifest)
+    _start_folder(out, manifest)
+    manifest["timings"] = _play_all(variant, out, manifest, jobs, backend, scheduler, progress)
+    manifest["status"] = "complete"
+    manifest["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
+    tables.write_json(out / tables.MANIFEST, manifest)
+    return RunResult(out, variant, manifest)
+
+
+def _sound_parts(out: Path, existing: dict[str, Any] | None,
+                 manifest: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The records of the parts a resume keeps: each part checked against the record its
+    manifest took when it was written (a folder from before parts were recorded: readable
+    Parquet holding the games its name says, recorded now). Any other file is named on stderr:
+    a bad part is deleted and played again, a file that is no part of the run moved aside."""
+    if existing is None:
+        return {}
+    records = existing.get("parts") if isinstance(existing.get("parts"), dict) else None
+    layout = tables.expected_parts(manifest) or {}
+    files = tables.finished_parts(out)
+    problems = tables.part_problems(files, dict(manifest, parts=records))
+    kept = {}
+    for path in files:
+        why = problems.get(path)
+        if why is None:
+            kept[path.name] = (records[path.name] if records is not None
+                               else tables.part_record(path, layout[path.name]))
+        elif path.name in layout:
+            print(f"hexsim: {path}: {why}; playing it again", file=sys.stderr)
+            path.unlink()
+        else:
+            path.replace(path.with_name(path.name + ".rejected"))
+            print(f"hexsim: {path}: {why}; moved aside to {path.name}.rejected", file=sys.stderr)
+    return kept
+
+
+def _start_folder(out: Path, manifest: dict[str, Any]) -> None:
+    """Create the folder, drop a killed writer's temporary parts, write the running manifest."""
     try:
         (out / tables.GAMES_DIR).mkdir(parents=True, exist_ok=True)
         for stale in (out / tables.GAMES_DIR).glob(".part-*.tmp"):
@@ -259,41 +324,71 @@ def run(variant: Variant, games: int, seed: int = 0, jobs: int | None = None,
     except OSError as e:
         raise UserError(f"{out}: cannot write the run folder: {e.strerror}") from None
 
-    def pending() -> list[_Task]:
-        """Chunks whose part is not on disk yet (a part on disk is always complete)."""
-        tasks = []
-        for r in range(manifest["rotations"]):
-            seats = rotated(variant.seats, r)
-            for first in range(0, games, chunk):
-                path = out / tables.GAMES_DIR / tables.part_name(r, first)
-                if not path.exists():
-                    tasks.append(_Task(variant.game, variant.name, variant.hash, variant.rules,
-                                       seats, r, first, min(chunk, games - first), seed, path))
-        return tasks
 
-    total = games * manifest["rotations"]
-    tasks = pending()
+def _pending(variant: Variant, out: Path, manifest: dict[str, Any]) -> list[_Task]:
+    """Chunks whose part the manifest does not list yet (a listed part is complete and sound)."""
+    games, chunk, seed = manifest["games"], manifest["chunk_size"], manifest["seed"]
+    tasks = []
+    for r in range(manifest["rotations"]):
+        seats = rotated(variant.seats, r)
+        for first in range(0, games, chunk):
+            name = tables.part_name(r, first)
+            if name not in manifest["parts"]:
+                tasks.append(_Task(variant.game, variant.name, variant.hash, variant.rules, seats,
+                                   r, first, min(chunk, games - first), seed,
+                                   out / tables.GAMES_DIR / name))
+    return tasks
+
+
+class _Recorder:
+    """Adds each finished part's record to the manifest and rewrites it (at most every
+    FLUSH_SECONDS, and once more when the run stops for any reason), so the parts a resume
+    trusts are exactly those the manifest lists."""
+
+    def __init__(self, out: Path, manifest: dict[str, Any]) -> None:
+        self.path, self.manifest, self.last = out / tables.MANIFEST, manifest, 0.0
+
+    def __call__(self, name: str, record: dict[str, Any]) -> None:
+        self.manifest["parts"][name] = record
+        if time.monotonic() - self.last >= FLUSH_SECONDS:
+            self.flush()
+
+    def flush(self) -> None:
+        tables.write_json(self.path, self.manifest)
+        self.last = time.monotonic()
+
+
+def _play_all(variant: Variant, out: Path, manifest: dict[str, Any], jobs: int, backend: str,
+              scheduler: str | None, progress: bool) -> dict[str, Any]:
+    """Play every part the manifest does not list, retrying after a worker death; returns the
+    run's timings. Finished parts stay recorded however the run stops."""
+    total = manifest["games"] * manifest["rotations"]
+    tasks = _pending(variant, out, manifest)
     done_before = total - sum(t.n for t in tasks)
+    recorder = _Recorder(out, manifest)
     t0 = time.perf_counter()
     busy, retries = 0.0, 0
-    while tasks:
-        try:
-            busy += _execute(tasks, jobs, backend, scheduler, progress, total,
-                             total - sum(t.n for t in tasks), variant.name)
-        except OSError as e:
-            raise UserError(f"{out}: cannot write game parts: {e.strerror or e}; finished parts "
-                            "are kept, rerun the same command to resume") from None
-        except Exception as e:  # a worker process died: retry what is not on disk yet
-            if not _is_worker_death(e) or retries >= MAX_RETRIES:
-                raise
-            retries += 1
-            print(f"hexsim: a worker died ({type(e).__name__}); retrying the unfinished chunks "
-                  f"({retries}/{MAX_RETRIES})", file=sys.stderr)
-        tasks = pending()
+    try:
+        while tasks:
+            try:
+                busy += _execute(tasks, jobs, backend, scheduler, progress, total,
+                                 total - sum(t.n for t in tasks), variant.name, recorder)
+            except OSError as e:
+                raise UserError(f"{out}: cannot write game parts: {e.strerror or e}; finished "
+                                "parts are kept, rerun the same command to resume") from None
+            except Exception as e:  # a worker process died: retry what is not on disk yet
+                if not _is_worker_death(e) or retries >= MAX_RETRIES:
+                    raise
+                retries += 1
+                print(f"hexsim: a worker died ({type(e).__name__}); retrying the unfinished "
+                      f"chunks ({retries}/{MAX_RETRIES})", file=sys.stderr)
+            tasks = _pending(variant, out, manifest)
+    finally:
+        with contextlib.suppress(OSError):  # a full disk: the error above says so already
+            recorder.flush()
     wall = time.perf_counter() - t0
     played = total - done_before
-    manifest["status"] = "complete"
-    manifest["timings"] = {
+    return {
         "wall_seconds": round(wall, 3),
         "games_played_now": played,
         "games_resumed": done_before,
@@ -303,15 +398,12 @@ def run(variant: Variant, games: int, seed: int = 0, jobs: int | None = None,
         "backend": backend,
         "worker_retries": retries,
     }
-    manifest["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
-    tables.write_json(out / tables.MANIFEST, manifest)
-    return RunResult(out, variant, manifest)
 
 
 def _execute(tasks: list[_Task], jobs: int, backend: str, scheduler: str | None, progress: bool,
-             total: int, done: int, label: str) -> float:
-    """Run the tasks; returns the summed worker seconds. Parts are written by the workers."""
-    from joblib import Parallel, delayed, parallel_config
+             total: int, done: int, label: str, on_part: Callable[[str, dict], None]) -> float:
+    """Run the tasks; returns the summed worker seconds. Parts are written by the workers;
+    `on_part(name, record)` is called in this process as each one is finished."""
     from tqdm import tqdm
 
     bar = tqdm(total=total, initial=done, unit="game", unit_scale=True, desc=label,
@@ -321,26 +413,26 @@ def _execute(tasks: list[_Task], jobs: int, backend: str, scheduler: str | None,
     try:
         if backend == "dask":
             client = _dask_client(scheduler)
-        elif backend not in ("loky", "threading", "sequential"):
-            raise UserError(f"--backend {backend}: allowed: loky, threading, sequential, dask")
-        if backend == "sequential" or jobs == 1 and backend != "dask":
-            results = (_play_part(t) for t in tasks)
-        else:
-            with parallel_config(backend=backend, n_jobs=jobs if backend != "dask" else -1):
-                results = Parallel(return_as="generator_unordered")(
-                    delayed(_play_part)(t) for t in tasks)
-                for n, seconds in results:
-                    busy += seconds
-                    bar.update(n)
-            return busy
-        for n, seconds in results:
+        for name, n, record, seconds in _results(tasks, jobs, backend):
             busy += seconds
             bar.update(n)
+            on_part(name, record)
     finally:
         bar.close()
         if client is not None:
             client.close()
     return busy
+
+
+def _results(tasks: list[_Task], jobs: int, backend: str) -> Iterator[tuple]:
+    """Each task's `_play_part` result as it finishes: in this process, or through joblib."""
+    from joblib import Parallel, delayed, parallel_config
+
+    if backend == "sequential" or jobs == 1 and backend != "dask":
+        yield from (_play_part(t) for t in tasks)
+        return
+    with parallel_config(backend=backend, n_jobs=jobs if backend != "dask" else -1):
+        yield from Parallel(return_as="generator_unordered")(delayed(_play_part)(t) for t in tasks)
 
 
 def _is_worker_death(exc: BaseException) -> bool:
@@ -359,8 +451,6 @@ def _dask_client(scheduler: str | None):
         from dask.distributed import Client
     except ImportError:
         raise UserError("--backend dask needs dask.distributed: pip install 'hexsim[dask]'") from None
-    if not scheduler:
-        raise UserError("--backend dask needs --scheduler tcp://HOST:PORT")
     try:
         return Client(scheduler, timeout="10s")
     except (OSError, TimeoutError) as e:

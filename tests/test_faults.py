@@ -34,7 +34,7 @@ def test_sigkill_mid_run_then_resume_equals_uninterrupted(variant_file, tmp_path
     proc = subprocess.Popen(cmd, env=env, cwd=ROOT, start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 60
-    while time.time() < deadline and len(list((out / "games").glob("part-*"))) < 3:
+    while time.time() < deadline and len(_listed(out)) < 3:  # parts the manifest vouches for
         time.sleep(0.05)
     os.killpg(proc.pid, signal.SIGKILL)  # the run and its workers, as a crash would
     proc.wait()
@@ -50,6 +50,41 @@ def test_sigkill_mid_run_then_resume_equals_uninterrupted(variant_file, tmp_path
     pd.testing.assert_frame_equal(resumed, fresh)
     m = json.loads((out / "manifest.json").read_text())
     assert m["status"] == "complete" and m["timings"]["games_resumed"] >= 60
+
+
+def test_ctrl_c_exits_130_and_keeps_every_finished_part(variant_file, tmp_path):
+    """Ctrl-C: exit 130, one line, and every part the manifest lists is on disk; the rerun
+    plays only the rest and gives the table of an uninterrupted run."""
+    slow = variant_file("slow.toml", TEXT + "slow_ms = 20\n")
+    out = tmp_path / "r"
+    cmd, env = hexsim("run", str(slow), "--games", "400", "--jobs", "2", "--chunk-size", "20",
+                      "--out", str(out), "--no-progress")
+    proc = subprocess.Popen(cmd, env=env, cwd=ROOT, start_new_session=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and len(_listed(out)) < 3:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the run and its workers
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "interrupted; finished parts are kept" in err
+    listed = _listed(out)
+    assert 3 <= len(listed) < 20, "the interrupt should land mid-run"
+    assert set(listed) <= {p.name for p in (out / "games").glob("part-*.parquet")}
+    res = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["timings"]["games_resumed"] >= 20 * len(listed)
+    fresh = sim.run(load(str(slow)), 400, jobs=1, out=tmp_path / "fresh", chunk_size=400,
+                    progress=False).table()
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "games"), fresh)
+
+
+def _listed(out: Path) -> dict:
+    try:
+        return json.loads((out / "manifest.json").read_text()).get("parts", {})
+    except (FileNotFoundError, json.JSONDecodeError):
+        return {}
 
 
 def test_worker_killed_mid_chunk_is_retried(variant_file, tmp_path):

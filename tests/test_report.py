@@ -83,7 +83,9 @@ def make_run(path: Path, n: int, seats=("A", "B"), seed=0, p_win=(0.55, 0.40),
         "variant": {"name": name, "game": "toy", "description": f"synthetic {name}", "rules": {},
                     "seats": {s: {"bot": str(bots[i]), "params": {}} for i, s in enumerate(seats)},
                     "hash": "h" + name},
-        "seat_names": list(seats), "games": n if manifest_games is None else manifest_games,
+        # the runner counts games per seat rotation
+        "seat_names": list(seats),
+        "games": (n // k if rotate else n) if manifest_games is None else manifest_games,
         "seed": seed, "rotate_seats": rotate, "end_reasons": list(REASONS),
         "turn_cap_reason": "turn_cap", "warnings": ["the tile counts do not add up"],
         "package_version": "0.1.0", "git_commit": "0123456789abcdef", "timings": {},
@@ -379,9 +381,16 @@ def test_three_seats(tmp_path):
 
 
 def test_incomplete_run_is_flagged(tmp_path):
+    """An unfinished run is refused; with partial=True it is reported, marked partial."""
     make_run(tmp_path / "run", 300, manifest_games=1000)
-    res = report.build_report([tmp_path / "run"], tmp_path / "out", game_lookup=toy_lookup)
+    with pytest.raises(UserError, match=r"unfinished run: .*run \(partial: 300 of 1,000 games\)"):
+        report.build_report([tmp_path / "run"], tmp_path / "out", game_lookup=toy_lookup)
+    assert not (tmp_path / "out").exists()
+    res = report.build_report([tmp_path / "run"], tmp_path / "out", game_lookup=toy_lookup,
+                              partial=True)
     assert any("holds 300 games but the manifest asked for 1,000" in w for w in res.warnings)
+    assert res.partial == {"race": "partial: 300 of 1,000 games"}
+    assert "race (partial: 300 of 1,000 games)" in res.markdown.read_text()
 
 
 def test_bad_run_folders_are_user_errors(tmp_path):
