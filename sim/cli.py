@@ -120,12 +120,16 @@ def report(
         help="Draw example games (the shortest, a typical one per common end reason).")] = True,
     partial: Annotated[bool, typer.Option(
         help="Report unfinished runs too (marked partial); without it they are refused.")] = False,
+    ladders: Annotated[list[Path] | None, typer.Option(
+        help="A `hexsim ladder` folder, or a folder of them (repeat): the verdict table's 'with "
+             "stronger play' column and an index of the ladders.")] = None,
 ):
     """Balance report (report.md, report.html, summary.csv) of one or more runs: the verdict
     first, then why games end, outcome metrics and each mode's variants against its reference."""
     import sim
 
-    res = sim.report(runs, out, references=reference or (), replays=replays, partial=partial)
+    res = sim.report(runs, out, references=reference or (), replays=replays, partial=partial,
+                     ladders=ladders or ())
     for label, note in res.partial.items():
         typer.echo(f"{label}: {note} (its verdict is on these games only)")
     typer.echo(f"report: {res.html}")

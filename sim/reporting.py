@@ -22,6 +22,7 @@ from __future__ import annotations
 import base64
 import html
 import math
+import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ import pyarrow.dataset as pads
 from scipy.stats import norm
 
 from sim import intervals, plots, stats, tables
+from sim import skill as skill_mod
 from sim.errors import UserError
 
 NON_WIN_WORDS = ("stalemate", "turn_cap", "cap", "draw", "timeout", "time_out", "exhaust",
@@ -243,6 +245,7 @@ class Analysis:
     flags: list[tuple[str, str]] = field(default_factory=list)  # (kind, text) for grouping
     replay_note: str = ""
     play: Any = None  # sim.playmetrics.PlayMetrics of replayed games, when computed
+    skill: skill_mod.Skill | None = None  # the verdict with stronger play (`--ladders`)
 
     @property
     def n(self) -> int:
@@ -734,8 +737,22 @@ def verdict_table(analyses: Sequence[Analysis]) -> pd.DataFrame:
         rows.append({"variant": a.run.label, "bots": lineup_words(a), "decisive": f.n if f else 0,
                      "first_mover_share": f.share if f else math.nan, "ci_low": f.low if f else math.nan,
                      "ci_high": f.high if f else math.nan, "fair_share": 1 / len(a.run.seats),
-                     "verdict": word, "games_needed": f.games_needed if f else None, "sentence": sentence})
+                     "verdict": word, "games_needed": f.games_needed if f else None, "sentence": sentence}
+                    | skill_columns(a.skill))
     return pd.DataFrame(rows)
+
+
+def skill_columns(sk: skill_mod.Skill | None) -> dict[str, Any]:
+    """The verdict table's skill columns: the strong rung, its share and verdict, the
+    difference from the row's share and the answer (NaN / "" where no ladder played it)."""
+    ans = sk.answer if sk else None
+    s, d = (ans.strong, ans.diff) if ans else (None, None)
+    return {"strong_bot": sk.strong_bot if sk else "", "strong_share": s.share if s else math.nan,
+            "strong_low": s.low if s else math.nan, "strong_high": s.high if s else math.nan,
+            "strong_decisive": s.n if s else 0, "strong_verdict": s.verdict if s else "",
+            "skill_diff": d.value if d else math.nan, "skill_diff_low": d.low if d else math.nan,
+            "skill_diff_high": d.high if d else math.nan, "skill_p": d.p_value if d else math.nan,
+            "with_stronger_play": ans.answer if ans else ("strongest bot" if sk else "")}
 
 
 SEAT_COUNT_WORDS = {2: "both seats", 3: "all three seats", 4: "all four seats"}
@@ -786,6 +803,8 @@ def verdict_sentence(a: Analysis) -> str:
     if a.swap is not None:
         parts.append(f"Under the pie rule the second player took the opening in {a.swap.value:.0%} of games "
                      "(seats count by player: A is the player who opened).")
+    if a.skill is not None:
+        parts.append(a.skill.sentence(a.seat_bots[0]))
     return " ".join(parts)
 
 
@@ -876,8 +895,21 @@ VERDICT_ROWS = 66  # rows (variants and group headers) the verdict table shows u
 WORDS_SHOWN = 8  # up to this many variants, their verdict sentences are listed unfolded
 
 
-def verdict_rows(items: Sequence[Analysis], lo: float, hi: float) -> list[list[Any]]:
-    """The verdict table's rows of these variants."""
+def skill_cell(a: Analysis, out: Path) -> Raw:
+    """The "with stronger play" cell: the answer and the strong rung's share, linking to its
+    ladder page; empty where no ladder played the variant."""
+    if a.skill is None:
+        return Raw("", "")
+    text = a.skill.cell()
+    word = a.skill.answer.answer if a.skill.answer else ""
+    cls = {"holds with stronger play": "vfair", "changes with stronger play": "vunfair"}.get(word, "")
+    return Raw(f"<a class='{cls}' href='{html.escape(a.skill.link(out), quote=True)}'>{html.escape(text)}</a>",
+               f"[{text}]({a.skill.link(out)})")
+
+
+def verdict_rows(items: Sequence[Analysis], lo: float, hi: float, out: Path | None = None) -> list[list[Any]]:
+    """The verdict table's rows of these variants (with the skill column when `out`, the
+    report's folder, is given)."""
     rows: list[list[Any]] = []
     for a in items:
         word, _ = fairness_verdict(a)
@@ -889,12 +921,14 @@ def verdict_rows(items: Sequence[Analysis], lo: float, hi: float) -> list[list[A
                    f"{html.escape(stem)}</span>", stem)
         rows.append([name, lineup_label(a), f"{pct(p.value, 1)} {ci1(p.low, p.high)}" if p and p.n else "n/a",
                      Raw(forest_svg(a, lo, hi), ""), Raw(f"<b class='v{slug(word)}'>{word}</b>", word),
+                     *([skill_cell(a, out)] if out is not None else []),
                      gap, pct(a.draw.value, 1), pct(a.off_board.value, 1) if a.off_board else "n/a",
                      num(a.turns.get("median", math.nan))])
     return rows
 
 
-def render_verdict(doc: Doc, analyses: Sequence[Analysis], references: dict[str, str] | None = None) -> None:
+def render_verdict(doc: Doc, analyses: Sequence[Analysis], references: dict[str, str] | None = None,
+                   out: Path = Path(".")) -> None:
     """The verdict table (one row per variant, grouped, most unfair first, with its forest
     column), then each variant's sentence. `references`: each group's reference variant label,
     kept in view when a long table folds."""
@@ -905,9 +939,12 @@ def render_verdict(doc: Doc, analyses: Sequence[Analysis], references: dict[str,
           "unfair, grey: cannot tell). Grouped by game and mode, most unfair first; hover a "
           "variant for its sentence (all are listed below).")
     lo, hi = forest_axis(analyses)
+    skill_out = out if any(a.skill for a in analyses) else None
     head = ["variant", "bots", "first mover's share", Raw(forest_axis_svg(lo, hi), f"forest ({pct(lo, 0)} "
-            f"to {pct(hi, 0)})"), "verdict", "largest seat gap", "draws", "off the board",
-            "median turns"]
+            f"to {pct(hi, 0)})"), "verdict",
+            *([Raw("with stronger play (<a href='ladders.html'>ladders</a>)",
+                   "with stronger play ([ladders](ladders.html))")] if skill_out else []),
+            "largest seat gap", "draws", "off the board", "median turns"]
     order = verdict_order(analyses)
     fold = len(analyses) + len(order) > VERDICT_ROWS
     rows: list[Any] = []
@@ -916,16 +953,20 @@ def render_verdict(doc: Doc, analyses: Sequence[Analysis], references: dict[str,
         shown = list(items)
         if fold and len(items) > 3:
             ref = (references or {}).get(group)
-            keep = {id(items[0]), id(items[-1])} | {id(a) for a in items if a.run.label == ref}
+            keep = {id(items[0]), id(items[-1])} | {id(a) for a in items if a.run.label == ref or a.skill}
             shown = [a for a in items if id(a) in keep]
             folded.append((group, [a for a in items if id(a) not in keep]))
         more = f"; {len(items) - len(shown)} more folded below the table" if len(shown) < len(items) else ""
         rows.append(Group(f"{group} ({verdict_counts(items)}{more})"))
-        rows += verdict_rows(shown, lo, hi)
+        rows += verdict_rows(shown, lo, hi, skill_out)
     doc.table(head, rows, cls="verdict")
+    if skill_out:
+        doc.p("With stronger play: the first mover's share with the strongest bot of the variant's "
+              "skill ladder on every seat, judged by the same rule, against the row's (two-proportion "
+              "test): holds, changes, or cannot tell yet (docs/glossary.md); each links to its ladder.")
     for group, rest in folded:
         doc.fold(f"{group}: the other {len(rest)} variants")
-        doc.table(head, verdict_rows(rest, lo, hi), cls="verdict")
+        doc.table(head, verdict_rows(rest, lo, hi, skill_out), cls="verdict")
         doc.endfold()
     doc.fig("forest", "First mover's share of decisive games per variant, 95% intervals "
                       "(dashed: fair share)", md_only=True)
@@ -1380,16 +1421,19 @@ class ReportResult:
 def build_report(run_dirs: Sequence[str | Path], out_dir: str | Path,
                  game_lookup: Callable[[str], Any] = default_game_lookup,
                  references: Sequence[str] = (), replays: bool = True,
-                 partial: bool = False) -> ReportResult:
+                 partial: bool = False, ladders: Sequence[str | Path] = ()) -> ReportResult:
     """Read the runs, compute every metric, write report.md, report.html, summary.csv, figures.
 
     `references`: variants (label, name or folder) the others of their mode are compared with;
     `replays`: draw example games (the shortest, a typical one per common end reason);
-    `partial`: report unfinished runs too (marked "partial" in the verdict), else refuse them."""
+    `partial`: report unfinished runs too (marked "partial" in the verdict), else refuse them;
+    `ladders`: ladder folders (`hexsim ladder`'s, or folders of them) whose strongest rung gives
+    the verdict table its "with stronger play" column (`sim.skill`) and the ladders' index page."""
     if not run_dirs:
         raise UserError("report: give at least one run folder")
     runs = [load_run(d, game_lookup) for d in run_dirs]
     refuse_unfinished(runs, partial)
+    lads = skill_mod.load_ladders(ladders) if ladders else []
     seen: dict[str, int] = {}
     for r in runs:  # the same variant twice (other seed, other commit): tell them apart
         seen[r.label] = seen.get(r.label, 0) + 1
@@ -1397,6 +1441,9 @@ def build_report(run_dirs: Sequence[str | Path], out_dir: str | Path,
         if seen[r.label] > 1:
             r.label = f"{r.label} ({r.path.name})"
     analyses = [analyse(r) for r in runs]
+    for a in analyses:
+        a.skill = skill_mod.skill_of(a.run.manifest["variant"].get("name", ""), a.run.manifest.get("variant_hash", ""),
+                                     a.seat_bots, fairness_of(a), lads)
     comps = comparisons(analyses, references)
 
     verdicts = verdict_table(analyses)
@@ -1430,10 +1477,12 @@ def build_report(run_dirs: Sequence[str | Path], out_dir: str | Path,
         path = out / "figures" / f"{key}.png"
         path.write_bytes(data)
         fig_files[key] = path
-    doc = render(analyses, comps, pictures)
+    doc = render(analyses, comps, pictures, out)
     figs.update(_by_skill_section(doc, runs, out / "figures"))
     md_path, html_path, csv_path = out / "report.md", out / "report.html", out / "summary.csv"
     md_path.write_text(doc.markdown({k: f"figures/{k}.png" for k in figs}))
+    if lads:
+        write_ladder_index(lads, out)
     html_path.write_text(doc.html(figs, "hexsim balance report"))
     summary.to_csv(csv_path, index=False)
     warnings = [w for a in analyses for w in a.warnings]
@@ -1449,6 +1498,24 @@ def refuse_unfinished(runs: Sequence[Run], partial: bool) -> None:
     if unfinished and not partial:
         raise UserError(f"unfinished run: {', '.join(unfinished)}; rerun the same `hexsim run` "
                         "command to finish it, or give --partial to report it as it is")
+
+
+def write_ladder_index(lads: Sequence[skill_mod.Ladder], out: Path) -> Path:
+    """ladders.html beside the report: every ladder it read, its answer in one sentence and a
+    link to its page."""
+    doc = Doc()
+    doc.h(1, "Skill ladders")
+    doc.p("Each ladder rates bots of one variant against each other and plays each bot against "
+          "itself; its answer compares the first mover's share at its strongest rung with the "
+          "variant's own bot's.")
+    rows = [[lad.variant, lad.strongest,
+             (lad.answer or {}).get("sentence", f"{lad.strongest} is the strongest bot of this ladder."),
+             Raw(f"<a href='{html.escape(os.path.relpath(lad.path / 'ladder.html', out), quote=True)}'>page</a>",
+                 f"[page]({os.path.relpath(lad.path / 'ladder.html', out)})")] for lad in lads]
+    doc.table(["variant", "strongest bot", "answer", "ladder"], rows)
+    path = out / "ladders.html"
+    path.write_text(doc.html({}, "hexsim skill ladders"))
+    return path
 
 
 def _by_skill_section(doc: Doc, runs: Sequence[Run], fig_dir: Path) -> dict[str, bytes]:
@@ -1550,7 +1617,7 @@ def make_figures(analyses: Sequence[Analysis]) -> dict[str, bytes]:
 
 
 def render(analyses: Sequence[Analysis], comps: Sequence[Comparison],
-           pictures: dict[str, list] | None = None) -> Doc:
+           pictures: dict[str, list] | None = None, out: Path = Path(".")) -> Doc:
     doc = Doc()
     doc.h(1, "Balance report")
     games = sorted({a.n for a in analyses})
@@ -1559,7 +1626,7 @@ def render(analyses: Sequence[Analysis], comps: Sequence[Comparison],
           "The verdict first, then why games end, the outcome metrics, each mode's variants "
           "against its reference, every variant in detail, and the rule-text readings. "
           "Terms: docs/glossary.md.")
-    render_verdict(doc, analyses, {c.group: c.baseline for c in comps})
+    render_verdict(doc, analyses, {c.group: c.baseline for c in comps}, out)
     render_warnings(doc, analyses)
     render_why(doc, analyses, pictures or {})
     render_ludii(doc, analyses)

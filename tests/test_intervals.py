@@ -87,13 +87,16 @@ def test_one_colour_per_end_reason_across_figures():
                                              reasons)], "mode B", all_reasons=reasons)
     ca, cb = _colour_of_bars(a), _colour_of_bars(b)
     assert ca["turn_cap"] == cb["turn_cap"] == plots.REASON_COLOURS["turn_cap"]
+    groups = {"path": ("path",), "blocking": ("blocked", "self_blocked"), "turn_cap": ("turn_cap",)}
     by_skill = pd.DataFrame({"bot": ["x", "y"], "elo": [0.0, 100.0]}
-                            | {f"end_{r}{s}": [0.5, 0.5] for r in reasons for s in ("", "_low", "_high")})
+                            | {f"ends_{g}{s}": [0.5, 0.5] for g in groups for s in ("", "_low", "_high")})
     from matplotlib.colors import to_hex
 
-    fig = ladder_report.end_reason_figure(SimpleNamespace(by_skill=by_skill, anchor="x"), reasons)
+    fig = ladder_report.end_reason_figure(SimpleNamespace(by_skill=by_skill, anchor="x"), groups)
     lines = {ln.get_label(): to_hex(ln.get_color()) for ln in fig.axes[0].get_lines()}
-    assert lines["turn_cap"] == ca["turn_cap"] and lines["path"] == ca["path"] and lines["blocked"] == cb["blocked"]
+    # a group of reasons (the ladder reads blocking ends together) takes its first reason's colour
+    assert lines["turn_cap"] == ca["turn_cap"] and lines["path"] == ca["path"]
+    assert lines["blocking (blocked, self_blocked)"] == cb["blocked"]
 
 
 @pytest.mark.parametrize("reasons", [

@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 import sim
-from sim import games
+from sim import games, stats
 from sim.cli import app
 from sim.errors import UserError
 from tests.fixtures.hexgame import GAME
@@ -314,3 +314,48 @@ def test_three_seats_every_bot_holds_every_seat(tmp_path):
     won, drawn, lost = ladder.strong_seat_counts(runs, "greedy")
     one_seat = [r for r in runs if ladder._bots_of(r).count("greedy") == 1]
     assert len(one_seat) == 1 and won + drawn + lost == len(one_seat[0].df) == 12
+
+
+def test_skill_depth_has_its_uncertainty():
+    """A step's p_real is the posterior probability that its true share is >= 55%; the depth's
+    law multiplies them up the ladder. A true 55% step, measured at 55%, is real half the time."""
+    order = ["r0", "r1", "r2"]
+    d = ladder.skill_depth(order, {("r0", "r1"): (100, 900, 0), ("r1", "r2"): (450, 550, 0)})
+    assert d.steps["p_real"].iloc[0] > 0.999 and d.steps["p_real"].iloc[1] == pytest.approx(0.5, abs=0.03)
+    law = ladder.depth_law(d.steps["p_real"])
+    assert law.sum() == pytest.approx(1) and law[0] < 1e-3 and law[1] == pytest.approx(0.5, abs=0.03)
+    assert d.expected == pytest.approx(1.5, abs=0.03) and d.range95 == (1, 2)
+    assert d.words().endswith("(expected 1.5, 95% range 1-2)")
+
+
+def test_skill_column_from_a_ladder(hex4, tmp_path):
+    """A variant played by random on both seats, its ladder random -> greedy: the ladder page
+    opens with the answer, and the report's verdict row says what greedy on every seat gives,
+    links the ladder and its index, and ReportResult.verdicts carries the columns."""
+    v = tmp_path / "hex4r.toml"
+    v.write_text('game = "hex"\ndescription = "Hex 4x4, random"\n[rules]\nsize = 4\n'
+                 '[seats]\nA = "random"\nB = "random"\n')
+    lad = sim.ladder(str(v), ["random", "greedy"], games=60, self_games=400, seed=2, jobs=1,
+                     out=tmp_path / "ladders" / "hex4r", n_boot=50)
+    assert (lad.by_skill["games"] == 400).all() and (lad.pairings["games"] == 60).all()
+    md = (tmp_path / "ladders" / "hex4r" / "ladder.md").read_text()
+    first = md.split("\n\n")[1]  # the paragraph under the title, before any table
+    assert first.startswith("Does the first mover's edge hold with stronger play? With random on every seat")
+    assert "With greedy on every seat the first mover wins" in first and "the verdict" in first
+    answer = json.loads((tmp_path / "ladders" / "hex4r" / "ladder.json").read_text())["answer"]
+    assert answer["base_bot"] == "random" and answer["strong_bot"] == "greedy" and answer["strong"]["n"] > 0
+    run = sim.run(str(v), 600, seed=1, jobs=1, out=tmp_path / "run")
+    res = sim.report([run.path], tmp_path / "rep", ladders=[tmp_path / "ladders"], replays=False)
+    row = res.verdicts.iloc[0]
+    assert row["strong_bot"] == "greedy" and row["strong_decisive"] == answer["strong"]["n"]
+    assert row["with_stronger_play"] in stats.SKILL_WORDS
+    page = res.html.read_text()
+    assert "with stronger play" in page and "../ladders/hex4r/ladder.html" in page
+    index = (tmp_path / "rep" / "ladders.html").read_text()
+    assert "hex4r" in index and "../ladders/hex4r/ladder.html" in index
+    assert f"With greedy on every seat the first mover wins {100 * row['strong_share']:.1f}%" in row["sentence"] \
+        or f"With greedy on every seat the first mover wins {100 * row['strong_share']:.1f}%" in page
+    # a folder that holds no ladder is one line, exit 2
+    r = CliRunner().invoke(app, ["report", str(run.path), "--out", str(tmp_path / "x"),
+                                 "--ladders", str(tmp_path / "run")])
+    assert r.exit_code == 2 and "no ladder.json" in r.output
