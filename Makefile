@@ -20,22 +20,32 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 # The main job: every shipped variant of all four games (HEXFLOW Race, Battle, Tri-Board; Four
-# flags; HEXATILE; Hexa-Trex) with their shipped bots, then the answer-first balance report.
-# Rerunning resumes finished games and a larger GAMES plays only the missing ones; a variant
-# whose file or rules code changed since the last run is played again (--replace-stale), never
-# mixed.
+# flags; HEXATILE; Hexa-Trex) with their shipped bots, then one skill ladder per game's standard
+# variant (HEXFLOW: each mode), then the answer-first balance report, whose verdict table says
+# for each standard variant whether its verdict holds with stronger play. Rerunning resumes
+# finished games and a larger GAMES plays only the missing ones; a variant whose file or rules
+# code changed since the last run is played again (--replace-stale), never mixed.
 run: $(STAMP)
 	$(BIN)/hexsim run variants/*/*.toml --games $(GAMES) --jobs $(JOBS) --out data/runs/latest --replace-stale
-	$(BIN)/hexsim report data/runs/latest/* --out reports/latest
-	@echo "report: reports/latest/report.html"
-	# does the verdict hold with stronger play? random and greedy on every game's standard
-	# variant, then the search bot against greedy where it is the stronger bot (HEXFLOW Race,
-	# Battle, tri2p; HEXATILE). In Four flags and Hexa-Trex greedy beats the search bot at the
-	# budgets a run affords (docs/rules/flags.md, hexatrex.md), so greedy is their strongest rung.
-	$(MAKE) ladder LADDER_GAMES=$(RUN_LADDER_GAMES)
-	$(MAKE) ladder LADDER_GAMES=$(RUN_LADDER_GAMES) LADDER_OUT=reports/ladder-search \
-		LADDER_VARIANTS="hexflow/race hexflow/battle hexflow/tri2p hexatile/standard" \
-		LADDER_BOTS="--bot greedy --bot mcts"
+	@for item in $(SKILL_LADDERS) $(LADDERS); do \
+		v=$${item%%:*}; case $$item in *:*) top=$${item#*:};; *) top=;; esac; \
+		echo "skill ladder $$v: random, greedy$${top:+, $$top}"; \
+		$(BIN)/hexsim ladder $$v --bot random --bot greedy $${top:+--bot $$top} --games $(RUN_LADDER_GAMES) \
+			--self-games $(SKILL_SELF_GAMES) --jobs $(JOBS) --out reports/ladder/$$(echo $$v | tr / -) \
+			--no-progress > /dev/null || exit 1; \
+	done
+	$(BIN)/hexsim report data/runs/latest/* --ladders reports/ladder --out reports/latest
+	@echo "ladders: reports/latest/ladders.html"
+
+# Does the verdict hold with stronger play? Each standard variant's ladder: random, greedy and,
+# after the colon, the search bot where it beats greedy (in Four flags and Hexa-Trex greedy is
+# still the strongest bot, docs/rules/flags.md and hexatrex.md). Every bot plays itself
+# SKILL_SELF_GAMES games: 1,200 give the strongest rung's first-mover share +/-3 points.
+# LADDERS adds variants of your own: make run LADDERS="hexflow/race_swap:mcts flags/swap".
+SKILL_LADDERS ?= hexflow/race:mcts hexflow/battle:mcts hexflow/tri:mcts hexflow/tri2p:mcts \
+	hexatile/standard:mcts flags/standard hexatrex/standard
+LADDERS ?=
+SKILL_SELF_GAMES ?= 1200
 
 # The suite includes the regression gate on the committed baselines (tests/test_baselines_shipped.py:
 # exact replay, metric definitions and a small statistical check of each); the full statistical

@@ -29,6 +29,7 @@ report says so instead of guessing.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -58,6 +59,11 @@ class PlayMetrics:
     per_game: pd.DataFrame  # one row per replayed game: index, decisions, winner, the METRICS
     summary: pd.DataFrame  # metric, value, low, high, games, meaning
     note: str = ""  # why there is nothing to show, when there is not
+
+    @property
+    def distinct(self) -> int:
+        """How many of the replayed games are different games (distinct move sequences)."""
+        return int(self.per_game["move_sequence"].nunique()) if "move_sequence" in self.per_game else 0
 
 
 def eval_scale(game) -> float:
@@ -97,7 +103,8 @@ def game_measures(legal: np.ndarray, values: np.ndarray, winner: int, scale: flo
 
 def play_metrics(variant, seed: int = 0, games: int = DEFAULT_GAMES, rotation: int = 0) -> PlayMetrics:
     """Replay games 0 .. games-1 of a run (run seed `seed`, seat rotation `rotation`) and measure
-    them. A variant whose game or mode is not on the engine gets an empty result with a note."""
+    them (each game's move sequence kept as a hash, so that repeated games show: `distinct`). A
+    variant whose game or mode is not on the engine gets an empty result with a note."""
     seats = [b for _, b in rotated(variant.seats, rotation)]
     game = variant.game
     scale = eval_scale(game)
@@ -109,7 +116,9 @@ def play_metrics(variant, seed: int = 0, games: int = DEFAULT_GAMES, rotation: i
         tables, rec = got
         legal, values, res = engine.replay_stats(
             tables, np.uint64(engine.game_seed(np.uint64(seed), np.int64(i))), np.int64(i), rec)
-        rows.append({"game": i, **game_measures(legal, values, int(res[engine.WINNER]), scale)})
+        rows.append({"game": i, "move_sequence": hashlib.blake2b(np.ascontiguousarray(rec[:, 1]).tobytes(),
+                                                                digest_size=8).hexdigest(),
+                     **game_measures(legal, values, int(res[engine.WINNER]), scale)})
     per_game = pd.DataFrame(rows)
     return PlayMetrics(per_game, summarise(per_game))
 

@@ -246,6 +246,7 @@ class Analysis:
     replay_note: str = ""
     play: Any = None  # sim.playmetrics.PlayMetrics of replayed games, when computed
     skill: skill_mod.Skill | None = None  # the verdict with stronger play (`--ladders`)
+    repeats: tuple[int, int] | None = None  # (distinct, replayed) when the games repeat
 
     @property
     def n(self) -> int:
@@ -784,7 +785,32 @@ def fairness_verdict(a: Analysis) -> tuple[str, str]:
     who = f"With {lineup_words(a)}"
     if f is None:
         return "no games", f"{who}: no decisive games: nothing to say about the first player."
+    if a.repeats:
+        return "cannot tell", (f"{who}: no verdict: {repeats_text(a)}. The first player wins "
+                               f"{100 * f.share:.1f}% of decisive games, but not of independent ones.")
     return f.verdict, f.sentence(what=f"{who}, the first player", unit="decisive games")
+
+
+REPEAT_SHARE = 0.5  # fewer distinct games than this share of the replayed ones: the games repeat
+
+
+def repeats_text(a: Analysis) -> str:
+    d, n = a.repeats or (0, 0)
+    return (f"only {d} distinct games among the first {n} replayed (a game without chance played by "
+            "bots that always choose alike repeats itself), so its games are not independent trials "
+            "and intervals over them would be far too narrow")
+
+
+def mark_repeats(a: Analysis) -> None:
+    """Count distinct games among the replayed ones (move sequences); when they are far fewer
+    than the games replayed, refuse the verdict (fairness_verdict) and warn."""
+    if a.play is None or not len(a.play.per_game):
+        return
+    replayed = len(a.play.per_game)
+    a.add("distinct_games_replayed", a.play.distinct, n=replayed)
+    if a.play.distinct < REPEAT_SHARE * replayed:
+        a.repeats = (a.play.distinct, replayed)
+        a.warn("repeats", f"{a.run.label}: {repeats_text(a)}: no verdict.")
 
 
 def verdict_sentence(a: Analysis) -> str:
@@ -984,7 +1010,7 @@ def render_verdict(doc: Doc, analyses: Sequence[Analysis], references: dict[str,
 
 WARNING_KINDS = {"incomplete": "unfinished runs", "non_win": "decided mostly off the board",
                  "draws": "mostly draws", "degenerate": "a spike of short games (degenerate strategy?)",
-                 "dominant": "one way to end dominates"}
+                 "dominant": "one way to end dominates", "repeats": "games that repeat (no verdict)"}
 
 
 def render_warnings(doc: Doc, analyses: Sequence[Analysis]) -> None:
@@ -1441,9 +1467,12 @@ def build_report(run_dirs: Sequence[str | Path], out_dir: str | Path,
         if seen[r.label] > 1:
             r.label = f"{r.label} ({r.path.name})"
     analyses = [analyse(r) for r in runs]
+    play_rows = play_metric_rows(analyses) if replays else pd.DataFrame(columns=SUMMARY_COLUMNS)
     for a in analyses:
-        a.skill = skill_mod.skill_of(a.run.manifest["variant"].get("name", ""), a.run.manifest.get("variant_hash", ""),
-                                     a.seat_bots, fairness_of(a), lads)
+        mark_repeats(a)
+        if not a.repeats:
+            a.skill = skill_mod.skill_of(a.run.manifest["variant"].get("name", ""),
+                                         a.run.manifest.get("variant_hash", ""), a.seat_bots, fairness_of(a), lads)
     comps = comparisons(analyses, references)
 
     verdicts = verdict_table(analyses)
@@ -1468,7 +1497,7 @@ def build_report(run_dirs: Sequence[str | Path], out_dir: str | Path,
     figs = make_figures(analyses)
     pictures = example_pictures(analyses, out / "figures") if replays else {}
     if replays:
-        summary = pd.concat([summary, play_metric_rows(analyses)], ignore_index=True)
+        summary = pd.concat([summary, play_rows], ignore_index=True)
     for pics in pictures.values():
         for pic in pics:
             figs[pic["key"]] = pic["png"]

@@ -258,3 +258,25 @@ def test_a_long_verdict_table_folds_each_group_keeping_its_extremes_and_referenc
     assert sorted(re.findall(r"<span title='[^']*'>(\w+)</span>", fold)) == sorted(
         set(race) - {race[0], race[-1], "race_4"})
     assert page.count("<svg class='forest'") == 11  # every variant's row once
+
+
+def test_games_that_repeat_get_no_verdict(tmp_path):
+    """A game without chance played by bots that always choose alike repeats a handful of games:
+    counted from the replayed games' move sequences, it gets no verdict and a warning, whatever
+    its share; a game whose replays all differ keeps its verdict."""
+    from sim import playmetrics
+
+    make_run(tmp_path / "run", 4000, seed=3, name="det", parts=1)
+    set_first_mover(tmp_path / "run", 0.65, seed=3)
+    a = report.analyse(report.load_run(tmp_path / "run", toy_lookup))
+    assert report.fairness_verdict(a)[0] == "unfair"
+    fake = lambda seqs: playmetrics.PlayMetrics(pd.DataFrame({"move_sequence": seqs}), pd.DataFrame())  # noqa: E731
+    a.play = fake([f"g{i}" for i in range(200)])
+    report.mark_repeats(a)
+    assert a.repeats is None and report.fairness_verdict(a)[0] == "unfair"
+    a.play = fake([f"g{i % 4}" for i in range(200)])  # 4 distinct games in 200, as a solved opening
+    report.mark_repeats(a)
+    word, sentence = report.fairness_verdict(a)
+    assert a.repeats == (4, 200) and word == "cannot tell"
+    assert "no verdict: only 4 distinct games among the first 200 replayed" in sentence
+    assert any(kind == "repeats" for kind, _ in a.flags)
