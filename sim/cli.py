@@ -91,21 +91,36 @@ def run(
     from sim.variants import load
 
     loaded = [load(v) for v in variants]  # every file checked before any game is played
-    said: dict[str, list[str]] = {}
-    for v in loaded:
-        for w in v.warnings():
-            said.setdefault(w, []).append(v.name)
-    for w, names in said.items():
-        who = "all variants" if len(names) == len(loaded) > 1 else ", ".join(names)
-        typer.echo(f"warning ({who}): {w}", err=True)
-    for v in loaded:
+    for line in warning_lines(loaded):
+        typer.echo(line, err=True)
+    for k, v in enumerate(loaded, 1):
         r = sim.run(v, games, seed=seed, jobs=jobs, out=run_dir_for(out, v.name, len(loaded) > 1),
                     chunk_size=chunk_size, rotate_seats=rotate_seats, backend=backend,
                     scheduler=scheduler, progress=progress, replace_stale=replace_stale)
         t = r.manifest["timings"]
         rate = f", {t['games_per_second']:,.0f} games/s" if t["games_per_second"] else ""
-        typer.echo(f"{v.name}: {r.manifest['games'] * r.manifest['rotations']:,} games in "
+        of = f"[{k}/{len(loaded)}] " if len(loaded) > 1 else ""
+        typer.echo(f"{of}{v.name}: {r.manifest['games'] * r.manifest['rotations']:,} games in "
                    f"{r.path} ({t['games_resumed']:,} resumed{rate})")
+
+
+WARNING_WIDTH = 110  # a rule-text reading, shortened to one line before any game is played
+
+
+def warning_lines(loaded) -> list[str]:
+    """The variants' rule-text readings, one short line each, naming the game and how many of
+    the variants it concerns; `hexsim rules GAME` prints them in full."""
+    said: dict[tuple[str, str], list[str]] = {}
+    for v in loaded:
+        for w in v.warnings():
+            said.setdefault((v.game.name, w), []).append(v.name)
+    out = []
+    for (game, w), names in said.items():
+        who = names[0] if len(names) == 1 else f"{len(names)} {game} variants"
+        text = " ".join(w.split())
+        text = text if len(text) <= WARNING_WIDTH else text[:WARNING_WIDTH - 1].rstrip() + "…"
+        out.append(f"reading ({who}): {text} [hexsim rules {game}]")
+    return out
 
 
 @app.command()

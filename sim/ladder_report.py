@@ -227,13 +227,15 @@ def _rating_blocks(doc, t: SkillTables, level: int) -> None:
 def _by_skill_blocks(doc, t: SkillTables, level: int) -> None:
     if len(t.by_skill):
         doc.h(level, "By skill (each bot playing itself)")
+        doc.p(f"Verdict at each rung by the report's rule: {stats.verdict_rule(stats.FAIR_MARGIN)}.")
         b = t.by_skill
         seats = [c[len("win_rate_"):] for c in b.columns if c.startswith("win_rate_")
                  and not c.endswith(("_low", "_high"))]
-        doc.table(["bot", "Elo", "games", "first mover's share of decisive", "draws", "decided off the board",
-                   "median turns"] + [f"seat {s} wins" for s in seats],
+        doc.table(["bot", "Elo", "games", "first mover's share of decisive", "verdict", "draws",
+                   "decided off the board", "median turns"] + [f"seat {s} wins" for s in seats],
                   [[r["bot"], _elo(r["elo"]), f"{r['games']:,}",
                     f"{_pct(r['first_mover_share'])} {_ci(r['first_mover_share_low'], r['first_mover_share_high'])}",
+                    rung_fairness(r, len(seats)).verdict if "first_wins" in r else "",
                     f"{_pct(r['draw_rate'])} {_ci(r['draw_rate_low'], r['draw_rate_high'])}",
                     f"{_pct(r['off_board_share'])} {_ci(r['off_board_share_low'], r['off_board_share_high'])}",
                     f"{r['median_turns']:g} "

@@ -104,3 +104,19 @@ def test_replay_draws(cli, variant_file, tmp_path):
     res = cli.invoke(app, ["replay", str(v), "--game", "4", "--out", str(png)])
     assert res.exit_code == 0, res.output
     assert png.stat().st_size > 1000
+
+
+def test_rule_text_readings_are_one_short_line_each():
+    """`hexsim run` names each reading once, shortened to one line, with the game's variant
+    count and where the full text is (`hexsim rules GAME`)."""
+    from sim.cli import WARNING_WIDTH, warning_lines
+    from sim.variants import load
+
+    loaded = [load(f"flags/{n}") for n in ("standard", "swap", "hand4")]
+    lines = warning_lines(loaded)
+    full = loaded[0].warnings()
+    assert len(lines) == len(full) > 0
+    for line in lines:
+        assert "\n" not in line and line.startswith("reading (3 flags variants): ")
+        assert line.endswith("[hexsim rules flags]")
+        assert len(line) <= len("reading (3 flags variants): ") + WARNING_WIDTH + len(" [hexsim rules flags]")
