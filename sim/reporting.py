@@ -835,6 +835,7 @@ def verdict_sentence(a: Analysis) -> str:
 
 
 VERDICT_COLOURS = {"unfair": "#c0392b", "fair": "#1e8449", "cannot tell": "#7f7f7f"}
+FOREST_WIDTH = 200  # px: with the bots and the skill columns the table fits 1,400 px
 
 
 def forest_ticks(lo: float, hi: float) -> list[float]:
@@ -848,7 +849,7 @@ def _forest_x(v: float, lo: float, hi: float, width: int) -> float:
     return 4 + (width - 8) * (min(max(v, lo), hi) - lo) / (hi - lo)
 
 
-def forest_svg(a: Analysis, lo: float, hi: float, width: int = 260, height: int = 14) -> str:
+def forest_svg(a: Analysis, lo: float, hi: float, width: int = FOREST_WIDTH, height: int = 14) -> str:
     """One row of the verdict's forest plot: the interval and point of the first mover's share
     of decisive games on a shared axis [lo, hi] (faint lines at the axis ticks), with the fair
     share as a dashed line."""
@@ -872,7 +873,7 @@ def forest_svg(a: Analysis, lo: float, hi: float, width: int = 260, height: int 
     return "".join(parts)
 
 
-def forest_axis_svg(lo: float, hi: float, width: int = 260, height: int = 16) -> str:
+def forest_axis_svg(lo: float, hi: float, width: int = FOREST_WIDTH, height: int = 16) -> str:
     """The forest column's axis (its header): the tick shares in percent."""
     parts = [f"<svg class='forest-axis' width='{width}' height='{height}' role='img' "
              "aria-label='first mover share axis'>"]
@@ -929,7 +930,9 @@ def skill_cell(a: Analysis, out: Path) -> Raw:
     text = a.skill.cell()
     word = a.skill.answer.answer if a.skill.answer else ""
     cls = {"holds with stronger play": "vfair", "changes with stronger play": "vunfair"}.get(word, "")
-    return Raw(f"<a class='{cls}' href='{html.escape(a.skill.link(out), quote=True)}'>{html.escape(text)}</a>",
+    title = html.escape(a.skill.sentence(a.seat_bots[0]), quote=True)
+    return Raw(f"<a class='{cls}' style='display:block;text-align:left' title='{title}' "
+               f"href='{html.escape(a.skill.link(out), quote=True)}'>{html.escape(text)}</a>",
                f"[{text}]({a.skill.link(out)})")
 
 
@@ -940,8 +943,10 @@ def verdict_rows(items: Sequence[Analysis], lo: float, hi: float, out: Path | No
     for a in items:
         word, _ = fairness_verdict(a)
         p = a.first_decisive
-        gap = (f"{100 * a.gap[0]:.1f} pts ({a.gap[3]}-{a.gap[4]}) "
-               f"{ci_pts(a.gap[1], a.gap[2])}" if np.isfinite(a.gap[0]) else "n/a")
+        gap_ci = ci_pts(a.gap[1], a.gap[2])
+        gap = (Raw(f"<span title='95% interval {html.escape(gap_ci, quote=True)}'>{100 * a.gap[0]:.1f} pts "
+                   f"({a.gap[3]}-{a.gap[4]})</span>", f"{100 * a.gap[0]:.1f} pts ({a.gap[3]}-{a.gap[4]}) {gap_ci}")
+               if np.isfinite(a.gap[0]) else "n/a")
         stem = a.run.stem + (f" ({a.run.partial})" if a.run.partial else "")
         name = Raw(f"<span title='{html.escape(verdict_sentence(a), quote=True)}'>"
                    f"{html.escape(stem)}</span>", stem)
@@ -970,7 +975,8 @@ def render_verdict(doc: Doc, analyses: Sequence[Analysis], references: dict[str,
             f"to {pct(hi, 0)})"), "verdict",
             *([Raw("with stronger play (<a href='ladders.html'>ladders</a>)",
                    "with stronger play ([ladders](ladders.html))")] if skill_out else []),
-            "largest seat gap", "draws", "off the board", "median turns"]
+            Raw("<span title='the largest gap between two seats&#39; win rates (hover a cell for its 95% "
+                "interval)'>seat gap</span>", "largest seat gap"), "draws", "off the board", "median turns"]
     order = verdict_order(analyses)
     fold = len(analyses) + len(order) > VERDICT_ROWS
     rows: list[Any] = []

@@ -42,15 +42,18 @@ class Skill:
 
     @property
     def strong_bot(self) -> str:
+        """The strong rung's bot with its parameters, as the ladder names it."""
         return self.ladder.answer["strong_bot"] if self.ladder.answer else self.ladder.strongest
 
     def cell(self) -> str:
-        """The verdict table's cell: "holds: mcts 54.3% (51.2-57.4)"."""
+        """The verdict table's cell: "holds: mcts 54.3%" (the bot without its parameters; its
+        sentence, the cell's tooltip, gives them and the intervals)."""
+        short = self.strong_bot.split("(")[0]
         if self.answer is None:
-            return f"{self.ladder.strongest} is the strongest bot"
+            return f"{short} is the strongest bot"
         s = self.answer.strong
         word = self.answer.answer.replace(" with stronger play", "")
-        return f"{word}: {self.strong_bot} {100 * s.share:.1f}% ({100 * s.low:.1f}-{100 * s.high:.1f})"
+        return f"{word}: {short} {100 * s.share:.1f}%"
 
     def sentence(self, base_bot: str) -> str:
         if self.answer is None:

@@ -634,13 +634,16 @@ class SkillAnswer:
     The rule (in order; "side" is which player an edge favours):
       - both verdicts decided (fair or unfair): holds when they are the same word on the same
         side, changes otherwise;
-      - base unfair, strong undecided: changes when the strong interval lies wholly on the fair
-        side of the margin's edge (stronger play shows no edge as large as the margin); holds
-        when the strong interval still excludes the fair share on the base's side and the
-        difference is not significant (the edge persists, no detectable change);
+      - one rung decided and the other's interval wholly outside what that verdict claims (e.g.
+        greedy unfair for the first player, the strong rung's interval wholly below fair +
+        margin; or greedy undecided at 52.8% (51.9-53.7) and the strong rung unfair for the
+        second player): changes;
+      - base unfair, strong undecided: holds when the strong interval still excludes the fair
+        share on the base's side and the difference is not significant (the edge persists, no
+        detectable change);
       - base fair, strong undecided: holds when the strong interval includes the fair share and
         the difference is not significant;
-      - otherwise (including an undecided base) cannot tell yet.
+      - otherwise cannot tell yet.
     A true share that stays put is called "changes" with probability at most about alpha / 2
     (tests/test_stats.py simulates both errors)."""
 
@@ -664,24 +667,36 @@ def _side(f: Fairness) -> int:
     return int(np.sign(f.share - f.p0)) if f.n else 0
 
 
+def _shown_outside(decided: Fairness, other: Fairness) -> bool:
+    """`other`'s interval lies wholly outside the region `decided`'s verdict claims (fair: the
+    margin; unfair: beyond the margin on its side): the two rungs cannot share that verdict."""
+    lo, hi = decided.p0 - decided.margin, decided.p0 + decided.margin
+    if decided.verdict == "fair":
+        return other.low > hi or other.high < lo
+    return other.high <= hi if _side(decided) > 0 else other.low >= lo
+
+
 def skill_answer(base: Fairness, strong: Fairness) -> SkillAnswer:
     """Does `base`'s verdict hold when the game is played by a stronger line-up (`strong`)?
     See `SkillAnswer` for the rule."""
     diff = newcombe_diff(strong.successes, strong.n, base.successes, base.n, base.conf)
     significant = not diff.low <= 0 <= diff.high
     decided = ("fair", "unfair")
-    if base.n == 0 or strong.n == 0 or base.verdict not in decided:
+    if base.n == 0 or strong.n == 0:
         answer = SKILL_WORDS[2]
-    elif strong.verdict in decided:
+    elif base.verdict in decided and strong.verdict in decided:
         same = strong.verdict == base.verdict and (base.verdict == "fair" or _side(strong) == _side(base))
         answer = SKILL_WORDS[0] if same else SKILL_WORDS[1]
+    elif (base.verdict in decided and _shown_outside(base, strong)) or \
+            (strong.verdict in decided and _shown_outside(strong, base)):
+        answer = SKILL_WORDS[1]
     elif base.verdict == "unfair":
-        edge = base.p0 + _side(base) * base.margin
-        inside = strong.high < edge if _side(base) > 0 else strong.low > edge
         persists = strong.detectable and _side(strong) == _side(base) and not significant
-        answer = SKILL_WORDS[1] if inside else SKILL_WORDS[0] if persists else SKILL_WORDS[2]
-    else:
+        answer = SKILL_WORDS[0] if persists else SKILL_WORDS[2]
+    elif base.verdict == "fair":
         answer = SKILL_WORDS[0] if not strong.detectable and not significant else SKILL_WORDS[2]
+    else:
+        answer = SKILL_WORDS[2]
     return SkillAnswer(base, strong, diff, answer)
 
 

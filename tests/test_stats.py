@@ -525,6 +525,8 @@ def test_skill_answer_words():
 @pytest.mark.parametrize("base, strong, bad, limit", [
     (0.57, 0.57, "changes with stronger play", 0.025),  # nothing changes: never say it does
     (0.50, 0.50, "changes with stronger play", 0.025),
+    (0.528, 0.528, "changes with stronger play", 0.025),  # greedy undecided, nothing moves
+    (0.52, 0.52, "changes with stronger play", 0.025),  # on the margin's edge
     (0.57, 0.505, "holds with stronger play", 0.05),  # the edge is gone: rarely say it holds
     (0.50, 0.56, "holds with stronger play", 0.05),
 ])
@@ -535,3 +537,12 @@ def test_skill_answer_errors_by_simulation(base, strong, bad, limit):
     words = [stats.skill_answer(stats.fairness(int(kb), 12_000), stats.fairness(int(ks), 1_100)).answer
              for kb, ks in zip(rng.binomial(12_000, base, 3000), rng.binomial(1_100, strong, 3000), strict=True)]
     assert np.mean([w == bad for w in words]) <= limit
+
+
+def test_skill_answer_sees_a_change_from_an_undecided_base():
+    """Greedy 52.8% (51.9-53.7) of 12,000 decides nothing, but the strong rung's 42.4% of 1,175
+    is unfair to the first player, a region greedy's interval lies wholly outside: changes
+    (make run's HEXFLOW Battle)."""
+    ans = stats.skill_answer(stats.fairness(6336, 12000), stats.fairness(498, 1175))
+    assert ans.base.verdict == "cannot tell" and ans.strong.verdict == "unfair"
+    assert ans.answer == "changes with stronger play"
