@@ -32,3 +32,50 @@ def test_compare_and_sweep_callable_twice(variant_file, tmp_path):
     s = sim.sweep(a, {"rules.goal": [5, 6]}, games=100, jobs=1, out=tmp_path / "s", write=False)
     assert len(sim.sweep(a, {"rules.goal": [5, 6]}, games=100, jobs=1, out=tmp_path / "s",
                          write=False).table) == len(s.table)
+
+
+API = {"run": ("variant", "games", "seed", "jobs", "out", "progress"),
+       "report": ("run_dirs", "out", "references", "partial"),
+       "compare": ("a", "b", "games", "seed", "jobs", "out", "write"),
+       "sweep": ("variant", "grid", "games", "seed", "jobs", "margin"),
+       "tune": ("variant", "vary", "targets", "budget", "seed", "jobs", "confirm"),
+       "sensitivity": ("variant", "params", "games", "seed", "jobs"),
+       "ladder": ("variant", "bots", "games", "seed", "jobs", "self_games"),
+       "load_variant": ("spec", "overrides")}
+
+
+def test_real_signatures_and_docstrings_in_a_fresh_process():
+    """A notebook's `sim.compare?` right after `import sim` (nothing else imported yet): the
+    real parameters and docstring, and `import sim` itself reads neither pandas nor numba."""
+    code = ("import inspect, json, sys\n"
+            "import sim\n"
+            "heavy = [m for m in ('pandas', 'numba') if m in sys.modules]\n"
+            f"names = {list(API)!r}\n"
+            "print(json.dumps({'heavy': heavy, 'sigs': {n: list(inspect.signature(getattr(sim, n)).parameters)"
+            " for n in names}, 'docs': {n: inspect.getdoc(getattr(sim, n)) for n in names}}))\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, timeout=120)
+    assert res.returncode == 0, res.stderr
+    import json
+
+    out = json.loads(res.stdout)
+    assert out["heavy"] == []
+    for name, params in API.items():
+        sig = out["sigs"][name]
+        assert "kwargs" not in sig and "args" not in sig, (name, sig)
+        assert set(params) <= set(sig), (name, sig)
+        assert out["docs"][name] and len(out["docs"][name]) > 40, name
+
+
+def test_signatures_once_the_modules_are_imported():
+    import inspect
+
+    import sim
+    import sim.compare
+    import sim.ladder
+    import sim.sweep
+
+    for name, params in API.items():
+        assert set(params) <= set(inspect.signature(getattr(sim, name)).parameters), name
+    assert inspect.getdoc(sim.compare).startswith("Play A and B on the same seeds")
+    assert "Module sim.compare" in sim.compare.__doc__
