@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import drift, metrics
+from sim import display, drift, metrics
 from sim.errors import UserError
 from sim.variants import Variant, find, load, name_of
 
@@ -223,6 +223,11 @@ class Baseline:
     @property
     def format(self) -> int:
         return int(self.data.get("hexsim_baseline", 0))
+
+    def __repr__(self) -> str:
+        d = self.data
+        return display.text(f"Baseline {d['variant']['name']}: {d['games']:,} games, seed {d['seed']}, "
+                            f"saved {d.get('created', '?')}", [f"file: {self.path}"])
 
 
 def _rates(df: pd.DataFrame) -> tuple[float, float]:
@@ -411,6 +416,10 @@ class CheckResult:
             return "DRIFT"
         return "STALE" if self.stale else "ok"
 
+    def __repr__(self) -> str:
+        head, *rest = self.summary().splitlines()
+        return display.text(f"CheckResult {head}", [s.strip() for s in rest[:6]])
+
     def summary(self) -> str:
         lines = [f"{self.status:5s} {self.variant} ({self.path})"]
         for d in self.variant_changed:
@@ -453,6 +462,21 @@ class CheckReport:
     @property
     def ok(self) -> bool:
         return all(r.ok for r in self.results)
+
+    def _title(self) -> str:
+        return f"CheckReport: {self.summary().splitlines()[-1]}"
+
+    def __repr__(self) -> str:
+        lines = [f"{r.status:5s} {r.variant} ({r.path})" for r in self.results]
+        more = [f"... {len(lines) - 8} more (.results)"] if len(lines) > 8 else []
+        return display.text(self._title(), [*lines[:8], *more, "in full: .summary()"])
+
+    def _repr_html_(self) -> str:
+        rows = pd.DataFrame({"status": [r.status for r in self.results],
+                             "variant": [r.variant for r in self.results],
+                             "fresh games": [r.fresh_games for r in self.results],
+                             "file": [str(r.path) for r in self.results]})
+        return display.html(self._title(), rows, max_rows=20)
 
     def summary(self) -> str:
         drifted = sum(r.status == "DRIFT" for r in self.results)

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import tables
+from sim import display, tables
 from sim.errors import UserError
 from sim.games.base import Game, SeatBot
 from sim.rng import seeds_for
@@ -53,6 +53,16 @@ class RunResult:
 
     def table(self, columns: Sequence[str] | None = None) -> pd.DataFrame:
         return tables.read_table(self.path, columns)
+
+    def __repr__(self) -> str:
+        m, t = self.manifest, self.manifest.get("timings") or {}
+        rate = t.get("games_per_second")
+        return display.text(
+            f"RunResult {self.variant.name}: {int(m.get('games') or 0):,} games, seed {m.get('seed')}, "
+            f"{m.get('status', 'status unknown')}",
+            [f"folder: {self.path}",
+             f"{rate:,.0f} games/s, {t.get('wall_seconds', 0):.1f} s wall, {t.get('jobs')} jobs" if rate else "",
+             "outcomes: .table() (one row per game)"])
 
 
 @dataclass(frozen=True)
