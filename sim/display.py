@@ -46,3 +46,12 @@ def names(items: Sequence[str], most: int = 5) -> str:
     items = list(items)
     more = f" and {len(items) - most} more" if len(items) > most else ""
     return ", ".join(map(str, items[:most])) + more
+
+
+def duration(seconds: float) -> str:
+    """'40 s', '12 min', '2.5 h'."""
+    if seconds < 90:
+        return f"{max(seconds, 1):.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
