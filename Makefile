@@ -49,7 +49,7 @@ SKILL_SELF_GAMES ?= 1200
 
 # The suite includes the regression gate on the committed baselines (tests/test_baselines_shipped.py:
 # exact replay, metric definitions and a small statistical check of each); the full statistical
-# check is `hexsim check` (about as many games as the baselines hold).
+# check is `hexsim check --shipped` (about as many games as the baselines hold).
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --durations=15
 

@@ -12,9 +12,13 @@ The Python API mirrors the CLI (every command is a function first):
     sim.sensitivity("hexflow/race", games=10_000)                     # -> SensitivityResult
     sim.baseline.save(["hexflow/race"], games=20_000)                  # -> [Baseline]
 
-`sim.compare`, `sim.sweep`, `sim.tune` and `sim.sensitivity` are both the function and the module (the module is callable), so
-they work whichever was imported first; `sim.baseline` is imported on first use.
+Each function is imported on first use (`import sim` reads no pandas or numba) and shows its
+real signature and docstring (`inspect.signature(sim.compare)`, a notebook's `sim.compare?`).
+`sim.compare`, `sim.sweep`, `sim.tune`, `sim.sensitivity` and `sim.ladder` are both the function
+and the module (the module is callable); `sim.baseline` is imported on first use.
 """
+
+import types
 
 __version__ = "0.1.0"
 
@@ -122,87 +126,87 @@ def _numba_cache_dir() -> None:
 _numba_cache_dir()
 
 
-def load_variant(spec, overrides=None):
-    from sim.variants import load
-
-    return load(spec, overrides)
-
-
-def run(variant, games, **kwargs):
-    """Play a variant (a Variant, a path or `game/name`); see `sim.runner.run`."""
-    from sim.runner import run as _run
-    from sim.variants import Variant, load
-
-    if not isinstance(variant, Variant):
-        variant = load(variant)
-    return _run(variant, games, **kwargs)
+# The API, imported on first use so that `import sim` stays fast: name -> (module, function).
+# `sim.compare`, `sim.sweep`, `sim.tune`, `sim.sensitivity` and `sim.ladder` are their modules,
+# made callable as their function (`_callable_module`).
+_API = {"load_variant": ("sim.variants", "load"), "run": ("sim.runner", "run"),
+        "report": ("sim.reporting", "build_report"), "compare": ("sim.compare", "compare"),
+        "sweep": ("sim.sweep", "sweep"), "tune": ("sim.tune", "tune"),
+        "sensitivity": ("sim.sensitivity", "sensitivity"), "ladder": ("sim.ladder", "ladder")}
+_SUBMODULES = ("baseline", "reporting", "replay", "runner", "stats", "metrics", "tables",
+               "variants", "sequential")
 
 
-def report(run_dirs, out, partial=False, **kwargs):
-    """Build the balance report of one or more run folders; an unfinished run is refused
-    unless `partial` (as `hexsim report --partial`); see `sim.reporting.build_report`."""
-    from sim.reporting import build_report
+def _report_api(build_report):
+    """`sim.report`: `build_report` with its output folder named `out` (as `hexsim report --out`)."""
+    import inspect
 
-    return build_report([str(d) for d in run_dirs], out, partial=partial, **kwargs)
+    def report(run_dirs, out, **kwargs):
+        return build_report(run_dirs, out, **kwargs)
 
-
-def compare(a, b, **kwargs):
-    """Play two variants on common seeds and compare every metric; see `sim.compare.compare`."""
-    from sim.compare import compare as _compare
-
-    return _compare(a, b, **kwargs)
-
-
-def sweep(variant, grid, **kwargs):
-    """Run a grid of rule settings; see `sim.sweep.sweep`."""
-    from sim.sweep import sweep as _sweep
-
-    return _sweep(variant, grid, **kwargs)
-
-
-def tune(variant, vary, targets, budget, **kwargs):
-    """Search rule settings for targets and confirm the best on fresh seeds; see `sim.tune.tune`."""
-    from sim.tune import tune as _tune
-
-    return _tune(variant, vary, targets, budget, **kwargs)
-
-
-def sensitivity(variant, params=None, **kwargs):
-    """Every rule's neighbouring values against the base on common seeds; see
-    `sim.sensitivity.sensitivity`."""
-    from sim.sensitivity import sensitivity as _sensitivity
-
-    return _sensitivity(variant, params, **kwargs)
-
-
-def ladder(variant, bots=(), **kwargs):
-    """Play a skill ladder and rate its bots; see `sim.ladder.ladder` (a LadderResult of frames)."""
-    from sim.ladder import ladder as _ladder
-
-    return _ladder(variant, bots, **kwargs)
+    sig = inspect.signature(build_report)
+    report.__signature__ = sig.replace(parameters=[p.replace(name="out") if p.name == "out_dir" else p
+                                                   for p in sig.parameters.values()])
+    report.__doc__ = build_report.__doc__
+    return report
 
 
 def __getattr__(name):
-    """`sim.baseline` (and the other submodules) after a bare `import sim`."""
+    """The API's functions and submodules (`sim.baseline`, ...) after a bare `import sim`: each
+    imported on first use, with its own signature and docstring (`inspect.signature(sim.run)`)."""
     import importlib
 
-    if name in ("baseline", "reporting", "replay", "runner", "stats", "metrics", "tables",
-                "variants", "sequential"):
+    if name in _API:
+        module_name, func_name = _API[name]
+        module = importlib.import_module(module_name)
+        if module_name == f"sim.{name}":
+            return module  # the import bound it here too
+        func = getattr(module, func_name)
+        globals()[name] = value = _report_api(func) if name == "report" else func
+        return value
+    if name in _SUBMODULES:
         return importlib.import_module(f"sim.{name}")
     raise AttributeError(f"module 'sim' has no attribute {name!r}")
 
 
+def __dir__():
+    return sorted(set(globals()) | set(_API) | set(_SUBMODULES))
+
+
 def _callable_module(module_name: str, func_name: str) -> None:
     """Make the submodule `module_name` callable as its function `func_name`: importing
-    `sim.compare` rebinds the package attribute `sim.compare` to the module, and
-    `sim.compare(a, b)` must keep working after that."""
+    `sim.compare` binds the package attribute `sim.compare` to the module, and `sim.compare(a, b)`
+    must call the function. Inspected (`inspect.signature`, a notebook's `sim.compare?`), the
+    module shows the function's signature, and its docstring before the module's."""
     import sys
-    import types
 
     module = sys.modules[module_name]
-
-    class _CallableModule(types.ModuleType):
-        def __call__(self, *args, **kwargs):
-            return getattr(self, func_name)(*args, **kwargs)
-
+    module._api_function = func_name
     module.__class__ = _CallableModule
+
+
+class _CallableModule(types.ModuleType):
+    # A module called as its function `_api_function`; inspected, it shows that function's
+    # signature, and its docstring before the module's own (no class docstring: `__doc__` is
+    # the property below).
+
+    def __call__(self, *args, **kwargs):
+        return getattr(self, self._api_function)(*args, **kwargs)
+
+    @property
+    def __signature__(self):
+        import inspect
+
+        return inspect.signature(getattr(self, self._api_function))
+
+    @property
+    def __doc__(self):
+        import inspect
+
+        own = self.__dict__.get("__doc__") or ""
+        func = inspect.cleandoc(getattr(self, self._api_function).__doc__ or "")
+        return f"{func}\n\nModule {self.__name__}: {own}"
+
+    @__doc__.setter
+    def __doc__(self, value):
+        self.__dict__["__doc__"] = value

@@ -1,6 +1,7 @@
 """Regression baselines: `hexsim baseline save VARIANT...` (or `--shipped`) and `hexsim check`.
 
-A baseline (JSON, `data/baselines/<game>/<name>.json`) records how a variant played: the variant
+A baseline (JSON, `<folder>/<game>/<name>.json`: data/baselines for hexsim's shipped variants,
+./baselines under the working directory for any other) records how a variant played: the variant
 by spec (shipped `game/name` or a path, re-resolved from its file as it is now at check time),
 its hash and resolved set-up, games, run seed, code version, a digest of the exact outcome table,
 the design of its statistical check (`design`: fresh games, levels, measured error rates; see
@@ -37,12 +38,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import drift, metrics
+from sim import display, drift, metrics
 from sim.errors import UserError
 from sim.variants import Variant, find, load, name_of
 
 ROOT = Path(__file__).resolve().parent.parent
-BASELINES_DIR = ROOT / "data" / "baselines"
+BASELINES_DIR = ROOT / "data" / "baselines"  # the shipped variants' baselines (hexsim's own)
+LOCAL_DIR = Path("baselines")  # any other variant's: under the working directory
 FORMAT = 2
 OLD_FORMATS = (1,)  # read for the exact check; reported as "re-save"
 SAMPLE = 200  # first games whose outcomes are stored for the exact check and the definitions
@@ -50,6 +52,7 @@ PER_OUTCOME = 3  # further games of every (end reason, winner, first seat) outco
 EXTRA = 150  # at most this many further games
 PILOT = 3000  # games played to choose a baseline's size
 SMALL_CHECK = 500  # fresh games of the small statistical check (`make test`)
+PILOT_CHECK = 200  # at most this many games timed to estimate a check (a baseline with no speed)
 ID_COLUMNS = ("variant", "variant_hash")  # names, not outcomes: left out of the digest
 RESAVE = "hexsim baseline save --shipped"
 
@@ -210,9 +213,20 @@ def spec_of(variant: Variant) -> str:
     return str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p)
 
 
-def default_path(variant: Variant) -> Path:
+def is_shipped(variant: Variant) -> bool:
+    """A variant file of hexsim's own (under its variants/ folder), not a plug-in's or a designer's."""
+    from sim.variants import VARIANTS_DIR
+
+    return variant.path is not None and variant.path.resolve().is_relative_to(VARIANTS_DIR.resolve())
+
+
+def default_path(variant: Variant, folder: str | Path | None = None) -> Path:
+    """`folder/<game>/<name>.json`; without a folder, data/baselines for a shipped variant and
+    ./baselines (under the working directory) for any other: never hexsim's own tree."""
     game, _, stem = variant.name.partition("/")
-    return BASELINES_DIR / game / f"{stem}.json"
+    if folder is None:
+        folder = BASELINES_DIR if is_shipped(variant) else LOCAL_DIR
+    return Path(folder) / game / f"{stem}.json"
 
 
 @dataclass
@@ -223,6 +237,11 @@ class Baseline:
     @property
     def format(self) -> int:
         return int(self.data.get("hexsim_baseline", 0))
+
+    def __repr__(self) -> str:
+        d = self.data
+        return display.text(f"Baseline {d['variant']['name']}: {d['games']:,} games, seed {d['seed']}, "
+                            f"saved {d.get('created', '?')}", [f"file: {self.path}"])
 
 
 def _rates(df: pd.DataFrame) -> tuple[float, float]:
@@ -279,6 +298,7 @@ def make_baseline(variant: Variant, games: int | None = None, seed: int = 0, sam
         "seed": seed,
         "code": {"package_version": sim.__version__, "git_commit": git_commit()},
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        "timings": {k: run.manifest["timings"].get(k) for k in ("games_per_second", "jobs")},
         "table_digest": table_digest(df),
         "design": drift.design_record(p, dec, games),
         "histograms": {"turns": histogram(df["turns"].to_numpy())},
@@ -291,22 +311,25 @@ def make_baseline(variant: Variant, games: int | None = None, seed: int = 0, sam
 def save(variants: Sequence[str | Variant], games: int | None = None, seed: int = 0,
          out: str | Path | None = None, sample: int = SAMPLE, jobs: int | None = None,
          progress: bool = False) -> list[Baseline]:
-    """Save one baseline per variant (to `out` when one variant, else the default paths).
-    `games=None`: each variant gets the size its design needs."""
+    """Save one baseline per variant: to `out` when it is a .json file (one variant), under `out`
+    when it is a folder, else to each variant's `default_path` (shipped variants in
+    data/baselines, others in ./baselines). `games=None`: each variant gets the size its design
+    needs."""
     from sim import tables
 
     loaded = [v if isinstance(v, Variant) else load(v) for v in variants]
     if not loaded:
         raise UserError("baseline save: name at least one variant")
-    if out is not None and len(loaded) > 1:
-        raise UserError("--out FILE: only with a single variant (several go to data/baselines)")
+    to_file = out is not None and Path(out).suffix == ".json"
+    if to_file and len(loaded) > 1:
+        raise UserError("--out FILE.json: only with a single variant (give a folder for several)")
     if (games is not None and games < 1) or sample < 1:
         raise UserError("--games and --sample must be at least 1")
     saved = []
     for i, v in enumerate(loaded, 1):
         t0 = time.perf_counter()
         data = make_baseline(v, games, seed, sample, jobs, progress)
-        path = Path(out) if out is not None else default_path(v)
+        path = Path(out) if to_file else default_path(v, out)
         tables.write_json(path, data)
         saved.append(Baseline(path, data))
         if progress:
@@ -342,11 +365,16 @@ def read(path: str | Path) -> Baseline:
     return Baseline(path, data)
 
 
-def find_baselines(paths: Sequence[str | Path] | None = None) -> list[Path]:
-    """Baseline files: the given files, every *.json under given folders, or data/baselines."""
-    paths = list(paths or [BASELINES_DIR])
+def find_baselines(paths: Sequence[str | Path] | None = None, shipped: bool = False) -> list[Path]:
+    """Baseline files: the given files, every *.json under given folders, and with `shipped`
+    those of the shipped variants (data/baselines); with neither, the working directory's
+    ./baselines."""
+    paths = [*(paths or []), *([BASELINES_DIR] if shipped else [])]
+    if not paths and not LOCAL_DIR.is_dir():
+        raise UserError(f"check: no {LOCAL_DIR}/ folder here ({Path.cwd()}): name baseline files or "
+                        "folders, or give --shipped for the shipped variants' baselines")
     out: list[Path] = []
-    for p in map(Path, paths):
+    for p in map(Path, paths or [LOCAL_DIR]):
         if p.is_dir():
             out += sorted(p.rglob("*.json"))
         elif p.is_file():
@@ -360,7 +388,7 @@ def joint_pass(paths: Sequence[str | Path] | None = None) -> tuple[int, float]:
     """(count, probability): how many baselines there are (default: the committed ones) and the
     probability, at least, that all of them pass the statistical check together while nothing
     changed (`drift.joint_pass` over the false-drift rate each file's design states)."""
-    found = [read(p) for p in find_baselines(paths)]
+    found = [read(p) for p in find_baselines(paths, shipped=paths is None)]
     rates = [b.data.get("design", {}).get("false_drift", drift.FALSE_DRIFT) for b in found]
     return len(found), drift.joint_pass(rates)
 
@@ -411,6 +439,10 @@ class CheckResult:
             return "DRIFT"
         return "STALE" if self.stale else "ok"
 
+    def __repr__(self) -> str:
+        head, *rest = self.summary().splitlines()
+        return display.text(f"CheckResult {head}", [s.strip() for s in rest[:6]])
+
     def summary(self) -> str:
         lines = [f"{self.status:5s} {self.variant} ({self.path})"]
         for d in self.variant_changed:
@@ -453,6 +485,21 @@ class CheckReport:
     @property
     def ok(self) -> bool:
         return all(r.ok for r in self.results)
+
+    def _title(self) -> str:
+        return f"CheckReport: {self.summary().splitlines()[-1]}"
+
+    def __repr__(self) -> str:
+        lines = [f"{r.status:5s} {r.variant} ({r.path})" for r in self.results]
+        more = [f"... {len(lines) - 8} more (.results)"] if len(lines) > 8 else []
+        return display.text(self._title(), [*lines[:8], *more, "in full: .summary()"])
+
+    def _repr_html_(self) -> str:
+        rows = pd.DataFrame({"status": [r.status for r in self.results],
+                             "variant": [r.variant for r in self.results],
+                             "fresh games": [r.fresh_games for r in self.results],
+                             "file": [str(r.path) for r in self.results]})
+        return display.html(self._title(), rows, max_rows=20)
 
     def summary(self) -> str:
         drifted = sum(r.status == "DRIFT" for r in self.results)
@@ -736,6 +783,56 @@ def check_statistical(b: Baseline, variant: Variant, games: int | None = None,
     return res
 
 
+def games_to_play(b: Baseline, exact: bool = True, statistical: bool = True, sample: int | None = None,
+                  full: bool = False, games: int | None = None) -> tuple[int, int]:
+    """(replayed, fresh): the games `check` plays for this baseline (definitions play none)."""
+    stored = len(b.data["sample"]["columns"].get("game", []))
+    replayed = (int(b.data["games"]) if full else min(stored, sample or stored)) if exact else 0
+    design = b.data.get("design") or {}
+    fresh = int(games or design.get("fresh_games") or b.data["games"]) \
+        if statistical and b.format not in OLD_FORMATS else 0
+    return replayed, fresh
+
+
+def core_rate(b: Baseline, v: Variant, pilot: int = PILOT_CHECK) -> tuple[float, bool]:
+    """(games per second on one core, measured now?): from the speed the baseline recorded when
+    it was saved, else timed on a pilot of `pilot` games (after one game that compiles)."""
+    t = b.data.get("timings") or {}
+    if t.get("games_per_second") and t.get("jobs"):
+        return float(t["games_per_second"]) / int(t["jobs"]), False
+    seed = int(b.data["seed"])
+    _play(v, 0, 1, seed)
+    t0 = time.perf_counter()
+    _play(v, 1, pilot, seed)
+    return pilot / max(time.perf_counter() - t0, 1e-6), True
+
+
+def estimate(pairs: Sequence[tuple[Baseline, Variant]], exact: bool = True, statistical: bool = True,
+             sample: int | None = None, full: bool = False, games: int | None = None,
+             jobs: int | None = None) -> str:
+    """The line `check` prints before playing: how many games, and about how long (replays on
+    one core, fresh games on `jobs`), from each baseline's recorded speed or a short pilot."""
+    import os
+
+    cores = jobs or os.cpu_count() or 1
+    replayed = fresh = 0
+    seconds, measured = 0.0, []
+    for b, v in pairs:
+        r, f = games_to_play(b, exact, statistical, sample, full, games)
+        if r + f:
+            rate, piloted = core_rate(b, v, max(10, min(PILOT_CHECK, (r + f) // 10)))
+            measured.append(piloted)
+            replayed, fresh, seconds = replayed + r, fresh + f, seconds + r / rate + f / (rate * cores)
+    if not measured:
+        return f"check: {len(pairs)} baseline(s), no games to play"
+    source = " and ".join(filter(None, [
+        f"the speed {measured.count(False)} baseline(s) recorded when saved" if not all(measured) else "",
+        f"a short timed pilot of {sum(measured)} variant(s) on one core" if any(measured) else ""]))
+    return (f"check: {len(pairs)} baseline(s), {replayed + fresh:,} games to play ({replayed:,} "
+            f"replayed, {fresh:,} fresh on {cores} core(s)): about {display.duration(seconds)} "
+            f"(an estimate from {source})")
+
+
 def _levels_for(alpha: float | None) -> drift.Levels | None:
     if alpha is None:
         return None
@@ -747,18 +844,22 @@ def _levels_for(alpha: float | None) -> drift.Levels | None:
 def check(paths: Sequence[str | Path] | None = None, exact: bool = True, statistical: bool = True,
           sample: int | None = None, full: bool = False, games: int | None = None,
           seed: int | None = None, false_drift: float | None = None, jobs: int | None = None,
-          progress: bool = False, definitions: bool = True) -> CheckReport:
-    """Check baselines (default: every one under data/baselines). Every file is read and its
-    variant re-resolved before any game is played. `games` / `false_drift`: default each
-    baseline's design. `progress`: a line per baseline (and the fresh run's bar) on stderr.
-    `definitions=False`: a changed metric definition is not reported (the games alone)."""
+          progress: bool = False, definitions: bool = True, shipped: bool = False) -> CheckReport:
+    """Check baselines: the given files and folders, with `shipped` those of the shipped variants
+    (data/baselines); with neither, the working directory's ./baselines. Every file is read and
+    its variant re-resolved before any game is played. `games` / `false_drift`: default each
+    baseline's design. `progress`: first how many games and about how long (`estimate`), then
+    a line per baseline (and the fresh run's bar) on stderr. `definitions=False`: a changed
+    metric definition is not reported (the games alone)."""
     if not exact and not statistical and not definitions:
         raise UserError("check: nothing to do (--no-exact, --no-statistical and --no-definitions)")
     if games is not None and games < 1:
         raise UserError(f"--games {games}: must be at least 1")
     levels = _levels_for(false_drift)
-    found = [read(p) for p in find_baselines(paths)]
+    found = [read(p) for p in find_baselines(paths, shipped)]
     pairs = [(b, _resolve(b)) for b in found]
+    if progress and pairs:
+        print(estimate(pairs, exact, statistical, sample, full, games, jobs), file=sys.stderr, flush=True)
     results = []
     for i, (b, v) in enumerate(pairs, 1):
         t0 = time.perf_counter()

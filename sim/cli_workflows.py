@@ -218,7 +218,8 @@ def baseline_save(
         help="Games per variant (default: the size the check's design needs, from a pilot run).")] = None,
     seed: Annotated[int, typer.Option(help="Run seed.")] = 0,
     out: Annotated[Path | None, typer.Option(
-        help="Baseline file (one variant only; default data/baselines/<game>/<name>.json).")] = None,
+        help="A baseline file FILE.json (one variant), or a folder for <game>/<name>.json (default: "
+             "data/baselines for hexsim's shipped variants, ./baselines for any other).")] = None,
     sample: Annotated[int, typer.Option(help="First games stored for the exact check.")] = 200,
     shipped: Annotated[bool, typer.Option(help="Save every shipped variant's baseline.")] = False,
     jobs: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
@@ -242,7 +243,9 @@ def baseline_save(
 @friendly
 def check(
     paths: Annotated[list[Path] | None, typer.Argument(
-        help="Baseline files or folders (default: data/baselines).")] = None,
+        help="Baseline files or folders (default: ./baselines, unless --shipped).")] = None,
+    shipped: Annotated[bool, typer.Option(
+        help="Check the shipped variants' baselines (hexsim's data/baselines) too.")] = False,
     exact: Annotated[bool, typer.Option(help="Re-play the stored sample of seeds.")] = True,
     statistical: Annotated[bool, typer.Option(help="Test every testable metric on fresh seeds.")] = True,
     definitions: Annotated[bool, typer.Option(
@@ -260,7 +263,7 @@ def check(
     progress: Annotated[bool, typer.Option(help="Which baseline, and games/s, on stderr.")] = True,
 ):
     """Verify baselines: exact replay of stored seeds, metric definitions on the stored games,
-    statistical test on fresh seeds.
+    statistical test on fresh seeds. Prints first how many games it will play and about how long.
 
     Exit 0 when all hold, 1 when any drifted or is stale (re-save it), 2 on bad input."""
     from sim import baseline
@@ -269,9 +272,10 @@ def check(
         raise UserError(f"--jobs {jobs}: must be at least 1")
     rep = baseline.check(paths, exact=exact, statistical=statistical, sample=sample, full=full,
                          games=games, seed=seed, false_drift=false_drift, jobs=jobs, progress=progress,
-                         definitions=definitions)
+                         definitions=definitions, shipped=shipped)
     if not rep.results:
-        raise UserError(f"check: no baselines found in {', '.join(map(str, paths or [baseline.BASELINES_DIR]))}")
+        where = [*(paths or []), *([baseline.BASELINES_DIR] if shipped else [])] or [baseline.LOCAL_DIR]
+        raise UserError(f"check: no baselines found in {', '.join(map(str, where))}")
     typer.echo(rep.summary())
     if junit is not None:
         typer.echo(f"junit: {rep.junit_xml(junit)}")

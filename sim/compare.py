@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sim import _callable_module, intervals, metrics
+from sim import _callable_module, display, intervals, metrics
 from sim.errors import UserError
 from sim.runner import RunResult
 from sim.variants import Variant, load
@@ -49,6 +49,32 @@ class Comparison:
 
     def changed(self) -> pd.DataFrame:
         return self.table[self.table["verdict"] == "changed"]
+
+    def _headline(self) -> pd.DataFrame:
+        """The first mover's share, then every changed metric."""
+        t = self.table
+        return t[(t["metric"] == "first_mover_share") | (t["verdict"] == "changed")]
+
+    def _title(self) -> str:
+        seeds = "common seeds" if self.pairing is None else "independent seeds"
+        return (f"Comparison {self.variant_a.name} vs {self.variant_b.name}: {self.games:,} games "
+                f"each on {seeds} (seed {self.seed})")
+
+    def __repr__(self) -> str:
+        changed = self.changed()["metric"].tolist()
+        fm = self.table[self.table["metric"] == "first_mover_share"].to_dict("records")
+        same = (f"{self.identical:.1%} of the games came out identical" if self.identical is not None
+                else f"games do not pair: {self.pairing}")
+        return display.text(self._title(), [
+            f"{len(changed)} of {len(self.table)} metrics changed" + (f": {display.names(changed)}" if changed else ""),
+            *(f"first mover's share {r['value_a']:.4f} -> {r['value_b']:.4f} ({r['diff']:+.4f}, "
+              f"95% [{r['ci_low']:+.4f}, {r['ci_high']:+.4f}])" for r in fm),
+            same, display.folder(self.files) or f"runs: {self.run_a.path.parent}",
+            "every metric: .table; changed ones: .changed()"])
+
+    def _repr_html_(self) -> str:
+        return display.html(self._title(), self._headline(),
+                            ["metric", "value_a", "value_b", "diff", "ci_low", "ci_high", "p_adjusted", "verdict"])
 
 
 def load_pair(a: str | Variant, b: str | Variant) -> tuple[Variant, Variant]:

@@ -39,7 +39,7 @@ import pandas as pd
 from scipy.stats import beta
 from statsmodels.stats.proportion import proportion_confint
 
-from sim import _callable_module, stats
+from sim import _callable_module, display, stats
 from sim.errors import UserError
 from sim.games.base import Game, SeatBot, end_reason_groups
 from sim.variants import Variant
@@ -516,6 +516,17 @@ class LadderResult:
         if name == "tables":  # not set yet (unpickling): no recursion
             raise AttributeError(name)
         return getattr(self.tables, name)
+
+    def _title(self) -> str:
+        return (f"LadderResult {self.variant.name}: {len(self.ratings)} rungs, {self.games:,} games "
+                f"per pairing ({self.pairs}, seed {self.seed})")
+
+    def __repr__(self) -> str:
+        return display.text(self._title(), [*self.summary()[:8], f"files: {self.out}",
+                                            "frames: .ratings, .pairings, .by_skill, .skill_depth"])
+
+    def _repr_html_(self) -> str:
+        return display.html(self._title(), self.ratings, ["bot", "elo", "elo_low", "elo_high", "games", "note"])
 
     def summary(self) -> list[str]:
         """The answer in a few lines: ratings, early stops, skill depth, SkillTrace, and the first

@@ -35,7 +35,7 @@ import pyarrow as pa
 import pyarrow.dataset as pads
 from scipy.stats import norm
 
-from sim import intervals, plots, stats, tables
+from sim import display, intervals, plots, stats, tables
 from sim import skill as skill_mod
 from sim.errors import UserError
 
@@ -1448,6 +1448,15 @@ class ReportResult:
     comparison: pd.DataFrame | None = None
     verdicts: pd.DataFrame | None = None  # one row per variant: `verdict_table`
     partial: dict[str, str] = field(default_factory=dict)  # label -> "partial: 200 of 3,000 games"
+
+    def __repr__(self) -> str:
+        return display.text(f"ReportResult: {self.summary['variant'].nunique()} variant(s) in {self.out_dir}", [
+            f"report: {self.html}", f"metrics: {self.csv} (.summary)", *self.partial.values(),
+            f"{len(self.warnings)} warnings (.warnings)" if self.warnings else ""])
+
+    def _repr_html_(self) -> str:
+        return display.html(f"ReportResult: {self.html}", self.verdicts,
+                            ["variant", "bots", "first_mover_share", "ci_low", "ci_high", "verdict"])
 
 
 def build_report(run_dirs: Sequence[str | Path], out_dir: str | Path,

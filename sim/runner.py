@@ -27,11 +27,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import tables
+from sim import display, tables
 from sim.errors import UserError
 from sim.games.base import Game, SeatBot
 from sim.rng import seeds_for
-from sim.variants import Variant
+from sim.variants import Variant, load
 
 RUNS_DIR = Path("data/runs")
 # Fields of the manifest that define the games: a folder holding other values is never mixed.
@@ -53,6 +53,16 @@ class RunResult:
 
     def table(self, columns: Sequence[str] | None = None) -> pd.DataFrame:
         return tables.read_table(self.path, columns)
+
+    def __repr__(self) -> str:
+        m, t = self.manifest, self.manifest.get("timings") or {}
+        rate = t.get("games_per_second")
+        return display.text(
+            f"RunResult {self.variant.name}: {int(m.get('games') or 0):,} games, seed {m.get('seed')}, "
+            f"{m.get('status', 'status unknown')}",
+            [f"folder: {self.path}",
+             f"{rate:,.0f} games/s, {t.get('wall_seconds', 0):.1f} s wall, {t.get('jobs')} jobs" if rate else "",
+             "outcomes: .table() (one row per game)"])
 
 
 @dataclass(frozen=True)
@@ -245,7 +255,7 @@ def _check_inputs(games: int, seed: int, chunk_size: int | None, backend: str,
     check_backend(backend, scheduler)
 
 
-def run(variant: Variant, games: int, seed: int = 0, jobs: int | None = None,
+def run(variant: Variant | str | Path, games: int, seed: int = 0, jobs: int | None = None,
         out: str | Path | None = None, chunk_size: int | None = None,
         rotate_seats: bool = False, backend: str = "loky", scheduler: str | None = None,
         progress: bool = True, replace_stale: bool = False) -> RunResult:
@@ -256,8 +266,11 @@ def run(variant: Variant, games: int, seed: int = 0, jobs: int | None = None,
     missing games are played); a folder holding any other run (or more games) is refused, or
     with `replace_stale` emptied and played again. A part on disk is kept only if it matches
     the record (games, size, sha256) the manifest took when it was written; any other is named
-    on stderr and played again. Returns the run (its table is lazy).
+    on stderr and played again. Returns the run (its table is lazy). `variant`: a Variant, or
+    a variant file or shipped `game/name` to load.
     """
+    if not isinstance(variant, Variant):
+        variant = load(variant)
     _check_inputs(games, seed, chunk_size, backend, scheduler)
     jobs = jobs or os.cpu_count() or 1
     out = Path(out) if out is not None else RUNS_DIR / variant.name
@@ -404,7 +417,7 @@ def _execute(tasks: list[_Task], jobs: int, backend: str, scheduler: str | None,
              total: int, done: int, label: str, on_part: Callable[[str, dict], None]) -> float:
     """Run the tasks; returns the summed worker seconds. Parts are written by the workers;
     `on_part(name, record)` is called in this process as each one is finished."""
-    from tqdm import tqdm
+    from tqdm.auto import tqdm  # a widget in a notebook
 
     bar = tqdm(total=total, initial=done, unit="game", unit_scale=True, desc=label,
                disable=not progress, file=sys.stderr, smoothing=0.1)

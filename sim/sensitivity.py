@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import _callable_module, metrics, stats
+from sim import _callable_module, display, metrics, stats
 from sim.compare import identical_games, run_folder
 from sim.errors import UserError, VariantError
 from sim.games.base import Param
@@ -57,6 +57,22 @@ class SensitivityResult:
     games: int
     seed: int
     files: dict[str, Path] = field(default_factory=dict)
+
+    def _title(self) -> str:
+        return (f"SensitivityResult {self.variant.name}: {len(self.table)} alternatives of "
+                f"{self.table['param'].nunique() if len(self.table) else 0} rules, {self.games:,} games "
+                f"each (seed {self.seed})")
+
+    def __repr__(self) -> str:
+        top = self.ranking().head(3).to_dict("records") if len(self.table) else []
+        return display.text(self._title(), [
+            *(f"{i}. {r['param']} (to {r['value']}): first mover's share "
+              f"{100 * r['first_mover_share_diff']:+.1f} points" for i, r in enumerate(top, 1)),
+            f"{len(self.skipped)} rules skipped (.skipped)" if len(self.skipped) else "",
+            display.folder(self.files), "every alternative: .table; rules by effect: .ranking(metric)"])
+
+    def _repr_html_(self) -> str:
+        return display.html(self._title(), self.ranking() if len(self.table) else None)
 
     def ranking(self, metric: str = "first_mover_share") -> pd.DataFrame:
         t = self.table.assign(size=self.table[f"{metric}_diff"].abs())

@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from sim import display
 from sim.errors import UserError
 from sim.variants import Variant
 
@@ -208,6 +209,15 @@ class SequentialResult:
     fixed_n: int  # the fixed-size test with the same power, at the observed variance
     seed: int
     files: dict[str, Path] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        lo, hi = self.ci
+        return display.text(
+            f"SequentialResult {self.variant_a.name} vs {self.variant_b.name}: {self.decision} "
+            f"after {self.games:,} game pairs",
+            [f"{self.target} win rate A {self.rate_a:.4f}, B {self.rate_b:.4f}, B - A 95% [{lo:+.4f}, {hi:+.4f}]",
+             f"a fixed-size test with the same power needs about {self.fixed_n:,}", display.folder(self.files),
+             "in words: .summary()"])
 
     def summary(self) -> str:
         t = self.test

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import _callable_module, intervals, metrics, stats
+from sim import _callable_module, display, intervals, metrics, stats
 from sim.compare import run_folder
 from sim.errors import UserError
 from sim.runner import RunResult
@@ -131,6 +131,23 @@ class SweepResult:
     def fair_points(self) -> pd.DataFrame:
         """Grid points shown fair within +/-margin by the equivalence test."""
         return self.points("fair")
+
+    def _title(self) -> str:
+        return (f"SweepResult {self.variants[0].name if self.variants else '?'} over "
+                f"{', '.join(self.params)}: {len(self.variants)} settings, {self.games:,} games each "
+                f"(seed {self.seed})")
+
+    def __repr__(self) -> str:
+        share = self.table[self.table["metric"] == FAIR_METRIC]
+        fair = len(self.fair_points())
+        return display.text(self._title(), [
+            f"first mover's share {share['value'].min():.3f} to {share['value'].max():.3f}; "
+            f"{fair} setting(s) fair within +/-{self.margin:g}" if len(share) else "",
+            display.folder(self.files), "one row per (setting, metric): .table; fair ones: .fair_points()"])
+
+    def _repr_html_(self) -> str:
+        return display.html(self._title(), self.table[self.table["metric"] == FAIR_METRIC],
+                            [*self.params, "metric", "value", "ci_low", "ci_high", "fairness"])
 
 
 def value_text(v: Any) -> str:

@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import _callable_module, metrics, stats
+from sim import _callable_module, display, metrics, stats
 from sim.errors import UserError, VariantError
 from sim.sweep import cell, parse_value, split_values, value_text
 from sim.variants import Variant, load, split_path
@@ -304,6 +304,20 @@ class TuneResult:
     def pareto(self) -> pd.DataFrame:
         """Search settings no other search setting beats on every target's shortfall."""
         return pareto_front(self.settings[self.settings["stage"] == "search"], self.targets)
+
+    def _title(self) -> str:
+        return (f"TuneResult {self.variant.name}: {', '.join(t.text for t in self.targets)} "
+                f"{'met' if self.met else 'not met'} ({self.games_played:,} of {self.budget:,} games)")
+
+    def __repr__(self) -> str:
+        best = ", ".join(f"{k} = {v}" for k, v in (self.winner or {}).items())
+        return display.text(self._title(), [
+            f"best: {best}" if best else "no setting confirmed", self.statement,
+            display.folder(self.files), "settings tried: .settings; re-played on fresh seeds: .confirmation"])
+
+    def _repr_html_(self) -> str:
+        cols = [d.path for d in self.dims] + [t.metric for t in self.targets] + ["objective", "winner"]
+        return display.html(self._title(), self.confirmation, cols)
 
 
 def derived_seed(seed: int, *parts: Any) -> int:

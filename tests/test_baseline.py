@@ -112,10 +112,46 @@ def test_size_chosen_by_the_design(variant_file, tmp_path):
     assert drift.design_games(p, m["n"] / d["games"]) <= d["games"]
 
 
-def test_default_path_and_spec(variant_file):
+def test_default_path_and_spec(variant_file, tmp_path):
+    """A designer's (or a plug-in's) variant: its baseline goes under the working directory,
+    never into hexsim's own data/baselines; a shipped variant's there."""
     v = load(str(variant_file("mine.toml", TEXT)))
-    assert baseline.default_path(v) == baseline.BASELINES_DIR / "racedice" / "mine.json"
+    assert baseline.default_path(v) == baseline.LOCAL_DIR / "racedice" / "mine.json"
+    assert baseline.default_path(v, tmp_path / "x") == tmp_path / "x" / "racedice" / "mine.json"
+    assert not baseline.is_shipped(v) and baseline.is_shipped(load("hexflow/race"))
+    assert baseline.default_path(load("hexflow/race")) == baseline.BASELINES_DIR / "hexflow" / "race.json"
     assert baseline.spec_of(v) == str(v.path.resolve())
+
+
+def test_save_and_check_in_the_working_directory(app, variant_file, tmp_path, monkeypatch):
+    """`hexsim baseline save` of a variant file outside the package writes ./baselines/...; a bare
+    `hexsim check` there checks that one baseline only (not the shipped ones), after saying how
+    many games it will play and about how long."""
+    v = variant_file("mine.toml", TEXT)
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    before = sorted(baseline.BASELINES_DIR.rglob("*.json"))
+    r = CliRunner().invoke(app, ["baseline", "save", str(v), "--games", "300", "--jobs", "1"])
+    assert r.exit_code == 0, r.output
+    [saved] = list(work.rglob("*.json"))
+    assert saved == work / "baselines" / "racedice" / "mine.json"
+    assert sorted(baseline.BASELINES_DIR.rglob("*.json")) == before
+    assert baseline.read(saved).data["timings"]["games_per_second"] > 0
+    r = CliRunner().invoke(app, ["check", "--jobs", "1"])
+    assert r.exit_code == 0, r.output
+    assert "check: 1 baseline(s), " in r.output and "games to play" in r.output
+    assert "(an estimate from the speed 1 baseline(s) recorded when saved)" in r.output
+    assert "[1/1] racedice/mine" in r.output and "1 baselines hold" in r.output
+    assert r.output.index("an estimate") < r.output.index("[1/1]")
+    # a baseline that recorded no speed: a short pilot times it
+    b = baseline.read(saved)
+    del b.data["timings"]
+    line = baseline.estimate([(b, load(str(v)))], games=300, jobs=1)
+    assert "1 baseline(s)" in line and "games to play" in line and "pilot of 1 variant(s)" in line
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(app, ["check"])
+    assert r.exit_code == 2 and "no baselines/ folder here" in r.output and "--shipped" in r.output
 
 
 def test_check_passes_on_the_original(saved, app, tmp_path):
