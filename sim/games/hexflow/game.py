@@ -379,9 +379,7 @@ class HexflowGame(Game):
         if rules["mode"] == "battle":
             from .battle import warnings as battle_warnings
 
-            # Race's "85 hexes" warning names stalemate_rule, which Battle does not use
-            race = [w for w in R.warnings(rules) if "85 hexes" not in w]
-            return race + battle_warnings(rules)
+            return R.line_warnings(rules) + battle_warnings(rules)
         return R.warnings(rules)
 
     def play_chunk(self, rules, seats, first_game, n_games, run_seed):
