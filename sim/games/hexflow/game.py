@@ -107,9 +107,12 @@ def _race_mcts() -> search.SearchBot:
                           random=next(b for b in R.BOTS if b.code == K.BOT_RANDOM))
     params = tuple(dataclasses.replace(p, default=RACE_MCTS.get(p.name, p.default)) for p in bot.params)
     modes = "; ".join(f"{m}: " + ", ".join(f"{k} = {v!r}" for k, v in d.items()) for m, d in MODE_MCTS.items())
+    race = {p.name: p.default for p in params}
+    priors = "".join(f" In {m}, b{search.prior_doc({**race, **d})[1:]}" for m, d in MODE_MCTS.items()
+                     if "prior_depth" in d or "prior" in d)
     return dataclasses.replace(bot, params=params, doc=bot.doc + (
         " HEXFLOW: every mode. The defaults shown are Race's; a seat in another mode starts from "
-        f"that mode's own ({modes}), and a parameter the seat names keeps its value."))
+        f"that mode's own ({modes}), and a parameter the seat names keeps its value.{priors}"))
 
 
 MCTS = _race_mcts()
