@@ -39,10 +39,10 @@ MODE_PARAMS: dict[str, tuple[str, ...]] = {
                              "battle_capture_points", "battle_stalemate_length", "tiles", "base_score",
                              "dot_multipliers", "board_columns", "swap"),
     "tri": _EVERY_MODE + ("stalemate_rule", "board_side", "shared_victory", "wildcard_block", "tiles",
-                          "base_score", "dot_bonuses"),
+                          "base_score", "dot_bonuses", "corner_block"),
     "tri2p": _EVERY_MODE + ("stalemate_rule", "board_side", "shared_victory", "blocked_player_loses",
                             "block_win_trigger", "copies_per_type", "tiles", "base_score", "dot_bonuses",
-                            "swap"),
+                            "swap", "corner_block"),
 }
 # why a mode refuses a rule number another mode reads (added to the one-line refusal)
 MODE_REASONS = {

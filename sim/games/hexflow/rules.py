@@ -127,6 +127,13 @@ PARAMS: tuple[Param, ...] = (
           "Tri mode: the Wildcard may be declared a Block (the Block is one of the 11 standard "
           "types of the tile guide); false = only line tiles.",
           seed_text="Wildcard: Declared as any standard tile type at placement."),
+    Param("corner_block", "str", "reaches",
+          "Tri modes, the draw list: a Block on a seat's own corner is its corner tile (reach = the "
+          "corner's hexes to the nearest centre hex, the Block's points and dot count: 'reaches'), "
+          "or no path, as a Block carries no line (no reach, 0 points, as a bare corner: 'no_path').",
+          choices=("reaches", "no_path"), omit_default=True,
+          seed_text="Closest to Centre: Count tiles in longest connected path toward any centre "
+                    "hex. Fewest remaining hexes wins."),
     Param("max_turns", "int", 400,
           "Safety cap on turns (placements and passes); a capped game is a draw (turn_cap).",
           low=10, high=5000, seed_text="(not in the text: a simulator safeguard)"),
