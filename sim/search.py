@@ -30,6 +30,7 @@ The tree lives in preallocated arrays (`Tree`), children as linked lists; one no
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -457,12 +458,11 @@ def mcts_bot(greedy: Bot | None, iterations: int = 200, random: Bot | None = Non
     prior_high = 1_000_000 if greedy is not None else 0  # no greedy bot: no prior to ask
     if random is not None and random.code == BOT_UNIFORM:
         random = None
-    return SearchBot(
+    bot = SearchBot(
         "mcts", BOT_MCTS,
         "Information-set Monte Carlo tree search over the engine functions: per iteration it redraws "
-        "what its seat cannot see, selects by UCT (with a bias towards greedy's move near the root), "
-        "expands one move (greedy's first), rolls out and backs up one value per seat. Plays the most "
-        "visited move (greedy's among equals). With root=halving the root instead plays every move in "
+        "what its seat cannot see, selects by UCT, expands one move, rolls out and backs up one value "
+        "per seat. Plays the most visited move. With root=halving the root instead plays every move in "
         "the same sampled worlds and keeps the better half each round (no tree).",
         (Param("iterations", "int", iterations, "Search iterations per decision (the budget; never time).",
                low=1, high=1_000_000),
@@ -482,3 +482,24 @@ def mcts_bot(greedy: Bot | None, iterations: int = 200, random: Bot | None = Non
                "sequential halving over the root's moves, every move played in the same sampled worlds "
                "(iterations = playouts; no tree below the root).", choices=("uct", "halving"))),
         rollout_bot=greedy, random_bot=random)._with_defaults(defaults)
+    if greedy is None:
+        return bot
+    return dataclasses.replace(bot, doc=f"{bot.doc} {prior_doc({p.name: p.default for p in bot.params})}")
+
+
+def prior_doc(params: dict) -> str:
+    """What the greedy prior does under these search parameters (`hexsim rules`: the defaults)."""
+    depth, prior = params["prior_depth"], params["prior"]
+    if depth == 0:
+        return ("By default greedy is never asked (prior_depth = 0, prior = 0): prior_depth = k makes "
+                "the nodes of the first k levels expand greedy's move first and play it among equally "
+                "visited moves, prior > 0 adds a bias towards greedy's move (prior / (visits + 1)).")
+    if params["root"] == "halving":
+        return (f"By default the halving root asks greedy for its move (prior_depth = {depth}): greedy's "
+                f"move gets prior / (playouts + 1) added to its mean (a bias towards greedy's move), "
+                f"prior = {prior:g}, and wins ties of means.")
+    where = "the root asks" if depth == 1 else f"the nodes of the first {depth} levels ask"
+    bias = (f"with a bias towards greedy's move of prior / (visits + 1), prior = {prior:g}" if prior > 0
+            else "with no bias towards greedy's move (prior = 0)")
+    return (f"By default {where} greedy for its move (prior_depth = {depth}): expanded first, "
+            f"played among equally visited moves, {bias}.")

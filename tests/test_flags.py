@@ -507,6 +507,24 @@ def test_warnings_name_the_board_contradiction():
     assert any("7 \u00d7 8" in w for w in GAME.warnings(GAME.defaults()))
 
 
+def _board_warnings(**kw) -> list[str]:
+    return [w for w in GAME.warnings(GAME.resolve_rules(kw, "v.toml")) if "max_turns" not in w]
+
+
+def test_board_warnings_describe_the_board_configured():
+    card = _board_warnings()
+    assert any("8 rows x 7 columns" in w for w in card)
+    assert any("W sits on row 4 and E on row 3" in w for w in card)
+    assert any("W sits on row 3 and E on row 4" in w for w in _board_warnings(board="mirrored"))
+    # 9 x 9: not the card's size, and a middle row for W and E: nothing to warn about
+    assert _board_warnings(board_rows=9, board_cols=9) == []
+    ten = _board_warnings(board_rows=10, board_cols=9)
+    assert len(ten) == 1 and "with 10 rows" in ten[0] and "W sits on row 5 and E on row 4" in ten[0]
+    # flags placed by flag_cells are not "the middle of each edge"
+    placed = _board_warnings(flag_cells=[[0, 3], [7, 3], [4, 0], [3, 6]])
+    assert len(placed) == 1 and "7 \u00d7 8" in placed[0]
+
+
 def test_docs_and_schema_quote_the_rule_text():
     """Every seed sentence quoted by the schema and by the docs' readings table is in the text."""
     import re

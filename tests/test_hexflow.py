@@ -590,6 +590,31 @@ def test_validation_and_warnings():
     assert any("85 hexes" in w for w in GAME.warnings(GAME.defaults()))
 
 
+def _fill_warnings(**kw) -> list[str]:
+    return [w for w in GAME.warnings(GAME.resolve_rules(kw, "v.toml")) if "cannot fill" in w]
+
+
+@pytest.mark.parametrize("kw, text", [
+    ({}, "44 tiles cannot fill 85 hexes"),
+    ({"board_columns": 5, "dots": "none"}, "44 tiles cannot fill 47 hexes"),
+    ({"mode": "battle", "tiles": {"block": {"count": 0}}}, "40 tiles cannot fill 85 hexes"),
+    ({"mode": "tri"}, "51 tiles cannot fill 105 hexes"),
+    ({"mode": "tri2p"}, "44 tiles cannot fill 104 hexes"),
+])
+def test_fill_warning_counts_the_board_and_bags_it_is_given(kw, text):
+    assert len(_fill_warnings(**kw)) == 1 and text in _fill_warnings(**kw)[0]
+
+
+@pytest.mark.parametrize("kw", [
+    {"copies_per_type": 4},                                   # 88 tiles, 85 hexes
+    {"mode": "battle", "board_columns": 5, "dots": "none", "copies_per_type": 3},  # 66 tiles, 47 hexes
+    {"mode": "tri", "board_side": 8},                          # 51 tiles, 36 hexes
+    {"mode": "tri2p", "board_side": 9},                        # 44 tiles, 44 hexes
+])
+def test_fill_warning_is_silent_where_the_tiles_can_fill_the_board(kw):
+    assert _fill_warnings(**kw) == []
+
+
 def test_docs_cover_every_parameter():
     doc = (ROOT / "docs" / "rules" / "hexflow.md").read_text()
     for p in GAME.params:

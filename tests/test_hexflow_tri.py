@@ -282,9 +282,23 @@ def test_draw_list_standing():
     assert pos.standing("II")[1] == 10 and pos.standing("III")[1] == 4
     for q in (1, 2):
         k = E._standing(q, tb.corners[q], tb.centres, tb.dist, tb.points, dots, s["ttype"],
-                        s["towner"], s["netm"], s["par"])
+                        s["towner"], s["netm"], s["par"], True)
         assert tuple(int(x) for x in k) == pos.standing(q)
     assert pos.standing("I")[0] >= 1 << 20
+
+
+@pytest.mark.parametrize("reading", ["reaches", "no_path"])
+def test_draw_list_block_on_own_corner(reading):
+    """corner_block: a Block alone on II's corner is its corner tile (the corner's distance, the
+    Block's point) or no path at all (as a bare corner); kernel and TriPosition agree."""
+    rules = GAME.resolve_rules({"mode": "tri", "board_side": 8, "corner_block": reading}, "t")
+    tb, s, pos, dots = _state(rules, [("II", "Bk0", "a1"), ("III", "St0", "a8")])
+    q = pos.seat("II")
+    k = E._standing(q, tb.corners[q], tb.centres, tb.dist, tb.points, dots, s["ttype"],
+                    s["towner"], s["netm"], s["par"], reading == "reaches")
+    assert tuple(int(x) for x in k) == pos.standing(q)
+    corner = min(int(tb.dist[tb.corners[q], c]) for c in tb.centres)
+    assert pos.standing(q) == ((corner, 1, 0) if reading == "reaches" else (1 << 20, 0, 0))
 
 
 def test_validation_rejects_dot_list_in_tri():

@@ -275,3 +275,33 @@ def test_the_tri_board_itself_is_unchanged_by_the_new_keys():
     for f in ("nbr", "corners", "centres", "dots_fixed", "order"):
         assert (np.asarray(getattr(a, f)) == np.asarray(getattr(b, f))).all(), f
     assert tri_board(14).size == a.nh
+
+
+def test_draw_key_orders_as_the_draw_list_at_every_allowed_setting():
+    """The packed draw-list key keeps the order (nearer, then points, then dot hexes) even with
+    the most points the largest board can hold: points and dot hexes stay below their step."""
+    side = GAME.param("board_side").high
+    hexes = side * (side + 1) // 2
+    most = R.TILE_KEYS["points"][1] * hexes
+    assert most < 1 << tri_engine.KEY_SHIFT and hexes < 1 << tri_engine.KEY_SHIFT
+    key = tri_engine._draw_key
+    assert key(5, 0, 0) > key(6, most, hexes) > key(6, most - 1, hexes) > key(6, most - 1, hexes - 1)
+    assert key(1 << 20, 0, 0) == 0 and key(0, 0, 0) > key(1, most, hexes)
+
+
+def test_corner_block_is_a_tri_reading():
+    for mode in ("tri", "tri2p"):
+        assert rules(mode=mode, corner_block="no_path")["corner_block"] == "no_path"
+    with pytest.raises(VariantError, match="does not apply to mode 'race'"):
+        rules(corner_block="no_path")
+    with pytest.raises(VariantError):
+        rules(mode="tri", corner_block="maybe")
+
+
+@pytest.mark.parametrize("mode", ["tri", "tri2p"])
+def test_corner_block_no_path_games_replay(mode):
+    """Games under corner_block = 'no_path' pass the pure-Python replay (its draw list and the
+    reach columns read the Block on a corner the same way)."""
+    r = rules(mode=mode, corner_block="no_path")
+    bots = ["random"] * len(GAME.seat_names(r))
+    assert len(list(traced(r, bots, range(6)))) == 6

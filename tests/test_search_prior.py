@@ -105,6 +105,24 @@ def test_rules_listing_names_the_prior():
     assert "prior_depth=0" in out and "bias towards greedy" in out
 
 
+def test_bot_text_says_what_each_games_prior_defaults_do():
+    """prior = 0 and prior_depth = 0 ask greedy nothing; games that set them at the root say so."""
+    from sim import games
+    from sim.search import prior_doc
+
+    def doc(game: str) -> str:
+        return next(b.doc for b in games.get(game, "t").bots if b.name == "mcts")
+
+    assert "never asked" in doc("hexatile") and "root asks greedy" not in doc("hexatile")
+    assert "the root asks greedy" in doc("flags") and "prior = 1." in doc("flags")
+    assert "halving root asks greedy" in doc("hexatrex")
+    race = doc("hexflow")
+    assert race.index("never asked") < race.index("In tri2p, by default the halving root asks greedy")
+    assert "In tri, by default the root asks greedy" in race and "In battle" not in race
+    assert "first 2 levels" in prior_doc({"prior_depth": 2, "prior": 0.0, "root": "uct"})
+    assert "no bias" in prior_doc({"prior_depth": 2, "prior": 0.0, "root": "uct"})
+
+
 def test_same_games_for_any_chunking_with_the_prior():
     rules = GAME.resolve_rules({"size": 4}, "test")
     s = [mcts(iterations=30, prior_depth=2, prior=0.5), SeatBot(greedy().bot, {"defense": 1.0})]

@@ -188,11 +188,19 @@ class FlagsGame(engine.EngineGame, Game):
                                f"allowed: hands (with second_player_cards) of at most {n_cards} cards")
 
     def warnings(self, rules: dict[str, Any]) -> list[str]:
-        out = ["flags: the rule text calls the board '7 \u00d7 8' but 52 territory hexes + 4 flags = 56 "
-               "and the 4/4/3/3 neighbour counts only fit 8 rows x 7 columns; that is the board used."]
-        out.append("flags: the text puts every flag at 'the middle of each edge', but with 8 rows "
-                   "the West and East edges have no middle hex; W sits on row 4 and E on row 3 "
-                   "(the board is symmetric under a half turn).")
+        """The text's contradictions about the board these rules build (the card's size warning
+        only on 8 x 7; the edge-middle warning only for flags placed by that rule on an even
+        number of rows), and a short turn cap."""
+        lay = layout_of(rules)
+        out = []
+        if (lay.rows, lay.cols) == (ROWS, COLS):
+            out.append("flags: the rule text calls the board '7 \u00d7 8' but 52 territory hexes + 4 flags = "
+                       "56 and the 4/4/3/3 neighbour counts only fit 8 rows x 7 columns; that is the board used.")
+        if not rules.get("flag_cells") and lay.rows % 2 == 0:
+            (w, _), (e, _) = lay.flags[2], lay.flags[3]
+            out.append(f"flags: the text puts every flag at 'the middle of each edge', but with {lay.rows} "
+                       f"rows the West and East edges have no middle hex; W sits on row {w} and E on "
+                       f"row {e}, one row apart.")
         if rules.get("max_turns", 200) < 40:
             out.append(f"flags: max_turns = {rules['max_turns']} is short: many games will end "
                        "as turn-cap draws.")

@@ -43,7 +43,7 @@ from .kernel import (
 )
 from .position import TileLines
 from .report import proportion_rows
-from .rules import dot_multiplier_table, hand_sizes, tile_counts
+from .rules import dot_multiplier_table, hand_sizes, tile_counts, unfillable
 from .tiles import BLOCK, TILE_TYPES, networks, orientations
 
 INF = 1 << 20
@@ -1373,8 +1373,8 @@ def warnings(rules: dict[str, Any]) -> list[str]:
         "hexflow battle: the transit-valid list (own tiles, contested zone, own corners) and the "
         "transit-invalid rule (opponent tiles in THEIR territory) disagree on opponent tiles in "
         f"your own territory; battle_transit_home = {rules['battle_transit_home']!r} decides.",
-        "hexflow battle: 'If all 85 hexes fill' cannot happen (44 tiles, fewer after captures); "
-        "the stalemate score is taken when neither player can place.",
+    ] + unfillable(rules, "hexflow battle", "the card's 'If all 85 hexes fill'",
+                   "the stalemate score is taken when neither player can place.") + [
         "hexflow battle: the card says the Block 'Displaces any adjacent opponent tile' but also "
         "'Block immunity: the Block tile cannot carry any path': a displacing Block takes the "
         "target's hex and carries no line.",

@@ -39,10 +39,10 @@ MODE_PARAMS: dict[str, tuple[str, ...]] = {
                              "battle_capture_points", "battle_stalemate_length", "tiles", "base_score",
                              "dot_multipliers", "board_columns", "swap"),
     "tri": _EVERY_MODE + ("stalemate_rule", "board_side", "shared_victory", "wildcard_block", "tiles",
-                          "base_score", "dot_bonuses"),
+                          "base_score", "dot_bonuses", "corner_block"),
     "tri2p": _EVERY_MODE + ("stalemate_rule", "board_side", "shared_victory", "blocked_player_loses",
                             "block_win_trigger", "copies_per_type", "tiles", "base_score", "dot_bonuses",
-                            "swap"),
+                            "swap", "corner_block"),
 }
 # why a mode refuses a rule number another mode reads (added to the one-line refusal)
 MODE_REASONS = {
@@ -107,9 +107,12 @@ def _race_mcts() -> search.SearchBot:
                           random=next(b for b in R.BOTS if b.code == K.BOT_RANDOM))
     params = tuple(dataclasses.replace(p, default=RACE_MCTS.get(p.name, p.default)) for p in bot.params)
     modes = "; ".join(f"{m}: " + ", ".join(f"{k} = {v!r}" for k, v in d.items()) for m, d in MODE_MCTS.items())
+    race = {p.name: p.default for p in params}
+    priors = "".join(f" In {m}, b{search.prior_doc({**race, **d})[1:]}" for m, d in MODE_MCTS.items()
+                     if "prior_depth" in d or "prior" in d)
     return dataclasses.replace(bot, params=params, doc=bot.doc + (
         " HEXFLOW: every mode. The defaults shown are Race's; a seat in another mode starts from "
-        f"that mode's own ({modes}), and a parameter the seat names keeps its value."))
+        f"that mode's own ({modes}), and a parameter the seat names keeps its value.{priors}"))
 
 
 MCTS = _race_mcts()
@@ -379,9 +382,7 @@ class HexflowGame(Game):
         if rules["mode"] == "battle":
             from .battle import warnings as battle_warnings
 
-            # Race's "85 hexes" warning names stalemate_rule, which Battle does not use
-            race = [w for w in R.warnings(rules) if "85 hexes" not in w]
-            return race + battle_warnings(rules)
+            return R.line_warnings(rules) + battle_warnings(rules)
         return R.warnings(rules)
 
     def play_chunk(self, rules, seats, first_game, n_games, run_seed):

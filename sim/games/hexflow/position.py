@@ -559,9 +559,10 @@ class TriPosition:
 
     def standing(self, q) -> tuple[int, int, int]:
         """Draw list: (hexes from q's corner lines to the nearest centre, their tile points,
-        their dot hexes); no corner tile = (large, 0, 0)."""
+        their dot hexes); no corner tile, or a Block there with corner_block = 'no_path',
+        = (large, 0, 0)."""
         c = self.corner[self.seat(q)]
-        if c not in self.tiles:
+        if c not in self.tiles or (self.tiles[c][1] == BLOCK and self.rules["corner_block"] == "no_path"):
             return 1 << 20, 0, 0
         hexes = {x for x, _ in self._component(c)} | {c}
         d = min(int(self.board.dist[x, y]) for x in hexes for y in self.centres)

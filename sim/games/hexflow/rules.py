@@ -127,6 +127,13 @@ PARAMS: tuple[Param, ...] = (
           "Tri mode: the Wildcard may be declared a Block (the Block is one of the 11 standard "
           "types of the tile guide); false = only line tiles.",
           seed_text="Wildcard: Declared as any standard tile type at placement."),
+    Param("corner_block", "str", "reaches",
+          "Tri modes, the draw list: a Block on a seat's own corner is its corner tile (reach = the "
+          "corner's hexes to the nearest centre hex, the Block's points and dot count: 'reaches'), "
+          "or no path, as a Block carries no line (no reach, 0 points, as a bare corner: 'no_path').",
+          choices=("reaches", "no_path"), omit_default=True,
+          seed_text="Closest to Centre: Count tiles in longest connected path toward any centre "
+                    "hex. Fewest remaining hexes wins."),
     Param("max_turns", "int", 400,
           "Safety cap on turns (placements and passes); a capped game is a draw (turn_cap).",
           low=10, high=5000, seed_text="(not in the text: a simulator safeguard)"),
@@ -370,12 +377,34 @@ def validate(rules: dict[str, Any], where: str) -> None:
                            f"(dots = {rules['dots']!r})")
 
 
+def unfillable(rules: dict[str, Any], label: str, quote: str, then: str) -> list[str]:
+    """The warning that the card's "if all N hexes fill" cannot happen, when the tiles of every
+    bag (these rules' counts) are fewer than the hexes of the board these rules build; else none."""
+    if rules["mode"] in ("tri", "tri2p"):
+        from .tri_engine import tri_seats, tri_tile_sets
+        from .triboard import tri_board
+
+        tiles = int(tri_tile_sets(rules, list(tri_seats(rules)))[1].sum())
+        hexes = tri_board(rules["board_side"]).size - (rules["mode"] == "tri2p")  # tri2p: no corner I
+    else:
+        tiles = int(tile_counts(rules, ["A", "B"]).sum())
+        hexes = board_of(rules["board_columns"]).size
+    if tiles >= hexes:
+        return []
+    return [f"{label}: {quote} cannot happen: {tiles} tiles cannot fill {hexes} hexes; {then}"]
+
+
 def warnings(rules: dict[str, Any]) -> list[str]:
+    """Race's warnings (tri_warnings in the Tri modes)."""
     if rules["mode"] in ("tri", "tri2p"):
         return tri_warnings(rules)
+    return unfillable(rules, "hexflow", "the card's end 'if all 85 hexes fill'",
+                      "the game ends when no player can place and stalemate_rule decides.") + line_warnings(rules)
+
+
+def line_warnings(rules: dict[str, Any]) -> list[str]:
+    """The warnings of Race and Battle about placing: passes and the Block."""
     out = [
-        "hexflow: the card ends the game 'if all 85 hexes fill', but 2 x 22 = 44 tiles cannot fill "
-        "85 hexes; the game ends when no player can place and stalemate_rule decides.",
         "hexflow: 'No passing ... Skipping is never allowed' cannot hold when no legal placement "
         f"exists; no_move = {rules['no_move']!r} decides.",
         "hexflow: the Block has no lines, so it can never satisfy the line-connection rule; "
@@ -393,9 +422,8 @@ def tri_warnings(rules: dict[str, Any]) -> list[str]:
         f"hexflow tri: the card's '14 hexes per side', '91 hexes' and '3 centre hexes' cannot all "
         f"hold (side 14 = 105 hexes, 3 centre hexes; side 13 = 91 hexes, 1 centre hex); "
         f"board_side = {n} gives {n * (n + 1) // 2} hexes.",
-        "hexflow tri: the card's draw list starts 'If all 91 hexes fill', which the tiles cannot "
-        "do; it is applied when no player can place.",
-    ]
+    ] + unfillable(rules, "hexflow tri", "the card's draw list 'If all 91 hexes fill'",
+                   "the list is applied when no player can place.")
     if rules["mode"] == "tri":
         out.append("hexflow tri: 'Tile Distribution (18 tiles each)' lists quantities that sum to "
                    "17; the list is used as given (17 tiles each).")

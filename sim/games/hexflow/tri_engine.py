@@ -62,8 +62,12 @@ TB_NONE, TB_POINTS, TB_DOTS, TB_ORDER = 0, 1, 2, 3
 BOT_RANDOM, BOT_GREEDY = K.BOT_RANDOM, K.BOT_GREEDY
 # TriTables.cfg indices (build_tables reads cfg)
 C_HAND, C_BLOCK_CONNECTED, C_BLOCKED_LOSES, C_BLOCK_CHECK, C_MAX_TURNS, C_DOTS_RANDOM, \
-    C_SHARED, C_WILD_BLOCK, C_STALEMATE = range(9)
-N_CFG = 9
+    C_SHARED, C_WILD_BLOCK, C_STALEMATE, C_CORNER_BLOCK = range(10)
+N_CFG = 10
+# the draw list's key of a seat: (INF - reach) << KEY_SHIFT * 2 | points << KEY_SHIFT | dot hexes,
+# ordered as the tuple (-reach, points, dot hexes): points (at most 10 a tile, one tile a hex)
+# and dot hexes stay below 1 << KEY_SHIFT on every allowed board (test_hexflow_tri_rules_data)
+KEY_SHIFT = 12
 # the result row: the engine's four columns and three score slots (tri2p leaves the third 0),
 # then the game's own columns, three slots per per-seat tally
 O_WINNER, O_REASON, O_TURNS, O_FIRST = range(4)
@@ -103,6 +107,7 @@ class Tables(NamedTuple):
     shared_all: np.bool_  # rules.shared_victory == "tiebreak": every joined seat is one contest
     wild_block: np.bool_  # rules.wildcard_block: a Wildcard may be declared a Block
     dots_random: np.bool_  # rules.dots == "random"
+    corner_block_reaches: np.bool_  # rules.corner_block == "reaches": a Block on its corner counts
     eval_block_weight: np.float64  # greedy's default block_weight, for `evaluate`
     order: np.ndarray  # int64[ns]: seats in turn order (III first)
     order_pos: np.ndarray  # int64[ns]: place of each seat in `order`
@@ -242,6 +247,7 @@ class TriTables:
         cfg[C_SHARED] = ("shared", "tiebreak").index(rules["shared_victory"])
         cfg[C_WILD_BLOCK] = rules["wildcard_block"]
         cfg[C_STALEMATE] = ("closest", "draw").index(rules["stalemate_rule"])
+        cfg[C_CORNER_BLOCK] = ("reaches", "no_path").index(rules["corner_block"])
         self.cfg = cfg
 
 
@@ -263,7 +269,7 @@ def build_tables(rules: dict[str, Any]) -> Tables:
         np.int64(nh), np.int64(n_types), np.int64(nh * 2 * n_types * 6), np.int64(hs),
         np.bool_(cfg[C_BLOCK_CONNECTED] != 0), np.bool_(cfg[C_BLOCKED_LOSES] != 0),
         np.bool_(cfg[C_BLOCK_CHECK] == 1), np.bool_(cfg[C_STALEMATE] == 0), np.bool_(cfg[C_SHARED] == 1),
-        np.bool_(cfg[C_WILD_BLOCK] != 0), np.bool_(cfg[C_DOTS_RANDOM] != 0),
+        np.bool_(cfg[C_WILD_BLOCK] != 0), np.bool_(cfg[C_DOTS_RANDOM] != 0), np.bool_(cfg[C_CORNER_BLOCK] == 0),
         np.float64(greedy.params[0].default),
         tb.order, order_pos, tb.corners, tb.corner_owner, tb.centres, tb.is_centre, tb.dcen, tb.nbr, tb.dist,
         tb.n_orient, tb.rot_of, tb.net_mask, tb.emask, tb.points, tb.tilesets,
@@ -438,11 +444,11 @@ def _reach_goal(c, is_centre, dcen, nbr, ttype, emask, netid, netm, seen, stamp,
 
 
 @hot
-def _standing(q, c, centres, dist, points, dots, ttype, towner, netm, par):
+def _standing(q, c, centres, dist, points, dots, ttype, towner, netm, par, block_reaches):
     """Draw-list measures of seat q (corner c): hexes from its corner lines to the nearest
-    centre hex (INF without a corner tile), tile points (points[placer, type]) and dot hexes of
-    those lines."""
-    if ttype[c] < 0:
+    centre hex (INF without a corner tile, or with a Block there unless block_reaches), tile
+    points (points[placer, type]) and dot hexes of those lines."""
+    if ttype[c] < 0 or (ttype[c] == BLOCK and not block_reaches):
         return INF, 0, 0
     r0 = _find(par, c * 2) if netm[c * 2] != 0 else -5
     r1 = _find(par, c * 2 + 1) if netm[c * 2 + 1] != 0 else -5
@@ -1166,6 +1172,13 @@ def apply(t, pos, move, rng):
         _judge_blocked(t, pos, cur, h, tile)
 
 
+@hot_inline
+def _draw_key(d, pt, nd):
+    """One int64 ordered as the draw list orders (-d, pt, nd): nearer first, then more points,
+    then more dot hexes (KEY_SHIFT bounds pt and nd)."""
+    return (((INF - d) << KEY_SHIFT | pt) << KEY_SHIFT) | nd
+
+
 @hot
 def _outcome(t, pos, capped, reach):
     """(winners' mask, end reason) of a finished game, as `result` declares them: the end the
@@ -1181,9 +1194,9 @@ def _outcome(t, pos, capped, reach):
     key = pos.work[W_SEATS][4 * ns:5 * ns]
     for q in range(ns):
         d, pt, nd = _standing(q, t.corners[q], t.centres, t.dist, t.points, pos.hx[H_DOTS], pos.hx[H_TTYPE],
-                              pos.hx[H_TOWNER], pos.nets[0], pos.nets[1])
+                              pos.hx[H_TOWNER], pos.nets[0], pos.nets[1], t.corner_block_reaches)
         reach[q] = d
-        key[q] = (INF - d) * 1000000 + pt * 1000 + nd
+        key[q] = _draw_key(d, pt, nd)
     if reason == E_ST_CLOSEST or (reason == E_BOTH_BLOCKED and t.stalemate_closest):
         bd = key[0]
         for q in range(ns):
