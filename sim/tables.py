@@ -206,7 +206,11 @@ def finished_parts(run_dir: str | Path) -> list[Path]:
 def read_table(run_dir: str | Path, columns: Iterable[str] | None = None) -> pd.DataFrame:
     """The whole outcome table of a run (only `columns` if given), in game order; every part
     is checked against the manifest first."""
-    parts = verified(finished_parts(run_dir), read_manifest(run_dir))
+    return read_parts(verified(finished_parts(run_dir), read_manifest(run_dir)), run_dir, columns)
+
+
+def read_parts(parts: list[Path], run_dir: str | Path, columns: Iterable[str] | None = None) -> pd.DataFrame:
+    """These part files as one table, in the order given (`read_table` checks them first)."""
     if not parts:
         raise UserError(f"{run_dir}: no finished games in {GAMES_DIR}/")
     cols = list(columns) if columns is not None else None
