@@ -13,9 +13,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim import seating
 from sim.errors import UserError
 from sim.games.base import Trace
 from sim.runner import rotated
+from sim.seating import seat_index, swap_index, swap_text, winner_words
 from sim.variants import VARIANTS_DIR, load
 
 SHOW_COLUMNS = ["game", "rotation", "winner", "end_reason", "turns", "first_seat"]
@@ -45,20 +47,23 @@ def replay(variant: str, game_index: int, seed: int = 0, rotation: int = 0,
 # ---- the result and move list in words ----------------------------------------------------------
 
 def result_lines(trace: Trace, end_reasons: tuple[str, ...] | list[str]) -> list[str]:
-    """The outcome row with names: winning seat, end reason, turns, every seat's score, and the
-    game's own columns."""
+    """The outcome row with names: the winner (a player, as the table counts them: under the pie
+    rule with the seat they won from), end reason, turns, every player's score, and the game's own
+    columns."""
     row = dict(trace.row)
     seats = trace.seat_names
-    w = int(row.pop("winner"))
+    del row["winner"]
     code = row.pop("end_reason")
     reason = end_reasons[int(code)] if isinstance(code, (int, np.integer)) and \
         0 <= int(code) < len(end_reasons) else str(code)
     first = int(row.pop("first_seat", -1))
-    lines = [f"winner: {seats[w] if 0 <= w < len(seats) else 'draw'}"
-             + (f" (seat {w})" if 0 <= w < len(seats) else ""),
-             f"end reason: {reason}", f"turns: {row.pop('turns', '?')}"]
+    lines = [f"winner: {winner_words(trace)}", f"end reason: {reason}", f"turns: {row.pop('turns', '?')}"]
     if 0 <= first < len(seats):
         lines.append(f"first to move: {seats[first]}")
+    k = swap_index(trace)
+    if k is not None:
+        lines.append(f"{swap_text(trace, k)}; scores and columns ending in a seat name count by "
+                     f"player ({seats[0]}: the player who began in seat {seats[0]})")
     scores = [f"{s} {row.pop(f'score_{s}')}" for s in seats if f"score_{s}" in row]
     if scores:
         lines.append("scores: " + ", ".join(scores))
@@ -68,54 +73,74 @@ def result_lines(trace: Trace, end_reasons: tuple[str, ...] | list[str]) -> list
 
 
 def move_lines(trace: Trace) -> list[str]:
-    """Numbered moves, `N. SEAT move`, as the picture's move list numbers them."""
-    return [f"{i:>3}. {seat_name(trace, m.get('seat', '?'))} {m.get('move', '')}"
-            for i, m in enumerate(trace.moves, 1)]
-
-
-def seat_name(trace: Trace, seat: Any) -> str:
-    """A move's seat by name (some games record the seat index)."""
-    if isinstance(seat, (int, np.integer)) and 0 <= int(seat) < len(trace.seat_names):
-        return trace.seat_names[int(seat)]
-    return str(seat)
+    """Numbered moves, `N. PLAYER move` (the game's words for it), as the picture's move list
+    numbers them; under the pie rule the swap between, and the seat after a player who changed it."""
+    return seating.move_lines(trace)
 
 
 def legend_lines(trace: Trace) -> list[str]:
     """What the move list's codes stand for, read off the moves themselves: each tile code (the
-    letters a move starts with) and the tile it names; rotations and cells as the game writes
-    them; the seats in play order."""
+    letters a move starts with) and the tile it names, and one move read out in words; the players
+    in the order they first moved."""
     codes: dict[str, str] = {}
+    example = None
     for m in trace.moves:
         move, tile = str(m.get("move", "")), m.get("tile")
-        if tile is None:
+        head = re.match(r"(W=)?([A-Za-z][A-Za-z0-9]*?)([0-5]?) (\S+)$", move)
+        if tile is None or not head or head.group(2).lower() == str(tile).lower():
             continue
-        head = re.match(r"(?:W=)?([A-Za-z]+)\d*\b", move)
-        if head and head.group(1).lower() != str(tile).lower():
-            codes.setdefault(head.group(1), str(tile))
+        codes.setdefault(head.group(2), str(tile))
+        example = example or head
     lines = []
     if codes:
         lines.append("tile codes: " + ", ".join(f"{c} = {t}" for c, t in sorted(codes.items())))
-        if any(re.match(r"(?:W=)?[A-Za-z]+\d", str(m.get("move", ""))) for m in trace.moves):
-            lines.append("the digit after a tile code is its rotation (60-degree steps clockwise); "
-                         "the last word is the cell")
+        lines.append(_move_in_words(example, codes))
         if any(str(m.get("move", "")).startswith("W=") for m in trace.moves):
             lines.append("W= marks a Wildcard declared as the tile that follows")
-    order = list(dict.fromkeys(seat_name(trace, m["seat"]) for m in trace.moves if "seat" in m))
+    # the seats in the order they first moved: the players' order at the start, before any swap
+    order = list(dict.fromkeys(trace.seat_names[s] for s in (seat_index(trace, m.get("seat")) for m in trace.moves)
+                               if s >= 0))
     if order:
-        lines.append("seats in play order: " + ", ".join(order))
+        lines.append("play order at the start: " + ", ".join(order))
     return lines
 
 
+def _move_in_words(m: re.Match, codes: dict[str, str]) -> str:
+    """One tile move read out, e.g. "Yr5 a1: a y_right tile at rotation 5 (5 x 60 degrees clockwise),
+    on a1"; the legend's reading of every move like it."""
+    turned = f" at rotation {m.group(3)} ({m.group(3)} x 60 degrees clockwise)" if m.group(3) else ""
+    wild = "a Wildcard played as " if m.group(1) else ""
+    return f"{m.group(0)}: {wild}a {codes[m.group(2)]} tile{turned}, on {m.group(4)}"
+
+
+def wrapped(lines: list[str], fits) -> list[str]:
+    """`lines` broken at spaces so that each piece fits (`fits(text)`); continuations indented. A
+    word too long on its own keeps a line to itself."""
+    out = []
+    for line in lines:
+        words = line.split(" ")
+        cur = words[0]
+        for w in words[1:]:
+            if fits(f"{cur} {w}"):
+                cur = f"{cur} {w}"
+            else:
+                out.append(cur)
+                cur = "    " + w
+        out.append(cur)
+    return out
+
+
 def add_legend(path: Path, lines: list[str]) -> None:
-    """Append a white band with `lines` (the result in words and the legend) under a picture."""
+    """Append a white band with `lines` (the result in words and the legend) under a picture,
+    each wrapped to the picture's width."""
     from PIL import Image, ImageDraw, ImageFont
 
     font = ImageFont.load_default(size=15)
     with Image.open(path) as im:
         im = im.convert("RGB")
-        band = 12 + 20 * len(lines)
-        out = Image.new("RGB", (im.width, im.height + band), "white")
-        out.paste(im, (0, 0))
+    lines = wrapped(lines, lambda text: font.getlength(text) <= im.width - 24)
+    out = Image.new("RGB", (im.width, im.height + 12 + 20 * len(lines)), "white")
+    out.paste(im, (0, 0))
     draw = ImageDraw.Draw(out)
     for i, line in enumerate(lines):
         draw.text((12, im.height + 6 + 20 * i), line, fill=(30, 30, 30), font=font)

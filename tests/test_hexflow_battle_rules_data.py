@@ -204,7 +204,7 @@ def test_swapped_games_are_legal_and_columns_come_out_by_player():
         assert (cols["first_seat"] == by_seat["first_seat"]).all()
         for i in np.flatnonzero(sw)[:3]:
             tr = GAME.play_traced(r, seats, int(i), 8)
-            assert tr.data["swapped"] and tr.moves[1]["move"].startswith("after the swap")
+            assert tr.data["swapped"] and tr.moves[1]["after_swap"]
             GAME.verify_trace(tr)
             assert all(tr.row[k] == cols[k][i] for k in tr.row)
     plain = GAME.play_chunk(rules(), seats, 0, 50, 8)

@@ -241,7 +241,7 @@ def test_swapped_games_are_legal_and_columns_come_out_by_player():
                 assert (cols[k][sw] == by_seat[other][sw]).all() and (cols[k][~sw] == by_seat[k][~sw]).all(), k
         for i in np.flatnonzero(sw)[:4]:
             tr = GAME.play_traced(r, seats, int(i), 8)
-            assert tr.data["swapped"] and tr.moves[1]["move"].startswith("after the swap")
+            assert tr.data["swapped"] and tr.moves[1]["after_swap"]
             GAME.verify_trace(tr)
             assert all(tr.row[k] == cols[k][i] for k in tr.row)
     # the swapper is the second player: their bot row now wins what the first seat wins

@@ -217,7 +217,7 @@ def test_tri2p_swap_turns_the_columns_to_the_players():
         assert (cols["first_seat"] == by_seat["first_seat"]).all()
         for i in np.flatnonzero(sw)[:3]:
             tr = GAME.play_traced(r, seats, int(i), 8)
-            assert tr.data["swapped"] and tr.moves[1]["move"].startswith("after the swap")
+            assert tr.data["swapped"] and tr.moves[1]["after_swap"]
             GAME.verify_trace(tr)
             assert all(tr.row[k] == cols[k][i] for k in tr.row)
     # greedy judges by the Tri evaluation, which weighs a leading opponent fully and a trailing one

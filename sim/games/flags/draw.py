@@ -10,13 +10,15 @@ from sim.games.flags import kernel as K
 from sim.games.flags.geometry import FLAG_NAMES, board, hex_centre, layout_of
 from sim.games.flags.position import deck_of
 from sim.games.flags.trace import replay
+from sim.seating import move_lines, mover, picture_note, players, winner_words
 
 COLOURS = ("#2f6fd0", "#d0412f")  # A blue, B red (the card's colours)
 LIGHT = ("#cfe0fa", "#f8d4cf")
 MAX_BOARDS = 24  # every_move draws one board per turn, at most this many (the last ones)
 
 
-def _board_axes(ax, pos, card_hex, names, min_hold, title):
+def _board_axes(ax, pos, card_hex, names, min_hold, title, players=(0, 1)):
+    """One board; `players`: seat -> the player in it (colours and letters follow the players)."""
     from matplotlib.patches import RegularPolygon
 
     b = board(pos.layout)
@@ -27,13 +29,13 @@ def _board_axes(ax, pos, card_hex, names, min_hold, title):
         x, y = hex_centre(h // b.cols, h % b.cols, pos.layout)
         if b.is_flag[h]:
             f = list(b.flag_hex).index(h)
-            who = 0 if f in held[0] else 1 if f in held[1] else -1
+            who = players[0] if f in held[0] else players[1] if f in held[1] else -1
             face = "#f2c94c" if who < 0 else COLOURS[who]
             ax.add_patch(RegularPolygon((x, y), 6, radius=r, facecolor=face, edgecolor="black", lw=1.5))
             ax.text(x, y, FLAG_NAMES[f] + ("" if who < 0 else "\n" + "AB"[who]), ha="center",
                     va="center", fontsize=8, weight="bold")
             continue
-        o = pos.owner[h]
+        o = -1 if pos.owner[h] < 0 else players[pos.owner[h]]
         face = "white" if o < 0 else LIGHT[o]
         ax.add_patch(RegularPolygon((x, y), 6, radius=r, facecolor=face, edgecolor="#888", lw=0.6))
         ax.text(x, y + 0.25, label.get(h, ""), ha="center", va="center", fontsize=5, color="#555")
@@ -62,11 +64,11 @@ def draw_trace(trace: Trace, path: str, every_move: bool = False) -> None:
         fig = plt.figure(figsize=(11, 7))
         ax = fig.add_axes([0.0, 0.0, 0.6, 0.95])
         row = trace.row
-        result = "draw (turn cap)" if row["winner"] < 0 else f"{'AB'[row['winner']]} wins by flags"
+        result = "draw (turn cap)" if row["winner"] < 0 else f"{winner_words(trace, True)} wins by flags"
+        note = picture_note(trace)
         _board_axes(ax, last, card_hex, names, m, f"game {trace.game_index}: {result} after "
-                    f"{row['turns']} turns  (A blue, B red)")
-        lines = [f"{mv['seat']}: {mv['move']}" for mv in trace.moves
-                 if not mv["move"].startswith(("dealt", "draws"))]
+                    f"{row['turns']} turns  (A blue, B red)" + (f"\n{note}" if note else ""), players(trace))
+        lines = move_lines(trace, 3, ("dealt", "draws"))
         tail = lines[-70:]
         fig.text(0.61, 0.97, ("...\n" if len(lines) > 70 else "") + "\n".join(tail), va="top",
                  fontsize=5, family="monospace")
@@ -76,12 +78,12 @@ def draw_trace(trace: Trace, path: str, every_move: bool = False) -> None:
     # one board per turn (after its last action), with that turn's moves
     snaps = []
     moves: list[str] = []
-    for pos, mv in replay(trace):
+    for i, (pos, mv) in enumerate(replay(trace)):
         if mv["row"][1] in (K.K_DEAL, K.K_DRAW):
             continue
         moves.append(mv["move"])
         if mv["row"][1] == K.K_END:
-            snaps.append((list(pos.owner), list(pos.units), mv["seat"], moves))
+            snaps.append((list(pos.owner), list(pos.units), mover(trace, i), moves, players(trace, i)))
             moves = []
     first_turn = max(0, len(snaps) - MAX_BOARDS)  # a long game: its last MAX_BOARDS turns
     snaps = snaps[first_turn:]
@@ -93,9 +95,9 @@ def draw_trace(trace: Trace, path: str, every_move: bool = False) -> None:
         if i >= len(snaps):
             ax.axis("off")
             continue
-        owner, units, seat, mvs = snaps[i]
+        owner, units, who, mvs, seated = snaps[i]
         p = Position(layout_of(trace.rules), owner, units)
-        _board_axes(ax, p, card_hex, names, m, f"turn {first_turn + i + 1} ({seat})")
+        _board_axes(ax, p, card_hex, names, m, f"turn {first_turn + i + 1} ({who})", seated)
         ax.text(0.0, -0.02, "\n".join(mvs[:-1])[:400], transform=ax.transAxes, va="top",
                 fontsize=4, family="monospace")
     fig.savefig(path, dpi=80)

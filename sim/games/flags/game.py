@@ -229,7 +229,7 @@ class FlagsGame(engine.EngineGame, Game):
         pos = K.replay(tables(rules, traced=True), np.uint64(seed), np.int64(game_index),
                        trace.data["rec"])
         record = np.asarray(pos.log)[:int(pos.st[K.LOG_N])].copy()
-        trace.moves = moves_from_record(record, deck_of(rules))
+        trace.moves = moves_from_record(record, deck_of(rules), trace.data["swapped"])
         trace.data.update(record=record, card_hex=np.asarray(pos.card_hex).copy(),
                           bots=[s.label() for s in seats])
         return trace

@@ -23,37 +23,51 @@ def _flags(mask: int) -> str:
     return "".join(FLAG_NAMES[f] for f in range(4) if mask >> f & 1) or "-"
 
 
-def moves_from_record(rec: np.ndarray, deck: Deck = STANDARD) -> list[dict[str, Any]]:
+def moves_from_record(rec: np.ndarray, deck: Deck = STANDARD, swapped: bool = False) -> list[dict[str, Any]]:
+    """The action log as moves: "seat" is the seat acting, the text names players. Under the pie
+    rule (`swapped`) the players exchange seats before the first action after the first turn (the
+    second player's first decision): that action is marked `after_swap` (sim.seating), and the
+    text after it names each seat's new player."""
     def card_name(card: int) -> str:
         return deck.names[card]
 
     def card_value(card: int) -> int:
         return int(deck.values[card])
 
+    ends = [i for i, row in enumerate(rec.tolist()) if row[1] == K.K_END]
+    swap_at = ends[0] + 1 if swapped and ends and ends[0] + 1 < len(rec) else None
     out = []
-    for seat, kind, a, b, c in rec.tolist():
-        s = "AB"[seat]
+    for i, (seat, kind, a, b, c) in enumerate(rec.tolist()):
+        names = "BA" if swap_at is not None and i >= swap_at else "AB"  # seat -> its player
         if kind == K.K_DEAL:
-            out.append({"seat": s, "move": f"dealt {card_name(a)}"})
+            text = f"dealt {card_name(a)}"
         elif kind == K.K_PLAY:
-            out.append({"seat": s, "move": f"plays {card_name(a)} -> hex {b}: {_EFFECTS[c]}"
-                        + (f" {card_value(a)}" if c != K.EFFECT_DISCARD else "")})
+            text = f"plays {card_name(a)} -> hex {b}: {_EFFECTS[c]}" + \
+                (f" {card_value(a)}" if c != K.EFFECT_DISCARD else "")
         elif kind == K.K_ALLOC:
-            out.append({"seat": s, "move": f"  +{b} on hex {a}"})
+            text = f"  +{b} on hex {a}"
         elif kind == K.K_ROLL:
-            out.append({"seat": s, "move": f"rolls {a}"})
+            text = f"rolls {a}"
         elif kind == K.K_STEP:
-            out.append({"seat": s, "move": f"step {a}->{b} x{c}"})
+            text = f"step {a}->{b} x{c}"
         elif kind == K.K_DRAW:
-            out.append({"seat": s, "move": f"draws {card_name(a)}"})
+            text = f"draws {card_name(a)}"
         elif kind == K.K_SHUFFLE:
-            out.append({"seat": s, "move": f"reshuffles {a} discards into the deck"})
+            text = f"reshuffles {a} discards into the deck"
         else:
-            win = "" if c == 0 else f"; {'AB'[c - 1]} wins"
-            claim = "" if (b & 3) == 0 else f"; claim by {'AB'[(b & 3) - 1]} on {_flags(b >> 2)}"
-            out.append({"seat": s, "move": f"end of turn: A holds {_flags(a & 15)}, "
-                        f"B holds {_flags(a >> 4)}{claim}{win}"})
+            text = _end_of_turn(a, b, c, names)
+        out.append({"seat": "AB"[seat], "move": text, **({"after_swap": True} if i == swap_at else {})})
     return out
+
+
+def _end_of_turn(masks: int, claim: int, win: int, names: str) -> str:
+    """An end of turn in words: the flags each player holds, a standing claim, the winner
+    (`names`: seat -> the player in it)."""
+    held = sorted((names[s], _flags(masks >> 4 * s & 15)) for s in (0, 1))
+    text = "end of turn: " + ", ".join(f"{p} holds {f}" for p, f in held)
+    if claim & 3:
+        text += f"; claim by {names[(claim & 3) - 1]} on {_flags(claim >> 2)}"
+    return text + ("" if win == 0 else f"; {names[win - 1]} wins")
 
 
 def replay(trace: Trace) -> Iterator[tuple[Position, dict[str, Any]]]:

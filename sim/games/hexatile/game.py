@@ -413,7 +413,7 @@ class Hexatile(engine.EngineGame, Game):
                     m["picked_by"] = names[st[S.PICKER]]
                     m["picked"] = types[st[S.DRAWN]]
                 if after_swap:
-                    m["move"] = "after the swap (pie rule): " + m["move"]
+                    m["after_swap"] = True  # replays and pictures show the swap before this move
                     after_swap = False
                 moves.append(m)
             rng[0] = np.int64(state).view(np.uint64)

@@ -1382,11 +1382,13 @@ def warnings(rules: dict[str, Any]) -> list[str]:
 
 
 # ---- pictures ---------------------------------------------------------------------------------
-_ZONE_TINT = ("#1f5fbf", None, "#c0392b")
+_PLAYER_TINT = ("#1f5fbf", "#c0392b")  # player A blue, B red
+_TINT_NAME = ("blue", "red")
 
 
-def _overlay(ax, pos: BattlePosition, captured_hexes, small: bool) -> None:
-    """Territory shading (A's columns blue, B's red) and rings on hexes where a tile was taken."""
+def _overlay(ax, pos: BattlePosition, captured_hexes, small: bool, players=(0, 1)) -> None:
+    """Territory shading (A's columns blue, B's red: by the player in the seat, `players`) and
+    rings on hexes where a tile was taken."""
     import math
 
     from matplotlib.patches import RegularPolygon
@@ -1394,7 +1396,8 @@ def _overlay(ax, pos: BattlePosition, captured_hexes, small: bool) -> None:
     cols = board_columns(pos.rules)
     for h in range(pos.board.size):
         x, y = pos.board.centre[h]
-        tint = _ZONE_TINT[zone_of(h, cols)]
+        zone = zone_of(h, cols)
+        tint = None if zone == 1 else _PLAYER_TINT[players[zone // 2]]
         if tint:
             ax.add_patch(RegularPolygon((x, y), 6, radius=0.97, orientation=math.pi / 6,
                                         facecolor=tint, alpha=0.13, edgecolor="none", zorder=4))
@@ -1405,20 +1408,22 @@ def _overlay(ax, pos: BattlePosition, captured_hexes, small: bool) -> None:
 
 
 def draw_battle(trace, path: str, every_move: bool = False) -> None:
+    import textwrap
+
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .draw import _board, move_grid, move_list
-    from .rules import END_REASONS
+    from sim.seating import mover, players
+
+    from .draw import _board, headline, move_grid, move_list, note
 
     cols = board_columns(trace.rules)
     corner_names = start_corners(cols)
     row = trace.row
-    winner = "draw" if row["winner"] < 0 else SEATS[row["winner"]]
-    head = (f"HEXFLOW battle, game {trace.game_index}: winner {winner} "
-            f"({END_REASONS[row['end_reason']]}), {row['turns']} turns,\n"  # two lines: one is wider than the board
+    seated = players(trace)  # seat -> its player at the end
+    head = (f"{headline(trace, 'battle')},\n"  # two lines: one is wider than the board
             f"score A {row['score_A']} / B {row['score_B']}, displacements "
             f"A {row['hexflow_battle_displacements_A']} / B {row['hexflow_battle_displacements_B']}")
     frames = []
@@ -1427,27 +1432,29 @@ def draw_battle(trace, path: str, every_move: bool = False) -> None:
         if mv is not None and mv["kind"] == "displace":
             taken.add(pos.board.hex_id(mv["hex"]))
         if mv is not None and every_move:
-            frames.append((dict(pos.tiles), set(taken), mv))
+            frames.append((dict(pos.tiles), set(taken), mv, len(frames)))
     if every_move:
 
         def one(ax, k, frame):
-            tiles, tk, mv = frame
+            tiles, tk, mv, i = frame
             pos.tiles = tiles
-            _board(ax, pos, (), f"{k + 1}. {mv['seat']} {mv['move']}", small=True,
-                   corner_names=corner_names)
-            _overlay(ax, pos, tk, True)
+            _board(ax, pos, (), f"{k + 1}. {mover(trace, i)} {mv['move']}", small=True,
+                   corner_names=corner_names, players=players(trace, i))
+            _overlay(ax, pos, tk, True, players(trace, i))
 
         fig = move_grid(plt, frames, one)
-        fig.suptitle(head, fontsize=9)
+        fig.suptitle(head + note(trace), fontsize=9)
     else:
         fig = plt.figure(figsize=(11, 8))
         ax = fig.add_axes((0.0, 0.0, 0.68, 0.95))
-        _board(ax, pos, (), head, corner_names=corner_names)
-        _overlay(ax, pos, taken, False)
+        _board(ax, pos, (), head, corner_names=corner_names, players=seated)
+        _overlay(ax, pos, taken, False, seated)
         za, zc, zb = zone_letters(cols)
-        legend = (f"territory: A {za} (blue), contested {zc},\nB {zb} (red); dashed purple ring =\n"
-                  "a tile was displaced there\n\n")
-        fig.text(0.70, 0.95, legend + "moves (tile code + rotation, hex)\n\n" + move_list(trace.moves), va="top",
+        pa, pb = (SEATS[p] for p in seated)
+        legend = (textwrap.fill(note(trace).strip(), 42) + "\n\n" if note(trace) else "") + (
+            f"territory: {pa} {za} ({_TINT_NAME[seated[0]]}), contested {zc},\n{pb} {zb} "
+            f"({_TINT_NAME[seated[1]]}); dashed purple ring =\na tile was displaced there\n\n")
+        fig.text(0.70, 0.95, legend + "moves (tile code + rotation, hex)\n\n" + move_list(trace), va="top",
                  family="monospace", fontsize=7)
     fig.savefig(path, dpi=110)
     plt.close(fig)

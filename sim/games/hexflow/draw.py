@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
+import textwrap
 
 from sim.games.base import Trace
+from sim.seating import move_lines, mover, picture_note, players, winner_words
 
 from .board import BOARD, SEATS, corner_names_of
 from .position import Position
@@ -18,7 +20,9 @@ _SEAT_COLOUR = {"A": "#1f5fbf", "B": "#c0392b"}
 
 
 def _board(ax, pos: Position, path_hexes=(), title: str = "", small: bool = False,
-           corner_names=None) -> None:
+           corner_names=None, players=(0, 1)) -> None:
+    """One board; `players`: seat -> the player in it (after a pie-rule swap, letters and
+    colours follow the players)."""
     from matplotlib.patches import PathPatch, RegularPolygon
     from matplotlib.path import Path
 
@@ -26,12 +30,12 @@ def _board(ax, pos: Position, path_hexes=(), title: str = "", small: bool = Fals
     columns = getattr(pos, "columns", 9)  # Battle's position: the 9-column board
     board = getattr(pos, "board", BOARD)
     corner_names = corner_names or corner_names_of(columns)
-    corner_owner = {board.hex_id(n): s for s, ns in corner_names.items() for n in ns}
+    corner_owner = {board.hex_id(n): SEATS[players[SEATS.index(s)]] for s, ns in corner_names.items() for n in ns}
     on_path = {board.hex_id(h) if isinstance(h, str) else h for h in path_hexes}
     for h in range(board.size):
         x, y = board.centre[h]
         tile = pos.tiles.get(h)
-        face = _FILL[tile[0]] if tile else "#e8e2d0" if h not in corner_owner else "#d6e4f5" \
+        face = _FILL[players[tile[0]]] if tile else "#e8e2d0" if h not in corner_owner else "#d6e4f5" \
             if corner_owner[h] == "A" else "#f5dcd6"
         ax.add_patch(RegularPolygon((x, y), 6, radius=0.97, orientation=math.pi / 6,
                                     facecolor=face, edgecolor="#8a8577", linewidth=0.8))
@@ -53,7 +57,7 @@ def _board(ax, pos: Position, path_hexes=(), title: str = "", small: bool = Fals
                         color="#8a8577")
             continue
         seat, t, _ = tile
-        ink = _INK[seat]
+        ink = _INK[players[seat]]
         if t == BLOCK:
             ax.add_patch(RegularPolygon((x, y), 6, radius=0.45, orientation=math.pi / 6,
                                         facecolor="none", edgecolor=ink, linewidth=1.6))
@@ -102,10 +106,25 @@ def move_grid(plt, frames, draw_one, cell_height=2.9):
     return fig
 
 
-def move_list(moves, limit: int = 60, seat_width: int = 0) -> str:
-    """The moves as numbered lines for a picture's side text, the first `limit` of them."""
-    lines = [f"{i + 1:>2}. {m['seat']:>{seat_width}} {m['move']}" for i, m in enumerate(moves)]
+def move_list(trace: Trace, limit: int = 60) -> str:
+    """The moves as numbered lines for a picture's side text (sim.seating: players named, the
+    swap shown), the first `limit` of them."""
+    lines = [textwrap.fill(line, 48, subsequent_indent=" " * 8) for line in move_lines(trace, 2)]
     return "\n".join(lines[:limit]) + ("\n..." if len(lines) > limit else "")
+
+
+def headline(trace: Trace, mode: str) -> str:
+    """A picture's first words: mode, game, the winner (a player, with the seat after a swap)."""
+    from .rules import END_REASONS
+
+    return (f"HEXFLOW {mode}, game {trace.game_index}: winner {winner_words(trace, True)}: "
+            f"{END_REASONS[trace.row['end_reason']]}, {trace.row['turns']} turns")
+
+
+def note(trace: Trace) -> str:
+    """The pie rule's note on its own line under a title ("" without a swap)."""
+    text = picture_note(trace)
+    return f"\n{text}" if text else ""
 
 
 def draw_trace(trace: Trace, path: str, every_move: bool = False) -> None:
@@ -114,13 +133,8 @@ def draw_trace(trace: Trace, path: str, every_move: bool = False) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .rules import END_REASONS
-
     row = trace.row
-    winner = "draw" if row["winner"] < 0 else SEATS[row["winner"]]
-    reason = END_REASONS[row["end_reason"]]
-    head = (f"HEXFLOW race, game {trace.game_index}: winner {winner} ({reason}), "
-            f"{row['turns']} turns, score A {row['score_A']} / B {row['score_B']}")
+    head = f"{headline(trace, 'race')}, score A {row['score_A']} / B {row['score_B']}{note(trace)}"
     if every_move:
         frames = []
         for pos, mv in _replay(trace):
@@ -131,8 +145,8 @@ def draw_trace(trace: Trace, path: str, every_move: bool = False) -> None:
             pos, tiles, mv = frame
             pos.tiles = tiles
             last = k == len(frames) - 1
-            _board(ax, pos, trace.data["path"] if last else (), f"{k + 1}. {mv['seat']} {mv['move']}",
-                   small=True)
+            _board(ax, pos, trace.data["path"] if last else (), f"{k + 1}. {mover(trace, k)} {mv['move']}",
+                   small=True, players=players(trace, k))
 
         fig = move_grid(plt, frames, one)
         fig.suptitle(head, fontsize=10)
@@ -140,8 +154,8 @@ def draw_trace(trace: Trace, path: str, every_move: bool = False) -> None:
         *_, (pos, _) = _replay(trace)  # the board after the last move
         fig = plt.figure(figsize=(11, 8))
         ax = fig.add_axes((0.0, 0.0, 0.68, 0.95))
-        _board(ax, pos, trace.data["path"], head)
-        fig.text(0.70, 0.95, "moves (tile code + rotation, hex)\n\n" + move_list(trace.moves), va="top",
+        _board(ax, pos, trace.data["path"], head, players=players(trace))
+        fig.text(0.70, 0.95, "moves (tile code + rotation, hex)\n\n" + move_list(trace), va="top",
                  family="monospace", fontsize=7)
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -235,10 +249,10 @@ def draw_tri_trace(trace: Trace, path: str, every_move: bool = False) -> None:
     row = trace.row
     seats = trace.seat_names
     win = [s for q, s in enumerate(seats) if (row["hexflow_shared_mask"] >> q) & 1] \
-        or ([seats[row["winner"]]] if row["winner"] >= 0 else ["draw"])
+        or [winner_words(trace, True)]
     scores = " / ".join(f"{s} {row['score_' + s]}" for s in seats)
     head = (f"HEXFLOW {trace.rules['mode']}, game {trace.game_index}: winner {'+'.join(win)} "
-            f"({END_REASONS[row['end_reason']]}), {row['turns']} turns, score {scores}")
+            f"({END_REASONS[row['end_reason']]}), {row['turns']} turns, score {scores}{note(trace)}")
 
     def replay(limit):
         pos = TriPosition(trace.rules, dots=trace.data["dots"])
@@ -250,13 +264,13 @@ def draw_tri_trace(trace: Trace, path: str, every_move: bool = False) -> None:
 
     if every_move:
         fig = move_grid(plt, trace.moves, lambda ax, k, mv: _tri_board(
-            ax, replay(k + 1), f"{k + 1}. {mv['seat']} {mv['move']}", small=True), cell_height=2.6)
+            ax, replay(k + 1), f"{k + 1}. {mover(trace, k)} {mv['move']}", small=True), cell_height=2.6)
         fig.suptitle(head, fontsize=10)
     else:
         fig = plt.figure(figsize=(12, 8))
         ax = fig.add_axes((0.0, 0.0, 0.7, 0.93))
         _tri_board(ax, replay(len(trace.moves)), head)
         fig.text(0.72, 0.95, "moves (W= Wildcard declared as; tile code + rotation, hex)\n\n"
-                 + move_list(trace.moves, 70, 3), va="top", family="monospace", fontsize=6.5)
+                 + move_list(trace, 70), va="top", family="monospace", fontsize=6.5)
     fig.savefig(path, dpi=110)
     plt.close(fig)

@@ -202,7 +202,8 @@ def _trace_moves(rec, pass_move, seat_names, describe, **pass_fields) -> list[di
     """The move list of a traced game of any mode (the engine's decision records), in the format
     the verifiers, the pictures and `hexsim replay` read: turns numbered from 1, a pass as
     {seat, move "pass", turn, **pass_fields}, any other move as describe(seat, turn, move) gives
-    it; a pie-rule swap (a record with engine.SWAP_MOVE, not a move) marks the move after it."""
+    it; a pie-rule swap (a record with engine.SWAP_MOVE, not a move) marks the move after it
+    (`after_swap`, read by sim.seating)."""
     moves = []
     after_swap = False
     for seat, move, _ in rec:
@@ -215,8 +216,7 @@ def _trace_moves(rec, pass_move, seat_names, describe, **pass_fields) -> list[di
         else:
             m = describe(int(seat), turn, int(move))
         if after_swap:
-            m["after_swap"] = True
-            m["move"] = "after the swap (pie rule): " + m["move"]
+            m["after_swap"] = True  # replays and pictures show the swap before this move
             after_swap = False
         moves.append(m)
     return moves
