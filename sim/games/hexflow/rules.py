@@ -13,6 +13,7 @@ from sim.games.base import SWAP, Bot, Param
 from . import kernel as K
 from .board import BOARD, BOARD_COLUMNS, CORNERS, DEFAULT_DOTS, board_of, dots_array, non_corner_hexes
 from .tiles import N_TYPES, TILE_TYPES, TYPE_BY_NAME, orientation_tables, tile_set
+from .triboard import TRI2P_SEATS, TRI_DISTRIBUTION, TRI_SEATS, tri_board
 
 # the entries of a [rules.tiles.<type>] table and their ranges
 TILE_KEYS = {"count": (0, 4), "points": (0, 10)}
@@ -381,9 +382,6 @@ def unfillable(rules: dict[str, Any], label: str, quote: str, then: str) -> list
     """The warning that the card's "if all N hexes fill" cannot happen, when the tiles of every
     bag (these rules' counts) are fewer than the hexes of the board these rules build; else none."""
     if rules["mode"] in ("tri", "tri2p"):
-        from .tri_engine import tri_seats, tri_tile_sets
-        from .triboard import tri_board
-
         tiles = int(tri_tile_sets(rules, list(tri_seats(rules)))[1].sum())
         hexes = tri_board(rules["board_side"]).size - (rules["mode"] == "tri2p")  # tri2p: no corner I
     else:
@@ -496,3 +494,36 @@ def column_names() -> list[tuple[str, int, Any]]:
 
 
 N_OUT = K.O_TILES + 2 * N_TYPES
+
+
+# ---- the Tri modes' bags (tri_engine builds its tables from them) --------------------------------
+WILD = 11  # the Wildcard's tile code in the Tri modes' bags
+
+
+def tri_seats(rules) -> tuple[str, ...]:
+    return TRI_SEATS if rules["mode"] == "tri" else TRI2P_SEATS
+
+
+def tri_tile_sets(rules, seats) -> tuple[np.ndarray, np.ndarray]:
+    """(int64[seats, most tiles], int64[seats]): each seat's tiles before the shuffle, padded with
+    -1, and how many: tri lists the card's distribution in its order (triboard.TRI_DISTRIBUTION,
+    the Wildcard as WILD), tri2p copies_per_type of each type in type order, each count replaced
+    by [rules.tiles.<type>] count (rules.tile_counts; the Wildcard's: tiles.wildcard.count). At
+    the defaults every row is triboard.tri_tile_set() (tri) or tiles.tile_set() (tri2p)."""
+    counts = tile_counts(rules, seats)
+    wild = rules["tiles"].get(WILDCARD_NAME, {}).get("count", default_count(rules, WILDCARD_NAME))
+    names = [n for n, _ in TRI_DISTRIBUTION] if rules["mode"] == "tri" else list(TYPE_BY_NAME)
+    rows = []
+    for q, seat in enumerate(seats):
+        row = []
+        for name in names:
+            if name == WILDCARD_NAME:
+                row += [WILD] * (wild[seat] if isinstance(wild, dict) else wild)
+            else:
+                row += [TYPE_BY_NAME[name]] * int(counts[q, TYPE_BY_NAME[name]])
+        rows.append(row)
+    sizes = np.array([len(r) for r in rows], np.int64)
+    out = np.full((len(seats), max(1, int(sizes.max()))), -1, np.int64)
+    for q, row in enumerate(rows):
+        out[q, :len(row)] = row
+    return out, sizes

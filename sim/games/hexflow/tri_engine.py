@@ -50,10 +50,10 @@ from .race import (
     Q_BLOCKED,
     Q_PLACED,
 )
+from .rules import WILD, tri_seats, tri_tile_sets  # noqa: F401 (tri_tile_sets: tri.py, game.py)
 
 INF = 1 << 20
 BLOCK = 4
-WILD = 11
 # end reasons: the Race tuple's codes (rules.END_REASONS)
 E_PATH, E_OPP_PATH, E_BLOCKED, E_SELF_BLOCKED, E_BOTH_BLOCKED, E_ST_CLOSEST, E_ST_DRAW, \
     E_NO_MOVE, E_TURN_CAP = range(9)
@@ -154,41 +154,6 @@ class Scratch(NamedTuple):
     newc: np.ndarray
     wq: np.ndarray
     endm: np.ndarray
-
-
-def tri_seats(rules) -> tuple[str, ...]:
-    from .triboard import TRI2P_SEATS, TRI_SEATS
-
-    return TRI_SEATS if rules["mode"] == "tri" else TRI2P_SEATS
-
-
-def tri_tile_sets(rules, seats) -> tuple[np.ndarray, np.ndarray]:
-    """(int64[seats, most tiles], int64[seats]): each seat's tiles before the shuffle, padded with
-    -1, and how many: tri lists the card's distribution in its order (triboard.TRI_DISTRIBUTION,
-    the Wildcard as WILD), tri2p copies_per_type of each type in type order, each count replaced
-    by [rules.tiles.<type>] count (rules.tile_counts; the Wildcard's: tiles.wildcard.count). At
-    the defaults every row is triboard.tri_tile_set() (tri) or tiles.tile_set() (tri2p)."""
-    from .rules import WILDCARD_NAME, default_count, tile_counts
-    from .tiles import TYPE_BY_NAME
-    from .triboard import TRI_DISTRIBUTION
-
-    counts = tile_counts(rules, seats)
-    wild = rules["tiles"].get(WILDCARD_NAME, {}).get("count", default_count(rules, WILDCARD_NAME))
-    names = [n for n, _ in TRI_DISTRIBUTION] if rules["mode"] == "tri" else list(TYPE_BY_NAME)
-    rows = []
-    for q, seat in enumerate(seats):
-        row = []
-        for name in names:
-            if name == WILDCARD_NAME:
-                row += [WILD] * (wild[seat] if isinstance(wild, dict) else wild)
-            else:
-                row += [TYPE_BY_NAME[name]] * int(counts[q, TYPE_BY_NAME[name]])
-        rows.append(row)
-    sizes = np.array([len(r) for r in rows], np.int64)
-    out = np.full((len(seats), max(1, int(sizes.max()))), -1, np.int64)
-    for q, row in enumerate(rows):
-        out[q, :len(row)] = row
-    return out, sizes
 
 
 class TriTables:
