@@ -198,14 +198,14 @@ def sensitivity(
     seeds and compared game by game (paired intervals, Holm over the alternatives). Writes
     sensitivity.csv, .md, .html and a tornado plot per headline metric."""
     from sim import intervals
-    from sim.sensitivity import parse_params
+    from sim.sensitivity import change_text, parse_params
     from sim.sensitivity import sensitivity as _sensitivity
 
     res = _sensitivity(variant, parse_params(params) if params else None, games=games, seed=seed,
                        jobs=jobs, out=out, backend=backend, scheduler=scheduler, progress=progress)
     typer.echo("the rules that move the first mover's share most:")
     for i, r in enumerate(res.ranking("first_mover_share").head(3).to_dict("records"), 1):
-        typer.echo(f"  {i}. {r['param']} (to {r['value']}): {100 * r['first_mover_share_diff']:+.1f} "
+        typer.echo(f"  {i}. {change_text(r)}: {100 * r['first_mover_share_diff']:+.1f} "
                    f"points {intervals.points(r['first_mover_share_ci_low'], r['first_mover_share_ci_high'])}, "
                    f"Holm p = {r['first_mover_share_p_adjusted']:.3g}")
     typer.echo(f"report: {res.files['html']}  table: {res.files['csv']}")

@@ -440,7 +440,7 @@ def _tornado(res, metric: str, path: Path) -> Path:
     from the base as a bar from 0 (blue: a step down, red: a step up, purple: another choice),
     its 95% paired interval as a whisker, the alternative written at the bar's end; a grey
     label where no game changed."""
-    from sim.sensitivity import WORDS
+    from sim.sensitivity import WORDS, bar_text
 
     plt = _plt()
     t = res.table.copy()
@@ -465,23 +465,23 @@ def _tornado(res, metric: str, path: Path) -> Path:
         ticks.append(float(ys.mean()))
         if g % 2 == 0:  # a pale band groups a parameter's alternatives
             ax.axhspan(ys[-1] - bar / 2 - gap / 2, ys[0] + bar / 2 + gap / 2, color="#f2f2f2", zorder=0)
-        b0 = rows["base_value"].iloc[0]
-        labels.append(param.removeprefix("rules.") + ("" if param.startswith("restricted")
-                                                      else f"\n(base {b0})"))
+        bases = {str(b) for b in rows["base_value"]}  # seats' own bases: on their bars
+        labels.append(param.removeprefix("rules.") + ("" if param.startswith("restricted") or len(bases) > 1
+                                                      else f"\n(base {bases.pop()})"))
         for yi, r in zip(ys, rows.to_dict("records"), strict=True):
             d, lo, hi = (r[f"{metric}_diff"] * k, r[f"{metric}_ci_low"] * k, r[f"{metric}_ci_high"] * k)
             col = DIRECTION_COLOURS.get(r["direction"], "#7d3c98")
             if not np.isfinite(d):
-                ax.text(0, yi, f"  {r['value']}: n/a", va="center", fontsize=7, color="#888888")
+                ax.text(0, yi, f"  {bar_text(r)}: n/a", va="center", fontsize=7, color="#888888")
                 continue
             ax.barh(yi, d, height=bar * 0.85, color=col, alpha=0.85, zorder=2)
             if np.isfinite(lo) and np.isfinite(hi):
                 ax.plot([lo, hi], [yi, yi], color="black", lw=0.9, zorder=3)
             edge = max(abs(d), abs(hi) if d >= 0 else abs(lo)) if np.isfinite(lo) else abs(d)
             sig = r[f"{metric}_p_adjusted"] < 0.05
-            text = f"{r['value']}" + (" *" if sig else "")
+            text = bar_text(r) + (" *" if sig else "")
             if r.get("games_changed") == 0:
-                text = f"{r['value']}: no game changed"
+                text = f"{bar_text(r)}: no game changed"
                 col = "#888888"
             ax.text((edge + 0.02 * span) * (1 if d >= 0 else -1), yi, text, va="center",
                     ha="left" if d >= 0 else "right", fontsize=7.5, color=col, zorder=4)
@@ -506,7 +506,7 @@ def _tornado(res, metric: str, path: Path) -> Path:
 
 def _sensitivity_doc(res):
     from sim.reporting import Doc
-    from sim.sensitivity import HEADLINE, WORDS
+    from sim.sensitivity import HEADLINE, WORDS, change_text, move_text
 
     doc = Doc()
     t = res.table
@@ -514,7 +514,7 @@ def _sensitivity_doc(res):
     top = res.ranking("first_mover_share").head(3)
     lines = []
     for r in top.to_dict("records"):
-        lines.append(f"{r['param'].removeprefix('rules.')} (to {r['value']}: "
+        lines.append(f"{change_text(r).removeprefix('rules.')} ("
                      f"{100 * r['first_mover_share_diff']:+.1f} points "
                      f"[{100 * r['first_mover_share_ci_low']:+.1f}, {100 * r['first_mover_share_ci_high']:+.1f}])")
     doc.p("The rules that move the first mover's share most: " + "; ".join(lines) + ".")
@@ -530,8 +530,8 @@ def _sensitivity_doc(res):
         doc.h(2, WORDS[m].capitalize())
         doc.fig(f"tornado_{m}", f"Change of the {WORDS[m]} per alternative (95% paired intervals)")
         rank = res.ranking(m)
-        doc.table(["rank", "parameter", "largest change at", f"change{unit} [95% interval]", "p (Holm)"],
-                  [[str(i), r["param"], str(r["value"]),
+        doc.table(["rank", "parameter", "largest change", f"change{unit} [95% interval]", "p (Holm)"],
+                  [[str(i), r["param"], move_text(r),
                     f"{k * r[f'{m}_diff']:+.2f} [{k * r[f'{m}_ci_low']:+.2f}, {k * r[f'{m}_ci_high']:+.2f}]",
                     f"{r[f'{m}_p_adjusted']:.3g}"] for i, r in enumerate(rank.to_dict("records"), 1)])
     doc.h(2, "Every alternative")
