@@ -157,7 +157,8 @@ def tune(
         help="Share of the budget kept for the confirmation (more if the search ends early).")] = 0.25,
     backend: Annotated[str, typer.Option(help="loky (local), dask, threading or sequential.")] = "loky",
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address (tcp://HOST:PORT).")] = None,
-    progress: Annotated[bool, typer.Option(help="A line per setting tried on stderr.")] = True,
+    progress: Annotated[bool, typer.Option(
+        help="The search's settings on stderr, a line each however many trials asked for it.")] = True,
 ):
     """Search rule settings for a designer's targets, then confirm the best on fresh games.
 

@@ -90,6 +90,33 @@ def best_toml(res, spec, out: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
+# ---- the search on the terminal ------------------------------------------------------------------
+def search_lines(trials: list[dict[str, Any]], seen: dict[str, dict[str, Any]], targets, rungs: int) -> list[str]:
+    """One line per distinct setting the search tried (optuna asks for a setting again and again:
+    its trials share its games), most games then best objective first: its values, how many
+    trials asked for it, the rung and games it reached, and its objective and each target's
+    estimate there."""
+    from collections import Counter
+
+    asked = Counter(t["key"] for t in trials)
+
+    def order(kv):
+        obj = kv[1].get("objective", math.nan)
+        return -kv[1]["games"], obj if np.isfinite(obj) else math.inf
+
+    lines = []
+    for key, r in sorted(seen.items(), key=order):
+        point = ", ".join(f"{p}={value_text(x)}" for p, x in r["point"].items())
+        tried = f"{asked[key]} trial{'s' if asked[key] != 1 else ''}"
+        if not r["games"]:
+            lines.append(f"{point}: {tried}, " + (f"not a valid variant ({r['note']})" if r["note"] else "not played"))
+            continue
+        est = ", ".join(f"{t.metric} {_fmt(t.metric)(r['values'][t.metric])}" for t in targets)
+        lines.append(f"{point}: {tried}, rung {r['rung'] + 1}/{rungs} ({r['games']:,} games); "
+                     f"objective {r['objective']:.3g}; {est}")
+    return lines
+
+
 # ---- figures -------------------------------------------------------------------------------------
 def _fmt(metric: str):
     from sim.tune import _fmt_metric
