@@ -56,54 +56,92 @@ def _plugin_sources(modules: str) -> list:
     return files
 
 
-def kernel_source_hash(plugins: str | None = None) -> str:
-    """16 hex digits over every source a compiled kernel can come from: sim/jit.py (how kernels
-    compile and what their cache entries hold), sim/rng.py, sim/hexgrid.py, the engine
-    (sim/interface.py, engine.py, search.py), sim/games/ and the packages of the HEXSIM_GAMES
-    plug-ins (`plugins`, default: the environment's). The key of
-    numba's cache folder (see `_numba_cache_dir`)."""
-    import hashlib
-    import os
+def _kernel_sources() -> list:
+    """sim/jit.py (how kernels compile and what their cache entries hold), sim/rng.py,
+    sim/hexgrid.py, the engine (sim/interface.py, engine.py, search.py) and sim/games/."""
     from pathlib import Path
 
-    if plugins is None:
-        plugins = os.environ.get("HEXSIM_GAMES", "")
     root = Path(__file__).resolve().parent
-    h = hashlib.sha256()
     engine = [root / "interface.py", root / "engine.py", root / "search.py"]
-    kernel_sources = [root / "jit.py", root / "rng.py", root / "hexgrid.py", *engine, *sorted((root / "games").rglob("*.py"))]
-    for path in kernel_sources:
+    return [root / "jit.py", root / "rng.py", root / "hexgrid.py", *engine, *sorted((root / "games").rglob("*.py"))]
+
+
+def kernel_source_hash() -> str:
+    """16 hex digits over every source a shipped game's kernel can come from (`_kernel_sources`):
+    the key of numba's cache folder (see `_numba_cache_dir`). The HEXSIM_GAMES plug-ins have a
+    key of their own (`plugin_source_hash`), so naming or editing one leaves this key alone."""
+    import hashlib
+
+    root = _kernel_sources()[0].parent
+    h = hashlib.sha256()
+    for path in _kernel_sources():
         if path.exists():
             h.update(str(path.relative_to(root)).encode())
             h.update(path.read_bytes())
-    seen = set(kernel_sources)
-    for path in _plugin_sources(plugins):
-        if path not in seen and path.exists():
-            seen.add(path)
-            h.update(b"plugin\0" + str(path).encode() + b"\0" + path.read_bytes())
     return h.hexdigest()[:16]
 
 
+def plugin_source_hash(plugins: str | None = None) -> str:
+    """16 hex digits over the packages of the HEXSIM_GAMES plug-ins (`plugins`, default: the
+    environment's; see `_plugin_sources`), "" when none is found: the key of their own cache
+    folder (`numba_cache_path`)."""
+    import hashlib
+    import os
+
+    shipped = set(_kernel_sources())
+    files = [p for p in dict.fromkeys(_plugin_sources(os.environ.get("HEXSIM_GAMES", "") if plugins is None
+                                                      else plugins)) if p not in shipped and p.exists()]
+    if not files:
+        return ""
+    h = hashlib.sha256()
+    for path in files:
+        h.update(b"plugin\0" + str(path).encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def numba_cache_path(plugins: str | None = None):
+    """numba's cache folder: <cache>/hexsim/numba/<kernel_source_hash>, and with HEXSIM_GAMES
+    plug-ins (`plugins`, default: the environment's) a folder of their own inside it,
+    plugins/<top-level packages>-<plugin_source_hash> (see `_numba_cache_dir`)."""
+    import os
+    import re
+    from pathlib import Path
+
+    plugins = os.environ.get("HEXSIM_GAMES", "") if plugins is None else plugins
+    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "hexsim" / "numba"
+    shipped = base / kernel_source_hash()
+    key = plugin_source_hash(plugins)
+    if not key:
+        return shipped
+    packages = sorted({m.strip().split(".")[0] for m in plugins.split(",") if m.strip()})
+    return shipped / "plugins" / f"{re.sub(r'[^A-Za-z0-9_]+', '_', '+'.join(packages))[:60]}-{key}"
+
+
 def _numba_cache_dir() -> None:
-    """Key numba's on-disk cache on a hash of the kernel sources (`kernel_source_hash`: jit, rng,
-    hexgrid, the engine's interface, drivers and search bot, games/, and the HEXSIM_GAMES
-    plug-ins' packages).
+    """Key numba's on-disk cache on a hash of the kernel sources (`numba_cache_path`).
 
     numba's `cache=True` only notices edits to the file of the cached function itself, not to
     kernels it calls from other modules, so after a rule edit a stale kernel could silently play
     the old rules. A cache folder per source hash makes every edit a fresh compile. Set before
     numba is imported; inherited by worker processes; a user's NUMBA_CACHE_DIR wins. A game
     registered from Python with `sim.games.register` (not through HEXSIM_GAMES) is not covered.
+
+    HEXSIM_GAMES plug-ins get a folder of their own inside the shipped games' one, keyed on
+    their sources, and started as hard links to the shipped games' entries (`_seed_cache`): the
+    engine's drivers are compiled once per game and each keeps one index of every game it was
+    compiled for, so a plug-in's entries must not go into the shipped games' folder (numba would
+    not notice an edit of the plug-in in the driver's index), yet its shipped games stay warm.
     """
     import os
     import sys
-    from pathlib import Path
 
     if "NUMBA_CACHE_DIR" in os.environ:
         return
-    key = kernel_source_hash()
-    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "hexsim" / "numba"
-    os.environ["NUMBA_CACHE_DIR"] = str(base / key)
+    path = numba_cache_path()
+    shipped = path.parent.parent if path.parent.name == "plugins" else path
+    if path != shipped:
+        _seed_cache(shipped, path)
+    os.environ["NUMBA_CACHE_DIR"] = str(path)
     if "numba" in sys.modules:
         # numba read its environment when it was imported (a script or test module that imports
         # numba before sim): its cache would sit beside each source and keep a kernel compiled
@@ -112,13 +150,58 @@ def _numba_cache_dir() -> None:
         from numba.core import config
 
         config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
-    try:  # caches of sources unused for a week are dead weight
-        import shutil
-        import time
+    _remove_old_caches(shipped, path)
 
-        for old in base.iterdir():
-            if old.name != key and time.time() - old.stat().st_mtime > 7 * 86400:
-                shutil.rmtree(old, ignore_errors=True)
+
+def _seed_cache(shipped, folder) -> None:
+    """Start a plug-in's cache `folder` with hard links (copies where the file system has none)
+    to every file of the shipped games' folder, built aside and renamed into place, so no process
+    sees it half made. numba replaces its files rather than writing into them, so neither folder
+    ever changes the other's. Made once per plug-in source state."""
+    import os
+    import shutil
+    import uuid
+
+    if folder.exists():
+        return
+    tmp = folder.parent / f".seed-{uuid.uuid4().hex[:12]}"
+    try:
+        for src in shipped.rglob("*"):
+            rel = src.relative_to(shipped)
+            if rel.parts[0] == "plugins" or ".tmp." in src.name or not src.is_file():
+                continue
+            (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
+            try:
+                os.link(src, tmp / rel)
+            except OSError:
+                shutil.copy2(src, tmp / rel)
+        tmp.mkdir(parents=True, exist_ok=True)
+        os.rename(tmp, folder)  # fails if another process made it first: its copy serves
+    except OSError:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _remove_old_caches(shipped, folder) -> None:
+    """Mark the folders in use (their time) and remove dead ones: the caches of sources unused for
+    a week, a plug-in's folders of sources it no longer has (superseded by an edit) once unused
+    for an hour (a run started on them may still be compiling), and half-made seeds."""
+    import os
+    import shutil
+    import time
+
+    now = time.time()
+    stem = folder.name.rsplit("-", 1)[0] if folder != shipped else None
+    try:
+        for used in {shipped, folder}:
+            used.mkdir(parents=True, exist_ok=True)
+            os.utime(used)
+        old = [(p, 7 * 86400) for p in shipped.parent.iterdir() if p != shipped]
+        if (shipped / "plugins").is_dir():
+            old += [(p, 3600 if p.name.startswith(".") or p.name.rsplit("-", 1)[0] == stem else 7 * 86400)
+                    for p in (shipped / "plugins").iterdir() if p != folder]
+        for p, unused_for in old:
+            if now - p.stat().st_mtime > unused_for:
+                shutil.rmtree(p, ignore_errors=True)
     except OSError:
         pass
 

@@ -266,28 +266,13 @@ def warm(
     jobs: Annotated[int, typer.Option(help="Parts compiled at once (one process each).")] = 2,
 ):
     """Compile every game's kernels into the on-disk cache: each game's independent parts (e.g.
-    HEXFLOW's modes) in parallel processes, the longest first."""
-    from concurrent.futures import ProcessPoolExecutor
+    HEXFLOW's modes) in parallel processes, the longest first. Prints the plan and an estimate
+    first, then a line as each part starts and ends."""
+    from sim.display import duration
+    from sim.warm import warm as _warm
 
-    from sim import games
-
-    tasks = sorted(((name, part, est) for name in games.available()
-                    for part, est in games.get(name).warm_parts), key=lambda t: -t[2])
-    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = [(name, part, pool.submit(_warm_one, name, part)) for name, part, _ in tasks]
-        for name, part, fut in futures:
-            label = name if part == "all" else f"{name} {part}"
-            typer.echo(f"compiled {label} ({fut.result():.0f} s)")
-
-
-def _warm_one(name: str, part: str) -> float:
-    import time
-
-    from sim import games
-
-    t0 = time.perf_counter()
-    games.get(name).warm(part)
-    return time.perf_counter() - t0
+    total = _warm(jobs, echo=typer.echo)
+    typer.echo(f"warm: done in {duration(total)}")
 
 
 from sim.cli_workflows import register  # noqa: E402 - adds compare, sweep, baseline, check

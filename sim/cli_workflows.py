@@ -157,7 +157,8 @@ def tune(
         help="Share of the budget kept for the confirmation (more if the search ends early).")] = 0.25,
     backend: Annotated[str, typer.Option(help="loky (local), dask, threading or sequential.")] = "loky",
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address (tcp://HOST:PORT).")] = None,
-    progress: Annotated[bool, typer.Option(help="A line per setting tried on stderr.")] = True,
+    progress: Annotated[bool, typer.Option(
+        help="The search's settings on stderr, a line each however many trials asked for it.")] = True,
 ):
     """Search rule settings for a designer's targets, then confirm the best on fresh games.
 
@@ -198,14 +199,14 @@ def sensitivity(
     seeds and compared game by game (paired intervals, Holm over the alternatives). Writes
     sensitivity.csv, .md, .html and a tornado plot per headline metric."""
     from sim import intervals
-    from sim.sensitivity import parse_params
+    from sim.sensitivity import change_text, parse_params
     from sim.sensitivity import sensitivity as _sensitivity
 
     res = _sensitivity(variant, parse_params(params) if params else None, games=games, seed=seed,
                        jobs=jobs, out=out, backend=backend, scheduler=scheduler, progress=progress)
     typer.echo("the rules that move the first mover's share most:")
     for i, r in enumerate(res.ranking("first_mover_share").head(3).to_dict("records"), 1):
-        typer.echo(f"  {i}. {r['param']} (to {r['value']}): {100 * r['first_mover_share_diff']:+.1f} "
+        typer.echo(f"  {i}. {change_text(r)}: {100 * r['first_mover_share_diff']:+.1f} "
                    f"points {intervals.points(r['first_mover_share_ci_low'], r['first_mover_share_ci_high'])}, "
                    f"Holm p = {r['first_mover_share_p_adjusted']:.3g}")
     typer.echo(f"report: {res.files['html']}  table: {res.files['csv']}")

@@ -46,7 +46,8 @@ WORDS = {"first_mover_share": "first mover's share of decisive games",
 
 @dataclass
 class SensitivityResult:
-    """`table`: one row per alternative (path, base value, alternative value, games_changed,
+    """`table`: one row per alternative (param, seat: the seat whose entry of a per-seat rule
+    moved alone, else "", path, base value, alternative value, games_changed,
     then per headline metric: base, alternative, diff, ci_low, ci_high, p_value, p_adjusted),
     ranked by the largest first-mover change; `skipped`: paths not played and why;
     `ranking`: per metric, each parameter's largest |diff| (which rule matters most)."""
@@ -66,7 +67,7 @@ class SensitivityResult:
     def __repr__(self) -> str:
         top = self.ranking().head(3).to_dict("records") if len(self.table) else []
         return display.text(self._title(), [
-            *(f"{i}. {r['param']} (to {r['value']}): first mover's share "
+            *(f"{i}. {change_text(r)}: first mover's share "
               f"{100 * r['first_mover_share_diff']:+.1f} points" for i, r in enumerate(top, 1)),
             f"{len(self.skipped)} rules skipped (.skipped)" if len(self.skipped) else "",
             display.folder(self.files), "every alternative: .table; rules by effect: .ranking(metric)"])
@@ -77,8 +78,43 @@ class SensitivityResult:
     def ranking(self, metric: str = "first_mover_share") -> pd.DataFrame:
         t = self.table.assign(size=self.table[f"{metric}_diff"].abs())
         best = t.sort_values("size", ascending=False).drop_duplicates("param")
-        return best[["param", "value", f"{metric}_diff", f"{metric}_ci_low", f"{metric}_ci_high",
+        return best[["param", "seat", "base_value", "value", f"{metric}_diff", f"{metric}_ci_low", f"{metric}_ci_high",
                      f"{metric}_p_adjusted"]].reset_index(drop=True)
+
+
+def change_text(r: dict[str, Any]) -> str:
+    """An alternative in words, naming the seat where one seat's entry moved:
+    "rules.hand_size A: 3 -> 2", "rules.bias: 0.55 -> 0.605"; restricted play by its label."""
+    if r["param"].startswith("restricted: "):
+        return r["param"]
+    return f"{r['param']}{' ' if _seat(r) else ': '}{move_text(r)}"
+
+
+def move_text(r: dict[str, Any]) -> str:
+    """What an alternative moved: "A: 3 -> 2" (seat A's entry), "3 -> 2", or restricted play's values."""
+    if r["param"].startswith("restricted: "):
+        return str(r["value"])
+    return f"{r['seat'] + ': ' if _seat(r) else ''}{r['base_value']} -> {r['value']}"
+
+
+def bar_text(r: dict[str, Any]) -> str:
+    """A tornado bar's label: the alternative value, or "A: 3 -> 2" where one seat's entry moved."""
+    return move_text(r) if _seat(r) else str(r["value"])
+
+
+def _seat(r: dict[str, Any]) -> bool:
+    return isinstance(r.get("seat"), str) and bool(r["seat"])  # "" (or NaN from a CSV): every seat
+
+
+def seat_of(base: Variant, path: str) -> str:
+    """The seat whose entry of a per-seat rule `path` moves (rules.NAME.SEAT), else ""."""
+    parts = split_path(path)
+    if len(parts) != 3 or parts[0] != "rules" or parts[2] not in base.seat_names:
+        return ""
+    try:
+        return parts[2] if base.game.param(parts[1]).per_seat else ""
+    except KeyError:
+        return ""
 
 
 # ---- alternatives -------------------------------------------------------------------------------
@@ -241,7 +277,9 @@ def sensitivity(variant: str | Path, params: list[str] | None = None, games: int
                     **run_args)
         da = r.table()
         same = identical_games(db, da)
-        row: dict[str, Any] = {"param": param, "path": path, "base_value": cell(v0),
+        seat = "" if param.startswith("restricted: ") else seat_of(base, path)
+        row: dict[str, Any] = {"param": path.removesuffix(f".{seat}") if seat else param,
+                               "seat": seat, "path": path, "base_value": cell(v0),
                                "value": cell(x) if not param.startswith("restricted: ") else
                                ", ".join(f"{k}={value_text(y)}" for k, y in x.items()),
                                "direction": _direction(v0, x), "games": games,

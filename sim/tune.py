@@ -437,13 +437,13 @@ def tune(variant: str | Path, vary: list[str | Dim], targets: list[str | Target]
             study.tell(trial, state=optuna.trial.TrialState.PRUNED)
         trials.append({"trial": trial.number, "key": key, "games_so_far": played,
                        "objective": value, "games": rec["games"], "state": state})
-        if progress:
-            print(f"tune: trial {trial.number} ({state}, {rec['games']:,} games): "
-                  + ", ".join(f"{p}={value_text(x)}" for p, x in point.items())
-                  + f"; objective {value:.3g}; {played:,}/{search_budget:,} search games",
-                  file=sys.stderr)
+        if progress and sys.stderr.isatty():  # one status line, rewritten: not a line per trial
+            print(f"\rtune: searching: trial {len(trials)}, {len(seen)} settings, {played:,}/"
+                  f"{search_budget:,} games", end="", file=sys.stderr, flush=True)
         if len([r for r in seen.values() if r["games"] >= rungs[-1]]) >= space:
             break  # every setting of a finite space played at the last rung
+    if progress:
+        _print_search(trials, seen, tgts, len(rungs), played)
     tried = {k: r for k, r in seen.items() if r["games"]}
     if not tried:
         raise UserError("tune: no setting of the --vary space is valid for this variant: "
@@ -505,6 +505,16 @@ def tune(variant: str | Path, vary: list[str | Dim], targets: list[str | Target]
 
         res.files = write_tune(res, out, variant)
     return res
+
+
+def _print_search(trials, seen, tgts, rungs: int, played: int) -> None:
+    """The search's settings on stderr: a line each, however many trials asked for it."""
+    from sim.tune_report import search_lines
+
+    print(("\n" if sys.stderr.isatty() else "") + f"tune: search: {len(trials)} trials of "
+          f"{len(seen)} distinct settings, {played:,} games", file=sys.stderr)
+    for line in search_lines(trials, seen, tgts, rungs):
+        print(f"  {line}", file=sys.stderr)
 
 
 def play_first(v: Variant, n: int, seed: int, folder: Path, **run_args) -> pd.DataFrame:

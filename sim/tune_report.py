@@ -90,6 +90,33 @@ def best_toml(res, spec, out: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
+# ---- the search on the terminal ------------------------------------------------------------------
+def search_lines(trials: list[dict[str, Any]], seen: dict[str, dict[str, Any]], targets, rungs: int) -> list[str]:
+    """One line per distinct setting the search tried (optuna asks for a setting again and again:
+    its trials share its games), most games then best objective first: its values, how many
+    trials asked for it, the rung and games it reached, and its objective and each target's
+    estimate there."""
+    from collections import Counter
+
+    asked = Counter(t["key"] for t in trials)
+
+    def order(kv):
+        obj = kv[1].get("objective", math.nan)
+        return -kv[1]["games"], obj if np.isfinite(obj) else math.inf
+
+    lines = []
+    for key, r in sorted(seen.items(), key=order):
+        point = ", ".join(f"{p}={value_text(x)}" for p, x in r["point"].items())
+        tried = f"{asked[key]} trial{'s' if asked[key] != 1 else ''}"
+        if not r["games"]:
+            lines.append(f"{point}: {tried}, " + (f"not a valid variant ({r['note']})" if r["note"] else "not played"))
+            continue
+        est = ", ".join(f"{t.metric} {_fmt(t.metric)(r['values'][t.metric])}" for t in targets)
+        lines.append(f"{point}: {tried}, rung {r['rung'] + 1}/{rungs} ({r['games']:,} games); "
+                     f"objective {r['objective']:.3g}; {est}")
+    return lines
+
+
 # ---- figures -------------------------------------------------------------------------------------
 def _fmt(metric: str):
     from sim.tune import _fmt_metric
@@ -440,7 +467,7 @@ def _tornado(res, metric: str, path: Path) -> Path:
     from the base as a bar from 0 (blue: a step down, red: a step up, purple: another choice),
     its 95% paired interval as a whisker, the alternative written at the bar's end; a grey
     label where no game changed."""
-    from sim.sensitivity import WORDS
+    from sim.sensitivity import WORDS, bar_text
 
     plt = _plt()
     t = res.table.copy()
@@ -465,23 +492,23 @@ def _tornado(res, metric: str, path: Path) -> Path:
         ticks.append(float(ys.mean()))
         if g % 2 == 0:  # a pale band groups a parameter's alternatives
             ax.axhspan(ys[-1] - bar / 2 - gap / 2, ys[0] + bar / 2 + gap / 2, color="#f2f2f2", zorder=0)
-        b0 = rows["base_value"].iloc[0]
-        labels.append(param.removeprefix("rules.") + ("" if param.startswith("restricted")
-                                                      else f"\n(base {b0})"))
+        bases = {str(b) for b in rows["base_value"]}  # seats' own bases: on their bars
+        labels.append(param.removeprefix("rules.") + ("" if param.startswith("restricted") or len(bases) > 1
+                                                      else f"\n(base {bases.pop()})"))
         for yi, r in zip(ys, rows.to_dict("records"), strict=True):
             d, lo, hi = (r[f"{metric}_diff"] * k, r[f"{metric}_ci_low"] * k, r[f"{metric}_ci_high"] * k)
             col = DIRECTION_COLOURS.get(r["direction"], "#7d3c98")
             if not np.isfinite(d):
-                ax.text(0, yi, f"  {r['value']}: n/a", va="center", fontsize=7, color="#888888")
+                ax.text(0, yi, f"  {bar_text(r)}: n/a", va="center", fontsize=7, color="#888888")
                 continue
             ax.barh(yi, d, height=bar * 0.85, color=col, alpha=0.85, zorder=2)
             if np.isfinite(lo) and np.isfinite(hi):
                 ax.plot([lo, hi], [yi, yi], color="black", lw=0.9, zorder=3)
             edge = max(abs(d), abs(hi) if d >= 0 else abs(lo)) if np.isfinite(lo) else abs(d)
             sig = r[f"{metric}_p_adjusted"] < 0.05
-            text = f"{r['value']}" + (" *" if sig else "")
+            text = bar_text(r) + (" *" if sig else "")
             if r.get("games_changed") == 0:
-                text = f"{r['value']}: no game changed"
+                text = f"{bar_text(r)}: no game changed"
                 col = "#888888"
             ax.text((edge + 0.02 * span) * (1 if d >= 0 else -1), yi, text, va="center",
                     ha="left" if d >= 0 else "right", fontsize=7.5, color=col, zorder=4)
@@ -506,7 +533,7 @@ def _tornado(res, metric: str, path: Path) -> Path:
 
 def _sensitivity_doc(res):
     from sim.reporting import Doc
-    from sim.sensitivity import HEADLINE, WORDS
+    from sim.sensitivity import HEADLINE, WORDS, change_text, move_text
 
     doc = Doc()
     t = res.table
@@ -514,7 +541,7 @@ def _sensitivity_doc(res):
     top = res.ranking("first_mover_share").head(3)
     lines = []
     for r in top.to_dict("records"):
-        lines.append(f"{r['param'].removeprefix('rules.')} (to {r['value']}: "
+        lines.append(f"{change_text(r).removeprefix('rules.')} ("
                      f"{100 * r['first_mover_share_diff']:+.1f} points "
                      f"[{100 * r['first_mover_share_ci_low']:+.1f}, {100 * r['first_mover_share_ci_high']:+.1f}])")
     doc.p("The rules that move the first mover's share most: " + "; ".join(lines) + ".")
@@ -530,8 +557,8 @@ def _sensitivity_doc(res):
         doc.h(2, WORDS[m].capitalize())
         doc.fig(f"tornado_{m}", f"Change of the {WORDS[m]} per alternative (95% paired intervals)")
         rank = res.ranking(m)
-        doc.table(["rank", "parameter", "largest change at", f"change{unit} [95% interval]", "p (Holm)"],
-                  [[str(i), r["param"], str(r["value"]),
+        doc.table(["rank", "parameter", "largest change", f"change{unit} [95% interval]", "p (Holm)"],
+                  [[str(i), r["param"], move_text(r),
                     f"{k * r[f'{m}_diff']:+.2f} [{k * r[f'{m}_ci_low']:+.2f}, {k * r[f'{m}_ci_high']:+.2f}]",
                     f"{r[f'{m}_p_adjusted']:.3g}"] for i, r in enumerate(rank.to_dict("records"), 1)])
     doc.h(2, "Every alternative")

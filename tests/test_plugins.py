@@ -1,5 +1,6 @@
 """Games from outside the package (HEXSIM_GAMES) and variants from outside it (HEXSIM_VARIANTS):
-the numba cache key covers a plug-in's sources, its variants are nameable, listed and saved."""
+a plug-in's numba cache folder follows its sources and leaves the shipped games' alone, its
+variants are nameable, listed and saved."""
 
 from __future__ import annotations
 
@@ -45,8 +46,10 @@ def test_cache_dir_follows_an_edit_of_a_plugin_helper_file(tmp_path):
     without, _ = _cache_dir_in_child(tmp_path, "")
     before, numba_loaded = _cache_dir_in_child(tmp_path, "hexsim_plugin_pkg.game")
     assert not numba_loaded, "locating the plug-in imported it (and numba) before the cache dir was set"
-    assert before != without
-    assert Path(before).parent == tmp_path / "cache" / "hexsim" / "numba"
+    assert Path(without).parent == tmp_path / "cache" / "hexsim" / "numba"
+    # the plug-in's folder of its own, inside the shipped games' one (whose key it leaves alone)
+    assert Path(before).parent == Path(without) / "plugins"
+    assert Path(before).name.startswith("hexsim_plugin_pkg-")
     (pkg / "helper.py").write_text(PLUGIN_HELPER.replace("x + 1", "x + 2"))
     after, _ = _cache_dir_in_child(tmp_path, "hexsim_plugin_pkg.game")
     assert after != before
@@ -72,30 +75,95 @@ def test_cache_dir_holds_when_numba_was_imported_first(tmp_path):
         "the kernel was not cached in hexsim's folder"
 
 
-def test_kernel_source_hash_of_plugins(tmp_path, monkeypatch):
+def test_plugin_source_hash(tmp_path, monkeypatch):
     import sim
 
     pkg = _plugin_package(tmp_path, "hexsim_plugin_pkg2")
     monkeypatch.syspath_prepend(str(tmp_path))
-    base = sim.kernel_source_hash("")
-    with_plugin = sim.kernel_source_hash("hexsim_plugin_pkg2.game")
-    assert with_plugin != base
+    with_plugin = sim.plugin_source_hash("hexsim_plugin_pkg2.game")
+    assert len(with_plugin) == 16
     # a module that cannot be found adds nothing (the registry reports it when asked for)
-    assert sim.kernel_source_hash("no_such_module_here.game") == base
+    assert sim.plugin_source_hash("no_such_module_here.game") == ""
     files = sim._plugin_sources("hexsim_plugin_pkg2.game")
     assert sorted(p.name for p in files) == ["__init__.py", "game.py", "helper.py"]
     # a top-level single-file module: that file alone
     (tmp_path / "hexsim_lone_plugin.py").write_text("GAME = None\n")
     assert [p.name for p in sim._plugin_sources("hexsim_lone_plugin")] == ["hexsim_lone_plugin.py"]
     (pkg / "extra.py").write_text("X = 1\n")
-    assert sim.kernel_source_hash("hexsim_plugin_pkg2.game") != with_plugin
+    assert sim.plugin_source_hash("hexsim_plugin_pkg2.game") != with_plugin
+
+
+def test_a_plugin_leaves_the_shipped_games_key_alone(tmp_path, monkeypatch):
+    """Naming or editing a plug-in changes only its own folder: the shipped games' key, and so
+    their compiled kernels, stay."""
+    import sim
+
+    pkg = _plugin_package(tmp_path, "hexsim_plugin_pkg3")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("HEXSIM_GAMES", raising=False)
+    shipped, without = sim.kernel_source_hash(), sim.numba_cache_path()
+    monkeypatch.setenv("HEXSIM_GAMES", "hexsim_plugin_pkg3.game")
+    assert sim.kernel_source_hash() == shipped
+    first = sim.numba_cache_path()
+    assert first.parent == without / "plugins" and without.name == shipped
+    (pkg / "helper.py").write_text(PLUGIN_HELPER.replace("x + 1", "x + 3"))
+    edited = sim.numba_cache_path()
+    assert edited != first and edited.parent == first.parent and sim.kernel_source_hash() == shipped
 
 
 @pytest.mark.parametrize("plugins", ["", " , "])
-def test_no_plugins_keeps_the_package_key(plugins):
+def test_no_plugins_keeps_the_package_folder(plugins):
     import sim
 
-    assert sim.kernel_source_hash(plugins) == sim.kernel_source_hash("")
+    assert sim.plugin_source_hash(plugins) == ""
+    assert sim.numba_cache_path(plugins) == sim.numba_cache_path("")
+    assert sim.numba_cache_path("").name == sim.kernel_source_hash()
+
+
+def test_a_plugin_folder_starts_from_the_shipped_entries(tmp_path):
+    """The shipped games' entries are hard links in a plug-in's new folder (warm, no copy); an
+    entry the plug-in's processes write replaces its link and leaves the shipped one alone."""
+    import sim
+
+    shipped = tmp_path / "abc"
+    (shipped / "sim_1").mkdir(parents=True)
+    (shipped / "sim_1" / "engine.play-1.py311.nbi").write_bytes(b"index")
+    (shipped / "sim_1" / "engine.play-1.py311.nbi.tmp.123").write_bytes(b"half written")
+    (shipped / "plugins" / "other-1").mkdir(parents=True)
+    folder = shipped / "plugins" / "mine-2"
+    sim._seed_cache(shipped, folder)
+    linked = folder / "sim_1" / "engine.play-1.py311.nbi"
+    assert linked.read_bytes() == b"index"
+    assert linked.stat().st_ino == (shipped / "sim_1" / "engine.play-1.py311.nbi").stat().st_ino
+    assert sorted(p.name for p in folder.rglob("*")) == ["engine.play-1.py311.nbi", "sim_1"]
+    assert not list((shipped / "plugins").glob(".seed-*"))
+    (tmp := folder / "sim_1" / "t").write_bytes(b"new")
+    os.replace(tmp, linked)  # as numba saves
+    assert (shipped / "sim_1" / "engine.play-1.py311.nbi").read_bytes() == b"index"
+    sim._seed_cache(shipped, folder)  # made once: kept as it is
+    assert linked.read_bytes() == b"new"
+
+
+def test_old_cache_folders_are_removed(tmp_path):
+    """A plug-in's superseded folders (its older sources) go once unused for an hour; another
+    plug-in's, and other sources' folders, once unused for a week."""
+    import sim
+
+    base = tmp_path / "numba"
+    shipped = base / "new"
+    plugins = shipped / "plugins"
+    hour, week = 3600, 7 * 86400
+    ages = {base / "old": week + 60, base / "recent": week - 600, plugins / "mine-1": hour + 60,
+            plugins / "mine-2": hour - 600, plugins / "other-1": week - 600,
+            plugins / "other-2": week + 60, plugins / ".seed-abc": hour + 60}
+    now = __import__("time").time()
+    for p, age in ages.items():
+        p.mkdir(parents=True)
+        os.utime(p, (now - age, now - age))
+    sim._remove_old_caches(shipped, plugins / "mine-3")
+    left = {p.name for p in [*base.iterdir(), *plugins.iterdir()]}
+    assert left == {"new", "recent", "mine-2", "mine-3", "other-1"}
 
 
 # ---- a plug-in game end to end: HEXSIM_GAMES + HEXSIM_VARIANTS --------------------------------

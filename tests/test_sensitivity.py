@@ -14,7 +14,7 @@ from sim import games
 from sim.cli_workflows import register
 from sim.errors import UserError
 from sim.games.base import Param
-from sim.sensitivity import alternatives, parse_params, sensitivity, step_values
+from sim.sensitivity import alternatives, bar_text, change_text, parse_params, sensitivity, step_values
 from sim.variants import load
 from tests.fixtures.coin import Coin
 
@@ -112,7 +112,7 @@ def test_sensitivity_of_the_coin(coin_file, tmp_path):
     for m in ("first_mover_share", "decided_off_board", "turns_p50"):
         assert (tmp_path / "s" / f"tornado_{m}.png").stat().st_size > 2000
     md = (tmp_path / "s" / "sensitivity.md").read_text()
-    assert md.count("The rules that move the first mover's share most: bias (to 0.605") == 1
+    assert md.count("The rules that move the first mover's share most: bias: 0.55 -> 0.605 (") == 1
     # the same seeds as the base: game i of each alternative is paired with game i of the base
     base = pd.read_parquet(next((tmp_path / "s" / "runs").glob("base-*")) / "games")
     assert len(base) == 4000
@@ -134,7 +134,7 @@ def test_cli_sensitivity(coin_file, tmp_path):
                                  "--games", "600", "--jobs", "1", "--out", str(tmp_path / "c"),
                                  "--no-progress"])
     assert r.exit_code == 0, r.output
-    assert "1. rules.bias (to 0.605)" in r.output or "1. rules.bias (to 0.495)" in r.output
+    assert "1. rules.bias: 0.55 -> 0.605" in r.output or "1. rules.bias: 0.55 -> 0.495" in r.output
     r = CliRunner().invoke(app, ["sensitivity", str(coin_file), "--params", "rules.bais",
                                  "--out", str(tmp_path / "x")])
     assert r.exit_code == 2 and "did you mean 'bias'" in r.output and "Traceback" not in r.output
@@ -155,9 +155,29 @@ def test_a_per_seat_rule_moves_every_seat_and_each_seat_alone(coin_file, tmp_pat
                       out=tmp_path / "s")
     row = res.table.iloc[0]
     assert row["path"] == "rules.skill.B" and row["games_changed"] > 0
+    assert (row["param"], row["seat"]) == ("rules.skill", "B")  # one rule, seat B's entry moved
     # B's two extra steps help B whether it moves first or second: the first mover's share moves
     # by +2 points when B moves first and -2 when A does, about 0 in all
     assert row["first_mover_share_ci_low"] < 0 < row["first_mover_share_ci_high"]
+
+
+def test_a_per_seat_change_names_its_seat(coin_file, tmp_path):
+    """One seat's entry of a per-seat rule is named with its seat wherever the alternative is
+    shown: the summary lines, the report's ranking, the tornado bars ("2" alone would read as
+    the rule for every seat)."""
+    res = sensitivity(str(coin_file), params=["rules.skill"], games=300, seed=3, jobs=1,
+                      out=tmp_path / "s")
+    rows = res.table.to_dict("records")
+    assert {change_text(r) for r in rows} == {
+        "rules.skill: 0 -> -1", "rules.skill: 0 -> 1", "rules.skill A: 0 -> -1",
+        "rules.skill A: 0 -> 1", "rules.skill B: 0 -> -1", "rules.skill B: 0 -> 1"}
+    assert {bar_text(r) for r in rows} == {"-1", "1", "A: 0 -> -1", "A: 0 -> 1", "B: 0 -> -1",
+                                           "B: 0 -> 1"}
+    top = res.ranking().iloc[0].to_dict()
+    assert f"1. {change_text(top)}: first mover's share" in repr(res)
+    md = (tmp_path / "s" / "sensitivity.md").read_text()
+    assert f"| {top['seat'] + ': ' if top['seat'] else ''}0 -> {top['value']} |" in md
+    assert "(to " not in repr(res) + md
 
 
 def test_holm_over_many_alternatives_can_still_find_a_change(coin_file):

@@ -196,3 +196,19 @@ def test_cli_tune(coin_file, tmp_path):
     assert r.exit_code == 0, r.output
     assert "rules.edge = " in r.output and "variant: " in r.output
     assert (tmp_path / "c" / "best.toml").exists() and (tmp_path / "c" / "tune.html").exists()
+
+
+def test_the_search_prints_each_setting_once(coin_file, tmp_path, capsys):
+    """optuna asks for the settings of a small space again and again: the search prints a line per
+    distinct setting (with its trials, rung and estimate), not one per trial."""
+    res = tune(str(coin_file), ["rules.edge=-3..0"], ["first_mover_share=0.5"], budget=6000, seed=1,
+               jobs=1, out=tmp_path / "p", first_rung=200, write=False, progress=True)
+    err = capsys.readouterr().err
+    lines = [x.strip() for x in err.splitlines() if x.startswith("  rules.edge=")]
+    search = res.settings[res.settings["stage"] == "search"]
+    assert len(res.progress) > len(search)  # settings asked for more than once
+    assert len(lines) == len(search) == len({x.split(":")[0] for x in lines})
+    assert sum(int(x.split(": ")[1].split(" trial")[0]) for x in lines) == len(res.progress)
+    assert all("first_mover_share " in x and " games); objective " in x for x in lines)
+    assert f"{len(res.progress)} trials of {len(search)} distinct settings" in err
+    assert "tune: trial " not in err
