@@ -239,7 +239,7 @@ def _by_skill_blocks(doc, t: SkillTables, level: int) -> None:
                     f"{_pct(r['draw_rate'])} {_ci(r['draw_rate_low'], r['draw_rate_high'])}",
                     f"{_pct(r['off_board_share'])} {_ci(r['off_board_share_low'], r['off_board_share_high'])}",
                     f"{r['median_turns']:g} "
-                    f"{intervals.text(r['median_turns_low'], r['median_turns_high'], bounds=intervals.COUNT)}"]
+                    f"{intervals.text(r['median_turns_low'], r['median_turns_high'], '{:.3g}'.format, intervals.COUNT)}"]
                    + [f"{_pct(r[f'win_rate_{s}'])} {_ci(r[f'win_rate_{s}_low'], r[f'win_rate_{s}_high'])}"
                       for s in seats] for r in b.to_dict("records")])
         _ends_blocks(doc, b)
