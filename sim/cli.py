@@ -16,13 +16,14 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
 
 
 def friendly(fn):
-    """Bad input: one line on stderr, exit 2. A crashing game: one line, exit 1. No traceback.
+    """Bad input: one line on stderr, exit 2. A move the engine refused (or, checked, an index out
+    of bounds), located: one line, exit 2. A crashing game: one line, exit 1. No traceback.
     Every command's `--jobs` and `--backend` are checked before anything is written; a file
     the system refuses (unwritable --out, unreadable input) is bad input too."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        from sim.runner import GameCrash
+        from sim.runner import GameCrash, RuleFault
 
         try:
             check_common(kwargs)
@@ -32,6 +33,9 @@ def friendly(fn):
             raise typer.Exit(2) from None
         except OSError as e:
             typer.echo(f"hexsim: error: {os_error(e)}", err=True)
+            raise typer.Exit(2) from None
+        except RuleFault as e:
+            typer.echo(f"hexsim: game stopped: {e}", err=True)
             raise typer.Exit(2) from None
         except GameCrash as e:
             typer.echo(f"hexsim: game crashed: {e}", err=True)
@@ -85,6 +89,10 @@ def run(
     replace_stale: Annotated[bool, typer.Option(
         help="A run folder made by another variant, rules code, seed or game count is emptied "
              "and played again instead of refused (a matching one still resumes).")] = False,
+    check: Annotated[bool, typer.Option(
+        help="For game authors: test every bot move against legal_moves and compile the kernels "
+             "with bounds checking (cached apart); the first fault stops the run, naming the game, "
+             "decision, seat and move. Same games, slower.")] = False,
 ):
     """Play games of one or more variants and write their outcome tables."""
     import sim
@@ -96,7 +104,7 @@ def run(
     for k, v in enumerate(loaded, 1):
         r = sim.run(v, games, seed=seed, jobs=jobs, out=run_dir_for(out, v.name, len(loaded) > 1),
                     chunk_size=chunk_size, rotate_seats=rotate_seats, backend=backend,
-                    scheduler=scheduler, progress=progress, replace_stale=replace_stale)
+                    scheduler=scheduler, progress=progress, replace_stale=replace_stale, check=check)
         t = r.manifest["timings"]
         rate = f", {t['games_per_second']:,.0f} games/s" if t["games_per_second"] else ""
         of = f"[{k}/{len(loaded)}] " if len(loaded) > 1 else ""

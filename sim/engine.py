@@ -6,6 +6,8 @@ play_chunk / play_traced / verify_trace. The interface the games implement is si
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import json
 from collections.abc import Callable
 from typing import Any
@@ -56,6 +58,20 @@ from sim.rng import below, game_seed, new_state
 
 # a trace's record of the pie rule: the second seat took over the first seat's position
 SWAP_MOVE = -3
+
+# A move the drivers refuse (play_game's fault). Move codes are never negative (the engine
+# reserves them: -1 is a bot's "no move", SWAP_MOVE the pie rule), so a negative one is refused
+# in every run: one comparison per decision. Checked play (`checking`) also refuses a move that
+# `legal_moves` does not list, before it is applied.
+FAULT_NONE, FAULT_NO_MOVE, FAULT_ILLEGAL = 0, 1, 2
+FAULTS = ("", "the bot returned no move (a negative move code)", "illegal move (legal_moves does not list it)")
+# Checked play's probe (int64[PROBE_W]): where the game stands, written before each step, so that
+# an error a kernel raises (an index out of bounds, under numba's bounds checking) is located by
+# what was written last: the game, its decision, the seat, the move (-1 while the bot chooses).
+P_GAME, P_DECISION, P_SEAT, P_MOVE, P_STAGE = range(5)
+PROBE_W = 5
+STAGE_SETUP, STAGE_CHOOSE, STAGE_APPLY, STAGE_RESULT = range(4)
+STAGES = ("setting the game up", "while the bot chose its move", "applying the move", "writing the result")
 
 
 # Compile time: numba optimises each compiled function's module again with every function it
@@ -132,12 +148,48 @@ def wants_swap(tables, pos, seat, other, how, code, par, scratch, tree, rng):
     return evaluate(tables, pos, other) > evaluate(tables, pos, seat)
 
 
+@kernel(inline="always")
+def note(check, stage, decision, seat, move):
+    """Checked play (check not None: (probe, move list)): what the game does next, in the probe."""
+    if check is not None:
+        probe = check[0]
+        probe[P_STAGE] = stage
+        probe[P_DECISION] = decision
+        probe[P_SEAT] = seat
+        probe[P_MOVE] = move
+
+
+@kernel(inline="always")
+def note_game(check, game_index):
+    """Checked play: game `game_index` is being set up."""
+    if check is not None:
+        check[0][P_GAME] = game_index
+        note(check, STAGE_SETUP, -1, -1, -1)
+
+
+@kernel(inline="always")
+def move_fault(tables, pos, move, check):
+    """Why the drivers refuse a bot's move (FAULT_NONE: they do not): a negative code in any
+    play, one that `legal_moves` does not list in checked play (check: (probe, move list))."""
+    if move < 0:
+        return FAULT_NO_MOVE
+    if check is None:
+        return FAULT_NONE
+    legal = check[1]
+    for i in range(legal_moves(tables, pos, legal)):
+        if legal[i] == move:
+            return FAULT_NONE
+    return FAULT_ILLEGAL
+
+
 # ---- the drivers ------------------------------------------------------------------------------
 @kernel(inline="always")
-def play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, rare, rec, res):
+def play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, rare, rec, res, check):
     """Play one game from its set-up pos (generator rng, as the set-up left it); the first
     rec.shape[0] decisions go to rec[t] = (seat, move, generator state before apply).
-    Returns (decisions, swapped). res receives the result row, in the position's seats.
+    Returns (decisions, swapped, fault). res receives the result row, in the position's seats.
+    A move the drivers refuse (`move_fault`) ends the game there, unapplied and without a result
+    (fault: why). `check`: None, or checked play's (probe, move list) (`checking`).
 
     `swap` (int64[players], the pie rule, 2 players): at the second seat's first decision after
     the first seat has decided, the player there may take over the first seat's position instead
@@ -157,6 +209,7 @@ def play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, 
     t = 0
     r = 0
     capped = False
+    fault = FAULT_NONE
     while True:
         seat = to_move(tables, pos)
         if seat < 0:
@@ -184,6 +237,7 @@ def play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, 
         # taking references to their arrays (see `implement`'s no_alloc)
         p = ctrl[seat]
         code = bot_code[p]
+        note(check, STAGE_CHOOSE, t, seat, -1)
         if code == BOT_UNIFORM:
             if rare is None:
                 move = -1
@@ -196,6 +250,10 @@ def play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, 
                 move = search.mcts_move(tables, pos, seat, bot_par[p], scratch, tree, rng)
         else:
             move = game_move(tables, pos, seat, code, bot_par[p], scratch, rng, costly)
+        fault = move_fault(tables, pos, move, check)
+        note(check, STAGE_APPLY, t, seat, move)
+        if fault != FAULT_NONE:
+            break
         if r < rec.shape[0]:
             rec[r, 0] = seat
             rec[r, 1] = move
@@ -203,8 +261,10 @@ def play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, 
         apply(tables, pos, move, rng)
         t += 1
         r += 1
-    result(tables, pos, capped, res)
-    return r, swapped
+    if fault == FAULT_NONE:
+        note(check, STAGE_RESULT, t, -1, -1)
+        result(tables, pos, capped, res)
+    return r, swapped, fault
 
 
 @kernel(_nrt=False)
@@ -240,17 +300,26 @@ def _next_position(tables, pos, rng, run_seed, game_index):
 
 
 @entry
-def _play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped, tree, costly, rare):
+def _play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped, tree, costly, rare,
+                check):
     """`play_chunk`'s games on one position, one decision at a time (`play_game`); each game
-    after the first is set up in place by the game's `reset` where it gives one."""
+    after the first is set up in place by the game's `reset` where it gives one. Returns
+    (g, fault): the chunk stops at game g (offset in the chunk) where play_game refused a move,
+    else (-1, FAULT_NONE)."""
+    note_game(check, first_game)
     scratch = new_scratch(tables)
     rec = np.zeros((0, REC_W), np.int64)
     rng = new_state(game_seed(run_seed, first_game))
     pos = new_position_at(tables, rng, first_game)
     for g in range(n_games):
         if g > 0:
+            note_game(check, first_game + g)
             pos = _next_position(tables, pos, rng, run_seed, first_game + g)
-        _, swapped[g] = play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, rare, rec, out[g])
+        _, swapped[g], fault = play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, rare, rec,
+                                         out[g], check)
+        if fault != FAULT_NONE:
+            return g, fault
+    return -1, FAULT_NONE
 
 
 @entry
@@ -271,14 +340,16 @@ def _rollout_chunk(tables, run_seed, first_game, n_games, code, par, out, swappe
 
 
 @entry
-def _play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decisions, tree, costly, rare):
+def _play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decisions, tree, costly, rare, check):
+    note_game(check, game_index)
     scratch = new_scratch(tables)
     rec = np.zeros((max_decisions, REC_W), np.int64)
     res = np.zeros(tables.res_width, np.int64)
     rng = new_state(game_seed(run_seed, game_index))
     pos = new_position_at(tables, rng, game_index)
-    t, swapped = play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, rare, rec, res)
-    return rec[:min(t, max_decisions)].copy(), res, swapped
+    t, swapped, fault = play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, rare, rec, res,
+                                  check)
+    return rec[:min(t, max_decisions)].copy(), res, swapped, fault
 
 
 def family(bot_code) -> str:
@@ -337,6 +408,72 @@ def one_bot(bot_code, bot_par, swap, costly: tuple[int, ...] = ()) -> bool:
                 and codes[0] not in (BOT_UNIFORM, search.BOT_MCTS, *costly))
 
 
+class MoveFault(Exception):
+    """A game the drivers stopped: a move they refused (`move_fault`) or, in checked play, an
+    error a kernel raised (an index out of bounds). Names the game, its decision (counted from
+    0; -1: not located, or before the first), the seat to move, the move (None: none chosen)
+    and why."""
+
+    def __init__(self, game: int, run_seed: int, decision: int, seat: int, move: int | None, why: str):
+        self.game, self.run_seed, self.decision, self.seat, self.why = \
+            int(game), int(run_seed), int(decision), int(seat), why
+        self.move = None if move is None else int(move)
+        super().__init__(self.text())
+
+    def text(self, seat_names=None) -> str:
+        """One line; `seat_names` names the seat (else its index)."""
+        seat = seat_names[self.seat] if seat_names is not None and 0 <= self.seat < len(seat_names) else self.seat
+        at = "" if self.decision < 0 else f", decision {self.decision}, seat {seat}"
+        move = "" if self.move is None else f", move {self.move}"
+        return f"game {self.game} (run seed {self.run_seed}){at}{move}: {self.why}"
+
+
+_checking: contextvars.ContextVar[bool] = contextvars.ContextVar("hexsim_checked_play", default=False)
+
+
+@contextlib.contextmanager
+def checking(on: bool = True):
+    """Checked play inside the block (this thread): `play_chunk` and `play_traced` test every
+    move a bot returns against `legal_moves` before it is applied and locate an error a kernel
+    raises, each as a MoveFault; games of one bot are played one decision at a time, not by the
+    game's `rollout`. The games are the same. `hexsim run --check` plays its chunks this way,
+    in workers whose kernels numba compiled with bounds checking (sim.runner)."""
+    token = _checking.set(on)
+    try:
+        yield
+    finally:
+        _checking.reset(token)
+
+
+def _check_arg(tables):
+    """The drivers' `check` argument: None, or in checked play (probe, move list)."""
+    if not _checking.get():
+        return None
+    return np.full(PROBE_W, -1, np.int64), np.empty(tables.max_moves, np.int64)
+
+
+def _fault_of(check, run_seed, fault: int = FAULT_NONE, error: Exception | None = None) -> MoveFault:
+    """The MoveFault checked play's probe locates: a refused move, or the error a kernel raised."""
+    probe = check[0]
+    why = FAULTS[fault] if error is None else f"{type(error).__name__} {STAGES[probe[P_STAGE]]}: {error}"
+    move = probe[P_MOVE] if probe[P_STAGE] == STAGE_APPLY else None
+    return MoveFault(probe[P_GAME], run_seed, probe[P_DECISION], probe[P_SEAT], move, why)
+
+
+def _checked_call(driver, tables, run_seed, args, check):
+    """driver(tables, run_seed, *args, check), whose last result is a fault; a refused move or
+    (checked play) an error raised in a kernel as a MoveFault. Returns the driver's result."""
+    try:
+        got = driver(tables, run_seed, *args, check)
+    except Exception as e:
+        if check is None:
+            raise
+        raise _fault_of(check, run_seed, error=e) from e
+    if got[-1] != FAULT_NONE and check is not None:
+        raise _fault_of(check, run_seed, got[-1])
+    return got
+
+
 def play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped, *,
                searching: bool | None = None, by_rollout: bool | None = None, costly: bool | None = None):
     """Games first_game .. first_game + n_games - 1 of a run: out[g] is game g's result row
@@ -345,29 +482,46 @@ def play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, o
     game's costly bots or without (`costly_for`; `costly` forces either). A line-up of one bot
     (`one_bot`) that the game plays by its own `rollout` (`interface.plays_by_rollout`) plays
     each game as one call of it (`_rollout_chunk`); by_rollout=False: one decision at a time, as
-    the traced driver, True: by the rollout for any bot of one_bot's (the same games)."""
+    the traced driver, True: by the rollout for any bot of one_bot's (the same games). A move
+    the drivers refuse raises MoveFault (located by the game played again in checked play)."""
     tree = tree_for(tables, bot_code, bot_par, searching)
     costly_codes = costly_for(tables, bot_code, costly)
     alone = one_bot(bot_code, bot_par, swap, costly_bots(type(tables)))
     if by_rollout and not alone:
         raise ValueError("by_rollout needs one bot of the game's own on every seat and no pie rule")
+    check = _check_arg(tables)
     if by_rollout is None:
-        by_rollout = alone and plays_by_rollout(type(tables), bot_code[0])
+        by_rollout = alone and check is None and plays_by_rollout(type(tables), bot_code[0])
     if by_rollout and tree is None and "rollout" in implemented(type(tables)):
         _rollout_chunk(tables, run_seed, first_game, n_games, np.int64(bot_code[0]), bot_par[0], out, swapped)
-    else:
-        _play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped, tree, costly_codes,
-                    rare_for(tables, bot_code, swap, tree, costly_codes))
+        return
+    rare = rare_for(tables, bot_code, swap, tree, costly_codes)
+    g, fault = _checked_call(_play_chunk, tables, run_seed, (first_game, n_games, bot_code, bot_par, swap, out,
+                                                             swapped, tree, costly_codes, rare), check)
+    if fault != FAULT_NONE:  # unchecked play stopped: the game again, checked, says where
+        with checking():
+            play_chunk(tables, run_seed, first_game + g, 1, bot_code, bot_par, swap, out[g:g + 1],
+                       swapped[g:g + 1], searching=searching, by_rollout=False, costly=costly)
+        raise MoveFault(first_game + g, run_seed, -1, -1, None, FAULTS[fault])
 
 
 def play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decisions, *,
                 searching: bool | None = None, costly: bool | None = None):
     """One game with its decisions: returns (rec[:t], result row, swapped). Compiled per bot
-    family and with or without the costly bots, as `play_chunk`."""
+    family and with or without the costly bots, as `play_chunk`; a refused move raises
+    MoveFault (located in checked play, `checking`)."""
     tree = tree_for(tables, bot_code, bot_par, searching)
     costly_codes = costly_for(tables, bot_code, costly)
-    return _play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decisions, tree, costly_codes,
-                        rare_for(tables, bot_code, swap, tree, costly_codes))
+    check = _check_arg(tables)
+    rec, res, swapped, fault = _checked_call(
+        _play_traced, tables, run_seed, (game_index, bot_code, bot_par, swap, max_decisions, tree, costly_codes,
+                                         rare_for(tables, bot_code, swap, tree, costly_codes)), check)
+    if fault != FAULT_NONE:  # unchecked play stopped: the game again, checked, says where
+        with checking():
+            play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decisions, searching=searching,
+                        costly=costly)
+        raise MoveFault(game_index, run_seed, -1, -1, None, FAULTS[fault])
+    return rec, res, swapped
 
 
 # ---- the same functions callable from Python (tests, designers, the position API) ------------

@@ -45,6 +45,11 @@ class GameCrash(Exception):
     """A game raised inside a kernel (a rules bug): names variant, game index and run seed."""
 
 
+class RuleFault(GameCrash):
+    """A move the engine refused (a bot's illegal move), or in a checked run an error a kernel
+    raised, located: names variant, game index, run seed, decision, seat and move."""
+
+
 @dataclass
 class RunResult:
     path: Path
@@ -77,6 +82,7 @@ class _Task:
     n: int
     seed: int
     path: Path
+    check: bool = False  # checked play (sim.engine.checking)
 
 
 def rotated(seats: dict[str, SeatBot], rotation: int) -> tuple[tuple[str, SeatBot], ...]:
@@ -102,10 +108,15 @@ def git_commit() -> str | None:
 
 def play_frame(task: _Task) -> pd.DataFrame:
     """Play one chunk and give its table rows (identity columns first)."""
+    from sim import engine
+
     game = task.game
     seat_bots = [b for _, b in task.seats]
     try:
-        cols = game.play_chunk(task.rules, seat_bots, task.first, task.n, task.seed)
+        with engine.checking(task.check):
+            cols = game.play_chunk(task.rules, seat_bots, task.first, task.n, task.seed)
+    except engine.MoveFault as fault:
+        raise _fault_error(task, fault) from None
     except Exception as exc:  # noqa: BLE001 - a kernel error is reported with the game that raised
         raise _locate_crash(task, exc) from exc
     n = task.n
@@ -151,12 +162,92 @@ def _locate_crash(task: _Task, exc: Exception) -> GameCrash:
                      f"{task.variant} --game {i} --seed {task.seed}")
 
 
+def _fault_error(task: _Task, fault) -> RuleFault:
+    """A MoveFault of the engine's as one line naming the variant and the seat."""
+    rotation = f", rotation {task.rotation}" if task.rotation else ""
+    hint = "" if task.check else "; run with --check to test every move and index"
+    return RuleFault(f"{task.variant}{rotation}: {fault.text([s for s, _ in task.seats])}{hint}")
+
+
 def _play_part(task: _Task) -> tuple[str, int, dict[str, Any], float]:
     """Play and write one part; its record (games, size, sha256) goes back to the manifest."""
     t0 = time.perf_counter()
-    frame = play_frame(task)
+    with _crash_note(task):
+        frame = play_frame(task)
     tables.write_part(task.path, frame)
     return task.path.name, task.n, tables.part_record(task.path, task.n), time.perf_counter() - t0
+
+
+CRASH_NOTE = ".crash"  # a chunk's note, beside its part, while it plays (`_crash_note`)
+
+
+def _crash_path(task: _Task) -> Path:
+    return task.path.with_name(f".{task.path.stem}{CRASH_NOTE}")
+
+
+@contextlib.contextmanager
+def _crash_note(task: _Task) -> Iterator[None]:
+    """While the chunk plays, a fatal signal (a segmentation fault in a kernel, which kills the
+    process) has Python's faulthandler write into a note beside its part, removed when the
+    chunk ends any other way: the run then names the chunk a worker died in (`_crash_of`). Not
+    in a thread of the threading backend (the handler is one per process)."""
+    import faulthandler
+    import threading
+
+    note = None
+    if threading.current_thread() is threading.main_thread():
+        with contextlib.suppress(OSError):
+            note = open(_crash_path(task), "w")  # noqa: SIM115 - closed below
+    if note is None:
+        yield
+        return
+    was = faulthandler.is_enabled()
+    faulthandler.enable(file=note)
+    try:
+        yield
+    finally:
+        faulthandler.disable()
+        if was and sys.__stderr__ is not None:
+            faulthandler.enable(file=sys.__stderr__)
+        note.close()
+        _crash_path(task).unlink(missing_ok=True)
+
+
+def _crash_of(tasks: list[_Task]) -> GameCrash | None:
+    """After a worker died: the chunk it died in, from the note a fatal signal wrote there, as
+    one line (None if no note says so: a worker killed from outside); every note removed."""
+    crash = None
+    for t in tasks:
+        path = _crash_path(t)
+        try:
+            text = path.read_text(errors="replace").strip()
+        except OSError:
+            continue
+        path.unlink(missing_ok=True)
+        if text and crash is None:
+            what = _died_of(text)
+            rotation = f", rotation {t.rotation}" if t.rotation else ""
+            hint = "a checked run" if t.check else "run with --check to find the move or index"
+            crash = GameCrash(f"{t.variant}: a worker died ({what}) playing games {t.first}..{t.first + t.n - 1} "
+                              f"(run seed {t.seed}{rotation}); {hint}")
+    return crash
+
+
+def _died_of(note: str) -> str:
+    """What a crash note says killed the process ("Segmentation fault")."""
+    return note.splitlines()[0].removeprefix("Fatal Python error: ")
+
+
+def _old_crash_notes(out: Path) -> None:
+    """The crash notes of a run that died with its chunk in this process (--jobs 1): each named
+    on stderr, then removed (the chunk is played again)."""
+    for note in (out / tables.GAMES_DIR).glob(f".part-*{CRASH_NOTE}"):
+        said, part = note.read_text(errors="replace").strip(), note.name[1:-len(CRASH_NOTE)]
+        if said:
+            print(f"hexsim: {out}: an earlier run died ({_died_of(said)}) playing the chunk from game "
+                  f"{int(part.rsplit('-', 1)[-1])} ({part}); playing it again (--check finds the move or index)",
+                  file=sys.stderr)
+        note.unlink()
 
 
 def _manifest(variant: Variant, games: int, seed: int, rotate: bool, chunk: int) -> dict[str, Any]:
@@ -258,7 +349,7 @@ def _check_inputs(games: int, seed: int, chunk_size: int | None, backend: str,
 def run(variant: Variant | str | Path, games: int, seed: int = 0, jobs: int | None = None,
         out: str | Path | None = None, chunk_size: int | None = None,
         rotate_seats: bool = False, backend: str = "loky", scheduler: str | None = None,
-        progress: bool = True, replace_stale: bool = False) -> RunResult:
+        progress: bool = True, replace_stale: bool = False, check: bool = False) -> RunResult:
     """Play `games` games of `variant` (times the number of seats with `rotate_seats`).
 
     Writes `out/games/part-*.parquet` and `out/manifest.json`; resumes a run of the same
@@ -268,10 +359,18 @@ def run(variant: Variant | str | Path, games: int, seed: int = 0, jobs: int | No
     the record (games, size, sha256) the manifest took when it was written; any other is named
     on stderr and played again. Returns the run (its table is lazy). `variant`: a Variant, or
     a variant file or shipped `game/name` to load.
+
+    `check`: checked play, for game authors (`hexsim run --check`): worker processes whose
+    kernels numba compiles with bounds checking (cached apart, `checked_worker_env`) test every
+    move a bot returns against `legal_moves`; the first illegal move or index out of bounds
+    stops the run with a RuleFault naming the game, seed, decision, seat and move. The games
+    are the same as unchecked; a stopped run stays unfinished.
     """
     if not isinstance(variant, Variant):
         variant = load(variant)
     _check_inputs(games, seed, chunk_size, backend, scheduler)
+    if check and backend != "loky":
+        raise UserError(f"--check plays in worker processes of its own: --backend loky, not {backend}")
     jobs = jobs or os.cpu_count() or 1
     out = Path(out) if out is not None else RUNS_DIR / variant.name
     given_chunk = chunk_size
@@ -293,7 +392,7 @@ def run(variant: Variant | str | Path, games: int, seed: int = 0, jobs: int | No
             _drop_partial_parts(out, existing, games)
     manifest["parts"] = _sound_parts(out, existing, manifest)
     _start_folder(out, manifest)
-    manifest["timings"] = _play_all(variant, out, manifest, jobs, backend, scheduler, progress)
+    manifest["timings"] = _play_all(variant, out, manifest, jobs, backend, scheduler, progress, check)
     manifest["status"] = "complete"
     manifest["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
     tables.write_json(out / tables.MANIFEST, manifest)
@@ -333,12 +432,13 @@ def _start_folder(out: Path, manifest: dict[str, Any]) -> None:
         (out / tables.GAMES_DIR).mkdir(parents=True, exist_ok=True)
         for stale in (out / tables.GAMES_DIR).glob(".part-*.tmp"):
             stale.unlink()
+        _old_crash_notes(out)
         tables.write_json(out / tables.MANIFEST, manifest)
     except OSError as e:
         raise UserError(f"{out}: cannot write the run folder: {e.strerror}") from None
 
 
-def _pending(variant: Variant, out: Path, manifest: dict[str, Any]) -> list[_Task]:
+def _pending(variant: Variant, out: Path, manifest: dict[str, Any], check: bool = False) -> list[_Task]:
     """Chunks whose part the manifest does not list yet (a listed part is complete and sound)."""
     games, chunk, seed = manifest["games"], manifest["chunk_size"], manifest["seed"]
     tasks = []
@@ -349,7 +449,7 @@ def _pending(variant: Variant, out: Path, manifest: dict[str, Any]) -> list[_Tas
             if name not in manifest["parts"]:
                 tasks.append(_Task(variant.game, variant.name, variant.hash, variant.rules, seats,
                                    r, first, min(chunk, games - first), seed,
-                                   out / tables.GAMES_DIR / name))
+                                   out / tables.GAMES_DIR / name, check))
     return tasks
 
 
@@ -372,11 +472,12 @@ class _Recorder:
 
 
 def _play_all(variant: Variant, out: Path, manifest: dict[str, Any], jobs: int, backend: str,
-              scheduler: str | None, progress: bool) -> dict[str, Any]:
-    """Play every part the manifest does not list, retrying after a worker death; returns the
-    run's timings. Finished parts stay recorded however the run stops."""
+              scheduler: str | None, progress: bool, check: bool = False) -> dict[str, Any]:
+    """Play every part the manifest does not list, retrying after a worker death (not one a
+    chunk's fatal signal caused: it would die again); returns the run's timings. Finished parts
+    stay recorded however the run stops."""
     total = manifest["games"] * manifest["rotations"]
-    tasks = _pending(variant, out, manifest)
+    tasks = _pending(variant, out, manifest, check)
     done_before = total - sum(t.n for t in tasks)
     recorder = _Recorder(out, manifest)
     t0 = time.perf_counter()
@@ -390,12 +491,17 @@ def _play_all(variant: Variant, out: Path, manifest: dict[str, Any], jobs: int, 
                 raise UserError(f"{out}: cannot write game parts: {e.strerror or e}; finished "
                                 "parts are kept, rerun the same command to resume") from None
             except Exception as e:  # a worker process died: retry what is not on disk yet
-                if not _is_worker_death(e) or retries >= MAX_RETRIES:
+                if not _is_worker_death(e):
+                    raise
+                crash = _crash_of(tasks)  # a fatal signal in a chunk: it would die again
+                if crash is not None:
+                    raise crash from None
+                if retries >= MAX_RETRIES:
                     raise
                 retries += 1
                 print(f"hexsim: a worker died ({type(e).__name__}); retrying the unfinished "
                       f"chunks ({retries}/{MAX_RETRIES})", file=sys.stderr)
-            tasks = _pending(variant, out, manifest)
+            tasks = _pending(variant, out, manifest, check)
     finally:
         with contextlib.suppress(OSError):  # a full disk: the error above says so already
             recorder.flush()
@@ -410,6 +516,7 @@ def _play_all(variant: Variant, out: Path, manifest: dict[str, Any], jobs: int, 
         "jobs": jobs,
         "backend": backend,
         "worker_retries": retries,
+        "checked": check,
     }
 
 
@@ -441,11 +548,58 @@ def _results(tasks: list[_Task], jobs: int, backend: str) -> Iterator[tuple]:
     """Each task's `_play_part` result as it finishes: in this process, or through joblib."""
     from joblib import Parallel, delayed, parallel_config
 
+    if tasks and tasks[0].check:
+        yield from _checked_results(tasks, jobs)
+        return
     if backend == "sequential" or jobs == 1 and backend != "dask":
         yield from (_play_part(t) for t in tasks)
         return
     with parallel_config(backend=backend, n_jobs=jobs if backend != "dask" else -1):
         yield from Parallel(return_as="generator_unordered")(delayed(_play_part)(t) for t in tasks)
+
+
+def checked_worker_env() -> dict[str, str]:
+    """The environment of a checked run's workers: numba compiles every kernel with bounds
+    checking (NUMBA_BOUNDSCHECK), into a cache folder of its own beside the normal one
+    (NUMBA_CACHE_DIR + "-checked"): numba's cache index does not record the flag, so checked
+    machine code must not replace the normal runs' (whose cache stays warm)."""
+    from numba.core import config
+
+    cache = os.environ.get("NUMBA_CACHE_DIR") or str(config.CACHE_DIR)
+    return {"NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": cache.rstrip(os.sep) + "-checked"}
+
+
+def _checked_results(tasks: list[_Task], jobs: int) -> Iterator[tuple]:
+    """`_results` of a checked run: in loky worker processes started with `checked_worker_env`
+    (even for one job: this process's kernels are not bounds-checked). After the first error
+    the chunks not started are cancelled, and those the workers finish meanwhile are given too
+    (so the manifest lists every part on disk) before the error is raised."""
+    from concurrent.futures import as_completed
+
+    from joblib.externals.loky import ProcessPoolExecutor
+
+    # a pool of its own, shut down at the end: loky's reusable executor is the one joblib's
+    # Parallel reuses, and one started here (without joblib's memmapping set-up) broke the
+    # parallel runs that came after it in the same process
+    executor = ProcessPoolExecutor(max_workers=jobs, env=checked_worker_env())
+    futures = [executor.submit(_play_part, t) for t in tasks]
+    error = None
+    try:
+        for f in as_completed(futures):
+            if f.cancelled():
+                continue
+            if f.exception() is None:
+                yield f.result()
+            elif error is None:
+                error = f.exception()
+                for g in futures:
+                    g.cancel()
+    finally:
+        for f in futures:
+            f.cancel()
+        executor.shutdown(wait=True)
+    if error is not None:
+        raise error
 
 
 def _is_worker_death(exc: BaseException) -> bool:

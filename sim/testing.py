@@ -7,6 +7,10 @@ outside it (a HEXSIM_GAMES plug-in) runs the same checks as the package's own:
         check_game(GAME, {"board": 7}, ["greedy", "random"], n=20)   # rules and bots
 
 For n games of one rule set and seat line-up it checks:
+- legal play: the first chunk is played checked (`sim.engine.checking`): every move a bot returns
+  is tested against `legal_moves` before it is applied, and an error a kernel raises is located
+  (game, decision, seat, move). The kernels of this process are not bounds-checked: set
+  NUMBA_BOUNDSCHECK=1 (with a NUMBA_CACHE_DIR of its own) for that, or `hexsim run --check`;
 - determinism: the same chunk twice gives identical columns (once through the runner's row
   assembly, `sim.runner.play_range`);
 - chunk independence: one chunk of n equals two chunks split anywhere, and its first games each
@@ -87,7 +91,7 @@ def check_game(game: Game, variant, bots: Sequence[str | SeatBot] | str | None =
 
     v, seats = _variant(game, variant, bots)
     rules, names = v.rules, game.seat_names(v.rules)
-    a = game.play_chunk(rules, seats, 0, n, run_seed)
+    a = checked_chunk(game, rules, seats, n, run_seed)
     frame = play_range(v, 0, n, run_seed)  # the second chunk, as the runner assembles its rows
     split = max(1, n // 3)
     c1 = game.play_chunk(rules, seats, 0, split, run_seed)
@@ -127,6 +131,18 @@ def check_game(game: Game, variant, bots: Sequence[str | SeatBot] | str | None =
     if warm:
         check_warm(game)
     return a
+
+
+def checked_chunk(game: Game, rules, seats, n: int, run_seed: int) -> dict[str, np.ndarray]:
+    """Games 0 .. n - 1 played checked (`sim.engine.checking`): their columns, or AssertionError
+    naming the game, decision, seat and move of the first fault."""
+    from sim import engine
+
+    try:
+        with engine.checking():
+            return game.play_chunk(rules, seats, 0, n, run_seed)
+    except engine.MoveFault as fault:
+        raise AssertionError(f"{game.name}: {fault.text(game.seat_names(rules))}") from None
 
 
 def games_alone(t, run_seed, first_game, n_games, bot_code, bot_par, swap):
