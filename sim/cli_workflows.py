@@ -1,34 +1,21 @@
 """The designer workflows on the command line: compare, sweep, tune, sensitivity, baseline save,
 check, ladder.
 
-`register(app)` adds them to the main `hexsim` app: sim/cli.py ends with
-`from sim.cli_workflows import register; register(app)`. Each command parses, calls the
+`register(app)` adds them to the main `hexsim` app (sim/cli.py); both modules fail the same
+way (sim/cli_errors.py). Each command parses, calls the
 Python API (sim.compare, sim.sequential, sim.sweep, sim.baseline, sim.ladder) and prints; no
 logic here.
 """
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from sim.cli_errors import friendly
 from sim.errors import UserError
-
-
-def friendly(fn):
-    """`sim.cli.friendly` (bad input: one line, exit 2), looked up when the command runs, so
-    that sim.cli can import this module at its end without an import cycle either way."""
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        from sim.cli import friendly as _friendly
-
-        return _friendly(fn)(*args, **kwargs)
-
-    return wrapper
 
 
 @friendly
