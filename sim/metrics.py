@@ -30,6 +30,30 @@ VALUE_SUBSAMPLE = 20_000  # above this many games, game values bootstrap m-out-o
 QUANTILES = (0.1, 0.5, 0.9)
 
 
+# end reasons that are not a win on the board are named like these (or declared by the game)
+NON_WIN_WORDS = ("stalemate", "turn_cap", "cap", "draw", "timeout", "time_out", "exhaust",
+                 "closest", "no_move", "limit", "tiebreak", "tie_break", "deadlock")
+
+
+def is_share(metric: str) -> bool:
+    """Whether a tune/sensitivity metric is a share of games (shown in percent and points)."""
+    return (metric.startswith(("win_rate_", "end_", "decided_")) or
+            metric in ("first_mover_share", "draw_rate", "cap_rate"))
+
+def non_win_reasons(game, end_reasons=None, turn_cap_reason: str | None = None) -> set[str]:
+    """End reasons that are not a win on the board: the game's declared ones
+    (`non_win_end_reasons`), the turn cap, and those of `end_reasons` (default: the game's)
+    named like a stalemate, time-out or tiebreak rule (NON_WIN_WORDS). The balance report and
+    tune count games decided off the board with this one list."""
+    import re
+
+    declared = set(getattr(game, "non_win_end_reasons", ()) or ())
+    if turn_cap_reason:
+        declared.add(turn_cap_reason)
+    pattern = re.compile("|".join(NON_WIN_WORDS))
+    reasons = game.end_reasons if end_reasons is None else end_reasons
+    return declared | {r for r in reasons if pattern.search(r.lower())}
+
 @dataclass
 class Metric:
     """One number of a table. `kind`: proportion | mean | quantile | value."""

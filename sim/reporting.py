@@ -35,12 +35,10 @@ import pyarrow as pa
 import pyarrow.dataset as pads
 from scipy.stats import norm
 
-from sim import display, intervals, plots, stats, tables
+from sim import display, intervals, metrics, plots, stats, tables
 from sim import skill as skill_mod
 from sim.errors import UserError
 
-NON_WIN_WORDS = ("stalemate", "turn_cap", "cap", "draw", "timeout", "time_out", "exhaust",
-                 "closest", "no_move", "limit", "tiebreak", "tie_break", "deadlock")
 SUMMARY_COLUMNS = ["metric", "variant", "value", "successes", "n", "ci_low", "ci_high", "verdict", "bots"]
 CONF = 0.95
 FAIR_MARGIN = stats.FAIR_MARGIN
@@ -193,11 +191,8 @@ def load_run(run_dir: str | Path, game_lookup: Callable[[str], Any] = default_ga
 
 
 def non_win_reasons(run: Run) -> set[str]:
-    declared = set(getattr(run.game, "non_win_end_reasons", ()) or ())
-    if run.turn_cap_reason:
-        declared.add(run.turn_cap_reason)
-    pattern = re.compile("|".join(NON_WIN_WORDS))
-    return declared | {r for r in run.end_reasons if pattern.search(r.lower())}
+    """The run's end reasons that are not a win on the board (metrics.non_win_reasons)."""
+    return metrics.non_win_reasons(run.game, run.end_reasons, run.turn_cap_reason)
 
 
 # ---- analysis: every number once, as summary rows --------------------------------------------
@@ -1838,7 +1833,7 @@ def render_methods(doc: Doc) -> None:
         "Game length: quantiles by linear interpolation; the median's interval is a seeded "
         "percentile bootstrap, the mean's a Student-t interval.",
         "Non-win end reasons (decided off the board): the run's turn-cap reason, those a game "
-        "declares, and names containing " + ", ".join(NON_WIN_WORDS) + ".",
+        "declares, and names containing " + ", ".join(metrics.NON_WIN_WORDS) + ".",
         f"Degenerate strategy? is flagged when one game length holds at least {SPIKE_SHARE:.0%} of "
         f"games and is under half the median, or one end reason ends at least "
         f"{DOMINANT_SHARE:.0%} of games while others occur too (a way to win only when another "

@@ -37,11 +37,8 @@ from sim.errors import UserError, VariantError
 from sim.games.base import Param
 from sim.sweep import _point_name, cell, parse_set, split_values, value_text
 from sim.tune import table_metrics
+from sim.tune_report import HEADLINE, WORDS, bar_text, change_text, move_text, write_sensitivity  # noqa: F401
 from sim.variants import Variant, load, split_path
-
-HEADLINE = ("first_mover_share", "decided_off_board", "turns_p50")
-WORDS = {"first_mover_share": "first mover's share of decisive games",
-         "decided_off_board": "games decided off the board", "turns_p50": "median length (turns)"}
 
 
 @dataclass
@@ -80,30 +77,6 @@ class SensitivityResult:
         best = t.sort_values("size", ascending=False).drop_duplicates("param")
         return best[["param", "seat", "base_value", "value", f"{metric}_diff", f"{metric}_ci_low", f"{metric}_ci_high",
                      f"{metric}_p_adjusted"]].reset_index(drop=True)
-
-
-def change_text(r: dict[str, Any]) -> str:
-    """An alternative in words, naming the seat where one seat's entry moved:
-    "rules.hand_size A: 3 -> 2", "rules.bias: 0.55 -> 0.605"; restricted play by its label."""
-    if r["param"].startswith("restricted: "):
-        return r["param"]
-    return f"{r['param']}{' ' if _seat(r) else ': '}{move_text(r)}"
-
-
-def move_text(r: dict[str, Any]) -> str:
-    """What an alternative moved: "A: 3 -> 2" (seat A's entry), "3 -> 2", or restricted play's values."""
-    if r["param"].startswith("restricted: "):
-        return str(r["value"])
-    return f"{r['seat'] + ': ' if _seat(r) else ''}{r['base_value']} -> {r['value']}"
-
-
-def bar_text(r: dict[str, Any]) -> str:
-    """A tornado bar's label: the alternative value, or "A: 3 -> 2" where one seat's entry moved."""
-    return move_text(r) if _seat(r) else str(r["value"])
-
-
-def _seat(r: dict[str, Any]) -> bool:
-    return isinstance(r.get("seat"), str) and bool(r["seat"])  # "" (or NaN from a CSV): every seat
 
 
 def seat_of(base: Variant, path: str) -> str:
@@ -301,8 +274,6 @@ def sensitivity(variant: str | Path, params: list[str] | None = None, games: int
         "_r", ascending=False, kind="stable").drop(columns="_r").reset_index(drop=True)
     res = SensitivityResult(base, table, pd.DataFrame(skipped, columns=["param", "why"]), games, seed)
     if write:
-        from sim.tune_report import write_sensitivity
-
         res.files = write_sensitivity(res, out)
     return res
 

@@ -52,7 +52,9 @@ import pandas as pd
 
 from sim import _callable_module, display, metrics, stats
 from sim.errors import UserError, VariantError
+from sim.metrics import is_share
 from sim.sweep import cell, parse_value, split_values, value_text
+from sim.tune_report import fmt_metric, search_lines, write_tune
 from sim.variants import Variant, load, split_path
 
 ALIASES = {"median_turns": "turns_p50", "mean_turns": "turns_mean"}
@@ -60,8 +62,6 @@ EXTRA = ("decided_off_board", "decided_on_board")
 SHARE_TOLERANCE = 0.015
 REDUCTION = 3  # successive halving: the best 1/3 of a rung go on, with 3x the games
 RUNGS = 3
-NON_WIN_WORDS = ("stalemate", "turn_cap", "cap", "draw", "timeout", "exhaust", "closest",
-                 "no_move", "limit", "tiebreak", "deadlock")
 
 
 # ---- what may change ---------------------------------------------------------------------------
@@ -154,7 +154,7 @@ class Target:
         return "cannot tell"
 
     def band_text(self) -> str:
-        f = _fmt_metric(self.metric)
+        f = fmt_metric(self.metric)
         if self.op == ">=":
             return f">= {f(self.low)}"
         if self.op == "<=":
@@ -162,17 +162,6 @@ class Target:
         if self.op == "=":
             return f"{f(self.value)} +/- {f(self.scale, True)}"
         return f"{f(self.low)}..{f(self.high)}"
-
-
-def is_share(metric: str) -> bool:
-    return (metric.startswith(("win_rate_", "end_", "decided_")) or
-            metric in ("first_mover_share", "draw_rate", "cap_rate"))
-
-
-def _fmt_metric(metric: str):
-    if is_share(metric):
-        return lambda x, diff=False: f"{100 * x:.1f}" + (" pts" if diff else "%")
-    return lambda x, diff=False: f"{x:.3g}"
 
 
 def parse_target(text: str) -> Target:
@@ -215,19 +204,13 @@ def objective(values: dict[str, float], targets: list[Target]) -> float:
 
 
 # ---- metrics of one table ------------------------------------------------------------------------
-def non_win_reasons(game) -> set[str]:
-    """End reasons that are not a win on the board: the game's declared ones, the turn cap and
-    those named like a stalemate or tiebreak rule (as the report counts them)."""
-    declared = set(getattr(game, "non_win_end_reasons", ()) or ())
-    pattern = re.compile("|".join(NON_WIN_WORDS))
-    return declared | {r for r in game.end_reasons if pattern.search(r.lower())}
-
-
 def table_metrics(df: pd.DataFrame, variant: Variant) -> dict[str, metrics.Metric]:
     """Every metric of `outcome_metrics`, plus decided_off_board and decided_on_board."""
     out = {m.name: m for m in metrics.outcome_metrics(df, variant)}
     reasons = df["end_reason"].astype(str).to_numpy()
-    off = np.isin(reasons, sorted(non_win_reasons(variant.game)))
+    game = variant.game
+    cap = "turn_cap" if "turn_cap" in game.end_reasons else None  # as the runner's manifest names it
+    off = np.isin(reasons, sorted(metrics.non_win_reasons(game, turn_cap_reason=cap)))
     for name, hits in (("decided_off_board", off), ("decided_on_board", ~off)):
         out[name] = metrics.Metric(name, "proportion", float(hits.mean()) if hits.size else math.nan,
                                    int(hits.size), successes=int(hits.sum()), hits=hits)
@@ -501,16 +484,12 @@ def tune(variant: str | Path, vary: list[str | Dim], targets: list[str | Target]
                      pd.DataFrame(trials), dict(tried[winner_key]["point"]), wv, met, statement,
                      budget, played, seed, confirm_seed, alpha)
     if write:
-        from sim.tune_report import write_tune
-
         res.files = write_tune(res, out, variant)
     return res
 
 
 def _print_search(trials, seen, tgts, rungs: int, played: int) -> None:
     """The search's settings on stderr: a line each, however many trials asked for it."""
-    from sim.tune_report import search_lines
-
     print(("\n" if sys.stderr.isatty() else "") + f"tune: search: {len(trials)} trials of "
           f"{len(seen)} distinct settings, {played:,} games", file=sys.stderr)
     for line in search_lines(trials, seen, tgts, rungs):
@@ -606,7 +585,7 @@ def _statement(best, tgts: list[Target], met: bool, dims, games: int, level: flo
     setting = ", ".join(f"{d.path} = {value_text(best[d.path])}" for d in dims)
     parts = []
     for t in tgts:
-        f = _fmt_metric(t.metric)
+        f = fmt_metric(t.metric)
         lo, hi, v = best[f"{t.metric}_low"], best[f"{t.metric}_high"], best[t.metric]
         parts.append(f"{t.metric} {f(v)} ({f(lo)}-{f(hi)}; target {t.band_text()}: "
                      f"{best[f'{t.metric}_verdict']})")

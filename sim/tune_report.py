@@ -1,4 +1,6 @@
-"""The pages of `hexsim tune` (tune.csv, best.toml, tune.md, tune.html and their figures)."""
+"""The pages of `hexsim tune` (tune.csv, best.toml, tune.md, tune.html and their figures) and
+of `hexsim sensitivity` (sensitivity.csv/.md/.html, tornado figures), with the words both use.
+The workflows (sim/tune.py, sim/sensitivity.py) import this module; it imports neither."""
 
 from __future__ import annotations
 
@@ -10,12 +12,43 @@ from typing import Any
 
 import numpy as np
 
+from sim.metrics import is_share
 from sim.sweep import value_text
 from sim.variants import find, name_of, split_path
 
 BAND = "#1e8449"
 WIN = "#c0392b"
 BLUE = "#1f5fbf"
+
+
+# the headline metrics of a sensitivity study, and their names in the pages
+HEADLINE = ("first_mover_share", "decided_off_board", "turns_p50")
+WORDS = {"first_mover_share": "first mover's share of decisive games",
+         "decided_off_board": "games decided off the board", "turns_p50": "median length (turns)"}
+
+
+def change_text(r: dict[str, Any]) -> str:
+    """An alternative in words, naming the seat where one seat's entry moved:
+    "rules.hand_size A: 3 -> 2", "rules.bias: 0.55 -> 0.605"; restricted play by its label."""
+    if r["param"].startswith("restricted: "):
+        return r["param"]
+    return f"{r['param']}{' ' if _seat(r) else ': '}{move_text(r)}"
+
+
+def move_text(r: dict[str, Any]) -> str:
+    """What an alternative moved: "A: 3 -> 2" (seat A's entry), "3 -> 2", or restricted play's values."""
+    if r["param"].startswith("restricted: "):
+        return str(r["value"])
+    return f"{r['seat'] + ': ' if _seat(r) else ''}{r['base_value']} -> {r['value']}"
+
+
+def bar_text(r: dict[str, Any]) -> str:
+    """A tornado bar's label: the alternative value, or "A: 3 -> 2" where one seat's entry moved."""
+    return move_text(r) if _seat(r) else str(r["value"])
+
+
+def _seat(r: dict[str, Any]) -> bool:
+    return isinstance(r.get("seat"), str) and bool(r["seat"])  # "" (or NaN from a CSV): every seat
 
 
 def _plt():
@@ -111,23 +144,22 @@ def search_lines(trials: list[dict[str, Any]], seen: dict[str, dict[str, Any]], 
         if not r["games"]:
             lines.append(f"{point}: {tried}, " + (f"not a valid variant ({r['note']})" if r["note"] else "not played"))
             continue
-        est = ", ".join(f"{t.metric} {_fmt(t.metric)(r['values'][t.metric])}" for t in targets)
+        est = ", ".join(f"{t.metric} {fmt_metric(t.metric)(r['values'][t.metric])}" for t in targets)
         lines.append(f"{point}: {tried}, rung {r['rung'] + 1}/{rungs} ({r['games']:,} games); "
                      f"objective {r['objective']:.3g}; {est}")
     return lines
 
 
 # ---- figures -------------------------------------------------------------------------------------
-def _fmt(metric: str):
-    from sim.tune import _fmt_metric
-
-    return _fmt_metric(metric)
+def fmt_metric(metric: str):
+    """A formatter of a metric's values: percent (points for a difference) for a share."""
+    if is_share(metric):
+        return lambda x, diff=False: f"{100 * x:.1f}" + (" pts" if diff else "%")
+    return lambda x, diff=False: f"{x:.3g}"
 
 
 def _pct_axis(ax, metric: str, axis: str = "y") -> None:
     from matplotlib.ticker import PercentFormatter
-
-    from sim.tune import is_share
 
     if is_share(metric):
         (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(PercentFormatter(1.0, decimals=0))
@@ -252,7 +284,7 @@ def _confirmation(res, path: Path) -> Path:
         for yi, vi, a, b, col in zip(yy, v, lo, hi, colours, strict=True):
             ax.plot([a, b], [yi, yi], color=col, lw=2.2)
             ax.plot(vi, yi, "o", color=col, ms=7)
-            ax.annotate(_fmt(t.metric)(vi), (vi, yi), textcoords="offset points", xytext=(0, 7),
+            ax.annotate(fmt_metric(t.metric)(vi), (vi, yi), textcoords="offset points", xytext=(0, 7),
                         ha="center", fontsize=7, color=col)
         ax.set_yticks(yy, labels if ax is axes[0][0] else [""] * len(c), fontsize=8)
         ax.set_ylim(-0.7, len(c) - 0.3)
@@ -323,7 +355,7 @@ def _setting_label(res, row: dict[str, Any]) -> str:
 
 # ---- the page ------------------------------------------------------------------------------------
 def _ci(metric: str, v, lo, hi) -> str:
-    f = _fmt(metric)
+    f = fmt_metric(metric)
     if not np.isfinite(v):
         return "n/a"
     return f"{f(v)} ({f(lo)}-{f(hi)})"
@@ -374,7 +406,7 @@ def _doc(res):
         doc.p("The winner minus the starting variant on the same fresh seeds (paired, as hexsim "
               "compare; 95% intervals):")
         doc.table(["metric", "start", "winner", "winner - start [95% interval]"],
-                  [[metric_words(r.metric), _fmt(r.metric)(r.value_a), _fmt(r.metric)(r.value_b),
+                  [[metric_words(r.metric), fmt_metric(r.metric)(r.value_a), fmt_metric(r.metric)(r.value_b),
                     diff_text(r)] for r in vs.itertuples()])
     doc.h(2, "Search progress")
     doc.fig("by_value", "Each target metric against each searched value: where the targets lie")
@@ -408,8 +440,6 @@ def side_effects(res) -> str:
     against the starting variant: 5 points or more for a share, a quarter or more of the median
     length; '' when none does."""
     from sim.compare import metric_words
-    from sim.tune import is_share
-
     targeted = {t.metric for t in res.targets}
     moved, hints = [], []
     names = {"turns_p50": "median_turns", "decided_off_board": "decided_off_board"}
@@ -441,8 +471,6 @@ DIRECTION_COLOURS = {"down": "#1f5fbf", "up": "#c0392b", "other": "#7d3c98"}
 
 
 def write_sensitivity(res, out: Path) -> dict[str, Path]:
-    from sim.sensitivity import HEADLINE
-
     out.mkdir(parents=True, exist_ok=True)
     files = {"csv": out / "sensitivity.csv", "md": out / "sensitivity.md",
              "html": out / "sensitivity.html"}
@@ -457,8 +485,6 @@ def write_sensitivity(res, out: Path) -> dict[str, Path]:
 
 
 def _scale(metric: str) -> tuple[float, str]:
-    from sim.tune import is_share
-
     return (100.0, " (points)") if is_share(metric) else (1.0, "")
 
 
@@ -467,8 +493,6 @@ def _tornado(res, metric: str, path: Path) -> Path:
     from the base as a bar from 0 (blue: a step down, red: a step up, purple: another choice),
     its 95% paired interval as a whisker, the alternative written at the bar's end; a grey
     label where no game changed."""
-    from sim.sensitivity import WORDS, bar_text
-
     plt = _plt()
     t = res.table.copy()
     k, unit = _scale(metric)
@@ -533,7 +557,6 @@ def _tornado(res, metric: str, path: Path) -> Path:
 
 def _sensitivity_doc(res):
     from sim.reporting import Doc
-    from sim.sensitivity import HEADLINE, WORDS, change_text, move_text
 
     doc = Doc()
     t = res.table
