@@ -573,7 +573,8 @@ def _checked_results(tasks: list[_Task], jobs: int) -> Iterator[tuple]:
     """`_results` of a checked run: in loky worker processes started with `checked_worker_env`
     (even for one job: this process's kernels are not bounds-checked). After the first error
     the chunks not started are cancelled, and those the workers finish meanwhile are given too
-    (so the manifest lists every part on disk) before the error is raised."""
+    (so the manifest lists every part on disk); then the error of the earliest failed chunk is
+    raised, whichever worker was faster, so the same run always names the same game."""
     from concurrent.futures import as_completed
 
     from joblib.externals.loky import ProcessPoolExecutor
@@ -582,24 +583,25 @@ def _checked_results(tasks: list[_Task], jobs: int) -> Iterator[tuple]:
     # Parallel reuses, and one started here (without joblib's memmapping set-up) broke the
     # parallel runs that came after it in the same process
     executor = ProcessPoolExecutor(max_workers=jobs, env=checked_worker_env())
-    futures = [executor.submit(_play_part, t) for t in tasks]
-    error = None
+    futures = {executor.submit(_play_part, t): t for t in tasks}
+    errors = []
     try:
         for f in as_completed(futures):
             if f.cancelled():
                 continue
             if f.exception() is None:
                 yield f.result()
-            elif error is None:
-                error = f.exception()
+                continue
+            if not errors:
                 for g in futures:
                     g.cancel()
+            errors.append((futures[f].rotation, futures[f].first, f.exception()))
     finally:
         for f in futures:
             f.cancel()
         executor.shutdown(wait=True)
-    if error is not None:
-        raise error
+    if errors:
+        raise min(errors, key=lambda e: (e[1], e[0]))[2]
 
 
 def _is_worker_death(exc: BaseException) -> bool:
