@@ -8,7 +8,7 @@ JOBS ?= $(shell nproc)
 # the first mover's share of decisive games when a few percent are draws).
 GAMES ?= 12000
 
-.PHONY: install run test bench scale ladder lint clean
+.PHONY: install run test test-fast bench scale ladder lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -52,6 +52,11 @@ SKILL_SELF_GAMES ?= 1200
 # check is `hexsim check --shipped` (about as many games as the baselines hold).
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --durations=15
+
+# The edit loop: everything but the tests marked slow (real runs end to end, browser pages,
+# compiles in fresh processes, long simulations); make test runs them all.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -n 2 -m "not slow" --durations=10
 
 bench: $(STAMP)
 	$(BIN)/python -m sim.bench

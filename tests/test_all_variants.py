@@ -10,6 +10,8 @@ from sim.games.base import SeatBot
 from sim.testing import check_game, check_warm
 from sim.variants import list_shipped, load
 
+pytestmark = pytest.mark.slow  # shipped variants through the shared checks; compiles (not in make test-fast)
+
 SHIPPED = list_shipped()
 
 

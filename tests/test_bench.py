@@ -1,6 +1,10 @@
 """sim.bench: the timing loop (never timed here, only its contract)."""
 
+import pytest
+
 from sim import bench
+
+pytestmark = pytest.mark.slow  # compiles and times the games (make test-fast leaves it out)
 
 
 def test_rate_times_repeats_of_one_chunk_size(racedice):

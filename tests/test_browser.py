@@ -21,6 +21,8 @@ from sim import reporting
 from tests.test_report import make_run
 from tests.test_report_answer import ModeGame  # the report's toy game with two modes
 
+pytestmark = pytest.mark.slow  # renders report pages in headless Chromium (make test-fast leaves it out)
+
 WIDTH, SCREEN = 1400, 1000
 FIRST_SCREEN = 1400  # the make-run report's verdict table and forest plot end within this
 PAGE_PER_VARIANT = 15_000 / 55  # the whole make-run report (55 shipped variants) under 15,000 px

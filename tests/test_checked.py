@@ -22,6 +22,8 @@ from sim.testing import check_game
 from tests.fixtures.badhex import GAME as BAD
 from tests.fixtures.hexgame import GAME as HEX
 
+pytestmark = pytest.mark.slow  # compiles bounds-checked kernels in worker processes (make test-fast leaves it out)
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -8,6 +8,8 @@ import sim
 from sim.errors import UserError
 from sim.variants import load
 
+pytestmark = pytest.mark.slow  # starts dask clusters (make test-fast leaves it out)
+
 distributed = pytest.importorskip("dask.distributed")
 
 TEXT = 'game = "racedice"\ndescription = "d"\n[rules]\ngoal = 40\n'

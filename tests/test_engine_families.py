@@ -17,6 +17,7 @@ from sim import engine, games
 from sim.testing import seats_for
 from tests.fixtures.hexgame import GAME
 
+pytestmark = pytest.mark.slow  # compiles each game's drivers in fresh processes (make test-fast leaves it out)
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -16,6 +16,8 @@ import sim
 from sim.errors import UserError
 from sim.variants import load
 
+pytestmark = pytest.mark.slow  # kills and resumes real runs (make test-fast leaves it out)
+
 ROOT = Path(__file__).resolve().parent.parent
 TEXT = 'game = "racedice"\ndescription = "d"\n[rules]\ngoal = 25\n'
 

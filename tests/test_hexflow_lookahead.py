@@ -17,6 +17,8 @@ from sim.games.hexflow import rules as R
 from tests.game_checks import check_game, seats_for
 from tests.test_hexflow_race_engine import Game1, replay
 
+pytestmark = pytest.mark.slow  # plays lookahead games (make test-fast leaves it out)
+
 LOOKAHEAD = SeatBot(R.LOOKAHEAD, {p.name: p.default for p in R.LOOKAHEAD.params})
 
 

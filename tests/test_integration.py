@@ -10,6 +10,8 @@ import sim
 from sim.games.base import end_reason_mask
 from sim.replay import replay
 
+pytestmark = pytest.mark.slow  # real runs and reports end to end (make test-fast leaves it out)
+
 STANDARD = ["hexflow/race", "flags/standard", "hexatile/standard", "hexatrex/standard"]
 
 

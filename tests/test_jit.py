@@ -112,45 +112,72 @@ def test_compile_for_compiles_the_kernel_not_its_twin():
 
 
 
-def test_every_compile_runs_in_the_roomy_frame():
+ROOMY = '''
+import json
+import sys
+
+import numpy as np
+from numba.core import event
+
+from sim import jit
+from sim.jit import compile_for, entry, kernel
+
+seen = []
+
+
+class Listener(event.Listener):
+    def on_start(self, ev):
+        if ev.kind == "numba:compile":
+            frame, depth = sys._getframe(), 0
+            while frame is not None:
+                depth += frame.f_code is jit._roomy.__code__
+                frame = frame.f_back
+            seen.append((ev.data["dispatcher"].py_func.__qualname__.split(".")[-1], depth))
+
+    def on_end(self, ev):
+        pass
+
+
+@kernel
+def inner(x):
+    return x - 1
+
+
+@kernel
+def other(x):
+    return x * 5
+
+
+@entry
+def outer(x):
+    return inner(x) * 2
+
+
+with event.install_listener("numba:compile", Listener()):
+    assert outer(np.int64(4)) == 6
+    assert inner(np.int64(4)) == 3  # the twin
+    compile_for(other, np.int64(1))
+print(json.dumps({"seen": seen, "stack": jit._roomy.__code__.co_stacksize,
+                  "inside": bool(getattr(jit._inside, "active", False))}))
+'''
+
+
+def test_every_compile_runs_in_the_roomy_frame(tmp_path):
     """An entry, the kernels its typing compiles, a twin and compile_for all compile beneath one
-    frame of `_roomy` (whose reserve gives the compiler's frames one chunk), never two nested."""
-    from numba.core import event
+    frame of `_roomy` (whose reserve gives the compiler's frames one chunk), never two nested.
+    In a process of its own with an empty cache: a kernel loaded from the cache compiles nothing."""
+    import json
 
-    seen = []
-
-    class Listener(event.Listener):
-        def on_start(self, ev):
-            if ev.kind == "numba:compile":
-                frame, depth = sys._getframe(), 0
-                while frame is not None:
-                    depth += frame.f_code is jit._roomy.__code__
-                    frame = frame.f_back
-                seen.append((ev.data["dispatcher"].py_func.__qualname__.split(".")[-1], depth))
-
-        def on_end(self, ev):
-            pass
-
-    @kernel
-    def inner(x):
-        return x - 1
-
-    @kernel
-    def other(x):
-        return x * 5
-
-    @entry
-    def outer(x):
-        return inner(x) * 2
-
-    assert jit._roomy.__code__.co_stacksize >= 300_000
-    with event.install_listener("numba:compile", Listener()):
-        assert outer(np.int64(4)) == 6
-        assert inner(np.int64(4)) == 3  # the twin
-        compile_for(other, np.int64(1))
+    (tmp_path / "kroomy.py").write_text(ROOMY)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
+    out = subprocess.run([sys.executable, "-c", "import kroomy"], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    res = json.loads(out.stdout.strip().splitlines()[-1])
+    seen = [tuple(x) for x in res["seen"]]
+    assert res["stack"] >= 300_000
     assert sorted(name for name, _ in seen) == sorted(["outer", "inner", "inner" + TWIN_SUFFIX, "other"])
     assert all(depth == 1 for _, depth in seen), seen
-    assert not getattr(jit._inside, "active", False)
+    assert not res["inside"]
 
 
 def test_compile_flags_compare_as_numba_compares_them():

@@ -471,6 +471,7 @@ def test_verdicts_only_move_towards_the_truth_as_n_grows(true, right):
     assert law[-1][right] > 0.99
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [300, 2000, 10000])
 def test_fairness_error_rates_exactly_and_by_simulation(n):
     """P("fair") when the true share sits on the margin, and P("unfair") when it is p0: both at
@@ -522,6 +523,7 @@ def test_skill_answer_words():
     assert stats.skill_answer(stats.fairness(60, 120), stats.fairness(560, 1100)).answer == "cannot tell yet"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("base, strong, bad, limit", [
     (0.57, 0.57, "changes with stronger play", 0.025),  # nothing changes: never say it does
     (0.50, 0.50, "changes with stronger play", 0.025),
