@@ -21,7 +21,6 @@ from typing import Any
 from sim import stats
 from sim.errors import UserError
 
-
 CEILING_BOTS = ("oracle",)  # bots that see what their seat may not (everyone's hands): a ceiling of skill
 
 

@@ -398,7 +398,7 @@ def test_agreement_on_a_short_hexflow_race_ladder(tmp_path):
 
 
 def test_agreement_words_name_a_rung_in_disguise():
-    from sim.agreement import agreement_row, Sampled, words
+    from sim.agreement import Sampled, agreement_row, words
 
     row = agreement_row("mcts(iterations=8)", "greedy", Sampled(agree=198, n=200, chance=40.0, games=50))
     assert row["share"] == 0.99 and row["share_low"] > 0.96 and row["chance"] == 0.2
