@@ -598,19 +598,31 @@ def ceiling_reference(fair: Sequence[SeatBot]) -> SeatBot:
 
 
 def _agreements(base: Variant, fair: Sequence[SeatBot], names: dict[str, str], self_games: int, seed: int,
-                sample: int) -> pd.DataFrame:
-    """Each rung above the first against the rung below, over its self-play games (sim.agreement)."""
-    from sim.agreement import agreement_row, frame, sample_agreement
+                sample: int, out: Path) -> pd.DataFrame:
+    """Each rung above the first against the rung below, over its self-play games (sim.agreement).
+    A rung measured before with the same variant, rules code, bots, seeds and sample is read back
+    from OUT/agreement-cache.json (a resumed ladder replays no game for it)."""
+    import json
+
+    from sim import agreement
     from sim.runner import rotated
 
+    path = out / "agreement-cache.json"
+    cache = json.loads(path.read_text()) if path.exists() else {}
     rows = []
     for lo, up in zip(fair[:-1], fair[1:], strict=True):
         v = self_lineup(base, up)
-        seats = [b for _, b in rotated(v.seats, 0)]
-        got = sample_agreement(base.game, v.rules, seats, lo, _derived_seed(seed, up.label(), "self"), self_games,
-                               sample, _derived_seed(seed, up.label(), lo.label(), "agree"))
-        rows.append(agreement_row(names[up.label()], names[lo.label()], got))
-    return frame(rows)
+        run_seed, draw_seed = _derived_seed(seed, up.label(), "self"), _derived_seed(seed, up.label(), lo.label(), "agree")
+        key = json.dumps([base.hash, base.game.code_hash(), up.label(), lo.label(), run_seed, draw_seed, sample,
+                          self_games])
+        if key not in cache:
+            got = agreement.sample_agreement(base.game, v.rules, [b for _, b in rotated(v.seats, 0)], lo, run_seed,
+                                             self_games, sample, draw_seed)
+            cache[key] = agreement.agreement_row(up.label(), lo.label(), got)
+        rows.append(cache[key] | {"bot": names[up.label()], "below": names[lo.label()]})
+    out.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(cache, indent=1, default=float))
+    return agreement.frame(rows)
 
 
 def _ceilings(base: Variant, fair: Sequence[SeatBot], cheats: Sequence[SeatBot], games: int, seed: int,
@@ -718,7 +730,7 @@ def ladder(variant: str | Variant, bots: Sequence[str] = (), games: int = 1000, 
     ceiling, c_now, c_resumed = _ceilings(base, ladder_bots, cheats, games, seed, runs_dir, run_kw, names) \
         if cheats else (pd.DataFrame(columns=CEILING_COLUMNS), 0, 0)
     now, resumed = now + c_now, resumed + c_resumed
-    agree = _agreements(base, ladder_bots, names, self_games, seed, agreement) if agreement else \
+    agree = _agreements(base, ladder_bots, names, self_games, seed, agreement, out) if agreement else \
         pd.DataFrame(columns=AGREEMENT_COLUMNS)
     wall = time.perf_counter() - t0
 

@@ -368,7 +368,7 @@ def _self_seats(base, spec: str):
     return b, v, list(v.seats.values())
 
 
-def test_agreement_on_a_short_hexflow_race_ladder(tmp_path):
+def test_agreement_on_a_short_hexflow_race_ladder(tmp_path, monkeypatch):
     """random, greedy and a tiny-budget mcts on HEXFLOW Race: each rung's agreement with the one
     below over its self-play games, in the frame, ladder.json, agreement.csv, the summary and the
     page; the lower bot asked with the rung's own generator state agrees with itself at every
@@ -390,6 +390,15 @@ def test_agreement_on_a_short_hexflow_race_ladder(tmp_path):
     assert any(line.startswith("mcts(iterations=10) picks greedy's move at") for line in res.summary())
     page = (tmp_path / "race" / "ladder.html").read_text()
     assert "Agreement with the rung below" in page and "greedy in disguise" not in page.split("</table>")[0]
+    # a rerun resumes every game and reads the agreement back instead of replaying
+    def replay(*args, **kwargs):
+        raise AssertionError("the agreement was measured again")
+
+    monkeypatch.setattr(agreement, "sample_agreement", replay)
+    again = sim.ladder("hexflow/race", ["random", "greedy", "mcts:iterations=10"], games=12, self_games=12, seed=4,
+                       jobs=1, out=tmp_path / "race", n_boot=50, agreement=24)
+    pd.testing.assert_frame_equal(again.agreement, res.agreement, check_dtype=False)
+    monkeypatch.undo()
     base = sim.load_variant("hexflow/race")
     for spec in ("greedy", "random"):
         b, v, seats = _self_seats(base, spec)
@@ -453,3 +462,15 @@ def test_the_oracle_is_the_ceiling_not_a_rung(hex4, with_oracle, tmp_path):
 def test_a_ladder_of_the_oracle_alone_is_refused(hex4, with_oracle):
     with pytest.raises(UserError, match="ceiling of skill, not a rung"):
         sim.ladder(str(hex4), ["greedy", "oracle"], games=4, jobs=1, write=False, backend="sequential")
+
+
+def test_a_sweep_table_judges_no_line_up_with_the_oracle(hex4, with_oracle, tmp_path):
+    from sim import metrics
+    from sim.variants import load
+
+    for bot, judged in (("oracle", False), ("minimax", True)):
+        v = load(str(hex4), {"seats.A": {"bot": bot}, "seats.B": {"bot": "greedy"}})
+        r = sim.run(v, 40, seed=1, jobs=1, out=tmp_path / bot, backend="sequential", progress=False)
+        row = metrics.metric_table(r.table(), v).dropna(subset=["fair"]).iloc[0]
+        assert (row["fairness"] is not None) == judged
+        assert ("No verdict: oracle sees every hidden hand" in row["fairness_sentence"]) != judged
