@@ -295,15 +295,21 @@ def ladder(
     backend: Annotated[str, typer.Option(help="loky (local), dask, threading or sequential.")] = "loky",
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address (tcp://HOST:PORT).")] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    agreement: Annotated[int, typer.Option(
+        help="Decisions sampled per rung for its agreement with the rung below (the share where "
+             "the lower bot picks the same move); 0: none.")] = 200,
 ):
-    """Skill ladder: Elo ratings with intervals, skill depth, SkillTrace and the balance by skill.
+    """Skill ladder: Elo ratings with intervals, skill depth, SkillTrace, agreement with the rung
+    below and the balance by skill. A bot named oracle (it sees every hand) is the ceiling of skill,
+    not a rung: it plays greedy (else the top rung) apart.
 
-    Writes ratings.csv, pairings.csv, by_skill.csv, skill_depth.csv, ladder.md and ladder.html."""
+    Writes ratings.csv, pairings.csv, by_skill.csv, skill_depth.csv, agreement.csv, ceiling.csv,
+    ladder.json, ladder.md and ladder.html."""
     from sim.ladder import ladder as _ladder
 
     res = _ladder(variant, bot or [], games=games, doubling=doubling, rungs=rungs, pairs=pairs, seed=seed,
                   jobs=jobs, out=out, sequential=sequential, margin=margin, batch=batch, backend=backend,
-                  scheduler=scheduler, progress=progress, self_games=self_games)
+                  scheduler=scheduler, progress=progress, self_games=self_games, agreement=agreement)
     for line in res.summary():
         typer.echo(line)
     typer.echo(f"report: {res.files['html']}  ratings: {res.files['ratings']}")

@@ -16,6 +16,11 @@ Which games:
   winner, not by a Plackett-Luce fit over finishing orders, because a line-up holds the same
   bot more than once and Plackett-Luce needs distinct items in an order.
 
+Agreement (sim.agreement): for each rung above the first, the share of sampled decisions of its
+self-play games at which the rung below would pick the same move. The ceiling: a bot that sees
+hidden state (`oracle`, sim.skill.cheats) is no rung; it plays greedy (else the top rung) apart,
+and takes no part in the ratings, the skill depth or the by-skill rows.
+
 Ratings: Bradley-Terry maximum likelihood by choix (I-LSR, dense), draws as half a win, a prior of
 `smoothing` games won each way added to every pair that played (OpenSpiel's smoothing, without
 linking pairs that never met), as Elo (400 log10 of the strength ratio), anchored so that
@@ -40,15 +45,20 @@ from scipy.stats import beta
 from statsmodels.stats.proportion import proportion_confint
 
 from sim import _callable_module, display, stats
+from sim.agreement import COLUMNS as AGREEMENT_COLUMNS
 from sim.errors import UserError
 from sim.games.base import Game, SeatBot, end_reason_groups
 from sim.variants import Variant
 
 ELO_PER_NAT = 400.0 / math.log(10.0)
 SMOOTHING = 0.1  # OpenSpiel's default prior games per pair and direction
+DEFAULT_AGREEMENT = 200  # decisions sampled per rung for its agreement with the rung below
 DEPTH_SHARE = 0.55  # a rung "beats the one below" at >= 55% of decisive games, lower bound > 50%
 RATING_COLUMNS = ["bot", "elo", "elo_low", "elo_high", "games", "gap_below", "gap_below_low",
                   "gap_below_high", "note"]
+CEILING_COLUMNS = ["bot", "against", "games", "wins", "wins_against", "draws", "decisive_share",
+                   "decisive_share_low", "decisive_share_high", "against_share", "against_share_low",
+                   "against_share_high"]
 PAIRING_COLUMNS = ["bot_a", "bot_b", "games", "wins_a", "wins_b", "draws", "score_a", "score_a_low",
                    "score_a_high", "decisive_share_b", "decisive_share_b_low", "decisive_share_b_high",
                    "upset_rate", "stopped_early", "decision"]
@@ -230,6 +240,18 @@ def pairing_counts(runs: Sequence, a: str, b: str) -> tuple[int, int, int]:
         wb += int((o < 0).sum())
         d += int((o == 0).sum())
     return wa, wb, d
+
+
+def ceiling_row(runs: Sequence, bot: str, against: str, names: dict[str, str] | None = None) -> dict[str, Any]:
+    """The ceiling's line (CEILING_COLUMNS): the cheating bot's share of the decisive games against
+    `against` and `against`'s share of all games (what luck still decides), with Wilson intervals."""
+    nm = names or {}
+    wa, wb, d = pairing_counts(runs, against, bot)
+    won, luck = stats.wilson(wb, wa + wb), stats.wilson(wa, wa + wb + d)
+    return {"bot": nm.get(bot, bot), "against": nm.get(against, against), "games": wa + wb + d, "wins": wb,
+            "wins_against": wa, "draws": d, "decisive_share": won.value, "decisive_share_low": won.low,
+            "decisive_share_high": won.high, "against_share": luck.value, "against_share_low": luck.low,
+            "against_share_high": luck.high}
 
 
 def strong_seat_counts(runs: Sequence, strong: str) -> tuple[int, int, int]:
@@ -511,6 +533,11 @@ class LadderResult:
     played_now: int = 0  # games this call played; the others were resumed from OUT/runs
     resumed: int = 0
     files: dict[str, Path] = field(default_factory=dict)
+    # each rung above the first against the rung below: the share of its decisions the lower bot
+    # would have made alike (sim.agreement.COLUMNS)
+    agreement: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=AGREEMENT_COLUMNS))
+    # bots that see hidden state (sim.skill.cheats), each against a fair rung: CEILING_COLUMNS
+    ceiling: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=CEILING_COLUMNS))
 
     def __getattr__(self, name: str):
         if name == "tables":  # not set yet (unpickling): no recursion
@@ -540,6 +567,8 @@ class LadderResult:
         st = "n/a" if math.isnan(self.skill_trace) else \
             f"{self.skill_trace:.3f} [{self.skill_trace_ci[0]:.3f}, {self.skill_trace_ci[1]:.3f}]"
         lines.append(f"skill depth {self.depth.words()}; SkillTrace {st}")
+        lines += [agreement_words(r) for r in self.agreement.to_dict("records")]
+        lines += [ceiling_words(r) for r in self.ceiling.to_dict("records")]
         lines.append(f"{self.played_now:,} games played in {self.wall_seconds:.0f} s wall, "
                      f"{self.resumed:,} resumed from {self.out / 'runs'}")
         if len(self.by_skill):
@@ -551,16 +580,85 @@ class LadderResult:
         return lines
 
 
+def ceiling_words(r: dict[str, Any]) -> str:
+    """"ceiling: oracle wins 97.0% [95.1, 98.2] of decisive games against greedy; greedy still
+    beats the oracle in 3.0% [1.8, 4.9] of games: the share luck decides"."""
+    pc = lambda x: f"{100 * x:.1f}"  # noqa: E731
+    if not r["games"]:
+        return f"ceiling: {r['bot']} played no games against {r['against']}"
+    return (f"ceiling: {r['bot']} wins {pc(r['decisive_share'])}% [{pc(r['decisive_share_low'])}, "
+            f"{pc(r['decisive_share_high'])}] of decisive games against {r['against']}; {r['against']} "
+            f"still beats the {r['bot']} in {pc(r['against_share'])}% [{pc(r['against_share_low'])}, "
+            f"{pc(r['against_share_high'])}] of {r['games']:,} games: the share luck decides")
+
+
+def ceiling_reference(fair: Sequence[SeatBot]) -> SeatBot:
+    """The fair rung a ceiling bot plays: greedy when it is on the ladder, else the top rung."""
+    return next((b for b in fair if b.bot.name == "greedy"), fair[-1])
+
+
+def _agreements(base: Variant, fair: Sequence[SeatBot], names: dict[str, str], self_games: int, seed: int,
+                sample: int, out: Path) -> pd.DataFrame:
+    """Each rung above the first against the rung below, over its self-play games (sim.agreement).
+    A rung measured before with the same variant, rules code, bots, seeds and sample is read back
+    from OUT/agreement-cache.json (a resumed ladder replays no game for it)."""
+    import json
+
+    from sim import agreement
+    from sim.runner import rotated
+
+    path = out / "agreement-cache.json"
+    cache = json.loads(path.read_text()) if path.exists() else {}
+    rows = []
+    for lo, up in zip(fair[:-1], fair[1:], strict=True):
+        v = self_lineup(base, up)
+        run_seed, draw_seed = _derived_seed(seed, up.label(), "self"), _derived_seed(seed, up.label(), lo.label(), "agree")
+        key = json.dumps([base.hash, base.game.code_hash(), up.label(), lo.label(), run_seed, draw_seed, sample,
+                          self_games])
+        if key not in cache:
+            got = agreement.sample_agreement(base.game, v.rules, [b for _, b in rotated(v.seats, 0)], lo, run_seed,
+                                             self_games, sample, draw_seed)
+            cache[key] = agreement.agreement_row(up.label(), lo.label(), got)
+        rows.append(cache[key] | {"bot": names[up.label()], "below": names[lo.label()]})
+    out.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(cache, indent=1, default=float))
+    return agreement.frame(rows)
+
+
+def _ceilings(base: Variant, fair: Sequence[SeatBot], cheats: Sequence[SeatBot], games: int, seed: int,
+              runs_dir: Path, run_kw: dict[str, Any], names: dict[str, str]) -> tuple[pd.DataFrame, int, int]:
+    """Each cheating bot against `ceiling_reference(fair)`: (CEILING_COLUMNS frame, games played
+    now, games resumed)."""
+    from sim.reporting import load_run
+
+    ref = ceiling_reference(fair)
+    rows, now, resumed = [], 0, 0
+    for c in cheats:
+        p = _play_pairing(base, ref, c, games, seed, runs_dir, run_kw, None, names)
+        now, resumed = now + p.played_now, resumed + p.resumed
+        rows.append(ceiling_row([load_run(x) for x in p.runs], p.b, p.a, names))
+    return pd.DataFrame(rows, columns=CEILING_COLUMNS), now, resumed
+
+
+def agreement_words(r: dict[str, Any]) -> str:
+    from sim.agreement import words
+
+    return words(r)
+
+
 def ladder(variant: str | Variant, bots: Sequence[str] = (), games: int = 1000, doubling: str | None = None,
            rungs: int = 6, pairs: str = "neighbours", seed: int = 0, jobs: int | None = None,
            out: str | Path | None = None, sequential: bool = False, margin: float = 0.1,
            batch: int = 200, backend: str = "loky", scheduler: str | None = None,
            progress: bool = False, n_boot: int = 1000, write: bool = True,
-           self_games: int | None = None) -> LadderResult:
+           self_games: int | None = None, agreement: int = DEFAULT_AGREEMENT) -> LadderResult:
     """Play the ladder and return its tables (see the module docstring); with `write`, also
-    ratings.csv, pairings.csv, by_skill.csv, skill_depth.csv, ladder.json, ladder.md and
-    ladder.html in `out`. `self_games`: games of each bot against itself (default `games`): the
-    by-skill rows' precision, e.g. +/-3 points on the first mover's share at about 1,100."""
+    ratings.csv, pairings.csv, by_skill.csv, skill_depth.csv, agreement.csv, ceiling.csv,
+    ladder.json, ladder.md and ladder.html in `out`. `self_games`: games of each bot against
+    itself (default `games`): the by-skill rows' precision, e.g. +/-3 points on the first mover's
+    share at about 1,100. `agreement`: decisions sampled per rung for its agreement with the rung
+    below (sim.agreement; 0: none). A bot that sees hidden state (`oracle`, sim.skill.cheats) is
+    no rung: it plays greedy (else the top rung) as the ceiling of skill."""
     from sim.reporting import load_run, non_win_reasons
     from sim.variants import load
 
@@ -579,11 +677,21 @@ def ladder(variant: str | Variant, bots: Sequence[str] = (), games: int = 1000, 
     if len(ladder_bots) < 2:
         raise UserError("ladder: give at least two bots (--bot NAME[:param=value...], repeated) "
                         "or --doubling SPEC --rungs N")
-    order = [b.label() for b in ladder_bots]
-    names = dict(zip(order, shown, strict=True))
-    dup = sorted({names[x] for x in order if order.count(x) > 1})
+    labels = [b.label() for b in ladder_bots]
+    names = dict(zip(labels, shown, strict=True))
+    dup = sorted({names[x] for x in labels if labels.count(x) > 1})
     if dup:
         raise UserError(f"--bot: {', '.join(dup)} given twice; every rung must be a different bot")
+    from sim.skill import cheats as sees_hidden
+
+    cheats = [b for b in ladder_bots if sees_hidden(b.bot.name)]
+    ladder_bots = [b for b in ladder_bots if not sees_hidden(b.bot.name)]
+    if len(ladder_bots) < 2:
+        raise UserError(f"ladder: {', '.join(names[b.label()] for b in cheats)} sees every hidden hand: "
+                        "it is the ceiling of skill, not a rung; give at least two bots of fair play too")
+    order = [b.label() for b in ladder_bots]
+    if agreement < 0:
+        raise UserError(f"--agreement {agreement}: must be at least 0 (0: no agreement measured)")
     if pairs not in ("neighbours", "all"):
         raise UserError(f"--pairs {pairs}: allowed: neighbours, all")
     if games < 1:
@@ -619,6 +727,11 @@ def ladder(variant: str | Variant, bots: Sequence[str] = (), games: int = 1000, 
         t = sim.run(v, self_games, seed=s, out=path, **run_kw).manifest["timings"]
         now, resumed = now + t["games_played_now"], resumed + t["games_resumed"]
         self_paths[b.label()] = path
+    ceiling, c_now, c_resumed = _ceilings(base, ladder_bots, cheats, games, seed, runs_dir, run_kw, names) \
+        if cheats else (pd.DataFrame(columns=CEILING_COLUMNS), 0, 0)
+    now, resumed = now + c_now, resumed + c_resumed
+    agree = _agreements(base, ladder_bots, names, self_games, seed, agreement, out) if agreement else \
+        pd.DataFrame(columns=AGREEMENT_COLUMNS)
     wall = time.perf_counter() - t0
 
     pair_runs = {key_: [load_run(p) for p in pr.runs] for key_, pr in played.items()}
@@ -627,7 +740,8 @@ def ladder(variant: str | Variant, bots: Sequence[str] = (), games: int = 1000, 
     tables = skill_tables(pair_runs, self_runs, order, non_win_reasons(first_run), played, n_boot, seed,
                           names=names)
     res = LadderResult(base, tables, budgets, key, games, seed, pairs, wall, out,
-                       {names[b.label()]: {"bot": b.bot.name, **b.params} for b in ladder_bots}, now, resumed)
+                       {names[b.label()]: {"bot": b.bot.name, **b.params} for b in ladder_bots}, now, resumed,
+                       agreement=agree, ceiling=ceiling)
     if write:
         from sim.ladder_report import write_ladder
 

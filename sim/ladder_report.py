@@ -14,7 +14,7 @@ import pandas as pd
 
 from sim import intervals, plots, stats
 from sim.games.base import end_reason_groups
-from sim.ladder import DEPTH_SHARE, LadderResult, SkillTables, skill_tables
+from sim.ladder import DEPTH_SHARE, LadderResult, SkillTables, ceiling_words, skill_tables
 from sim.variants import Variant
 
 
@@ -176,11 +176,14 @@ def answer_words(ans: LadderAnswer | None, strongest: str) -> str:
 
 
 # ---- document ----------------------------------------------------------------------------------
-def skill_blocks(doc, t: SkillTables, level: int, prefix: str = "") -> None:
-    """Ratings, pairings, skill depth, SkillTrace and the by-skill table as document blocks (only
-    the by-skill table when no two bots played each other)."""
+def skill_blocks(doc, t: SkillTables, level: int, prefix: str = "", agreement: pd.DataFrame | None = None) -> None:
+    """Ratings, pairings, skill depth, SkillTrace (with each rung's agreement with the rung below,
+    when measured) and the by-skill table as document blocks (only the by-skill table when no two
+    bots played each other)."""
     if len(t.pairings):
         _rating_blocks(doc, t, level)
+    if agreement is not None and len(agreement):
+        _agreement_blocks(doc, agreement, level)
     _by_skill_blocks(doc, t, level)
     doc.fig(f"{prefix}elo", "Elo against budget")
     doc.fig(f"{prefix}first_mover", "First mover's share of decisive games against Elo")
@@ -224,6 +227,55 @@ def _rating_blocks(doc, t: SkillTables, level: int) -> None:
                for r in t.depth.steps.itertuples()])
 
 
+def _agreement_blocks(doc, agreement: pd.DataFrame, level: int) -> None:
+    from sim.agreement import DISGUISE, PER_GAME
+
+    doc.h(level, "Agreement with the rung below")
+    doc.p("How often a rung picks the very move the rung below would pick in the same position: games "
+          "of the rung playing itself are replayed, and at sampled decisions with a real choice (two "
+          f"or more legal moves; at most {PER_GAME} per game) the lower bot is asked for its move, with "
+          "the same information. A rung that beats the one below but agrees with it at nearly every "
+          "decision is the lower bot in disguise: its extra strength comes from a few decisions. Chance: "
+          "the agreement of a bot choosing uniformly among the legal moves. 95% Wilson intervals; "
+          f"'in disguise' where the interval's lower bound is at least {DISGUISE:.0%}.")
+    doc.table(["rung", "rung below", "same move", "95%", "decisions", "games", "chance", "reads as"],
+              [[r["bot"], r["below"], _pct(r["share"]), _ci(r["share_low"], r["share_high"]), f"{r['decisions']:,}",
+                f"{r['games']:,}", _pct(r["chance"]), _disguise_words(r, DISGUISE)]
+               for r in agreement.to_dict("records")])
+
+
+def _disguise_words(r: dict[str, Any], disguise: float) -> str:
+    if not r["decisions"]:
+        return r["note"]
+    if r["share_low"] >= disguise:
+        return f"{r['below']} in disguise"
+    if r["share_low"] <= r["chance"] <= r["share_high"]:
+        return "agrees no more than chance"
+    if r["share_high"] < 0.5:
+        return "decides most positions otherwise"
+    return "agrees often, differs often"
+
+
+def ceiling_blocks(doc, ceiling: pd.DataFrame, level: int) -> None:
+    """The ceiling of skill: each bot that sees hidden state against the fair rung it played."""
+    if not len(ceiling):
+        return
+    doc.h(level, "Ceiling of skill (a bot that cheats)")
+    for r in ceiling.to_dict("records"):
+        doc.p("The c" + ceiling_words(r)[1:] + ".")
+    names = ", ".join(sorted(set(ceiling["bot"])))
+    doc.p(f"A bot that cheats: {names} sees every player's hidden hand and what is left to draw. It is not a rung of "
+          "fair play: it takes no part in the ratings, the skill depth, the by-skill table or the "
+          "'with stronger play' answer. It marks how far skill can go in this game: what it cannot "
+          "win against a fair bot, luck decides. 95% Wilson intervals.")
+    doc.table(["ceiling", "against", "games", "its share of decisive games", "95%", "the fair bot still wins",
+               "95%", "draws"],
+              [[r["bot"], r["against"], f"{r['games']:,}", _pct(r["decisive_share"]),
+                _ci(r["decisive_share_low"], r["decisive_share_high"]), _pct(r["against_share"]),
+                _ci(r["against_share_low"], r["against_share_high"]), f"{r['draws']:,}"]
+               for r in ceiling.to_dict("records")])
+
+
 def _by_skill_blocks(doc, t: SkillTables, level: int) -> None:
     if len(t.by_skill):
         doc.h(level, "By skill (each bot playing itself)")
@@ -258,6 +310,16 @@ def _finite(x: float) -> float | None:
     return float(x) if np.isfinite(x) else None  # JSON has no NaN
 
 
+def _records(df: pd.DataFrame) -> list[dict[str, Any]]:
+    """A frame's rows for JSON: numbers as plain numbers, NaN as null."""
+    out = []
+    for r in df.to_dict("records"):
+        out.append({k: (_finite(v) if isinstance(v, (float, np.floating)) else
+                        int(v) if isinstance(v, (int, np.integer)) and not isinstance(v, bool) else v)
+                    for k, v in r.items()})
+    return out
+
+
 def _write_summary(res: LadderResult, path: Path) -> None:
     """ladder.json: what was asked (variant, rungs, games, seed, pairs) and the headline answers."""
     from sim import tables
@@ -278,6 +340,7 @@ def _write_summary(res: LadderResult, path: Path) -> None:
         "seats": len(res.variant.seat_names), "answer": _answer_json(res),
         "skill_depth_expected": _finite(res.depth.expected), "skill_depth_range95": list(res.depth.range95),
         "stopped_early": [f"{r.bot_a} vs {r.bot_b}" for r in res.pairings.itertuples() if r.stopped_early],
+        "agreement": _records(res.agreement), "ceiling": _records(res.ceiling),
         "games_played_now": res.played_now, "games_resumed": res.resumed,
         "wall_seconds": round(res.wall_seconds, 3), "git_commit": git_commit()})
 
@@ -299,16 +362,26 @@ def _answer_json(res: LadderResult) -> dict[str, Any] | None:
             "sentence": ans.sentence()}
 
 
+def _strongest(res: LadderResult) -> str:
+    """The strongest rung by Elo among those that played themselves (else the last listed)."""
+    b = res.by_skill[np.isfinite(res.by_skill["elo"])] if len(res.by_skill) else res.by_skill
+    if len(b):
+        return str(b.sort_values("elo", kind="stable").iloc[-1]["bot"])
+    return res.order[-1] if len(res.order) else ""
+
+
 def write_ladder(res: LadderResult) -> dict[str, Path]:
     from sim.reporting import Doc
 
     out = res.out
     out.mkdir(parents=True, exist_ok=True)
-    files = {k: out / f"{k}.csv" for k in ("ratings", "pairings", "by_skill", "skill_depth")}
+    files = {k: out / f"{k}.csv" for k in ("ratings", "pairings", "by_skill", "skill_depth", "agreement", "ceiling")}
     res.ratings.to_csv(files["ratings"], index=False)
     res.pairings.to_csv(files["pairings"], index=False)
     res.by_skill.to_csv(files["by_skill"], index=False)
     res.depth.steps.to_csv(files["skill_depth"], index=False)
+    res.agreement.to_csv(files["agreement"], index=False)
+    res.ceiling.to_csv(files["ceiling"], index=False)
     files["json"] = out / "ladder.json"
     _write_summary(res, files["json"])
     t = res.tables
@@ -321,7 +394,7 @@ def write_ladder(res: LadderResult) -> dict[str, Path]:
     doc = Doc()
     v = res.variant
     doc.h(1, f"Skill ladder: {v.name}")
-    doc.p(answer_words(_ladder_answer(res), res.order[-1] if len(res.order) else ""))
+    doc.p(answer_words(_ladder_answer(res), _strongest(res)))
     early = int(res.pairings["stopped_early"].sum())
     doc.p(f"{v.name} (hash {v.hash}), {len(res.order)} rungs, pairings: {res.pairs} (plus each bot "
           f"against itself), {res.games:,} games per pairing with seats rotated, seed {res.seed}; "
@@ -329,8 +402,11 @@ def write_ladder(res: LadderResult) -> dict[str, Path]:
           f"{res.wall_seconds:.0f} s wall by the call that wrote this, {res.resumed:,} resumed from earlier calls.")
     doc.table(["rung", "bot", "parameters"],
               [[label, spec["bot"], ", ".join(f"{k}={v}" for k, v in spec.items() if k != "bot") or "-"]
-               for label, spec in res.rungs.items()])
-    skill_blocks(doc, t, 2)
+               for label, spec in res.rungs.items()]
+              + [[f"{r['bot']} (ceiling: it cheats)", r["bot"], f"plays {r['against']} apart; not rated"]
+                 for r in res.ceiling.to_dict("records")])
+    ceiling_blocks(doc, res.ceiling, 2)
+    skill_blocks(doc, t, 2, agreement=res.agreement)
     files["md"], files["html"] = out / "ladder.md", out / "ladder.html"
     files["md"].write_text(doc.markdown({k: f"figures/{k}.png" for k in figs}))
     files["html"].write_text(doc.html(figs, f"hexsim ladder {v.name}"))
@@ -375,6 +451,7 @@ def section_tables(runs: Sequence) -> list[tuple[str, SkillTables, dict[str, tup
     Elo order (self-play runs give the by-skill rows, two-bot runs the pairings)."""
     from sim.ladder import _bots_of
     from sim.reporting import non_win_reasons
+    from sim.skill import cheats
 
     found = []
     for (name, _), group in _groups(runs).items():
@@ -384,6 +461,8 @@ def section_tables(runs: Sequence) -> list[tuple[str, SkillTables, dict[str, tup
         self_runs: dict[str, Any] = {}
         pair_runs: dict[frozenset, list] = {}
         for r in group:
+            if any(cheats(b) for b in _bots_of(r)):
+                continue  # the ceiling of skill (it sees hidden state) is no rung
             bots = set(_bots_of(r))
             if len(bots) == 1:
                 self_runs.setdefault(bots.pop(), r)  # one self-play table per bot

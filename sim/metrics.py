@@ -235,9 +235,14 @@ def metric_table(df: pd.DataFrame, variant, seed: int = 0, alpha: float = ALPHA,
     """One row per metric: value, 95% interval (Wilson / bootstrap), successes, n, sd, fair share,
     and for a metric with a fair share (the first mover's share of decisive games) the verdict of
     `stats.fairness` against fair +/- margin: `fairness` ("fair" only by the equivalence test,
-    "unfair" or "cannot tell"), `p_equivalence`, `p_difference`, `games_needed` and the sentence."""
+    "unfair" or "cannot tell"), `p_equivalence`, `p_difference`, `games_needed` and the sentence;
+    none (the sentence says why) when a seat's bot sees hidden state (sim.skill.cheats)."""
+    from sim.skill import cheats as sees_hidden
+
     rng = np.random.default_rng(seed)
     ms = outcome_metrics(df, variant)
+    seats = getattr(variant, "seats", None) or {}
+    cheats = list(dict.fromkeys(b.bot.name for b in seats.values() if sees_hidden(b.bot.name)))
     attach_value_replicates(ms, df, variant, rng)
     rows = []
     for m in ms:
@@ -256,7 +261,10 @@ def metric_table(df: pd.DataFrame, variant, seed: int = 0, alpha: float = ALPHA,
                 row["sd"] = float(np.std(m.data, ddof=1)) if m.n > 1 else 0.0
             if m.kind == "quantile":
                 row["cdf_successes"] = int((m.data <= m.value).sum())
-        if m.fair is not None:
+        if m.fair is not None and cheats:
+            row["fairness_sentence"] = (f"No verdict: {', '.join(cheats)} sees every hidden hand (it cheats), so "
+                                        "these games do not measure the rules under fair play.")
+        elif m.fair is not None:
             f = stats.fairness(m.successes, m.n, m.fair, margin, 1 - alpha)
             row.update(fairness=f.verdict, p_equivalence=f.p_equivalence,
                        p_difference=f.p_difference, games_needed=f.games_needed,

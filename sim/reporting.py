@@ -708,7 +708,10 @@ def comparisons(analyses: Sequence[Analysis], references: Sequence[str] = ()) ->
 # ---- the verdict -----------------------------------------------------------------------------
 
 def unfairness(a: Analysis) -> float:
-    """Distance of the first mover's share of decisive games from the fair share (sort key)."""
+    """Distance of the first mover's share of decisive games from the fair share (sort key; a
+    line-up with a bot that cheats sorts last, as one without games)."""
+    if cheating(a):
+        return -1.0
     v = a.first_decisive.value if a.first_decisive else math.nan
     return abs(v - 1 / len(a.run.seats)) if np.isfinite(v) else -1.0
 
@@ -778,12 +781,24 @@ def fairness_verdict(a: Analysis) -> tuple[str, str]:
     played ("With greedy on both seats, the first player wins ...")."""
     f = fairness_of(a)
     who = f"With {lineup_words(a)}"
+    if cheating(a):
+        return CHEAT_VERDICT, (f"{who}: no verdict: {', '.join(cheating(a))} sees every hidden hand and what is "
+                               "left to draw (it cheats), so these games do not measure the rules under fair "
+                               "play; its ladder shows it as the ceiling of skill.")
     if f is None:
         return "no games", f"{who}: no decisive games: nothing to say about the first player."
     if a.repeats:
         return "cannot tell", (f"{who}: no verdict: {repeats_text(a)}. The first player wins "
                                f"{100 * f.share:.1f}% of decisive games, but not of independent ones.")
     return f.verdict, f.sentence(what=f"{who}, the first player", unit="decisive games")
+
+
+CHEAT_VERDICT = "no verdict: a bot cheats"  # the verdict column of a line-up with a bot that sees hidden state
+
+
+def cheating(a: Analysis) -> list[str]:
+    """The bots of a run's line-up that see hidden state (sim.skill.cheats), each once."""
+    return list(dict.fromkeys(b for b in a.seat_bots if skill_mod.cheats(b)))
 
 
 REPEAT_SHARE = 0.5  # fewer distinct games than this share of the replayed ones: the games repeat
@@ -829,7 +844,7 @@ def verdict_sentence(a: Analysis) -> str:
     return " ".join(parts)
 
 
-VERDICT_COLOURS = {"unfair": "#c0392b", "fair": "#1e8449", "cannot tell": "#7f7f7f"}
+VERDICT_COLOURS = {"unfair": "#c0392b", "fair": "#1e8449", "cannot tell": "#7f7f7f", CHEAT_VERDICT: "#7f7f7f"}
 FOREST_WIDTH = 200  # px: with the bots and the skill columns the table fits 1,400 px
 
 
@@ -1222,7 +1237,7 @@ CSS = ("body{font-family:system-ui,sans-serif;font-size:14px;max-width:1320px;ma
        "td:first-child,th:first-child{text-align:left}tr.group td{background:#f4f4f4;font-weight:600;"
        "text-align:left}td.t,th.t{text-align:left}td.nw{white-space:nowrap}table.verdict td{white-space:nowrap}"
        "table.verdict th{vertical-align:bottom}svg.forest,svg.forest-axis{display:block}"
-       "b.vunfair{color:#c0392b}b.vfair{color:#1e8449}b.vcannot-tell{color:#666}"
+       "b.vunfair{color:#c0392b}b.vfair{color:#1e8449}b.vcannot-tell,b.vno-verdict-a-bot-cheats{color:#666}"
        ".warn{background:#fff6d6;border-left:5px solid #e0a000;padding:.25em .8em;margin:.3em 0}"
        ".warn details{margin:0}.warn summary{color:#222}"
        "img{max-width:100%}figure{margin:.4em 0 .8em}figcaption{color:#555;font-size:90%}"
@@ -1480,7 +1495,7 @@ def build_report(run_dirs: Sequence[str | Path], out_dir: str | Path,
     play_rows = play_metric_rows(analyses) if replays else pd.DataFrame(columns=SUMMARY_COLUMNS)
     for a in analyses:
         mark_repeats(a)
-        if not a.repeats:
+        if not a.repeats and not cheating(a):
             a.skill = skill_mod.skill_of(a.run.manifest["variant"].get("name", ""),
                                          a.run.manifest.get("variant_hash", ""), a.seat_bots, fairness_of(a), lads)
     comps = comparisons(analyses, references)

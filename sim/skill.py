@@ -5,7 +5,8 @@ every seat) and the bot it was measured against. `hexsim report --ladders DIR` r
 ladder under DIR and, for each verdict row whose variant (name and hash) a ladder played and
 whose line-up is that ladder's reference bot on every seat, judges the strong rung's share by
 the verdict rule and the row's against it (`stats.skill_answer`: holds with stronger play /
-changes with stronger play / cannot tell yet).
+changes with stronger play / cannot tell yet). A bot that sees hidden state (`oracle`, `cheats`)
+is never that strong rung: the ladder shows it apart as the ceiling of skill.
 """
 
 from __future__ import annotations
@@ -19,6 +20,14 @@ from typing import Any
 
 from sim import stats
 from sim.errors import UserError
+
+CEILING_BOTS = ("oracle",)  # bots that see what their seat may not (everyone's hands): a ceiling of skill
+
+
+def cheats(label: str) -> bool:
+    """Whether a bot (by its name or a label "name(param=...)") sees hidden state: the ladder shows
+    it as the ceiling of skill, never as a rung, and a run it plays in gets no fairness verdict."""
+    return str(label).split("(")[0].strip() in CEILING_BOTS
 
 
 @dataclass(frozen=True)
@@ -97,6 +106,8 @@ def skill_of(variant: str, variant_hash: str, bots: Sequence[str], base: stats.F
     for lad in ladders:
         if (lad.variant, lad.variant_hash) != (variant, variant_hash) or base is None or base.n == 0:
             continue
+        if cheats(lad.strongest) or (lad.answer and cheats(lad.answer.get("strong_bot", ""))):
+            continue  # a cheating bot is the ceiling of skill, never the stronger play of fair rules
         if lad.answer is None:
             if set(bots) == {lad.strongest}:
                 return Skill(lad, None)

@@ -359,3 +359,118 @@ def test_skill_column_from_a_ladder(hex4, tmp_path):
     r = CliRunner().invoke(app, ["report", str(run.path), "--out", str(tmp_path / "x"),
                                  "--ladders", str(tmp_path / "run")])
     assert r.exit_code == 2 and "no ladder.json" in r.output
+
+
+# ---- agreement with the rung below ---------------------------------------------------------------
+def _self_seats(base, spec: str):
+    b = ladder.parse_bot(base.game, spec, base.rules)
+    v = ladder.self_lineup(base, b)
+    return b, v, list(v.seats.values())
+
+
+def test_agreement_on_a_short_hexflow_race_ladder(tmp_path, monkeypatch):
+    """random, greedy and a tiny-budget mcts on HEXFLOW Race: each rung's agreement with the one
+    below over its self-play games, in the frame, ladder.json, agreement.csv, the summary and the
+    page; the lower bot asked with the rung's own generator state agrees with itself at every
+    decision (greedy with greedy, and random with random: the same draw)."""
+    from sim import agreement
+
+    res = sim.ladder("hexflow/race", ["random", "greedy", "mcts:iterations=10"], games=12, self_games=12, seed=4,
+                     jobs=1, out=tmp_path / "race", n_boot=50, agreement=24)
+    ag = res.agreement.set_index("bot")
+    assert list(ag.index) == ["greedy", "mcts(iterations=10)"] and list(ag["below"]) == ["random", "greedy"]
+    assert (ag["decisions"] == 24).all() and (ag["games"] == 24 // agreement.PER_GAME).all()
+    for r in ag.itertuples():
+        assert r.share == r.agree / r.decisions and r.share_low <= r.share <= r.share_high
+        assert 0 < r.chance < 0.5  # Race offers dozens of placements: a real choice, mostly many
+    assert ag.loc["greedy", "share"] < 0.5  # greedy is no random bot in disguise
+    summary = json.loads((tmp_path / "race" / "ladder.json").read_text())
+    assert [a["agree"] for a in summary["agreement"]] == list(ag["agree"])
+    assert pd.read_csv(tmp_path / "race" / "agreement.csv")["decisions"].tolist() == [24, 24]
+    assert any(line.startswith("mcts(iterations=10) picks greedy's move at") for line in res.summary())
+    page = (tmp_path / "race" / "ladder.html").read_text()
+    assert "Agreement with the rung below" in page and "greedy in disguise" not in page.split("</table>")[0]
+    # a rerun resumes every game and reads the agreement back instead of replaying
+    def replay(*args, **kwargs):
+        raise AssertionError("the agreement was measured again")
+
+    monkeypatch.setattr(agreement, "sample_agreement", replay)
+    again = sim.ladder("hexflow/race", ["random", "greedy", "mcts:iterations=10"], games=12, self_games=12, seed=4,
+                       jobs=1, out=tmp_path / "race", n_boot=50, agreement=24)
+    pd.testing.assert_frame_equal(again.agreement, res.agreement, check_dtype=False)
+    monkeypatch.undo()
+    base = sim.load_variant("hexflow/race")
+    for spec in ("greedy", "random"):
+        b, v, seats = _self_seats(base, spec)
+        got = agreement.sample_agreement(base.game, v.rules, seats, b, 7, 30, 60, seed=1)
+        assert got.n == 60 and got.agree == 60, spec
+
+
+def test_agreement_words_name_a_rung_in_disguise():
+    from sim.agreement import Sampled, agreement_row, words
+
+    row = agreement_row("mcts(iterations=8)", "greedy", Sampled(agree=198, n=200, chance=40.0, games=50))
+    assert row["share"] == 0.99 and row["share_low"] > 0.96 and row["chance"] == 0.2
+    assert words(row).endswith("(chance 20.0%): greedy in disguise")
+    assert not words(agreement_row("mcts", "greedy", Sampled(150, 200, 40.0, 50))).endswith("disguise")
+    assert "not on the engine" in agreement_row("mcts", "greedy", None)["note"]
+
+
+# ---- the oracle: the ceiling of skill --------------------------------------------------------------
+@pytest.fixture
+def with_oracle(monkeypatch):
+    """The Hex fixture with a bot named `oracle` (two-ply minimax under that name: Hex has no
+    hidden state, so it stands in for the bot that sees every hand); in this process only."""
+    from sim.games.base import Bot
+    from tests.fixtures.hexgame import kernel
+
+    minimax = next(b for b in GAME.bots if b.name == "minimax")
+    monkeypatch.setattr(GAME, "bots", (*GAME.bots, Bot("oracle", kernel.BOT_MINIMAX, "stand-in", minimax.params)))
+
+
+def test_the_oracle_is_the_ceiling_not_a_rung(hex4, with_oracle, tmp_path):
+    out = tmp_path / "lad"
+    res = sim.ladder(str(hex4), ["random", "greedy", "oracle"], games=40, seed=3, jobs=1, out=out, n_boot=50,
+                     backend="sequential", agreement=8)
+    assert list(res.ratings["bot"]) == ["random", "greedy"] and list(res.by_skill["bot"]) == ["random", "greedy"]
+    assert list(res.depth.steps["upper"]) == ["greedy"] and list(res.agreement["bot"]) == ["greedy"]
+    c = res.ceiling.iloc[0]
+    assert (c["bot"], c["against"], c["games"]) == ("oracle", "greedy", 40)
+    assert c["wins"] + c["wins_against"] + c["draws"] == 40
+    p = stats.wilson(int(c["wins"]), int(c["wins"] + c["wins_against"]))
+    assert (c["decisive_share"], c["decisive_share_low"]) == (p.value, p.low)
+    assert c["against_share"] == c["wins_against"] / 40
+    line = next(x for x in res.summary() if x.startswith("ceiling: oracle wins"))
+    assert "of decisive games against greedy; greedy still beats the oracle in" in line
+    assert line.endswith("games: the share luck decides")
+    summary = json.loads((out / "ladder.json").read_text())
+    assert summary["first_mover_share"]["strongest"]["bot"] == "greedy"
+    assert summary["ceiling"][0]["bot"] == "oracle" and "oracle" not in json.dumps(summary["answer"])
+    page = (out / "ladder.html").read_text()
+    assert "Ceiling of skill (a bot that cheats)" in page and "it cheats" in page
+    # the report over the ladder's runs: the by-skill section leaves the ceiling out, and the
+    # oracle's line-up gets no verdict
+    rep = sim.report(sorted((out / "runs").iterdir()), tmp_path / "rep", replays=False)
+    section = rep.markdown.read_text().split("## By skill")[1]
+    assert "| oracle |" not in section
+    v = rep.verdicts
+    cheat = v[v["bots"].str.contains("oracle")]
+    assert len(cheat) == 1 and (cheat["verdict"] == "no verdict: a bot cheats").all()
+    assert not (v.loc[~v["bots"].str.contains("oracle"), "verdict"] == "no verdict: a bot cheats").any()
+
+
+def test_a_ladder_of_the_oracle_alone_is_refused(hex4, with_oracle):
+    with pytest.raises(UserError, match="ceiling of skill, not a rung"):
+        sim.ladder(str(hex4), ["greedy", "oracle"], games=4, jobs=1, write=False, backend="sequential")
+
+
+def test_a_sweep_table_judges_no_line_up_with_the_oracle(hex4, with_oracle, tmp_path):
+    from sim import metrics
+    from sim.variants import load
+
+    for bot, judged in (("oracle", False), ("minimax", True)):
+        v = load(str(hex4), {"seats.A": {"bot": bot}, "seats.B": {"bot": "greedy"}})
+        r = sim.run(v, 40, seed=1, jobs=1, out=tmp_path / bot, backend="sequential", progress=False)
+        row = metrics.metric_table(r.table(), v).dropna(subset=["fair"]).iloc[0]
+        assert (row["fairness"] is not None) == judged
+        assert ("No verdict: oracle sees every hidden hand" in row["fairness_sentence"]) != judged

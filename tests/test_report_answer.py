@@ -280,3 +280,65 @@ def test_games_that_repeat_get_no_verdict(tmp_path):
     assert a.repeats == (4, 200) and word == "cannot tell"
     assert "no verdict: only 4 distinct games among the first 200 replayed" in sentence
     assert any(kind == "repeats" for kind, _ in a.flags)
+
+
+def _seat_bots(path: Path, bots: dict[str, str]) -> None:
+    """Give a run's manifest and table other bots (by seat)."""
+    m = json.loads((path / "manifest.json").read_text())
+    m["variant"]["seats"] = {s: {"bot": b, "params": {}} for s, b in bots.items()}
+    (path / "manifest.json").write_text(json.dumps(m))
+    for part in (path / "games").glob("*.parquet"):
+        df = pd.read_parquet(part)
+        for s, b in bots.items():
+            df[f"bot_{s}"] = b
+        df.to_parquet(part, index=False)
+
+
+def _fake_ladder(folder: Path, variant: str, strongest: str, answer: dict | None) -> None:
+    """A ladder.json as `hexsim ladder` writes it, with the fields the report reads."""
+    folder.mkdir(parents=True)
+    (folder / "ladder.json").write_text(json.dumps({
+        "variant_name": variant, "variant_hash": "h" + variant, "seats": 2,
+        "first_mover_share": {"strongest": {"bot": strongest}}, "answer": answer}))
+
+
+def test_a_line_up_with_a_bot_that_cheats_gets_no_verdict(tmp_path):
+    """A run where the oracle (it sees every hand) holds a seat: no fairness verdict, the
+    verdict column says why, it sorts after the judged rows and takes no skill column; the other
+    run keeps its verdict."""
+    make_run(tmp_path / "cheat", 4000, seed=1, name="cheat", parts=1)
+    set_first_mover(tmp_path / "cheat", 0.70, seed=1)
+    _seat_bots(tmp_path / "cheat", {"A": "oracle", "B": "greedy"})
+    make_run(tmp_path / "fair", 4000, seed=2, name="fair", parts=1)
+    set_first_mover(tmp_path / "fair", 0.56, seed=2)
+    res = report.build_report([tmp_path / "cheat", tmp_path / "fair"], tmp_path / "out", game_lookup=toy_lookup)
+    v = res.verdicts.set_index("variant")
+    assert v.loc["cheat", "verdict"] == report.CHEAT_VERDICT == "no verdict: a bot cheats"
+    assert "no verdict: oracle sees every hidden hand" in v.loc["cheat", "sentence"]
+    assert v.loc["fair", "verdict"] in ("unfair", "cannot tell")  # 56%: judged as ever
+    md = res.markdown.read_text()
+    verdict = md[md.index("## Verdict"):md.index("### In words")]
+    rows = [n for n in re.findall(r"^\| (\w+) \|", verdict, re.M) if n in ("cheat", "fair")]
+    assert rows == ["fair", "cheat"]  # 70% would sort first; a cheating line-up sorts last
+    assert f"| {report.CHEAT_VERDICT} |" in verdict
+
+
+def test_the_oracle_is_never_the_stronger_play_of_a_verdict(tmp_path):
+    """A ladder whose strongest rung is a bot that cheats (a ladder.json written with the oracle
+    as a rung) gives no "with stronger play" answer; an honest ladder of the same variant does."""
+    from sim import skill
+
+    make_run(tmp_path / "run", 4000, seed=4, name="v", parts=1)
+    _seat_bots(tmp_path / "run", {"A": "greedy", "B": "greedy"})
+    a = report.analyse(report.load_run(tmp_path / "run", toy_lookup))
+    counts = {"successes": 700, "n": 1200, "verdict": "unfair"}
+    cheat = {"base_bot": "greedy", "strong_bot": "oracle", "answer": "changes with stronger play",
+             "base": counts, "strong": counts, "sentence": ""}
+    _fake_ladder(tmp_path / "lad" / "cheat", "v", "oracle", cheat)
+    lads = skill.load_ladders([tmp_path / "lad"])
+    assert skill.skill_of("v", "hv", a.seat_bots, report.fairness_of(a), lads) is None
+    _fake_ladder(tmp_path / "lad" / "honest", "v", "mcts", cheat | {"strong_bot": "mcts"})
+    lads = skill.load_ladders([tmp_path / "lad"])
+    got = skill.skill_of("v", "hv", a.seat_bots, report.fairness_of(a), lads)
+    assert got is not None and got.strong_bot == "mcts" and got.ladder.path.name == "honest"
+    assert skill.cheats("oracle") and skill.cheats("oracle(iterations=50)") and not skill.cheats("mcts")
