@@ -26,7 +26,6 @@ bot redraws what its seat cannot see).
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,11 +46,6 @@ class Sampled:
     n: int = 0
     chance: float = 0.0  # sum of 1 / legal over the sampled decisions
     games: int = 0
-
-
-def _seed(*parts) -> int:
-    text = "|".join(str(p) for p in parts)
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
 def _real_choices(t, rec: np.ndarray, run_seed: int, game_index: int) -> np.ndarray:

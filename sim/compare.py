@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from sim import _callable_module, display, intervals, metrics
+from sim.document import Doc
 from sim.errors import UserError
 from sim.runner import RunResult
 from sim.variants import Variant, load
@@ -307,8 +308,6 @@ HEAD = ["metric", "A", "B", "B - A [95% interval]", "adjusted interval", "p", "p
 
 
 def _doc(res: Comparison):
-    from sim.reporting import Doc
-
     doc = Doc()
     doc.h(1, f"Comparison: A = {res.variant_a.name}, B = {res.variant_b.name}")
     doc.items(_header(res))

@@ -12,9 +12,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import intervals, plots, stats
+from sim import intervals, plots, stats, tables
+from sim.agreement import DISGUISE, PER_GAME
+from sim.document import Doc
 from sim.games.base import end_reason_groups
-from sim.ladder import DEPTH_SHARE, LadderResult, SkillTables, ceiling_words, skill_tables
+from sim.ladder_model import DEPTH_SHARE, LadderResult, SkillTables, ceiling_words, skill_tables
+from sim.run_folder import non_win_reasons
+from sim.runner import git_commit
+from sim.skill import cheats
 from sim.variants import Variant
 
 
@@ -228,8 +233,6 @@ def _rating_blocks(doc, t: SkillTables, level: int) -> None:
 
 
 def _agreement_blocks(doc, agreement: pd.DataFrame, level: int) -> None:
-    from sim.agreement import DISGUISE, PER_GAME
-
     doc.h(level, "Agreement with the rung below")
     doc.p("How often a rung picks the very move the rung below would pick in the same position: games "
           "of the rung playing itself are replayed, and at sampled decisions with a real choice (two "
@@ -322,9 +325,6 @@ def _records(df: pd.DataFrame) -> list[dict[str, Any]]:
 
 def _write_summary(res: LadderResult, path: Path) -> None:
     """ladder.json: what was asked (variant, rungs, games, seed, pairs) and the headline answers."""
-    from sim import tables
-    from sim.runner import git_commit
-
     b = res.by_skill[np.isfinite(res.by_skill["elo"])].sort_values("elo", kind="stable") \
         if len(res.by_skill) else res.by_skill
     first = {what: {"bot": r["bot"], "share": _finite(r["first_mover_share"]),
@@ -371,8 +371,6 @@ def _strongest(res: LadderResult) -> str:
 
 
 def write_ladder(res: LadderResult) -> dict[str, Path]:
-    from sim.reporting import Doc
-
     out = res.out
     out.mkdir(parents=True, exist_ok=True)
     files = {k: out / f"{k}.csv" for k in ("ratings", "pairings", "by_skill", "skill_depth", "agreement", "ceiling")}
@@ -449,21 +447,18 @@ def _groups(runs: Sequence) -> dict[tuple[str, str], list]:
 def section_tables(runs: Sequence) -> list[tuple[str, SkillTables, dict[str, tuple[str, ...]]]]:
     """For each variant whose runs hold several bot line-ups: its ladder tables, the bots in
     Elo order (self-play runs give the by-skill rows, two-bot runs the pairings)."""
-    from sim.ladder import _bots_of
-    from sim.reporting import non_win_reasons
-    from sim.skill import cheats
 
     found = []
     for (name, _), group in _groups(runs).items():
-        lineups = {tuple(_bots_of(r)) for r in group}
+        lineups = {tuple(r.seat_bots) for r in group}
         if len(lineups) < 2:
             continue
         self_runs: dict[str, Any] = {}
         pair_runs: dict[frozenset, list] = {}
         for r in group:
-            if any(cheats(b) for b in _bots_of(r)):
+            if any(cheats(b) for b in r.seat_bots):
                 continue  # the ceiling of skill (it sees hidden state) is no rung
-            bots = set(_bots_of(r))
+            bots = set(r.seat_bots)
             if len(bots) == 1:
                 self_runs.setdefault(bots.pop(), r)  # one self-play table per bot
             elif len(bots) == 2:

@@ -30,6 +30,7 @@ import pandas as pd
 
 from sim import _callable_module, display, intervals, metrics, stats
 from sim.compare import run_folder
+from sim.document import Doc
 from sim.errors import UserError
 from sim.runner import RunResult
 from sim.variants import Variant, load
@@ -331,8 +332,6 @@ def _share_heatmap(res: SweepResult, path: Path) -> Path:
 
 
 def _doc(res: SweepResult, files: dict[str, Path]):
-    from sim.reporting import Doc
-
     t = res.table
     m = f"{100 * res.margin:g}"
     doc = Doc()

@@ -38,7 +38,6 @@ stalemate rule, the turn cap, ...), `decided_on_board` and the aliases `median_t
 
 from __future__ import annotations
 
-import hashlib
 import math
 import re
 import sys
@@ -53,6 +52,7 @@ import pandas as pd
 from sim import _callable_module, display, metrics, stats
 from sim.errors import UserError, VariantError
 from sim.metrics import is_share
+from sim.seeds import derived_seed
 from sim.sweep import cell, parse_value, split_values, value_text
 from sim.tune_report import fmt_metric, search_lines, write_tune
 from sim.variants import Variant, load, split_path
@@ -301,11 +301,6 @@ class TuneResult:
     def _repr_html_(self) -> str:
         cols = [d.path for d in self.dims] + [t.metric for t in self.targets] + ["objective", "winner"]
         return display.html(self._title(), self.confirmation, cols)
-
-
-def derived_seed(seed: int, *parts: Any) -> int:
-    text = "|".join(str(p) for p in (seed, *parts))
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
 def _folder(point: dict[str, Any], v: Variant, seed: int) -> str:

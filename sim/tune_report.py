@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from sim.document import Doc
 from sim.metrics import is_share
 from sim.sweep import value_text
 from sim.variants import find, name_of, split_path
@@ -363,8 +364,6 @@ def _ci(metric: str, v, lo, hi) -> str:
 
 def _doc(res):
     from sim.compare import diff_text, metric_words
-    from sim.reporting import Doc
-
     doc = Doc()
     c = res.confirmation
     search = res.settings[res.settings["stage"] == "search"]
@@ -556,8 +555,6 @@ def _tornado(res, metric: str, path: Path) -> Path:
 
 
 def _sensitivity_doc(res):
-    from sim.reporting import Doc
-
     doc = Doc()
     t = res.table
     doc.h(1, f"Sensitivity: {res.variant.name}")

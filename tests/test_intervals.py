@@ -53,7 +53,7 @@ def _one_sided_pairing(n: int = 60):
     df = pd.DataFrame({"winner": first, "first_seat": np.zeros(n, dtype=int),
                        "bot_A": np.where(first == 0, "greedy", "random"),
                        "bot_B": np.where(first == 0, "random", "greedy")})
-    return SimpleNamespace(df=df, seats=seats, manifest={"seat_labels": {"A": "greedy", "B": "random"}})
+    return SimpleNamespace(df=df, seats=seats, seat_bots=["greedy", "random"])
 
 
 def test_a_collapsed_elo_interval_is_not_printed_as_precise():

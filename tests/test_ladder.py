@@ -312,7 +312,7 @@ def test_three_seats_every_bot_holds_every_seat(tmp_path):
 
     runs = [load_run(p) for p in sorted((tmp_path / "t" / "runs").glob("pair*"))]
     won, drawn, lost = ladder.strong_seat_counts(runs, "greedy")
-    one_seat = [r for r in runs if ladder._bots_of(r).count("greedy") == 1]
+    one_seat = [r for r in runs if r.seat_bots.count("greedy") == 1]
     assert len(one_seat) == 1 and won + drawn + lost == len(one_seat[0].df) == 12
 
 
