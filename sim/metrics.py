@@ -10,6 +10,7 @@ bootstraps in milliseconds. Quantiles are `inverted_cdf` quantiles: always an ac
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -33,6 +34,31 @@ QUANTILES = (0.1, 0.5, 0.9)
 # end reasons that are not a win on the board are named like these (or declared by the game)
 NON_WIN_WORDS = ("stalemate", "turn_cap", "cap", "draw", "timeout", "time_out", "exhaust",
                  "closest", "no_move", "limit", "tiebreak", "tie_break", "deadlock")
+
+
+# The balance report's summary.csv used names of its own until the report was computed from
+# these definitions; a name in the old spelling is still understood where hexsim reads a metric
+# name (`current_name`), with a deprecation warning.
+RENAMED = {"first_player_share_of_decisive": "first_mover_share", "first_player_win_rate": "win_rate_first_mover",
+           "turn_cap_rate": "cap_rate", "turns.mean": "turns_mean", "turns.median": "turns_p50",
+           "mde.seat_share_of_decisive": "mde_seat_share", "mde.diff_seat_win_rate": "mde_diff_seat_win_rate"}
+_RENAMED_PATTERNS = ((r"win_rate\.([^.]+)$", r"win_rate_\1"), (r"end_reason\.(.+)$", r"end_\1"),
+                     (r"score\.([^.]+)\.(mean|median)$", r"score_\2_\1"), (r"turns\.(p\d+)$", r"turns_\1"),
+                     (r"bot_win_rate\.(.+)$", r"bot_win_rate_\1"))
+
+
+def current_name(name: str) -> str:
+    """The metric's name today: an old summary.csv spelling (`first_player_share_of_decisive`,
+    `win_rate.A`, `turns.median`, ...) becomes its current name, with a DeprecationWarning."""
+    new = RENAMED.get(name)
+    for pattern, repl in _RENAMED_PATTERNS if new is None else ():
+        if re.fullmatch(pattern, name):
+            new = re.sub(pattern, repl, name)
+            break
+    if new is None:
+        return name
+    warnings.warn(f"metric {name!r} is now called {new!r}", DeprecationWarning, stacklevel=2)
+    return new
 
 
 def is_share(metric: str) -> bool:

@@ -152,11 +152,11 @@ def analyse(run: Run) -> Analysis:
         p = stats.wilson(int(counts[i + 1]), n)
         a.seat_rates.append(p)
         a.seat_p.append(stats.binom_test(int(counts[i + 1]), a.decisive, fair))
-        a.add_prop(f"win_rate.{s}", p)
+        a.add_prop(f"win_rate_{s}", p)
     a.seat_p_holm = list(stats.adjust_pvalues(a.seat_p, "holm"))
     for s, p, ph in zip(seats, a.seat_p, a.seat_p_holm, strict=True):
-        a.add(f"win_rate.{s}.p_value", p)
-        a.add(f"win_rate.{s}.p_holm", ph)
+        a.add(f"win_rate_{s}_p_value", p)
+        a.add(f"win_rate_{s}_p_holm", ph)
     a.draw = stats.wilson(draws, n)
     a.add_prop("draw_rate", a.draw)
     if "swapped" in df.columns:  # the pie rule
@@ -172,7 +172,7 @@ def analyse(run: Run) -> Analysis:
     reason_draws = {r: int(c) for r, c in zip(names, draws_by_code, strict=True)}
     if run.turn_cap_reason:
         a.turn_cap = stats.wilson(reason_count.get(run.turn_cap_reason, 0), n)
-        a.add_prop("turn_cap_rate", a.turn_cap)
+        a.add_prop("cap_rate", a.turn_cap)
 
     # first player
     first = df["first_seat"].to_numpy().astype(np.int64)
@@ -181,9 +181,9 @@ def analyse(run: Run) -> Analysis:
     a.first = stats.wilson(first_wins, n)
     a.first_decisive = stats.wilson(first_wins, a.decisive)
     a.first_p = stats.binom_test(first_wins, a.decisive, fair)
-    a.add_prop("first_player_win_rate", a.first)
-    a.add_prop("first_player_share_of_decisive", a.first_decisive)
-    a.add("first_player_share_of_decisive.p_value", a.first_p)
+    a.add_prop("win_rate_first_mover", a.first)
+    a.add_prop("first_mover_share", a.first_decisive)
+    a.add("first_mover_share_p_value", a.first_p)
 
     a.balance_ci = stats.ludii_balance_interval(counts)
     a.balance = a.balance_ci.value
@@ -194,13 +194,13 @@ def analyse(run: Run) -> Analysis:
     a.turns = stats.quantiles(turns)
     a.turns_mean = stats.mean_interval(turns)
     a.turns_median_ci = stats.bootstrap_interval(turns, 0.5, seed=1)
-    a.add("turns.mean", a.turns_mean.value, n=n, low=a.turns_mean.low, high=a.turns_mean.high)
+    a.add("turns_mean", a.turns_mean.value, n=n, low=a.turns_mean.low, high=a.turns_mean.high)
     for name, _ in stats.QUANTILES:
         if name == "median":
-            a.add("turns.median", a.turns["median"], n=n, low=a.turns_median_ci[1],
+            a.add("turns_p50", a.turns["median"], n=n, low=a.turns_median_ci[1],
                   high=a.turns_median_ci[2])
         else:
-            a.add(f"turns.{name}", a.turns[name], n=n)
+            a.add(f"turns_{name}", a.turns[name], n=n)
 
     # scores
     for s in seats:
@@ -209,15 +209,15 @@ def analyse(run: Run) -> Analysis:
             x = df[col].to_numpy()
             a.scores[s] = stats.mean_interval(x)
             a.score_q[s] = stats.quantiles(x)
-            a.add(f"score.{s}.mean", a.scores[s].value, n=n, low=a.scores[s].low, high=a.scores[s].high)
-            a.add(f"score.{s}.median", a.score_q[s]["median"], n=n)
+            a.add(f"score_mean_{s}", a.scores[s].value, n=n, low=a.scores[s].low, high=a.scores[s].high)
+            a.add(f"score_median_{s}", a.score_q[s]["median"], n=n)
 
     # end reasons
     non_win = non_win_reasons(run)
     for r in run.end_reasons:
         p = stats.wilson(reason_count.get(r, 0), n)
         a.end_rows.append((r, p, reason_draws.get(r, 0), r in non_win))
-        a.add_prop(f"end_reason.{r}", p)
+        a.add_prop(f"end_{r}", p)
         if r in non_win and p.value > 0.5:
             a.warn("non_win",
                    f"{run.label}: {p.value:.1%} of games (95% CI {p.low:.1%}-{p.high:.1%}) end by "
@@ -236,13 +236,13 @@ def analyse(run: Run) -> Analysis:
     # the seat tests: exact binomial on decisive games, Holm over the k seats (strictest step
     # alpha / k), so the detectable edge is computed for exactly that test
     a.mde = stats.mde_share(a.decisive, fair, ALPHA / k, POWER)
-    a.add("mde.seat_share_of_decisive", a.mde, n=a.decisive)
+    a.add("mde_seat_share", a.mde, n=a.decisive)
 
     if run.rotate:
         a.bots = bot_rates(df, seats, winner, fair)
         for b, p, pv in a.bots:
-            a.add_prop(f"bot_win_rate.{b}", p)
-            a.add(f"bot_win_rate.{b}.p_value", pv)
+            a.add_prop(f"bot_win_rate_{b}", p)
+            a.add(f"bot_win_rate_{b}_p_value", pv)
 
     game_section(a)
     return a
@@ -464,7 +464,7 @@ class Comparison:
     group: str = ""
 
 
-HEADLINE = ("first_player_share_of_decisive", "draw_rate", "decided_off_board", "turns.median")
+HEADLINE = ("first_mover_share", "draw_rate", "decided_off_board", "turns_p50")
 
 
 def compare(analyses: Sequence[Analysis]) -> Comparison:
@@ -475,16 +475,16 @@ def compare(analyses: Sequence[Analysis]) -> Comparison:
     mde: dict[str, float] = {}
 
     def props(a: Analysis) -> dict[str, stats.Proportion]:
-        d = {"first_player_share_of_decisive": a.first_decisive}
-        d |= {f"win_rate.{s}": p for s, p in zip(a.run.seats, a.seat_rates, strict=True)}
+        d = {"first_mover_share": a.first_decisive}
+        d |= {f"win_rate_{s}": p for s, p in zip(a.run.seats, a.seat_rates, strict=True)}
         d["draw_rate"] = a.draw
         d["decided_off_board"] = a.off_board
-        d["first_player_win_rate"] = a.first
+        d["win_rate_first_mover"] = a.first
         if a.turn_cap is not None:
-            d["turn_cap_rate"] = a.turn_cap
+            d["cap_rate"] = a.turn_cap
         for r, p, _, _ in a.end_rows:
-            if r != a.run.turn_cap_reason:  # already there as turn_cap_rate: test it once
-                d[f"end_reason.{r}"] = p
+            if r != a.run.turn_cap_reason:  # already there as cap_rate: test it once
+                d[f"end_{r}"] = p
         return d
 
     pb = props(base)
@@ -500,14 +500,14 @@ def compare(analyses: Sequence[Analysis]) -> Comparison:
             out.append({"metric": f"diff.{metric}", "variant": label, "value": d.value, "ci_low": d.low,
                         "ci_high": d.high, "p_value": d.p_value, "method": "Newcombe / z-test"})
         ta = a.run.df["turns"].to_numpy()
-        for stat, name in (("mean", "turns.mean"), (0.5, "turns.median")):
+        for stat, name in (("mean", "turns_mean"), (0.5, "turns_p50")):
             d = stats.bootstrap_diff(ta, tb, stat, seed=2)
             out.append({"metric": f"diff.{name}", "variant": label, "value": d.value, "ci_low": d.low,
                         "ci_high": d.high, "p_value": d.p_value, "method": "bootstrap"})
         mw, ks = stats.mann_whitney(ta, tb), stats.ks_test(ta, tb)
-        out.append({"metric": "diff.turns.distribution", "variant": label, "value": ks.statistic,
+        out.append({"metric": "diff.turns_distribution", "variant": label, "value": ks.statistic,
                     "ci_low": math.nan, "ci_high": math.nan, "p_value": ks.p_value, "method": "KS"})
-        out.append({"metric": "diff.turns.rank", "variant": label,
+        out.append({"metric": "diff.turns_rank", "variant": label,
                     "value": mw.statistic / max(len(ta) * len(tb), 1), "ci_low": math.nan,
                     "ci_high": math.nan, "p_value": mw.p_value, "method": "Mann-Whitney (U/n1n2)"})
     holm = stats.adjust_pvalues([r["p_value"] for r in out], "holm")
@@ -1130,11 +1130,11 @@ def build_report(run_dirs: Sequence[str | Path], out_dir: str | Path,
             base = {k: r[k] for k in ("metric", "variant", "value", "ci_low", "ci_high")}
             rows.append(base | {"successes": math.nan, "n": math.nan})
             for key in ("p_value", "p_holm"):
-                rows.append({"metric": f"{r['metric']}.{key}", "variant": r["variant"],
+                rows.append({"metric": f"{r['metric']}_{key}", "variant": r["variant"],
                              "value": r[key], "successes": math.nan, "n": math.nan,
                              "ci_low": math.nan, "ci_high": math.nan})
         for label, m in comparison.mde.items():
-            rows.append({"metric": "mde.diff_seat_win_rate", "variant": label, "value": m,
+            rows.append({"metric": "mde_diff_seat_win_rate", "variant": label, "value": m,
                          "successes": math.nan, "n": math.nan, "ci_low": math.nan, "ci_high": math.nan})
     summary = pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
 

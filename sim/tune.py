@@ -172,7 +172,7 @@ def parse_target(text: str) -> Target:
         raise UserError(f"--target {text}: use METRIC=VALUE, METRIC=VALUE+-TOL, METRIC>=V, "
                         "METRIC<=V or METRIC=LOW..HIGH")
     name, op, rhs = m.groups()
-    metric = ALIASES.get(name, name)
+    metric = ALIASES.get(name) or metrics.current_name(name)
 
     def num(s: str) -> float:
         try:

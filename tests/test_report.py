@@ -138,11 +138,11 @@ def test_seat_win_rates_match_direct_computation(single):
     decisive = int((df.winner >= 0).sum())
     for i, seat in enumerate("AB"):
         k = int((df.winner == i).sum())
-        r = row(s, f"win_rate.{seat}")
+        r = row(s, f"win_rate_{seat}")
         lo, hi = proportion_confint(k, n, method="wilson")
         assert (r.successes, r.n, r.value) == (k, n, pytest.approx(k / n))
         assert (r.ci_low, r.ci_high) == (pytest.approx(lo), pytest.approx(hi))
-        assert row(s, f"win_rate.{seat}.p_value").value == pytest.approx(
+        assert row(s, f"win_rate_{seat}_p_value").value == pytest.approx(
             sps.binomtest(k, decisive, 0.5).pvalue)
     rates = [(df.winner == i).mean() for i in range(2)]
     assert row(s, "balance").value == pytest.approx(1 - (max(rates) - min(rates)))
@@ -156,13 +156,13 @@ def test_draw_turn_cap_and_first_player(single):
     draws = int((df.winner == -1).sum())
     assert row(s, "draw_rate").successes == draws
     cap = int((df.end_reason == "turn_cap").sum())
-    r = row(s, "turn_cap_rate")
+    r = row(s, "cap_rate")
     assert r.successes == cap and r.ci_low == pytest.approx(proportion_confint(cap, n, method="wilson")[0])
     first = int((df.winner == df.first_seat).sum())
-    assert row(s, "first_player_win_rate").successes == first
-    r = row(s, "first_player_share_of_decisive")
+    assert row(s, "win_rate_first_mover").successes == first
+    r = row(s, "first_mover_share")
     assert (r.successes, r.n) == (first, n - draws)
-    assert row(s, "first_player_share_of_decisive.p_value").value == pytest.approx(
+    assert row(s, "first_mover_share_p_value").value == pytest.approx(
         sps.binomtest(first, n - draws, 0.5).pvalue)
 
 
@@ -170,24 +170,24 @@ def test_length_scores_end_reasons_and_mde(single):
     df, res = single
     s = pd.read_csv(res.csv)
     n = len(df)
-    for name, q in [("p5", 0.05), ("p25", 0.25), ("median", 0.5), ("p75", 0.75), ("p95", 0.95)]:
-        assert row(s, f"turns.{name}").value == df.turns.quantile(q)
-    r = row(s, "turns.mean")
+    for name, q in [("p5", 0.05), ("p25", 0.25), ("p50", 0.5), ("p75", 0.75), ("p95", 0.95)]:
+        assert row(s, f"turns_{name}").value == df.turns.quantile(q)
+    r = row(s, "turns_mean")
     lo, hi = sps.t.interval(0.95, n - 1, loc=df.turns.mean(), scale=sps.sem(df.turns))
     assert (r.value, r.ci_low, r.ci_high) == (pytest.approx(df.turns.mean()), pytest.approx(lo),
                                              pytest.approx(hi))
-    med = row(s, "turns.median")
+    med = row(s, "turns_p50")
     assert med.ci_low <= med.value <= med.ci_high
     for seat in "AB":
-        assert row(s, f"score.{seat}.mean").value == pytest.approx(df[f"score_{seat}"].mean())
-        assert row(s, f"score.{seat}.median").value == df[f"score_{seat}"].median()
+        assert row(s, f"score_mean_{seat}").value == pytest.approx(df[f"score_{seat}"].mean())
+        assert row(s, f"score_median_{seat}").value == df[f"score_{seat}"].median()
     for reason in REASONS:
-        r = row(s, f"end_reason.{reason}")
+        r = row(s, f"end_{reason}")
         assert r.successes == (df.end_reason == reason).sum() and r.n == n
     # MDE: on the decisive games, at the seat tests' Holm level 0.05 / 2 (tests/test_report_claims.py
     # checks its power)
     dec = int((df.winner >= 0).sum())
-    r = row(s, "mde.seat_share_of_decisive")
+    r = row(s, "mde_seat_share")
     assert r.n == dec and r.value == pytest.approx(stats.mde_share(dec, 0.5, 0.05 / 2))
 
 
@@ -259,7 +259,7 @@ def test_draw_majority_and_no_turn_cap(tmp_path):
     (tmp_path / "run" / "manifest.json").write_text(json.dumps(m))
     res = report.build_report([tmp_path / "run"], tmp_path / "out", game_lookup=toy_lookup)
     assert any(re.search(r"race: \d+\.\d% of games are draws", w) for w in res.warnings)
-    assert not (res.summary.metric == "turn_cap_rate").any()
+    assert not (res.summary.metric == "cap_rate").any()
     assert "| turn-cap rate | no turn cap |" in res.markdown.read_text()
 
 
@@ -286,7 +286,7 @@ def test_unfinished_parts_are_ignored_and_empty_runs_do_not_crash(tmp_path):
     res = report.build_report([tmp_path / "empty", tmp_path / "run"], tmp_path / "out",
                               game_lookup=toy_lookup)
     assert row(res.summary, "games", "race (empty)").value == 0
-    assert math.isnan(row(res.summary, "win_rate.A", "race (empty)").value)
+    assert math.isnan(row(res.summary, "win_rate_A", "race (empty)").value)
     assert "#### Variant race (empty)" in res.markdown.read_text()
 
 
@@ -311,7 +311,7 @@ def test_unknown_game_skips_only_its_section(tmp_path):
     md = res.markdown.read_text()
     assert "Game-specific section skipped: game 'toy' is not available" in md
     assert "## Why games end" in md and not res.summary.metric.str.startswith("game.").any()
-    assert (res.summary.metric == "win_rate.A").any()
+    assert (res.summary.metric == "win_rate_A").any()
 
 
 def test_broken_report_metrics_skips_only_its_section(tmp_path):
@@ -328,9 +328,9 @@ def test_rotated_seats_report_each_bot(tmp_path):
         wins = sum(((df[f"bot_{seat}"] == bot) & (df.winner == i)).sum() for i, seat in enumerate("AB"))
         seen = sum((df[f"bot_{seat}"] == bot).sum() for seat in "AB")
         dec = sum(((df[f"bot_{seat}"] == bot) & (df.winner >= 0)).sum() for seat in "AB")
-        r = row(s, f"bot_win_rate.{bot}")
+        r = row(s, f"bot_win_rate_{bot}")
         assert (r.successes, r.n) == (wins, seen)
-        assert row(s, f"bot_win_rate.{bot}.p_value").value == pytest.approx(
+        assert row(s, f"bot_win_rate_{bot}_p_value").value == pytest.approx(
             sps.binomtest(int(wins), int(dec), 0.5).pvalue)
     md = res.markdown.read_text()
     assert "##### Bots (seats rotated)" in md and "figures/bots.png" in md
@@ -344,20 +344,20 @@ def test_two_runs_side_by_side(tmp_path):
     assert "## Within each mode, against its reference" in md and "### toy: against race" in md
     s = res.summary
     ka, kb = int((a.winner == 0).sum()), int((b.winner == 0).sum())
-    r = row(s, "diff.win_rate.A", "battle vs race")
+    r = row(s, "diff.win_rate_A", "battle vs race")
     lo, hi = confint_proportions_2indep(kb, len(b), ka, len(a), method="newcomb")
     assert r.value == pytest.approx(kb / len(b) - ka / len(a))
     assert (r.ci_low, r.ci_high) == (pytest.approx(lo), pytest.approx(hi))
     p = sps.chi2_contingency([[kb, len(b) - kb], [ka, len(a) - ka]], correction=False).pvalue
-    assert row(s, "diff.win_rate.A.p_value", "battle vs race").value == pytest.approx(p)
-    assert row(s, "diff.turns.mean", "battle vs race").value == pytest.approx(b.turns.mean() - a.turns.mean())
-    assert row(s, "diff.turns.rank.p_value", "battle vs race").value == pytest.approx(
+    assert row(s, "diff.win_rate_A_p_value", "battle vs race").value == pytest.approx(p)
+    assert row(s, "diff.turns_mean", "battle vs race").value == pytest.approx(b.turns.mean() - a.turns.mean())
+    assert row(s, "diff.turns_rank_p_value", "battle vs race").value == pytest.approx(
         sps.mannwhitneyu(b.turns, a.turns).pvalue)
     # Holm over the whole comparison family
     comp = res.comparison
     np.testing.assert_allclose(comp.p_holm, np.minimum(1, np.maximum.accumulate(
         np.sort(comp.p_value) * (len(comp) - np.arange(len(comp)))))[np.argsort(np.argsort(comp.p_value))])
-    assert row(s, "win_rate.A", "battle").n == 2000 and row(s, "win_rate.A", "race").n == 2500
+    assert row(s, "win_rate_A", "battle").n == 2000 and row(s, "win_rate_A", "race").n == 2500
 
 
 def test_same_variant_twice_gets_distinct_labels(tmp_path):
@@ -373,9 +373,9 @@ def test_three_seats(tmp_path):
     res = report.build_report([tmp_path / "run"], tmp_path / "out", game_lookup=toy_lookup)
     s = res.summary
     for i, seat in enumerate(("red", "green", "blue")):
-        assert row(s, f"win_rate.{seat}").successes == (df.winner == i).sum()
+        assert row(s, f"win_rate_{seat}").successes == (df.winner == i).sum()
     decisive = int((df.winner >= 0).sum())
-    assert row(s, "win_rate.red.p_value").value == pytest.approx(
+    assert row(s, "win_rate_red_p_value").value == pytest.approx(
         sps.binomtest(int((df.winner == 0).sum()), decisive, 1 / 3).pvalue)
     assert "against 1/3" in res.markdown.read_text()
 
@@ -426,3 +426,31 @@ def test_html_tables_left_align_text_columns_and_right_align_numbers():
         assert ["t" in c for c in classes] == [True, False, True, True]
     assert "<td class='t nw'>blocked 24.2%</td>" in page
     assert "<td class='nw'>58.4% (56.2-60.6)</td>" in page
+
+
+def test_old_summary_names_are_understood_with_a_deprecation_warning():
+    from sim.metrics import current_name
+
+    old = {"first_player_share_of_decisive": "first_mover_share", "win_rate.A": "win_rate_A",
+           "turns.median": "turns_p50", "turns.p95": "turns_p95", "end_reason.block": "end_block",
+           "score.B.mean": "score_mean_B", "turn_cap_rate": "cap_rate"}
+    for name, new in old.items():
+        with pytest.warns(DeprecationWarning, match=new):
+            assert current_name(name) == new
+    assert current_name("first_mover_share") == "first_mover_share"  # today's names pass unchanged
+
+
+def test_the_report_and_the_workflows_name_a_quantity_alike(tmp_path):
+    """summary.csv uses the names compare, tune and baselines use (sim.metrics)."""
+    import sim
+    from sim.metrics import outcome_metrics
+    from sim.variants import load
+
+    v = load("hexflow/race")
+    r = sim.run(v, 40, seed=3, jobs=1, out=tmp_path / "run")
+    res = sim.report([tmp_path / "run"], out=tmp_path / "rep", replays=False)
+    names = set(res.summary["metric"])
+    shared = {m.name for m in outcome_metrics(r.table(), v)} & names
+    assert {"first_mover_share", "win_rate_A", "win_rate_first_mover", "draw_rate", "turns_mean",
+            "turns_p50"} <= shared
+    assert not {n for n in names if n.startswith(("win_rate.", "end_reason.", "turns.", "score."))}

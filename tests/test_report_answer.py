@@ -249,7 +249,7 @@ def test_a_long_verdict_table_folds_each_group_keeping_its_extremes_and_referenc
     main = page[page.index("<table class='verdict'>"):]
     main = main[:main.index("</table>")]
     shown = re.findall(r"<span title='[^']*'>(\w+)</span>", main)
-    share = res.summary[res.summary.metric == "first_player_share_of_decisive"].set_index("variant")
+    share = res.summary[res.summary.metric == "first_mover_share"].set_index("variant")
     race = sorted((f"race_{i}" for i in range(9)), key=lambda v: -abs(share.value[v] - 0.5))
     assert set(shown) == {race[0], race[-1], "race_4", "battle_9", "battle_10"}
     assert "6 more folded below the table" in main
