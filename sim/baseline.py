@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import display, drift, metrics
+from sim import display, drift, metrics, stats
 from sim.errors import UserError
 from sim.variants import Variant, find, load, name_of
 
@@ -187,7 +187,8 @@ def metric_records(df: pd.DataFrame, variant: Variant) -> list[dict[str, Any]]:
                              "successes": None if m.successes is None else int(m.successes),
                              "test": tested_as(m, games), "fair": m.fair}
         if m.kind == "proportion" and m.n:
-            r["ci_low"], r["ci_high"] = metrics.wilson(m.successes, m.n)
+            ci = stats.wilson(m.successes, m.n)
+            r["ci_low"], r["ci_high"] = ci.low, ci.high
         if m.kind in ("mean", "quantile"):
             r["sd"] = float(np.std(m.data, ddof=1)) if m.n > 1 else 0.0
         if m.kind == "quantile":

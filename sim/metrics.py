@@ -180,11 +180,6 @@ def quantile(x: np.ndarray, q: float) -> float:
 
 
 # ---- intervals for one table -------------------------------------------------------------------
-def wilson(successes: int, n: int, alpha: float = ALPHA) -> tuple[float, float]:
-    ci = stats.wilson(successes, n, conf=1 - alpha)
-    return ci.low, ci.high
-
-
 def _support(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     vals, counts = np.unique(np.asarray(x, dtype=np.float64), return_counts=True)
     return vals, counts
@@ -278,7 +273,8 @@ def metric_table(df: pd.DataFrame, variant, seed: int = 0, alpha: float = ALPHA,
                                "p_equivalence": None, "p_difference": None, "games_needed": None,
                                "fairness_sentence": None}
         if m.kind == "proportion":
-            row["ci_low"], row["ci_high"] = wilson(m.successes, m.n, alpha)
+            ci = stats.wilson(m.successes, m.n, conf=1 - alpha)
+            row["ci_low"], row["ci_high"] = ci.low, ci.high
         else:
             reps = m.reps if m.kind == "value" else _boot_stat(m.data, m.kind, m.q, BOOT, rng)
             row["ci_low"], row["ci_high"] = _percentile(reps, alpha)
@@ -316,12 +312,6 @@ def _percentile(reps: np.ndarray, alpha: float) -> tuple[float, float]:
 
 
 # ---- two tables --------------------------------------------------------------------------------
-def newcombe_diff(k_b: int, n_b: int, k_a: int, n_a: int, alpha: float = ALPHA) -> tuple[float, float]:
-    """Newcombe (Wilson score hybrid) interval for p_b - p_a."""
-    d = stats.newcombe_diff(k_b, n_b, k_a, n_a, conf=1 - alpha)
-    return d.low, d.high
-
-
 def prop_test(k_b: int, n_b: int, k_a: int, n_a: int, value: float = 0.0,
               alternative: str = "two-sided") -> float:
     """Score test of p_b - p_a = value (statsmodels); 1.0 when both sides never or always hit."""
@@ -342,31 +332,6 @@ def holm(pvalues: Sequence[float]) -> np.ndarray:
 def z_power(alpha: float = ALPHA, power: float = POWER) -> float:
     """(z_{1-alpha/2} + z_power): the MDE is this many standard errors of the difference."""
     return float(sps.norm.ppf(1 - alpha / 2) + sps.norm.ppf(power))
-
-
-def mde_proportion(p_a: float, n_a: int, p_b: float, n_b: int, alpha=ALPHA, power=POWER) -> float:
-    """Smallest change of the rate that a two-sided two-proportion test of these sizes detects
-    with `power` in either direction (statsmodels' power function, solved with brentq; a rate
-    never seen counts as one event). Towards 1/2 the variance grows, so that side decides.
-    NaN when no change inside [0, 1] reaches that power (too few games): never above the range."""
-    from scipy.optimize import brentq
-    from statsmodels.stats.proportion import power_proportions_2indep
-
-    if min(n_a, n_b) <= 0:
-        return float("nan")
-    pbar = (p_a * n_a + p_b * n_b) / (n_a + n_b)
-    pbar = min(max(pbar, 1 / (n_a + n_b)), 1 - 1 / (n_a + n_b))
-
-    def pw(d):
-        with np.errstate(all="ignore"):
-            return float(power_proportions_2indep(d, pbar, n_b, ratio=n_a / n_b, alpha=alpha).power)
-
-    found = []
-    for sign, room in ((1, 1 - pbar), (-1, pbar)):
-        top = room - 1e-9
-        if top > 1e-9 and pw(sign * top) >= power:
-            found.append(brentq(lambda d, s=sign: pw(s * d) - power, 1e-9, top, xtol=1e-7))
-    return float(max(found)) if found else float("nan")
 
 
 def pairing(df_a: pd.DataFrame, df_b: pd.DataFrame, var_a=None, var_b=None) -> str | None:
@@ -518,10 +483,10 @@ def compare_metric(ma: Metric, mb: Metric, df_a, df_b, var_a, var_b, rng,
                 row["note"] = "no game differed"
             return row
         for key, lev in zip(("", "_adj"), levels, strict=True):
-            row[f"ci_low{key}"], row[f"ci_high{key}"] = newcombe_diff(mb.successes, mb.n,
-                                                                      ma.successes, ma.n, lev)
+            d = stats.newcombe_diff(mb.successes, mb.n, ma.successes, ma.n, conf=1 - lev)
+            row[f"ci_low{key}"], row[f"ci_high{key}"] = d.low, d.high
         row["p_value"] = prop_test(mb.successes, mb.n, ma.successes, ma.n)
-        row["mde"] = mde_proportion(ma.value, ma.n, mb.value, mb.n, mde_alpha)
+        row["mde"] = stats.mde_difference(ma.value, ma.n, mb.value, mb.n, mde_alpha, POWER)
         row["method"] = "two-sample score test, Newcombe interval"
         return row
     if ma.kind == "value":
@@ -614,7 +579,7 @@ def _compare_quantiles(xa, xb, q, levels, rng, paired) -> dict[str, Any]:
     else:
         ka, kb = int(ia.sum()), int(ib.sum())
         row["p_value"] = prop_test(kb, xb.size, ka, xa.size)
-        dp = mde_proportion(ka / xa.size, xa.size, kb / xb.size, xb.size, mde_alpha)
+        dp = stats.mde_difference(ka / xa.size, xa.size, kb / xb.size, xb.size, mde_alpha, POWER)
         reps = _two_sample_reps(xa, xb, "quantile", q, rng)
         row["method"] = f"score test on games <= the pooled quantile {cut:g}; bootstrap interval"
     for key, lev in zip(("", "_adj"), levels, strict=True):

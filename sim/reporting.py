@@ -517,7 +517,7 @@ def compare(analyses: Sequence[Analysis]) -> Comparison:
     # the change the table's verdicts (Holm over all its rows) find with 80% power: at Holm's
     # strictest step, 5% / rows, so the claim holds whichever step a change would meet
     for label, (n_a, n_b, p0) in sizes.items():
-        mde[label] = stats.mde_two_proportions(n_a, n_b, p0, ALPHA / max(len(out), 1), POWER)
+        mde[label] = stats.mde_difference(p0, n_a, p0, n_b, ALPHA / max(len(out), 1), POWER)
     return Comparison(base.run.label, out, mde, base.run.group)
 
 

@@ -444,15 +444,31 @@ def mde_share(n: int, p0: float, alpha: float = 0.05, power: float = POWER_DEFAU
     return float(brentq(lambda s: pw(s) - power, 0.0, 1 - p0, xtol=1e-10))
 
 
-def mde_two_proportions(n1: int, n2: int, p0: float = 0.5, alpha: float = 0.05,
-                        power: float = 0.8) -> float:
-    """Smallest difference between two independent proportions near p0 (n1 and n2 games) that a
-    two-sided level-alpha test detects with the given power (arcsine effect size)."""
-    if n1 <= 0 or n2 <= 0:
-        return NAN
-    h = NormalIndPower().solve_power(effect_size=None, nobs1=n1, alpha=alpha, power=power,
-                                     ratio=n2 / n1, alternative="two-sided")
-    return _h_to_p(p0, float(h)) - p0
+def mde_difference(p_a: float, n_a: int, p_b: float, n_b: int, alpha: float = 0.05,
+                   power: float = 0.8) -> float:
+    """Smallest change of a rate between two independent tables (p_a of n_a games, p_b of n_b)
+    that a two-sided two-proportion test detects with `power` in either direction
+    (statsmodels' power function, solved with brentq; a rate never seen counts as one event).
+    Towards 1/2 the variance grows, so that side decides. NaN when no change inside [0, 1]
+    reaches that power (too few games): never above the range."""
+    from scipy.optimize import brentq
+    from statsmodels.stats.proportion import power_proportions_2indep
+
+    if min(n_a, n_b) <= 0:
+        return float("nan")
+    pbar = (p_a * n_a + p_b * n_b) / (n_a + n_b)
+    pbar = min(max(pbar, 1 / (n_a + n_b)), 1 - 1 / (n_a + n_b))
+
+    def pw(d):
+        with np.errstate(all="ignore"):
+            return float(power_proportions_2indep(d, pbar, n_b, ratio=n_a / n_b, alpha=alpha).power)
+
+    found = []
+    for sign, room in ((1, 1 - pbar), (-1, pbar)):
+        top = room - 1e-9
+        if top > 1e-9 and pw(sign * top) >= power:
+            found.append(brentq(lambda d, s=sign: pw(s * d) - power, 1e-9, top, xtol=1e-7))
+    return float(max(found)) if found else float("nan")
 
 
 # ---- fairness by equivalence ------------------------------------------------------------------

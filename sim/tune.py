@@ -234,7 +234,8 @@ def estimates(df: pd.DataFrame, variant: Variant, names: list[str], alpha: float
     for name in names:
         m = ms[name]
         if m.kind == "proportion":
-            lo, hi = metrics.wilson(m.successes, m.n, alpha) if m.n else (math.nan, math.nan)
+            ci = stats.wilson(m.successes, m.n, conf=1 - alpha)
+            lo, hi = (ci.low, ci.high) if m.n else (math.nan, math.nan)
         else:
             reps = metrics.boot_replicates(m, df, variant, metrics.BOOT, rng)
             lo, hi = metrics._percentile(reps, alpha)

@@ -62,7 +62,8 @@ def test_newcombe_paired_agrees_with_a_paired_bootstrap(rho):
     assert abs(row["ci_low"] - lo) < 0.1 * width and abs(row["ci_high"] - hi) < 0.1 * width
     assert row["method"].startswith("paired")
     # the independent interval is too wide under positive pairing, too narrow under negative
-    ind = metrics.newcombe_diff(int(hb.sum()), n, int(ha.sum()), n)
+    d = stats.newcombe_diff(int(hb.sum()), n, int(ha.sum()), n)
+    ind = (d.low, d.high)
     if rho > 0.5:
         assert ind[1] - ind[0] > 1.5 * width
     if rho < 0:
@@ -151,14 +152,14 @@ def test_independent_mde_has_80_percent_power(p, n):
     """The two-sample MDE: the pooled score test finds a change of it (towards 1/2, the harder
     side) with 80% +/- 3 points power; far too few games give NaN, never a value above 1."""
     level = 0.05 / 20
-    mde = metrics.mde_proportion(p, n, p, n, level)
+    mde = stats.mde_difference(p, n, p, n, level)
     rng = np.random.default_rng(6)
     q = p + mde if p < 0.5 else p - mde
     ka, kb = rng.binomial(n, p, REPS), rng.binomial(n, q, REPS)
     pbar = (ka + kb) / (2 * n)
     z = (kb - ka) / n / np.sqrt(pbar * (1 - pbar) * 2 / n)
     assert abs(np.mean(2 * sps.norm.sf(np.abs(z)) < level) - 0.8) <= 0.03
-    assert math.isnan(metrics.mde_proportion(0.5, 3, 0.5, 3, level))
+    assert math.isnan(stats.mde_difference(0.5, 3, 0.5, 3, level))
 
 
 @pytest.mark.parametrize("differ", [0.02, 0.05])

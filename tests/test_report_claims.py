@@ -82,7 +82,7 @@ def test_comparison_section_mde_has_its_claimed_power_at_the_tables_holm_level()
     rng = np.random.default_rng(11)
     for n_a, n_b, p0, rows in ((12_000, 12_000, 0.5, 20), (3_000, 5_000, 1 / 3, 35)):
         level = 0.05 / rows
-        d = stats.mde_two_proportions(n_a, n_b, p0, level, 0.8)
+        d = stats.mde_difference(p0, n_a, p0, n_b, level, 0.8)
         reps = 40_000
         ka = rng.binomial(n_a, p0 + d, reps)
         kb = rng.binomial(n_b, p0, reps)

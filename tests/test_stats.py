@@ -238,9 +238,8 @@ def test_mde_agrees_with_normal_approximation(n, p0):
 
 def test_two_sample_mde_is_sqrt2_wider_for_equal_groups():
     one = stats.mde_proportion(5000, 0.5)
-    two = stats.mde_two_proportions(5000, 5000, 0.5)
-    h = (Z95 + sps.norm.ppf(0.8)) * math.sqrt(2 / 5000)
-    assert two == pytest.approx(math.sin(math.asin(math.sqrt(0.5)) + h / 2) ** 2 - 0.5, rel=1e-3)
+    two = stats.mde_difference(0.5, 5000, 0.5, 5000)
+    assert two == pytest.approx((Z95 + sps.norm.ppf(0.8)) * math.sqrt(2 * 0.25 / 5000), rel=0.01)
     assert two / one == pytest.approx(math.sqrt(2), rel=0.01)
     assert stats.mde_proportion(4 * 5000) == pytest.approx(one / 2, rel=0.01)
 

@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from sim.cli_workflows import register
 from sim.errors import UserError, VariantError
-from sim.metrics import wilson
+from sim.stats import wilson
 from sim.sweep import parse_set, parse_value, sweep
 
 # A random bot against a greedy one with a big bonus: in a long race B wins whoever moves first,
@@ -47,7 +47,8 @@ def test_one_parameter_sweep(variant_file, tmp_path):
     df = res.runs[1].table()
     dec = df[df["winner"] >= 0]
     k = int((dec["winner"] == dec["first_seat"]).sum())
-    assert (share.loc[200, "ci_low"], share.loc[200, "ci_high"]) == pytest.approx(wilson(k, len(dec)))
+    ci = wilson(k, len(dec))
+    assert (share.loc[200, "ci_low"], share.loc[200, "ci_high"]) == pytest.approx((ci.low, ci.high))
     turns = t[t["metric"] == "turns_mean"].set_index("rules.goal")
     assert turns.loc[200, "ci_low"] < turns.loc[200, "value"] < turns.loc[200, "ci_high"]
     assert turns.loc[200, "value"] == pytest.approx(df["turns"].mean())
