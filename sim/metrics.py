@@ -62,9 +62,10 @@ def current_name(name: str) -> str:
 
 
 def is_share(metric: str) -> bool:
-    """Whether a tune/sensitivity metric is a share of games (shown in percent and points)."""
-    return (metric.startswith(("win_rate_", "end_", "decided_")) or
-            metric in ("first_mover_share", "draw_rate", "cap_rate"))
+    """Whether a metric is a share of games (shown in percent, its changes in points): the one
+    test every table and page uses."""
+    return (metric.startswith(("win_rate_", "end_", "decided_", "bot_win_rate_")) or
+            metric in ("first_mover_share", "draw_rate", "cap_rate", "swap_rate"))
 
 def non_win_reasons(game, end_reasons=None, turn_cap_reason: str | None = None) -> set[str]:
     """End reasons that are not a win on the board: the game's declared ones

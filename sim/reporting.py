@@ -1022,6 +1022,16 @@ def _play_cell(r) -> str:
         f"{fmt(r.value)} {intervals.text(r.low, r.high, fmt, BOUNDS[r.metric])}".rstrip()
 
 
+def _comparison_row(r: dict[str, Any]) -> list[str]:
+    """A row of a folded comparison table: shares in points, other metrics in their units."""
+    name = r["metric"].removeprefix("diff.")
+    share = metrics.is_share(name)
+    return [r["variant"], name, f"{100 * r['value']:+.2f} pts" if share else num(r["value"]),
+            f"{intervals.points(r['ci_low'], r['ci_high'], 2)} pts" if share
+            else ci(r["ci_low"], r["ci_high"], as_pct=False),
+            pval(r["p_value"]), pval(r["p_holm"]), pval(r["p_bh"]), r["method"]]
+
+
 def render_comparisons(doc: Doc, comps: Sequence[Comparison]) -> None:
     doc.h(2, "Within each mode, against its reference")
     doc.p("Each variant minus its mode's reference variant (--reference to choose another): "
@@ -1053,17 +1063,8 @@ def render_comparisons(doc: Doc, comps: Sequence[Comparison]) -> None:
               + ", ".join(f"{pct(v, 1)}" for v in sorted(set(c.mde.values()))[:3]) + ".")
         doc.fold(f"every metric of {c.group} against {c.baseline} ({len(c.rows)} rows)")
         doc.table(["comparison", "metric", "difference", "95% CI", "p", "p (Holm)", "p (BH)", "method"],
-                  [[r["variant"], r["metric"].removeprefix("diff."),
-                    (f"{100 * r['value']:+.2f} pts" if _is_prop(r["metric"]) else num(r["value"])),
-                    (f"{intervals.points(r['ci_low'], r['ci_high'], 2)} pts" if _is_prop(r["metric"])
-                     else ci(r["ci_low"], r["ci_high"], as_pct=False)),
-                    pval(r["p_value"]), pval(r["p_holm"]), pval(r["p_bh"]), r["method"]]
-                   for r in c.rows])
+                  [_comparison_row(r) for r in c.rows])
         doc.endfold()
-
-
-def _is_prop(metric: str) -> bool:
-    return not metric.startswith("diff.turns")
 
 
 # ---- writing the report ---------------------------------------------------------------------
