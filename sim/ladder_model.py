@@ -221,6 +221,51 @@ class SkillTables:
     order: list[str]
 
 
+def _rating_notes(counts: dict, order: Sequence[str], idx: dict[str, int], linked: np.ndarray, anchor: str,
+                  nm) -> tuple[np.ndarray, dict[str, list[str]]]:
+    """Games per rung, and the notes of its rating: the anchor, a rating that is only a bound
+    (every decisive game won or lost against someone), a rung no games link to the anchor."""
+    games = np.zeros(len(order), dtype=np.int64)
+    notes: dict[str, list[str]] = {b: [] for b in order}
+    for (a, b), (wa, wb, d) in counts.items():
+        games[idx[a]] += wa + wb + d
+        games[idx[b]] += wa + wb + d
+        for win, lose, w_win, w_lose in ((a, b, wa, wb), (b, a, wb, wa)):
+            if w_win > 0 and w_lose == 0:  # no finite maximum-likelihood gap: the prior sets it
+                notes[win].append(f"won every decisive game against {nm(lose)} (a lower bound)")
+                notes[lose].append(f"lost every decisive game to {nm(win)} (an upper bound)")
+    notes[anchor].insert(0, "anchor: 0 by definition")
+    for b in order:
+        if not linked[idx[b]]:
+            notes[b].append(f"no games link it to {nm(anchor)}: no rating")
+    return games, notes
+
+
+def _pairing_table(counts: dict, elo: np.ndarray, idx: dict[str, int], early: dict | None,
+                   nm) -> tuple[pd.DataFrame, stats.Proportion]:
+    """PAIRING_COLUMNS for every pairing played, and the upset rate over all of them (the lower
+    rated bot's share of decisive games)."""
+    rows = []
+    up_k = up_n = 0
+    for (a, b), (wa, wb, d) in counts.items():
+        n = wa + wb + d
+        s = (wa + d / 2) / n if n else math.nan
+        s_lo, s_hi = proportion_confint(wa + d / 2, n, method="wilson") if n else (math.nan, math.nan)
+        share_b = stats.wilson(wb, wa + wb)
+        lower_wins = wa if elo[idx[a]] < elo[idx[b]] else wb  # both linked: they played
+        up_k += lower_wins
+        up_n += wa + wb
+        p = early.get((a, b)) if early else None
+        rows.append({"bot_a": nm(a), "bot_b": nm(b), "games": n, "wins_a": wa, "wins_b": wb, "draws": d,
+                     "score_a": s, "score_a_low": float(s_lo), "score_a_high": float(s_hi),
+                     "decisive_share_b": share_b.value, "decisive_share_b_low": share_b.low,
+                     "decisive_share_b_high": share_b.high,
+                     "upset_rate": lower_wins / (wa + wb) if wa + wb else math.nan,
+                     "stopped_early": bool(p.stopped_early) if p else False,
+                     "decision": p.decision if p else ""})
+    return pd.DataFrame(rows, columns=PAIRING_COLUMNS), stats.wilson(up_k, up_n)
+
+
 def skill_tables(pair_runs: dict[tuple[str, str], list], self_runs: dict[str, Any], order: Sequence[str],
                  non_win: set[str], early: dict[tuple[str, str], Pairing] | None = None,
                  n_boot: int = 1000, seed: int = 0, smoothing: float = SMOOTHING,
@@ -296,49 +341,19 @@ def skill_tables(pair_runs: dict[tuple[str, str], list], self_runs: dict[str, An
     st_ci = tuple(float(x) for x in np.nanquantile(boot_trace, [0.025, 0.975])) if boot_trace and \
         not np.isnan(boot_trace).all() else (math.nan, math.nan)
 
-    games = np.zeros(k, dtype=np.int64)
-    notes: dict[str, list[str]] = {b: [] for b in order}
-    for (a, b), (wa, wb, d) in counts.items():
-        games[idx[a]] += wa + wb + d
-        games[idx[b]] += wa + wb + d
-        for win, lose, w_win, w_lose in ((a, b, wa, wb), (b, a, wb, wa)):
-            if w_win > 0 and w_lose == 0:  # no finite maximum-likelihood gap: the prior sets it
-                notes[win].append(f"won every decisive game against {nm(lose)} (a lower bound)")
-                notes[lose].append(f"lost every decisive game to {nm(win)} (an upper bound)")
-    notes[anchor].insert(0, "anchor: 0 by definition")
-    for b in order:
-        if not linked[idx[b]]:
-            notes[b].append(f"no games link it to {nm(anchor)}: no rating")
+    games, notes = _rating_notes(counts, order, idx, linked, anchor, nm)
     ratings = pd.DataFrame({"bot": [nm(b) for b in order], "elo": elo, "elo_low": lo, "elo_high": hi, "games": games,
                             "gap_below": gap, "gap_below_low": gap_lo, "gap_below_high": gap_hi,
                             "note": ["; ".join(notes[b]) for b in order]}, columns=RATING_COLUMNS)
 
-    rows = []
-    up_k = up_n = 0
-    for (a, b), (wa, wb, d) in counts.items():
-        n = wa + wb + d
-        s = (wa + d / 2) / n if n else math.nan
-        s_lo, s_hi = proportion_confint(wa + d / 2, n, method="wilson") if n else (math.nan, math.nan)
-        share_b = stats.wilson(wb, wa + wb)
-        lower_wins = wa if elo[idx[a]] < elo[idx[b]] else wb  # both linked: they played
-        up_k += lower_wins
-        up_n += wa + wb
-        p = early.get((a, b)) if early else None
-        rows.append({"bot_a": nm(a), "bot_b": nm(b), "games": n, "wins_a": wa, "wins_b": wb, "draws": d,
-                     "score_a": s, "score_a_low": float(s_lo), "score_a_high": float(s_hi),
-                     "decisive_share_b": share_b.value, "decisive_share_b_low": share_b.low,
-                     "decisive_share_b_high": share_b.high,
-                     "upset_rate": lower_wins / (wa + wb) if wa + wb else math.nan,
-                     "stopped_early": bool(p.stopped_early) if p else False,
-                     "decision": p.decision if p else ""})
-    pairings = pd.DataFrame(rows, columns=PAIRING_COLUMNS)
+    pairings, upsets = _pairing_table(counts, elo, idx, early, nm)
     skill = [by_skill_row(self_runs[b], non_win) | {"bot": nm(b), "elo": float(elo[idx[b]])}
              for b in order if b in self_runs]
     by_skill = pd.DataFrame(skill)
     if len(by_skill):
         by_skill = by_skill[["bot", "elo"] + [c for c in by_skill.columns if c not in ("bot", "elo")]]
     return SkillTables(ratings, pairings, by_skill, skill_depth(order, counts, names), trace, st_ci,
-                       stats.wilson(up_k, up_n), nm(anchor), [nm(b) for b in order])
+                       upsets, nm(anchor), [nm(b) for b in order])
 
 
 # ---- the command -------------------------------------------------------------------------------

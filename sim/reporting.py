@@ -189,28 +189,7 @@ def analyse(run: Run) -> Analysis:
     a.balance = a.balance_ci.value
     a.add("balance", a.balance, low=a.balance_ci.low, high=a.balance_ci.high)
 
-    # length
-    turns = df["turns"].to_numpy()
-    a.turns = stats.quantiles(turns)
-    a.turns_mean = stats.mean_interval(turns)
-    a.turns_median_ci = stats.bootstrap_interval(turns, 0.5, seed=1)
-    a.add("turns_mean", a.turns_mean.value, n=n, low=a.turns_mean.low, high=a.turns_mean.high)
-    for name, _ in stats.QUANTILES:
-        if name == "median":
-            a.add("turns_p50", a.turns["median"], n=n, low=a.turns_median_ci[1],
-                  high=a.turns_median_ci[2])
-        else:
-            a.add(f"turns_{name}", a.turns[name], n=n)
-
-    # scores
-    for s in seats:
-        col = f"score_{s}"
-        if col in df:
-            x = df[col].to_numpy()
-            a.scores[s] = stats.mean_interval(x)
-            a.score_q[s] = stats.quantiles(x)
-            a.add(f"score_mean_{s}", a.scores[s].value, n=n, low=a.scores[s].low, high=a.scores[s].high)
-            a.add(f"score_median_{s}", a.score_q[s]["median"], n=n)
+    _lengths_and_scores(a, df, seats, n)
 
     # end reasons
     non_win = non_win_reasons(run)
@@ -246,6 +225,31 @@ def analyse(run: Run) -> Analysis:
 
     game_section(a)
     return a
+
+
+def _lengths_and_scores(a: Analysis, df: pd.DataFrame, seats: Sequence[str], n: int) -> None:
+    """Game length (mean with its t interval, quantiles, the median's bootstrap interval) and each
+    seat's score (mean and median)."""
+    turns = df["turns"].to_numpy()
+    a.turns = stats.quantiles(turns)
+    a.turns_mean = stats.mean_interval(turns)
+    a.turns_median_ci = stats.bootstrap_interval(turns, 0.5, seed=1)
+    a.add("turns_mean", a.turns_mean.value, n=n, low=a.turns_mean.low, high=a.turns_mean.high)
+    for name, _ in stats.QUANTILES:
+        if name == "median":
+            a.add("turns_p50", a.turns["median"], n=n, low=a.turns_median_ci[1],
+                  high=a.turns_median_ci[2])
+        else:
+            a.add(f"turns_{name}", a.turns[name], n=n)
+
+    for s in seats:
+        col = f"score_{s}"
+        if col in df:
+            x = df[col].to_numpy()
+            a.scores[s] = stats.mean_interval(x)
+            a.score_q[s] = stats.quantiles(x)
+            a.add(f"score_mean_{s}", a.scores[s].value, n=n, low=a.scores[s].low, high=a.scores[s].high)
+            a.add(f"score_median_{s}", a.score_q[s]["median"], n=n)
 
 
 def seat_gap(rates: Sequence[stats.Proportion], seats: Sequence[str],

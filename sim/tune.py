@@ -329,11 +329,40 @@ def tune(variant: str | Path, vary: list[str | Dim], targets: list[str | Target]
     """Search the `vary` space for the `targets` within `budget` games, then confirm the best
     `confirm` settings on fresh seeds (see the module docstring). Returns frames; with `write`,
     tune.csv, best.toml, tune.md and tune.html (and figures) in `out`."""
-    import optuna
-
-
     dims = [d if isinstance(d, Dim) else parse_vary(d) for d in vary]
     tgts = [t if isinstance(t, Target) else parse_target(t) for t in targets]
+    base = _checked_inputs(variant, dims, tgts, seed, confirm, confirm_share)
+    search_budget = int(budget * (1 - confirm_share))
+    confirm_games = (budget - search_budget) // (confirm + 1)
+    rung = int(first_rung or max(100, search_budget // 150))
+    if confirm_games < 100 or rung * 2 > search_budget:
+        least = max(int(200 / (1 - confirm_share)), int(100 * (confirm + 1) / confirm_share))
+        raise UserError(f"--budget {budget}: too small for a search and a confirmation of "
+                        f"{confirm} settings; give at least {least:,} games")
+    out = Path(out) if out is not None else Path("reports") / f"tune-{base.name.replace('/', '-')}"
+    run_kw = {"jobs": jobs, "backend": backend, "scheduler": scheduler}
+    search = _Search(variant, dims, tgts, seed, out, run_kw, [rung * REDUCTION ** k for k in range(RUNGS)])
+    search.run(search_budget, progress)
+    tried = {k: r for k, r in search.seen.items() if r["games"]}
+    if not tried:
+        raise UserError("tune: no setting of the --vary space is valid for this variant: "
+                        + next(iter(search.seen.values()))["note"])
+    ranked = sorted(tried.items(), key=lambda kv: (-kv[1]["games"], kv[1]["objective"]))
+    conf = _confirm(base, dims, tgts, ranked[:confirm], derived_seed(seed, "confirm"), alpha,
+                    (budget - search.played) // (min(confirm, len(ranked)) + 1), out, run_kw, progress)
+    settings = _settings(search.seen, tried, dims, tgts, alpha, seed)
+    res = TuneResult(base, dims, tgts, settings, conf.table, conf.vs, pd.DataFrame(search.trials),
+                     dict(tried[conf.winner]["point"]), tried[conf.winner]["variant"], conf.met, conf.statement,
+                     budget, search.played + conf.played, seed, conf.seed, alpha)
+    if write:
+        res.files = write_tune(res, out, variant)
+    return res
+
+
+def _checked_inputs(variant, dims: list[Dim], tgts: list[Target], seed: int, confirm: int,
+                    confirm_share: float) -> Variant:
+    """The base variant, once every flag and every value of the space is checked (before any
+    game is played)."""
     if not dims:
         raise UserError("tune: give at least one --vary PATH=LOW..HIGH or PATH=V1,V2,...")
     if not tgts:
@@ -352,118 +381,140 @@ def tune(variant: str | Path, vary: list[str | Dim], targets: list[str | Target]
                             f"{', '.join(names + list(ALIASES))}")
     if len({t.metric for t in tgts}) != len(tgts):
         raise UserError("--target: a metric is given twice")
-    for d in dims:  # every single value checked before any game is played
+    for d in dims:
         for x in ([d.low, d.high] if d.kind != "choice" else d.choices):
             _load(variant, {d.path: int(x) if d.kind == "int" else x}, "--vary")
-    search_budget = int(budget * (1 - confirm_share))
-    confirm_games = (budget - search_budget) // (confirm + 1)
-    rung = int(first_rung or max(100, search_budget // 150))
-    if confirm_games < 100 or rung * 2 > search_budget:
-        least = max(int(200 / (1 - confirm_share)), int(100 * (confirm + 1) / confirm_share))
-        raise UserError(f"--budget {budget}: too small for a search and a confirmation of "
-                        f"{confirm} settings; give at least {least:,} games")
-    out = Path(out) if out is not None else Path("reports") / f"tune-{base.name.replace('/', '-')}"
-    rungs = [rung * REDUCTION ** k for k in range(RUNGS)]
+    return base
 
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
-    sampler = optuna.samplers.TPESampler(seed=derived_seed(seed, "tpe") % 2**32, multivariate=True,
-                                         n_startup_trials=10)
-    pruner = optuna.pruners.SuccessiveHalvingPruner(min_resource=rung, reduction_factor=REDUCTION,
-                                                    bootstrap_count=0)
-    study = optuna.create_study(direction="minimize", sampler=sampler, pruner=pruner)
-    space = math.prod(d.size() for d in dims)
-    played = 0
-    seen: dict[str, dict[str, Any]] = {}  # setting key -> its record
-    trials: list[dict[str, Any]] = []
-    repeats = fails = 0
-    while played + rungs[0] <= search_budget and repeats < 50 and fails < 50:
-        trial = study.ask()
-        point = {d.path: d.suggest(trial) for d in dims}
-        key = "|".join(value_text(point[d.path]) for d in dims)
-        try:
-            v = _load(variant, point, "--vary")
-        except UserError as e:
-            fails += 1
-            study.tell(trial, state=optuna.trial.TrialState.FAIL)
-            rec = seen.setdefault(key, {"point": point, "games": 0, "note": str(e), "variant": None})
-            trials.append({"trial": trial.number, "key": key, "games_so_far": played,
-                           "objective": math.nan, "games": 0, "state": "invalid"})
-            continue
-        fails = 0
-        rec = seen.setdefault(key, {"point": point, "games": 0, "note": "", "variant": v})
-        repeats = repeats + 1 if rec["games"] else 0
+
+@dataclass
+class _Search:
+    """The search stage: TPE proposes settings, successive halving plays each on growing rungs
+    of the same seeds (a setting asked again is resumed, never replayed)."""
+
+    variant: Any
+    dims: list[Dim]
+    tgts: list[Target]
+    seed: int
+    out: Path
+    run_kw: dict[str, Any]
+    rungs: list[int]
+    played: int = 0
+    seen: dict[str, dict[str, Any]] = field(default_factory=dict)  # setting key -> its record
+    trials: list[dict[str, Any]] = field(default_factory=list)
+
+    def run(self, budget: int, progress: bool) -> None:
+        import optuna
+
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
+        sampler = optuna.samplers.TPESampler(seed=derived_seed(self.seed, "tpe") % 2**32, multivariate=True,
+                                             n_startup_trials=10)
+        pruner = optuna.pruners.SuccessiveHalvingPruner(min_resource=self.rungs[0], reduction_factor=REDUCTION,
+                                                        bootstrap_count=0)
+        study = optuna.create_study(direction="minimize", sampler=sampler, pruner=pruner)
+        space = math.prod(d.size() for d in self.dims)
+        repeats = fails = 0
+        while self.played + self.rungs[0] <= budget and repeats < 50 and fails < 50:
+            trial = study.ask()
+            point = {d.path: d.suggest(trial) for d in self.dims}
+            key = "|".join(value_text(point[d.path]) for d in self.dims)
+            try:
+                v = _load(self.variant, point, "--vary")
+            except UserError as e:
+                fails += 1
+                study.tell(trial, state=optuna.trial.TrialState.FAIL)
+                self.seen.setdefault(key, {"point": point, "games": 0, "note": str(e), "variant": None})
+                self.trials.append({"trial": trial.number, "key": key, "games_so_far": self.played,
+                                    "objective": math.nan, "games": 0, "state": "invalid"})
+                continue
+            fails = 0
+            rec = self.seen.setdefault(key, {"point": point, "games": 0, "note": "", "variant": v})
+            repeats = repeats + 1 if rec["games"] else 0
+            state, value = self._climb(trial, rec, point, v, budget)
+            if state == "complete" or (state != "pruned" and np.isfinite(value)):
+                study.tell(trial, value if np.isfinite(value) else 1e12)
+            else:
+                study.tell(trial, state=optuna.trial.TrialState.PRUNED)
+            self.trials.append({"trial": trial.number, "key": key, "games_so_far": self.played,
+                                "objective": value, "games": rec["games"], "state": state})
+            if progress and sys.stderr.isatty():  # one status line, rewritten: not a line per trial
+                print(f"\rtune: searching: trial {len(self.trials)}, {len(self.seen)} settings, "
+                      f"{self.played:,}/{budget:,} games", end="", file=sys.stderr, flush=True)
+            if len([r for r in self.seen.values() if r["games"] >= self.rungs[-1]]) >= space:
+                break  # every setting of a finite space played at the last rung
+        if progress:
+            _print_search(self.trials, self.seen, self.tgts, len(self.rungs), self.played)
+
+    def _climb(self, trial, rec: dict[str, Any], point: dict[str, Any], v: Variant,
+               budget: int) -> tuple[str, float]:
+        """Play one setting up the rungs until the pruner stops it or the budget would be
+        passed: (state, objective at the last rung played)."""
         state, value = "complete", math.nan
-        for k, n in enumerate(rungs):
+        for k, n in enumerate(self.rungs):
             if n > rec["games"]:
-                if played + n - rec["games"] > search_budget:
-                    state = "stopped (budget)"
-                    break
-                rec["table"] = play_first(v, n, seed, out / "runs" / "search" / _folder(point, v, seed),
-                                          jobs=jobs, backend=backend, scheduler=scheduler)
-                played += n - rec["games"]
+                if self.played + n - rec["games"] > budget:
+                    return "stopped (budget)", value
+                rec["table"] = play_first(v, n, self.seed, self.out / "runs" / "search" / _folder(point, v, self.seed),
+                                          **self.run_kw)
+                self.played += n - rec["games"]
                 rec["games"] = n
             vals = {name: m.value for name, m in table_metrics(rec["table"], v).items()}
-            value = objective(vals, tgts)
+            value = objective(vals, self.tgts)
             rec.update(values=vals, objective=value, rung=k)
             trial.report(value, n)
-            if k < len(rungs) - 1 and trial.should_prune():
-                state = "pruned"
-                break
-        if state == "complete" or (state != "pruned" and np.isfinite(value)):
-            study.tell(trial, value if np.isfinite(value) else 1e12)
-        else:
-            study.tell(trial, state=optuna.trial.TrialState.PRUNED)
-        trials.append({"trial": trial.number, "key": key, "games_so_far": played,
-                       "objective": value, "games": rec["games"], "state": state})
-        if progress and sys.stderr.isatty():  # one status line, rewritten: not a line per trial
-            print(f"\rtune: searching: trial {len(trials)}, {len(seen)} settings, {played:,}/"
-                  f"{search_budget:,} games", end="", file=sys.stderr, flush=True)
-        if len([r for r in seen.values() if r["games"] >= rungs[-1]]) >= space:
-            break  # every setting of a finite space played at the last rung
-    if progress:
-        _print_search(trials, seen, tgts, len(rungs), played)
-    tried = {k: r for k, r in seen.items() if r["games"]}
-    if not tried:
-        raise UserError("tune: no setting of the --vary space is valid for this variant: "
-                        + next(iter(seen.values()))["note"])
+            if k < len(self.rungs) - 1 and trial.should_prune():
+                return "pruned", value
+        return state, value
 
-    # ---- confirmation on fresh seeds -------------------------------------------------------------
-    ranked = sorted(tried.items(), key=lambda kv: (-kv[1]["games"], kv[1]["objective"]))
-    picked = ranked[:confirm]
-    confirm_seed = derived_seed(seed, "confirm")
+
+@dataclass
+class _Confirmation:
+    table: pd.DataFrame
+    vs: pd.DataFrame
+    winner: str
+    met: bool
+    statement: str
+    seed: int
+    played: int
+
+
+def _confirm(base: Variant, dims: list[Dim], tgts: list[Target], picked: list, confirm_seed: int,
+             alpha: float, games: int, out: Path, run_kw: dict[str, Any], progress: bool) -> _Confirmation:
+    """The start and the `picked` settings replayed on fresh seeds; the winner, and the winner
+    against the start on every headline metric."""
     level = confirmation_level(alpha, len(picked), len(tgts))
-    confirm_games = (budget - played) // (len(picked) + 1)  # a search that ended early leaves more
-    crows, cruns = [], {}
+    crows, cruns, played = [], {}, 0
     for label, point, v in [("start", {}, base)] + [(k, r["point"], r["variant"]) for k, r in picked]:
-        df = play_first(v, confirm_games, confirm_seed,
+        df = play_first(v, games, confirm_seed,
                         out / "runs" / "confirm" / (_folder(point, v, confirm_seed) if point
                                                     else f"start-{v.hash[:8]}-s{confirm_seed}"),
-                        jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)
-        played += confirm_games
-        cruns[label] = df
+                        progress=progress, **run_kw)
+        played += games
+        cruns[label] = (df, v)
         est = estimates(df, v, [t.metric for t in tgts], level, seed=confirm_seed)
         vals = {m: e[0] for m, e in est.items()}
-        row = _row(dims, point if point else _start_point(base, dims), confirm_games, est, tgts,
+        row = _row(dims, point if point else _start_point(base, dims), games, est, tgts,
                    "confirmation" if point else "start (confirmation)", True)
         row.update(objective=objective(vals, tgts), key=label, level=1 - level)
         crows.append(row)
     confirmation = pd.DataFrame(crows)
-    winner_key = choose_winner(confirmation, tgts)
-    confirmation["winner"] = confirmation["key"] == winner_key
+    winner = choose_winner(confirmation, tgts)
+    confirmation["winner"] = confirmation["key"] == winner
     best = confirmation[confirmation["winner"]].iloc[0]
-    best_met = sum(best[f"{t.metric}_verdict"] == "met" for t in tgts)
-    wv = tried[winner_key]["variant"]
-    vs = metrics.compare_tables(cruns["start"], cruns[winner_key], base, wv,
-                                seed=confirm_seed, alpha=alpha)
-    vs = vs[vs["metric"].isin([t.metric for t in tgts] + ["first_mover_share", "draw_rate",
-                                                          "turns_p50"])]
-    off = _paired_off_board(cruns["start"], cruns[winner_key], base, wv, alpha)
+    met = bool(sum(best[f"{t.metric}_verdict"] == "met" for t in tgts) == len(tgts))
+    (df_a, _), (df_b, wv) = cruns["start"], cruns[winner]
+    vs = metrics.compare_tables(df_a, df_b, base, wv, seed=confirm_seed, alpha=alpha)
+    vs = vs[vs["metric"].isin([t.metric for t in tgts] + ["first_mover_share", "draw_rate", "turns_p50"])]
+    off = _paired_off_board(df_a, df_b, base, wv, alpha)
     if off is not None:
         vs = pd.concat([vs, off], ignore_index=True)
-    met = bool(best_met == len(tgts))
-    statement = _statement(best, tgts, met, dims, confirm_games, level)
+    return _Confirmation(confirmation, vs.reset_index(drop=True), winner, met,
+                         _statement(best, tgts, met, dims, games, level), confirm_seed, played)
 
+
+def _settings(seen: dict, tried: dict, dims: list[Dim], tgts: list[Target], alpha: float, seed: int) -> pd.DataFrame:
+    """Every setting the search played (its estimates at its last rung) and every invalid one."""
     srows = []
     for k, r in tried.items():
         est = estimates(r["table"], r["variant"], [t.metric for t in tgts], alpha, seed=seed)
@@ -476,12 +527,7 @@ def tune(variant: str | Path, vary: list[str | Dim], targets: list[str | Target]
                           "games": 0, "confirmed": False, "note": r["note"], "key": k})
     settings = pd.DataFrame(srows)
     settings["winner"] = False
-    res = TuneResult(base, dims, tgts, settings, confirmation, vs.reset_index(drop=True),
-                     pd.DataFrame(trials), dict(tried[winner_key]["point"]), wv, met, statement,
-                     budget, played, seed, confirm_seed, alpha)
-    if write:
-        res.files = write_tune(res, out, variant)
-    return res
+    return settings
 
 
 def _print_search(trials, seen, tgts, rungs: int, played: int) -> None:
