@@ -14,11 +14,8 @@ The Python API mirrors the CLI (every command is a function first):
 
 Each function is imported on first use (`import sim` reads no pandas or numba) and shows its
 real signature and docstring (`inspect.signature(sim.compare)`, a notebook's `sim.compare?`).
-`sim.compare`, `sim.sweep`, `sim.tune`, `sim.sensitivity` and `sim.ladder` are both the function
-and the module (the module is callable); `sim.baseline` is imported on first use.
+The workflows' modules are in `sim.workflows`; `sim.baseline` is imported on first use.
 """
-
-import types
 
 __version__ = "0.1.0"
 
@@ -210,14 +207,13 @@ _numba_cache_dir()
 
 
 # The API, imported on first use so that `import sim` stays fast: name -> (module, function).
-# `sim.compare`, `sim.sweep`, `sim.tune`, `sim.sensitivity` and `sim.ladder` are their modules,
-# made callable as their function (`_callable_module`).
+# The workflows live in sim/workflows/, so `sim.compare` is the function, never a module.
 _API = {"load_variant": ("sim.variants", "load"), "run": ("sim.runner", "run"),
-        "report": ("sim.reporting", "build_report"), "compare": ("sim.compare", "compare"),
-        "sweep": ("sim.sweep", "sweep"), "tune": ("sim.tune", "tune"),
-        "sensitivity": ("sim.sensitivity", "sensitivity"), "ladder": ("sim.ladder", "ladder")}
-_SUBMODULES = ("baseline", "reporting", "replay", "runner", "stats", "metrics", "tables",
-               "variants", "sequential")
+        "report": ("sim.reporting", "build_report"), "compare": ("sim.workflows.compare", "compare"),
+        "sweep": ("sim.workflows.sweep", "sweep"), "tune": ("sim.workflows.tune", "tune"),
+        "sensitivity": ("sim.workflows.sensitivity", "sensitivity"), "ladder": ("sim.workflows.ladder", "ladder")}
+_SUBMODULES = {"baseline": "sim.workflows.baseline", "sequential": "sim.workflows.sequential",
+               **{m: f"sim.{m}" for m in ("reporting", "replay", "runner", "stats", "metrics", "tables", "variants")}}
 
 
 def _report_api(build_report):
@@ -242,54 +238,13 @@ def __getattr__(name):
     if name in _API:
         module_name, func_name = _API[name]
         module = importlib.import_module(module_name)
-        if module_name == f"sim.{name}":
-            return module  # the import bound it here too
         func = getattr(module, func_name)
         globals()[name] = value = _report_api(func) if name == "report" else func
         return value
     if name in _SUBMODULES:
-        return importlib.import_module(f"sim.{name}")
+        return importlib.import_module(_SUBMODULES[name])
     raise AttributeError(f"module 'sim' has no attribute {name!r}")
 
 
 def __dir__():
     return sorted(set(globals()) | set(_API) | set(_SUBMODULES))
-
-
-def _callable_module(module_name: str, func_name: str) -> None:
-    """Make the submodule `module_name` callable as its function `func_name`: importing
-    `sim.compare` binds the package attribute `sim.compare` to the module, and `sim.compare(a, b)`
-    must call the function. Inspected (`inspect.signature`, a notebook's `sim.compare?`), the
-    module shows the function's signature, and its docstring before the module's."""
-    import sys
-
-    module = sys.modules[module_name]
-    module._api_function = func_name
-    module.__class__ = _CallableModule
-
-
-class _CallableModule(types.ModuleType):
-    # A module called as its function `_api_function`; inspected, it shows that function's
-    # signature, and its docstring before the module's own (no class docstring: `__doc__` is
-    # the property below).
-
-    def __call__(self, *args, **kwargs):
-        return getattr(self, self._api_function)(*args, **kwargs)
-
-    @property
-    def __signature__(self):
-        import inspect
-
-        return inspect.signature(getattr(self, self._api_function))
-
-    @property
-    def __doc__(self):
-        import inspect
-
-        own = self.__dict__.get("__doc__") or ""
-        func = inspect.cleandoc(getattr(self, self._api_function).__doc__ or "")
-        return f"{func}\n\nModule {self.__name__}: {own}"
-
-    @__doc__.setter
-    def __doc__(self, value):
-        self.__dict__["__doc__"] = value

@@ -49,7 +49,7 @@ def compare(
     Every metric with a 95% interval of the difference, a p-value, the Holm-adjusted p-value and
     a verdict; with --sequential, a GSPRT on the win rate that stops as soon as it is decided."""
     if sequential:
-        from sim.sequential import sequential_compare
+        from sim.workflows.sequential import sequential_compare
 
         if margin is None:
             raise UserError("--sequential needs --margin D (the win-rate change that matters)")
@@ -63,11 +63,11 @@ def compare(
         return
     if margin is not None:
         raise UserError("--margin: only with --sequential")
-    from sim.compare import compare as _compare
+    from sim.workflows.compare import compare as _compare
 
     res = _compare(a, b, games=games, seed=seed, jobs=jobs, out=out, progress=progress,
                    common_seeds=common_seeds, rotate_seats=rotate_seats)
-    from sim.compare import stdout_lines
+    from sim.workflows.compare import stdout_lines
 
     for line in stdout_lines(res):
         typer.echo(line)
@@ -105,8 +105,8 @@ def sweep(
 
     Intervals per setting; the first mover's share judged fair (equivalence test within
     --margin), unfair (shown beyond it), or cannot tell yet."""
-    from sim.sweep import parse_set
-    from sim.sweep import sweep as _sweep
+    from sim.workflows.sweep import parse_set
+    from sim.workflows.sweep import sweep as _sweep
 
     grid = dict(parse_set(s) for s in set_)
     if len(grid) != len(set_):
@@ -152,12 +152,12 @@ def tune(
     optuna's TPE sampler with successive halving (more games for promising settings), then the
     best few settings and the starting variant re-played on fresh seeds; the winner is picked
     from that confirmation only. Writes tune.csv, best.toml (a variant file), tune.md, tune.html."""
-    from sim.tune import tune as _tune
+    from sim.workflows.tune import tune as _tune
 
     res = _tune(variant, vary, target, budget, seed=seed, jobs=jobs, out=out, backend=backend,
                 scheduler=scheduler, progress=progress, confirm=confirm, confirm_share=confirm_share)
     typer.echo(res.statement)
-    from sim.tune_report import side_effects
+    from sim.workflows.tune_report import side_effects
 
     if side_effects(res):
         typer.echo(side_effects(res))
@@ -186,8 +186,8 @@ def sensitivity(
     seeds and compared game by game (paired intervals, Holm over the alternatives). Writes
     sensitivity.csv, .md, .html and a tornado plot per headline metric."""
     from sim import intervals
-    from sim.sensitivity import change_text, parse_params
-    from sim.sensitivity import sensitivity as _sensitivity
+    from sim.workflows.sensitivity import change_text, parse_params
+    from sim.workflows.sensitivity import sensitivity as _sensitivity
 
     res = _sensitivity(variant, parse_params(params) if params else None, games=games, seed=seed,
                        jobs=jobs, out=out, backend=backend, scheduler=scheduler, progress=progress)
@@ -214,8 +214,8 @@ def baseline_save(
     progress: Annotated[bool, typer.Option(help="A line per baseline on stderr.")] = True,
 ):
     """Play variants and record their metrics, seeds, outcome digest and check design as baselines."""
-    from sim import baseline
     from sim.variants import list_shipped
+    from sim.workflows import baseline
 
     if shipped == bool(variants):
         raise UserError("baseline save: name variants, or give --shipped (not both)")
@@ -254,7 +254,7 @@ def check(
     statistical test on fresh seeds. Prints first how many games it will play and about how long.
 
     Exit 0 when all hold, 1 when any drifted or is stale (re-save it), 2 on bad input."""
-    from sim import baseline
+    from sim.workflows import baseline
 
     if jobs is not None and jobs < 1:
         raise UserError(f"--jobs {jobs}: must be at least 1")
@@ -305,7 +305,7 @@ def ladder(
 
     Writes ratings.csv, pairings.csv, by_skill.csv, skill_depth.csv, agreement.csv, ceiling.csv,
     ladder.json, ladder.md and ladder.html."""
-    from sim.ladder import ladder as _ladder
+    from sim.workflows.ladder import ladder as _ladder
 
     res = _ladder(variant, bot or [], games=games, doubling=doubling, rungs=rungs, pairs=pairs, seed=seed,
                   jobs=jobs, out=out, sequential=sequential, margin=margin, batch=batch, backend=backend,

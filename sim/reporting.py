@@ -1200,9 +1200,9 @@ def write_ladder_index(lads: Sequence[skill_mod.Ladder], out: Path) -> Path:
 
 
 def _by_skill_section(doc: Doc, runs: Sequence[Run], fig_dir: Path) -> dict[str, bytes]:
-    """The "by skill" section (sim/ladder_report.py) when the runs hold several bot line-ups of
+    """The "by skill" section (sim/workflows/ladder_report.py) when the runs hold several bot line-ups of
     one variant; its figures are written into fig_dir and returned."""
-    from sim.ladder_report import by_skill_section
+    from sim.workflows.ladder_report import by_skill_section
 
     return by_skill_section(doc, runs, fig_dir)
 

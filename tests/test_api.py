@@ -1,5 +1,6 @@
 """The Python API after a bare `import sim`: sim.baseline, sim.compare and sim.sweep work in any
-import order (importing a submodule rebinds the package attribute to the module)."""
+import order (the workflows' modules live in sim.workflows, so importing one never rebinds
+`sim.compare` to a module)."""
 
 import subprocess
 import sys
@@ -11,9 +12,11 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_submodules_after_import_sim():
     code = ("import sim\n"
             "assert callable(sim.baseline.save) and callable(sim.baseline.check)\n"
-            "import sim.compare, sim.sweep\n"
-            "assert callable(sim.compare) and callable(sim.sweep)\n"
-            "assert sim.compare.compare.__name__ == 'compare' and sim.sweep.sweep.__name__ == 'sweep'\n"
+            "import sim.workflows.compare, sim.workflows.sweep\n"
+            "import inspect, types\n"
+            "assert not isinstance(sim.compare, types.ModuleType) and not isinstance(sim.sweep, types.ModuleType)\n"
+            "assert sim.compare.__name__ == 'compare' and sim.sweep.__name__ == 'sweep'\n"
+            "assert 'games' in inspect.signature(sim.compare).parameters\n"
             "print('ok')\n")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, timeout=120)
@@ -27,7 +30,7 @@ def test_compare_and_sweep_callable_twice(variant_file, tmp_path):
     a = str(variant_file("a.toml", text))
     b = str(variant_file("b.toml", text.replace("goal = 25", "goal = 26")))
     first = sim.compare(a, b, games=100, jobs=1, out=tmp_path / "c1", write=False)
-    again = sim.compare(a, b, games=100, jobs=1, out=tmp_path / "c1", write=False)  # module now bound
+    again = sim.compare(a, b, games=100, jobs=1, out=tmp_path / "c1", write=False)  # still the function
     assert first.table["metric"].tolist() == again.table["metric"].tolist()
     s = sim.sweep(a, {"rules.goal": [5, 6]}, games=100, jobs=1, out=tmp_path / "s", write=False)
     assert len(sim.sweep(a, {"rules.goal": [5, 6]}, games=100, jobs=1, out=tmp_path / "s",
@@ -71,21 +74,20 @@ def test_signatures_once_the_modules_are_imported():
     import inspect
 
     import sim
-    import sim.compare
-    import sim.ladder
-    import sim.sweep
+    import sim.workflows.compare
+    import sim.workflows.ladder
+    import sim.workflows.sweep
 
     for name, params in API.items():
         assert set(params) <= set(inspect.signature(getattr(sim, name)).parameters), name
     assert inspect.getdoc(sim.compare).startswith("Play A and B on the same seeds")
-    assert "Module sim.compare" in sim.compare.__doc__
 
 
 def test_short_reprs_and_html_tables(variant_file, tmp_path):
     """In a notebook every result prints a few lines (what, where, the headline numbers), and
     those holding a table show a small HTML table of the headline rows."""
     import sim
-    from sim import baseline
+    from sim.workflows import baseline
 
     text = 'game = "racedice"\ndescription = "d"\n[rules]\ngoal = 25\n[seats]\nA = "random"\nB = "greedy"\n'
     a = str(variant_file("a.toml", text))

@@ -13,10 +13,11 @@ import typer
 from typer.testing import CliRunner
 
 import sim
-from sim import baseline, drift
+from sim import drift
 from sim.cli_workflows import register
 from sim.errors import UserError
 from sim.variants import load
+from sim.workflows import baseline
 
 TEXT = ('game = "racedice"\ndescription = "d"\n[rules]\ngoal = 25\n'
         '[seats]\nA = "random"\nB = "greedy"\n')

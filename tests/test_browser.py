@@ -151,8 +151,8 @@ def test_report_with_replays_renders(chromium, tmp_path):
 
 
 def test_comparison_and_sweep_pages_render(chromium, variant_file, tmp_path):
-    from sim.compare import compare
-    from sim.sweep import sweep
+    from sim.workflows.compare import compare
+    from sim.workflows.sweep import sweep
 
     text = 'game = "racedice"\ndescription = "d"\n[rules]\ngoal = 25\n[seats]\nA = "random"\nB = "greedy"\n'
     a = variant_file("a.toml", text)

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from sim import metrics, stats
 from sim.cli_workflows import register
-from sim.compare import CSV_COLUMNS, compare
+from sim.workflows.compare import CSV_COLUMNS, compare
 
 TEXT = ('game = "racedice"\ndescription = "d"\n[rules]\ngoal = 25\n'
         '[seats]\nA = "random"\nB = "greedy"\n')
@@ -248,8 +248,8 @@ def test_cli_compare_bad_input(cli_app, variant_file, tmp_path):
 def test_game_value_bootstrap_m_out_of_n(variant_file, monkeypatch):
     """Large tables bootstrap game values on subsamples with the spread rescaled: the standard
     error agrees with the full bootstrap and with the standard error of the mean."""
-    from sim.baseline import _play
     from sim.variants import load
+    from sim.workflows.baseline import _play
 
     v = load(str(variant_file("a.toml", TEXT)))
     df = _play(v, 0, 3000, 0)

@@ -23,8 +23,8 @@ KNOWN = {
     ("cli_workflows.py", "compare"): (58, 16),
     ("cli_workflows.py", "check"): (40, 13),
     ("cli_workflows.py", "ladder"): (41, 17),
-    ("ladder.py", "ladder"): (95, 19),
-    ("tune.py", "tune"): (36, 15),
+    ("workflows/ladder.py", "ladder"): (95, 19),
+    ("workflows/tune.py", "tune"): (36, 15),
 }
 
 

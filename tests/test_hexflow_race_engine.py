@@ -227,7 +227,7 @@ def test_evaluation_is_greedys_cost_difference():
 def test_every_race_baseline_replays_one_decision_at_a_time(monkeypatch):
     """The stored sample of every committed Race baseline, played with every chunk one decision
     at a time (a line-up of one bot normally plays each game as one race.rollout)."""
-    from sim import baseline
+    from sim.workflows import baseline
 
     play = engine.play_chunk
     monkeypatch.setattr(engine, "play_chunk", lambda *a, **kw: play(*a, **{**kw, "by_rollout": False}))

@@ -439,7 +439,7 @@ def test_each_mode_seats_the_search_bot_with_its_own_defaults():
     mode's measured settings (game.MODE_MCTS); a parameter the seat names keeps its value, even
     Race's; the recorded parameters are the ones played; the other bots are untouched."""
     from sim import bench
-    from sim.ladder import parse_bot
+    from sim.workflows.ladder import parse_bot
 
     v = variants.load("hexflow/tri2p", {"seats.II": "mcts"})
     assert v.seats["II"].params == {**mcts().params, **G.TRI_MCTS["tri2p"]}

@@ -91,5 +91,5 @@ def test_the_walk_sees_a_cycle():
 
 def test_the_walk_counts_imports_inside_functions():
     edges = import_graph()
-    assert "sim.ladder_report" in edges["sim.ladder"]  # top level
+    assert "sim.workflows.ladder_report" in edges["sim.workflows.ladder"]  # top level
     assert "sim.runner" in edges["sim.cli_errors"]  # inside a function

@@ -10,8 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim import intervals, ladder_report, playmetrics, plots, reporting, stats
-from sim.ladder import skill_tables
+from sim import intervals, playmetrics, plots, reporting, stats
+from sim.workflows import ladder_report
+from sim.workflows.ladder import skill_tables
 
 
 def test_clip_and_text_keep_an_interval_inside_its_range():

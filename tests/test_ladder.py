@@ -1,4 +1,4 @@
-"""The skill ladder (sim/ladder.py, sim/ladder_report.py): the Elo fit against OpenSpiel's,
+"""The skill ladder (sim/workflows/ladder.py, sim/workflows/ladder_report.py): the Elo fit against OpenSpiel's,
 Ludii's SkillTrace, the skill depth, bot specs, and whole ladders on the Hex fixture (same
 tables for any --jobs, resumable, early stops, the report's "by skill" section) and on a
 three-player shipped game."""
@@ -23,7 +23,7 @@ from sim.errors import UserError
 from tests.fixtures.hexgame import GAME
 
 ROOT = Path(__file__).resolve().parent.parent
-ladder = importlib.import_module("sim.ladder")  # the module (sim.ladder the attribute may be the function)
+ladder = importlib.import_module("sim.workflows.ladder")  # the module (sim.ladder the attribute may be the function)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -285,10 +285,10 @@ def test_all_pairs(hex4, tmp_path):
     assert (res.ratings["games"] == 40).all()  # every bot met both others
 
 
-def test_sim_ladder_is_callable_after_the_module_is_imported():
-    import sim.ladder as module
+def test_sim_ladder_is_the_function_after_the_module_is_imported():
+    import sim.workflows.ladder as module
 
-    assert sim.ladder is module and callable(module) and module.ladder.__doc__
+    assert sim.ladder is module.ladder and sim.ladder.__doc__
 
 
 def test_three_seats_every_bot_holds_every_seat(tmp_path):
@@ -373,7 +373,7 @@ def test_agreement_on_a_short_hexflow_race_ladder(tmp_path, monkeypatch):
     below over its self-play games, in the frame, ladder.json, agreement.csv, the summary and the
     page; the lower bot asked with the rung's own generator state agrees with itself at every
     decision (greedy with greedy, and random with random: the same draw)."""
-    from sim import agreement
+    from sim.workflows import agreement
 
     res = sim.ladder("hexflow/race", ["random", "greedy", "mcts:iterations=10"], games=12, self_games=12, seed=4,
                      jobs=1, out=tmp_path / "race", n_boot=50, agreement=24)
@@ -407,7 +407,7 @@ def test_agreement_on_a_short_hexflow_race_ladder(tmp_path, monkeypatch):
 
 
 def test_agreement_words_name_a_rung_in_disguise():
-    from sim.agreement import Sampled, agreement_row, words
+    from sim.workflows.agreement import Sampled, agreement_row, words
 
     row = agreement_row("mcts(iterations=8)", "greedy", Sampled(agree=198, n=200, chance=40.0, games=50))
     assert row["share"] == 0.99 and row["share_low"] > 0.96 and row["chance"] == 0.2

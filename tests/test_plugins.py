@@ -276,9 +276,9 @@ def test_workflows_accept_proportions_without_value(plugin, tmp_path):
     """`report_metrics` rows with successes and n but no value (which `report` accepts) once
     crashed sweep, compare and baseline with KeyError: 'value' in the value bootstrap."""
     import sim
-    from sim import baseline
-    from sim.compare import compare  # (sim.compare / sim.sweep are modules once imported)
-    from sim.sweep import sweep
+    from sim.workflows import baseline
+    from sim.workflows.compare import compare  # (sim.compare / sim.sweep are modules once imported)
+    from sim.workflows.sweep import sweep
 
     sw = sweep("propdice/standard", {"rules.goal": [10, 20]}, games=60, jobs=1,
                    out=tmp_path / "sweep")
@@ -317,8 +317,8 @@ def test_bench_includes_plugin_games(plugin, tmp_path, racedice):
 
 def test_baseline_records_a_shadowed_name_by_path(plugin):
     """A file on HEXSIM_VARIANTS named like a shipped variant is found again by its path."""
-    from sim import baseline
     from sim.variants import load
+    from sim.workflows import baseline
 
     (plugin / "hexflow").mkdir()
     shadow = plugin / "hexflow" / "race.toml"

@@ -14,8 +14,8 @@ from sim import games
 from sim.cli_workflows import register
 from sim.errors import UserError
 from sim.games.base import Param
-from sim.sensitivity import alternatives, bar_text, change_text, parse_params, sensitivity, step_values
 from sim.variants import load
+from sim.workflows.sensitivity import alternatives, bar_text, change_text, parse_params, sensitivity, step_values
 from tests.fixtures.coin import Coin
 
 __version__ = "1.0.0"  # ModeCoin's version for run manifests

@@ -14,7 +14,14 @@ from typer.testing import CliRunner
 
 from sim.cli_workflows import register
 from sim.errors import UserError
-from sim.sequential import SequentialTest, gsprt_llr, operating_characteristics, sequential_compare, simulate_paired, wald_bounds
+from sim.workflows.sequential import (
+    SequentialTest,
+    gsprt_llr,
+    operating_characteristics,
+    sequential_compare,
+    simulate_paired,
+    wald_bounds,
+)
 
 TEXT = ('game = "racedice"\ndescription = "d"\n[rules]\ngoal = 25\n'
         '[seats]\nA = "random"\nB = "greedy"\n')

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 from sim.cli_workflows import register
 from sim.errors import UserError, VariantError
 from sim.stats import wilson
-from sim.sweep import parse_set, parse_value, sweep
+from sim.workflows.sweep import parse_set, parse_value, sweep
 
 # A random bot against a greedy one with a big bonus: in a long race B wins whoever moves first,
 # so the first mover's share of wins is about 1/2 (fair); with goal = 1 whoever rolls first wins.

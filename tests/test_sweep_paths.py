@@ -13,8 +13,8 @@ from sim import games
 from sim.cli_workflows import register
 from sim.errors import UserError, VariantError
 from sim.games.base import Param
-from sim.sweep import parse_set, parse_value, split_values, sweep
 from sim.variants import load
+from sim.workflows.sweep import parse_set, parse_value, split_values, sweep
 from tests.fixtures.race_dice import RaceDice
 
 __version__ = "1.0.0"  # TableDice's version for run manifests

@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 from sim.cli_workflows import register
 from sim.errors import UserError
 from sim.runner import play_range
-from sim.tune import (
+from sim.variants import load
+from sim.workflows.tune import (
     Target,
     _row,
     choose_winner,
@@ -27,7 +28,6 @@ from sim.tune import (
     parse_vary,
     tune,
 )
-from sim.variants import load
 from tests.fixtures.coin import GAME as COIN
 
 

@@ -41,12 +41,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import _callable_module, agreement
-from sim.agreement import COLUMNS as AGREEMENT_COLUMNS
-from sim.compare import run_folder
 from sim.errors import UserError
 from sim.games.base import Game, SeatBot
-from sim.ladder_model import (  # noqa: F401  (re-exported: sim.ladder's tables and result)
+from sim.run_folder import load_run, non_win_reasons
+from sim.runner import rotated
+from sim.runner import run as run_variant
+from sim.seeds import derived_seed
+from sim.skill import cheats as sees_hidden
+from sim.variants import Variant, load
+from sim.workflows import agreement
+from sim.workflows.agreement import COLUMNS as AGREEMENT_COLUMNS
+from sim.workflows.compare import run_folder
+from sim.workflows.ladder_model import (  # noqa: F401  (re-exported: sim.ladder's tables and result)
     CEILING_COLUMNS,
     DEFAULT_AGREEMENT,
     DEPTH_SHARE,
@@ -71,14 +77,8 @@ from sim.ladder_model import (  # noqa: F401  (re-exported: sim.ladder's tables 
     skill_trace,
     strong_seat_counts,
 )
-from sim.ladder_report import write_ladder
-from sim.run_folder import load_run, non_win_reasons
-from sim.runner import rotated
-from sim.runner import run as run_variant
-from sim.seeds import derived_seed
-from sim.sequential import SequentialTest
-from sim.skill import cheats as sees_hidden
-from sim.variants import Variant, load
+from sim.workflows.ladder_report import write_ladder
+from sim.workflows.sequential import SequentialTest
 
 
 # ---- bot specs ---------------------------------------------------------------------------------
@@ -349,6 +349,3 @@ def ladder(variant: str | Variant, bots: Sequence[str] = (), games: int = 1000, 
 
         res.files = write_ladder(res)
     return res
-
-
-_callable_module(__name__, "ladder")  # `sim.ladder(...)` works once this module is imported too

@@ -1,6 +1,6 @@
 """The pages of `hexsim tune` (tune.csv, best.toml, tune.md, tune.html and their figures) and
 of `hexsim sensitivity` (sensitivity.csv/.md/.html, tornado figures), with the words both use.
-The workflows (sim/tune.py, sim/sensitivity.py) import this module; it imports neither."""
+The workflows (sim/workflows/tune.py, sim/workflows/sensitivity.py) import this module; it imports neither."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import numpy as np
 
 from sim.document import Doc
 from sim.metrics import is_share
-from sim.sweep import value_text
 from sim.variants import find, name_of, split_path
+from sim.workflows.sweep import value_text
 
 BAND = "#1e8449"
 WIN = "#c0392b"
@@ -363,7 +363,7 @@ def _ci(metric: str, v, lo, hi) -> str:
 
 
 def _doc(res):
-    from sim.compare import diff_text, metric_words
+    from sim.workflows.compare import diff_text, metric_words
     doc = Doc()
     c = res.confirmation
     search = res.settings[res.settings["stage"] == "search"]
@@ -438,7 +438,7 @@ def side_effects(res) -> str:
     """A sentence naming the headline metrics (not among the targets) that the winner moves a lot
     against the starting variant: 5 points or more for a share, a quarter or more of the median
     length; '' when none does."""
-    from sim.compare import metric_words
+    from sim.workflows.compare import metric_words
     targeted = {t.metric for t in res.targets}
     moved, hints = [], []
     names = {"turns_p50": "median_turns", "decided_off_board": "decided_off_board"}

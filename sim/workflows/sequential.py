@@ -262,7 +262,7 @@ def sequential_compare(a: str | Variant, b: str | Variant, margin: float, alpha:
                        out: str | Path | None = None) -> SequentialResult:
     """Play A and B in batches on common seeds until the GSPRT decides whether `target`'s win
     rate moved by `margin` or more (target: "first_mover" or a seat name)."""
-    from sim.compare import load_pair
+    from sim.workflows.compare import load_pair
 
     va, vb = load_pair(a, b)
     if target != "first_mover" and target not in va.seat_names:

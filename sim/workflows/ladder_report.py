@@ -13,14 +13,14 @@ import numpy as np
 import pandas as pd
 
 from sim import intervals, plots, stats, tables
-from sim.agreement import DISGUISE, PER_GAME
 from sim.document import Doc
 from sim.games.base import end_reason_groups
-from sim.ladder_model import DEPTH_SHARE, LadderResult, SkillTables, ceiling_words, skill_tables
 from sim.run_folder import non_win_reasons
 from sim.runner import git_commit
 from sim.skill import cheats
 from sim.variants import Variant
+from sim.workflows.agreement import DISGUISE, PER_GAME
+from sim.workflows.ladder_model import DEPTH_SHARE, LadderResult, SkillTables, ceiling_words, skill_tables
 
 
 def _pct(x: float) -> str:

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sim import _callable_module, display, intervals, metrics
+from sim import display, intervals, metrics
 from sim.document import Doc
 from sim.errors import UserError
 from sim.runner import RunResult
@@ -365,6 +365,3 @@ def _figures(res: Comparison, out: Path) -> dict[str, Path]:
     files["distributions"] = out / "distributions.png"
     files["distributions"].write_bytes(plots.png(fig, dpi=90))
     return files
-
-
-_callable_module(__name__, "compare")  # `sim.compare(...)` works once this module is imported too

@@ -17,11 +17,11 @@ from scipy.stats import beta
 from statsmodels.stats.proportion import proportion_confint
 
 from sim import display, stats
-from sim.agreement import COLUMNS as AGREEMENT_COLUMNS
-from sim.agreement import words as agreement_words_of
 from sim.games.base import end_reason_groups
 from sim.intervals import elo_text
 from sim.variants import Variant
+from sim.workflows.agreement import COLUMNS as AGREEMENT_COLUMNS
+from sim.workflows.agreement import words as agreement_words_of
 
 ELO_PER_NAT = 400.0 / math.log(10.0)
 SMOOTHING = 0.1  # OpenSpiel's default prior games per pair and direction
@@ -375,7 +375,7 @@ class LadderResult:
     resumed: int = 0
     files: dict[str, Path] = field(default_factory=dict)
     # each rung above the first against the rung below: the share of its decisions the lower bot
-    # would have made alike (sim.agreement.COLUMNS)
+    # would have made alike (sim.workflows.agreement.COLUMNS)
     agreement: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=AGREEMENT_COLUMNS))
     # bots that see hidden state (sim.skill.cheats), each against a fair rung: CEILING_COLUMNS
     ceiling: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=CEILING_COLUMNS))

@@ -28,12 +28,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import _callable_module, display, intervals, metrics, stats
-from sim.compare import run_folder
+from sim import display, intervals, metrics, stats
 from sim.document import Doc
 from sim.errors import UserError
 from sim.runner import RunResult
 from sim.variants import Variant, load
+from sim.workflows.compare import run_folder
 
 FAIR_METRIC = "first_mover_share"
 
@@ -487,6 +487,3 @@ def _markdown(res: SweepResult, files: dict[str, Path]) -> str:
     if "png" in files:
         lines += ["", f"![first mover]({files['first_mover'].name})", "", f"![sweep]({files['png'].name})"]
     return "\n".join(lines) + "\n"
-
-
-_callable_module(__name__, "sweep")  # `sim.sweep(...)` works once this module is imported too

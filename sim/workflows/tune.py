@@ -49,13 +49,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import _callable_module, display, metrics, stats
+from sim import display, metrics, stats
 from sim.errors import UserError, VariantError
 from sim.metrics import is_share
 from sim.seeds import derived_seed
-from sim.sweep import cell, parse_value, split_values, value_text
-from sim.tune_report import fmt_metric, search_lines, write_tune
 from sim.variants import Variant, load, split_path
+from sim.workflows.sweep import cell, parse_value, split_values, value_text
+from sim.workflows.tune_report import fmt_metric, search_lines, write_tune
 
 ALIASES = {"median_turns": "turns_p50", "mean_turns": "turns_mean"}
 EXTRA = ("decided_off_board", "decided_on_board")
@@ -649,6 +649,3 @@ def _statement(best, tgts: list[Target], met: bool, dims, games: int, level: flo
     return (f"The best setting, confirmed on {games:,} fresh games, is {setting}, but its intervals "
             "do not yet show it inside every target band: " + "; ".join(parts) +
             f" ({conf} intervals)." + (" " + "; ".join(need) + " (a larger --budget)." if need else ""))
-
-
-_callable_module(__name__, "tune")  # `sim.tune(...)` works once this module is imported too

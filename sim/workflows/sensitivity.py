@@ -31,14 +31,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import _callable_module, display, metrics, stats
-from sim.compare import identical_games, run_folder
+from sim import display, metrics, stats
 from sim.errors import UserError, VariantError
 from sim.games.base import Param
-from sim.sweep import _point_name, cell, parse_set, split_values, value_text
-from sim.tune import table_metrics
-from sim.tune_report import HEADLINE, WORDS, bar_text, change_text, move_text, write_sensitivity  # noqa: F401
 from sim.variants import Variant, load, split_path
+from sim.workflows.compare import identical_games, run_folder
+from sim.workflows.sweep import _point_name, cell, parse_set, split_values, value_text
+from sim.workflows.tune import table_metrics
+from sim.workflows.tune_report import HEADLINE, WORDS, bar_text, change_text, move_text, write_sensitivity  # noqa: F401
 
 
 @dataclass
@@ -296,6 +296,3 @@ def parse_params(text: str) -> list[str]:
         else:
             out.append(p)
     return out
-
-
-_callable_module(__name__, "sensitivity")  # `sim.sensitivity(...)` works once imported too
