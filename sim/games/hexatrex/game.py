@@ -13,6 +13,7 @@ from sim import engine, search
 from sim.errors import VariantError
 from sim.games.base import SWAP, Bot, Game, Param, SeatBot, Trace
 from sim.games.hexatrex import finder, trie
+from sim.games.hexatrex.expecti import EXPECTI
 from sim.games.hexatrex import rules as R
 from sim.games.hexatrex import state as S
 from sim.games.hexatrex.position import Position, reading
@@ -151,6 +152,7 @@ BOTS = (
     # search bot, measured")
     search.mcts_bot(GREEDY, iterations=200, random=RANDOM, c=0.05, rollout="greedy", rollout_depth=1,
                     eval_scale=100.0, prior_depth=1, prior=1.0, root="halving"),
+    EXPECTI,
 )
 
 
