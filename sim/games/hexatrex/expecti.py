@@ -46,6 +46,7 @@ from sim.games.hexatrex.rules import _found, _join_work, _lineage_index, _new_id
 from sim.games.hexatrex.state import (
     BOT_EXPECTI,
     FIRST,
+    ID,
     LINEAGE_CAP,
     N_FRONT,
     N_OCC,
@@ -53,7 +54,6 @@ from sim.games.hexatrex.state import (
     TOP,
     TURN,
     USE_JOIN,
-    ID,
 )
 from sim.jit import entry, hot
 
@@ -292,5 +292,5 @@ EXPECTI = Bot(
            "points the turn after (two players)", choices=(2, 3)),
      Param("deep", "int", 3, "candidates, best by depth 2, that depth 3 looks at", low=1, high=1000),
      Param("reply", "float", 1.0, "weight of the next seat's expected reply", low=0.0, high=10.0),
-     Param("follow", "float", 1.0, "weight of our expected best points the turn after (depth 3)",
-           low=0.0, high=10.0)))
+     Param("follow", "float", 0.5, "weight of our expected best points the turn after (depth 3; 0.5: halfway "
+           "between stopping after the next seat's reply and after our own next tile)", low=0.0, high=10.0)))
