@@ -15,6 +15,7 @@ from sim.games.base import SWAP, Bot, Game, Param, SeatBot, Trace
 from sim.games.hexatrex import finder, trie
 from sim.games.hexatrex import rules as R
 from sim.games.hexatrex import state as S
+from sim.games.hexatrex.expecti import EXPECTI
 from sim.games.hexatrex.position import Position, reading
 from sim.games.hexatrex.tiles import COUNT_NAMES, DEFAULT_COUNTS, SYMBOL_TEXT, Board
 from sim.rng import game_seed
@@ -151,6 +152,7 @@ BOTS = (
     # search bot, measured")
     search.mcts_bot(GREEDY, iterations=200, random=RANDOM, c=0.05, rollout="greedy", rollout_depth=1,
                     eval_scale=100.0, prior_depth=1, prior=1.0, root="halving"),
+    EXPECTI,
 )
 
 
@@ -400,8 +402,9 @@ class HexaTrex(engine.EngineGame, Game):
 
     def warm(self, part: str = "all") -> None:
         """Compile the engine's drivers with each bot: random and greedy on every seat (the
-        drivers without the search bot), greedy under the pie rule (the drivers with it), then the
-        search bot against greedy (one short game, chunk and traced: the drivers with it)."""
+        drivers without the search bot), greedy under the pie rule (the drivers with it), the
+        search bot against greedy (one short game, chunk and traced: the drivers with it), then
+        expecti against greedy (one game, chunk and traced: the drivers with the costly bot)."""
         rules = self.resolve_rules({}, "warm")
         for bot in self.bots[:2]:
             seats = [SeatBot(bot, {p.name: p.default for p in bot.params})] * rules["players"]
@@ -412,3 +415,6 @@ class HexaTrex(engine.EngineGame, Game):
         seats = [SeatBot(mcts, {**{p.name: p.default for p in mcts.params}, "iterations": 4}), greedy]
         self.play_chunk(rules, seats, 0, 1, 0)
         self.play_traced(rules, seats, 0, 0)
+        ex = SeatBot(EXPECTI, {p.name: p.default for p in EXPECTI.params})
+        self.play_chunk(rules, [ex, greedy], 0, 1, 0)
+        self.play_traced(rules, [ex, greedy], 0, 0)

@@ -33,6 +33,7 @@ from sim.games.hexatrex.join import (
     _score_specials,
 )
 from sim.games.hexatrex.state import (
+    BOT_EXPECTI,
     BOT_RANDOM,
     FIRST,
     FIRST_DRAW,
@@ -55,6 +56,7 @@ from sim.games.hexatrex.state import (
     TOP,
     TURN,
     USE_JOIN,
+    ExpectiScratch,
     Position,
     Scratch,
     Tables,
@@ -461,8 +463,23 @@ def evaluate(tb, pos, seat):
 
 
 @kernel
+def _blank_position(tb):
+    """A position of tb's shapes to copy into (the expecti bot's trial positions)."""
+    p = tb.n_seats
+    t = tb.n_tiles
+    return Position(np.full(tb.n_cells, -1, np.int8), np.full(tb.n_cells, -1, np.int16),
+                    np.full(tb.n_cells, -1, np.int32), np.zeros(tb.max_moves, np.int64),
+                    np.zeros(t + 1, np.int64), np.zeros(t, np.int8), np.full(p, -1, np.int64),
+                    np.zeros((4, p), np.int64), np.zeros(HIST_LEN, np.int64), np.zeros(N_ST, np.int64))
+
+
+@kernel
 def new_scratch(tb):
-    return Scratch(np.zeros(tb.max_moves, np.int64))
+    m = tb.max_moves
+    ex = ExpectiScratch(_blank_position(tb), _blank_position(tb), np.zeros(m, np.int64), np.zeros(m, np.float64),
+                        np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros((m, 16), np.int64),
+                        np.zeros(16, np.int64))
+    return Scratch(np.zeros(m, np.int64), ex)
 
 
 @hot_inline
@@ -525,6 +542,18 @@ def bot_move(tb, pos, seat, code, par, scratch, rng):
     return _greedy_cell(tb, pos, bm, scratch, rng)
 
 
+# expecti.py imports the functions above: imported after them, read when costly_move compiles
+from sim.games.hexatrex import expecti  # noqa: E402
+
+
+@hot
+def costly_move(tb, pos, seat, code, par, scratch, rng):
+    """The engine's costly bot of Hexa-Trex (sim.interface `implement`'s costly_bots): expecti
+    (expecti.py), compiled only for a line-up that seats it."""
+    return expecti.expecti_move(tb, pos, seat, par, scratch, rng)
+
+
 engine.implement(Tables, no_alloc=True, new_position=new_position, to_move=to_move, legal_moves=legal_moves,
                  apply=apply, result=result, copy_position=copy_position, sample_hidden=sample_hidden,
-                 evaluate=evaluate, new_scratch=new_scratch, bot_move=bot_move)
+                 evaluate=evaluate, new_scratch=new_scratch, bot_move=bot_move, costly_move=costly_move,
+                 costly_bots=(BOT_EXPECTI,))

@@ -39,6 +39,7 @@ from sim.games.hexatrex.join import MAX_SIDE, REACH_COLS, new_scratch, new_store
 from sim.games.hexatrex.tiles import Board, pile
 
 BOT_RANDOM, BOT_GREEDY = 0, 1
+BOT_EXPECTI = 2  # expecti.py, the engine's costly bot (compiled only for a line-up that seats it)
 FIRST_DRAW, FIRST_A, FIRST_ROTATE = 0, 1, 2
 FOUND_CAP = 1 << 15  # distinct tile sets one placement may score
 HIST_LEN = 13  # equation sizes 0..12 tiles
@@ -139,10 +140,24 @@ class Position(NamedTuple):
     st: np.ndarray  # int64[N_ST]: the counters named above
 
 
+class ExpectiScratch(NamedTuple):
+    """The expecti bot's work arrays (expecti.py): two trial positions and its tables."""
+
+    pa: Position  # the table after the bot's trial tile
+    pb: Position  # after the next seat's trial reply too
+    gain: np.ndarray  # int64[max_moves]: points of the tile in hand per frontier cell
+    val: np.ndarray  # float64[max_moves]: block weights per frontier cell, then each candidate's value
+    cand: np.ndarray  # int64[max_moves]: the candidates (frontier indices)
+    order: np.ndarray  # int64[max_moves]: the candidates by depth-2 value
+    rcell: np.ndarray  # int64[max_moves, 16]: the next seat's greedy cell per candidate and tile kind
+    cnt: np.ndarray  # int64[16]: unseen tiles per kind
+
+
 class Scratch(NamedTuple):
     """The bots' own work arrays (the scorers' live in `Work`, which apply shares)."""
 
     score: np.ndarray  # int64[max_moves]: greedy's points per frontier cell at its last decision
+    ex: ExpectiScratch
 
 
 def build_tables(rules, first_fixed: int = 0, allow_join: bool = True, trie=None) -> Tables:
