@@ -112,10 +112,11 @@ PLANNER = Bot(
     "`horizon` turns, and keeps the best by sequential halving on shared worlds; then plays that plan",
     params=(Param("playouts", "int", 64, "playouts per planning point (the budget; never time), split "
                   "evenly between the halving rounds", low=1, high=1_000_000),
-            Param("plans", "int", 8, f"candidate plans per planning point (duplicates dropped), at most "
-                  f"{P.MAX_PLANS}", low=1, high=P.MAX_PLANS),
-            Param("horizon", "int", 4, "turns greedy plays on after the planned turn before the evaluation "
-                  "scores the playout (both seats' turns counted)", low=0, high=100_000),
+            Param("plans", "int", 0, f"candidate plans per planning point (duplicates dropped), at most "
+                  f"{P.MAX_PLANS}; 0 = by the budget, playouts / 8 (8 at 64 playouts)", low=0, high=P.MAX_PLANS),
+            Param("horizon", "int", -1, "turns greedy plays on after the planned turn before the evaluation "
+                  "scores the playout (both seats' turns counted); -1 = by the budget, 4 at 64 playouts "
+                  "and 2 more per doubling (8 at 256)", low=-1, high=100_000),
             Param("eval_scale", "float", 300.0, "evaluation points per logistic unit at a playout's end",
                   low=1e-9, high=1e9),
             Param("spread", "float", 1.5, "a candidate's greedy weights are the defaults times "

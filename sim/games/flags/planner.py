@@ -8,7 +8,7 @@ the turn's first planning point) or the end of the turn (the move steps, planned
 is known: the second).
 
 At a planning point it
-1. makes `plans` candidate plans, each played out in a world redrawn for its seat (the other
+1. makes `plans` candidate plans (by default playouts / 8: `budget`), each played out in a world redrawn for its seat (the other
    hand and the deck order by `sample_hidden`'s rule, never read): greedy with its default
    weights (the first candidate), greedy with its three weights each multiplied by
    exp(spread * u), u uniform in [-1, 1], and, for every other candidate, such a greedy whose
@@ -19,7 +19,7 @@ At a planning point it
    every surviving plan played in each of them from the same generator state (the same redraw,
    the same dice and draws as far as the plans leave the generator in step); a playout plays
    the plan, then greedy (default weights) for both seats until `horizon` more turns have
-   ended, and scores the position by greedy's evaluation (`evaluate`) through a logistic with
+   ended (by default 4 at 64 playouts, 2 more per doubling of the budget), and scores the position by greedy's evaluation (`evaluate`) through a logistic with
    `eval_scale` points per unit (a won game 1, a lost one 0, a draw 0.5); the better half by
    mean survives each round, greedy's plan first among equals;
 3. plays the chosen plan's decisions one by one, caching it in its scratch: each decision
@@ -256,6 +256,23 @@ def _playout(t, pos, seat, i, horizon, scale, x, rng):
 
 
 @hot
+def budget(playouts, plans, horizon):
+    """(candidates, horizon) for a planning point: `plans` and `horizon` as given, or by the
+    budget where they are 0 and -1: playouts / 8 candidates (at least 2, at most MAX_PLANS), a
+    horizon of 4 turns at 64 playouts and 2 more for each doubling (at least 2). More playouts
+    per candidate over the same horizon only sharpen the same noisy estimate; the budget pays
+    when it also buys candidates and depth (4x: 32 plans, 8 turns)."""
+    n = int(plans)
+    if n <= 0:
+        n = max(2, int(playouts) // 8)
+    n = min(max(n, 1), MAX_PLANS)
+    h = int(horizon)
+    if h < 0:
+        h = max(2, int(np.floor(4.0 + 2.0 * np.log2(playouts / 64.0) + 0.5)))
+    return n, h
+
+
+@hot
 def _same(p, i, j):
     if p.plen[i] != p.plen[j]:
         return False
@@ -271,7 +288,7 @@ def _plan(t, pos, seat, par, x, rng):
     p = x.p
     r = p.rngs
     r[2] = next_u64(rng)  # the planner's own generator: one draw of the game's per planning point
-    want = min(max(int(par[P_PLANS]), 1), MAX_PLANS)
+    want, horizon = budget(par[P_PLAYOUTS], par[P_PLANS], par[P_HORIZON])
     spread, explore = par[P_SPREAD], par[P_EXPLORE]
     n = 0
     for a in range(2 * want):  # duplicates are dropped: a few more tries
@@ -299,7 +316,7 @@ def _plan(t, pos, seat, par, x, rng):
     while (1 << rounds) < n:
         rounds += 1
     per_round = int(par[P_PLAYOUTS]) // rounds
-    horizon, scale = int(par[P_HORIZON]), par[P_SCALE]
+    scale = par[P_SCALE]
     while n > 1:
         worlds = max(1, per_round // n)
         for _ in range(worlds):
