@@ -88,3 +88,16 @@ def test_decisions_depend_on_the_seed_but_never_on_the_hidden_cards():
         for s in (1, 2, 3):
             assert {_choice(t, w, seat, s) for w in worlds} == {by_seed[s]}, (phase, s)
     assert changed >= 2, changed
+
+
+def test_plans_and_horizon_grow_with_the_budget():
+    """plans = 0 and horizon = -1 (the defaults) follow the budget: 8 candidates and 4 turns at
+    64 playouts, 32 and 8 at 256; given values are kept (plans within [1, MAX_PLANS])."""
+    assert P.budget(64.0, 0.0, -1.0) == (8, 4)
+    assert P.budget(256.0, 0.0, -1.0) == (32, 8)
+    assert P.budget(16.0, 0.0, -1.0) == (2, 2)
+    assert P.budget(4096.0, 0.0, -1.0) == (P.MAX_PLANS, 16)
+    assert P.budget(64.0, 5.0, 3.0) == (5, 3)
+    defaults = {p.name: p.default for p in PLANNER.params}
+    assert defaults == {"playouts": 64, "plans": 0, "horizon": -1, "eval_scale": 300.0, "spread": 1.5,
+                        "explore": 0.25}
