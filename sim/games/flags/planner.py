@@ -19,8 +19,9 @@ At a planning point it
    every surviving plan played in each of them from the same generator state (the same redraw,
    the same dice and draws as far as the plans leave the generator in step); a playout plays
    the plan, then greedy (default weights) for both seats until `horizon` more turns have
-   ended (by default 4 at 64 playouts, 2 more per doubling of the budget), and scores the position by greedy's evaluation (`evaluate`) through a logistic with
-   `eval_scale` points per unit (a won game 1, a lost one 0, a draw 0.5); the better half by
+   ended (by default 4 at 64 playouts, 2 more per doubling of the budget), and scores the
+   position by greedy's evaluation (`evaluate`) through a logistic with `eval_scale` points
+   per unit (a won game 1, a lost one 0, a draw 0.5); the better half by
    mean survives each round, greedy's plan first among equals;
 3. plays the chosen plan's decisions one by one, caching it in its scratch: each decision
    checks a key of what the seat sees (phase, counters, board, own hand) against the one the
