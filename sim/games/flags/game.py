@@ -13,6 +13,7 @@ from sim.errors import VariantError
 from sim.games.base import SWAP, Bot, Game, Param, SeatBot, Trace
 from sim.games.flags import bots as B
 from sim.games.flags import kernel as K
+from sim.games.flags import planner as P
 from sim.games.flags.bots import decay_table
 from sim.games.flags.geometry import COLS, LAYOUTS, MAX_HEX, ROWS, Layout, board, check_layout, layout_of
 from sim.games.flags.position import CARD_VALUES, DECK, deck_of
@@ -104,6 +105,24 @@ GREEDY = Bot(
                   low=0.0, high=10.0),
             Param("territory", "float", B.GREEDY_DEFAULTS[2], "worth of holding a hex (own cards pointing "
                   "there reinforce, the opponent's are wasted)", low=0.0, high=100.0)))
+PLANNER = Bot(
+    "planner", P.BOT_PLANNER, "searches whole turns: at the start of a turn and after the die roll it makes "
+    "candidate plans (greedy's decisions up to the roll or the turn's end, with greedy's weights perturbed and "
+    "some cards and steps drawn at random), plays each in worlds redrawn for its seat, then greedy for "
+    "`horizon` turns, and keeps the best by sequential halving on shared worlds; then plays that plan",
+    params=(Param("playouts", "int", 64, "playouts per planning point (the budget; never time), split "
+                  "evenly between the halving rounds", low=1, high=1_000_000),
+            Param("plans", "int", 0, f"candidate plans per planning point (duplicates dropped), at most "
+                  f"{P.MAX_PLANS}; 0 = by the budget, playouts / 8 (8 at 64 playouts)", low=0, high=P.MAX_PLANS),
+            Param("horizon", "int", -1, "turns greedy plays on after the planned turn before the evaluation "
+                  "scores the playout (both seats' turns counted); -1 = by the budget, 4 at 64 playouts "
+                  "and 2 more per doubling (8 at 256)", low=-1, high=100_000),
+            Param("eval_scale", "float", 300.0, "evaluation points per logistic unit at a playout's end",
+                  low=1e-9, high=1e9),
+            Param("spread", "float", 1.5, "a candidate's greedy weights are the defaults times "
+                  "exp(spread * u), u uniform in [-1, 1]", low=0.0, high=10.0),
+            Param("explore", "float", 0.25, "in every other candidate, the chance that a card or a move "
+                  "step is drawn uniformly from the legal ones", low=0.0, high=1.0)))
 BOTS = (
     Bot("random", engine.BOT_UNIFORM, "uniform over the hand's cards, each reinforcement unit to a uniform own "
         "hex, each step uniform over legal (from, to) pairs and stopping, uniform unit count"),
@@ -114,6 +133,7 @@ BOTS = (
     # prior 1) lifted 37% of decisive games to 51.5% (200 rotated games; docs/rules/flags.md)
     search.mcts_bot(GREEDY, iterations=200, rollout="greedy", rollout_depth=1, eval_scale=100.0,
                     prior_depth=1, prior=1.0),
+    PLANNER,
 )
 
 
@@ -140,7 +160,8 @@ def tables(rules: dict[str, Any], traced: bool = False) -> K.Tables:
 engine.implement(K.Tables, no_alloc=True, new_position=K.new_position, new_position_at=K.new_position_at,
                  to_move=K.to_move, legal_moves=K.legal_moves, apply=K.apply, result=K.result,
                  copy_position=K.copy_position, sample_hidden=K.sample_hidden,
-                 evaluate=B.evaluate, new_scratch=B.new_scratch, bot_move=B.bot_move)
+                 evaluate=B.evaluate, new_scratch=P.new_scratch, bot_move=P.bot_move,
+                 costly_move=P.costly_move, costly_bots=(P.BOT_PLANNER,))
 
 
 class FlagsGame(engine.EngineGame, Game):
