@@ -162,36 +162,26 @@ def _unseen(tb, pos, seat, cnt):
 
 
 @hot
-def expecti_move(tb, pos, seat, par, scratch, rng):
-    """The expecti bot's cell for `seat` at the real position pos (never changed; rng is only
-    handed to the trial placements' apply, which draws nothing from it)."""
-    ex = scratch.ex
-    gain, val, cand, order, rcell, cnt = ex.gain, ex.val, ex.cand, ex.order, ex.rcell, ex.cnt
-    pa, pb = ex.pa, ex.pb
-    n_front = pos.st[N_FRONT]
-    front = pos.front
-    tile = pos.hand[seat]
-    turn = pos.st[TURN]
-    p = tb.n_seats
-    _best(tb, pos, tile, False, gain)
-    # candidates: frontier indices by points, more first (frontier order among equals)
-    for i in range(n_front):
-        cand[i] = i
-    for a in range(1, n_front):  # insertion sort, stable
-        x = cand[a]
+def _rank(idx, key, n):
+    """idx[:n] = 0..n-1 ordered by key, highest first (a stable insertion sort: equal keys keep
+    their order)."""
+    for i in range(n):
+        idx[i] = i
+    for a in range(1, n):
+        x = idx[a]
         b = a - 1
-        while b >= 0 and gain[cand[b]] < gain[x]:
-            cand[b + 1] = cand[b]
+        while b >= 0 and key[idx[b]] < key[x]:
+            idx[b + 1] = idx[b]
             b -= 1
-        cand[b + 1] = x
-    if turn + 1 >= tb.n_tiles or n_front == 1:  # nobody moves after this tile: greedy's cell
-        return front[cand[0]]
-    n_un = _unseen(tb, pos, seat, cnt)
-    opp = (seat + 1) % p
-    width = min(n_front, max(1, int(par[P_WIDTH])))
-    n_c = width
-    # blocks: the next seat's greedy cell now, per unseen kind, ranked by expected points there
-    n_block = int(par[P_BLOCK])
+        idx[b + 1] = x
+
+
+@hot
+def _promote_blocks(tb, pos, cand, val, cnt, gain, n_c, n_block):
+    """Blocks: the next seat's greedy cell now, per unseen kind, ranked by expected points
+    there; the best `n_block` not among the first n_c candidates move up behind them. Returns
+    the new number of candidates."""
+    n_front = pos.st[N_FRONT]
     if n_block > 0:
         for i in range(n_front):
             val[i] = 0.0
@@ -219,6 +209,32 @@ def expecti_move(tb, pos, seat, par, scratch, rng):
                     j -= 1
                 cand[n_c] = bi
                 n_c += 1
+    return n_c
+
+
+@hot
+def expecti_move(tb, pos, seat, par, scratch, rng):
+    """The expecti bot's cell for `seat` at the real position pos (never changed; rng is only
+    handed to the trial placements' apply, which draws nothing from it)."""
+    ex = scratch.ex
+    gain, val, cand, order, rcell, cnt = ex.gain, ex.val, ex.cand, ex.order, ex.rcell, ex.cnt
+    pa, pb = ex.pa, ex.pb
+    n_front = pos.st[N_FRONT]
+    front = pos.front
+    tile = pos.hand[seat]
+    turn = pos.st[TURN]
+    p = tb.n_seats
+    _best(tb, pos, tile, False, gain)
+    # candidates: frontier indices by points, more first (frontier order among equals)
+    _rank(cand, gain, n_front)
+    if turn + 1 >= tb.n_tiles or n_front == 1:  # nobody moves after this tile: greedy's cell
+        return front[cand[0]]
+    n_un = _unseen(tb, pos, seat, cnt)
+    opp = (seat + 1) % p
+    width = min(n_front, max(1, int(par[P_WIDTH])))
+    n_c = width
+    # blocks: the next seat's greedy cell now, per unseen kind, ranked by expected points there
+    n_c = _promote_blocks(tb, pos, cand, val, cnt, gain, n_c, int(par[P_BLOCK]))
     # depth 2: the next seat's expected greedy reply
     w_reply = par[P_REPLY] / (p - 1)
     for j in range(n_c):
@@ -234,15 +250,7 @@ def expecti_move(tb, pos, seat, par, scratch, rng):
                 r += cnt[k] * sc
         val[j] = gain[fi] - w_reply * r / n_un
     # order[q]: the candidates by v2, best first (stable: equal values keep their order)
-    for a in range(n_c):
-        order[a] = a
-    for a in range(1, n_c):
-        x = order[a]
-        b = a - 1
-        while b >= 0 and val[order[b]] < val[x]:
-            order[b + 1] = order[b]
-            b -= 1
-        order[b + 1] = x
+    _rank(order, val, n_c)
     deep = min(n_c, int(par[P_DEEP]))
     if int(par[P_DEPTH]) < 3 or p != 2 or turn + 2 >= tb.n_tiles or deep <= 1 or n_un < 2:
         return front[cand[order[0]]]
@@ -272,6 +280,13 @@ def expecti_move(tb, pos, seat, par, scratch, rng):
         if v > best_v:
             best_j, best_v = j, v
     return front[cand[best_j]]
+
+
+@hot
+def costly_move(tb, pos, seat, code, par, scratch, rng):
+    """The engine's costly bot of Hexa-Trex (sim.interface `implement`'s costly_bots): expecti,
+    compiled only for a line-up that seats it (registered in game.py)."""
+    return expecti_move(tb, pos, seat, par, scratch, rng)
 
 
 @entry

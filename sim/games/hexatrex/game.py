@@ -12,7 +12,7 @@ import numpy as np
 from sim import engine, search
 from sim.errors import VariantError
 from sim.games.base import SWAP, Bot, Game, Param, SeatBot, Trace
-from sim.games.hexatrex import finder, trie
+from sim.games.hexatrex import expecti, finder, trie
 from sim.games.hexatrex import rules as R
 from sim.games.hexatrex import state as S
 from sim.games.hexatrex.expecti import EXPECTI
@@ -143,6 +143,13 @@ GREEDY = Bot("greedy", S.BOT_GREEDY,
                     "the turn is always scored by the full finder", low=0,
                     high=finder.MAX_TILES_CAP),))
 RANDOM = Bot("random", S.BOT_RANDOM, "places its tile on a uniformly random legal cell")
+# the engine functions (rules.py), with expecti as the costly bot: registered here, where both
+# modules are imported, so that neither imports the other
+engine.implement(R.Tables, no_alloc=True, new_position=R.new_position, to_move=R.to_move,
+                 legal_moves=R.legal_moves, apply=R.apply, result=R.result, copy_position=R.copy_position,
+                 sample_hidden=R.sample_hidden, evaluate=R.evaluate, new_scratch=R.new_scratch,
+                 bot_move=R.bot_move, costly_move=expecti.costly_move, costly_bots=(S.BOT_EXPECTI,))
+
 BOTS = (
     RANDOM,
     GREEDY,

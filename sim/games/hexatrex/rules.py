@@ -33,7 +33,6 @@ from sim.games.hexatrex.join import (
     _score_specials,
 )
 from sim.games.hexatrex.state import (
-    BOT_EXPECTI,
     BOT_RANDOM,
     FIRST,
     FIRST_DRAW,
@@ -59,7 +58,6 @@ from sim.games.hexatrex.state import (
     ExpectiScratch,
     Position,
     Scratch,
-    Tables,
 )
 from sim.jit import entry, hot, hot_inline, kernel
 from sim.rng import below, new_state, shuffle
@@ -540,20 +538,3 @@ def bot_move(tb, pos, seat, code, par, scratch, rng):
     if par[0] != 0.0:
         bm = min(bm, np.int64(par[0]))
     return _greedy_cell(tb, pos, bm, scratch, rng)
-
-
-# expecti.py imports the functions above: imported after them, read when costly_move compiles
-from sim.games.hexatrex import expecti  # noqa: E402
-
-
-@hot
-def costly_move(tb, pos, seat, code, par, scratch, rng):
-    """The engine's costly bot of Hexa-Trex (sim.interface `implement`'s costly_bots): expecti
-    (expecti.py), compiled only for a line-up that seats it."""
-    return expecti.expecti_move(tb, pos, seat, par, scratch, rng)
-
-
-engine.implement(Tables, no_alloc=True, new_position=new_position, to_move=to_move, legal_moves=legal_moves,
-                 apply=apply, result=result, copy_position=copy_position, sample_hidden=sample_hidden,
-                 evaluate=evaluate, new_scratch=new_scratch, bot_move=bot_move, costly_move=costly_move,
-                 costly_bots=(BOT_EXPECTI,))
