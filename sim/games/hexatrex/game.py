@@ -145,7 +145,7 @@ GREEDY = Bot("greedy", S.BOT_GREEDY,
 RANDOM = Bot("random", S.BOT_RANDOM, "places its tile on a uniformly random legal cell")
 # the engine functions (rules.py), with expecti as the costly bot: registered here, where both
 # modules are imported, so that neither imports the other
-engine.implement(R.Tables, no_alloc=True, new_position=R.new_position, to_move=R.to_move,
+engine.implement(S.Tables, no_alloc=True, new_position=R.new_position, to_move=R.to_move,
                  legal_moves=R.legal_moves, apply=R.apply, result=R.result, copy_position=R.copy_position,
                  sample_hidden=R.sample_hidden, evaluate=R.evaluate, new_scratch=R.new_scratch,
                  bot_move=R.bot_move, costly_move=expecti.costly_move, costly_bots=(S.BOT_EXPECTI,))
