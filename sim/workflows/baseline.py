@@ -42,7 +42,7 @@ from sim import display, drift, metrics, stats
 from sim.errors import UserError
 from sim.variants import Variant, find, load, name_of
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BASELINES_DIR = ROOT / "data" / "baselines"  # the shipped variants' baselines (hexsim's own)
 LOCAL_DIR = Path("baselines")  # any other variant's: under the working directory
 FORMAT = 2
