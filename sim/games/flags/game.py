@@ -115,6 +115,7 @@ BOTS = (
     search.mcts_bot(GREEDY, iterations=200, rollout="greedy", rollout_depth=1, eval_scale=100.0,
                     prior_depth=1, prior=1.0),
 )
+BOTS = (*BOTS, search.oracle_bot(BOTS[2]))  # sees both hands: the ceiling of skill, never a verdict seat
 
 
 EXTRA_DTYPES = {name: np.int8 if name.startswith("flags_held") else np.int32 for name in K.EXTRA}

@@ -152,6 +152,7 @@ BOTS = (
     search.mcts_bot(GREEDY, iterations=200, random=RANDOM, c=0.05, rollout="greedy", rollout_depth=1,
                     eval_scale=100.0, prior_depth=1, prior=1.0, root="halving"),
 )
+BOTS = (*BOTS, search.oracle_bot(BOTS[2]))  # sees every hand: the ceiling of skill, never a verdict seat
 
 
 class HexaTrex(engine.EngineGame, Game):

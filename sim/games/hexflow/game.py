@@ -116,6 +116,7 @@ def _race_mcts() -> search.SearchBot:
 
 
 MCTS = _race_mcts()
+ORACLE = search.oracle_bot(MCTS)  # sees every hand: the ceiling of skill, never a verdict seat
 
 
 def _bag_sizes(rules: dict[str, Any], seats: Sequence[str]) -> list[int]:
@@ -317,7 +318,7 @@ class HexflowGame(Game):
                    "their side to the far side under the transit rule with displacement "
                    "(Battle), or their corner to a centre hex of the triangular Tri-Board wins.")
     params = R.PARAMS
-    bots = (*R.BOTS, R.LOOKAHEAD, MCTS)
+    bots = (*R.BOTS, R.LOOKAHEAD, MCTS, ORACLE)
     end_reasons = R.END_REASONS
     end_reason_grouping = (("blocking", ("blocked", "self_blocked", "both_blocked")),
                            ("path", ("path", "opponent_path")),
@@ -368,7 +369,7 @@ class HexflowGame(Game):
     def bot_defaults(self, rules: dict[str, Any], bot: str) -> dict[str, Any]:
         """The search bot's measured settings in this mode where they differ from Race's (MODE_MCTS);
         a seat that names a parameter keeps its value."""
-        return dict(MODE_MCTS.get(rules["mode"], {})) if bot == MCTS.name else {}
+        return dict(MODE_MCTS.get(rules["mode"], {})) if bot in (MCTS.name, ORACLE.name) else {}
 
     def check_seats(self, rules: dict[str, Any], seats: dict[str, SeatBot], where: str) -> None:
         """The search bot plays only in modes on the engine interface, lookahead only in Race."""
