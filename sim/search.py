@@ -73,8 +73,8 @@ BOT_MCTS = -2
 # the bot's parameter row (engine.bot_arrays writes it): the declared parameters, then the
 # random bot's code and where its parameters start, then the greedy bot's code and its default
 # parameters, then the random bot's default parameters (from the index at P_RAND_PAR)
-P_ITER, P_C, P_ROLLOUT, P_DEPTH, P_SCALE, P_PRIOR, P_PRIOR_DEPTH, P_ROOT, P_TEMP, P_WIN, P_BACKUP, \
-    P_SEES, P_RAND_CODE, P_RAND_PAR, P_ROLL_CODE, P_ROLL_PAR = range(16)
+P_ITER, P_C, P_ROLLOUT, P_DEPTH, P_SCALE, P_PRIOR, P_PRIOR_DEPTH, P_ROOT, P_TEMP, P_GREEDY, P_WIN, \
+    P_BACKUP, P_SEES, P_RAND_CODE, P_RAND_PAR, P_ROLL_CODE, P_ROLL_PAR = range(17)
 # the `rollout` choices: the game's random bot, its greedy bot
 ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
 ROOT_UCT, ROOT_HALVING = 0, 1
@@ -218,11 +218,13 @@ def _world_copy(tables, pos, root, used):
 
 
 @kernel(inline="always")
-def _look(tables, tree, pos, mover, k, par, rng):
+def _look(tables, tree, pos, mover, k, par, scratch, rng):
     """The one-ply look at pos for `mover` over the k moves in tree.legal: each played on a copy
     and scored by the game's evaluation for the mover; tree.pbuf[:k] gets their softmax
-    (temperature `policy_temp`, or `eval_scale` where that is 0). Returns a move that wins at once
-    (the game ends with the mover the winner), -1 if none."""
+    (temperature `policy_temp`, or `eval_scale` where that is 0), mixed with greedy's move at pos
+    by `policy_greedy` (p = (1 - w) softmax + w on greedy's move; greedy is asked only where
+    w > 0). Returns a move that wins at once (the game ends with the mover the winner), -1 if
+    none."""
     temp = par[P_TEMP] if par[P_TEMP] > 0.0 else par[P_SCALE]
     look = copy_position(tables, pos)
     win = -1
@@ -240,13 +242,17 @@ def _look(tables, tree, pos, mover, k, par, rng):
     for i in range(k):
         tree.pbuf[i] = np.exp((tree.pbuf[i] - top) / temp)
         tot += tree.pbuf[i]
+    w = par[P_GREEDY]
+    g = -1
+    if w > 0.0:
+        g = bot_move(tables, pos, mover, int(par[P_ROLL_CODE]), par[P_ROLL_PAR:], scratch, rng)
     for i in range(k):
-        tree.pbuf[i] /= tot
+        tree.pbuf[i] = (1.0 - w) * tree.pbuf[i] / tot + (w if tree.legal[i] == g else 0.0)
     return win
 
 
 @kernel(inline="always")
-def _node_look(tables, tree, node, pos, mover, k, par, rng):
+def _node_look(tables, tree, node, pos, mover, k, par, scratch, rng):
     """Look one ply ahead at `node` once (nodes within `prior_depth` levels, and the root where
     `win_check` is on, while the hash table has room): a winning move goes to tree.win and, at a
     node within `prior_depth` (looked = 1; the root's look for a win alone: 2), each legal move's
@@ -257,7 +263,7 @@ def _node_look(tables, tree, node, pos, mover, k, par, rng):
         return
     if 2 * (tree.hused[0] + k + 1) > tree.hnode.shape[0]:
         return
-    tree.win[node] = _look(tables, tree, pos, mover, k, par, rng)
+    tree.win[node] = _look(tables, tree, pos, mover, k, par, scratch, rng)
     if tree.depth[node] >= par[P_PRIOR_DEPTH]:  # the root's look for a win alone: no policy
         tree.looked[node] = 2
         return
@@ -286,7 +292,7 @@ def _select(tables, tree, node, pos, par, scratch, rng):
     k = legal_moves(tables, pos, tree.legal)
     if k == 0:
         return -1, True
-    _node_look(tables, tree, node, pos, mover, k, par, rng)
+    _node_look(tables, tree, node, pos, mover, k, par, scratch, rng)
     w = tree.win[node] if par[P_WIN] > 0 else -1
     c = par[P_C]
     bias = par[P_PRIOR]
@@ -480,7 +486,7 @@ def _halving_move(tables, root, seat, par, scratch, tree, rng):
         tree.cand[i] = tree.legal[i]
         tree.cp[i] = 0.0
     if par[P_PRIOR_DEPTH] >= 1 or par[P_WIN] > 0:
-        win = _look(tables, tree, pos, seat, k, par, rng)
+        win = _look(tables, tree, pos, seat, k, par, scratch, rng)
         if win >= 0 and par[P_WIN] > 0:
             return win
         if par[P_PRIOR_DEPTH] >= 1:
@@ -628,6 +634,9 @@ def mcts_bot(greedy: Bot | None, iterations: int = 200, random: Bot | None = Non
                "(iterations = playouts; no tree below the root).", choices=("uct", "halving")),
          Param("policy_temp", "float", 0.0, "Temperature of the look's softmax, in evaluation units; 0 = "
                "eval_scale.", low=0.0, high=1e9),
+         Param("policy_greedy", "float", 0.0, "Share of p the look gives greedy's move (asked in the same "
+               "redrawn world): p = (1 - share) softmax + share on greedy's move; 0 = the softmax alone.",
+               low=0.0, high=1.0),
          Param("win_check", "int", 1, "1: the root looks for a move that wins at once and plays it "
                "without searching, and every looking node takes its win; 0: off.", low=0, high=1),
          Param("backup", "str", "maxn", "Three or more seats: 'maxn', every seat maximises its own "

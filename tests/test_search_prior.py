@@ -60,7 +60,7 @@ def look(t, pos, seat, **kw):
     tree = search.new_tree(t, 2)
     k = len(engine.moves_of(t, pos))
     tree.legal[:k] = engine.moves_of(t, pos)
-    search._look(t, tree, pos, seat, k, par[0], np.array([3], np.uint64))
+    search._look(t, tree, pos, seat, k, par[0], GAME_SCRATCH(t), np.array([3], np.uint64))
     return tree.pbuf[:k].copy()
 
 
@@ -73,6 +73,17 @@ def test_the_look_is_a_softmax_of_the_evaluation_over_every_legal_move():
             np.testing.assert_allclose(p, want / want.sum(), rtol=1e-9)
         # policy_temp 0: the temperature is eval_scale
         np.testing.assert_allclose(look(t, pos, seat, eval_scale=2.0), look(t, pos, seat, policy_temp=2.0))
+
+
+def test_policy_greedy_gives_its_share_to_greedys_move():
+    """p = (1 - w) softmax + w on greedy's move (the fixture's greedy plays a move of best
+    evaluation, ties drawn)."""
+    for t, pos, seat in opening_positions(n=3):
+        moves, values = after_each_move(t, pos, seat)
+        soft = look(t, pos, seat)
+        extra = look(t, pos, seat, policy_greedy=0.25) - 0.75 * soft
+        assert extra.sum() == pytest.approx(0.25) and np.count_nonzero(extra > 1e-12) == 1
+        assert values[np.argmax(extra)] == values.max()
 
 
 def test_one_iteration_with_a_root_look_plays_a_move_of_highest_p():
