@@ -223,26 +223,34 @@ def _look(tables, tree, pos, mover, k, par, scratch, rng):
     and scored by the game's evaluation for the mover; tree.pbuf[:k] gets their softmax
     (temperature `policy_temp`, or `eval_scale` where that is 0), mixed with greedy's move at pos
     by `policy_greedy` (p = (1 - w) softmax + w on greedy's move; greedy is asked only where
-    w > 0). Returns a move that wins at once (the game ends with the mover the winner), -1 if
-    none."""
+    w > 0, and no move is played where w = 1 and `win_check` is off). Returns a move that wins
+    at once (the game ends with the mover the winner), -1 if none."""
     temp = par[P_TEMP] if par[P_TEMP] > 0.0 else par[P_SCALE]
-    look = copy_position(tables, pos)
+    w = par[P_GREEDY]
     win = -1
-    top = -np.inf
-    for i in range(k):
-        if i > 0:
-            look = _world_copy(tables, look, pos, True)
-        apply(tables, look, tree.legal[i], rng)
-        if win < 0 and to_move(tables, look) < 0 and winner(tables, look, tree.res) == mover:
-            win = tree.legal[i]
-        e = evaluate(tables, look, mover)
-        tree.pbuf[i] = e
-        top = max(top, e)
+    top = 0.0
+    if w >= 1.0 and par[P_WIN] == 0:  # p is greedy's move alone and no win is asked for: no look
+        for i in range(k):
+            tree.pbuf[i] = 0.0
+        k_look = 0
+    else:
+        k_look = k
+        top = -np.inf
+    if k_look > 0:
+        look = copy_position(tables, pos)
+        for i in range(k_look):
+            if i > 0:
+                look = _world_copy(tables, look, pos, True)
+            apply(tables, look, tree.legal[i], rng)
+            if win < 0 and to_move(tables, look) < 0 and winner(tables, look, tree.res) == mover:
+                win = tree.legal[i]
+            e = evaluate(tables, look, mover)
+            tree.pbuf[i] = e
+            top = max(top, e)
     tot = 0.0
     for i in range(k):
         tree.pbuf[i] = np.exp((tree.pbuf[i] - top) / temp)
         tot += tree.pbuf[i]
-    w = par[P_GREEDY]
     g = -1
     if w > 0.0:
         g = bot_move(tables, pos, mover, int(par[P_ROLL_CODE]), par[P_ROLL_PAR:], scratch, rng)
