@@ -682,9 +682,16 @@ def prior_doc(params: dict) -> str:
                 f"world: p is a softmax of the evaluation after each move (temperature {temp:g}), each "
                 f"move's mean gets prior * p / (playouts + 1), prior = {prior:g}, and the higher p wins "
                 f"ties of means.")
+    share = params.get("policy_greedy", 0.0)
+    if share >= 1.0:
+        p_words = "p is 1 on greedy's move (policy_greedy = 1)"
+    elif share > 0.0:
+        p_words = (f"p is a softmax of the evaluation after each move (temperature {temp:g}) with "
+                   f"{share:g} of it on greedy's move")
+    else:
+        p_words = f"p is a softmax of the evaluation after each move (temperature {temp:g})"
     where = "the root looks" if depth == 1 else f"the nodes of the first {depth} levels look"
     bias = (f"with a bias of prior * p * sqrt(availability) / (visits + 1), prior = {prior:g}" if prior > 0
             else "with no bias (prior = 0)")
-    return (f"By default {where} one ply ahead (prior_depth = {depth}): p is a softmax of the evaluation "
-            f"after each move (temperature {temp:g}); moves expand in order of p, the higher p wins ties "
-            f"of visits, {bias}.")
+    return (f"By default {where} one ply ahead (prior_depth = {depth}): {p_words}; moves expand in "
+            f"order of p, the higher p wins ties of visits, {bias}.")
