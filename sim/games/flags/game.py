@@ -108,12 +108,12 @@ BOTS = (
     Bot("random", engine.BOT_UNIFORM, "uniform over the hand's cards, each reinforcement unit to a uniform own "
         "hex, each step uniform over legal (from, to) pairs and stopping, uniform unit count"),
     GREEDY,
-    # greedy plays one decision after the tree, then evaluate scores the position: against greedy
-    # (40 rotated games each) that won 16:24 at 200 iterations, 13:27 at 400, while rollouts of
-    # 8 decisions at 100 iterations won 5:35; the root asking greedy for its move (prior_depth 1,
-    # prior 1) lifted 37% of decisive games to 51.5% (200 rotated games; docs/rules/flags.md)
+    # greedy plays one decision after the tree, then evaluate scores the position; the root's p
+    # is greedy's move alone (policy_greedy 1: a softmax of the evaluation after each move won
+    # 35.0% of decisive games against greedy, greedy's move 40.0%, 100 rotated games each;
+    # docs/ladder.md), and no move wins at once, so the root plays none to look (win_check 0)
     search.mcts_bot(GREEDY, iterations=200, rollout="greedy", rollout_depth=1, eval_scale=100.0,
-                    prior_depth=1, prior=1.0),
+                    prior_depth=1, prior=1.0, policy_greedy=1.0, win_check=0),
 )
 BOTS = (*BOTS, search.oracle_bot(BOTS[2]))  # sees both hands: the ceiling of skill, never a verdict seat
 
