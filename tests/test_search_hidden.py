@@ -81,8 +81,10 @@ def test_the_oracle_reads_the_hands_and_redraws_only_the_draw_order(name, overri
     redrawn for the seat (other hands) moves its decision, for the same generator."""
     game = games.get(name)
     rules = game.resolve_rules(overrides, "test")
-    oracle = shipped(game, rules, "oracle")
-    assert oracle.params["sees"] == "all" and game.bots[-1].name == "oracle"
+    assert shipped(game, rules, "oracle").params["sees"] == "all" and game.bots[-1].name == "oracle"
+    # tri's shipped look puts half of p on greedy's move, which reads only the seat's own hand and
+    # steers the oracle's few iterations alike in every world: the look alone shows the hands' pull
+    oracle = shipped(game, rules, "oracle", **({"policy_greedy": 0.0} if overrides.get("mode") == "tri" else {}))
     moved = []
     for t, pos, seat in positions(game, rules, n=8):
         nobody = redrawn(t, pos, -1, 5)

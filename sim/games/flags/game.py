@@ -108,12 +108,12 @@ BOTS = (
     Bot("random", engine.BOT_UNIFORM, "uniform over the hand's cards, each reinforcement unit to a uniform own "
         "hex, each step uniform over legal (from, to) pairs and stopping, uniform unit count"),
     GREEDY,
-    # greedy plays one decision after the tree, then evaluate scores the position; the root's p
-    # is greedy's move alone (policy_greedy 1: a softmax of the evaluation after each move won
-    # 35.0% of decisive games against greedy, greedy's move 40.0%, 100 rotated games each;
-    # docs/ladder.md), and no move wins at once, so the root plays none to look (win_check 0)
+    # greedy plays one decision after the tree, then evaluate scores the position; the root looks
+    # one ply ahead (prior_depth 1, prior 1): 35.0% of decisive games against greedy (100 rotated
+    # games; with p on greedy's move alone 40.0%, but then its decisions hardly move with its seed:
+    # greedy in disguise; docs/ladder.md)
     search.mcts_bot(GREEDY, iterations=200, rollout="greedy", rollout_depth=1, eval_scale=100.0,
-                    prior_depth=1, prior=1.0, policy_greedy=1.0, win_check=0),
+                    prior_depth=1, prior=1.0),
 )
 BOTS = (*BOTS, search.oracle_bot(BOTS[2]))  # sees both hands: the ceiling of skill, never a verdict seat
 
