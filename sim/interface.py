@@ -58,7 +58,10 @@ and implements these compiled functions for its own tables type (`implement` reg
                                                    every array of the tables and position)
     sample_hidden(tables, pos, seat, rng)          redraws, in place, everything `seat` cannot see
                                                    (bags, hands, deck order) consistently with
-                                                   what it has seen; a no-op for open games
+                                                   what it has seen; seat -1: only what nobody
+                                                   has seen (the order of bags and draw piles,
+                                                   every hand kept: the oracle's search); a
+                                                   no-op for open games
     evaluate(tables, pos, seat) -> float           the game's own evaluation, higher is better
                                                    for `seat` (greedy's; search cut-offs use it)
     new_scratch(tables) -> scratch                 bot scratch, allocated once per chunk

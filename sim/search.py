@@ -9,17 +9,27 @@ Search"): the tree holds the searching seat's information set; every iteration
 2. selects by UCT among the children whose moves are legal in this world, counting each such
    child's availability (the subset-armed bandit of the paper: a child is scored against the
    number of times it could have been chosen, not its parent's visits), plus a progressive bias
-   (Chaslot et al. 2008) towards the game's greedy move at that node: `prior / (visits + 1)`;
-3. expands one untried legal move: the greedy move first where the node knows it (nodes within
-   `prior_depth` levels of the root ask the game's greedy bot once, in the world of the iteration
-   that first expands them), otherwise one drawn uniformly;
+   (Chaslot et al. 2008; PUCT's shape) towards the moves a one-ply look favours:
+   `prior * p(move) * sqrt(availability) / (visits + 1)`, where p is a softmax over every legal
+   move of the game's `evaluate` for the mover after the move (temperature `policy_temp`, by
+   default `eval_scale`), computed once per node within `prior_depth` levels of the root, in the
+   world of the iteration that first selects from it (after the redraw);
+3. expands one untried legal move: the one of highest p where the node has looked, otherwise one
+   drawn uniformly; a move that wins at once (`win_check`) is taken wherever a node has looked
+   (the root always looks when win_check is on, and plays such a move without searching);
 4. rolls out by the game's own random bot (the policy its random-vs-random games play; uniform
    over `legal_moves` for a game without one) or its greedy bot, to the end or `rollout_depth`
-   decisions, where the game's own evaluation scores the position (a logistic of
-   `evaluate / eval_scale`);
-5. backs up one value per seat (max-n: each seat's node statistics hold that seat's reward; a
-   finished rollout asks the game only for its `winner`), so three- and four-player games search
-   without pretending to be two-player zero-sum.
+   decisions, where the game's own evaluation scores the position;
+5. backs up one value per seat. Two seats: zero-sum, a cut-off scores seat i
+   `logistic((evaluate(i) - evaluate(other)) / (2 eval_scale))` and the other 1 minus that, so the
+   opponent's nodes minimise the searching seat's value. Three or more (`backup`): max-n, each
+   seat's own `logistic(evaluate(i) / eval_scale)`, or paranoid, every other seat 1 minus the
+   searching seat's reward (its evaluation against the others' mean, as for two seats). A
+   finished rollout asks the game only for its `winner`.
+
+With `sees = "all"` the search redraws only what nobody has seen yet (`sample_hidden` with seat
+-1: the order of bags and draw piles), so it plans with every hand in view: the `oracle` bot, a
+ceiling of skill that cheats, never a seat whose verdict counts.
 
 Chance (bag draws, dice, card draws) happens inside `apply` from the game's generator, so every
 iteration samples it afresh: children are keyed by move only (open loop). The budget is counted
@@ -63,11 +73,15 @@ BOT_MCTS = -2
 # the bot's parameter row (engine.bot_arrays writes it): the declared parameters, then the
 # random bot's code and where its parameters start, then the greedy bot's code and its default
 # parameters, then the random bot's default parameters (from the index at P_RAND_PAR)
-P_ITER, P_C, P_ROLLOUT, P_DEPTH, P_SCALE, P_PRIOR, P_PRIOR_DEPTH, P_ROOT, P_RAND_CODE, P_RAND_PAR, \
-    P_ROLL_CODE, P_ROLL_PAR = range(12)
+P_ITER, P_C, P_ROLLOUT, P_DEPTH, P_SCALE, P_PRIOR, P_PRIOR_DEPTH, P_ROOT, P_TEMP, P_GREEDY, P_WIN, \
+    P_BACKUP, P_SEES, P_RAND_CODE, P_RAND_PAR, P_ROLL_CODE, P_ROLL_PAR = range(17)
 # the `rollout` choices: the game's random bot, its greedy bot
 ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
 ROOT_UCT, ROOT_HALVING = 0, 1
+BACKUP_MAXN, BACKUP_PARANOID = 0, 1
+SEES_OWN, SEES_ALL = 0, 1
+# nodes that may hold a one-ply look's policy at once (their moves' entries share the hash table)
+LOOK_NODES = 32
 
 
 class Tree(NamedTuple):
@@ -79,41 +93,50 @@ class Tree(NamedTuple):
     visits: np.ndarray  # float64[N]
     avail: np.ndarray  # float64[N]: times the node's move was legal when its parent was selected from
     value: np.ndarray  # float64[N, seats]: summed rewards, one per seat
-    prior: np.ndarray  # int64[N]: the greedy move at the node, -1 unknown (not asked yet / too deep)
+    policy: np.ndarray  # float64[N]: p(move) of the node's move in its parent's look (0: none)
+    looked: np.ndarray  # int64[N]: 1 once the node has looked one ply ahead (its moves' p in the hash)
+    win: np.ndarray  # int64[N]: a move that wins at once for the node's mover (its look), -1 none
     depth: np.ndarray  # int64[N]: levels below the root
     size: np.ndarray  # int64[1]: nodes in use
     hnode: np.ndarray  # int64[H]: open-addressing table (node, move) -> child; -1 = empty slot
     hmove: np.ndarray  # int64[H]
-    hchild: np.ndarray  # int64[H]
+    hchild: np.ndarray  # int64[H]: -1 for a move the node's look scored but the tree has not expanded
+    hpol: np.ndarray  # float64[H]: p(move) of the node's look (0 where it did not look)
+    hused: np.ndarray  # int64[1]: slots in use
     legal: np.ndarray  # int64[max_moves]
     untried: np.ndarray  # int64[max_moves]
     kids: np.ndarray  # int64[max_moves]: the child of each legal move at the node being selected from
     reward: np.ndarray  # float64[seats]
     res: np.ndarray  # int64[res_width]
     logn: np.ndarray  # float64[N + 1]: log(i) (0 at 0): UCT's log of a child's availability (< N)
+    pbuf: np.ndarray  # float64[max_moves]: a look's p of each legal move (tree.legal's order)
     cand: np.ndarray  # int64[max_moves]: the root's candidate moves (root = "halving")
     csum: np.ndarray  # float64[max_moves]: each candidate's summed reward for the searching seat
     cn: np.ndarray  # float64[max_moves]: each candidate's playouts
+    cp: np.ndarray  # float64[max_moves]: each candidate's p in the root's look
     world: np.ndarray  # uint64[1]: the generator of one world, restarted from its seed for every candidate
 
 
 @entry
 def new_tree(tables, nodes):
     s = tables.n_seats
+    m = tables.max_moves
     h = 64
-    while h < 2 * nodes:
+    while h < 2 * (nodes + m * min(nodes, LOOK_NODES)):
         h *= 2
     return Tree(np.zeros(nodes, np.int64), np.zeros(nodes, np.int64), np.zeros(nodes, np.int64),
                 np.zeros(nodes, np.int64), np.zeros(nodes, np.int64), np.zeros(nodes, np.float64),
-                np.zeros(nodes, np.float64), np.zeros((nodes, s), np.float64), np.full(nodes, -1, np.int64),
+                np.zeros(nodes, np.float64), np.zeros((nodes, s), np.float64), np.zeros(nodes, np.float64),
+                np.zeros(nodes, np.int64), np.full(nodes, -1, np.int64),
                 np.zeros(nodes, np.int64), np.zeros(1, np.int64),
-                np.full(h, -1, np.int64), np.zeros(h, np.int64), np.zeros(h, np.int64),
-                np.zeros(tables.max_moves, np.int64), np.zeros(tables.max_moves, np.int64),
-                np.zeros(tables.max_moves, np.int64),
+                np.full(h, -1, np.int64), np.zeros(h, np.int64), np.zeros(h, np.int64), np.zeros(h, np.float64),
+                np.zeros(1, np.int64),
+                np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m, np.int64),
                 np.zeros(s, np.float64), np.zeros(tables.res_width, np.int64),
                 np.log(np.maximum(np.arange(nodes + 1), 1).astype(np.float64)),
-                np.zeros(tables.max_moves, np.int64), np.zeros(tables.max_moves, np.float64),
-                np.zeros(tables.max_moves, np.float64), np.zeros(1, np.uint64))
+                np.zeros(m, np.float64),
+                np.zeros(m, np.int64), np.zeros(m, np.float64), np.zeros(m, np.float64), np.zeros(m, np.float64),
+                np.zeros(1, np.uint64))
 
 
 @entry
@@ -124,6 +147,13 @@ def tree_nodes(bot_code, bot_par):
         if bot_code[s] == BOT_MCTS:
             n = max(n, int(bot_par[s, P_ITER]) + 1)
     return n
+
+
+@kernel(inline="always")
+def _hidden_seat(seat, par):
+    """The seat whose view sample_hidden redraws: the searching seat, or -1 (what nobody has seen
+    yet) for a search that sees every hand (`sees = "all"`)."""
+    return seat if par[P_SEES] == SEES_OWN else -1
 
 
 @kernel
@@ -138,23 +168,29 @@ def _add(tree, parent, move, seat):
     tree.visits[i] = 0.0
     tree.avail[i] = 0.0
     tree.value[i, :] = 0.0
-    tree.prior[i] = -1
+    tree.policy[i] = 0.0
+    tree.looked[i] = 0
+    tree.win[i] = -1
     tree.depth[i] = 0
     if parent >= 0:
         tree.depth[i] = tree.depth[parent] + 1
         tree.sibling[i] = tree.child[parent]
         tree.child[parent] = i
         j = _slot(tree, parent, move)
-        tree.hnode[j] = parent
-        tree.hmove[j] = move
+        if tree.hnode[j] < 0:
+            tree.hnode[j] = parent
+            tree.hmove[j] = move
+            tree.hpol[j] = 0.0
+            tree.hused[0] += 1
         tree.hchild[j] = i
+        tree.policy[i] = tree.hpol[j]
     return i
 
 
 @kernel(inline="always")
 def _slot(tree, node, move):
     """The hash slot of (node, move): where it is stored, or the empty slot it would go to (the
-    table has at least twice as many slots as the tree has nodes, so probes stay short)."""
+    table has at least twice as many slots as it may hold entries, so probes stay short)."""
     mask = tree.hnode.shape[0] - 1
     j = (node * 0x9E3779B1 + move * 0x85EBCA77) & mask
     while tree.hnode[j] >= 0 and (tree.hnode[j] != node or tree.hmove[j] != move):
@@ -182,59 +218,153 @@ def _world_copy(tables, pos, root, used):
 
 
 @kernel(inline="always")
-def _prior(tables, tree, node, pos, mover, par, scratch, rng):
-    """The greedy move at `node` (-1 if it is deeper than `prior_depth` or greedy gave none): asked
-    once, in the world of the first iteration that selects from the node, then kept."""
-    if tree.prior[node] == -1 and tree.depth[node] < par[P_PRIOR_DEPTH]:
+def _look(tables, tree, pos, mover, k, par, scratch, rng):
+    """The one-ply look at pos for `mover` over the k moves in tree.legal: each played on a copy
+    and scored by the game's evaluation for the mover; tree.pbuf[:k] gets their softmax
+    (temperature `policy_temp`, or `eval_scale` where that is 0), mixed with greedy's move at pos
+    by `policy_greedy` (p = (1 - w) softmax + w on greedy's move; greedy is asked only where
+    w > 0, and no move is played where w = 1 and `win_check` is off). Returns a move that wins
+    at once (the game ends with the mover the winner), -1 if none."""
+    temp = par[P_TEMP] if par[P_TEMP] > 0.0 else par[P_SCALE]
+    w = par[P_GREEDY]
+    win = -1
+    top = 0.0
+    if w >= 1.0 and par[P_WIN] == 0:  # p is greedy's move alone and no win is asked for: no look
+        for i in range(k):
+            tree.pbuf[i] = 0.0
+        k_look = 0
+    else:
+        k_look = k
+        top = -np.inf
+    if k_look > 0:
+        look = copy_position(tables, pos)
+        for i in range(k_look):
+            if i > 0:
+                look = _world_copy(tables, look, pos, True)
+            apply(tables, look, tree.legal[i], rng)
+            if win < 0 and to_move(tables, look) < 0 and winner(tables, look, tree.res) == mover:
+                win = tree.legal[i]
+            e = evaluate(tables, look, mover)
+            tree.pbuf[i] = e
+            top = max(top, e)
+    tot = 0.0
+    for i in range(k):
+        tree.pbuf[i] = np.exp((tree.pbuf[i] - top) / temp)
+        tot += tree.pbuf[i]
+    g = -1
+    if w > 0.0:
         g = bot_move(tables, pos, mover, int(par[P_ROLL_CODE]), par[P_ROLL_PAR:], scratch, rng)
-        tree.prior[node] = g if g >= 0 else -2
-    return tree.prior[node]
+    for i in range(k):
+        tree.pbuf[i] = (1.0 - w) * tree.pbuf[i] / tot + (w if tree.legal[i] == g else 0.0)
+    return win
+
+
+@kernel(inline="always")
+def _node_look(tables, tree, node, pos, mover, k, par, scratch, rng):
+    """Look one ply ahead at `node` once (nodes within `prior_depth` levels, and the root where
+    `win_check` is on, while the hash table has room): a winning move goes to tree.win and, at a
+    node within `prior_depth` (looked = 1; the root's look for a win alone: 2), each legal move's
+    p to its hash entry (and to its child, if expanded)."""
+    if tree.looked[node] != 0:
+        return
+    if not (tree.depth[node] < par[P_PRIOR_DEPTH] or node == 0 and par[P_WIN] > 0):
+        return
+    if 2 * (tree.hused[0] + k + 1) > tree.hnode.shape[0]:
+        return
+    tree.win[node] = _look(tables, tree, pos, mover, k, par, scratch, rng)
+    if tree.depth[node] >= par[P_PRIOR_DEPTH]:  # the root's look for a win alone: no policy
+        tree.looked[node] = 2
+        return
+    tree.looked[node] = 1
+    for i in range(k):
+        m = tree.legal[i]
+        j = _slot(tree, node, m)
+        if tree.hnode[j] < 0:
+            tree.hnode[j] = node
+            tree.hmove[j] = m
+            tree.hchild[j] = -1
+            tree.hused[0] += 1
+        tree.hpol[j] = tree.pbuf[i]
+        if tree.hchild[j] >= 0:
+            tree.policy[tree.hchild[j]] = tree.pbuf[i]
 
 
 @kernel(inline="always")
 def _select(tables, tree, node, pos, par, scratch, rng):
-    """One step down: expand an untried legal move if there is one (returns (child, True)): the
-    node's greedy move if it is untried, else one drawn uniformly; else the best legal child by
-    UCT plus the progressive bias towards the greedy move (child, False). Availability is counted
-    for every legal child."""
+    """One step down: a move that wins at once where the node knows one (`win_check`), expanded
+    if untried; else expand an untried legal move if there is one (returns (child, True)): the
+    one of highest p where the node has looked, else one drawn uniformly; else the best legal
+    child by UCT plus the progressive bias prior * p * sqrt(availability) / (visits + 1)
+    (child, False). Availability is counted for every legal child."""
     mover = to_move(tables, pos)
     k = legal_moves(tables, pos, tree.legal)
     if k == 0:
         return -1, True
-    g = _prior(tables, tree, node, pos, mover, par, scratch, rng)
+    _node_look(tables, tree, node, pos, mover, k, par, scratch, rng)
+    w = tree.win[node] if par[P_WIN] > 0 else -1
     c = par[P_C]
     bias = par[P_PRIOR]
     n_untried = 0
-    g_untried = False
-    best, best_u = -1, -np.inf
+    wi = -1
     for i in range(k):
         ch = _child(tree, node, tree.legal[i])
         tree.kids[i] = ch
+        if tree.legal[i] == w:
+            wi = i
         if ch < 0:
             tree.untried[n_untried] = tree.legal[i]
             n_untried += 1
-            g_untried = g_untried or tree.legal[i] == g
+    if wi >= 0:  # the win, whatever the statistics say
+        ch = tree.kids[wi]
+        if ch < 0:
+            return _add(tree, np.int64(node), np.int64(w), np.int64(mover)), True
+        tree.avail[ch] += 1.0
+        return ch, False
     if n_untried > 0:
-        m = g if g_untried else tree.untried[below(rng, n_untried)]
+        if tree.looked[node] == 1:
+            m, best_p = tree.untried[0], -1.0
+            for i in range(n_untried):
+                p = tree.hpol[_slot(tree, node, tree.untried[i])]
+                if p > best_p:
+                    m, best_p = tree.untried[i], p
+        else:
+            m = tree.untried[below(rng, n_untried)]
         return _add(tree, np.int64(node), np.int64(m), np.int64(mover)), True  # typed: one compile of _add
+    best, best_u = -1, -np.inf
     for i in range(k):
         ch = tree.kids[i]
         tree.avail[ch] += 1.0
         n = tree.visits[ch]
-        u = tree.value[ch, mover] / n + c * np.sqrt(tree.logn[int(tree.avail[ch])] / n)
-        if tree.move[ch] == g:
-            u += bias / (n + 1.0)
+        a = tree.avail[ch]
+        u = tree.value[ch, mover] / n + c * np.sqrt(tree.logn[int(a)] / n) \
+            + bias * tree.policy[ch] * np.sqrt(a) / (n + 1.0)
         if u > best_u:
             best, best_u = ch, u
     return best, False
 
 
 @kernel(inline="always")
-def _score(tables, tree, pos, finished, scale):
-    """The reward of every seat: 1 / 0 for a win / loss, shared equally on a draw; a logistic of
-    the game's evaluation where the rollout stopped early."""
+def _score(tables, tree, pos, finished, scale, seat, paranoid):
+    """The reward of every seat. Two seats, or `paranoid`: the searching seat's reward r (1 / 0
+    for a win / loss, 1 / seats for a draw; at a cut-off the logistic of its evaluation less the
+    others' mean, over 2 eval_scale) and 1 - r for every other seat. Otherwise (max-n): 1 / 0
+    for a win / loss, shared equally on a draw; a logistic of each seat's own evaluation over
+    eval_scale at a cut-off."""
     s = tables.n_seats
-    if finished:
+    if s == 2 or paranoid:
+        if finished:
+            w = winner(tables, pos, tree.res)
+            r = (1.0 if w == seat else 0.0) if w >= 0 else 1.0 / s
+        else:
+            others = 0.0
+            for i in range(s):
+                if i != seat:
+                    others += evaluate(tables, pos, i)
+            d = evaluate(tables, pos, seat) - others / (s - 1)
+            r = 1.0 / (1.0 + np.exp(-d / (2.0 * scale)))
+        for i in range(s):
+            tree.reward[i] = r if i == seat else 1.0 - r
+    elif finished:
         w = winner(tables, pos, tree.res)
         for i in range(s):
             tree.reward[i] = (1.0 if i == w else 0.0) if w >= 0 else 1.0 / s
@@ -281,15 +411,19 @@ def _rollout(tables, pos, par, scratch, tree, rng):
 # a second time (HEXATILE's `warm`: apply, bot_move, legal_moves, result, evaluate, to_move).
 @entry
 def _search(tables, root, seat, par, scratch, tree, rng):
-    """`par[P_ITER]` iterations from the real position `root` (never changed) for `seat`."""
+    """`par[P_ITER]` iterations from the real position `root` (never changed) for `seat`; stops
+    after the first where the root's look found a move that wins at once (`win_check`)."""
     scale = par[P_SCALE]
+    paranoid = par[P_BACKUP] == BACKUP_PARANOID
+    hseat = _hidden_seat(seat, par)
     tree.size[0] = 0
+    tree.hused[0] = 0
     tree.hnode[:] = -1
     _add(tree, np.int64(-1), np.int64(-1), np.int64(-1))
     pos = copy_position(tables, root)
     for it in range(int(par[P_ITER])):
         pos = _world_copy(tables, pos, root, it > 0)
-        sample_hidden(tables, pos, seat, rng)
+        sample_hidden(tables, pos, hseat, rng)
         node = 0
         expanded = False
         while not expanded and to_move(tables, pos) >= 0:
@@ -299,35 +433,42 @@ def _search(tables, root, seat, par, scratch, tree, rng):
             node = nxt
             apply(tables, pos, tree.move[node], rng)
         finished = _rollout(tables, pos, par, scratch, tree, rng)
-        _score(tables, tree, pos, finished, scale)
+        _score(tables, tree, pos, finished, scale, seat, paranoid)
         while node >= 0:
             tree.visits[node] += 1.0
             for i in range(tables.n_seats):
                 tree.value[node, i] += tree.reward[i]
             node = tree.parent[node]
+        if par[P_WIN] > 0 and tree.win[0] >= 0:
+            return
 
 
 @kernel(inline="always")
-def _biased_mean(tree, i, g, bias):
-    """A root candidate's mean reward, plus the progressive bias when it is greedy's move."""
-    v = tree.csum[i] / tree.cn[i]
-    return v + bias / (tree.cn[i] + 1.0) if tree.cand[i] == g else v
+def _biased_mean(tree, i, bias):
+    """A root candidate's mean reward plus its progressive bias, prior * p / (playouts + 1)."""
+    return tree.csum[i] / tree.cn[i] + bias * tree.cp[i] / (tree.cn[i] + 1.0)
 
 
 @kernel(inline="always")
-def _keep_best(tree, n, keep, g, bias):
+def _swap_cand(tree, a, b):
+    tree.cand[a], tree.cand[b] = tree.cand[b], tree.cand[a]
+    tree.csum[a], tree.csum[b] = tree.csum[b], tree.csum[a]
+    tree.cn[a], tree.cn[b] = tree.cn[b], tree.cn[a]
+    tree.cp[a], tree.cp[b] = tree.cp[b], tree.cp[a]
+
+
+@kernel(inline="always")
+def _keep_best(tree, n, keep, bias):
     """Order the first n candidates by biased mean (a stable selection sort: equal means keep
-    their order, greedy's move first) so that the best `keep` lead."""
+    their order, the higher p first) so that the best `keep` lead."""
     for a in range(keep):
-        best, best_v = a, _biased_mean(tree, a, g, bias)
+        best, best_v = a, _biased_mean(tree, a, bias)
         for b in range(a + 1, n):
-            v = _biased_mean(tree, b, g, bias)
+            v = _biased_mean(tree, b, bias)
             if v > best_v:
                 best, best_v = b, v
         if best != a:
-            tree.cand[a], tree.cand[best] = tree.cand[best], tree.cand[a]
-            tree.csum[a], tree.csum[best] = tree.csum[best], tree.csum[a]
-            tree.cn[a], tree.cn[best] = tree.cn[best], tree.cn[a]
+            _swap_cand(tree, a, best)
 
 
 # an entry for the reason _search is
@@ -339,22 +480,37 @@ def _halving_move(tables, root, seat, par, scratch, tree, rng):
     cannot see, the same dice and draws as far as the moves leave the generator in step), so two
     moves are compared on the same luck rather than on independent samples; after a round the
     better half by mean reward for `seat` survives. The budget, `par[P_ITER]` playouts, is split
-    evenly between the ceil(log2 k) rounds. Greedy's move (asked where `prior_depth` >= 1) gets
-    the tree's progressive bias `prior / (playouts + 1)` and wins ties."""
+    evenly between the ceil(log2 k) rounds. Where `prior_depth` >= 1 or `win_check` is on, the
+    root first looks one ply ahead in a redrawn world (never the real one): a move that wins at
+    once is played (`win_check`), the candidates are ordered by their p (the higher first wins a
+    tie of means) and each gets the bias prior * p / (playouts + 1)."""
     k = legal_moves(tables, root, tree.legal)
     if k <= 1:
         return tree.legal[0] if k == 1 else -1
-    g = -1
-    if par[P_PRIOR_DEPTH] >= 1:
-        g = bot_move(tables, root, seat, int(par[P_ROLL_CODE]), par[P_ROLL_PAR:], scratch, rng)
-    n = 0
-    if g >= 0:  # greedy's move first: the stable sort keeps it ahead of equal means
-        tree.cand[0] = g
-        n = 1
+    hseat = _hidden_seat(seat, par)
+    pos = copy_position(tables, root)
+    sample_hidden(tables, pos, hseat, rng)
     for i in range(k):
-        if tree.legal[i] != g:
-            tree.cand[n] = tree.legal[i]
-            n += 1
+        tree.cand[i] = tree.legal[i]
+        tree.cp[i] = 0.0
+    if par[P_PRIOR_DEPTH] >= 1 or par[P_WIN] > 0:
+        win = _look(tables, tree, pos, seat, k, par, scratch, rng)
+        if win >= 0 and par[P_WIN] > 0:
+            return win
+        if par[P_PRIOR_DEPTH] >= 1:
+            for i in range(k):
+                tree.cp[i] = tree.pbuf[i]
+            for a in range(k):  # the higher p first (stable)
+                best = a
+                for b in range(a + 1, k):
+                    if tree.cp[b] > tree.cp[best]:
+                        best = b
+                if best != a:
+                    m, p = tree.cand[best], tree.cp[best]
+                    for b in range(best, a, -1):
+                        tree.cand[b], tree.cp[b] = tree.cand[b - 1], tree.cp[b - 1]
+                    tree.cand[a], tree.cp[a] = m, p
+    n = k
     tree.csum[:n] = 0.0
     tree.cn[:n] = 0.0
     rounds = 0
@@ -362,8 +518,8 @@ def _halving_move(tables, root, seat, par, scratch, tree, rng):
         rounds += 1
     per_round = int(par[P_ITER]) // rounds
     scale, bias = par[P_SCALE], par[P_PRIOR]
-    pos = copy_position(tables, root)
-    used = False
+    paranoid = par[P_BACKUP] == BACKUP_PARANOID
+    used = True
     while n > 1:
         worlds = max(1, per_round // n)
         for _ in range(worlds):
@@ -371,15 +527,14 @@ def _halving_move(tables, root, seat, par, scratch, tree, rng):
             for i in range(n):
                 tree.world[0] = seed
                 pos = _world_copy(tables, pos, root, used)
-                used = True
-                sample_hidden(tables, pos, seat, tree.world)
+                sample_hidden(tables, pos, hseat, tree.world)
                 apply(tables, pos, tree.cand[i], tree.world)
                 finished = _rollout(tables, pos, par, scratch, tree, tree.world)
-                _score(tables, tree, pos, finished, scale)
+                _score(tables, tree, pos, finished, scale, seat, paranoid)
                 tree.csum[i] += tree.reward[seat]
                 tree.cn[i] += 1.0
         keep = (n + 1) // 2
-        _keep_best(tree, n, keep, g, bias)
+        _keep_best(tree, n, keep, bias)
         n = keep
     return tree.cand[0]
 
@@ -387,25 +542,26 @@ def _halving_move(tables, root, seat, par, scratch, tree, rng):
 @kernel(inline="always")
 def mcts_move(tables, root, seat, par, scratch, tree, rng):
     """The move of `seat` at the real position `root` after `par[P_ITER]` iterations (root is
-    never changed). The most visited child among the moves legal at the root; among equally
-    visited ones (a budget below the number of moves visits most of them once), greedy's move
-    where the root asked greedy (`prior_depth` >= 1) and it is one of them, else the one with the
-    best mean reward for `seat`."""
+    never changed): a move that wins at once where the root's look found one (`win_check`), else
+    the most visited child among the moves legal at the root; among equally visited ones (a
+    budget below the number of moves visits most of them once), the one of higher p in the
+    root's look, then the one with the better mean reward for `seat`."""
     if par[P_ROOT] == ROOT_HALVING:
         return _halving_move(tables, root, seat, par, scratch, tree, rng)
     _search(tables, root, seat, par, scratch, tree, rng)
+    if par[P_WIN] > 0 and tree.win[0] >= 0:
+        return tree.win[0]
     k = legal_moves(tables, root, tree.legal)
-    g = tree.prior[0]
-    best, best_n, best_g, best_v = -1, -1.0, False, -np.inf
+    best, best_n, best_p, best_v = -1, -1.0, -1.0, -np.inf
     for i in range(k):
         m = tree.legal[i]
         ch = _child(tree, 0, m)
         n = tree.visits[ch] if ch >= 0 else 0.0
         v = tree.value[ch, seat] / n if n > 0 else -np.inf
-        is_g = m == g
-        # equal visits: greedy's move, then the better mean reward
-        if n > best_n or n == best_n and (is_g and not best_g or is_g == best_g and v > best_v):
-            best, best_n, best_g, best_v = m, n, is_g, v
+        p = tree.policy[ch] if ch >= 0 else 0.0
+        # equal visits: the higher p, then the better mean reward
+        if n > best_n or n == best_n and (p > best_p or p == best_p and v > best_v):
+            best, best_n, best_p, best_v = m, n, p, v
     return best
 
 
@@ -450,20 +606,21 @@ class SearchBot(Bot):
 
 
 def mcts_bot(greedy: Bot | None, iterations: int = 200, random: Bot | None = None, **defaults) -> SearchBot:
-    """The search bot for a game whose greedy bot is `greedy` (rollouts, cut-off evaluation and the
-    tree's prior) and whose random bot is `random` (the random rollouts: the policy of the game's
-    random-vs-random games; None, or a bot of code BOT_UNIFORM, plays the engine's uniform_move);
-    `defaults` sets a game's own defaults of the other parameters (e.g. rollout="greedy")."""
+    """The search bot for a game whose greedy bot is `greedy` (the greedy rollouts) and whose random
+    bot is `random` (the random rollouts: the policy of the game's random-vs-random games; None, or a
+    bot of code BOT_UNIFORM, plays the engine's uniform_move); the one-ply look of the prior and
+    the cut-off score use the game's `evaluate`. `defaults` sets a game's own defaults of the other
+    parameters (e.g. rollout="greedy")."""
     rollouts = ("random", "greedy") if greedy is not None else ("random",)
-    prior_high = 1_000_000 if greedy is not None else 0  # no greedy bot: no prior to ask
     if random is not None and random.code == BOT_UNIFORM:
         random = None
     bot = SearchBot(
         "mcts", BOT_MCTS,
         "Information-set Monte Carlo tree search over the engine functions: per iteration it redraws "
         "what its seat cannot see, selects by UCT, expands one move, rolls out and backs up one value "
-        "per seat. Plays the most visited move. With root=halving the root instead plays every move in "
-        "the same sampled worlds and keeps the better half each round (no tree).",
+        "per seat (zero-sum between two seats). Plays a move that wins at once, else the most visited "
+        "move. With root=halving the root instead plays every move in the same sampled worlds and "
+        "keeps the better half each round (no tree).",
         (Param("iterations", "int", iterations, "Search iterations per decision (the budget; never time).",
                low=1, high=1_000_000),
          Param("c", "float", 0.7, "UCT exploration constant (rewards lie in [0, 1]).", low=0.0, high=10.0),
@@ -471,35 +628,70 @@ def mcts_bot(greedy: Bot | None, iterations: int = 200, random: Bot | None = Non
                "games play), or its greedy bot.", choices=rollouts),
          Param("rollout_depth", "int", 0, "Decisions per rollout before the game's evaluation scores the "
                "position; 0 = play to the end.", low=0, high=100_000),
-         Param("eval_scale", "float", 1.0, "Evaluation units per logistic unit at a rollout cut-off.",
-               low=1e-9, high=1e9),
-         Param("prior", "float", 0.0, "Progressive bias towards greedy's move at a node that knows it: "
-               "prior / (visits + 1) added to its UCT value (reward units; 0 = none).", low=0.0, high=100.0),
-         Param("prior_depth", "int", 0, "Tree levels, from the root, whose nodes ask greedy for their "
-               "move (expanded first, biased by prior, and the root's pick among equally visited "
-               "moves); 0 = never ask.", low=0, high=prior_high),
+         Param("eval_scale", "float", 1.0, "Evaluation units per logistic unit at a rollout cut-off (two "
+               "seats: of the difference of the two evaluations, halved).", low=1e-9, high=1e9),
+         Param("prior", "float", 0.0, "Weight of the progressive bias towards the moves the one-ply look "
+               "favours: prior * p(move) * sqrt(availability) / (visits + 1) added to a child's UCT value "
+               "(reward units; 0 = none).", low=0.0, high=100.0),
+         Param("prior_depth", "int", 0, "Tree levels, from the root, whose nodes look one ply ahead: p = "
+               "a softmax over every legal move of the evaluation for the mover after it, in the "
+               "iteration's redrawn world; moves expand in order of p, the bias weighs p, and the root "
+               "breaks ties of visits by p; 0 = never look.", low=0, high=1_000_000),
          Param("root", "str", "uct", "How the root chooses: 'uct', the tree search above; 'halving', "
                "sequential halving over the root's moves, every move played in the same sampled worlds "
-               "(iterations = playouts; no tree below the root).", choices=("uct", "halving"))),
+               "(iterations = playouts; no tree below the root).", choices=("uct", "halving")),
+         Param("policy_temp", "float", 0.0, "Temperature of the look's softmax, in evaluation units; 0 = "
+               "eval_scale.", low=0.0, high=1e9),
+         Param("policy_greedy", "float", 0.0, "Share of p the look gives greedy's move (asked in the same "
+               "redrawn world): p = (1 - share) softmax + share on greedy's move; 0 = the softmax alone.",
+               low=0.0, high=1.0),
+         Param("win_check", "int", 1, "1: the root looks for a move that wins at once and plays it "
+               "without searching, and every looking node takes its win; 0: off.", low=0, high=1),
+         Param("backup", "str", "maxn", "Three or more seats: 'maxn', every seat maximises its own "
+               "reward; 'paranoid', every other seat gets 1 minus the searching seat's reward (two "
+               "seats are always zero-sum).", choices=("maxn", "paranoid")),
+         Param("sees", "str", "own", "'own': redraws everything its seat cannot see; 'all': redraws "
+               "only what nobody has seen (draw orders), so it plans with every hand in view: "
+               "cheating, for the oracle.", choices=("own", "all"))),
         rollout_bot=greedy, random_bot=random)._with_defaults(defaults)
-    if greedy is None:
-        return bot
     return dataclasses.replace(bot, doc=f"{bot.doc} {prior_doc({p.name: p.default for p in bot.params})}")
 
 
+def oracle_bot(mcts: SearchBot) -> SearchBot:
+    """The game's search bot, with its defaults, seeing every hand (`sees = "all"`): the ceiling of
+    skill a game's ladder shows apart (sim/skill.py CEILING_BOTS), never a seat whose verdict counts."""
+    params = tuple(dataclasses.replace(p, default="all") if p.name == "sees" else p for p in mcts.params)
+    return dataclasses.replace(
+        mcts, name="oracle", params=params,
+        doc="Cheats: the search bot with every hand in view (sees = all; only the order of bags and "
+            "draw piles is redrawn), so its strength is the ceiling of skill, never a seat whose "
+            "verdict counts. Otherwise the search bot's parameters and defaults: " + mcts.doc)
+
+
 def prior_doc(params: dict) -> str:
-    """What the greedy prior does under these search parameters (`hexsim rules`: the defaults)."""
+    """What the one-ply prior does under these search parameters (`hexsim rules`: the defaults)."""
     depth, prior = params["prior_depth"], params["prior"]
+    temp = params.get("policy_temp", 0.0) or params["eval_scale"]
     if depth == 0:
-        return ("By default greedy is never asked (prior_depth = 0, prior = 0): prior_depth = k makes "
-                "the nodes of the first k levels expand greedy's move first and play it among equally "
-                "visited moves, prior > 0 adds a bias towards greedy's move (prior / (visits + 1)).")
+        return ("By default no node looks ahead (prior_depth = 0): prior_depth = k makes the nodes of "
+                "the first k levels score every move by a one-ply look (p, a softmax of the evaluation "
+                "after it) and expand them in order of p; prior > 0 adds the bias "
+                "prior * p * sqrt(availability) / (visits + 1).")
     if params["root"] == "halving":
-        return (f"By default the halving root asks greedy for its move (prior_depth = {depth}): greedy's "
-                f"move gets prior / (playouts + 1) added to its mean (a bias towards greedy's move), "
-                f"prior = {prior:g}, and wins ties of means.")
-    where = "the root asks" if depth == 1 else f"the nodes of the first {depth} levels ask"
-    bias = (f"with a bias towards greedy's move of prior / (visits + 1), prior = {prior:g}" if prior > 0
-            else "with no bias towards greedy's move (prior = 0)")
-    return (f"By default {where} greedy for its move (prior_depth = {depth}): expanded first, "
-            f"played among equally visited moves, {bias}.")
+        return (f"By default the halving root looks one ply ahead (prior_depth = {depth}) in a redrawn "
+                f"world: p is a softmax of the evaluation after each move (temperature {temp:g}), each "
+                f"move's mean gets prior * p / (playouts + 1), prior = {prior:g}, and the higher p wins "
+                f"ties of means.")
+    share = params.get("policy_greedy", 0.0)
+    if share >= 1.0:
+        p_words = "p is 1 on greedy's move (policy_greedy = 1)"
+    elif share > 0.0:
+        p_words = (f"p is a softmax of the evaluation after each move (temperature {temp:g}) with "
+                   f"{share:g} of it on greedy's move")
+    else:
+        p_words = f"p is a softmax of the evaluation after each move (temperature {temp:g})"
+    where = "the root looks" if depth == 1 else f"the nodes of the first {depth} levels look"
+    bias = (f"with a bias of prior * p * sqrt(availability) / (visits + 1), prior = {prior:g}" if prior > 0
+            else "with no bias (prior = 0)")
+    return (f"By default {where} one ply ahead (prior_depth = {depth}): {p_words}; moves expand in "
+            f"order of p, the higher p wins ties of visits, {bias}.")

@@ -379,7 +379,8 @@ def test_agreement_on_a_short_hexflow_race_ladder(tmp_path, monkeypatch):
                      jobs=1, out=tmp_path / "race", n_boot=50, agreement=24)
     ag = res.agreement.set_index("bot")
     assert list(ag.index) == ["greedy", "mcts(iterations=10)"] and list(ag["below"]) == ["random", "greedy"]
-    assert (ag["decisions"] == 24).all() and (ag["games"] == 24 // agreement.PER_GAME).all()
+    # at most PER_GAME decisions a game: a short game (fewer real choices) takes one game more
+    assert (ag["decisions"] == 24).all() and (ag["games"] >= 24 // agreement.PER_GAME).all()
     for r in ag.itertuples():
         assert r.share == r.agree / r.decisions and r.share_low <= r.share <= r.share_high
         assert 0 < r.chance < 0.5  # Race offers dozens of placements: a real choice, mostly many

@@ -14,7 +14,8 @@ from sim.games.base import SeatBot
 from tests.fixtures.hexgame import GAME
 from tests.test_engine import position
 from tests.test_search import PICTURE, decide, greedy, mcts
-from tests.test_search_prior import GAME_SCRATCH, assert_seat_refused, opening_positions, rules_listing
+from tests.test_search_prior import (GAME_SCRATCH, after_each_move, assert_seat_refused, opening_positions,
+                                    rules_listing)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -26,17 +27,30 @@ def halving(**kw) -> SeatBot:
     return mcts(root="halving", **kw)
 
 
-def test_a_strong_prior_keeps_greedys_move():
-    """The bias prior / (playouts + 1) is above any reward gap (rewards lie in [0, 1]) while a
-    candidate has fewer than prior - 1 playouts: greedy's move survives every round and is
-    played. Without asking greedy the search plays its own choice, not always greedy's."""
+def test_a_strong_prior_keeps_the_move_of_highest_p():
+    """The bias prior * p / (playouts + 1) is above any reward gap (rewards lie in [0, 1]) while a
+    candidate of the look's best (a cold softmax, policy_temp 0.001: p = 1 shared by the moves of
+    the best evaluation) has few playouts: one of the best moves survives every round and is played. Without the look the
+    search plays its own choice, not always that one."""
     same_with, same_without = [], []
     for t, pos, seat in opening_positions():
-        g = decide(t, pos, seat, greedy())
-        same_with.append(decide(t, pos, seat, halving(iterations=40, prior_depth=1, prior=60.0)) == g)
-        same_without.append(decide(t, pos, seat, halving(iterations=40, prior_depth=0)) == g)
+        moves, values = after_each_move(t, pos, seat)
+        best = set(moves[values == values.max()].tolist())
+        same_with.append(decide(t, pos, seat, halving(iterations=40, prior_depth=1, prior=60.0,
+                                                      policy_temp=0.001)) in best)
+        same_without.append(decide(t, pos, seat, halving(iterations=40, prior_depth=0)) in best)
+    assert len(same_with) >= 3
     assert all(same_with), same_with
     assert not all(same_without), same_without
+
+
+def test_the_root_looks_in_a_redrawn_world():
+    """The halving root's look and its playouts are taken after sample_hidden: on the fixture
+    (nothing hidden) the generator's first draws are the look's, so two searches from the same
+    state agree, and a root with a winning move plays it at once (win_check)."""
+    t, pos = position(PICTURE, to_move=0)
+    assert decide(t, pos, 0, halving(iterations=2, prior_depth=1)) == 6
+    assert decide(t, pos, 0, halving(iterations=2, prior_depth=0, win_check=1)) == 6
 
 
 def test_the_moves_are_compared_on_the_same_worlds():
@@ -45,7 +59,7 @@ def test_the_moves_are_compared_on_the_same_worlds():
     per-candidate sums (the worlds are drawn from the game's generator, the candidates' playouts
     from each world's seed)."""
     t, pos = position(PICTURE, to_move=0)
-    codes, par = engine.bot_arrays([halving(iterations=120)])
+    codes, par = engine.bot_arrays([halving(iterations=120, win_check=0)])
     scratch = GAME_SCRATCH(t)
     runs = []
     for _ in range(2):

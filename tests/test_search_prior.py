@@ -1,7 +1,9 @@
-"""The search bot's prior from the game's greedy bot (`prior`, `prior_depth`), on the engine's
-fixture game, Hex: greedy's move is expanded first and kept among equal visits, the bias does not
-stop the search from taking a win or a block, the parameters are validated and listed, and the
-hash look-up of children plays the same games as a walk of the sibling list would."""
+"""The search bot's prior (`prior`, `prior_depth`, `policy_temp`), on the engine's fixture game,
+Hex: a node within prior_depth looks one ply ahead and scores every legal move by a softmax of the
+evaluation after it; the move of highest p is expanded first and kept among equal visits, the bias
+neither swamps the search nor stops it from taking a win or a block, the parameters are validated
+and listed, and the hash look-up of children plays the same games as a walk of the sibling list
+would."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from sim import engine, games, search
+from sim import engine, games, interface, search
 from sim.games.base import SeatBot
 from sim.variants import VariantError
 from tests.fixtures.hexgame import GAME
@@ -38,26 +40,86 @@ def opening_positions(n=6, plies=3, size=5):
     return out
 
 
-def test_one_iteration_with_a_root_prior_plays_greedys_move():
-    """One iteration expands one root child: greedy's, which is then the most visited. Without
-    the prior the one child is drawn uniformly, and over these positions it is not always greedy's."""
-    same_with, same_without = [], []
-    for t, pos, seat in opening_positions():
-        g = decide(t, pos, seat, greedy())
-        same_with.append(decide(t, pos, seat, mcts(iterations=1, prior_depth=1)) == g)
-        same_without.append(decide(t, pos, seat, mcts(iterations=1)) == g)
-    assert all(same_with), same_with
-    assert not all(same_without), same_without
+VALUE = njit(lambda t, pos, seat: interface.evaluate(t, pos, seat))
 
 
-def test_a_few_iterations_with_a_strong_prior_stay_on_greedys_move():
-    """Fewer iterations than moves: every visited child has one visit, and the root keeps
-    greedy's move among them (the tie rule), whatever the others' rewards."""
+def after_each_move(t, pos, seat):
+    """The legal moves and the evaluation for `seat` after each (the fixture has no chance)."""
+    moves = engine.moves_of(t, pos)
+    values = []
+    for m in moves:
+        p = engine.copy_of(t, pos)
+        engine.play(t, p, np.int64(m), np.array([1], np.uint64))
+        values.append(float(VALUE(t, p, seat)))
+    return moves, np.array(values)
+
+
+def look(t, pos, seat, **kw):
+    """The root's one-ply look as the search computes it: p of each legal move (legal order)."""
+    codes, par = engine.bot_arrays([mcts(**kw)])
+    tree = search.new_tree(t, 2)
+    k = len(engine.moves_of(t, pos))
+    tree.legal[:k] = engine.moves_of(t, pos)
+    search._look(t, tree, pos, seat, k, par[0], GAME_SCRATCH(t), np.array([3], np.uint64))
+    return tree.pbuf[:k].copy()
+
+
+def test_the_look_is_a_softmax_of_the_evaluation_over_every_legal_move():
+    for t, pos, seat in opening_positions(n=3):
+        moves, values = after_each_move(t, pos, seat)
+        for temp in (0.5, 2.0):
+            p = look(t, pos, seat, policy_temp=temp)
+            want = np.exp((values - values.max()) / temp)
+            np.testing.assert_allclose(p, want / want.sum(), rtol=1e-9)
+        # policy_temp 0: the temperature is eval_scale
+        np.testing.assert_allclose(look(t, pos, seat, eval_scale=2.0), look(t, pos, seat, policy_temp=2.0))
+
+
+def test_policy_greedy_gives_its_share_to_greedys_move():
+    """p = (1 - w) softmax + w on greedy's move (the fixture's greedy plays a move of best
+    evaluation, ties drawn)."""
+    for t, pos, seat in opening_positions(n=3):
+        moves, values = after_each_move(t, pos, seat)
+        soft = look(t, pos, seat)
+        extra = look(t, pos, seat, policy_greedy=0.25) - 0.75 * soft
+        assert extra.sum() == pytest.approx(0.25) and np.count_nonzero(extra > 1e-12) == 1
+        assert values[np.argmax(extra)] == values.max()
+
+
+def test_one_iteration_with_a_root_look_plays_a_move_of_highest_p():
+    """One iteration expands one root child: the move of highest p (the best evaluation after it),
+    which is then the most visited. Without the look the one child is drawn uniformly, and over
+    these positions it is not always a best one."""
+    best_with, best_without = [], []
     for t, pos, seat in opening_positions():
-        k = len(engine.moves_of(t, pos))
-        assert k > 5
-        assert decide(t, pos, seat, mcts(iterations=5, prior_depth=1, prior=0.0)) == \
-            decide(t, pos, seat, greedy())
+        moves, values = after_each_move(t, pos, seat)
+        best = set(moves[values == values.max()].tolist())
+        best_with.append(decide(t, pos, seat, mcts(iterations=1, prior_depth=1)) in best)
+        best_without.append(decide(t, pos, seat, mcts(iterations=1)) in best)
+    assert all(best_with), best_with
+    assert not all(best_without), best_without
+
+
+def test_a_few_iterations_stay_on_the_move_of_highest_p():
+    """Fewer iterations than moves: every visited child has one visit, and the root keeps a
+    move of highest p among them (the tie rule), whatever the others' rewards."""
+    for t, pos, seat in opening_positions():
+        moves, values = after_each_move(t, pos, seat)
+        assert len(moves) > 5
+        best = set(moves[values == values.max()].tolist())
+        assert decide(t, pos, seat, mcts(iterations=5, prior_depth=1, prior=0.0)) in best
+
+
+def test_the_soft_prior_does_not_swamp_the_search():
+    """A prior of 1 leans the search towards the look's favourites without dictating: over these
+    positions the search at 400 iterations sometimes plays a move other than the look's best one
+    (a one-hot bonus on greedy's move kept it there at almost every decision)."""
+    with_prior = []
+    for t, pos, seat in opening_positions(n=8):
+        moves, values = after_each_move(t, pos, seat)
+        best = set(moves[values == values.max()].tolist())
+        with_prior.append(decide(t, pos, seat, mcts(iterations=400, prior_depth=1, prior=1.0)) in best)
+    assert not all(with_prior), with_prior
 
 
 @pytest.mark.parametrize("depth", [1, 3])
@@ -72,9 +134,9 @@ def test_parameter_row_and_validation(tmp_path):
     codes, par = engine.bot_arrays([mcts(iterations=40, prior=0.5, prior_depth=2)])
     assert par[0, search.P_PRIOR] == 0.5 and par[0, search.P_PRIOR_DEPTH] == 2
     assert par[0, search.P_ROLL_CODE] == GAME.bot("greedy", "test").code
-    # a game without a greedy bot offers no prior to ask
+    # a game without a greedy bot still looks ahead (the look asks the game's evaluation)
     plain = search.mcts_bot(None)
-    assert next(p for p in plain.params if p.name == "prior_depth").high == 0
+    assert next(p for p in plain.params if p.name == "prior_depth").high > 0
     assert_seat_refused(tmp_path, 'A = { bot = "mcts", prior_depth = -1 }', "prior_depth")
 
 
@@ -102,25 +164,24 @@ def rules_listing(game: str = "hex") -> str:
 
 def test_rules_listing_names_the_prior():
     out = rules_listing()
-    assert "prior_depth=0" in out and "bias towards greedy" in out
+    assert "prior_depth=0" in out and "softmax" in out and "policy_temp" in out
 
 
 def test_bot_text_says_what_each_games_prior_defaults_do():
-    """prior = 0 and prior_depth = 0 ask greedy nothing; games that set them at the root say so."""
+    """prior_depth = 0 looks nowhere; games that look at the root say so."""
     from sim import games
     from sim.search import prior_doc
 
     def doc(game: str) -> str:
         return next(b.doc for b in games.get(game, "t").bots if b.name == "mcts")
 
-    assert "never asked" in doc("hexatile") and "root asks greedy" not in doc("hexatile")
-    assert "the root asks greedy" in doc("flags") and "prior = 1." in doc("flags")
-    assert "halving root asks greedy" in doc("hexatrex")
-    race = doc("hexflow")
-    assert race.index("never asked") < race.index("In tri2p, by default the halving root asks greedy")
-    assert "In tri, by default the root asks greedy" in race and "In battle" not in race
-    assert "first 2 levels" in prior_doc({"prior_depth": 2, "prior": 0.0, "root": "uct"})
-    assert "no bias" in prior_doc({"prior_depth": 2, "prior": 0.0, "root": "uct"})
+    for game in ("hexatile", "flags", "hexatrex", "hexflow"):
+        assert "looks one ply ahead" in doc(game) or "no node looks ahead" in doc(game), game
+    assert "halving root looks one ply ahead" in doc("hexatrex")
+    assert "In tri2p, by default the halving root looks" in doc("hexflow")
+    assert "first 2 levels" in prior_doc({"prior_depth": 2, "prior": 0.0, "root": "uct", "eval_scale": 1.0})
+    assert "no bias" in prior_doc({"prior_depth": 2, "prior": 0.0, "root": "uct", "eval_scale": 1.0})
+    assert "no node looks ahead" in prior_doc({"prior_depth": 0, "prior": 0.0, "root": "uct", "eval_scale": 1.0})
 
 
 def test_same_games_for_any_chunking_with_the_prior():
@@ -136,7 +197,7 @@ def test_the_hash_finds_every_child_of_the_tree():
     """After a search, each node is found from its parent and move, and no move a node has not
     expanded is (the hash table that replaced walking the sibling lists)."""
     t, pos = position(PICTURE, to_move=0)
-    codes, par = engine.bot_arrays([mcts(iterations=200, prior_depth=2, prior=0.5)])
+    codes, par = engine.bot_arrays([mcts(iterations=200, prior_depth=2, prior=0.5, win_check=0)])
     tree = search.new_tree(t, 201)
     _, rng = engine.start(t, np.uint64(4))
     scratch = GAME_SCRATCH(t)

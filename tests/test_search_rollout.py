@@ -84,7 +84,7 @@ def first_position(game, rules, plies=3):
 
 def one_iteration_by_hand(t, pos, seat, code, rng):
     """What one search iteration draws, replayed through the engine functions: redraw what the
-    seat cannot see, expand a root move drawn uniformly (no prior), then play `code`'s bot to the
+    seat cannot see, expand a root move drawn uniformly (no look, no win check), then play `code`'s bot to the
     end. Returns the generator after it."""
     world = engine.copy_of(t, pos)
     engine.redraw_hidden(t, world, seat, rng)
@@ -104,7 +104,8 @@ def test_one_iteration_takes_the_random_bots_draws(name, overrides, differs):
     rules = game.resolve_rules(overrides, "test")
     t, pos, seat = first_position(game, rules)
     codes, par = engine.bot_arrays([seat_of(game.bot("mcts", "test"), iterations=1, rollout="random",
-                                            rollout_depth=0, prior_depth=0, prior=0.0, root="uct")])
+                                            rollout_depth=0, prior_depth=0, prior=0.0, root="uct",
+                                            win_check=0)])
     searched = np.array([77], np.uint64)
     engine.bot_choice(t, pos, seat, codes[0], par[0], searched)
     by_random = one_iteration_by_hand(t, pos, seat, game.bot("random", "test").code, np.array([77], np.uint64))

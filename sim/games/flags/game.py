@@ -127,14 +127,15 @@ BOTS = (
     Bot("random", engine.BOT_UNIFORM, "uniform over the hand's cards, each reinforcement unit to a uniform own "
         "hex, each step uniform over legal (from, to) pairs and stopping, uniform unit count"),
     GREEDY,
-    # greedy plays one decision after the tree, then evaluate scores the position: against greedy
-    # (40 rotated games each) that won 16:24 at 200 iterations, 13:27 at 400, while rollouts of
-    # 8 decisions at 100 iterations won 5:35; the root asking greedy for its move (prior_depth 1,
-    # prior 1) lifted 37% of decisive games to 51.5% (200 rotated games; docs/rules/flags.md)
+    # greedy plays one decision after the tree, then evaluate scores the position; the root looks
+    # one ply ahead (prior_depth 1, prior 1): 35.0% of decisive games against greedy (100 rotated
+    # games; with p on greedy's move alone 40.0%, but then its decisions hardly move with its seed:
+    # greedy in disguise; docs/ladder.md)
     search.mcts_bot(GREEDY, iterations=200, rollout="greedy", rollout_depth=1, eval_scale=100.0,
                     prior_depth=1, prior=1.0),
     PLANNER,
 )
+BOTS = (*BOTS, search.oracle_bot(BOTS[2]))  # sees both hands: the ceiling of skill, never a verdict seat
 
 
 EXTRA_DTYPES = {name: np.int8 if name.startswith("flags_held") else np.int32 for name in K.EXTRA}

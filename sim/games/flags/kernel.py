@@ -686,13 +686,14 @@ def sample_hidden(t, pos, seat, rng):
     the cards it knows to be in the other hand stay as they are). The shuffle starts from those
     cards in card order, a set the seat can work out, not from where they lie: two positions
     that look the same to the seat give the same world for the same generator, so nothing
-    hidden reaches a search through the draw."""
-    other = 1 - seat
+    hidden reaches a search through the draw. Seat -1 (what nobody has seen): the draw pile's
+    order alone, both hands kept."""
+    other = 1 - seat if seat >= 0 else 0
     nc = t.n_cards
     unseen = np.zeros(nc, np.int8)
     nh = pos.st[HAND_N + other]
     deck = pos.cards[DECK]
-    for i in range(nh):
+    for i in range(nh if seat >= 0 else 0):
         if pos.known[seat, pos.hands[other, i]] == 0:
             unseen[pos.hands[other, i]] = 1
     for j in range(pos.st[DECK_N]):
@@ -705,7 +706,7 @@ def sample_hidden(t, pos, seat, rng):
             n += 1
     shuffle(rng, pool[:n])
     k = 0
-    for i in range(nh):
+    for i in range(nh if seat >= 0 else 0):
         if pos.known[seat, pos.hands[other, i]] == 0:
             pos.hands[other, i] = pool[k]
             k += 1

@@ -231,7 +231,7 @@ def sample_hidden(tb, pos, seat, rng):
     `apply` / `new_position` from those counts at the moment it is made, so a copy of the
     position holds nothing a search could peek at; the tile just drawn shows its kind by its
     back (white or red), so the seats not drawing see it too. Under opponent picks the handed
-    kind is public. A no-op."""
+    kind is public. A no-op, for any seat (-1 too: what nobody has seen)."""
 
 
 @kernel

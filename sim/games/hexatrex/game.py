@@ -161,6 +161,7 @@ BOTS = (
                     eval_scale=100.0, prior_depth=1, prior=1.0, root="halving"),
     EXPECTI,
 )
+BOTS = (*BOTS, search.oracle_bot(BOTS[2]))  # sees every hand: the ceiling of skill, never a verdict seat
 
 
 class HexaTrex(engine.EngineGame, Game):

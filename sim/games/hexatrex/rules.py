@@ -419,7 +419,8 @@ def sample_hidden(tb, pos, seat, rng):
     unseen tiles are the tile set minus those; they are shuffled together and dealt back, one
     to each other seat that holds a tile (in seat order), the rest to the pile. They are put
     in symbol order before the shuffle, so the world drawn depends on what the seat knows and
-    the generator only, never on where the unseen tiles were."""
+    the generator only, never on where the unseen tiles were. Seat -1 (what nobody has seen):
+    the pile's order alone, every hand kept."""
     w = tb.work
     unseen = w.unseen
     hand = pos.hand
@@ -428,7 +429,7 @@ def sample_hidden(tb, pos, seat, rng):
     n = 0
     for sym in range(14):
         for s in range(tb.n_seats):
-            if s != seat and hand[s] == sym:
+            if seat >= 0 and s != seat and hand[s] == sym:
                 unseen[n] = sym
                 n += 1
         for i in range(top, tb.n_tiles):
@@ -438,7 +439,7 @@ def sample_hidden(tb, pos, seat, rng):
     shuffle(rng, unseen[:n])
     k = 0
     for s in range(tb.n_seats):
-        if s != seat and hand[s] >= 0:
+        if seat >= 0 and s != seat and hand[s] >= 0:
             hand[s] = unseen[k]
             k += 1
     for i in range(top, tb.n_tiles):

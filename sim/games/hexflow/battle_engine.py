@@ -418,7 +418,8 @@ def copy_position(t, pos):
 @kernel
 def sample_hidden(t, pos, seat, rng):
     """What `seat` cannot see, redrawn as Race does (race.sample_hidden: the order of its own bag,
-    the opponent's hand and bag pooled); the tiles a seat captured are out of play and public."""
+    the opponent's hand and bag pooled; seat -1: every bag's order only); the tiles a seat
+    captured are out of play and public."""
     race.sample_hidden(t, pos, seat, rng)
 
 

@@ -682,7 +682,15 @@ def sample_hidden(t, pos, seat, rng):
     board (pooled, redrawn, and dealt back into the same hand slots and bag length: the counts are
     public). Each redraw starts from the sorted multiset, so the result depends on nothing the
     seat cannot see. What a pass reveals (the passer had no legal placement) is not conditioned
-    on."""
+    on. Seat -1 (what nobody has seen): only the order of every seat's bag, hands kept."""
+    if seat < 0:
+        for o in range(t.n_seats):
+            nb = pos.sq[Q_BAGN][o]
+            bag = pos.bag[o, :nb].copy()
+            _sorted_shuffle(rng, bag)
+            for i in range(nb):
+                pos.bag[o, i] = bag[i]
+        return
     n = pos.sq[Q_BAGN][seat]
     own = pos.bag[seat, :n].copy()
     _sorted_shuffle(rng, own)

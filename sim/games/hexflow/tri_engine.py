@@ -1247,7 +1247,8 @@ def sample_hidden(t, pos, seat, rng):
     together hold that seat's tiles not on the board (pooled per seat, redrawn, and dealt back
     into the same hand slots and bag length: the counts are public). Each redraw starts from the
     sorted multiset (race._sorted_shuffle), so the result depends on nothing the seat cannot see.
-    What a pass reveals (the passer had no legal placement) is not conditioned on."""
+    What a pass reveals (the passer had no legal placement) is not conditioned on. Seat -1 (what
+    nobody has seen): only the order of every seat's bag."""
     race.sample_hidden(t, pos, seat, rng)
 
 
