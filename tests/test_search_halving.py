@@ -14,8 +14,7 @@ from sim.games.base import SeatBot
 from tests.fixtures.hexgame import GAME
 from tests.test_engine import position
 from tests.test_search import PICTURE, decide, greedy, mcts
-from tests.test_search_prior import (GAME_SCRATCH, after_each_move, assert_seat_refused, opening_positions,
-                                    rules_listing)
+from tests.test_search_prior import GAME_SCRATCH, after_each_move, assert_seat_refused, opening_positions, rules_listing
 
 
 @pytest.fixture(scope="module", autouse=True)
