@@ -53,12 +53,12 @@ SKILL_SELF_GAMES ?= 1200
 # exact replay, metric definitions and a small statistical check of each); the full statistical
 # check is `hexsim check --shipped` (about as many games as the baselines hold).
 test: $(STAMP)
-	$(BIN)/python -m pytest -n 2 --durations=15
+	$(BIN)/python -m pytest -n 2 --dist worksteal --durations=15
 
 # The edit loop: everything but the tests marked slow (real runs end to end, browser pages,
 # compiles in fresh processes, long simulations); make test runs them all.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -n 2 -m "not slow" --durations=10
+	$(BIN)/python -m pytest -n 2 --dist worksteal -m "not slow" --durations=10
 
 bench: $(STAMP)
 	$(BIN)/python -m sim.bench
