@@ -68,8 +68,13 @@ FAULTS = ("", "the bot returned no move (a negative move code)", "illegal move (
 # Checked play's probe (int64[PROBE_W]): where the game stands, written before each step, so that
 # an error a kernel raises (an index out of bounds, under numba's bounds checking) is located by
 # what was written last: the game, its decision, the seat, the move (-1 while the bot chooses).
-P_GAME, P_DECISION, P_SEAT, P_MOVE, P_STAGE = range(5)
-PROBE_W = 5
+# Every play passes one; P_ON says whether it is checked. The legality test needs a move list:
+# checked play passes `rare` (below), so it runs the drivers a line-up with the pie rule or the
+# uniform bot compiles anyway, and a search or costly line-up the only drivers it has (a probe of
+# another type for checked play compiled every driver once more: about 15 s per game and bot
+# family, the chunk and the traced game).
+P_GAME, P_DECISION, P_SEAT, P_MOVE, P_STAGE, P_ON = range(6)
+PROBE_W = 6
 STAGE_SETUP, STAGE_CHOOSE, STAGE_APPLY, STAGE_RESULT = range(4)
 STAGES = ("setting the game up", "while the bot chose its move", "applying the move", "writing the result")
 
@@ -150,9 +155,9 @@ def wants_swap(tables, pos, seat, other, how, code, par, scratch, tree, rng):
 
 @kernel(inline="always")
 def note(check, stage, decision, seat, move):
-    """Checked play (check not None: (probe, move list)): what the game does next, in the probe."""
-    if check is not None:
-        probe = check[0]
+    """Checked play (check[P_ON] set): what the game does next, in the probe `check`."""
+    if check[P_ON]:
+        probe = check
         probe[P_STAGE] = stage
         probe[P_DECISION] = decision
         probe[P_SEAT] = seat
@@ -162,22 +167,24 @@ def note(check, stage, decision, seat, move):
 @kernel(inline="always")
 def note_game(check, game_index):
     """Checked play: game `game_index` is being set up."""
-    if check is not None:
-        check[0][P_GAME] = game_index
+    if check[P_ON]:
+        check[P_GAME] = game_index
         note(check, STAGE_SETUP, -1, -1, -1)
 
 
 @kernel(inline="always")
-def move_fault(tables, pos, move, check):
+def move_fault(tables, pos, move, check, rare):
     """Why the drivers refuse a bot's move (FAULT_NONE: they do not): a negative code in any
-    play, one that `legal_moves` does not list in checked play (check: (probe, move list))."""
+    play, one that `legal_moves` does not list in checked play (check[P_ON] set; checked play
+    always passes `rare`, whose move list this uses once the bot has chosen)."""
     if move < 0:
         return FAULT_NO_MOVE
-    if check is None:
+    if rare is None:
         return FAULT_NONE
-    legal = check[1]
-    for i in range(legal_moves(tables, pos, legal)):
-        if legal[i] == move:
+    if not check[P_ON]:
+        return FAULT_NONE
+    for i in range(legal_moves(tables, pos, rare)):
+        if rare[i] == move:
             return FAULT_NONE
     return FAULT_ILLEGAL
 
@@ -189,7 +196,7 @@ def play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, 
     rec.shape[0] decisions go to rec[t] = (seat, move, generator state before apply).
     Returns (decisions, swapped, fault). res receives the result row, in the position's seats.
     A move the drivers refuse (`move_fault`) ends the game there, unapplied and without a result
-    (fault: why). `check`: None, or checked play's (probe, move list) (`checking`).
+    (fault: why). `check`: the probe (int64[PROBE_W]), checked play (`checking`) where check[P_ON] is set.
 
     `swap` (int64[players], the pie rule, 2 players): at the second seat's first decision after
     the first seat has decided, the player there may take over the first seat's position instead
@@ -250,7 +257,7 @@ def play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, 
                 move = search.mcts_move(tables, pos, seat, bot_par[p], scratch, tree, rng)
         else:
             move = game_move(tables, pos, seat, code, bot_par[p], scratch, rng, costly)
-        fault = move_fault(tables, pos, move, check)
+        fault = move_fault(tables, pos, move, check, rare)
         note(check, STAGE_APPLY, t, seat, move)
         if fault != FAULT_NONE:
             break
@@ -391,9 +398,10 @@ def rare_for(tables, bot_code, swap, tree=None, costly=None):
     line-up seats that bot or a player is offered the pie rule, else None (the drivers then
     compile neither). Also the list for a line-up with a search seat or a costly bot (`tree`,
     `costly` not None): their drivers compile large bots anyway, and one signature each, not two,
-    spares a compile wherever both kinds of line-up are played."""
+    spares a compile wherever both kinds of line-up are played. And the list in checked play
+    (`checking`), whose legality test uses it."""
     codes = np.asarray(bot_code)
-    if (tree is not None or costly is not None or bool((codes == BOT_UNIFORM).any())
+    if (_checking.get() or tree is not None or costly is not None or bool((codes == BOT_UNIFORM).any())
             or bool((np.asarray(swap) != SWAP_OFF).any())):
         return np.empty(tables.max_moves, np.int64)
     return None
@@ -445,16 +453,16 @@ def checking(on: bool = True):
         _checking.reset(token)
 
 
-def _check_arg(tables):
-    """The drivers' `check` argument: None, or in checked play (probe, move list)."""
-    if not _checking.get():
-        return None
-    return np.full(PROBE_W, -1, np.int64), np.empty(tables.max_moves, np.int64)
+def _check_arg():
+    """The drivers' `check` argument, the probe: check[P_ON] is 1 in checked play."""
+    probe = np.full(PROBE_W, -1, np.int64)
+    probe[P_ON] = int(_checking.get())
+    return probe
 
 
 def _fault_of(check, run_seed, fault: int = FAULT_NONE, error: Exception | None = None) -> MoveFault:
     """The MoveFault checked play's probe locates: a refused move, or the error a kernel raised."""
-    probe = check[0]
+    probe = check
     why = FAULTS[fault] if error is None else f"{type(error).__name__} {STAGES[probe[P_STAGE]]}: {error}"
     move = probe[P_MOVE] if probe[P_STAGE] == STAGE_APPLY else None
     return MoveFault(probe[P_GAME], run_seed, probe[P_DECISION], probe[P_SEAT], move, why)
@@ -466,10 +474,10 @@ def _checked_call(driver, tables, run_seed, args, check):
     try:
         got = driver(tables, run_seed, *args, check)
     except Exception as e:
-        if check is None:
+        if not check[P_ON]:
             raise
         raise _fault_of(check, run_seed, error=e) from e
-    if got[-1] != FAULT_NONE and check is not None:
+    if got[-1] != FAULT_NONE and check[P_ON]:
         raise _fault_of(check, run_seed, got[-1])
     return got
 
@@ -489,9 +497,9 @@ def play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, o
     alone = one_bot(bot_code, bot_par, swap, costly_bots(type(tables)))
     if by_rollout and not alone:
         raise ValueError("by_rollout needs one bot of the game's own on every seat and no pie rule")
-    check = _check_arg(tables)
+    check = _check_arg()
     if by_rollout is None:
-        by_rollout = alone and check is None and plays_by_rollout(type(tables), bot_code[0])
+        by_rollout = alone and not check[P_ON] and plays_by_rollout(type(tables), bot_code[0])
     if by_rollout and tree is None and "rollout" in implemented(type(tables)):
         _rollout_chunk(tables, run_seed, first_game, n_games, np.int64(bot_code[0]), bot_par[0], out, swapped)
         return
@@ -512,7 +520,7 @@ def play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decis
     MoveFault (located in checked play, `checking`)."""
     tree = tree_for(tables, bot_code, bot_par, searching)
     costly_codes = costly_for(tables, bot_code, costly)
-    check = _check_arg(tables)
+    check = _check_arg()
     rec, res, swapped, fault = _checked_call(
         _play_traced, tables, run_seed, (game_index, bot_code, bot_par, swap, max_decisions, tree, costly_codes,
                                          rare_for(tables, bot_code, swap, tree, costly_codes)), check)

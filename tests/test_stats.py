@@ -476,8 +476,15 @@ def test_fairness_error_rates_exactly_and_by_simulation(n):
     """P("fair") when the true share sits on the margin, and P("unfair") when it is p0: both at
     most 5%. Exact (summing the binomial law over every possible count) and by simulation."""
     p0, margin = 0.5, 0.02
-    verdicts = np.array([stats.fairness(k, n, p0, margin).verdict for k in range(n + 1)])
+    # the verdict of every count within 9 standard deviations of the three true shares; the
+    # binomial mass beyond them is below 1e-15, so the sums below cannot miss a verdict
+    sd = math.sqrt(n / 4)
+    lo, hi = max(0, int(n * (p0 - margin) - 9 * sd)), min(n, int(n * (p0 + margin) + 9 * sd) + 1)
+    verdicts = np.full(n + 1, "beyond", dtype=object)
+    verdicts[lo:hi + 1] = [stats.fairness(k, n, p0, margin).verdict for k in range(lo, hi + 1)]
     ks = np.arange(n + 1)
+    for true in (p0 - margin, p0, p0 + margin):
+        assert sps.binom.cdf(lo - 1, n, true) + sps.binom.sf(hi, n, true) < 1e-15
     rng = np.random.default_rng(n)
     for true, bad, limit in ((p0 - margin, "fair", 0.05), (p0 + margin, "fair", 0.05),
                              (p0, "unfair", 0.05)):
