@@ -52,13 +52,15 @@ SKILL_SELF_GAMES ?= 1200
 # The suite includes the regression gate on the committed baselines (tests/test_baselines_shipped.py:
 # exact replay, metric definitions and a small statistical check of each); the full statistical
 # check is `hexsim check --shipped` (about as many games as the baselines hold).
+# --dist loadfile: each test file on one worker, so that the cases of one parametrized test do not
+# compile the same kernels on both workers at once (they did: 85 s each, side by side).
 test: $(STAMP)
-	$(BIN)/python -m pytest -n 2 --dist worksteal --durations=15
+	$(BIN)/python -m pytest -n 2 --dist loadfile --durations=15
 
 # The edit loop: everything but the tests marked slow (real runs end to end, browser pages,
 # compiles in fresh processes, long simulations); make test runs them all.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -n 2 --dist worksteal -m "not slow" --durations=10
+	$(BIN)/python -m pytest -n 2 --dist loadfile -m "not slow" --durations=10
 
 bench: $(STAMP)
 	$(BIN)/python -m sim.bench

@@ -615,12 +615,16 @@ def _is_worker_death(exc: BaseException) -> bool:
     return type(exc).__name__ in ("KilledWorker", "CommClosedError")
 
 
+# how long `--backend dask` waits for its scheduler before the one-line error
+CONNECT_TIMEOUT = "10s"
+
+
 def _dask_client(scheduler: str | None):
     try:
         from dask.distributed import Client
     except ImportError:
         raise UserError("--backend dask needs dask.distributed: pip install 'hexsim[dask]'") from None
     try:
-        return Client(scheduler, timeout="10s")
+        return Client(scheduler, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as e:
         raise UserError(f"--scheduler {scheduler}: cannot connect: {e}") from None

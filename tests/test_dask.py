@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 import sim
+from sim import runner
 from sim.errors import UserError
 from sim.variants import load
 
@@ -26,7 +27,8 @@ def test_dask_cluster_table_equals_loky(variant_file, tmp_path):
     assert remote.manifest["timings"]["backend"] == "dask"
 
 
-def test_dask_needs_scheduler(variant_file, tmp_path):
+def test_dask_needs_scheduler(variant_file, tmp_path, monkeypatch):
+    monkeypatch.setattr(runner, "CONNECT_TIMEOUT", "1s")  # the refused address fails at the timeout
     v = load(str(variant_file("v.toml", TEXT)))
     with pytest.raises(UserError, match="--scheduler"):
         sim.run(v, 10, out=tmp_path / "x", progress=False, backend="dask")

@@ -1,6 +1,6 @@
 """HEXFLOW Race's lookahead bot (race.py `_lookahead`): checked against a brute force written
 here over the engine's Python-callable functions (every placement tried and the game's own result
-read), at every decision of short games: it takes an immediate win whenever it has one, and it
+read), at each of its decisions in short games against greedy: it takes an immediate win whenever it has one, and it
 never hands the opponent an immediate win (with any tile the opponent may hold) while a move that
 does not exists. Its games are the same for any chunking and through the runner."""
 
@@ -66,11 +66,13 @@ def test_lookahead_takes_wins_and_never_hands_one_over(overrides):
     rules = GAME.resolve_rules(overrides, "test")
     greedy = seats_for(GAME, rules, ["greedy"])[0]
     took = avoided = 0
-    for index in range(10):
-        g = Game1(rules, [LOOKAHEAD, greedy] if index % 2 else [greedy, LOOKAHEAD], index, seed=31)
+    for index in range(14):
+        look = 0 if index % 2 else 1  # lookahead's seat; its decisions are the traced moves
+        g = Game1(rules, [LOOKAHEAD, greedy] if look == 0 else [greedy, LOOKAHEAD], index, seed=31)
         t = g.tables
-        for d, (pos, seat, _) in enumerate(replay(g, g.rec)):
-            mine = choice(t, pos, seat, LOOKAHEAD, 100 + d)
+        for d, (pos, seat, mine) in enumerate(replay(g, g.rec)):
+            if seat != look:
+                continue
             wins = wins_now(t, pos, seat, own=True)
             if wins:
                 assert mine in wins, f"game {index} decision {d}: missed an immediate win"
