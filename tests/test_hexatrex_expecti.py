@@ -135,3 +135,40 @@ def test_expectation_picks_a_cell_greedy_does_not():
     mine = pts[pick] - _expected_reply(tb, pos, seat, pick)
     for c in greedy_cells:
         assert mine > pts[c] - _expected_reply(tb, pos, seat, c)
+
+
+# ---- the oracle: expecti with the next seat's tile in view -------------------------------------
+def test_the_oracle_is_expecti_seeing_the_next_seats_tile():
+    bot = GAME.bot("oracle", "test")
+    assert bot.code == S.BOT_EXPECTI and {p.name: p.default for p in bot.params}["sees"] == "all"
+    assert "Cheats" in bot.doc
+
+
+def _reply_value(tb, pos, cell, tile, reply_tile):
+    """Points of `tile` on `cell` less the next seat's most points with `reply_tile` after it."""
+    pts, after = _points(tb, pos, cell, tile)
+    return pts - max(_points(tb, after, r, reply_tile)[0] for r in engine.moves_of(tb, after))
+
+
+def test_the_oracle_answers_the_tile_the_next_seat_holds():
+    """At depth 2 over every cell, the oracle plays a cell of most points minus the next seat's
+    greedy reply with the tile it actually holds (recomputed here cell by cell); and, unlike
+    expecti, its decision changes when only that hidden tile does (power: at some position)."""
+    rules = GAME.resolve_rules({}, "t")
+    changed = 0
+    for decisions in (4, 17, 30):
+        tb, pos, seat = mid_game(rules, decisions=decisions)
+        cells = [int(c) for c in engine.moves_of(tb, pos)]
+        par = par_of(depth=2, width=len(cells), block=0, sees="all")
+        tile, opp_tile = int(pos.hand[seat]), int(pos.hand[1 - seat])
+
+        pick = int(X.choice(tb, pos, seat, par))
+        values = {c: _reply_value(tb, pos, c, tile, opp_tile) for c in cells}
+        assert values[pick] == max(values.values())
+        for other in sorted(set(unseen(pos, seat)) - {opp_tile}):
+            world = engine.copy_of(tb, pos)
+            world.hand[1 - seat] = other
+            if int(X.choice(tb, world, seat, par)) != pick:
+                changed += 1
+                break
+    assert changed >= 1

@@ -138,8 +138,10 @@ class SeatBot:
         return f"{self.bot.name}({extra})" if extra else self.bot.name
 
     def param_vector(self) -> np.ndarray:
-        """Bot parameters as float64, in the order the bot declares them (for kernels)."""
-        return np.array([float(self.params[p.name]) for p in self.bot.params], dtype=np.float64)
+        """Bot parameters as float64, in the order the bot declares them (for kernels); a str
+        parameter as the index of its value among its choices."""
+        return np.array([float(p.choices.index(self.params[p.name])) if p.kind == "str" else float(self.params[p.name])
+                         for p in self.bot.params], dtype=np.float64)
 
 
 @dataclass

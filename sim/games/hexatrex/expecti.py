@@ -37,6 +37,8 @@ the store overflows), on trial positions that share the side-walk store with the
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from sim.games.base import Bot, Param
@@ -58,7 +60,8 @@ from sim.games.hexatrex.state import (
 from sim.jit import entry, hot
 
 # the bot's parameter row (Bot params in order)
-P_WIDTH, P_BLOCK, P_DEPTH, P_DEEP, P_REPLY, P_FOLLOW = range(6)
+P_WIDTH, P_BLOCK, P_DEPTH, P_DEEP, P_REPLY, P_FOLLOW, P_SEES = range(7)
+SEES_OWN, SEES_ALL = 0, 1
 KINDS = 14  # tile symbols 0..13 (the "=" is 14 and never in a hand)
 
 
@@ -162,6 +165,25 @@ def _unseen(tb, pos, seat, cnt):
 
 
 @hot
+def _reply_kinds(pos, opp, known, cnt, rw):
+    """rw[k]: the weight of tile kind k in the next seat's hand, and their sum. As the seat sees
+    it: cnt, every unseen tile equally likely. `known` (the oracle, which sees every hand): the
+    next seat's one tile, taken out of cnt, which then holds the tiles left to draw."""
+    n = 0
+    for k in range(rw.shape[0]):
+        rw[k] = 0
+    for k in range(KINDS):
+        if not known:
+            rw[k] = cnt[k]
+            n += cnt[k]
+    if known:
+        rw[pos.hand[opp]] = 1
+        cnt[pos.hand[opp]] -= 1
+        n = 1
+    return n
+
+
+@hot
 def _rank(idx, key, n):
     """idx[:n] = 0..n-1 ordered by key, highest first (a stable insertion sort: equal keys keep
     their order)."""
@@ -177,7 +199,7 @@ def _rank(idx, key, n):
 
 
 @hot
-def _promote_blocks(tb, pos, cand, val, cnt, gain, n_c, n_block):
+def _promote_blocks(tb, pos, cand, val, rw, gain, n_c, n_block):
     """Blocks: the next seat's greedy cell now, per unseen kind, ranked by expected points
     there; the best `n_block` not among the first n_c candidates move up behind them. Returns
     the new number of candidates."""
@@ -186,9 +208,9 @@ def _promote_blocks(tb, pos, cand, val, cnt, gain, n_c, n_block):
         for i in range(n_front):
             val[i] = 0.0
         for k in range(KINDS):
-            if cnt[k] > 0:
+            if rw[k] > 0:
                 sc, c = _best(tb, pos, k, True, gain[:0])
-                val[pos.fpos[c]] += cnt[k] * sc
+                val[pos.fpos[c]] += rw[k] * sc
         for _ in range(n_block):
             bi, bv = -1, 0.0
             for i in range(n_front):
@@ -217,7 +239,7 @@ def expecti_move(tb, pos, seat, par, scratch, rng):
     """The expecti bot's cell for `seat` at the real position pos (never changed; rng is only
     handed to the trial placements' apply, which draws nothing from it)."""
     ex = scratch.ex
-    gain, val, cand, order, rcell, cnt = ex.gain, ex.val, ex.cand, ex.order, ex.rcell, ex.cnt
+    gain, val, cand, order, rcell, cnt, rw = ex.gain, ex.val, ex.cand, ex.order, ex.rcell, ex.cnt, ex.rw
     pa, pb = ex.pa, ex.pb
     n_front = pos.st[N_FRONT]
     front = pos.front
@@ -231,10 +253,12 @@ def expecti_move(tb, pos, seat, par, scratch, rng):
         return front[cand[0]]
     n_un = _unseen(tb, pos, seat, cnt)
     opp = (seat + 1) % p
+    known = int(par[P_SEES]) == SEES_ALL and pos.hand[opp] >= 0
+    n_r = _reply_kinds(pos, opp, known, cnt, rw)
     width = min(n_front, max(1, int(par[P_WIDTH])))
     n_c = width
     # blocks: the next seat's greedy cell now, per unseen kind, ranked by expected points there
-    n_c = _promote_blocks(tb, pos, cand, val, cnt, gain, n_c, int(par[P_BLOCK]))
+    n_c = _promote_blocks(tb, pos, cand, val, rw, gain, n_c, int(par[P_BLOCK]))
     # depth 2: the next seat's expected greedy reply
     w_reply = par[P_REPLY] / (p - 1)
     for j in range(n_c):
@@ -244,11 +268,11 @@ def expecti_move(tb, pos, seat, par, scratch, rng):
         r = 0.0
         for k in range(KINDS):
             rcell[j, k] = -1
-            if cnt[k] > 0:
+            if rw[k] > 0:
                 sc, c = _best(tb, pa, k, True, gain[:0])
                 rcell[j, k] = c
-                r += cnt[k] * sc
-        val[j] = gain[fi] - w_reply * r / n_un
+                r += rw[k] * sc
+        val[j] = gain[fi] - w_reply * r / n_r
     # order[q]: the candidates by v2, best first (stable: equal values keep their order)
     _rank(order, val, n_c)
     deep = min(n_c, int(par[P_DEEP]))
@@ -264,19 +288,21 @@ def expecti_move(tb, pos, seat, par, scratch, rng):
         _place_trial(tb, pa, front[fi], tile, rng)
         f = 0.0
         for k in range(KINDS):
-            if cnt[k] == 0:
+            if rw[k] == 0:
                 continue
             _trial(tb, pb, pa, opp)
             _place_trial(tb, pb, rcell[j, k], k, rng)
-            cnt[k] -= 1
+            if not known:  # the reply's tile is no longer among those we may draw
+                cnt[k] -= 1
             fk = 0.0
             for k2 in range(KINDS):
                 if cnt[k2] > 0:
                     sc, _ = _best(tb, pb, k2, True, gain[:0])
                     fk += cnt[k2] * sc
-            cnt[k] += 1
-            f += cnt[k] * fk / (n_un - 1)
-        v = val[j] + follow * f / n_un
+            if not known:
+                cnt[k] += 1
+            f += rw[k] * fk / (n_un - 1)
+        v = val[j] + follow * f / n_r
         if v > best_v:
             best_j, best_v = j, v
     return front[cand[best_j]]
@@ -308,4 +334,14 @@ EXPECTI = Bot(
      Param("deep", "int", 3, "candidates, best by depth 2, that depth 3 looks at", low=1, high=1000),
      Param("reply", "float", 1.0, "weight of the next seat's expected reply", low=0.0, high=10.0),
      Param("follow", "float", 0.5, "weight of our expected best points the turn after (depth 3; 0.5: halfway "
-           "between stopping after the next seat's reply and after our own next tile)", low=0.0, high=10.0)))
+           "between stopping after the next seat's reply and after our own next tile)", low=0.0, high=10.0),
+     Param("sees", "str", "own", "'own': the next seat's tile is any unseen one; 'all': it is the tile the "
+           "next seat holds (cheating, for the oracle; the draws stay random)", choices=("own", "all"))))
+
+# Hexa-Trex's ceiling of skill (sim/skill.py CEILING_BOTS): expecti seeing the next seat's tile.
+# The search bot seeing every hand would bound little here: unseeing, it plays level with greedy.
+ORACLE = dataclasses.replace(
+    EXPECTI, name="oracle",
+    params=tuple(dataclasses.replace(p, default="all") if p.name == "sees" else p for p in EXPECTI.params),
+    doc="Cheats: expecti with the next seat's tile in view (sees = all; the draws stay random), so its "
+        "strength is the ceiling of skill, never a seat whose verdict counts. Otherwise expecti: " + EXPECTI.doc)

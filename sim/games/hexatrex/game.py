@@ -15,7 +15,7 @@ from sim.games.base import SWAP, Bot, Game, Param, SeatBot, Trace
 from sim.games.hexatrex import expecti, finder, trie
 from sim.games.hexatrex import rules as R
 from sim.games.hexatrex import state as S
-from sim.games.hexatrex.expecti import EXPECTI
+from sim.games.hexatrex.expecti import EXPECTI, ORACLE
 from sim.games.hexatrex.position import Position, reading
 from sim.games.hexatrex.tiles import COUNT_NAMES, DEFAULT_COUNTS, SYMBOL_TEXT, Board
 from sim.rng import game_seed
@@ -160,8 +160,8 @@ BOTS = (
     search.mcts_bot(GREEDY, iterations=200, random=RANDOM, c=0.05, rollout="greedy", rollout_depth=1,
                     eval_scale=100.0, prior_depth=1, prior=1.0, root="halving"),
     EXPECTI,
+    ORACLE,  # expecti seeing the next seat's tile: the ceiling of skill, never a verdict seat
 )
-BOTS = (*BOTS, search.oracle_bot(BOTS[2]))  # sees every hand: the ceiling of skill, never a verdict seat
 
 
 class HexaTrex(engine.EngineGame, Game):

@@ -477,7 +477,7 @@ def new_scratch(tb):
     m = tb.max_moves
     ex = ExpectiScratch(_blank_position(tb), _blank_position(tb), np.zeros(m, np.int64), np.zeros(m, np.float64),
                         np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros((m, 16), np.int64),
-                        np.zeros(16, np.int64))
+                        np.zeros(16, np.int64), np.zeros(16, np.int64))
     return Scratch(np.zeros(m, np.int64), ex)
 
 

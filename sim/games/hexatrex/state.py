@@ -151,6 +151,7 @@ class ExpectiScratch(NamedTuple):
     order: np.ndarray  # int64[max_moves]: the candidates by depth-2 value
     rcell: np.ndarray  # int64[max_moves, 16]: the next seat's greedy cell per candidate and tile kind
     cnt: np.ndarray  # int64[16]: unseen tiles per kind
+    rw: np.ndarray  # int64[16]: the next seat's tile kinds as the bot weighs them (cnt, or its one tile)
 
 
 class Scratch(NamedTuple):
