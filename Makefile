@@ -63,13 +63,13 @@ test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadfile -m "not slow" --durations=10
 
 bench: $(STAMP)
-	$(BIN)/python -m sim.bench
+	$(BIN)/python -m sim.perf.bench
 
 # Scale check (issue 8): memory of the process tree and games/s over a long Race run, then the
 # report on its table. SCALE_GAMES=10000000 for the 10M check (about half an hour here).
 SCALE_GAMES ?= 1000000
 scale: $(STAMP)
-	$(BIN)/python -m sim.scale variants/hexflow/race.toml --games $(SCALE_GAMES) --report
+	$(BIN)/python -m sim.perf.scale variants/hexflow/race.toml --games $(SCALE_GAMES) --report
 
 # Skill ladder (issue 17): Elo, skill depth and the first mover's share by skill, one ladder per
 # shipped game's standard variant (HEXFLOW: each mode). LADDER_BOTS="--bot random --bot greedy

@@ -54,13 +54,13 @@ def _plugin_sources(modules: str) -> list:
 
 
 def _kernel_sources() -> list:
-    """sim/jit.py (how kernels compile and what their cache entries hold), sim/rng.py,
-    sim/hexgrid.py, the engine (sim/interface.py, engine.py, search.py) and sim/games/."""
+    """Every source a shipped game's kernel can come from: the engine package (sim/engine/: how
+    kernels compile, the generator, the hex grid, the interface, the drivers and the search) and
+    sim/games/."""
     from pathlib import Path
 
     root = Path(__file__).resolve().parent
-    engine = [root / "interface.py", root / "engine.py", root / "search.py"]
-    return [root / "jit.py", root / "rng.py", root / "hexgrid.py", *engine, *sorted((root / "games").rglob("*.py"))]
+    return [*sorted((root / "engine").glob("*.py")), *sorted((root / "games").rglob("*.py"))]
 
 
 def kernel_source_hash() -> str:
@@ -68,8 +68,9 @@ def kernel_source_hash() -> str:
     the key of numba's cache folder (see `_numba_cache_dir`). The HEXSIM_GAMES plug-ins have a
     key of their own (`plugin_source_hash`), so naming or editing one leaves this key alone."""
     import hashlib
+    from pathlib import Path
 
-    root = _kernel_sources()[0].parent
+    root = Path(__file__).resolve().parent
     h = hashlib.sha256()
     for path in _kernel_sources():
         if path.exists():
@@ -208,12 +209,60 @@ _numba_cache_dir()
 
 # The API, imported on first use so that `import sim` stays fast: name -> (module, function).
 # The workflows live in sim/workflows/, so `sim.compare` is the function, never a module.
-_API = {"load_variant": ("sim.variants", "load"), "run": ("sim.runner", "run"),
-        "report": ("sim.reporting", "build_report"), "compare": ("sim.workflows.compare", "compare"),
+_API = {"load_variant": ("sim.runs.variants", "load"), "run": ("sim.runs.runner", "run"),
+        "report": ("sim.reports.balance", "build_report"), "compare": ("sim.workflows.compare", "compare"),
         "sweep": ("sim.workflows.sweep", "sweep"), "tune": ("sim.workflows.tune", "tune"),
         "sensitivity": ("sim.workflows.sensitivity", "sensitivity"), "ladder": ("sim.workflows.ladder", "ladder")}
 _SUBMODULES = {"baseline": "sim.workflows.baseline", "sequential": "sim.workflows.sequential",
-               **{m: f"sim.{m}" for m in ("reporting", "replay", "runner", "stats", "metrics", "tables", "variants")}}
+               "reporting": "sim.reports.balance", "replay": "sim.runs.replay", "runner": "sim.runs.runner",
+               "stats": "sim.stats", "metrics": "sim.stats.metrics", "tables": "sim.runs.tables",
+               "variants": "sim.runs.variants"}
+
+# Modules that moved into packages, by their old import path: `import sim.jit` or `from sim import
+# interface` (as docs/writing-a-game.md gave them) still give the module, now sim.engine.jit.
+_MOVED = {"sim.jit": "sim.engine.jit", "sim.rng": "sim.engine.rng", "sim.hexgrid": "sim.engine.hexgrid",
+          "sim.interface": "sim.engine.interface", "sim.search": "sim.engine.search",
+          "sim.warm": "sim.runs.warm", "sim.variants": "sim.runs.variants", "sim.runner": "sim.runs.runner",
+          "sim.tables": "sim.runs.tables", "sim.run_folder": "sim.runs.folder", "sim.replay": "sim.runs.replay",
+          "sim.seating": "sim.games.seating", "sim.seeds": "sim.runs.seeds", "sim.metrics": "sim.stats.metrics",
+          "sim.intervals": "sim.stats.intervals", "sim.drift": "sim.stats.drift",
+          "sim.playmetrics": "sim.stats.playmetrics", "sim.skill": "sim.stats.skill",
+          "sim.document": "sim.reports.document", "sim.plots": "sim.reports.plots",
+          "sim.reporting": "sim.reports.balance", "sim.cli_errors": "sim.cli.errors",
+          "sim.cli_workflows": "sim.cli.workflows", "sim.bench": "sim.perf.bench", "sim.scale": "sim.perf.scale"}
+
+
+class _MovedFinder:
+    """Imports an old path of a moved module (`_MOVED`) as the module itself: one module object
+    under both names, so a monkeypatch or an isinstance check through either name holds."""
+
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        if name not in _MOVED:
+            return None
+        import importlib.util
+
+        return importlib.util.spec_from_loader(name, _MovedFinder)
+
+    @staticmethod
+    def create_module(spec):
+        import importlib
+
+        return importlib.import_module(_MOVED[spec.name])
+
+    @staticmethod
+    def exec_module(module) -> None:
+        pass
+
+
+def _install_moved_finder() -> None:
+    import sys
+
+    if not any(f is _MovedFinder for f in sys.meta_path):
+        sys.meta_path.insert(0, _MovedFinder)
+
+
+_install_moved_finder()
 
 
 def _report_api(build_report):

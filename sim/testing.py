@@ -12,7 +12,7 @@ For n games of one rule set and seat line-up it checks:
   (game, decision, seat, move). The kernels of this process are not bounds-checked: set
   NUMBA_BOUNDSCHECK=1 (with a NUMBA_CACHE_DIR of its own) for that, or `hexsim run --check`;
 - determinism: the same chunk twice gives identical columns (once through the runner's row
-  assembly, `sim.runner.play_range`);
+  assembly, `sim.runs.runner.play_range`);
 - chunk independence: one chunk of n equals two chunks split anywhere, and its first games each
   played alone (a chunk of one: a new position, where the chunk driver sets the others up in
   place with the game's `reset`);
@@ -59,7 +59,7 @@ def seats_for(game: Game, rules: dict[str, Any],
 
 def _variant(game: Game, variant, bots):
     """(Variant, seats) of what check_game was given: a Variant, a spec, or a rules dict."""
-    from sim.variants import Variant, load
+    from sim.runs.variants import Variant, load
 
     if isinstance(variant, (str, Path)):
         variant = load(str(variant))
@@ -87,7 +87,7 @@ def check_game(game: Game, variant, bots: Sequence[str | SeatBot] | str | None =
     with a variant replaces its seats. `draw=False` skips the picture, `table=False` the Parquet
     round trip and the metric checks; `warm=True` adds the warm-up check. Returns the chunk's
     columns."""
-    from sim.runner import play_range
+    from sim.runs.runner import play_range
 
     v, seats = _variant(game, variant, bots)
     rules, names = v.rules, game.seat_names(v.rules)
@@ -101,7 +101,7 @@ def check_game(game: Game, variant, bots: Sequence[str | SeatBot] | str | None =
     assert required <= set(a), f"missing columns {required - set(a)}"
     for key, col in a.items():
         assert isinstance(col, np.ndarray) and col.shape == (n,), key
-        # `swapped`: the engine's column under the pie rule (sim/engine.py, EngineGame._columns)
+        # `swapped`: the engine's column under the pie rule (sim/engine/drivers.py, EngineGame._columns)
         assert key in required or key == "swapped" or key.startswith(game.name + "_"), \
             f"unprefixed column {key}"
         again = frame[key].cat.codes.to_numpy() if key == "end_reason" else frame[key].to_numpy()
@@ -187,7 +187,7 @@ def replayed_positions(game: Game, rules, seats, game_index: int, run_seed: int)
     through the engine functions from its traced decisions; None for a game (or mode) whose rules
     are not engine functions."""
     from sim import engine
-    from sim.rng import game_seed
+    from sim.engine.rng import game_seed
 
     got = game.engine_replay(rules, seats, game_index, run_seed)
     if got is None:
@@ -237,8 +237,8 @@ def check_rollout(game: Game, rules, t, positions) -> None:
     the same games either way), for the game's random and greedy bots, to the end and cut off
     after 3 decisions."""
     from sim import engine
+    from sim.engine.interface import implemented
     from sim.games.base import SeatBot
-    from sim.interface import implemented
 
     if "rollout" not in implemented(type(t)):  # the default loop: nothing to compare
         return
@@ -266,7 +266,7 @@ def check_draw(game: Game, trace, path: Path) -> None:
 def check_parquet_round_trip(frame, run_dir: Path):
     """The runner's rows, written as a part and read back as a table: the same columns, dtypes and
     values. Returns the table as read (what reports and metrics see)."""
-    from sim import tables
+    from sim.runs import tables
 
     tables.write_part(run_dir / tables.GAMES_DIR / tables.part_name(0, 0), frame)
     back = tables.read_parts(tables.finished_parts(run_dir), run_dir)  # a bare part: no manifest
@@ -281,7 +281,7 @@ def check_parquet_round_trip(frame, run_dir: Path):
 def check_report_metrics(variant, df, seed: int = 0) -> None:
     """`report_metrics` on a stored table gives well-formed rows, and the metric table of the
     workflows (intervals, bootstrap replicates of the game's values) builds from them."""
-    from sim import metrics
+    from sim.stats import metrics
 
     game = variant.game
     rows = game.report_metrics(df, variant.rules)

@@ -7,8 +7,8 @@ import pytest
 
 from sim import games
 from sim.games.base import SeatBot
+from sim.runs.variants import list_shipped, load
 from sim.testing import check_game, check_warm
-from sim.variants import list_shipped, load
 
 pytestmark = pytest.mark.slow  # shipped variants through the shared checks; compiles (not in make test-fast)
 

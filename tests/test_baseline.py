@@ -13,10 +13,10 @@ import typer
 from typer.testing import CliRunner
 
 import sim
-from sim import drift
-from sim.cli_workflows import register
+from sim.cli.workflows import register
 from sim.errors import UserError
-from sim.variants import load
+from sim.runs.variants import load
+from sim.stats import drift
 from sim.workflows import baseline
 
 TEXT = ('game = "racedice"\ndescription = "d"\n[rules]\ngoal = 25\n'

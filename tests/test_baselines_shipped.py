@@ -6,8 +6,8 @@ of a metric's definition fails here; re-save with `hexsim baseline save --shippe
 
 import pytest
 
-from sim import drift
-from sim.variants import list_shipped
+from sim.runs.variants import list_shipped
+from sim.stats import drift
 from sim.workflows import baseline
 
 COMMITTED = baseline.find_baselines(shipped=True) if baseline.BASELINES_DIR.is_dir() else []

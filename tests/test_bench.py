@@ -1,8 +1,8 @@
-"""sim.bench: the timing loop (never timed here, only its contract)."""
+"""sim.perf.bench: the timing loop (never timed here, only its contract)."""
 
 import pytest
 
-from sim import bench
+from sim.perf import bench
 
 pytestmark = pytest.mark.slow  # compiles and times the games (make test-fast leaves it out)
 

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from sim import reporting
+from sim.reports import balance as reporting
+from sim.reports import verdict
 from tests.test_report import make_run
 from tests.test_report_answer import ModeGame  # the report's toy game with two modes
 
@@ -119,7 +120,7 @@ def many_runs(tmp_path: Path, n: int) -> list[Path]:
 def test_report_with_many_variants_renders(chromium, tmp_path):
     # two modes: as many variants as the verdict table shows unfolded (its group rows count), so
     # the first-screen bound holds for every table the report does not fold (64 variants)
-    runs = many_runs(tmp_path, reporting.VERDICT_ROWS - 2)
+    runs = many_runs(tmp_path, verdict.VERDICT_ROWS - 2)
     res = reporting.build_report(runs, tmp_path / "out", game_lookup=lambda name: ModeGame())
     assert "more folded below the table" not in res.html.read_text()
     m = measure(chromium, res.html, tmp_path)

@@ -110,7 +110,7 @@ def test_rule_text_readings_are_one_short_line_each():
     """`hexsim run` names each reading once, shortened to one line, with the game's variant
     count and where the full text is (`hexsim rules GAME`)."""
     from sim.cli import WARNING_WIDTH, warning_lines
-    from sim.variants import load
+    from sim.runs.variants import load
 
     loaded = [load(f"flags/{n}") for n in ("standard", "swap", "hand4")]
     lines = warning_lines(loaded)

@@ -11,8 +11,9 @@ from scipy import stats as sps
 from statsmodels.stats.proportion import power_proportions_2indep, proportion_confint
 from typer.testing import CliRunner
 
-from sim import metrics, stats
-from sim.cli_workflows import register
+from sim import stats
+from sim.cli.workflows import register
+from sim.stats import metrics
 from sim.workflows.compare import CSV_COLUMNS, compare
 
 TEXT = ('game = "racedice"\ndescription = "d"\n[rules]\ngoal = 25\n'
@@ -248,8 +249,8 @@ def test_cli_compare_bad_input(cli_app, variant_file, tmp_path):
 def test_game_value_bootstrap_m_out_of_n(variant_file, monkeypatch):
     """Large tables bootstrap game values on subsamples with the spread rescaled: the standard
     error agrees with the full bootstrap and with the standard error of the mean."""
-    from sim.variants import load
-    from sim.workflows.baseline import _play
+    from sim.runs.variants import load
+    from sim.workflows.baseline.check import _play
 
     v = load(str(variant_file("a.toml", TEXT)))
     df = _play(v, 0, 3000, 0)

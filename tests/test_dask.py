@@ -5,9 +5,9 @@ import pandas as pd
 import pytest
 
 import sim
-from sim import runner
 from sim.errors import UserError
-from sim.variants import load
+from sim.runs import runner
+from sim.runs.variants import load
 
 pytestmark = pytest.mark.slow  # starts dask clusters (make test-fast leaves it out)
 

@@ -1,4 +1,4 @@
-"""The regression check's statistics (sim.drift): each test against scipy / statsmodels, and the
+"""The regression check's statistics (sim.stats.drift): each test against scipy / statsmodels, and the
 check's error rates measured by simulation on synthetic outcomes (vectorised, no games):
 an unchanged variant passes with probability at least 1 - FALSE_DRIFT, and a 2-point change of
 the first mover's share is caught with probability at least 0.8 at the designed size."""
@@ -9,7 +9,7 @@ from scipy import stats as sps
 from statsmodels.stats import proportion as smp
 from statsmodels.stats.multitest import multipletests
 
-from sim import drift
+from sim.stats import drift
 
 
 def test_proportion_test_matches_scipy_and_statsmodels():

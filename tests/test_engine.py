@@ -1,4 +1,4 @@
-"""The engine interface (sim/engine.py) through its fixture game, Hex (tests/fixtures/hexgame):
+"""The engine interface (sim/engine/drivers.py) through its fixture game, Hex (tests/fixtures/hexgame):
 ASCII scenarios of the rule functions, the interface's contract, the shared game checks, and
 every workflow (run, report, compare, sweep, baseline save / check) on a game built from it."""
 

@@ -1,5 +1,5 @@
-"""The engine's drivers compiled per bot family (sim/engine.py): a line-up without a search seat
-plays through drivers that compile nothing of sim/search.py, the same games as the search
+"""The engine's drivers compiled per bot family (sim/engine/drivers.py): a line-up without a search seat
+plays through drivers that compile nothing of sim/engine/search.py, the same games as the search
 family plays for it, and a line-up with a search seat cannot be played without its tree."""
 
 from __future__ import annotations
@@ -90,7 +90,8 @@ def test_a_search_seat_needs_the_search_family():
 # a greedy-and-random run of the Hex fixture from an empty cache (then what each probe prints)
 PROBE_RUN = """
 import numpy as np
-from sim import engine, games, search
+from sim import engine, games
+from sim.engine import drivers, search
 from sim.testing import seats_for
 from tests.fixtures.hexgame import GAME, kernel
 games.register(GAME)
@@ -100,7 +101,7 @@ GAME.play_traced(rules, seats_for(GAME, rules, ["random", "greedy"]), 0, 0)
 """
 PROBE = PROBE_RUN + """
 print(len(search._search.signatures), len(search.new_tree.signatures),
-      [f"{sig[9]}/{sig[10]}" for sig in engine._play_chunk.signatures])  # tree / costly
+      [f"{sig[9]}/{sig[10]}" for sig in drivers._play_chunk.signatures])  # tree / costly
 """
 
 
@@ -114,7 +115,7 @@ def probe(code: str, cache: Path) -> str:
 
 def test_a_lineup_without_search_compiles_nothing_of_the_search(tmp_path):
     """From an empty numba cache, in a process of its own: greedy and random games compile the
-    plain family only (its tree argument is None) and not one function of sim/search.py."""
+    plain family only (its tree argument is None) and not one function of sim/engine/search.py."""
     assert probe(PROBE, tmp_path).split() == ["0", "0", "['none/none']"]
 
 
@@ -167,7 +168,7 @@ def test_a_costly_bot_plays_legal_winning_games_and_needs_its_drivers():
 COSTLY_PROBE = PROBE_RUN + """
 print(len(kernel._minimax.signatures), end=" ")
 GAME.play_chunk(rules, seats_for(GAME, rules, ["minimax", "random"]), 0, 3, 0)
-print(len(kernel._minimax.signatures), sorted(str(sig[10]) for sig in engine._play_chunk.signatures))  # costly
+print(len(kernel._minimax.signatures), sorted(str(sig[10]) for sig in drivers._play_chunk.signatures))  # costly
 """
 
 

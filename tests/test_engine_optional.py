@@ -1,4 +1,4 @@
-"""The engine's optional playout functions (sim/interface.py): `copy_into` gives the position
+"""The engine's optional playout functions (sim/engine/interface.py): `copy_into` gives the position
 `copy_position` gives, for every registered game and mode, at every decision of random and greedy
 games; `winner` is the result row's winner at the end of random games; and `copy_fields`, the
 generic in-place copy, keeps an array its copies share shared."""

@@ -14,7 +14,7 @@ import pytest
 
 import sim
 from sim.errors import UserError
-from sim.variants import load
+from sim.runs.variants import load
 
 pytestmark = pytest.mark.slow  # kills and resumes real runs (make test-fast leaves it out)
 
@@ -117,7 +117,7 @@ def test_unwritable_output_is_a_clear_error(variant_file, tmp_path):
 
 
 def test_disk_full_leaves_nothing_looking_complete(variant_file, tmp_path, monkeypatch):
-    from sim import tables
+    from sim.runs import tables
 
     v = load(str(variant_file("v.toml", TEXT)))
     calls = {"n": 0}
@@ -144,7 +144,7 @@ def test_disk_full_leaves_nothing_looking_complete(variant_file, tmp_path, monke
 def test_write_part_is_atomic_on_failure(tmp_path, monkeypatch):
     import pyarrow.parquet as pq
 
-    from sim import tables
+    from sim.runs import tables
 
     def broken(table, where, **kw):
         Path(where).write_text("partial")

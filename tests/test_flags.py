@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim import engine
+from sim.engine.rng import new_state
 from sim.errors import VariantError
 from sim.games.flags import GAME
 from sim.games.flags import bots as B
@@ -19,8 +20,7 @@ from sim.games.flags.bots import decay_table
 from sim.games.flags.game import tables
 from sim.games.flags.geometry import LAYOUTS, N_HEX, board, neighbours
 from sim.games.flags.position import Position, card_value, claim_result
-from sim.rng import new_state
-from sim.variants import load
+from sim.runs.variants import load
 from tests.game_checks import check_game, seats_for
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -335,7 +335,7 @@ def test_bot_functions_take_only_own_hand():
 
 def _position_after(rules, bots, decisions, game=3, run_seed=8):
     """The position of a traced game after `decisions` decisions, its tables and generator."""
-    from sim.rng import game_seed
+    from sim.engine.rng import game_seed
 
     seats = seats_for(GAME, rules, bots)
     trace = GAME.play_traced(rules, seats, game, run_seed)

@@ -19,7 +19,7 @@ from sim.games.flags import kernel as K
 from sim.games.flags.game import tables
 from sim.games.flags.geometry import board, layout_of
 from sim.games.flags.position import STANDARD, Deck, Position, deck_of
-from sim.variants import load as load_variant
+from sim.runs.variants import load as load_variant
 from tests.game_checks import check_game, seats_for
 
 NEW = ("board_rows", "board_cols", "flag_cells", "card_values", "deck", "attacks",

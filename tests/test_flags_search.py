@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from sim import engine
+from sim.engine.rng import game_seed
 from sim.games.base import SeatBot
 from sim.games.flags import GAME
 from sim.games.flags import kernel as K
-from sim.rng import game_seed
 from tests.game_checks import check_game, seats_for
 
 MCTS = GAME.bot("mcts", "test")

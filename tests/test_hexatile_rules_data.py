@@ -22,7 +22,7 @@ from sim.games.hexatile import templates as TP
 from sim.games.hexatile.game import score_tiles
 from sim.games.hexatile.geometry import hex_distance
 from sim.games.hexatile.position import Position
-from sim.variants import load as load_variant
+from sim.runs.variants import load as load_variant
 from tests.game_checks import check_game, seats_for
 
 KINDS = ("radian", "super_radian", "set", "arrow", "straight")

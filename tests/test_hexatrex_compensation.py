@@ -16,8 +16,8 @@ from sim import engine
 from sim.cli import app
 from sim.errors import VariantError
 from sim.games.hexatrex import GAME
+from sim.runs.variants import load as load_variant
 from sim.testing import seats_for
-from sim.variants import load as load_variant
 
 NEW = ("no_fractions", "second_player_bonus", "start_points", "swap")
 

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from sim import engine, search
+from sim import engine
+from sim.engine import search
 from sim.games.base import SeatBot
 from sim.games.hexatrex import GAME
 from sim.games.hexatrex import game as G

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sim.engine.hexgrid import SIDES, opposite
 from sim.errors import VariantError
 from sim.games.hexflow import GAME, race
 from sim.games.hexflow import kernel as K
@@ -26,7 +27,6 @@ from sim.games.hexflow.tiles import (
     orientations,
     tile_set,
 )
-from sim.hexgrid import SIDES, opposite
 from tests import hexflow_reference as R
 from tests.game_checks import check_game, seats_for
 

@@ -13,13 +13,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim import engine, playmetrics, search, variants
+from sim import engine
+from sim.engine import search
 from sim.errors import VariantError
 from sim.games.base import SeatBot
 from sim.games.hexflow import GAME, battle_engine, race, tri_engine
 from sim.games.hexflow import battle as BT
 from sim.games.hexflow import game as G
 from sim.games.hexflow import kernel as K
+from sim.runs import variants
+from sim.stats import playmetrics
 from sim.testing import check_chunk_driver
 from tests import hexflow_reference as REF
 from tests import test_hexflow_race_engine as RE
@@ -256,7 +259,7 @@ def test_play_metrics_replay_battle_games():
 def test_bench_seats_the_search_bot_with_battles_settings():
     """make bench's mcts row for Battle seats the search bot with Battle's measured setting
     (game.BATTLE_MCTS, through HexflowGame.bot_defaults), Race's with the bot's declared defaults."""
-    from sim import bench
+    from sim.perf import bench
 
     battle = bench.mcts_seats(GAME, GAME.resolve_rules({"mode": "battle"}, "t"))
     race = bench.mcts_seats(GAME, GAME.resolve_rules({}, "t"))

@@ -9,11 +9,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim import engine, variants
+from sim import engine
 from sim.errors import VariantError
 from sim.games.base import SeatBot
 from sim.games.hexflow import GAME, race
 from sim.games.hexflow import rules as R
+from sim.runs import variants
 from tests.game_checks import check_game, seats_for
 from tests.test_hexflow_race_engine import Game1, replay
 

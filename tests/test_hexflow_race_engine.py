@@ -10,12 +10,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim import engine, search, variants
+from sim import engine
+from sim.engine import search
 from sim.errors import VariantError
 from sim.games.base import SeatBot
 from sim.games.hexflow import GAME, race
 from sim.games.hexflow import game as G
 from sim.games.hexflow.position import Position
+from sim.runs import variants
 from sim.testing import check_chunk_driver
 from tests import hexflow_reference as REF
 from tests.game_checks import check_game, seats_for

@@ -11,10 +11,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sim.engine.rng import below, new_state
 from sim.games.hexflow import kernel as K
 from sim.games.hexflow import race
 from sim.games.hexflow.board import BOARD
-from sim.rng import below, new_state
 from tests.test_hexflow import KernelBoard
 
 NH = BOARD.size

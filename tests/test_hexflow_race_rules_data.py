@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from sim import variants
 from sim.cli import app
 from sim.errors import VariantError
 from sim.games.hexflow import GAME, race
@@ -21,6 +20,7 @@ from sim.games.hexflow import rules as R
 from sim.games.hexflow.board import board_of, corners_of
 from sim.games.hexflow.position import Position
 from sim.games.hexflow.tiles import BLOCK, TILE_TYPES, TYPE_BY_NAME, networks
+from sim.runs import variants
 from tests.game_checks import opening_sets, seats_for
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
+from sim.engine.rng import new_state
 from sim.games.hexflow import kernel as K
 from sim.games.hexflow import race
 from sim.games.hexflow.board import BOARD, CORNERS
-from sim.rng import new_state
 from tests.test_hexflow import KernelBoard
 from tests.test_hexflow_race_random import kernel_move
 

@@ -9,12 +9,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim import engine, search, variants
+from sim import engine
+from sim.engine import search
 from sim.errors import VariantError
 from sim.games.base import SeatBot
 from sim.games.hexflow import GAME, tri_engine
 from sim.games.hexflow import game as G
 from sim.games.hexflow.tiles import TILE_TYPES
+from sim.runs import variants
 from sim.testing import check_chunk_driver
 from tests.game_checks import check_game, seats_for
 
@@ -424,7 +426,7 @@ def test_search_games_pass_the_shared_checks(mode):
 def test_play_metrics_replay_tri_games():
     """The report's "How games play" replays Tri games through engine_replay: every metric has
     a value, branching factor at least one legal move."""
-    from sim import playmetrics
+    from sim.stats import playmetrics
 
     v = variants.load("hexflow/tri")
     pm = playmetrics.play_metrics(v, seed=3, games=6)
@@ -438,7 +440,7 @@ def test_each_mode_seats_the_search_bot_with_its_own_defaults():
     """A search-bot seat resolved in a mode (variant file, --bot spec, the bench) starts from the
     mode's measured settings (game.MODE_MCTS); a parameter the seat names keeps its value, even
     Race's; the recorded parameters are the ones played; the other bots are untouched."""
-    from sim import bench
+    from sim.perf import bench
     from sim.workflows.ladder import parse_bot
 
     v = variants.load("hexflow/tri2p", {"seats.II": "mcts"})

@@ -91,5 +91,31 @@ def test_the_walk_sees_a_cycle():
 
 def test_the_walk_counts_imports_inside_functions():
     edges = import_graph()
-    assert "sim.workflows.ladder_report" in edges["sim.workflows.ladder"]  # top level
-    assert "sim.runner" in edges["sim.cli_errors"]  # inside a function
+    assert "sim.reports.ladder" in edges["sim.workflows.ladder"]  # top level
+    assert "sim.runs.runner" in edges["sim.cli.errors"]  # inside a function
+
+
+# The layers of docs/architecture.md, bottom first: a module imports its own layer or lower ones.
+# The games' shared declarations (sim.games.base: Game, Bot, Param, Trace) sit below the engine,
+# which uses them; the games themselves (and the registry) above it. The command line and the
+# bench call the Python API (the root package); the root package itself (the version, the cache
+# set-up, the API imported on first use) may be read from any layer.
+LAYERS = (("sim.errors", "sim.display"), ("sim.games.base",), ("sim.engine",), ("sim.games",), ("sim.runs",),
+          ("sim.stats",), ("sim.reports",), ("sim.workflows", "sim.testing"), ("sim",), ("sim.cli", "sim.perf"))
+
+
+def layer_of(module: str) -> int:
+    """The index in LAYERS of the longest prefix naming `module` or a package holding it."""
+    best = (-1, -1)
+    for i, prefixes in enumerate(LAYERS):
+        for p in prefixes:
+            if (module == p or module.startswith(p + ".")) and len(p) > best[1]:
+                best = (i, len(p))
+    return best[0]
+
+
+def test_packages_import_downwards_only():
+    edges = import_graph()
+    up = [f"{a} -> {b} (line {line})" for a, targets in edges.items() for b, line in targets.items()
+          if layer_of(b) > layer_of(a) and b != "sim"]
+    assert not up, "imports up the layers of docs/architecture.md:\n" + "\n".join(sorted(up))

@@ -8,7 +8,7 @@ import pytest
 
 import sim
 from sim.games.base import end_reason_mask
-from sim.replay import replay
+from sim.runs.replay import replay
 
 pytestmark = pytest.mark.slow  # real runs and reports end to end (make test-fast leaves it out)
 

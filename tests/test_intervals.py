@@ -10,8 +10,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim import intervals, playmetrics, plots, reporting, stats
-from sim.workflows import ladder_report
+from sim import stats
+from sim.reports import balance as reporting
+from sim.reports import ladder as ladder_report
+from sim.reports import plots, sections
+from sim.stats import intervals, playmetrics
 from sim.workflows.ladder import skill_tables
 
 
@@ -43,7 +46,7 @@ def test_play_metrics_intervals_stay_in_range():
         assert lo <= r.low <= r.value <= r.high <= hi, r
     row = next(r for r in summary.itertuples() if r.metric == "decisiveness")
     assert row.high == 1.0 and row.low == pytest.approx(raw.low)
-    assert reporting._play_cell(row) == f"0.92 [{raw.low:.2f}, 1.00]"
+    assert sections._play_cell(row) == f"0.92 [{raw.low:.2f}, 1.00]"
     assert all(r.low >= 0 for r in summary.itertuples())  # lead change, drama: not below 0
 
 

@@ -1,4 +1,4 @@
-"""sim.jit: kernels compiled without numba's entry wrappers, their Python twins, entries and
+"""sim.engine.jit: kernels compiled without numba's entry wrappers, their Python twins, entries and
 compile_for. Each check runs in a process of its own from a numba cache folder of the test's."""
 
 from __future__ import annotations
@@ -10,15 +10,15 @@ from pathlib import Path
 
 import numpy as np
 
-from sim import jit
-from sim.jit import TWIN_SUFFIX, Kernel, compile_for, entry, kernel
+from sim.engine import jit
+from sim.engine.jit import TWIN_SUFFIX, Kernel, compile_for, entry, kernel
 
 ROOT = Path(__file__).resolve().parents[1]
 
 # a module of kernels, written to a temporary folder so that its cache is the test's own
 MODULE = '''
 import numpy as np
-from sim.jit import entry, kernel
+from sim.engine.jit import entry, kernel
 
 @kernel
 def add_row(a, i, x):
@@ -119,8 +119,8 @@ import sys
 import numpy as np
 from numba.core import event
 
-from sim import jit
-from sim.jit import compile_for, entry, kernel
+from sim.engine import jit
+from sim.engine.jit import compile_for, entry, kernel
 
 seen = []
 
@@ -207,7 +207,7 @@ def test_compile_flags_compare_as_numba_compares_them():
 
 LAYERS = """
 import numpy as np
-from sim.jit import entry, kernel, library_sizes
+from sim.engine.jit import entry, kernel, library_sizes
 
 @kernel
 def leaf(a):
@@ -248,7 +248,7 @@ def test_library_sizes_count_a_callee_again_in_each_caller_that_links_it(tmp_pat
 # kernel two drivers share: its machine code exists only inside theirs
 DEFERRED_MODULE = '''
 import numpy as np
-from sim.jit import entry, kernel
+from sim.engine.jit import entry, kernel
 
 @kernel
 def checked(a, i):
@@ -274,7 +274,7 @@ def second(a, i):
 
 DEFERRED_SCRIPT = '''
 import numpy as np
-import sim.jit
+import sim.engine.jit
 import dmod
 a = np.arange(12).reshape(3, 4)
 print(dmod.first(a, 1), dmod.second(a, 2))
@@ -285,7 +285,7 @@ for f in (dmod.first, dmod.second):
         print(type(e).__name__, e.args)
 libs = {n: d.overloads[d.signatures[0]].library for n, d in
         [("checked", dmod.checked), ("total", dmod.total), ("first", dmod.first)] if d.signatures}
-print(sim.jit.DEFERRED, {n: getattr(lib, "_emitted", None) for n, lib in sorted(libs.items())})
+print(sim.engine.jit.DEFERRED, {n: getattr(lib, "_emitted", None) for n, lib in sorted(libs.items())})
 print(sum(dmod.first.stats.cache_hits.values()), sum(dmod.second.stats.cache_hits.values()))
 '''
 
@@ -318,13 +318,13 @@ def test_kernels_are_emitted_only_inside_the_entries_that_call_them(tmp_path):
 
 def test_a_deferred_cache_entry_loads_in_plain_numba():
     """A kernel's cache entry is numba's own `bitcode` kind: numba's library class (a process
-    without sim.jit's code generator) loads it, emits it and runs it."""
+    without sim.engine.jit's code generator) loads it, emits it and runs it."""
     import ctypes
 
     from numba.core import codegen
     from numba.core.registry import cpu_target
 
-    import sim.jit
+    import sim.engine.jit
 
     @kernel
     def plus_one(x):
@@ -336,15 +336,15 @@ def test_a_deferred_cache_entry_loads_in_plain_numba():
 
     assert call(np.int64(4)) == 5
     lib = plus_one.overloads[plus_one.signatures[0]].library
-    assert sim.jit.DEFERRED and not lib._emitted
+    assert sim.engine.jit.DEFERRED and not lib._emitted
     state = lib.serialize_using_object_code()
     assert state[1] == "bitcode"
     cg = cpu_target.target_context.codegen()
-    cg._library_class = codegen.JITCodeLibrary  # numba's own, as in a process without sim.jit
+    cg._library_class = codegen.JITCodeLibrary  # numba's own, as in a process without sim.engine.jit
     try:
         plain = cg.unserialize_library(state)
     finally:
-        cg._library_class = sim.jit.DeferredLibrary
+        cg._library_class = sim.engine.jit.DeferredLibrary
     assert type(plain) is codegen.JITCodeLibrary
     name = plus_one.overloads[plus_one.signatures[0]].fndesc.mangled_name
     address = plain.get_pointer_to_function(name)
@@ -359,7 +359,7 @@ def test_a_deferred_cache_entry_loads_in_plain_numba():
 # optimised code no longer calls it; a kernel it calls keeps forceinline off
 FUSED = '''
 import numpy as np
-from sim.jit import entry, kernel
+from sim.engine.jit import entry, kernel
 
 @kernel
 def leaf(a, i):
@@ -386,7 +386,7 @@ print("alwaysinline" in fused.overloads[fused.signatures[0]].library.get_llvm_st
 
 
 def test_a_forceinline_kernel_compiles_once_and_llvm_inlines_it(tmp_path):
-    """sim.jit "Two ways to inline": a `forceinline=True` kernel has one compiled version (called
+    """sim.engine.jit "Two ways to inline": a `forceinline=True` kernel has one compiled version (called
     twice, with one type), carries LLVM's alwaysinline, and no call to it is left in the entry's
     optimised module; the plain kernel it calls keeps forceinline off (kernel sets it)."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), PYTHONPATH=str(ROOT))

@@ -1,4 +1,4 @@
-"""The skill ladder (sim/workflows/ladder.py, sim/workflows/ladder_report.py): the Elo fit against OpenSpiel's,
+"""The skill ladder (sim/workflows/ladder.py, sim/reports/ladder.py): the Elo fit against OpenSpiel's,
 Ludii's SkillTrace, the skill depth, bot specs, and whole ladders on the Hex fixture (same
 tables for any --jobs, resumable, early stops, the report's "by skill" section) and on a
 three-player shipped game."""
@@ -300,7 +300,7 @@ def test_three_seats_every_bot_holds_every_seat(tmp_path):
     held = {("random", s): 0 for s in seats} | {("greedy", s): 0 for s in seats}
     for v in ups:
         for r in range(len(seats)):
-            for s, bot in sim.runner.rotated(v.seats, r):
+            for s, bot in sim.runs.runner.rotated(v.seats, r):
                 held[(bot.label(), s)] += 1
     assert set(held.values()) == {3}  # each bot three times in each seat over the 6 rotations
     res = sim.ladder(base, ["random", "greedy"], games=24, seed=3, jobs=1, out=tmp_path / "t", n_boot=50)
@@ -308,7 +308,7 @@ def test_three_seats_every_bot_holds_every_seat(tmp_path):
     assert p["games"] == 24 and p["wins_b"] > p["wins_a"]
     assert {f"win_rate_{s}" for s in seats} <= set(res.by_skill.columns)
     # SkillTrace's utilities come from the line-up where the stronger bot holds one seat
-    from sim.reporting import load_run
+    from sim.reports.balance import load_run
 
     runs = [load_run(p) for p in sorted((tmp_path / "t" / "runs").glob("pair*"))]
     won, drawn, lost = ladder.strong_seat_counts(runs, "greedy")
@@ -373,7 +373,7 @@ def test_agreement_on_a_short_hexflow_race_ladder(tmp_path, monkeypatch):
     below over its self-play games, in the frame, ladder.json, agreement.csv, the summary and the
     page; the lower bot asked with the rung's own generator state agrees with itself at every
     decision (greedy with greedy, and random with random: the same draw)."""
-    from sim.workflows import agreement
+    from sim.stats import agreement
 
     res = sim.ladder("hexflow/race", ["random", "greedy", "mcts:iterations=10"], games=12, self_games=12, seed=4,
                      jobs=1, out=tmp_path / "race", n_boot=50, agreement=24)
@@ -408,7 +408,7 @@ def test_agreement_on_a_short_hexflow_race_ladder(tmp_path, monkeypatch):
 
 
 def test_agreement_words_name_a_rung_in_disguise():
-    from sim.workflows.agreement import Sampled, agreement_row, words
+    from sim.stats.agreement import Sampled, agreement_row, words
 
     row = agreement_row("mcts(iterations=8)", "greedy", Sampled(agree=198, n=200, chance=40.0, games=50))
     assert row["share"] == 0.99 and row["share_low"] > 0.96 and row["chance"] == 0.2
@@ -466,8 +466,8 @@ def test_a_ladder_of_the_oracle_alone_is_refused(hex4, with_oracle):
 
 
 def test_a_sweep_table_judges_no_line_up_with_the_oracle(hex4, with_oracle, tmp_path):
-    from sim import metrics
-    from sim.variants import load
+    from sim.runs.variants import load
+    from sim.stats import metrics
 
     for bot, judged in (("oracle", False), ("minimax", True)):
         v = load(str(hex4), {"seats.A": {"bot": bot}, "seats.B": {"bot": "greedy"}})

@@ -12,7 +12,8 @@ from scipy import stats as sps
 from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.proportion import proportion_confint
 
-from sim import metrics, stats
+from sim import stats
+from sim.stats import metrics
 
 REPS = 20_000  # coverage SE 0.0015: a band of +/-0.01 is a real check
 

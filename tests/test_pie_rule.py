@@ -8,8 +8,8 @@ import pytest
 from sim import engine, games
 from sim.errors import VariantError
 from sim.games.base import Param
+from sim.runs.variants import load as load_variant
 from sim.testing import seats_for
-from sim.variants import load as load_variant
 
 G = games.get("hexatile", "test")
 

@@ -1,14 +1,15 @@
-"""Ludii's play metrics over replayed games (sim/playmetrics.py): the definitions on hand-made
+"""Ludii's play metrics over replayed games (sim/stats/playmetrics.py): the definitions on hand-made
 games, the replay against the engine's own functions, and the variants that cannot replay."""
 
 import math
 
 import numpy as np
 
-from sim import engine, games, playmetrics
-from sim.playmetrics import game_measures
+from sim import engine, games
+from sim.runs.variants import load
+from sim.stats import playmetrics
+from sim.stats.playmetrics import game_measures
 from sim.testing import seats_for
-from sim.variants import load
 
 SCALE = 1.0
 

@@ -65,7 +65,7 @@ def test_cache_dir_holds_when_numba_was_imported_first(tmp_path):
     env.update(XDG_CACHE_HOME=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
     code = ("import os, numba, numpy as np, sim\n"
             "from numba.core import config\n"
-            "from sim.rng import new_state\n"
+            "from sim.engine.rng import new_state\n"
             "new_state(np.uint64(1))\n"
             "print(config.CACHE_DIR == os.environ['NUMBA_CACHE_DIR'])")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
@@ -186,7 +186,7 @@ def plugin(tmp_path, monkeypatch):
 
 
 def test_plugin_variant_is_named_listed_and_extended(plugin, tmp_path):
-    from sim.variants import list_shipped, load
+    from sim.runs.variants import list_shipped, load
 
     v = load("propdice/standard")
     assert v.name == "propdice/standard" and v.game.name == "propdice" and v.rules["goal"] == 15
@@ -199,7 +199,7 @@ def test_plugin_variant_is_named_listed_and_extended(plugin, tmp_path):
 
 
 def test_shipped_name_wins_over_a_plugin_folder(plugin):
-    from sim.variants import VARIANTS_DIR, load
+    from sim.runs.variants import VARIANTS_DIR, load
 
     (plugin / "hexflow").mkdir()
     (plugin / "hexflow" / "race.toml").write_text('game = "hexflow"\n[rules]\nhand_size = 2\n')
@@ -208,7 +208,7 @@ def test_shipped_name_wins_over_a_plugin_folder(plugin):
 
 def test_search_path_errors_are_one_line(plugin, monkeypatch, tmp_path):
     from sim.errors import VariantError
-    from sim.variants import load
+    from sim.runs.variants import load
 
     (plugin / "flags").mkdir()
     (plugin / "flags" / "odd.toml").write_text(STANDARD)
@@ -303,7 +303,8 @@ def test_workflows_accept_proportions_without_value(plugin, tmp_path):
 def test_bench_includes_plugin_games(plugin, tmp_path, racedice):
     import json
 
-    from sim import bench, games
+    from sim import games
+    from sim.perf import bench
 
     assert "propdice" in games.listed() and "hexflow" in games.listed()
     assert "racedice" not in games.listed()  # registered from Python by a test: not listed
@@ -317,7 +318,7 @@ def test_bench_includes_plugin_games(plugin, tmp_path, racedice):
 
 def test_baseline_records_a_shadowed_name_by_path(plugin):
     """A file on HEXSIM_VARIANTS named like a shipped variant is found again by its path."""
-    from sim.variants import load
+    from sim.runs.variants import load
     from sim.workflows import baseline
 
     (plugin / "hexflow").mkdir()

@@ -1,5 +1,5 @@
 """Replays of pie-rule games name the players as the outcome table does: the winner line, the last
-move and the table row agree, and the move list shows the swap (sim/seating.py, sim/replay.py).
+move and the table row agree, and the move list shows the swap (sim/games/seating.py, sim/runs/replay.py).
 A plug-in game's moves read as its `describe()` names them; a picture's footer wraps."""
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 
 import sim
-from sim import seating, tables
-from sim.replay import add_legend, legend_lines, move_lines, replay, result_lines
-from sim.variants import load
+from sim.games import seating
+from sim.runs import tables
+from sim.runs.replay import add_legend, legend_lines, move_lines, replay, result_lines
+from sim.runs.variants import load
 
 
 def table_winner(variant: str, tmp_path: Path) -> tuple[str, bool]:

@@ -17,9 +17,9 @@ import pytest
 from scipy import stats as sps
 from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
 
-from sim import reporting as report
 from sim import stats
 from sim.errors import UserError
+from sim.reports import balance as report
 
 REASONS = ("path", "stalemate_closest", "turn_cap")
 
@@ -109,7 +109,7 @@ def single(tmp_path_factory):
 
 
 def test_histogram_bins():
-    from sim import plots
+    from sim.reports import plots
 
     edges, counts = plots.histogram(np.array([3, 5, 5, 9]))
     assert list(edges) == [2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5, 9.5] and list(counts) == [1, 0, 2, 0, 0, 0, 1]
@@ -410,7 +410,7 @@ def test_html_tables_left_align_text_columns_and_right_align_numbers():
     """A column of words (end reasons, flags) reads left-aligned, its header too; a column of
     numbers stays right-aligned so digits line up; a column never mixes both; short cells do not
     wrap."""
-    from sim.reporting import Doc, Group
+    from sim.reports.balance import Doc, Group
 
     doc = Doc()
     doc.table(["variant", "share", "other ends", "flag"],
@@ -429,7 +429,7 @@ def test_html_tables_left_align_text_columns_and_right_align_numbers():
 
 
 def test_old_summary_names_are_understood_with_a_deprecation_warning():
-    from sim.metrics import current_name
+    from sim.stats.metrics import current_name
 
     old = {"first_player_share_of_decisive": "first_mover_share", "win_rate.A": "win_rate_A",
            "turns.median": "turns_p50", "turns.p95": "turns_p95", "end_reason.block": "end_block",
@@ -441,10 +441,10 @@ def test_old_summary_names_are_understood_with_a_deprecation_warning():
 
 
 def test_the_report_and_the_workflows_name_a_quantity_alike(tmp_path):
-    """summary.csv uses the names compare, tune and baselines use (sim.metrics)."""
+    """summary.csv uses the names compare, tune and baselines use (sim.stats.metrics)."""
     import sim
-    from sim.metrics import outcome_metrics
-    from sim.variants import load
+    from sim.runs.variants import load
+    from sim.stats.metrics import outcome_metrics
 
     v = load("hexflow/race")
     r = sim.run(v, 40, seed=3, jobs=1, out=tmp_path / "run")

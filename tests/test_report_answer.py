@@ -14,9 +14,11 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from sim import reporting as report
 from sim import stats
 from sim.errors import UserError
+from sim.reports import analysis
+from sim.reports import balance as report
+from sim.reports import verdict as verdicts
 from tests.test_report import REASONS, make_run, toy_lookup
 
 
@@ -72,7 +74,7 @@ def test_verdict_comes_first_sorted_by_unfairness_in_words(tmp_path):
     for name, df in dfs.items():
         dec = df[df.winner >= 0]
         k = int((dec.winner == dec.first_seat).sum())
-        f = stats.fairness(k, len(dec), p0=0.5, margin=report.FAIR_MARGIN)
+        f = stats.fairness(k, len(dec), p0=0.5, margin=analysis.FAIR_MARGIN)
         row = res.verdicts.set_index("variant").loc[name]
         assert row["bots"] == "greedy on A, random on B"  # every verdict names who played
         assert row["verdict"] == f.verdict and row["first_mover_share"] == f.share
@@ -109,7 +111,7 @@ def test_outcome_uniformity_three_seats_by_hand():
     util = np.where(winners[:, None] < 0, 0.0,
                     np.where(winners[:, None] == np.arange(3)[None, :], 1.0, -0.5))
     counts = np.array([2, 1, 1, 2])
-    assert report.outcome_uniformity(counts) == pytest.approx(1 - util.var(axis=0).mean())
+    assert analysis.outcome_uniformity(counts) == pytest.approx(1 - util.var(axis=0).mean())
 
 
 def test_seat_gap_interval_has_the_multinomial_spread():
@@ -118,7 +120,7 @@ def test_seat_gap_interval_has_the_multinomial_spread():
     draws = rng.multinomial(n, p, size=4000) / n
     sd = np.std(draws[:, 0] - draws[:, 1])
     rates = [stats.wilson(int(p[0] * n), n), stats.wilson(int(p[1] * n), n)]
-    d, lo, hi, top, bottom = report.seat_gap(rates, ["A", "B"], n)
+    d, lo, hi, top, bottom = analysis.seat_gap(rates, ["A", "B"], n)
     assert (top, bottom) == ("A", "B") and d == pytest.approx(0.08)
     assert (hi - lo) / (2 * 1.96) == pytest.approx(sd, rel=0.05)
 
@@ -242,7 +244,7 @@ def test_a_long_verdict_table_folds_each_group_keeping_its_extremes_and_referenc
         if i >= 9:
             set_rules(tmp_path / name, {"mode": "battle"})
         runs.append(tmp_path / name)
-    monkeypatch.setattr(report, "VERDICT_ROWS", 8)
+    monkeypatch.setattr(verdicts, "VERDICT_ROWS", 8)
     res = report.build_report(runs, tmp_path / "out", game_lookup=lambda n: ModeGame(),
                               references=["race_4"], replays=False)
     page = res.html.read_text()
@@ -264,7 +266,7 @@ def test_games_that_repeat_get_no_verdict(tmp_path):
     """A game without chance played by bots that always choose alike repeats a handful of games:
     counted from the replayed games' move sequences, it gets no verdict and a warning, whatever
     its share; a game whose replays all differ keeps its verdict."""
-    from sim import playmetrics
+    from sim.stats import playmetrics
 
     make_run(tmp_path / "run", 4000, seed=3, name="det", parts=1)
     set_first_mover(tmp_path / "run", 0.65, seed=3)
@@ -313,20 +315,20 @@ def test_a_line_up_with_a_bot_that_cheats_gets_no_verdict(tmp_path):
     set_first_mover(tmp_path / "fair", 0.56, seed=2)
     res = report.build_report([tmp_path / "cheat", tmp_path / "fair"], tmp_path / "out", game_lookup=toy_lookup)
     v = res.verdicts.set_index("variant")
-    assert v.loc["cheat", "verdict"] == report.CHEAT_VERDICT == "no verdict: a bot cheats"
+    assert v.loc["cheat", "verdict"] == verdicts.CHEAT_VERDICT == "no verdict: a bot cheats"
     assert "no verdict: oracle sees every hidden hand" in v.loc["cheat", "sentence"]
     assert v.loc["fair", "verdict"] in ("unfair", "cannot tell")  # 56%: judged as ever
     md = res.markdown.read_text()
     verdict = md[md.index("## Verdict"):md.index("### In words")]
     rows = [n for n in re.findall(r"^\| (\w+) \|", verdict, re.M) if n in ("cheat", "fair")]
     assert rows == ["fair", "cheat"]  # 70% would sort first; a cheating line-up sorts last
-    assert f"| {report.CHEAT_VERDICT} |" in verdict
+    assert f"| {verdicts.CHEAT_VERDICT} |" in verdict
 
 
 def test_the_oracle_is_never_the_stronger_play_of_a_verdict(tmp_path):
     """A ladder whose strongest rung is a bot that cheats (a ladder.json written with the oracle
     as a rung) gives no "with stronger play" answer; an honest ladder of the same variant does."""
-    from sim import skill
+    from sim.stats import skill
 
     make_run(tmp_path / "run", 4000, seed=4, name="v", parts=1)
     _seat_bots(tmp_path / "run", {"A": "greedy", "B": "greedy"})

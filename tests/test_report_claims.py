@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from sim import reporting as report
 from sim import stats
+from sim.reports import balance as report
 from tests.test_report import make_run, toy_lookup
 
 

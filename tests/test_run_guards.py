@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 import sim
 from sim.cli import app
-from sim.variants import load
+from sim.runs.variants import load
 
 TEXT = 'game = "racedice"\ndescription = "d"\n[rules]\ngoal = 25\n'
 PART = "part-r00-000000000020.parquet"
@@ -111,7 +111,7 @@ def test_manifest_records_every_part(made):
     run = made("r")
     m = json.loads((run / "manifest.json").read_text())
     assert sorted(m["parts"]) == sorted(p.name for p in (run / "games").glob("part-*.parquet"))
-    from sim.tables import part_record
+    from sim.runs.tables import part_record
 
     for name, record in m["parts"].items():
         assert record == part_record(run / "games" / name, 10)
@@ -148,7 +148,7 @@ def test_resume_replays_a_damaged_part_and_equals_a_fresh_run(made, tmp_path, vf
 
 
 def tables_of(run: Path) -> pd.DataFrame:
-    from sim import tables
+    from sim.runs import tables
 
     return tables.read_table(run)
 

@@ -8,8 +8,8 @@ import pytest
 
 import sim
 from sim.errors import UserError
-from sim.runner import GameCrash, play_frame
-from sim.variants import load
+from sim.runs.runner import GameCrash, play_frame
+from sim.runs.variants import load
 
 TEXT = 'game = "racedice"\ndescription = "d"\n[rules]\ngoal = 25\n[seats]\nA = "random"\nB = "greedy"\n'
 
@@ -162,8 +162,8 @@ def test_crash_names_variant_game_and_seed(variant_file, tmp_path):
 
 
 def test_play_frame_seeds_match_rng(variant):
-    from sim.rng import game_seed
-    from sim.runner import _Task, rotated
+    from sim.engine.rng import game_seed
+    from sim.runs.runner import _Task, rotated
 
     t = _Task(variant.game, variant.name, variant.hash, variant.rules, rotated(variant.seats, 0),
               0, 5, 3, 9, None)

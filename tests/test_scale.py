@@ -1,4 +1,4 @@
-"""sim.scale: the memory/throughput recorder behind the 1M/10M scale check (issue 8)."""
+"""sim.perf.scale: the memory/throughput recorder behind the 1M/10M scale check (issue 8)."""
 
 import json
 import os
@@ -6,7 +6,7 @@ import sys
 
 import pandas as pd
 
-from sim import scale
+from sim.perf import scale
 from tests.conftest import ROOT
 
 TEXT = 'game = "racedice"\ndescription = "d"\n[rules]\ngoal = 25\n'

@@ -1,4 +1,4 @@
-"""The search bot (sim/search.py) on the engine's fixture game, Hex: it takes wins, blocks,
+"""The search bot (sim/engine/search.py) on the engine's fixture game, Hex: it takes wins, blocks,
 never changes the real position, plays identical games for any chunking, gets stronger with its
 budget, and is reachable from variant files and `hexsim rules`."""
 
@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim import engine, games, search
+from sim import engine, games
+from sim.engine import search
 from sim.games.base import SeatBot
 from tests.fixtures.hexgame import GAME
 from tests.game_checks import check_game

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 from numba import njit
 
-from sim import engine, games, interface, search
+from sim import engine, games
+from sim.engine import interface, search
 from tests.fixtures.hexgame import GAME
 from tests.test_engine import position
 from tests.test_search import PICTURE, decide, mcts
@@ -67,7 +68,7 @@ def tri_position():
 
     seats = [SeatBot(greedy, {p.name: p.default for p in greedy.params}) for _ in game.seat_names(rules)]
     t, rec = game.engine_replay(rules, seats, 1, 3)
-    from sim.rng import game_seed
+    from sim.engine.rng import game_seed
 
     pos, rng = engine.start_at(t, np.uint64(game_seed(np.uint64(3), np.int64(1))), np.int64(1))
     for i in range(min(9, len(rec) - 1)):

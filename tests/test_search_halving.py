@@ -1,4 +1,4 @@
-"""The search bot's sequential-halving root (`root = "halving"`, sim/search.py `_halving_move`)
+"""The search bot's sequential-halving root (`root = "halving"`, sim/engine/search.py `_halving_move`)
 on the engine's fixture game, Hex: it plays greedy's move when the budget cannot tell moves apart,
 compares the moves on the same worlds, plays the same games for any chunking, and is validated and
 listed like the other parameters (its win-and-block test is tests/test_search.py's, over both
@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim import engine, games, search
+from sim import engine, games
+from sim.engine import search
 from sim.games.base import SeatBot
 from tests.fixtures.hexgame import GAME
 from tests.test_engine import position

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from sim import engine, games
+from sim.engine.rng import game_seed
 from sim.games.base import SeatBot
-from sim.rng import game_seed
 
 # (game, rule overrides): every game and mode whose positions hide something
 HIDDEN = [("hexflow", {}), ("hexflow", {"mode": "battle"}), ("hexflow", {"mode": "tri"}),

@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 from numba import njit
 
-from sim import engine, games, interface, search
+from sim import engine, games
+from sim.engine import interface, search
 from sim.games.base import SeatBot
-from sim.variants import VariantError
+from sim.runs.variants import VariantError
 from tests.fixtures.hexgame import GAME
 from tests.test_engine import position
 from tests.test_search import PICTURE, decide, greedy, mcts
@@ -170,7 +171,7 @@ def test_rules_listing_names_the_prior():
 def test_bot_text_says_what_each_games_prior_defaults_do():
     """prior_depth = 0 looks nowhere; games that look at the root say so."""
     from sim import games
-    from sim.search import prior_doc
+    from sim.engine.search import prior_doc
 
     def doc(game: str) -> str:
         return next(b.doc for b in games.get(game, "t").bots if b.name == "mcts")

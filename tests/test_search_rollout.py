@@ -1,4 +1,4 @@
-"""The search bot's random rollout (sim/search.py, `_rollout`) plays the game's own random bot,
+"""The search bot's random rollout (sim/engine/search.py, `_rollout`) plays the game's own random bot,
 the policy its random-vs-random games play, through the game's `rollout` (by default `bot_move`
 per decision): the parameter row carries the random bot's code for every game that has one, the
 fixture game (no random bot of its own) keeps the engine's uniform bot, and one search iteration
@@ -9,9 +9,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim import engine, games, search
+from sim import engine, games
+from sim.engine import search
+from sim.engine.rng import below, game_seed
 from sim.games.base import SeatBot
-from sim.rng import below, game_seed
 from tests.fixtures.hexgame import GAME as HEX
 from tests.test_search import decide
 from tests.test_search_prior import opening_positions
@@ -117,7 +118,7 @@ def test_one_iteration_takes_the_random_bots_draws(name, overrides, differs):
 def test_the_bench_times_playouts_at_positions_of_greedy_games():
     """`make bench`'s playout measure (never timed here, only its contract): positions where a
     seat is to move, spread over greedy games, and a rate over all their iterations."""
-    from sim import bench
+    from sim.perf import bench
 
     rules = HEX.resolve_rules({"size": 4}, "test")
     positions = bench.playout_positions(HEX, rules, 6)
@@ -139,7 +140,7 @@ def test_the_bench_counts_search_iterations_on_the_games_it_timed(monkeypatch):
     search seat's decisions are counted on the traces of exactly the games the timed chunks
     played (FIRST .. FIRST + n - 1 of run seed 1), and the rate is decisions x iterations over the
     chunks' time (their fastest call, as games/s)."""
-    from sim import bench
+    from sim.perf import bench
 
     rules = HEX.resolve_rules({"size": 4}, "test")
     s = bench.mcts_seats(HEX, rules)
@@ -166,7 +167,7 @@ def test_the_bench_times_rollouts_alone_and_counts_their_decisions():
     """`make bench`'s rollouts alone (the playout without the search): a rate, and decisions per
     rollout and per whole random game; a game whose search rolls out by the engine's uniform bot
     (the fixture) gets none."""
-    from sim import bench
+    from sim.perf import bench
 
     game = games.get("hexatile")
     rules = game.resolve_rules({}, "test")

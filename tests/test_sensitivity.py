@@ -11,10 +11,10 @@ import typer
 from typer.testing import CliRunner
 
 from sim import games
-from sim.cli_workflows import register
+from sim.cli.workflows import register
 from sim.errors import UserError
 from sim.games.base import Param
-from sim.variants import load
+from sim.runs.variants import load
 from sim.workflows.sensitivity import alternatives, bar_text, change_text, parse_params, sensitivity, step_values
 from tests.fixtures.coin import Coin
 
@@ -77,7 +77,7 @@ def test_alternatives_of_race_without_playing():
 
 def test_per_seat_tables_vary_each_entry(coin_file):
     """A rule whose value is a table by seat moves each seat's entry alone."""
-    from sim.variants import Variant
+    from sim.runs.variants import Variant
 
     base = load(coin_file)
     table = Variant(base.name, base.game, "", {**base.rules, "length": {"A": 10, "B": 12}},

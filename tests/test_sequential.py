@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from scipy import stats as sps
 from typer.testing import CliRunner
 
-from sim.cli_workflows import register
+from sim.cli.workflows import register
 from sim.errors import UserError
 from sim.workflows.sequential import (
     SequentialTest,
@@ -113,7 +113,7 @@ def test_a_stronger_bot_is_detected_and_paired(variant_file, tmp_path):
     assert tr["games"].is_monotonic_increasing and tr["llr_up"].iloc[-1] >= res.test.upper
     # the same numbers as the fixed tables of a normal run on the same seeds
     import sim
-    from sim.variants import load
+    from sim.runs.variants import load
 
     ta = sim.run(load(str(a)), res.games, jobs=1, out=tmp_path / "ra", progress=False).table()
     assert res.rate_a == pytest.approx((ta["winner"] == 0).mean())

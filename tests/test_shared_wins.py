@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sim import metrics
 from sim.games.hexflow.report import tri_metrics
+from sim.stats import metrics
 
 SEATS = ["A", "B", "C"]
 

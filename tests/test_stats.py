@@ -12,6 +12,7 @@ from scipy import stats as sps
 from statsmodels.stats.proportion import proportion_confint
 
 from sim import stats
+from sim.stats import estimators, ratings
 
 Z95 = sps.norm.ppf(0.975)
 
@@ -126,8 +127,8 @@ def test_count_compressed_bootstrap_equals_plain_resampling(stat):
     """The multinomial shortcut for few distinct values gives the same replicate distribution as
     resampling rows (different random streams: equal within Monte Carlo error)."""
     x = np.random.default_rng(3).poisson(20, 400).astype(float)
-    fast = stats._resample_stat(x, stat, 4000, np.random.default_rng(1), max_unique=5000)
-    slow = stats._resample_stat(x, stat, 4000, np.random.default_rng(2), max_unique=0)
+    fast = estimators._resample_stat(x, stat, 4000, np.random.default_rng(1), max_unique=5000)
+    slow = estimators._resample_stat(x, stat, 4000, np.random.default_rng(2), max_unique=0)
     assert fast.mean() == pytest.approx(slow.mean(), abs=0.05 * slow.std() + 1e-9)
     assert fast.std() == pytest.approx(slow.std(), rel=0.08)
     if stat != "mean":  # quantiles of integer data take few values: compare their frequencies
@@ -305,7 +306,7 @@ def loglik_by_draw_rate(counts, score):
 @given(st.tuples(st.integers(0, 300), st.integers(0, 300), st.integers(0, 300)).filter(lambda c: sum(c) > 0),
        st.floats(0.05, 0.95))
 def test_constrained_trinomial_likelihood(counts, score):
-    ours = stats._constrained_loglik(np.array(counts, dtype=float), score)
+    ours = ratings._constrained_loglik(np.array(counts, dtype=float), score)
     assert ours == pytest.approx(loglik_by_draw_rate(counts, score), rel=1e-6, abs=1e-6)
 
 

@@ -6,7 +6,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from sim.cli_workflows import register
+from sim.cli.workflows import register
 from sim.errors import UserError, VariantError
 from sim.stats import wilson
 from sim.workflows.sweep import parse_set, parse_value, sweep

@@ -10,10 +10,10 @@ import typer
 from typer.testing import CliRunner
 
 from sim import games
-from sim.cli_workflows import register
+from sim.cli.workflows import register
 from sim.errors import UserError, VariantError
 from sim.games.base import Param
-from sim.variants import load
+from sim.runs.variants import load
 from sim.workflows.sweep import parse_set, parse_value, split_values, sweep
 from tests.fixtures.race_dice import RaceDice
 

@@ -12,10 +12,10 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from sim.cli_workflows import register
+from sim.cli.workflows import register
 from sim.errors import UserError
-from sim.runner import play_range
-from sim.variants import load
+from sim.runs.runner import play_range
+from sim.runs.variants import load
 from sim.workflows.tune import (
     Target,
     _row,

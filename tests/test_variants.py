@@ -3,7 +3,7 @@
 import pytest
 
 from sim.errors import VariantError
-from sim.variants import load
+from sim.runs.variants import load
 
 BASE = 'game = "racedice"\ndescription = "base"\n[rules]\ngoal = 30\n[seats]\nA = "random"\n'
 

@@ -7,7 +7,7 @@ import os
 
 from typer.testing import CliRunner
 
-from sim import warm
+from sim.runs import warm
 
 
 def test_the_estimate_schedules_the_longest_first(monkeypatch):

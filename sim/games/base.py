@@ -5,7 +5,7 @@ only use what is declared here; nothing outside `sim/games/<name>/` knows a game
 
 Contract of `play_chunk` (the hot path):
 - plays games `first_game .. first_game + n_games - 1` of a run, each seeded by
-  `sim.rng.game_seed(run_seed, game_index)` alone (bit-identical for any chunking);
+  `sim.engine.rng.game_seed(run_seed, game_index)` alone (bit-identical for any chunking);
 - one compiled call for the whole chunk: no Python per move or per game;
 - returns equal-length numpy columns: `winner` (int8, seat index or -1 for a draw),
   `end_reason` (int8 code, index into `Game.end_reasons`), `turns` (int32), `first_seat` (int8),
@@ -23,6 +23,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import inspect
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -163,7 +164,7 @@ class Trace:
     data: dict[str, Any] = field(default_factory=dict)
 
 
-# First-player compensation every 2-player engine game offers (sim/engine.py plays it)
+# First-player compensation every 2-player engine game offers (sim/engine/drivers.py plays it)
 SWAP = Param(
     "swap", "bool", False,
     "Pie rule (a compensation, not on the card): at the second player's first decision, after the first "
@@ -250,7 +251,7 @@ class Game:
     def engine_replay(self, rules: dict[str, Any], seats: Sequence[SeatBot], game_index: int,
                       run_seed: int):
         """(engine tables, decision records) of one game, for games (or modes) whose rules are
-        engine functions (sim/engine.py); None otherwise (the play metrics then say so)."""
+        engine functions (sim/engine/drivers.py); None otherwise (the play metrics then say so)."""
         return None
 
     def check_seats(self, rules: dict[str, Any], seats: dict[str, SeatBot], where: str) -> None:
@@ -265,9 +266,9 @@ class Game:
 
     def code_hash(self) -> str:
         """16 hex digits over the source that decides this game's outcomes: the package that
-        defines the Game class (or its module, outside a package), sim/rng.py, sim/hexgrid.py,
-        the engine (sim/interface.py, engine.py, search.py: shared drivers and the search bot)
-        and this file. A run folder records it, so games played by edited rules code are never
+        defines the Game class (or its module, outside a package), the engine package (sim/engine/:
+        the interface, the shared drivers, the search bot, the generator, the hex grid) and this
+        file. A run folder records it, so games played by edited rules code are never
         mixed into an older run's table."""
         sim_root = Path(__file__).resolve().parent.parent
         module = sys.modules[type(self).__module__]
@@ -277,7 +278,7 @@ class Game:
         else:
             files = [Path(inspect.getfile(type(self))).resolve()]
         h = hashlib.sha256()
-        shared = [sim_root / name for name in ("rng.py", "hexgrid.py", "interface.py", "engine.py", "search.py")]
+        shared = sorted((sim_root / "engine").glob("*.py"))  # the interface, drivers, search, generator
         shared.append(Path(__file__).resolve())
         for path in [*shared, *files]:
             if path.exists():
@@ -353,3 +354,21 @@ def end_reason_groups(game: Game | None, reasons: Sequence[str]) -> dict[str, tu
         name = next((g for g, members in grouping.items() if r in members), r)
         out[name] = (*out.get(name, ()), r)
     return out
+
+
+# end reasons that are not a win on the board are named like these (or declared by the game)
+NON_WIN_WORDS = ("stalemate", "turn_cap", "cap", "draw", "timeout", "time_out", "exhaust",
+                 "closest", "no_move", "limit", "tiebreak", "tie_break", "deadlock")
+
+
+def non_win_reasons(game, end_reasons=None, turn_cap_reason: str | None = None) -> set[str]:
+    """End reasons that are not a win on the board: the game's declared ones
+    (`non_win_end_reasons`), the turn cap, and those of `end_reasons` (default: the game's)
+    named like a stalemate, time-out or tiebreak rule (NON_WIN_WORDS). The balance report and
+    tune count games decided off the board with this one list."""
+    declared = set(getattr(game, "non_win_end_reasons", ()) or ())
+    if turn_cap_reason:
+        declared.add(turn_cap_reason)
+    pattern = re.compile("|".join(NON_WIN_WORDS))
+    reasons = game.end_reasons if end_reasons is None else end_reasons
+    return declared | {r for r in reasons if pattern.search(r.lower())}

@@ -2,10 +2,10 @@
 
 Both variants are played with the same run seed, so game i of A and game i of B start from the
 same seed (common random numbers: where the set-ups match, the same dice and draws). The games
-then pair, and every metric of `sim.metrics.outcome_metrics` is compared on the pairs: rates by
+then pair, and every metric of `sim.stats.metrics.outcome_metrics` is compared on the pairs: rates by
 the exact McNemar test with Newcombe's paired interval, means by the paired t-test over
 game-by-game differences, quantiles and shares of decisive games by a paired bootstrap (details
-in `sim.metrics.compare_metric`). Where the games do not pair (different seat counts, or
+in `sim.stats.metrics.compare_metric`). Where the games do not pair (different seat counts, or
 `common_seeds=False`), the comparison says so and uses two-sample methods. Every metric gets
 B - A with a 95% interval and an interval at the level of the verdicts (Bonferroni over the
 hypotheses), a p-value, the Holm-adjusted p-value and a verdict that states the minimum
@@ -20,11 +20,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sim import display, intervals, metrics
-from sim.document import Doc
+from sim import display
 from sim.errors import UserError
-from sim.runner import RunResult
-from sim.variants import Variant, load
+from sim.reports.document import Doc
+from sim.runs.runner import RunResult
+from sim.runs.variants import Variant, load
+from sim.stats import intervals, metrics
 
 CSV_COLUMNS = ["metric", "value_a", "value_b", "diff", "ci_low", "ci_high", "p_value",
                "p_adjusted", "verdict", "successes_a", "n_a", "successes_b", "n_b", "mde", "kind",
@@ -108,12 +109,12 @@ def compare(a: str | Variant, b: str | Variant, games: int = 10_000, seed: int =
     va, vb = load_pair(a, b)
     out = Path(out) if out is not None else Path("reports") / f"compare-{_label(va)}-vs-{_label(vb)}"
     runs = out / "runs"
-    import sim
+    from sim.runs import runner
 
     seed_b = seed if common_seeds else seed + 1
-    ra = sim.run(va, games, seed=seed, jobs=jobs, out=runs / run_folder("a", va, games, seed, rotate_seats),
+    ra = runner.run(va, games, seed=seed, jobs=jobs, out=runs / run_folder("a", va, games, seed, rotate_seats),
                  rotate_seats=rotate_seats, progress=progress)
-    rb = sim.run(vb, games, seed=seed_b, jobs=jobs,
+    rb = runner.run(vb, games, seed=seed_b, jobs=jobs,
                  out=runs / run_folder("b", vb, games, seed_b, rotate_seats),
                  rotate_seats=rotate_seats, progress=progress)
     da, db = ra.table(), rb.table()
@@ -336,7 +337,7 @@ def _html(res: Comparison, files: dict[str, Path]) -> str:
 
 
 def _figures(res: Comparison, out: Path) -> dict[str, Path]:
-    from sim import plots
+    from sim.reports import plots
 
     da, db = res.run_a.table(), res.run_b.table()
     la, lb = f"A: {res.variant_a.name}", f"B: {res.variant_b.name}"

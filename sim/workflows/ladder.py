@@ -18,7 +18,7 @@ Which games:
 
 Agreement (sim.agreement): for each rung above the first, the share of sampled decisions of its
 self-play games at which the rung below would pick the same move. The ceiling: a bot that sees
-hidden state (`oracle`, sim.skill.cheats) is no rung; it plays greedy (else the top rung) apart,
+hidden state (`oracle`, sim.stats.skill.cheats) is no rung; it plays greedy (else the top rung) apart,
 and takes no part in the ratings, the skill depth or the by-skill rows.
 
 Ratings: Bradley-Terry maximum likelihood by choix (I-LSR, dense), draws as half a win, a prior of
@@ -43,16 +43,15 @@ import pandas as pd
 
 from sim.errors import UserError
 from sim.games.base import Game, SeatBot
-from sim.run_folder import load_run, non_win_reasons
-from sim.runner import rotated
-from sim.runner import run as run_variant
-from sim.seeds import derived_seed
-from sim.skill import cheats as sees_hidden
-from sim.variants import Variant, load
-from sim.workflows import agreement
-from sim.workflows.agreement import COLUMNS as AGREEMENT_COLUMNS
-from sim.workflows.compare import run_folder
-from sim.workflows.ladder_model import (  # noqa: F401  (re-exported: sim.ladder's tables and result)
+from sim.reports.ladder import write_ladder
+from sim.runs.folder import load_run, non_win_reasons
+from sim.runs.runner import rotated
+from sim.runs.runner import run as run_variant
+from sim.runs.seeds import derived_seed
+from sim.runs.variants import Variant, load
+from sim.stats import agreement
+from sim.stats.agreement import COLUMNS as AGREEMENT_COLUMNS
+from sim.stats.ladder import (  # noqa: F401  (re-exported: sim.ladder's tables and result)
     CEILING_COLUMNS,
     DEFAULT_AGREEMENT,
     DEPTH_SHARE,
@@ -77,7 +76,8 @@ from sim.workflows.ladder_model import (  # noqa: F401  (re-exported: sim.ladder
     skill_trace,
     strong_seat_counts,
 )
-from sim.workflows.ladder_report import write_ladder
+from sim.stats.skill import cheats as sees_hidden
+from sim.workflows.compare import run_folder
 from sim.workflows.sequential import SequentialTest
 
 
@@ -265,7 +265,7 @@ def ladder(variant: str | Variant, bots: Sequence[str] = (), games: int = 1000, 
     ladder.json, ladder.md and ladder.html in `out`. `self_games`: games of each bot against
     itself (default `games`): the by-skill rows' precision, e.g. +/-3 points on the first mover's
     share at about 1,100. `agreement`: decisions sampled per rung for its agreement with the rung
-    below (sim.agreement; 0: none). A bot that sees hidden state (`oracle`, sim.skill.cheats) is
+    below (sim.agreement; 0: none). A bot that sees hidden state (`oracle`, sim.stats.skill.cheats) is
     no rung: it plays greedy (else the top rung) as the ceiling of skill."""
 
     base = variant if isinstance(variant, Variant) else load(variant)

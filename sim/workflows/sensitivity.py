@@ -31,10 +31,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import display, metrics, stats
+from sim import display, stats
 from sim.errors import UserError, VariantError
 from sim.games.base import Param
-from sim.variants import Variant, load, split_path
+from sim.runs.variants import Variant, load, split_path
+from sim.stats import metrics
 from sim.workflows.compare import identical_games, run_folder
 from sim.workflows.sweep import _point_name, cell, parse_set, split_values, value_text
 from sim.workflows.tune import table_metrics
@@ -216,7 +217,7 @@ def sensitivity(variant: str | Path, params: list[str] | None = None, games: int
     """Play every alternative of every parameter against the base on common seeds (see the
     module docstring). Returns frames; with `write`, sensitivity.csv/.md/.html and a tornado
     plot per headline metric in `out`."""
-    import sim
+    from sim.runs import runner
 
     base = load(variant)
     alts, skipped = alternatives(base, params)
@@ -238,7 +239,7 @@ def sensitivity(variant: str | Path, params: list[str] | None = None, games: int
     run_args = dict(seed=seed, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)
     if progress:
         print(f"sensitivity: {len(loaded)} alternatives x {games:,} games, and the base", file=sys.stderr)
-    rb = sim.run(base, games, out=out / "runs" / f"base-{base.hash[:8]}-n{games}-s{seed}", **run_args)
+    rb = runner.run(base, games, out=out / "runs" / f"base-{base.hash[:8]}-n{games}-s{seed}", **run_args)
     db = rb.table()
     rows = []
     rng = np.random.default_rng(seed)
@@ -246,7 +247,7 @@ def sensitivity(variant: str | Path, params: list[str] | None = None, games: int
         point = {path: x} if not param.startswith("restricted: ") else x
         if progress:
             print(f"alternative {i}/{len(loaded)}: {path} = {value_text(x)}", file=sys.stderr)
-        r = sim.run(v, games, out=out / "runs" / run_folder(_point_name(point), v, games, seed),
+        r = runner.run(v, games, out=out / "runs" / run_folder(_point_name(point), v, games, seed),
                     **run_args)
         da = r.table()
         same = identical_games(db, da)

@@ -38,7 +38,7 @@ import pandas as pd
 
 from sim import display
 from sim.errors import UserError
-from sim.variants import Variant
+from sim.runs.variants import Variant
 
 
 def wald_bounds(alpha: float, beta: float) -> tuple[float, float]:
@@ -246,7 +246,7 @@ def _target_wins(frame: pd.DataFrame, seat_names: list[str], target: str) -> np.
 def _batch(variant: Variant, first: int, n: int, seed: int, par, jobs: int) -> pd.DataFrame:
     from joblib import delayed
 
-    from sim.runner import play_range
+    from sim.runs.runner import play_range
 
     step = math.ceil(n / jobs)
     ranges = [(f, min(step, first + n - f)) for f in range(first, first + n, step)]

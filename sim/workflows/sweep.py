@@ -1,6 +1,6 @@
 """`hexsim sweep VARIANT --set PATH=a,b,c [--set PATH=...]`: every metric over a grid.
 
-A PATH names any value a variant can say (`sim.variants.apply_paths`): `rules.hand_size`,
+A PATH names any value a variant can say (`sim.runs.variants.apply_paths`): `rules.hand_size`,
 `rules.hand_size.B` (one seat's entry), `rules.tiles.block.count` (a nested table),
 `seats.A.defense` (a bot parameter), `seats.A.bot`. Values are split on the commas outside
 brackets, braces and quotes, each a TOML or JSON value (`split_values`, `parse_value`), so lists
@@ -28,11 +28,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import display, intervals, metrics, stats
-from sim.document import Doc
+from sim import display, stats
 from sim.errors import UserError
-from sim.runner import RunResult
-from sim.variants import Variant, load
+from sim.reports.document import Doc
+from sim.runs.runner import RunResult
+from sim.runs.variants import Variant, load
+from sim.stats import intervals, metrics
 from sim.workflows.compare import run_folder
 
 FAIR_METRIC = "first_mover_share"
@@ -94,8 +95,8 @@ def split_values(text: str, option: str = "--set") -> list[str]:
 
 def parse_set(option: str, name: str = "--set") -> tuple[str, list[Any]]:
     """`rules.hand_size=2,3,4,5` -> ("rules.hand_size", [2, 3, 4, 5]); the key is a variant path
-    (`sim.variants.split_path`), the values as `split_values` splits them."""
-    from sim.variants import PATH_HELP, split_path
+    (`sim.runs.variants.split_path`), the values as `split_values` splits them."""
+    from sim.runs.variants import PATH_HELP, split_path
 
     key, eq, values = option.partition("=")
     key = key.strip()
@@ -208,14 +209,14 @@ def sweep(variant: str, grid: dict[str, list[Any]], games: int = 10_000, seed: i
         for x in values:
             _load_point(variant, {k: x})
     loaded = [_load_point(variant, p) for p in points]
-    import sim
+    from sim.runs import runner
 
     frames, runs = [], []
     for i, (p, v) in enumerate(zip(points, loaded, strict=True), 1):
         if progress:
             print(f"setting {i}/{len(points)}: " + ", ".join(f"{k}={x}" for k, x in p.items()),
                   file=sys.stderr)
-        r = sim.run(v, games, seed=seed, jobs=jobs, progress=progress, rotate_seats=rotate_seats,
+        r = runner.run(v, games, seed=seed, jobs=jobs, progress=progress, rotate_seats=rotate_seats,
                     out=out / "runs" / run_folder(_point_name(p), v, games, seed, rotate_seats))
         mt = metrics.metric_table(r.table(), v, seed=seed, margin=margin)
         for k in reversed(keys):

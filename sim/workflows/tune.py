@@ -30,7 +30,7 @@ games should look like (`--target`); tune spends `--budget` games in all:
 
 Targets: `metric=value` (band value +/- tolerance: `+-t` after the value, default 1.5 points for
 a share, 5% of the value otherwise), `metric>=v`, `metric<=v`, `metric=lo..hi`. Metrics: every
-metric of `sim.metrics.outcome_metrics` (`first_mover_share`, `draw_rate`, `end_<reason>`,
+metric of `sim.stats.metrics.outcome_metrics` (`first_mover_share`, `draw_rate`, `end_<reason>`,
 `turns_p50`, ...) plus `decided_off_board` (the share of games ending by a non-win reason: a
 stalemate rule, the turn cap, ...), `decided_on_board` and the aliases `median_turns`,
 `mean_turns`.
@@ -49,11 +49,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import display, metrics, stats
+from sim import display, stats
 from sim.errors import UserError, VariantError
-from sim.metrics import is_share
-from sim.seeds import derived_seed
-from sim.variants import Variant, load, split_path
+from sim.games.base import non_win_reasons
+from sim.runs.seeds import derived_seed
+from sim.runs.variants import Variant, load, split_path
+from sim.stats import metrics
+from sim.stats.metrics import is_share
 from sim.workflows.sweep import cell, parse_value, split_values, value_text
 from sim.workflows.tune_report import fmt_metric, search_lines, write_tune
 
@@ -210,7 +212,7 @@ def table_metrics(df: pd.DataFrame, variant: Variant) -> dict[str, metrics.Metri
     reasons = df["end_reason"].astype(str).to_numpy()
     game = variant.game
     cap = "turn_cap" if "turn_cap" in game.end_reasons else None  # as the runner's manifest names it
-    off = np.isin(reasons, sorted(metrics.non_win_reasons(game, turn_cap_reason=cap)))
+    off = np.isin(reasons, sorted(non_win_reasons(game, turn_cap_reason=cap)))
     for name, hits in (("decided_off_board", off), ("decided_on_board", ~off)):
         out[name] = metrics.Metric(name, "proportion", float(hits.mean()) if hits.size else math.nan,
                                    int(hits.size), successes=int(hits.sum()), hits=hits)
@@ -219,7 +221,7 @@ def table_metrics(df: pd.DataFrame, variant: Variant) -> dict[str, metrics.Metri
 
 def available_metrics(variant: Variant, seed: int = 0) -> list[str]:
     """The metric names a target may use for this variant (from a few games played in memory)."""
-    from sim.runner import play_range
+    from sim.runs.runner import play_range
 
     return list(table_metrics(play_range(variant, 0, 20, seed), variant))
 
@@ -542,13 +544,12 @@ def play_first(v: Variant, n: int, seed: int, folder: Path, **run_args) -> pd.Da
     """The first n games of the run of `v` from `seed` in `folder`, through the runner (resumed,
     grown, or read from a folder already holding more games: a rerun of a tune reads the games a
     killed or finished one played and gets the same tables)."""
-    import sim
-    from sim import tables
+    from sim.runs import runner, tables
 
     games = n
     if (folder / tables.MANIFEST).exists():
         games = max(n, int(tables.read_manifest(folder).get("games") or 0))
-    r = sim.run(v, games, seed=seed, out=folder, **{"progress": False, **run_args})
+    r = runner.run(v, games, seed=seed, out=folder, **{"progress": False, **run_args})
     df = r.table()
     return df[df["game"] < n].reset_index(drop=True) if games > n else df
 

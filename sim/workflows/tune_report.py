@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from sim.document import Doc
-from sim.metrics import is_share
-from sim.variants import find, name_of, split_path
+from sim.reports.document import Doc
+from sim.runs.variants import find, name_of, split_path
+from sim.stats.metrics import is_share
 from sim.workflows.sweep import value_text
 
 BAND = "#1e8449"

@@ -33,6 +33,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from sim.engine.jit import entry, hot, hot_fused, hot_inline, kernel
 from sim.games.flags.kernel import (
     CARD,
     CARD_HEX,
@@ -54,7 +55,6 @@ from sim.games.flags.kernel import (
     REINF_V,
     WINNER,
 )
-from sim.jit import entry, hot, hot_fused, hot_inline, kernel
 
 BOT_GREEDY = 1
 GREEDY_DEFAULTS = (1.0, 0.25, 8.0)  # aggression, defence, territory (game.py's schema)

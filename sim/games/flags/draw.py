@@ -10,7 +10,7 @@ from sim.games.flags import kernel as K
 from sim.games.flags.geometry import FLAG_NAMES, board, hex_centre, layout_of
 from sim.games.flags.position import deck_of
 from sim.games.flags.trace import replay
-from sim.seating import move_lines, mover, picture_note, players, winner_words
+from sim.games.seating import move_lines, mover, picture_note, players, winner_words
 
 COLOURS = ("#2f6fd0", "#d0412f")  # A blue, B red (the card's colours)
 LIGHT = ("#cfe0fa", "#f8d4cf")

@@ -8,7 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from sim import engine, search
+from sim import engine
+from sim.engine import search
+from sim.engine.rng import game_seed
 from sim.errors import VariantError
 from sim.games.base import SWAP, Bot, Game, Param, SeatBot, Trace
 from sim.games.flags import bots as B
@@ -17,7 +19,6 @@ from sim.games.flags import planner as P
 from sim.games.flags.bots import decay_table
 from sim.games.flags.geometry import COLS, LAYOUTS, MAX_HEX, ROWS, Layout, board, check_layout, layout_of
 from sim.games.flags.position import CARD_VALUES, DECK, deck_of
-from sim.rng import game_seed
 
 SEATS = ["A", "B"]
 
@@ -287,9 +288,9 @@ class FlagsGame(engine.EngineGame, Game):
     warm_parts = (("all", 46.0),)
 
     def warm(self, part: str = "all") -> None:
-        """Compile the chunk and traced drivers of both bot families (sim/engine.py: without and
+        """Compile the chunk and traced drivers of both bot families (sim/engine/drivers.py: without and
         with the search bot) and the verifier; greedy vs random (the random bot is the engine's
-        uniform one: the drivers compiled with it and the pie rule, sim/engine.py `rare_for`),
+        uniform one: the drivers compiled with it and the pie rule, sim/engine/drivers.py `rare_for`),
         greedy vs greedy (the shipped line-up: the drivers without them), then the search bot (a
         small budget) vs greedy."""
         rules = self.defaults()

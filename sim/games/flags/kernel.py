@@ -1,4 +1,4 @@
-"""Compiled rules of Four flags on the engine interface (sim/engine.py): the rule tables, the
+"""Compiled rules of Four flags on the engine interface (sim/engine/drivers.py): the rule tables, the
 position, and the rule functions; the bots are in bots.py, registration in game.py.
 
 Board index map of the card's board (hex = row * cols + col; `board = "standard"`, odd rows shifted right; "mirrored"
@@ -45,14 +45,14 @@ from typing import NamedTuple
 import numpy as np
 
 from sim import engine
-from sim.jit import hot, hot_inline, kernel
-from sim.rng import below, shuffle
+from sim.engine.jit import hot, hot_inline, kernel
+from sim.engine.rng import below, shuffle
 
 # The functions run at every decision (to_move, legal_moves, apply, bots.bot_move and all they
 # call) allocate nothing and are compiled without numba's reference counting (`implement`'s
 # no_alloc). Each takes the tables, position and scratch, 34 arrays: with reference counting
 # every call adds and drops a reference to each, atomically, which cost more than the rules.
-# (`hot`, `hot_inline`, `hot_fused`: sim/jit.py.)
+# (`hot`, `hot_inline`, `hot_fused`: sim/engine/jit.py.)
 
 N_HEX, N_CARDS, N_FLAGS = 56, 52, 4  # the card's board and deck (other rules: t.n_hex, t.n_cards)
 FIRST_ROLL, FIRST_A, FIRST_B, FIRST_ALTERNATE = 0, 1, 2, 3

@@ -39,10 +39,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from sim.engine.jit import hot, hot_inline, kernel
+from sim.engine.rng import below, mix64, next_u64, uniform
 from sim.games.flags import bots as B
 from sim.games.flags import kernel as K
-from sim.jit import hot, hot_inline, kernel
-from sim.rng import below, mix64, next_u64, uniform
 
 BOT_PLANNER = 2
 MAX_PLANS = 64

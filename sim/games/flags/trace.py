@@ -26,7 +26,7 @@ def _flags(mask: int) -> str:
 def moves_from_record(rec: np.ndarray, deck: Deck = STANDARD, swapped: bool = False) -> list[dict[str, Any]]:
     """The action log as moves: "seat" is the seat acting, the text names players. Under the pie
     rule (`swapped`) the players exchange seats before the first action after the first turn (the
-    second player's first decision): that action is marked `after_swap` (sim.seating), and the
+    second player's first decision): that action is marked `after_swap` (sim.games.seating), and the
     text after it names each seat's new player."""
     def card_name(card: int) -> str:
         return deck.names[card]

@@ -8,10 +8,10 @@ the order the rules of a turn ask for them (redraw choice or pick, then the plac
 
 from __future__ import annotations
 
+from sim.engine.jit import hot, hot_fused, hot_inline
+from sim.engine.rng import below
 from sim.games.hexatile.rules import longest_rope, straight_value
 from sim.games.hexatile.state import ARROW, POW11, RADIAN, SET, SUPER_RADIAN, TILE
-from sim.jit import hot, hot_fused, hot_inline
-from sim.rng import below
 
 
 # ---- foresight: which rhombi are in scored patterns or Arrows ------------------------------------

@@ -8,7 +8,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from sim import engine, search
+from sim import engine
+from sim.engine import search
+from sim.engine.rng import game_seed
 from sim.errors import VariantError
 from sim.games.base import SWAP, Bot, Game, Param, SeatBot, Trace
 from sim.games.hexatile import kernel as K
@@ -16,7 +18,6 @@ from sim.games.hexatile import state as S
 from sim.games.hexatile import templates as TP
 from sim.games.hexatile.geometry import geometry
 from sim.games.hexatile.state import ISLAND, LONG_STRAIGHT, SPACING, TILE_CHOICE
-from sim.rng import game_seed
 
 SEATS = ("A", "B", "C")
 PATTERN_COLS = ("radian", "super_radian", "set", "arrow", "straight")

@@ -1,4 +1,4 @@
-"""HEXATILE on the engine interface (sim/engine.py): the engine functions for the tables and
+"""HEXATILE on the engine interface (sim/engine/drivers.py): the engine functions for the tables and
 position of state.py (board index map, move codes and the position's fields are drawn there).
 
 A turn is one to three decisions of the engine: under bag draws the tile is drawn when the turn
@@ -14,6 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from sim import engine
+from sim.engine.jit import hot, hot_inline, kernel
+from sim.engine.rng import below
 from sim.games.hexatile import bots
 from sim.games.hexatile.rules import (
     draw_tile,
@@ -55,8 +57,6 @@ from sim.games.hexatile.state import (
     Scratch,
     Tables,
 )
-from sim.jit import hot, hot_inline, kernel
-from sim.rng import below
 
 
 @hot_inline

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.engine.jit import hot, hot_fused, hot_inline, kernel
+from sim.engine.rng import below
 from sim.games.hexatile.state import (
     ARROW,
     END,
@@ -29,8 +31,6 @@ from sim.games.hexatile.state import (
     RopeWork,
     ScoreWork,
 )
-from sim.jit import hot, hot_fused, hot_inline, kernel
-from sim.rng import below
 
 
 @hot_fused

@@ -1,4 +1,4 @@
-"""HEXATILE's values for the engine (sim/engine.py): the rule tables, the position and the bots'
+"""HEXATILE's values for the engine (sim/engine/drivers.py): the rule tables, the position and the bots'
 scratch as NamedTuples, the codes they hold, and `build_tables` (Python, once per rule set).
 
 Board index map (the standard board, radius 2; cell index row by row, see geometry.py):
@@ -78,7 +78,7 @@ POW11 = np.array([1, 11, 121], np.int32)
 # allocate nothing and are compiled without numba's reference counting. Each takes the tables,
 # position and scratch, some 40 arrays: with reference counting every call adds and drops a
 # reference to each of them, atomically, which cost more than the rules themselves.
-# (`hot`, `hot_inline`, `hot_fused`: sim/jit.py.)
+# (`hot`, `hot_inline`, `hot_fused`: sim/engine/jit.py.)
 
 
 class Tables(NamedTuple):

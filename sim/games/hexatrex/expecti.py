@@ -41,6 +41,7 @@ import dataclasses
 
 import numpy as np
 
+from sim.engine.jit import entry, hot
 from sim.games.base import Bot, Param
 from sim.games.hexatrex.finder import Table, _find, _hexdist
 from sim.games.hexatrex.join import _score_specials
@@ -57,7 +58,6 @@ from sim.games.hexatrex.state import (
     TURN,
     USE_JOIN,
 )
-from sim.jit import entry, hot
 
 # the bot's parameter row (Bot params in order)
 P_WIDTH, P_BLOCK, P_DEPTH, P_DEEP, P_REPLY, P_FOLLOW, P_SEES = range(7)
@@ -310,7 +310,7 @@ def expecti_move(tb, pos, seat, par, scratch, rng):
 
 @hot
 def costly_move(tb, pos, seat, code, par, scratch, rng):
-    """The engine's costly bot of Hexa-Trex (sim.interface `implement`'s costly_bots): expecti,
+    """The engine's costly bot of Hexa-Trex (sim.engine.interface `implement`'s costly_bots): expecti,
     compiled only for a line-up that seats it (registered in game.py)."""
     return expecti_move(tb, pos, seat, par, scratch, rng)
 
@@ -338,7 +338,7 @@ EXPECTI = Bot(
      Param("sees", "str", "own", "'own': the next seat's tile is any unseen one; 'all': it is the tile the "
            "next seat holds (cheating, for the oracle; the draws stay random)", choices=("own", "all"))))
 
-# Hexa-Trex's ceiling of skill (sim/skill.py CEILING_BOTS): expecti seeing the next seat's tile.
+# Hexa-Trex's ceiling of skill (sim/stats/skill.py CEILING_BOTS): expecti seeing the next seat's tile.
 # The search bot seeing every hand would bound little here: unseeing, it plays level with greedy.
 ORACLE = dataclasses.replace(
     EXPECTI, name="oracle",

@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sim.jit import kernel
+from sim.engine.jit import kernel
 
 # syntax states of the side being read
 S_START, S_NEG, S_NUM, S_OP = 0, 1, 2, 3

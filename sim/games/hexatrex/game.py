@@ -9,7 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from sim import engine, search
+from sim import engine
+from sim.engine import search
+from sim.engine.rng import game_seed
 from sim.errors import VariantError
 from sim.games.base import SWAP, Bot, Game, Param, SeatBot, Trace
 from sim.games.hexatrex import expecti, finder, trie
@@ -18,7 +20,6 @@ from sim.games.hexatrex import state as S
 from sim.games.hexatrex.expecti import EXPECTI, ORACLE
 from sim.games.hexatrex.position import Position, reading
 from sim.games.hexatrex.tiles import COUNT_NAMES, DEFAULT_COUNTS, SYMBOL_TEXT, Board
-from sim.rng import game_seed
 
 SEATS = ["A", "B", "C", "D"]
 TRACE_EQUATIONS = 20000  # equations a trace lists with their walks (the rest are counted)

@@ -31,6 +31,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from sim.engine.jit import entry, kernel
 from sim.games.hexatrex.finder import Table, _bits, _hexdist, _popcount
 from sim.games.hexatrex.trie import (
     C_LBIN,
@@ -48,7 +49,6 @@ from sim.games.hexatrex.trie import (
     _trie_clear,
     new_trie,  # noqa: F401  (re-exported for the kernel)
 )
-from sim.jit import entry, kernel
 
 MAX_SIDE = 6            # stores are used while max_equation_tiles - 2 <= MAX_SIDE
 HASH_BITS = 12

@@ -1,4 +1,4 @@
-"""Hexa-Trex on the engine interface (sim/engine.py): the engine functions for the tables and
+"""Hexa-Trex on the engine interface (sim/engine/drivers.py): the engine functions for the tables and
 position of state.py (board index map, move codes and the position's fields are drawn there).
 
 A turn is one decision: the seat to move puts its tile on a frontier cell; `apply` places it,
@@ -22,6 +22,8 @@ from __future__ import annotations
 import numpy as np
 
 from sim import engine
+from sim.engine.jit import entry, hot, hot_inline, kernel
+from sim.engine.rng import below, new_state, shuffle
 from sim.games.hexatrex.finder import Found, Table, _find, _hexdist
 from sim.games.hexatrex.join import (
     JoinWork,
@@ -59,8 +61,6 @@ from sim.games.hexatrex.state import (
     Position,
     Scratch,
 )
-from sim.jit import entry, hot, hot_inline, kernel
-from sim.rng import below, new_state, shuffle
 
 
 # ---- set-up ---------------------------------------------------------------------------------

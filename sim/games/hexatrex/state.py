@@ -1,4 +1,4 @@
-"""Hexa-Trex's values for the engine (sim/engine.py): the rule tables, the position and the bots'
+"""Hexa-Trex's values for the engine (sim/engine/drivers.py): the rule tables, the position and the bots'
 scratch as NamedTuples, the codes they hold, and `build_tables` (Python, once per rule set).
 
 Board index map (tiles.Board: axial (q, r) in a W x W square, "=" in the middle; T playable
@@ -67,7 +67,7 @@ TAG_ID, TAG_TURN = 0, 1
 # of rules.py) allocate nothing and are compiled without numba's reference counting: the
 # tables hold some 40 arrays, and with reference counting every call adds and drops a reference
 # to each (the finder, join and trie kernels they call keep theirs, as in the old chunk kernel).
-# `hot_inline` (sim/jit.py) is compiled into its one caller (numba's IR inlining): no compiled
+# `hot_inline` (sim/engine/jit.py) is compiled into its one caller (numba's IR inlining): no compiled
 # function of its own, whose library would hold, optimise and emit everything it calls once more.
 
 

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.engine.jit import entry, kernel
 from sim.games.hexatrex.finder import EV_LEN, S_NUM, S_START, VALUE_CAP, _eval_side, _fwd_step
-from sim.jit import entry, kernel
 
 UNSEEN, DEAD, FULL = -1, -2, -3
 ROW = 32

@@ -26,8 +26,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from sim.jit import hot, hot_fused, hot_inline, kernel
-from sim.rng import below
+from sim.engine.jit import hot, hot_fused, hot_inline, kernel
+from sim.engine.rng import below
 
 from .board import board_of, multiplier
 from .kernel import (
@@ -1415,7 +1415,7 @@ def draw_battle(trace, path: str, every_move: bool = False) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from sim.seating import mover, players
+    from sim.games.seating import mover, players
 
     from .draw import _board, headline, move_grid, move_list, note
 

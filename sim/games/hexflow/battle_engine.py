@@ -1,4 +1,4 @@
-"""HEXFLOW Battle on the engine interface (sim/engine.py): tables, position and the ten rule
+"""HEXFLOW Battle on the engine interface (sim/engine/drivers.py): tables, position and the ten rule
 functions, playing exactly the games of battle.py's chunk kernel (the same bots, the same draws in
 the same order, the same incremental structures: battle.py's helpers do the work here too).
 
@@ -39,7 +39,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from sim import engine
-from sim.jit import hot, hot_fused, hot_inline, kernel
+from sim.engine.jit import hot, hot_fused, hot_inline, kernel
 
 from . import battle as BT
 from . import kernel as K
@@ -506,7 +506,7 @@ _apply = hot_inline(apply.py_func)
 @hot
 def rollout(t, pos, code, par, s, rng, cap):
     """Bot `code` for every seat from pos, at most cap decisions; True if the game ended
-    (sim.interface: the search's rollouts, and the chunk driver's games of one bot). The random
+    (sim.engine.interface: the search's rollouts, and the chunk driver's games of one bot). The random
     bot and apply inline, and greedy's bot_move (inline too: one compiled copy of the bots)."""
     d = 0
     while pos.st[REASON] < 0:

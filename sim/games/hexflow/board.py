@@ -20,7 +20,7 @@ from functools import cache
 
 import numpy as np
 
-from sim.hexgrid import HexBoard, column_board, race_board
+from sim.engine.hexgrid import HexBoard, column_board, race_board
 
 BOARD = race_board()
 SEATS = ("A", "B")

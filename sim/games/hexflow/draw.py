@@ -6,7 +6,7 @@ import math
 import textwrap
 
 from sim.games.base import Trace
-from sim.seating import move_lines, mover, picture_note, players, winner_words
+from sim.games.seating import move_lines, mover, picture_note, players, winner_words
 
 from .board import BOARD, SEATS, corner_names_of
 from .position import Position
@@ -107,7 +107,7 @@ def move_grid(plt, frames, draw_one, cell_height=2.9):
 
 
 def move_list(trace: Trace, limit: int = 60) -> str:
-    """The moves as numbered lines for a picture's side text (sim.seating: players named, the
+    """The moves as numbered lines for a picture's side text (sim.games.seating: players named, the
     swap shown), the first `limit` of them."""
     lines = [textwrap.fill(line, 48, subsequent_indent=" " * 8) for line in move_lines(trace, 2)]
     return "\n".join(lines[:limit]) + ("\n..." if len(lines) > limit else "")

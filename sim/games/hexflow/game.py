@@ -8,7 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from sim import engine, search
+from sim import engine
+from sim.engine import search
 from sim.errors import VariantError
 from sim.games.base import Game, SeatBot, Trace
 
@@ -70,7 +71,7 @@ def _columns(res: np.ndarray) -> dict[str, np.ndarray]:
     return {name: res[:, idx].astype(dt) for name, idx, dt in R.column_names()}
 
 
-# modes whose rules are engine functions (sim/engine.py; Battle's in battle_engine.py, Tri-Board's
+# modes whose rules are engine functions (sim/engine/drivers.py; Battle's in battle_engine.py, Tri-Board's
 # in tri_engine.py): every mode seats the search bot (ENGINE_BOTS: the modes each engine bot plays
 # in; lookahead is Race's)
 ENGINE_MODES = ("race", "battle", "tri", "tri2p")
@@ -207,7 +208,7 @@ def _trace_moves(rec, pass_move, seat_names, describe, **pass_fields) -> list[di
     the verifiers, the pictures and `hexsim replay` read: turns numbered from 1, a pass as
     {seat, move "pass", turn, **pass_fields}, any other move as describe(seat, turn, move) gives
     it; a pie-rule swap (a record with engine.SWAP_MOVE, not a move) marks the move after it
-    (`after_swap`, read by sim.seating)."""
+    (`after_swap`, read by sim.games.seating)."""
     moves = []
     after_swap = False
     for seat, move, _ in rec:

@@ -32,8 +32,8 @@ from __future__ import annotations
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from sim.jit import entry, hot, hot_inline, kernel
-from sim.rng import below, shuffle
+from sim.engine.jit import entry, hot, hot_inline, kernel
+from sim.engine.rng import below, shuffle
 
 from .layout import H_ADJ, H_EMASK, H_FPOS, H_FRONT, H_NEED, H_TOWNER, H_TROT, H_TTYPE, NFRONT
 
@@ -53,7 +53,7 @@ SET_W = 62
 # them (two atomic operations per array), which cost more than the rules (Race on the engine ran
 # at 0.28x the games/s of a chunk kernel holding every array as a local). Battle and Tri-Board
 # call some of them too, which changes nothing there but the counting. (`hot`, `hot_inline`,
-# `hot_fused`: sim/jit.py.)
+# `hot_fused`: sim/engine/jit.py.)
 
 # cfg indices
 C_HAND, C_BLOCK_CONNECTED, C_BLOCKED_LOSES, C_STALEMATE, C_NO_MOVE, C_FIRST, C_MAX_TURNS, \

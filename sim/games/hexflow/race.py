@@ -1,4 +1,4 @@
-"""HEXFLOW Race on the engine interface (sim/engine.py): tables, position and the ten rule
+"""HEXFLOW Race on the engine interface (sim/engine/drivers.py): tables, position and the ten rule
 functions, the random, greedy and lookahead bots over them, and the optional `rollout` (a game
 of one bot on both seats: the search's rollouts and the chunk driver's one-bot games) and
 `reset` (the chunk driver's position, set up in place for each game). They play exactly the games of the first Race chunk kernel
@@ -33,8 +33,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from sim import engine
-from sim.jit import entry, hot, hot_fused, hot_inline, kernel
-from sim.rng import below, shuffle
+from sim.engine.jit import entry, hot, hot_fused, hot_inline, kernel
+from sim.engine.rng import below, shuffle
 
 from . import kernel as K
 from . import rules as R
@@ -1444,7 +1444,7 @@ def bot_move(t, pos, seat, code, par, scratch, rng):
 
 @hot
 def costly_move(t, pos, seat, code, par, scratch, rng):
-    """Lookahead, the engine's costly bot of Race (sim.interface `implement`'s costly_bots): its
+    """Lookahead, the engine's costly bot of Race (sim.engine.interface `implement`'s costly_bots): its
     code (`_lookahead`, `_winning_move`, `_safe` and a second apply and legal_moves for its
     trial positions) is compiled only for a line-up that seats it."""
     return _lookahead(t, pos, seat, par, scratch, rng)
@@ -1461,9 +1461,9 @@ _apply = hot_inline(apply.py_func)
 @hot
 def rollout(t, pos, code, par, s, rng, cap):
     """Bot `code` for every seat from pos, at most cap decisions; True if the game ended
-    (sim.interface: the search's rollouts, and the chunk driver's games of one bot). The random
+    (sim.engine.interface: the search's rollouts, and the chunk driver's games of one bot). The random
     bot and apply inline, and greedy's bot_move (inline too: one compiled copy of the bots).
-    Never lookahead's, a costly bot (sim.interface `implement`): one_bot refuses its line-ups."""
+    Never lookahead's, a costly bot (sim.engine.interface `implement`): one_bot refuses its line-ups."""
     d = 0
     while pos.st[REASON] < 0:
         if d >= cap:
@@ -1480,7 +1480,7 @@ def rollout(t, pos, code, par, s, rng, cap):
 
 @hot
 def reset(t, pos, rng, game_index):
-    """The chunk driver's next game on a finished game's position (sim.interface): the board
+    """The chunk driver's next game on a finished game's position (sim.engine.interface): the board
     emptied in place (`_clear`) and set up as new_position does, from the same draws."""
     _clear(t, pos)
     _set_up(t, pos, rng)

@@ -2,7 +2,7 @@
 
 A tile's lines join side midpoints. A tile may carry several *separate* networks (X-Cross has two
 lines that cross without joining); each network is a set of sides, stored as a 6-bit mask
-(bit s = side s, sides 0 T, 1 TR, 2 BR, 3 B, 4 BL, 5 TL, see sim/hexgrid.py).
+(bit s = side s, sides 0 T, 1 TR, 2 BR, 3 B, 4 BL, 5 TL, see sim/engine/hexgrid.py).
 Rotating a tile 60 degrees clockwise moves side s to s + 1; only distinct orientations are kept
 (Star-6 and Block have 1, Straight and X-Cross 3, Tri-Branch 2, the others 6).
 """

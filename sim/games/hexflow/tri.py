@@ -1,7 +1,7 @@
 """The Tri-Board trace verifier (modes "tri", 3 players, and "tri2p").
 
 The rules are engine functions in tri_engine.py (tables, position, scratch, the rule helpers and
-the bots), played by the engine's drivers (sim/engine.py) like every game's.
+the bots), played by the engine's drivers (sim/engine/drivers.py) like every game's.
 
 What Tri-Board adds to Race's rules (kernel.py), all in tri_engine.py:
 - seats 0..ns-1 each own ONE corner (corners[q]); goals are the centre hexes (any of them);

@@ -1,4 +1,4 @@
-"""HEXFLOW Tri-Board on the engine interface (sim/engine.py), one module for both Tri modes:
+"""HEXFLOW Tri-Board on the engine interface (sim/engine/drivers.py), one module for both Tri modes:
 "tri" (3 seats in the fixed order III, II, I, its own 18-tile bag with the Wildcard) and "tri2p"
 (seats II and III, the Race bag, corner I cut out of the board, the blocked-player loss). The
 modes differ only in table fields (seats, turn order, corners, bag, board links, blocked_loses);
@@ -30,8 +30,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from sim import engine
-from sim.jit import entry, hot, hot_inline, kernel
-from sim.rng import below
+from sim.engine.jit import entry, hot, hot_inline, kernel
+from sim.engine.rng import below
 
 from . import kernel as K
 from . import race
@@ -1437,7 +1437,7 @@ _bot_move_inline = hot_inline(bot_move.py_func)
 @hot
 def rollout(t, pos, code, par, s, rng, cap):
     """Bot `code` for every seat from pos, at most cap decisions; True if the game ended
-    (sim.interface: the search's rollouts, and the chunk driver's games of one bot)."""
+    (sim.engine.interface: the search's rollouts, and the chunk driver's games of one bot)."""
     d = 0
     while pos.st[REASON] < 0:
         if d >= cap:

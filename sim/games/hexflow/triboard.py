@@ -1,6 +1,6 @@
 """Tri-Board data: the triangular board of side n, its corners I/II/III, centre hexes, dots, sets.
 
-The triangle is built from flat-topped hexes (sim/hexgrid.py), so one side is vertical: column
+The triangle is built from flat-topped hexes (sim/engine/hexgrid.py), so one side is vertical: column
 a holds n hexes, column b n - 1, ..., the last column one (the apex). Every hex has barycentric
 coordinates (x, y, z), x + y + z = n - 1: x = column, y = place in its column from the top,
 z = place from the bottom. The six symmetries of the triangle permute (x, y, z).
@@ -24,7 +24,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from sim.hexgrid import HexBoard, column_board
+from sim.engine.hexgrid import HexBoard, column_board
 
 from .tiles import N_TYPES, TYPE_BY_NAME
 

@@ -2,7 +2,7 @@
 
 Ludii (`Evaluation/src/metrics`) measures a game's play from its trials, replaying each and
 asking, before every move, how many moves were legal and how every player stands. hexsim does
-the same for games on the engine interface (sim/engine.py): a sample of a run's games is replayed
+the same for games on the engine interface (sim/engine/drivers.py): a sample of a run's games is replayed
 through `engine.replay_stats`, which records the legal-move count and the game's own evaluation
 (`evaluate`, the one greedy and the search bot's cut-off use) for every seat before every
 decision. A seat's standing is `1 / (1 + exp(-evaluate / eval_scale))`, with the search bot's
@@ -35,8 +35,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from sim import engine, intervals, stats
-from sim.runner import rotated
+from sim import engine, stats
+from sim.runs.runner import rotated
+from sim.stats import intervals
 
 METRICS = ("decision_moves", "branching_factor", "lead_change", "decisiveness", "drama")
 MEANING = {

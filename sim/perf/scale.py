@@ -1,7 +1,7 @@
 """Scale check: run `hexsim run` (and optionally `hexsim report`) in a child process and record
 the memory of the whole process tree and the throughput over time.
 
-Usage: python -m sim.scale VARIANT --games N [--jobs J] [--out DIR] [--report] [--json FILE]
+Usage: python -m sim.perf.scale VARIANT --games N [--jobs J] [--out DIR] [--report] [--json FILE]
 
 Memory is sampled every `--interval` seconds from /proc (Linux): RSS summed over the process tree
 (an upper bound: pages shared between workers count once per process) and PSS (shared pages split

@@ -21,7 +21,7 @@ from sim import games
 from sim.errors import VariantError
 from sim.games.base import Game, SeatBot, unknown_key
 
-VARIANTS_DIR = Path(__file__).resolve().parent.parent / "variants"
+VARIANTS_DIR = Path(__file__).resolve().parents[2] / "variants"
 TOP_KEYS = ("game", "description", "extends", "rules", "seats")
 
 

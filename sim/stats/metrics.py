@@ -31,11 +31,6 @@ VALUE_SUBSAMPLE = 20_000  # above this many games, game values bootstrap m-out-o
 QUANTILES = (0.1, 0.5, 0.9)
 
 
-# end reasons that are not a win on the board are named like these (or declared by the game)
-NON_WIN_WORDS = ("stalemate", "turn_cap", "cap", "draw", "timeout", "time_out", "exhaust",
-                 "closest", "no_move", "limit", "tiebreak", "tie_break", "deadlock")
-
-
 # The balance report's summary.csv used names of its own until the report was computed from
 # these definitions; a name in the old spelling is still understood where hexsim reads a metric
 # name (`current_name`), with a deprecation warning.
@@ -66,20 +61,6 @@ def is_share(metric: str) -> bool:
     test every table and page uses."""
     return (metric.startswith(("win_rate_", "end_", "decided_", "bot_win_rate_")) or
             metric in ("first_mover_share", "draw_rate", "cap_rate", "swap_rate"))
-
-def non_win_reasons(game, end_reasons=None, turn_cap_reason: str | None = None) -> set[str]:
-    """End reasons that are not a win on the board: the game's declared ones
-    (`non_win_end_reasons`), the turn cap, and those of `end_reasons` (default: the game's)
-    named like a stalemate, time-out or tiebreak rule (NON_WIN_WORDS). The balance report and
-    tune count games decided off the board with this one list."""
-    import re
-
-    declared = set(getattr(game, "non_win_end_reasons", ()) or ())
-    if turn_cap_reason:
-        declared.add(turn_cap_reason)
-    pattern = re.compile("|".join(NON_WIN_WORDS))
-    reasons = game.end_reasons if end_reasons is None else end_reasons
-    return declared | {r for r in reasons if pattern.search(r.lower())}
 
 @dataclass
 class Metric:
@@ -258,8 +239,8 @@ def metric_table(df: pd.DataFrame, variant, seed: int = 0, alpha: float = ALPHA,
     and for a metric with a fair share (the first mover's share of decisive games) the verdict of
     `stats.fairness` against fair +/- margin: `fairness` ("fair" only by the equivalence test,
     "unfair" or "cannot tell"), `p_equivalence`, `p_difference`, `games_needed` and the sentence;
-    none (the sentence says why) when a seat's bot sees hidden state (sim.skill.cheats)."""
-    from sim.skill import cheats as sees_hidden
+    none (the sentence says why) when a seat's bot sees hidden state (sim.stats.skill.cheats)."""
+    from sim.stats.skill import cheats as sees_hidden
 
     rng = np.random.default_rng(seed)
     ms = outcome_metrics(df, variant)

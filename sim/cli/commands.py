@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from sim.cli_errors import friendly
-from sim.cli_workflows import register
+from sim.cli.errors import friendly
+from sim.cli.workflows import register
 from sim.errors import UserError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -47,7 +46,7 @@ def run(
 ):
     """Play games of one or more variants and write their outcome tables."""
     import sim
-    from sim.variants import load
+    from sim.runs.variants import load
 
     loaded = [load(v) for v in variants]  # every file checked before any game is played
     for line in warning_lines(loaded):
@@ -122,7 +121,7 @@ def games(
     limit: Annotated[int, typer.Option(help="Rows to list.")] = 20,
 ):
     """List the games of a run's table that match a condition, and draw some of them."""
-    from sim.replay import SHOW_COLUMNS, find_games
+    from sim.runs.replay import SHOW_COLUMNS, find_games
 
     res = find_games(run_dir, where, replay, out)
     hit = res.matches
@@ -144,7 +143,7 @@ def list_variants():
     """List the shipped variants (and those in HEXSIM_VARIANTS folders) with their descriptions,
     then the plug-in games of HEXSIM_GAMES."""
     from sim import games
-    from sim.variants import VARIANTS_DIR, list_shipped, load
+    from sim.runs.variants import VARIANTS_DIR, list_shipped, load
 
     for name in list_shipped():
         v = load(name)
@@ -201,9 +200,9 @@ def replay(
 ):
     """Re-play one game from its seed and draw it, with its numbered move list, the result in
     words and a legend of the move codes."""
-    from sim.replay import legend_lines, move_lines, result_lines
-    from sim.replay import replay as _replay
-    from sim.variants import load
+    from sim.runs.replay import legend_lines, move_lines, result_lines
+    from sim.runs.replay import replay as _replay
+    from sim.runs.variants import load
 
     trace = _replay(variant, game, seed, rotation, out, every_move)
     typer.echo(f"{trace.game} game {game} (run seed {seed}, rotation {rotation}): moves")
@@ -228,7 +227,7 @@ def warm(
     HEXFLOW's modes) in parallel processes, the longest first. Prints the plan and an estimate
     first, then a line as each part starts and ends."""
     from sim.display import duration
-    from sim.warm import warm as _warm
+    from sim.runs.warm import warm as _warm
 
     total = _warm(jobs, echo=typer.echo)
     typer.echo(f"warm: done in {duration(total)}")
@@ -237,9 +236,5 @@ def warm(
 register(app)  # compare, sweep, tune, sensitivity, baseline, check, ladder
 
 
-def main() -> None:  # pragma: no cover - `python -m sim.cli`
+def main() -> None:  # pragma: no cover - `python -m sim.cli` (sim/cli/__main__.py)
     app()
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

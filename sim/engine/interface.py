@@ -1,7 +1,7 @@
 """The rules interface every engine game implements: the generic rule functions, `implement`
 (which binds a game's compiled functions to them), the result-row layout, and the one move
 policy every game gets for free (`uniform_move`). The drivers that play games with these
-functions are in sim/engine.py, the search bot in sim/search.py; both import this module only.
+functions are in sim/engine/drivers.py, the search bot in sim/engine/search.py; both import this module only.
 
 A game describes itself to the engine with two kinds of value (pgx's shape, in numba):
 
@@ -95,8 +95,8 @@ from numba import types
 from numba.core import caching as _caching
 from numba.extending import overload
 
-from sim.jit import kernel
-from sim.rng import below
+from sim.engine.jit import kernel
+from sim.engine.rng import below
 
 # numba keeps one cache index per compiled function, listing every signature compiled for it. The
 # drivers are compiled once per game, so their index names every game's tables type, and reading
@@ -240,7 +240,7 @@ _COSTLY_BOTS: dict[type, tuple[int, ...]] = {}
 
 
 PER_DECISION = ("to_move", "legal_moves", "apply", "bot_move", "costly_move")
-# the optional functions the search calls at every iteration (sim/search.py)
+# the optional functions the search calls at every iteration (sim/engine/search.py)
 PER_PLAYOUT = ("copy_into", "winner", "rollout")
 # what the chunk driver calls once per game before it (a random game of HEXFLOW's takes 5-10 us)
 PER_GAME = ("reset",)

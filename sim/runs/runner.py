@@ -27,11 +27,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import display, tables
+from sim import display
+from sim.engine.rng import seeds_for
 from sim.errors import UserError
 from sim.games.base import Game, SeatBot
-from sim.rng import seeds_for
-from sim.variants import Variant, load
+from sim.runs import tables
+from sim.runs.variants import Variant, load
 
 RUNS_DIR = Path("data/runs")
 # Fields of the manifest that define the games: a folder holding other values is never mixed.
@@ -98,7 +99,7 @@ def default_chunk(games: int, jobs: int) -> int:
 
 def git_commit() -> str | None:
     try:
-        root = Path(__file__).resolve().parent.parent
+        root = Path(__file__).resolve().parents[2]
         out = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True,
                              text=True, timeout=5)
         return out.stdout.strip() or None

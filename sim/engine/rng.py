@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.jit import entry, kernel
+from sim.engine.jit import entry, kernel
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -46,12 +46,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sim.games.base import Bot, Param
-
 # the generic rule functions as globals, not module attributes: numba types a global once per
 # compilation, while an attribute read in a loop is typed afresh, and once another game has
 # registered its overloads in this process the two readings no longer unify
-from sim.interface import (
+from sim.engine.interface import (
     BOT_UNIFORM,
     apply,
     bot_move,
@@ -66,8 +64,9 @@ from sim.interface import (
     uniform_move,
     winner,
 )
-from sim.jit import entry, kernel
-from sim.rng import below, next_u64
+from sim.engine.jit import entry, kernel
+from sim.engine.rng import below, next_u64
+from sim.games.base import Bot, Param
 
 BOT_MCTS = -2
 # the bot's parameter row (engine.bot_arrays writes it): the declared parameters, then the
@@ -206,7 +205,7 @@ def _child(tree, node, move):
     return tree.hchild[j] if tree.hnode[j] >= 0 else -1
 
 
-# inline="always" on the steps of a search: fewer compile passes (see sim/engine.py, `choose`)
+# inline="always" on the steps of a search: fewer compile passes (see sim/engine/drivers.py, `choose`)
 @kernel(inline="always")
 def _world_copy(tables, pos, root, used):
     """The position an iteration plays in: pos itself, a fresh copy of root, while unused; then
@@ -659,7 +658,7 @@ def mcts_bot(greedy: Bot | None, iterations: int = 200, random: Bot | None = Non
 
 def oracle_bot(mcts: SearchBot) -> SearchBot:
     """The game's search bot, with its defaults, seeing every hand (`sees = "all"`): the ceiling of
-    skill a game's ladder shows apart (sim/skill.py CEILING_BOTS), never a seat whose verdict counts."""
+    skill a game's ladder shows apart (sim/stats/skill.py CEILING_BOTS), never a seat whose verdict counts."""
     params = tuple(dataclasses.replace(p, default="all") if p.name == "sees" else p for p in mcts.params)
     return dataclasses.replace(
         mcts, name="oracle", params=params,

@@ -13,12 +13,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import seating
 from sim.errors import UserError
+from sim.games import seating
 from sim.games.base import Trace
-from sim.runner import rotated
-from sim.seating import seat_index, swap_index, swap_text, winner_words
-from sim.variants import VARIANTS_DIR, load
+from sim.games.seating import seat_index, swap_index, swap_text, winner_words
+from sim.runs.runner import rotated
+from sim.runs.variants import VARIANTS_DIR, load
 
 SHOW_COLUMNS = ["game", "rotation", "winner", "end_reason", "turns", "first_seat"]
 
@@ -224,7 +224,7 @@ def find_games(run_dir: str | Path, where: str | None = None, replay_first: int 
     """Rows of a run's table matching `where` (a pandas query over its columns, e.g.
     "end_reason == 'blocked' and turns <= 5"; `winner_seat` and `first_seat_name` hold seat
     names), and the first `replay_first` of them re-played and drawn into `out`."""
-    from sim import tables
+    from sim.runs import tables
 
     run_dir = Path(run_dir)
     manifest = tables.read_manifest(run_dir)

@@ -1,6 +1,6 @@
 """How every `hexsim` command fails: bad input is one line on stderr and exit code 2, a refused
 move one line and 2, a crashing game one line and 1, Ctrl-C 130; never a traceback. Shared by
-sim/cli.py and sim/cli_workflows.py."""
+sim/cli/commands.py and sim/cli/workflows.py."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def friendly(fn):
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        from sim.runner import GameCrash, RuleFault
+        from sim.runs.runner import GameCrash, RuleFault
 
         try:
             check_common(kwargs)
@@ -46,7 +46,7 @@ def friendly(fn):
 
 def check_common(options: dict) -> None:
     """The options many commands share, checked before the command touches any file."""
-    from sim.runner import check_backend
+    from sim.runs.runner import check_backend
 
     jobs = options.get("jobs")
     if jobs is not None and jobs < 1:

@@ -2,7 +2,7 @@
 cache, 1-vs-2-worker scaling and per-chunk overhead of the runner. Writes reports/bench.json.
 Plug-in games named by HEXSIM_GAMES are benched like the package's own.
 
-Usage: python -m sim.bench [--seconds S] [--only GAME] [--modes M,...] [--no-compile] [--no-scaling]
+Usage: python -m sim.perf.bench [--seconds S] [--only GAME] [--modes M,...] [--no-compile] [--no-scaling]
                            [--out FILE]
 Timing is done here, never in unit tests.
 """
@@ -132,7 +132,7 @@ def mcts_rate(game: Game, rules: dict, s: list[SeatBot], seconds: float, repeats
         decisions += int((rec[:, 0] == 0).sum()) if rec is not None else sum(
             1 for m in trace.moves if m.get("seat") in (0, first))
     out["iterations"] = iterations
-    out["prior_depth"] = s[0].params.get("prior_depth", 0)  # the root asks greedy (sim/search.py)
+    out["prior_depth"] = s[0].params.get("prior_depth", 0)  # the root asks greedy (sim/engine/search.py)
     out["mcts_decisions"] = decisions
     out["iterations_per_second"] = round(decisions * iterations / max(out["seconds"], 1e-3), 1)
     return out
@@ -144,7 +144,7 @@ def playout_positions(game: Game, rules: dict, n: int) -> list[tuple]:
     position replayed from its game's start through the engine functions), or [] where the game
     offers no engine replay."""
     from sim import engine
-    from sim.rng import game_seed
+    from sim.engine.rng import game_seed
 
     greedy = seats(game, rules, "greedy")
     replays, plies = [], []
@@ -229,7 +229,7 @@ def rollouts_alone(game: Game, rules: dict, bot, positions: list[tuple], n: int,
     they take on average against a whole random game's (rollouts from 200 set-ups of run seed 1):
     a playout from a position whose rollout runs longer than a game costs more than a game."""
     from sim import engine
-    from sim.rng import game_seed
+    from sim.engine.rng import game_seed
 
     rand = getattr(bot, "random_bot", None)
     if rand is None:  # the engine's uniform bot: its rollouts are not the game's `rollout`
@@ -276,7 +276,7 @@ def compile_seconds(name: str, part: str = "all") -> float:
     """Compile one part of a game's kernels in a fresh process with an empty numba cache."""
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        code = f"from sim.bench import warm_for_timing; warm_for_timing({name!r}, {part!r})"
+        code = f"from sim.perf.bench import warm_for_timing; warm_for_timing({name!r}, {part!r})"
         t0 = time.perf_counter()
         subprocess.run([sys.executable, "-c", code], env=env, check=True)
         return round(time.perf_counter() - t0, 1)

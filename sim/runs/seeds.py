@@ -1,5 +1,5 @@
 """Seeds of the workflows' runs (a ladder's pairings, a tune's stages, a sample of decisions),
-derived from the workflow's seed and labels. Kept out of sim/rng.py: that module is part of the
+derived from the workflow's seed and labels. Kept out of sim/engine/rng.py: that module is part of the
 rules code that ties a run folder and a baseline to the kernels that played it."""
 
 from __future__ import annotations

@@ -1,60 +1,38 @@
-"""The drivers: one chunk driver and one traced driver written once for every game, the same
-rule functions callable from Python, and `EngineGame`, the mix-in that gives a Game its
-play_chunk / play_traced / verify_trace. The interface the games implement is sim/interface.py
-(re-exported here, so a game needs only `from sim import engine`); the search bot is sim/search.py.
+"""The drivers: one chunk driver and one traced driver written once for every game, and checked
+play (`checking`), which names a bot's illegal move. The interface the games implement is
+sim/engine/interface.py; the search bot is sim/engine/search.py; `EngineGame` (sim/engine/game.py)
+calls the drivers for a game.
 """
 
 from __future__ import annotations
 
 import contextlib
 import contextvars
-import json
-from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 
-from sim import search
-from sim.interface import (  # noqa: F401  (re-exported: a game's one import)
+from sim.engine import search
+from sim.engine.interface import (
     BOT_UNIFORM,
-    END_REASON,
-    FIRST_SEAT,
-    FUNCTIONS,
-    HEADER,
-    OPTIONAL,
-    PER_DECISION,
-    PER_PLAYOUT,
     REC_W,
-    SCORES,
-    TURNS,
-    WINNER,
     apply,
     bot_move,
-    copy_fields,
-    copy_into,
-    copy_position,
     costly_bots,
     costly_move,
     evaluate,
-    implement,
     implemented,
     legal_moves,
-    new_position,
     new_position_at,
     new_scratch,
     plays_by_rollout,
     reset,
     result,
-    rollout,
     run_rollout,
-    sample_hidden,
-    step_rollout,
     to_move,
     uniform_move,
-    winner,
 )
-from sim.jit import entry, kernel
-from sim.rng import below, game_seed, new_state
+from sim.engine.jit import entry, kernel
+from sim.engine.rng import below, game_seed, new_state
 
 # a trace's record of the pie rule: the second seat took over the first seat's position
 SWAP_MOVE = -3
@@ -92,7 +70,7 @@ STAGES = ("setting the game up", "while the bot chose its move", "applying the m
 # only under `if tree is None: ... else:`: numba prunes the branch a None argument cannot take
 # before it types the function, so it compiles the drivers once per family (two signatures of
 # the same source, both cached) and a run of the game's own bots compiles nothing of
-# sim/search.py. `play_chunk` / `play_traced` pick the family from the line-up's codes; for a
+# sim/engine/search.py. `play_chunk` / `play_traced` pick the family from the line-up's codes; for a
 # line-up without a search seat both families play the same games (tests/test_engine_families.py).
 # (The first version chose by overloads on the tree's type, inlined where called at the typed
 # level; with them the test fixture game's first mcts run, empty cache, took 12.3-12.4 CPU s
@@ -125,7 +103,7 @@ def game_move(tables, pos, seat, code, par, scratch, rng, costly):
 @kernel(inline="always")
 def choose(tables, pos, seat, code, par, scratch, tree, costly, rng, buf):
     """The seat's bot decides: engine bots by their reserved codes (the uniform bot, the search
-    bot of sim/search.py, which needs a tree), the game's own bots otherwise (`game_move`)."""
+    bot of sim/engine/search.py, which needs a tree), the game's own bots otherwise (`game_move`)."""
     if code == BOT_UNIFORM:
         return uniform_move(tables, pos, rng, buf)
     if code == search.BOT_MCTS:
@@ -361,7 +339,7 @@ def _play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_deci
 
 def family(bot_code) -> str:
     """The driver family a line-up needs: "search" if a seat plays the search bot, else "plain"
-    (the drivers compiled without sim/search.py)."""
+    (the drivers compiled without sim/engine/search.py)."""
     return "search" if bool((np.asarray(bot_code) == search.BOT_MCTS).any()) else "plain"
 
 
@@ -445,7 +423,7 @@ def checking(on: bool = True):
     move a bot returns against `legal_moves` before it is applied and locate an error a kernel
     raises, each as a MoveFault; games of one bot are played one decision at a time, not by the
     game's `rollout`. The games are the same. `hexsim run --check` plays its chunks this way,
-    in workers whose kernels numba compiled with bounds checking (sim.runner)."""
+    in workers whose kernels numba compiled with bounds checking (sim.runs.runner)."""
     token = _checking.set(on)
     try:
         yield
@@ -533,322 +511,3 @@ def play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decis
 
 
 # ---- the same functions callable from Python (tests, designers, the position API) ------------
-@entry
-def start(tables, seed):
-    """The position of a game seeded by `seed` before any decision, and its generator."""
-    rng = new_state(seed)
-    return new_position(tables, rng), rng
-
-
-@entry
-def start_at(tables, seed, game_index):
-    """The same for game `game_index` of a run (seed = game_seed(run seed, game_index))."""
-    rng = new_state(seed)
-    return new_position_at(tables, rng, game_index), rng
-
-
-@entry
-def moves_of(tables, pos):
-    buf = np.empty(tables.max_moves, np.int64)
-    k = legal_moves(tables, pos, buf)
-    return buf[:k].copy()
-
-
-@entry
-def seat_to_move(tables, pos):
-    return to_move(tables, pos)
-
-
-@entry
-def play(tables, pos, move, rng):
-    apply(tables, pos, move, rng)
-
-
-@entry
-def outcome(tables, pos, capped):
-    res = np.zeros(tables.res_width, np.int64)
-    result(tables, pos, capped, res)
-    return res
-
-
-@entry
-def copy_of(tables, pos):
-    return copy_position(tables, pos)
-
-
-@entry
-def copied_into(tables, dst, src):
-    """copy_into from Python: whether src was copied into dst in place (False: the game has no
-    in-place copy)."""
-    return copy_into(tables, dst, src)
-
-
-@entry
-def rollouts_of(tables, pos, code, par, seed, cap):
-    """The game's `rollout` and the default loop (interface.step_rollout), each from its own copy
-    of pos with generator seed: (position, ended, generator state) of each."""
-    scratch = new_scratch(tables)
-    a, b = copy_position(tables, pos), copy_position(tables, pos)
-    ra, rb = np.full(1, seed, np.uint64), np.full(1, seed, np.uint64)
-    da = rollout(tables, a, code, par, scratch, ra, cap)
-    db = step_rollout(tables, b, code, par, scratch, rb, cap)
-    return a, da, ra[0], b, db, rb[0]
-
-
-@entry
-def redrawn_rollouts(tables, pos, seat, code, par, rng, n, count):
-    """n rollouts of bot `code` to the end, each from a copy of pos with what `seat` cannot see
-    redrawn: a playout without the search (bench: what a playout's rollout costs from the same
-    positions). count=True plays them one decision per `rollout` call and returns the decisions
-    played (untimed); else one call per rollout, returning 0."""
-    scratch = new_scratch(tables)
-    p = copy_position(tables, pos)
-    decisions = 0
-    for _ in range(n):
-        if not copy_into(tables, p, pos):
-            p = copy_position(tables, pos)
-        sample_hidden(tables, p, seat, rng)
-        if count:
-            while not rollout(tables, p, code, par, scratch, rng, 1):
-                decisions += 1
-        else:
-            rollout(tables, p, code, par, scratch, rng, 1 << 30)
-    return decisions
-
-
-@entry
-def winner_of(tables, pos):
-    res = np.zeros(tables.res_width, np.int64)
-    return winner(tables, pos, res)
-
-
-@entry
-def redraw_hidden(tables, pos, seat, rng):
-    sample_hidden(tables, pos, seat, rng)
-
-
-@entry
-def value_of(tables, pos, seat):
-    return evaluate(tables, pos, seat)
-
-
-@entry
-def _bot_choice(tables, pos, seat, code, par, rng, costly):
-    scratch = new_scratch(tables)
-    codes = np.full(1, code, np.int64)
-    tree = search.new_tree(tables, search.tree_nodes(codes, par.reshape(1, -1)))
-    buf = np.empty(tables.max_moves, np.int64)
-    return choose(tables, pos, seat, code, par, scratch, tree, costly, rng, buf)
-
-
-def bot_choice(tables, pos, seat, code, par, rng):
-    """What a bot (code, parameter row) would play here for `seat` (allocates its scratch)."""
-    return _bot_choice(tables, pos, seat, code, par, rng, costly_for(tables, [code]))
-
-
-@entry
-def replay_stats(tables, seed, game_index, rec):
-    """Replay a traced game's decisions (rec rows, as play_traced gives them) and measure the
-    position before each: legal[i] = how many legal moves decision i had, values[i, s] = the
-    game's evaluation for seat s there. Pie-rule rows are skipped (legal -1). Returns
-    (legal, values, result row by seat)."""
-    pos, rng = start_at(tables, seed, game_index)
-    buf = np.empty(tables.max_moves, np.int64)
-    k = rec.shape[0]
-    legal = np.full(k, -1, np.int64)
-    values = np.zeros((k, tables.n_seats), np.float64)
-    for i in range(k):
-        if rec[i, 1] == SWAP_MOVE:
-            continue
-        legal[i] = legal_moves(tables, pos, buf)
-        for s in range(tables.n_seats):
-            values[i, s] = evaluate(tables, pos, s)
-        rng[0] = np.uint64(rec[i, 2])
-        apply(tables, pos, rec[i, 1], rng)
-    res = np.zeros(tables.res_width, np.int64)
-    result(tables, pos, False, res)
-    return legal, values, res
-
-
-# ---- Python side: bot arrays and outcome columns ---------------------------------------------
-def per_rules(build: Callable[[dict], Any]) -> Callable[[dict], Any]:
-    """A game's `tables(rules)`: `build(rules)` once per rule set and process (the chunks of a run
-    share the tables), keyed by the rules as canonical JSON."""
-    cache: dict[str, Any] = {}
-
-    def tables(rules: dict) -> Any:
-        key = json.dumps(rules, sort_keys=True)
-        if key not in cache:
-            cache[key] = build(rules)
-        return cache[key]
-
-    tables.__doc__ = f"{build.__name__}, once per rule set and process (sim.engine.per_rules)."
-    return tables
-
-
-def bot_arrays(seats) -> tuple[np.ndarray, np.ndarray]:
-    """Seats (SeatBot) -> (codes int64[S], parameters float64[S, P]) for the drivers."""
-    codes = np.array([s.bot.code for s in seats], dtype=np.int64)
-    vecs = [np.array(s.bot.par_row(s.params)) if hasattr(s.bot, "par_row") else s.param_vector() for s in seats]
-    width = max([1, *(len(v) for v in vecs)])
-    par = np.zeros((len(seats), width), dtype=np.float64)
-    for i, v in enumerate(vecs):
-        par[i, :len(v)] = v
-    return codes, par
-
-
-def columns(rows: np.ndarray, seat_names: list[str], extra: dict[str, tuple[int, type]] | None = None,
-            score_dtype: type = np.int32) -> dict[str, np.ndarray]:
-    """Result rows (int64[n, res_width]) -> the outcome columns the runner stores.
-    `extra` maps a game column name to (offset after the scores, dtype)."""
-    out = {
-        "winner": rows[:, WINNER].astype(np.int8),
-        "end_reason": rows[:, END_REASON].astype(np.int8),
-        "turns": rows[:, TURNS].astype(np.int32),
-        "first_seat": rows[:, FIRST_SEAT].astype(np.int8),
-    }
-    for i, name in enumerate(seat_names):
-        out[f"score_{name}"] = rows[:, SCORES + i].astype(score_dtype)
-    base = SCORES + len(seat_names)
-    for name, (offset, dtype) in (extra or {}).items():
-        out[name] = rows[:, base + offset].astype(dtype)
-    return out
-
-
-def exchange_seats(cols: dict, swapped, names: list[str]) -> dict:
-    """Where `swapped` (the pie rule), exchange the two seats' winner and per-seat columns
-    (`score_A`, `<game>_<what>_A` ...): from the position's seats to the players' (who sat where
-    when the game began) and back. Columns may be arrays or one row's scalars."""
-    a, b = names
-    out = dict(cols)
-    w = np.asarray(cols["winner"])
-    out["winner"] = np.where(swapped & (w >= 0), 1 - w, w).astype(w.dtype)
-    for name in [k for k in cols if k.endswith("_" + a)]:
-        other = name[:-len(a)] + b
-        out[name] = np.where(swapped, cols[other], cols[name]).astype(np.asarray(cols[name]).dtype)
-        out[other] = np.where(swapped, cols[name], cols[other]).astype(np.asarray(cols[other]).dtype)
-    return out
-
-
-# ---- a Game on the engine: play_chunk, play_traced and verify_trace written once -------------
-class EngineGame:
-    """Mix-in for a `sim.games.base.Game` whose rules are engine functions (`implement`).
-
-    The game provides `tables(rules) -> its tables NamedTuple` (cached per rules by the caller
-    if building is costly), `extra_columns` ({column: (offset after the scores, dtype)}, or
-    `columns_of(rules)` when they depend on the rules) and
-    `describe(rules, seat, move) -> str` for move lists; it inherits chunk play, traced play
-    and a trace verifier that replays every decision through `legal_moves` and `apply`."""
-
-    extra_columns: dict[str, tuple[int, type]] = {}
-    score_dtype: type = np.int32
-    max_traced_decisions: int = 10_000
-
-    def tables(self, rules):
-        raise NotImplementedError
-
-    def describe(self, rules, seat: int, move: int) -> str:
-        return str(move)
-
-    def max_decisions(self, rules) -> int:
-        """Decisions a traced game records at most (a bound on the game's length)."""
-        return self.max_traced_decisions
-
-    def columns_of(self, rules) -> dict[str, tuple[int, type]]:
-        """The game's own columns under these rules: `extra_columns` unless overridden (a game
-        whose columns depend on the rules, e.g. on the number of seats)."""
-        return self.extra_columns
-
-    def play_chunk(self, rules, seats, first_game, n_games, run_seed):
-        t = self.tables(rules)
-        codes, par = bot_arrays(seats)
-        rows = np.zeros((n_games, t.res_width), np.int64)
-        swapped = np.zeros(n_games, np.bool_)
-        play_chunk(t, np.uint64(run_seed), np.int64(first_game), np.int64(n_games), codes, par,
-                   self.swap_policy(rules, seats), rows, swapped)
-        return self._columns(rules, rows, swapped)
-
-    def _columns(self, rules, rows, swapped) -> dict[str, np.ndarray]:
-        """Outcome columns by player (`exchange_seats` where the pie rule swapped), plus
-        `swapped` under the pie rule."""
-        names = self.seat_names(rules)
-        cols = columns(rows, names, self.columns_of(rules), self.score_dtype)
-        if not self.pie_rule(rules):
-            return cols
-        cols = exchange_seats(cols, swapped, names)
-        cols["swapped"] = swapped.copy()
-        return cols
-
-    def engine_replay(self, rules, seats, game_index, run_seed):
-        """(tables, decisions) of one game through the engine's traced driver, for measures that
-        replay a game position by position (sim/playmetrics.py)."""
-        t = self.tables(rules)
-        codes, par = bot_arrays(seats)
-        rec, _, _ = play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
-                                self.swap_policy(rules, seats), np.int64(self.max_decisions(rules)))
-        return t, rec
-
-    def pie_rule(self, rules) -> bool:
-        """Whether the drivers play the pie rule (`swap`, sim.games.base.SWAP) under these rules. A
-        game whose own moves include a swap (a rule of the game itself) returns False."""
-        return bool(rules.get("swap", False))
-
-    def swap_policy(self, rules, seats) -> np.ndarray:
-        """The drivers' `swap` argument: per player SWAP_OFF without the pie rule, else how its
-        bot decides (a coin for bots named "random", its own judgement otherwise)."""
-        if not self.pie_rule(rules):
-            return np.full(len(seats), SWAP_OFF, np.int64)
-        return np.array([SWAP_COIN if s.bot.name == "random" else SWAP_JUDGE for s in seats], np.int64)
-
-    def describe_decision(self, rules, seat: int, move: int) -> str:
-        return "takes over the first player's position (pie rule)" if move == SWAP_MOVE else \
-            self.describe(rules, seat, move)
-
-    def play_traced(self, rules, seats, game_index, run_seed):
-        from sim.games.base import Trace
-
-        t = self.tables(rules)
-        codes, par = bot_arrays(seats)
-        rec, res, swapped = play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
-                                        self.swap_policy(rules, seats), np.int64(self.max_decisions(rules)))
-        names = self.seat_names(rules)
-        row = {k: v[0] for k, v in self._columns(rules, res[None, :], np.array([swapped])).items()}
-        moves = [{"seat": int(s), "move": int(m), "text": self.describe_decision(rules, int(s), int(m))}
-                 for s, m, _ in rec]
-        decisions = int((rec[:, 1] != SWAP_MOVE).sum())
-        return Trace(self.name, rules, names, game_index, run_seed, moves, row,
-                     data={"rec": rec, "capped": decisions == t.turn_cap and t.turn_cap > 0,
-                           "swapped": bool(swapped)})
-
-    def verify_trace(self, trace):
-        """Every decision by the seat to move and among its legal moves, chance replayed from
-        the recorded generator state, and the declared result equal to the position's (a swap
-        only where the pie rule offers it, with the columns exchanged by player)."""
-        t = self.tables(trace.rules)
-        seed = game_seed(np.uint64(trace.run_seed), np.int64(trace.game_index))
-        pos, rng = start_at(t, np.uint64(seed), np.int64(trace.game_index))
-        rec = trace.data["rec"]
-        first, swapped = -1, False
-        for i, (seat, move, state) in enumerate(rec):
-            assert seat_to_move(t, pos) == seat, f"decision {i}: seat {seat} is not to move"
-            if move == SWAP_MOVE:
-                assert self.pie_rule(trace.rules) and not swapped and seat != first >= 0, \
-                    f"decision {i}: a swap the pie rule does not offer here"
-                swapped = True
-                continue
-            first = seat if first < 0 else first
-            legal = moves_of(t, pos)
-            assert move in legal, f"decision {i}: move {move} of seat {seat} is not legal"
-            rng[0] = np.int64(state).view(np.uint64)
-            play(t, pos, np.int64(move), rng)
-            self.check_position(t, pos)
-        capped = bool(trace.data.get("capped", False))
-        if not capped:
-            assert seat_to_move(t, pos) == -1, "the trace ends before the game does"
-        res = outcome(t, pos, capped)
-        row = {k: v[0] for k, v in self._columns(trace.rules, res[None, :], np.array([swapped])).items()}
-        for k, v in row.items():
-            assert trace.row[k] == v, f"{k}: declared {trace.row[k]}, position says {v}"
-
-    def check_position(self, tables, pos) -> None:
-        """Invariants of a position (pieces conserved ...): raise AssertionError. Default none."""

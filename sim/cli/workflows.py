@@ -1,8 +1,8 @@
 """The designer workflows on the command line: compare, sweep, tune, sensitivity, baseline save,
 check, ladder.
 
-`register(app)` adds them to the main `hexsim` app (sim/cli.py); both modules fail the same
-way (sim/cli_errors.py). Each command parses, calls the
+`register(app)` adds them to the main `hexsim` app (sim/cli/commands.py); both modules fail the same
+way (sim/cli/errors.py). Each command parses, calls the
 Python API (sim.compare, sim.sequential, sim.sweep, sim.baseline, sim.ladder) and prints; no
 logic here.
 """
@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from sim.cli_errors import friendly
+from sim.cli.errors import friendly
 from sim.errors import UserError
 
 
@@ -185,7 +185,7 @@ def sensitivity(
     Each other choice, the other truth value, or one step down and up, played on the base's
     seeds and compared game by game (paired intervals, Holm over the alternatives). Writes
     sensitivity.csv, .md, .html and a tornado plot per headline metric."""
-    from sim import intervals
+    from sim.stats import intervals
     from sim.workflows.sensitivity import change_text, parse_params
     from sim.workflows.sensitivity import sensitivity as _sensitivity
 
@@ -214,7 +214,7 @@ def baseline_save(
     progress: Annotated[bool, typer.Option(help="A line per baseline on stderr.")] = True,
 ):
     """Play variants and record their metrics, seeds, outcome digest and check design as baselines."""
-    from sim.variants import list_shipped
+    from sim.runs.variants import list_shipped
     from sim.workflows import baseline
 
     if shipped == bool(variants):

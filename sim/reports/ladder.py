@@ -12,15 +12,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import intervals, plots, stats, tables
-from sim.document import Doc
+from sim import stats
 from sim.games.base import end_reason_groups
-from sim.run_folder import non_win_reasons
-from sim.runner import git_commit
-from sim.skill import cheats
-from sim.variants import Variant
-from sim.workflows.agreement import DISGUISE, PER_GAME
-from sim.workflows.ladder_model import DEPTH_SHARE, LadderResult, SkillTables, ceiling_words, skill_tables
+from sim.reports import plots
+from sim.reports.document import Doc
+from sim.runs import tables
+from sim.runs.folder import non_win_reasons
+from sim.runs.runner import git_commit
+from sim.runs.variants import Variant
+from sim.stats import intervals
+from sim.stats.agreement import DISGUISE, PER_GAME
+from sim.stats.ladder import DEPTH_SHARE, LadderResult, SkillTables, ceiling_words, skill_tables
+from sim.stats.skill import cheats
 
 
 def _pct(x: float) -> str:

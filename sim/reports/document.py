@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from sim import intervals, stats
+from sim import stats
+from sim.stats import intervals
 
 
 @dataclass

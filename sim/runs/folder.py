@@ -12,8 +12,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.dataset as pads
 
-from sim import metrics, tables
 from sim.errors import UserError
+from sim.games import base
+from sim.runs import tables
 
 
 @dataclass
@@ -176,6 +177,6 @@ def load_run(run_dir: str | Path, game_lookup: Callable[[str], Any] = default_ga
 
 
 def non_win_reasons(run: Run) -> set[str]:
-    """The run's end reasons that are not a win on the board (metrics.non_win_reasons)."""
-    return metrics.non_win_reasons(run.game, run.end_reasons, run.turn_cap_reason)
+    """The run's end reasons that are not a win on the board (sim.games.base.non_win_reasons)."""
+    return base.non_win_reasons(run.game, run.end_reasons, run.turn_cap_reason)
 

@@ -18,10 +18,10 @@ from statsmodels.stats.proportion import proportion_confint
 
 from sim import display, stats
 from sim.games.base import end_reason_groups
-from sim.intervals import elo_text
-from sim.variants import Variant
-from sim.workflows.agreement import COLUMNS as AGREEMENT_COLUMNS
-from sim.workflows.agreement import words as agreement_words_of
+from sim.runs.variants import Variant
+from sim.stats.agreement import COLUMNS as AGREEMENT_COLUMNS
+from sim.stats.agreement import words as agreement_words_of
+from sim.stats.intervals import elo_text
 
 ELO_PER_NAT = 400.0 / math.log(10.0)
 SMOOTHING = 0.1  # OpenSpiel's default prior games per pair and direction
@@ -270,7 +270,7 @@ def skill_tables(pair_runs: dict[tuple[str, str], list], self_runs: dict[str, An
                  non_win: set[str], early: dict[tuple[str, str], Pairing] | None = None,
                  n_boot: int = 1000, seed: int = 0, smoothing: float = SMOOTHING,
                  names: dict[str, str] | None = None) -> SkillTables:
-    """Every ladder table from loaded runs (sim.reporting.Run): pairings keyed (a, b) with a below
+    """Every ladder table from loaded runs (sim.reports.balance.Run): pairings keyed (a, b) with a below
     b in `order`, self-play runs keyed by bot (labels as in the tables' bot columns; `names` maps
     them to the names the output shows)."""
     order = list(order)
@@ -375,9 +375,9 @@ class LadderResult:
     resumed: int = 0
     files: dict[str, Path] = field(default_factory=dict)
     # each rung above the first against the rung below: the share of its decisions the lower bot
-    # would have made alike (sim.workflows.agreement.COLUMNS)
+    # would have made alike (sim.stats.agreement.COLUMNS)
     agreement: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=AGREEMENT_COLUMNS))
-    # bots that see hidden state (sim.skill.cheats), each against a fair rung: CEILING_COLUMNS
+    # bots that see hidden state (sim.stats.skill.cheats), each against a fair rung: CEILING_COLUMNS
     ceiling: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=CEILING_COLUMNS))
 
     def __getattr__(self, name: str):

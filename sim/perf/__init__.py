@@ -1,0 +1,1 @@
+"""Speed and memory: `make bench` (bench.py) and `make scale` (scale.py)."""
