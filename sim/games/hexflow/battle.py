@@ -31,6 +31,7 @@ from sim.engine.rng import below
 
 from .board import board_of, multiplier
 from .kernel import (
+    INF,
     _arrive4,
     _critical,
     _hand_pairs,
@@ -44,10 +45,8 @@ from .kernel import (
 from .position import TileLines
 from .report import proportion_rows
 from .rules import dot_multiplier_table, hand_sizes, tile_counts, unfillable
-from .tiles import BLOCK, TILE_TYPES, networks, orientations
+from .tiles import BLOCK, STAR6, TILE_TYPES, networks, orientations
 
-INF = 1 << 20
-STAR6 = 7
 SEATS = ("A", "B")
 
 # cfg indices (the rules the move generators read; battle_engine.Tables names the others)
@@ -55,8 +54,6 @@ B_BLOCK_CONNECTED, B_FIRST, B_ORPHAN = range(3)
 N_BCFG = 3
 # steps the stalemate path search may take per seat (battle_stalemate_length = "path")
 PATH_BUDGET = 2_000_000
-# end reasons: indices into rules.END_REASONS (set by rules.py)
-E_PATH, E_OPP_PATH, E_NO_MOVE, E_TURN_CAP, E_STALEMATE = 0, 1, 7, 8, 9
 # outputs
 (O_WINNER, O_REASON, O_TURNS, O_FIRST, O_SCORE_A, O_SCORE_B, O_PASS_A, O_PASS_B, O_DISP_A,
  O_DISP_B, O_CHAIN_A, O_CHAIN_B, O_TBLOCK_A, O_TBLOCK_B, O_COMPLETED) = range(15)

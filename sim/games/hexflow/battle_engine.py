@@ -62,9 +62,13 @@ from .layout import (
     NFRONT,
     Q_BAGN,
     Q_PLACED,
+    REASON,
     TURN,
+    W_SEEN,
+    W_STACK,
+    W_STAMP,
 )
-from .race import PASS_A, REASON, WINNER
+from .race import PASS_A, WINNER
 from .tiles import orientation_tables
 
 # position.st fields after Race's (PATH_OWNER: the seat whose path ended the game, -1 if none)
@@ -74,13 +78,17 @@ N_ST = 15
 # Battle's hx rows after Race's ten (Race's adj row is unused here): nown of seat 0 and 1
 H_NOWN = 10
 N_HX = 12
-# position.sq rows after Race's bagn and placed_any
-Q_TOKENS, Q_CAPTURES = 2, 3
+# position.sq rows after the shared ones (layout.py: bagn, placed_any, and Q_BLOCKED, which Battle
+# leaves 0): tokens left, tiles captured
+Q_TOKENS, Q_CAPTURES = 3, 4
+N_Q = 5
 # position.nets rows
 N_NETM, N_PAR, N_FLG = 0, 1, 4
 # rows of position.work (contents never carry from one call to the next; copies share them):
-# the move lists legal_moves builds with battle._gen_moves, the hand pairs, and the searches
-W_MK, W_MH, W_MT, W_MR, W_PT, W_PR, W_SEEN, W_STACK, W_STAMP, W_PNODE, W_PSIDE = range(11)
+# layout.py's W_SEEN, W_STAMP, W_STACK first (the searches' marks, stamps and stack), then the
+# move lists legal_moves builds with battle._gen_moves, the hand pairs, and the path search's
+W_MK, W_MH, W_MT, W_MR, W_PT, W_PR, W_PNODE, W_PSIDE = range(3, 11)
+N_W = 11
 
 
 class Tables(NamedTuple):
@@ -121,9 +129,9 @@ class Tables(NamedTuple):
 #   hand   int64[2, hand_size]: -1 = empty slot
 #   wit    int64[2, 2, 0]: Battle keeps no witness way
 #   lnk    int64[2, nh * 12]: each seat's link table, kept once st[LNK_ON] (greedy reads it)
-#   sq     int64[4, 2]: per seat bagn, placed_any, tokens, captures
+#   sq     int64[N_Q, 2]: per seat bagn, placed_any, (Q_BLOCKED: 0), tokens, captures
 #   st     int64[N_ST]
-#   work   int64[11, max(max_moves, nh * 2 + 1)]
+#   work   int64[N_W, max(max_moves, nh * 2 + 1)]
 Position = layout.Position
 
 
@@ -205,7 +213,7 @@ def _new_counters(t, pos):
     pos.st[REASON] = -1
     pos.st[PATH_OWNER] = -1
     for q in range(2):
-        for r in range(4):
+        for r in range(N_Q):
             pos.sq[r, q] = 0
         pos.sq[Q_TOKENS, q] = t.tokens
 
@@ -218,8 +226,8 @@ def _blank_position(t):
     nn = nh * 2
     pos = Position(np.zeros((N_HX, nh), np.int64), np.empty(nh * 6, np.int64), np.zeros((7, nn), np.int64),
                    np.empty((2, t.tileset.shape[1]), np.int64), np.empty((2, t.hand_size), np.int64),
-                   np.zeros((2, 2, 0), np.int64), np.empty((2, nh * 12), np.int64), np.zeros((4, 2), np.int64),
-                   np.zeros(N_ST, np.int64), np.empty((11, max(t.max_moves, nn + 1)), np.int64))
+                   np.zeros((2, 2, 0), np.int64), np.empty((2, nh * 12), np.int64), np.zeros((N_Q, 2), np.int64),
+                   np.zeros(N_ST, np.int64), np.empty((N_W, max(t.max_moves, nn + 1)), np.int64))
     for h in range(nh):
         _empty_hex(pos, h)
     _new_counters(t, pos)
@@ -303,7 +311,7 @@ def legal_moves(t, pos, out):
 @hot_inline
 def _pass(t, pos, cur):
     """A seat with no legal move (race.pass_turn), ended by the stalemate score."""
-    race.pass_turn(t, pos, cur, BT.E_STALEMATE)
+    race.pass_turn(t, pos, cur, K.E_ST_SCORE)
 
 
 @hot
@@ -361,7 +369,7 @@ def apply(t, pos, move, rng):
         q = cur if k == 0 else other
         if (js >> q) & 1:
             pos.st[WINNER] = q
-            pos.st[REASON] = BT.E_PATH if k == 0 else BT.E_OPP_PATH
+            pos.st[REASON] = K.E_PATH if k == 0 else K.E_OPP_PATH
             pos.st[PATH_OWNER] = q
             return
         # a join along lines the transit rule does not count (bit 2 + q of battle._uf_joins)
@@ -389,9 +397,9 @@ def result(t, pos, capped, res):
     for q in range(2):
         sc, ln = stalemate_score(t, pos, q)
         res[BT.O_CHAIN_A + q] = ln
-        if reason == BT.E_STALEMATE:
+        if reason == K.E_ST_SCORE:
             res[BT.O_SCORE_A + q] = sc
-    if reason == BT.E_STALEMATE:
+    if reason == K.E_ST_SCORE:
         if res[BT.O_SCORE_A] > res[BT.O_SCORE_B]:
             winner = 0
         elif res[BT.O_SCORE_B] > res[BT.O_SCORE_A]:

@@ -36,9 +36,9 @@ from sim.engine.jit import entry, hot, hot_inline, kernel
 from sim.engine.rng import below, shuffle
 
 from .layout import H_ADJ, H_EMASK, H_FPOS, H_FRONT, H_NEED, H_TOWNER, H_TROT, H_TTYPE, NFRONT
+from .tiles import BLOCK
 
 INF = 1 << 20
-BLOCK = 4
 # typed (not literal) call arguments: numba compiles a callee once per distinct argument type,
 # and a literal -1 / True / 0 is a type of its own
 NO_HEX = np.int64(-1)
@@ -63,9 +63,20 @@ N_CFG = 9
 ST_CLOSEST, ST_DRAW = 0, 1
 FIRST_RANDOM, FIRST_A, FIRST_B = 0, 1, 2
 BC_ANY, BC_BLOCK_TILE = 0, 1
-# end reasons (index into Game.end_reasons)
-E_PATH, E_OPP_PATH, E_BLOCKED, E_SELF_BLOCKED, E_BOTH_BLOCKED, E_ST_CLOSEST, E_ST_DRAW, \
-    E_NO_MOVE, E_TURN_CAP = range(9)
+# end reasons: a result row's end_reason is an index into END_REASONS (every mode's; rules.py
+# and the Game's end_reasons are this tuple), and each E_* is the index of its name
+END_REASONS = ("path", "opponent_path", "blocked", "self_blocked", "both_blocked",
+               "stalemate_closest", "stalemate_draw", "no_move_loss", "turn_cap", "stalemate_score")
+E_PATH = END_REASONS.index("path")
+E_OPP_PATH = END_REASONS.index("opponent_path")
+E_BLOCKED = END_REASONS.index("blocked")
+E_SELF_BLOCKED = END_REASONS.index("self_blocked")
+E_BOTH_BLOCKED = END_REASONS.index("both_blocked")
+E_ST_CLOSEST = END_REASONS.index("stalemate_closest")
+E_ST_DRAW = END_REASONS.index("stalemate_draw")
+E_NO_MOVE = END_REASONS.index("no_move_loss")
+E_TURN_CAP = END_REASONS.index("turn_cap")
+E_ST_SCORE = END_REASONS.index("stalemate_score")
 # output columns
 O_WINNER, O_REASON, O_TURNS, O_FIRST, O_SCORE_A, O_SCORE_B, O_PASS_A, O_PASS_B, O_BLOCKS_A, \
     O_BLOCKS_B, O_COMPLETED, O_PATH_LEN, O_PATH_DOT_HEXES, O_PATH_DOTS, O_DIST_A, O_DIST_B, \

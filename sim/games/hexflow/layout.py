@@ -36,8 +36,8 @@ Fields (ns seats: Race and tri2p 2, tri 3; nh hexes; nn = 2 * nh nodes):
               read one, and keeping it would cost every placement a relink
   sq          int64[rows, ns]: per-seat counters, rows Q_BAGN, Q_PLACED, Q_BLOCKED first, then
               the mode's own (race.Q_WLEN; tri_engine.Q_PASS, ...)
-  st          int64[...]: the game's scalars; CUR, TURN, CONSEC, FIRST and NFRONT sit at the same
-              index in every mode (the mode's own fields around them)
+  st          int64[...]: the game's scalars; CUR, TURN, CONSEC, REASON, FIRST and NFRONT sit at
+              the same index in every mode (the mode's own fields around them)
   work        int64[rows, width]: work rows whose contents never carry from one call to the next,
               so copies share them; W_SEEN, W_STAMP, W_STACK first (the witness search's visit
               marks, stamp and stack), then the mode's own
@@ -57,8 +57,10 @@ H_TTYPE, H_TROT, H_TOWNER, H_EMASK, H_ADJ, H_NEED, H_FRONT, H_FPOS, H_DOTS, H_MU
 N_HX = 10
 # rows of sq every mode shares: bag size, whether the seat placed a tile, cut off (1)
 Q_BAGN, Q_PLACED, Q_BLOCKED = range(3)
-# st fields at the same index in every mode (race.py, tri_engine.py name the rest)
-CUR, TURN, CONSEC = 0, 1, 2
+# st fields at the same index in every mode (race.py, battle_engine.py, tri_engine.py name the
+# rest): the seat to move, turns, passes in a row, the end reason (-1 while the game goes on,
+# else an index into kernel.END_REASONS), the first seat, the frontier's length
+CUR, TURN, CONSEC, REASON = 0, 1, 2, 4
 FIRST, NFRONT = 6, 7
 # work rows every mode shares (the witness searches')
 W_SEEN, W_STAMP, W_STACK = range(3)

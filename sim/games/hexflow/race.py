@@ -57,6 +57,7 @@ from .layout import (  # noqa: F401  (re-exported: game.py and the tests read ra
     Q_BAGN,
     Q_BLOCKED,
     Q_PLACED,
+    REASON,
     TURN,
     W_SEEN,
     W_STACK,
@@ -65,9 +66,9 @@ from .layout import (  # noqa: F401  (re-exported: game.py and the tests read ra
 )
 from .tiles import orientation_tables
 
-# position.st fields (layout.py's CUR, TURN, CONSEC, FIRST, NFRONT among them; then two counters
-# per seat per tile type from ST_TILES)
-WINNER, REASON, PATH_OWNER = 3, 4, 5
+# position.st fields (layout.py's CUR, TURN, CONSEC, REASON, FIRST, NFRONT among them; then two
+# counters per seat per tile type from ST_TILES)
+WINNER, PATH_OWNER = 3, 5
 PASS_A, PASS_B, BLOCKS_A, BLOCKS_B, ST_TILES = range(8, 13)
 # greedy's completion costs are capped at this many hexes when compared (_pair_score)
 COST_CAP = 60

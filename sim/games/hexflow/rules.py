@@ -259,8 +259,7 @@ LOOKAHEAD = Bot(
     "Race mode only.",
     BOTS[1].params[:2])
 
-END_REASONS = ("path", "opponent_path", "blocked", "self_blocked", "both_blocked",
-               "stalemate_closest", "stalemate_draw", "no_move_loss", "turn_cap", "stalemate_score")
+END_REASONS = K.END_REASONS  # the end reasons of every mode (kernel.py: each E_* code indexes it)
 
 
 def canonical_tiles(rules: dict[str, Any], where: str, seats: list[str]) -> dict[str, Any]:

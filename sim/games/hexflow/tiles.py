@@ -40,10 +40,13 @@ TILE_TYPES: tuple[TileType, ...] = (
     TileType("spread", "Sp", 4, ((T, B, BR, BL),), "Spread 4: T -> B+BR+BL"),
 )
 N_TYPES = len(TILE_TYPES)
-BLOCK = 4
 MAX_NETS = 2
 TYPE_BY_CODE = {t.code: i for i, t in enumerate(TILE_TYPES)}
 TYPE_BY_NAME = {t.name: i for i, t in enumerate(TILE_TYPES)}
+# the type codes the rules name: the Block (no lines: the Block rule, block_placement) and the
+# Star-6 (Battle's other displacer); every module and kernel reads them from here
+BLOCK = TYPE_BY_NAME["block"]
+STAR6 = TYPE_BY_NAME["star6"]
 
 
 def mask(sides) -> int:

@@ -20,10 +20,9 @@ from __future__ import annotations
 
 from . import verify as V
 from .kernel import empty_links  # noqa: F401  (re-exported)
+from .rules import WILD
+from .tiles import BLOCK
 from .tri_engine import TB_DOTS, TB_NONE, TB_ORDER, TB_POINTS, TriTables, tri_seats  # noqa: F401
-
-BLOCK = 4
-WILD = 11
 
 
 def tri_verify(game, trace) -> None:

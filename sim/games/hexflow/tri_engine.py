@@ -35,8 +35,37 @@ from sim.engine.rng import below
 
 from . import kernel as K
 from . import race
-from .kernel import _best_path, _critical, _find, _lay_dots, _link, _pair_through, _place, _six
-from .layout import Position  # Tri's fields: layout.py (wit int64[ns, nh], lnk int64[nh * 12])
+from .kernel import (  # noqa: F401  (E_*: read as tri_engine.E_* by the tests)
+    E_BLOCKED,
+    E_BOTH_BLOCKED,
+    E_OPP_PATH,
+    E_PATH,
+    E_SELF_BLOCKED,
+    E_ST_CLOSEST,
+    E_ST_DRAW,
+    E_TURN_CAP,
+    INF,
+    _best_path,
+    _critical,
+    _find,
+    _lay_dots,
+    _link,
+    _pair_through,
+    _place,
+    _six,
+)
+from .layout import (  # Tri's fields: layout.py (wit int64[ns, nh], lnk int64[nh * 12])
+    CONSEC,
+    CUR,
+    FIRST,
+    NFRONT,
+    REASON,
+    TURN,
+    W_SEEN,
+    W_STACK,
+    W_STAMP,
+    Position,
+)
 from .race import (
     H_ADJ,
     H_DOTS,
@@ -51,12 +80,8 @@ from .race import (
     Q_PLACED,
 )
 from .rules import WILD, tri_seats, tri_tile_sets  # noqa: F401 (tri_tile_sets: tri.py, game.py)
+from .tiles import BLOCK
 
-INF = 1 << 20
-BLOCK = 4
-# end reasons: the Race tuple's codes (rules.END_REASONS)
-E_PATH, E_OPP_PATH, E_BLOCKED, E_SELF_BLOCKED, E_BOTH_BLOCKED, E_ST_CLOSEST, E_ST_DRAW, \
-    E_NO_MOVE, E_TURN_CAP = range(9)
 # tiebreak levels (column hexflow_tiebreak)
 TB_NONE, TB_POINTS, TB_DOTS, TB_ORDER = 0, 1, 2, 3
 BOT_RANDOM, BOT_GREEDY = K.BOT_RANDOM, K.BOT_GREEDY
@@ -78,8 +103,9 @@ O_BLOCKS = 13
 O_REACH = 16
 O_WILD = 19
 N_OUT = 22
-# position.st fields
-CUR, TURN, CONSEC, REASON, WINS, TIEBREAK, FIRST, NFRONT, OI, LINKED = range(10)
+# position.st fields (layout.py's CUR, TURN, CONSEC, REASON, FIRST, NFRONT among them): the
+# winners' bit mask, the tiebreak level, the place in the turn order, the link table kept
+WINS, TIEBREAK, OI, LINKED = 3, 5, 8, 9
 N_ST = 10
 # further rows of position.sq (after Race's Q_BAGN, Q_PLACED, Q_BLOCKED): per-seat tallies
 Q_PASS, Q_BLOCKS, Q_WILD = 3, 4, 5
@@ -87,7 +113,8 @@ N_Q = 6
 # rows of position.work (their contents never carry from one call to the next, so copies share
 # them): _reach_goal's visit marks, stamp and stack; _best_path's stacks and marks; the tiebreak's
 # multipliers and per-seat values; legal_moves' options; evaluate's distance map and queue
-W_SEEN, W_STAMP, W_STACK, W_SN, W_SS, W_ON, W_HC, W_BN, W_MULTS, W_SEATS, W_OPTS, W_D, W_DQ = range(13)
+# (layout.py's W_SEEN, W_STAMP, W_STACK first)
+W_SN, W_SS, W_ON, W_HC, W_BN, W_MULTS, W_SEATS, W_OPTS, W_D, W_DQ = range(3, 13)
 N_W = 13
 
 
