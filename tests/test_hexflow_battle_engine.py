@@ -67,7 +67,7 @@ def test_the_draws_cover_the_battle_keys():
 def engine_rows(rules, seats, n, seed):
     """The chunk driver's rows, checked against each game alone (sim.testing.check_chunk_driver)."""
     codes, par = engine.bot_arrays(seats)
-    return check_chunk_driver(battle_engine.tables(rules), seed, 0, n, codes, par, G.swap_policy(rules, seats))
+    return check_chunk_driver(battle_engine.tables(rules), seed, 0, n, codes, par, engine.swap_policy(rules["swap"], seats))
 
 
 CASES = [p.stem for p in VARIANTS] + [f"draw{i}" for i in range(N_DRAWS)]

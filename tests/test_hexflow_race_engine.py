@@ -56,7 +56,7 @@ def test_the_chunk_driver_plays_each_game_as_alone(name, lineup):
     seats = seats_for(GAME, rules, list(LINEUPS[lineup]))
     codes, par = engine.bot_arrays(seats)
     n = 300 if lineup == "rr" else 40
-    loop = check_chunk_driver(race.tables(rules), 41, 3, n, codes, par, G.swap_policy(rules, seats))
+    loop = check_chunk_driver(race.tables(rules), 41, 3, n, codes, par, engine.swap_policy(rules["swap"], seats))
     if lineup != "rr":
         return
     ends = {"passes": "stalemate_closest", "no_move_lose": "no_move_loss", "capped": "turn_cap"}

@@ -118,7 +118,7 @@ def assert_same_games(rules, seats, n, seed):
     of one bot plays each game as one tri_engine.rollout) plays each game as it plays alone."""
     t = tri_engine.tables(rules)
     codes, par = engine.bot_arrays(seats)
-    rows = check_chunk_driver(t, seed, 0, n, codes, par, tri_engine.swap_policy(rules, seats))
+    rows = check_chunk_driver(t, seed, 0, n, codes, par, engine.swap_policy(rules["swap"], seats))
     return {name: rows[:, idx] for name, idx, _ in tri_engine.columns(rules)}
 
 

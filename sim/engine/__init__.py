@@ -49,7 +49,7 @@ from sim.engine.drivers import (
     rare_for,
     tree_for,
 )
-from sim.engine.game import EngineGame, bot_arrays, columns, exchange_seats, per_rules
+from sim.engine.game import EngineGame, bot_arrays, columns, exchange_seats, per_rules, swap_policy
 from sim.engine.interface import (
     BOT_UNIFORM,
     END_REASON,
@@ -162,6 +162,7 @@ __all__ = [
     "start",
     "start_at",
     "step_rollout",
+    "swap_policy",
     "to_move",
     "tree_for",
     "uniform_move",

@@ -42,6 +42,15 @@ def bot_arrays(seats) -> tuple[np.ndarray, np.ndarray]:
     return codes, par
 
 
+def swap_policy(pie_rule: bool, seats) -> np.ndarray:
+    """The drivers' `swap` argument for a line-up (SeatBot seats): per player SWAP_OFF without the
+    pie rule, else how its bot decides (a coin for bots named "random", its own judgement
+    otherwise: the game's `evaluate`, or the search bot's search)."""
+    if not pie_rule:
+        return np.full(len(seats), SWAP_OFF, np.int64)
+    return np.array([SWAP_COIN if s.bot.name == "random" else SWAP_JUDGE for s in seats], np.int64)
+
+
 def columns(rows: np.ndarray, seat_names: list[str], extra: dict[str, tuple[int, type]] | None = None,
             score_dtype: type = np.int32) -> dict[str, np.ndarray]:
     """Result rows (int64[n, res_width]) -> the outcome columns the runner stores.
@@ -139,11 +148,8 @@ class EngineGame:
         return bool(rules.get("swap", False))
 
     def swap_policy(self, rules, seats) -> np.ndarray:
-        """The drivers' `swap` argument: per player SWAP_OFF without the pie rule, else how its
-        bot decides (a coin for bots named "random", its own judgement otherwise)."""
-        if not self.pie_rule(rules):
-            return np.full(len(seats), SWAP_OFF, np.int64)
-        return np.array([SWAP_COIN if s.bot.name == "random" else SWAP_JUDGE for s in seats], np.int64)
+        """The drivers' `swap` argument under these rules (the module's `swap_policy`)."""
+        return swap_policy(self.pie_rule(rules), seats)
 
     def describe_decision(self, rules, seat: int, move: int) -> str:
         return "takes over the first player's position (pie rule)" if move == SWAP_MOVE else \

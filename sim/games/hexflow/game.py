@@ -130,16 +130,6 @@ def _bag_sizes(rules: dict[str, Any], seats: Sequence[str]) -> list[int]:
     return R.tile_counts(rules, list(seats)).sum(axis=1).tolist()
 
 
-def swap_policy(rules: dict[str, Any], seats: Sequence[SeatBot]) -> np.ndarray:
-    """The engine drivers' pie-rule argument (sim.engine.EngineGame.swap_policy): SWAP_OFF without
-    `swap`, else per player a coin for random bots and its own judgement for the others. Race and
-    Battle offer it here (tri2p: tri_engine.swap_policy; the 3-player tri refuses the key)."""
-    if not rules["swap"] or rules["mode"] not in ("race", "battle"):
-        return np.full(len(seats), engine.SWAP_OFF, np.int64)
-    return np.array([engine.SWAP_COIN if s.bot.name == "random" else engine.SWAP_JUDGE for s in seats],
-                    np.int64)
-
-
 def by_player(cols: dict[str, np.ndarray], swapped: np.ndarray) -> dict[str, np.ndarray]:
     """Race columns from the position's seats to the players' where the pie rule swapped them
     (engine.exchange_seats, and the tile tallies hexflow_tiles_<seat>_<type>); the same call
@@ -167,7 +157,7 @@ def _engine_chunk(t, rules, seats, first_game, n_games, run_seed, swapped=None) 
     if swapped is None:
         swapped = np.zeros(n_games, np.bool_)
     engine.play_chunk(t, np.uint64(run_seed), np.int64(first_game), np.int64(n_games), codes, par,
-                      swap_policy(rules, seats), rows, swapped)
+                      engine.swap_policy(rules["swap"], seats), rows, swapped)
     return rows
 
 
@@ -192,7 +182,7 @@ def _engine_game(t, rules, seats, game_index, run_seed):
     so the bag keeps its shuffled order (each seat's own tiles, then -1s)."""
     codes, par = engine.bot_arrays(seats)
     rec, res, swapped = engine.play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
-                                           swap_policy(rules, seats), np.int64(rules["max_turns"] + 2))
+                                           engine.swap_policy(rules["swap"], seats), np.int64(rules["max_turns"] + 2))
     pos, rng = engine.start(t, np.uint64(engine.game_seed(np.uint64(run_seed), np.int64(game_index))))
     bags = [[int(x) for x in b[:n]] for b, n in zip(np.asarray(pos.bag), t.nbag, strict=True)]
     for _, move, state in rec:
@@ -411,7 +401,7 @@ class HexflowGame(Game):
         t = _engine_tables(rules)
         codes, par = engine.bot_arrays(seats)
         rec, _, _ = engine.play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
-                                       swap_policy(rules, seats), np.int64(rules["max_turns"] + 2))
+                                       engine.swap_policy(rules["swap"], seats), np.int64(rules["max_turns"] + 2))
         return t, rec
 
     def play_traced(self, rules, seats, game_index, run_seed) -> Trace:

@@ -1387,23 +1387,13 @@ def columns(rules) -> list[tuple[str, int, object]]:
     return cols
 
 
-def swap_policy(rules, seats) -> np.ndarray:
-    """The engine drivers' pie-rule argument: SWAP_OFF without `swap` (always in the 3-player tri,
-    which refuses it), else per player a coin for random bots and its own judgement (the
-    evaluation, or the search bot's search) for the others, as in Race."""
-    if not rules["swap"]:
-        return np.full(len(seats), engine.SWAP_OFF, np.int64)
-    return np.array([engine.SWAP_COIN if s.bot.name == "random" else engine.SWAP_JUDGE for s in seats],
-                    np.int64)
-
-
 def _bots(rules, seats):
     """(tables, bot codes, bot parameters, the pie rule's policy)."""
     t = tables(rules)
     if len(seats) != t.n_seats:
         raise ValueError(f"hexflow {rules['mode']} needs {t.n_seats} seats, got {len(seats)}")
     codes, par = engine.bot_arrays(seats)
-    return t, codes, par, swap_policy(rules, seats)
+    return t, codes, par, engine.swap_policy(rules["swap"], seats)
 
 
 def chunk_rows(rules, seats, first_game, n_games, run_seed, swapped=None) -> np.ndarray:
