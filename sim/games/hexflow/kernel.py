@@ -963,8 +963,9 @@ def _frontier_take(h, nbr, ttype, front, fpos, nfront):
 
 @hot_inline
 def _refill(q, tile, hand, bag, bagn):
-    """Seat q played `tile`: its hand slot takes the top of q's bag (bag[q, :bagn[q]]), -1 once
-    the bag is empty."""
+    """Seat q played `tile` (the hand tile: tri's Wildcard is WILD): the first hand slot holding
+    it takes the top of q's bag (bag[q, :bagn[q]]), -1 once the bag is empty. The hand refill of
+    every mode (Race's, Battle's and the Tri modes' `apply`)."""
     for k in range(hand.shape[1]):
         if hand[q, k] == tile:
             if bagn[q] > 0:

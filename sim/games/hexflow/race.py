@@ -554,14 +554,7 @@ def apply(t, pos, move, rng):
     pos.st[ST_TILES + cur * t.n_types + tile] += 1
     if tile == K.BLOCK:
         pos.st[BLOCKS_A + cur] += 1
-    for k in range(t.hand_size):
-        if pos.hand[cur, k] == tile:
-            if pos.sq[Q_BAGN][cur] > 0:
-                pos.sq[Q_BAGN][cur] -= 1
-                pos.hand[cur, k] = pos.bag[cur, pos.sq[Q_BAGN][cur]]
-            else:
-                pos.hand[cur, k] = -1
-            break
+    K._refill(cur, tile, pos.hand, pos.bag, pos.sq[Q_BAGN])
     pos.st[CUR] = other
     if K._connected(t.corners[cur, 0], t.corners[cur, 1], pos.hx[H_TTYPE], pos.nets[0], pos.nets[1]):
         pos.st[WINNER] = cur

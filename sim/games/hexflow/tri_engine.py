@@ -1137,17 +1137,9 @@ def apply(t, pos, move, rng):
     pos.sq[Q_PLACED][cur] = 1
     if tile == BLOCK:
         pos.sq[Q_BLOCKS][cur] += 1
-    th = WILD if wild else tile
     if wild:
         pos.sq[Q_WILD][cur] += 1
-    for k in range(t.hand_size):
-        if pos.hand[cur, k] == th:
-            if pos.sq[Q_BAGN][cur] > 0:
-                pos.sq[Q_BAGN][cur] -= 1
-                pos.hand[cur, k] = pos.bag[cur, pos.sq[Q_BAGN][cur]]
-            else:
-                pos.hand[cur, k] = -1
-            break
+    K._refill(cur, WILD if wild else tile, pos.hand, pos.bag, pos.sq[Q_BAGN])
     cmask = pos.work[W_SEATS][:t.n_seats]
     wmask = np.int64(0)  # typed from the start: a literal 0 compiles _resolve once more
     for q in range(t.n_seats):
