@@ -391,6 +391,20 @@ def _fits(t, em, need, block_conn):
     return (not block_conn) if t == BLOCK else (em & need) != 0
 
 
+@hot_inline
+def _displacer(t, block_conn):
+    """May tile type t displace (Battle)? A Star-6, or a Block unless block_placement =
+    "connected" (then a Block is never placed at all)."""
+    return t == STAR6 or (t == BLOCK and not block_conn)
+
+
+@hot_inline
+def _target(h, p, towner, corner_any, nown):
+    """May seat p displace the tile on hex h? An opponent's tile (towner 1 - p: an empty hex's is
+    -1) off the four corners, next to one of p's own tiles (nown, _set_owner)."""
+    return towner[h] == 1 - p and nown[p, h] > 0 and corner_any[h] == 0
+
+
 @hot
 def _gen_moves(br, b, p, tokens, placed_any, hand, mv):
     """Every legal move of seat p (distinct kind, hex, tile, rotation), placements by hex then
@@ -439,13 +453,11 @@ def _gen_moves(br, b, p, tokens, placed_any, hand, mv):
         return n
     for i in range(npairs):
         t = pt[i]
-        if t != BLOCK and t != STAR6:
-            continue
-        if t == BLOCK and block_conn:
+        if not _displacer(t, block_conn):
             continue
         em = emask_t[t, pr[i]]
         for h in range(nh):
-            if ttype[h] < 0 or towner[h] == p or corner_any[h] or nown[p, h] == 0:
+            if not _target(h, p, towner, corner_any, nown):
                 continue
             if not _displace_ok(h, t, em, cfg, nbr, ttype, emask, need):
                 continue
@@ -545,12 +557,12 @@ def _random_pick(br, b, p, rng, tokens, placed_any, hand, nfront, mv, s):
         ndp = np.int64(0)  # displacer pairs first: pt/pr[0:ndp]
         if tokens[p] > 0:
             for i in range(npairs):
-                if pt[i] == STAR6 or (pt[i] == BLOCK and not block_conn):
+                if _displacer(pt[i], block_conn):
                     mk[ndp] = i
                     ndp += 1
         if ndp > 0:  # targets: opponent tiles off the corners next to one of p's tiles
             for h in range(nh):
-                if towner[h] == 1 - p and nown[p, h] > 0 and corner_any[h] == 0:
+                if _target(h, p, towner, corner_any, nown):
                     targ[ntarg] = h
                     ntarg += 1
         size = npairs * ncand + ndp * ntarg

@@ -509,6 +509,48 @@ def _witness_of(v, pn, ps, ttype, wreq, wpath):
     return n
 
 
+@hot_inline
+def _broken_ways(wreq, blocked, netm, h):
+    """The blocking rule's first half after a tile landed on hex h: the bit mask of the seats q
+    not cut off yet (blocked[q] == 0) whose witness way the tile breaks. wreq[q, h] holds the
+    sides q's way uses on h (0: h is off it); the way survives when one network of the tile
+    carries all of them (that hex leaves the way: wreq[q, h] = 0). A seat in the mask has its way
+    searched again by its mode (race._new_witness, tri_engine._reach_goal_of)."""
+    broken = np.int64(0)
+    for q in range(wreq.shape[0]):
+        req = wreq[q, h]
+        if blocked[q] or req == 0:
+            continue
+        if (netm[h * 2] & req) == req or (netm[h * 2 + 1] & req) == req:
+            wreq[q, h] = 0
+        else:
+            broken |= 1 << q
+    return broken
+
+
+@hot_inline
+def _blocked_end(newly, cur, ns, tile, block_tile_only):
+    """The blocking rule's verdict (Race and tri2p): (end reason, winners' bit mask) after seat
+    cur's `tile` cut off the seats of the bit mask `newly` (of ns seats), or (-1, 0) when the game
+    goes on (nobody newly cut off, or block_win_trigger = "block_tile" and the tile is no Block).
+    Both the mover and another seat cut off: both_blocked (no winner here: the stalemate rule
+    decides); another seat: blocked, the mover wins; the mover alone: self_blocked, every other
+    seat wins."""
+    reason = np.int64(-1)
+    wins = np.int64(0)
+    if newly != 0 and (not block_tile_only or tile == BLOCK):
+        others = newly & ~(1 << cur)
+        if (newly >> cur) & 1 and others != 0:
+            reason = np.int64(E_BOTH_BLOCKED)
+        elif others != 0:
+            reason = np.int64(E_BLOCKED)
+            wins = np.int64(1) << cur
+        else:
+            reason = np.int64(E_SELF_BLOCKED)
+            wins = ((np.int64(1) << ns) - 1) & ~(np.int64(1) << cur)
+    return reason, wins
+
+
 # Reference counting: numba counts a reference to every array argument of a call on entry and
 # drops it on exit (two atomic calls per array), unless its pruning pass can pair them up, which
 # it cannot across a call to another compiled function or a `break` / inner `return` of a loop.

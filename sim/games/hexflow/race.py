@@ -370,12 +370,19 @@ def to_move(t, pos):
 
 
 @hot_inline
+def _reserved(t, p, h):
+    """opponent_corners = "reserved": is h one of the opponent's corners, which seat p may never
+    fill? (Always false under "open", the default.)"""
+    return t.reserve_corners and (h == t.corners[1 - p, 0] or h == t.corners[1 - p, 1])
+
+
+@hot_inline
 def _reading_allows(t, p, h, em, first):
     """The two Race readings beyond kernel._fits: with opponent_corners = "reserved" no tile on
-    the opponent's corners, with first_tile = "onto_board" a first tile only with a line end
-    (sides em) facing a hex of the board. Both off (the defaults): always true."""
+    the opponent's corners (_reserved), with first_tile = "onto_board" a first tile only with a
+    line end (sides em) facing a hex of the board. Both off (the defaults): always true."""
     ok = True
-    if t.reserve_corners and (h == t.corners[1 - p, 0] or h == t.corners[1 - p, 1]):
+    if _reserved(t, p, h):
         ok = False
     if t.first_onto and first and (em & t.onboard[h]) == 0:
         ok = False
@@ -436,34 +443,20 @@ def _pass(t, pos, cur):
 
 @hot_inline
 def _judge_blocked(t, pos, cur, h, tile):
-    """The blocking rule after a placement on h: a seat whose witness way the tile breaks has its
-    way searched again; a seat with none is cut off (ends the game by block_win_trigger)."""
-    newly0 = False
-    newly1 = False
+    """The blocking rule after a placement on h: a seat whose witness way the tile breaks
+    (kernel._broken_ways) has its way searched again (_new_witness); a seat with none is cut off,
+    and kernel._blocked_end says how the game ends (block_win_trigger)."""
+    broken = K._broken_ways(pos.wit[0], pos.sq[Q_BLOCKED], pos.nets[0], h)
+    newly = np.int64(0)
     for q in range(2):
-        if pos.sq[Q_BLOCKED][q]:
-            continue
-        req = pos.wit[0][q, h]  # does q's witness way survive this tile?
-        if req == 0 or (pos.nets[0][h * 2] & req) == req or (pos.nets[0][h * 2 + 1] & req) == req:
-            pos.wit[0][q, h] = 0
-            continue
-        if not _new_witness(t, pos, q):
+        if ((broken >> q) & 1) != 0 and not _new_witness(t, pos, q):
             pos.sq[Q_BLOCKED][q] = 1
-            if q == 0:
-                newly0 = True
-            else:
-                newly1 = True
-    if not t.block_tile_only or tile == K.BLOCK:
-        nb_cur = newly0 if cur == 0 else newly1
-        nb_oth = newly1 if cur == 0 else newly0
-        if nb_cur and nb_oth:
-            pos.st[REASON] = K.E_BOTH_BLOCKED
-        elif nb_oth:
-            pos.st[WINNER] = cur
-            pos.st[REASON] = K.E_BLOCKED
-        elif nb_cur:
-            pos.st[WINNER] = 1 - cur
-            pos.st[REASON] = K.E_SELF_BLOCKED
+            newly |= 1 << q
+    reason, wins = K._blocked_end(newly, cur, np.int64(2), tile, t.block_tile_only)
+    if reason >= 0:
+        pos.st[REASON] = reason
+        if wins != 0:
+            pos.st[WINNER] = cur if (wins >> cur) & 1 else 1 - cur
 
 
 @hot
@@ -755,14 +748,14 @@ def new_scratch(t):
 @hot
 def _frontier(t, pos, seat, s):
     """The hexes `seat` may try after its first tile: the frontier itself, or with
-    opponent_corners = "reserved" a copy of it in scratch without the opponent's corners (the
+    opponent_corners = "reserved" a copy of it in scratch without the hexes `_reserved` bars (the
     bots then never consider them). Returns (array, count)."""
     if not t.reserve_corners:
         return pos.hx[H_FRONT], pos.st[NFRONT]
     n = 0
     for i in range(pos.st[NFRONT]):
         h = pos.hx[H_FRONT][i]
-        if h != t.corners[1 - seat, 0] and h != t.corners[1 - seat, 1]:
+        if not _reserved(t, seat, h):
             s.front[n] = h
             n += 1
     return s.front, n

@@ -1092,29 +1092,20 @@ def _pass(t, pos, cur):
 
 @hot_inline
 def _judge_blocked(t, pos, cur, h, tile):
-    """tri2p's blocking rule after a placement on h: a seat whose witness way ran over h has a way
-    searched again; one with none is cut off (ends the game by block_win_trigger)."""
-    newly = 0
+    """tri2p's blocking rule after a placement on h: a seat whose witness way the tile breaks
+    (kernel._broken_ways) has a way searched again (_reach_goal_of); one with none is cut off,
+    and kernel._blocked_end says how the game ends (block_win_trigger)."""
+    broken = K._broken_ways(pos.wit, pos.sq[Q_BLOCKED], pos.nets[0], h)
+    newly = np.int64(0)
     for q in range(t.n_seats):
-        req = pos.wit[q, h]  # the sides q's way uses on h: does the tile carry it on?
-        if pos.sq[Q_BLOCKED][q] or req == 0:
-            continue
-        if (pos.nets[0][h * 2] & req) == req or (pos.nets[0][h * 2 + 1] & req) == req:
-            pos.wit[q, h] = 0
-            continue
-        if not _reach_goal_of(t, pos, q):
+        if ((broken >> q) & 1) != 0 and not _reach_goal_of(t, pos, q):
             pos.sq[Q_BLOCKED][q] = 1
             newly |= 1 << q
-    if newly != 0 and (not t.block_tile_only or tile == BLOCK):
-        others = newly & ~(1 << cur)
-        if (newly >> cur) & 1 and others != 0:
-            pos.st[REASON] = E_BOTH_BLOCKED
-        elif others != 0:
-            pos.st[WINS] = 1 << cur
-            pos.st[REASON] = E_BLOCKED
-        else:
-            pos.st[WINS] = ((1 << t.n_seats) - 1) & ~(1 << cur)
-            pos.st[REASON] = E_SELF_BLOCKED
+    reason, wins = K._blocked_end(newly, cur, t.n_seats, tile, t.block_tile_only)
+    if reason >= 0:
+        pos.st[REASON] = reason
+        if wins != 0:
+            pos.st[WINS] = wins
 
 
 @hot
