@@ -41,6 +41,7 @@ from .kernel import (
     _seed01,
     _six,
     _start01,
+    _tile_fits,
 )
 from .position import TileLines
 from .report import proportion_rows
@@ -384,14 +385,6 @@ class Moves(NamedTuple):
 
 
 @hot_inline
-def _fits(t, em, need, block_conn):
-    """May tile type t with side mask em be placed on a frontier hex whose need is `need`? A
-    Block unless block_placement = "connected", any other tile where one of its lines meets a
-    neighbour's line end. The one placement test of the move generators and the random bot."""
-    return (not block_conn) if t == BLOCK else (em & need) != 0
-
-
-@hot_inline
 def _displacer(t, block_conn):
     """May tile type t displace (Battle)? A Star-6, or a Block unless block_placement =
     "connected" (then a Block is never placed at all)."""
@@ -428,7 +421,7 @@ def _gen_moves(br, b, p, tokens, placed_any, hand, mv):
             if ttype[h] >= 0:
                 continue
             for i in range(npairs):
-                if pt[i] == BLOCK and block_conn:
+                if not _tile_fits(True, emask_t[pt[i], pr[i]], 0, pt[i] == BLOCK, block_conn):
                     continue
                 mk[n] = K_PLACE
                 mh[n] = h
@@ -442,7 +435,7 @@ def _gen_moves(br, b, p, tokens, placed_any, hand, mv):
         nd = need[h]
         for i in range(npairs):
             t = pt[i]
-            if not _fits(t, emask_t[t, pr[i]], nd, block_conn):
+            if not _tile_fits(False, emask_t[t, pr[i]], nd, t == BLOCK, block_conn):
                 continue
             mk[n] = K_PLACE
             mh[n] = h
@@ -517,9 +510,10 @@ def _mark_chains(q, br, b, mark, stack, out):
 
 @hot
 def _displace_ok(h, t, em, cfg, nbr, ttype, emask, need):
-    """May a displacer (t, side mask em) replace the target tile on h? A Star-6 must meet a
-    line; with battle_orphan = "line" no neighbour may lose its last line connection."""
-    if t != BLOCK and em & need[h] == 0:
+    """May a displacer (t, side mask em) replace the target tile on h? It must fit h as a tile
+    placed there would (kernel._tile_fits: a Star-6 must meet a line); with battle_orphan = "line"
+    no neighbour may lose its last line connection."""
+    if not _tile_fits(False, em, need[h], t == BLOCK, cfg[B_BLOCK_CONNECTED] != 0):
         return False
     return not (cfg[B_ORPHAN] == 0 and _orphans(h, em, nbr, ttype, emask))
 
@@ -531,7 +525,7 @@ def _pair_fits(x, npairs, pt, pr, emask_t, block_conn, fit):
     if fit[x] < 0:
         c = 0
         for i in range(npairs):
-            if _fits(pt[i], emask_t[pt[i], pr[i]], x, block_conn):
+            if _tile_fits(False, emask_t[pt[i], pr[i]], x, pt[i] == BLOCK, block_conn):
                 c += 1
         fit[x] = c
     return fit[x]
@@ -573,7 +567,7 @@ def _random_pick(br, b, p, rng, tokens, placed_any, hand, nfront, mv, s):
                 h = front[k - i * ncand]  # k % ncand without a second division
                 t = pt[i]
                 r = pr[i]
-                if not _fits(t, emask_t[t, r], need[h], block_conn):
+                if not _tile_fits(False, emask_t[t, r], need[h], t == BLOCK, block_conn):
                     continue
                 kind = K_PLACE
             else:
@@ -642,7 +636,7 @@ def _random_exact(br, b, p, rng, npairs, ndp, ntarg, nfront, mv, s):
                 continue
             for i in range(npairs):
                 t = pt[i]
-                if _fits(t, emask_t[t, pr[i]], need[h], block_conn):
+                if _tile_fits(False, emask_t[t, pr[i]], need[h], t == BLOCK, block_conn):
                     if k == 0:
                         mk[0] = K_PLACE
                         mh[0] = h

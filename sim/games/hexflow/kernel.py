@@ -559,17 +559,31 @@ def _blocked_end(newly, cur, ns, tile, block_tile_only):
 
 
 @hot_inline
+def _hex_open(empty, first, at_corner, adj_h):
+    """The hex's part of the placement rule: an empty hex, on one of the seat's corners for its
+    first tile (at_corner), next to a tile (adj_h occupied neighbours) for every later one."""
+    return empty and (at_corner if first else adj_h != 0)
+
+
+@hot_inline
+def _tile_fits(first, em, need_h, is_block, block_connected):
+    """The tile's part of the placement rule, the Block rule among it: a Block (no lines) fits an
+    open hex unless block_placement = "connected" (then never); any other tile fits the seat's
+    first hex, and later a hex where one of its line ends (sides em) meets a neighbour's line end
+    (need_h: the sides of the hex where one ends). Every mode's test: Race's and Tri's through
+    `_fits`, `_legal_set`, tri_engine's option counts, Battle's move generators and displacers."""
+    return (not block_connected) if is_block else (first or (em & need_h) != 0)
+
+
+@hot_inline
 def _fits(empty, first, at_corner, adj_h, need_h, em, is_block, block_connected):
-    """_legal on plain values (no arrays, so nothing to count): empty hex; the seat's first tile
-    goes on one of its corners, later tiles next to a tile and covering a line end that points
-    in (need_h, against the tile's sides em); a Block needs only a neighbour, or is never legal
-    under block_connected."""
+    """The placement rule on plain values (no arrays, so nothing to count): the hex open to the
+    seat (`_hex_open`) and the tile fitting it (`_tile_fits`). The one test of Race's legal moves
+    and bots and of Tri's `_legal`; the modes add only their reserved corners (race._reserved,
+    tri_engine's corner_owner)."""
     ok = False
-    if empty:
-        if first:
-            ok = at_corner and not (is_block and block_connected)
-        elif adj_h != 0:
-            ok = not block_connected if is_block else (em & need_h) != 0
+    if _hex_open(empty, first, at_corner, adj_h):
+        ok = _tile_fits(first, em, need_h, is_block, block_connected)
     return ok
 
 
@@ -930,21 +944,14 @@ def _open_ends(c, nbr, ttype, emask, netm, par, need_c):
 @hot
 def _legal_set(p, h, npairs, pt, pe, placed_any, corners, ttype, adj, need, block_connected):
     """The hand pairs seat p may place on hex h, as a bit set (bit i: pair i, type pt[i], side
-    mask pe[i]): _legal for all pairs at once, the hex's part tested once. One exit, so numba
-    can drop the reference counts of its array arguments (see _fits)."""
+    mask pe[i]): _legal for all pairs at once, the hex's part (`_hex_open`) tested once. One
+    exit, so numba can drop the reference counts of its array arguments (see _fits)."""
     first = placed_any[p] == 0
-    if first:
-        open_h = h == corners[p, 0] or h == corners[p, 1]
-    else:
-        open_h = adj[h] != 0
+    open_h = _hex_open(ttype[h] < 0, first, h == corners[p, 0] or h == corners[p, 1], adj[h])
     nd = need[h]
     bits = 0
-    for i in range(npairs if open_h and ttype[h] < 0 else 0):
-        if pt[i] == BLOCK:
-            ok = not block_connected
-        else:
-            ok = first or (pe[i] & nd) != 0
-        if ok:
+    for i in range(npairs if open_h else 0):
+        if _tile_fits(first, pe[i], nd, pt[i] == BLOCK, block_connected):
             bits |= 1 << i
     return bits
 

@@ -313,20 +313,11 @@ def _centre_mask(c, centres, ttype, netm, par):
 @hot
 def _legal(p, h, t, r, placed_any, corners, corner_owner, ttype, adj, need, emask_t,
            block_connected):
-    if ttype[h] >= 0:
-        return False
+    """May seat p place type t in rotation r on hex h? kernel._fits (its first tile on its own
+    corner), and no corner reserved for another seat (corner_owner)."""
     co = corner_owner[h]
-    if co >= 0 and co != p:
-        return False
-    if placed_any[p] == 0:
-        if h != corners[p]:
-            return False
-        return not (t == BLOCK and block_connected)
-    if adj[h] == 0:
-        return False
-    if t == BLOCK:
-        return not block_connected
-    return (emask_t[t, r] & need[h]) != 0
+    return (co < 0 or co == p) and K._fits(ttype[h] < 0, placed_any[p] == 0, h == corners[p], adj[h], need[h],
+                                           emask_t[t, r], t == BLOCK, block_connected)
 
 
 @hot
@@ -468,10 +459,10 @@ def _standing(q, c, centres, dist, points, dots, ttype, towner, netm, par, block
 
 
 @hot
-def _fits(p, h, nopt, nblk, corner_owner, need, emask_t, od, orr, fit):
+def _n_fits(p, h, nopt, corner_owner, need, emask_t, od, orr, fit, block_connected):
     """How many of the turn's options seat p may place on frontier hex h (empty, next to a
-    tile): every Block option (nblk, 0 when Blocks must connect) plus the others whose line
-    ends meet need[h]. fit[x] caches the latter per need value x (-1 = not yet counted)."""
+    tile): those kernel._tile_fits lets onto a hex whose need is need[h], none on a corner
+    reserved for another seat. fit[x] caches the count per need value x (-1 = not yet counted)."""
     co = corner_owner[h]
     if co >= 0 and co != p:
         return 0
@@ -480,10 +471,10 @@ def _fits(p, h, nopt, nblk, corner_owner, need, emask_t, od, orr, fit):
         c = 0
         for k in range(nopt):
             t = od[k]
-            if t != BLOCK and (emask_t[t, orr[k]] & x) != 0:
+            if K._tile_fits(False, emask_t[t, orr[k]], x, t == BLOCK, block_connected):
                 c += 1
         fit[x] = c
-    return fit[x] + nblk
+    return fit[x]
 
 
 @hot_inline
@@ -509,7 +500,7 @@ def _random_move(t, pos, s, p, rng):
     """Uniform over legal (hex, hand tile, declared type, rotation), into s.mv: rejection
     sampling over (frontier hex, option) pairs, then, when 24 tries fail, the i-th of all legal
     pairs in (frontier order, option order) with i uniform. Legality on a frontier hex depends
-    only on need[h] (and the reserved corners), so the pairs are counted per need value (`_fits`)
+    only on need[h] (and the reserved corners), so the pairs are counted per need value (`_n_fits`)
     rather than tested one by one."""
     nopt = _options(p, pos.hand, t.n_orient, t.rot_of, t.wild_block, s.ot, s.od, s.orr)
     if nopt == 0:
@@ -546,22 +537,18 @@ def _random_fallback(t, pos, s, p, rng, nopt):
     """The random bot after 24 failed draws: the i-th legal pair, i uniform over all of them."""
     hx = pos.hx
     nfront = pos.st[NFRONT]
-    nblk = np.int64(0)  # typed: a literal 0 here compiled _fits a second time
-    if not t.block_connected:
-        for k in range(nopt):
-            if s.od[k] == BLOCK:
-                nblk += 1
     for x in range(64):
         s.fit[x] = -1
     n = 0
     for j in range(nfront):
-        n += _fits(p, hx[H_FRONT][j], nopt, nblk, t.corner_owner, hx[H_NEED], t.emask_t, s.od, s.orr, s.fit)
+        n += _n_fits(p, hx[H_FRONT][j], nopt, t.corner_owner, hx[H_NEED], t.emask_t, s.od, s.orr, s.fit,
+                     t.block_connected)
     if n == 0:
         return False
     i = below(rng, n)
     for j in range(nfront):
         h = hx[H_FRONT][j]
-        c = _fits(p, h, nopt, nblk, t.corner_owner, hx[H_NEED], t.emask_t, s.od, s.orr, s.fit)
+        c = _n_fits(p, h, nopt, t.corner_owner, hx[H_NEED], t.emask_t, s.od, s.orr, s.fit, t.block_connected)
         if i >= c:
             i -= c
             continue
@@ -645,9 +632,9 @@ def _greedy_move(t, pos, s, p, rng, block_weight, defense):
     _greedy_maps(t, pos, s, p, block_weight)
     hx = pos.hx
     first = pos.sq[Q_PLACED][p] == 0
-    block_opt = False  # without a Block option only hexes a line points into can take a tile
-    for k in range(nopt):
-        if s.od[k] == BLOCK and not t.block_connected:
+    block_opt = False  # an option fitting a hex no line points into (only a Block can): else only
+    for k in range(nopt):  # hexes a line points into can take a tile
+        if K._tile_fits(False, t.emask_t[s.od[k], s.orr[k]], 0, s.od[k] == BLOCK, t.block_connected):
             block_opt = True
     # the open line ends of p's corner network: s.endm[h] != 0 where one points into empty hex h
     ne = max(0, K._open_ends(t.corners[p], t.nbr, hx[H_TTYPE], hx[H_EMASK], pos.nets[0], pos.nets[1], s.endm))
@@ -731,7 +718,7 @@ def _greedy_hex(t, pos, s, g, h, rng, bestsc, nbest):
     hx = pos.hx
     # _legal's test of the hex itself, once for all the options
     co = t.corner_owner[h]
-    if hx[H_TTYPE][h] >= 0 or (co >= 0 and co != p) or (not first and hx[H_ADJ][h] == 0):
+    if (co >= 0 and co != p) or not K._hex_open(hx[H_TTYPE][h] < 0, first, h == t.corners[p], hx[H_ADJ][h]):
         return bestsc, nbest
     dmin = s.newc[ns:]
     wo = s.newc[2 * ns:]
@@ -765,7 +752,7 @@ def _greedy_hex(t, pos, s, g, h, rng, bestsc, nbest):
     for k in range(g.nopt):
         d = s.od[k]
         r = s.orr[k]
-        if not ((not t.block_connected) if d == BLOCK else (first or (t.emask_t[d, r] & nd) != 0)):
+        if not K._tile_fits(first, t.emask_t[d, r], nd, d == BLOCK, t.block_connected):
             continue  # _legal's test of the option
         via = INF
         for j in range(2):
