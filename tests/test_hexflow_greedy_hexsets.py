@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.games.hexflow import GAME, race
+from sim.games.hexflow import GAME, race, race_bots
 from sim.games.hexflow import kernel as K
 from sim.games.hexflow.board import BOARD, CORNERS
 from tests import hexflow_reference as R
@@ -20,7 +20,7 @@ from tests.test_hexflow_greedy_sets import grow
 
 def race_view(kb):
     """The KernelBoard's board as race.py's tables, a Position holding copies of its arrays (the
-    hexes, networks and union-find) and the bots' scratch arrays, for race._through_cut."""
+    hexes, networks and union-find) and the bots' scratch arrays, for race_bots._through_cut."""
     t = race.tables(GAME.resolve_rules({}, "test"))
     pos = race._blank_position(t)
     pos.hx[race.H_TTYPE] = kb.ttype
@@ -28,7 +28,7 @@ def race_view(kb):
     pos.netid[:] = kb.netid
     pos.nets[0] = kb.netm
     pos.nets[1] = kb.par
-    return t, pos, race.new_scratch(t).bots
+    return t, pos, race_bots.new_scratch(t).bots
 
 
 def both_searches(kb, rng, n_blocked):
@@ -113,7 +113,8 @@ def test_cut_arrivals_from_hex_sets_equal_link_table_ones(seed):
                 got = np.zeros((2, 6), np.int64)
                 R._cut_arrivals(h, c1, c2, kb.t.nbr, kb.ttype, kb.emask, kb.netid, kb.netm, sd,
                                 done, dq, want[0], want[1])
-                cost = race._through_cut(rt, pos, race.CutWork(sc.g, sc.sd, sc.pn, sc.dq), h, t, r, c1, c2, False, got[0], got[1])
+                cw = race_bots.CutWork(sc.g, sc.sd, sc.pn, sc.dq)
+                cost = race_bots._through_cut(rt, pos, cw, h, t, r, c1, c2, False, got[0], got[1])
                 assert (got == want).all(), (seed, BOARD.names[h], q)
                 assert cost == K._pair_through(nm[t, r, 0], want[0], want[1], h == c1, h == c2)
                 compared += int((want < K.INF).sum())
@@ -147,7 +148,8 @@ def test_cost_through_an_x_cross_on_hex_sets_equals_link_table_search(seed):
                     args = (h, t, r, c1, c2, kb.t.nbr, kb.t.net_mask, kb.t.emask, kb.ttype,
                             kb.emask, kb.netid, kb.netm)
                     want = R._cost_with(*args, d, done, dq)
-                    got = race._through_cut(rt, pos, race.CutWork(sc.g, sc.sd, sc.pn, sc.dq), h, t, r, c1, c2, False, a1, a2)
+                    cw = race_bots.CutWork(sc.g, sc.sd, sc.pn, sc.dq)
+                    got = race_bots._through_cut(rt, pos, cw, h, t, r, c1, c2, False, a1, a2)
                     assert got == want, (seed, BOARD.names[h], t, r, q)
                     tried += 1
         after = (pos.hx, pos.netid, pos.nets)  # the position restored after every X-Cross tried

@@ -49,7 +49,7 @@ def rules_of(name):
 @pytest.mark.parametrize("name", [p.stem for p in VARIANTS] + list(EXTRA))
 def test_the_chunk_driver_plays_each_game_as_alone(name, lineup):
     """The engine's chunk driver (one position per chunk, set up in place by race.reset; a line-up
-    of one bot plays each game as one race.rollout) against each game alone, on a new position,
+    of one bot plays each game as one race_bots.rollout) against each game alone, on a new position,
     one decision at a time; the games of the code before the engine (the first chunk kernel)
     are held by the baselines."""
     rules = rules_of(name)
@@ -228,7 +228,7 @@ def test_evaluation_is_greedys_cost_difference():
 
 def test_every_race_baseline_replays_one_decision_at_a_time(monkeypatch):
     """The stored sample of every committed Race baseline, played with every chunk one decision
-    at a time (a line-up of one bot normally plays each game as one race.rollout)."""
+    at a time (a line-up of one bot normally plays each game as one race_bots.rollout)."""
     from sim.workflows import baseline
 
     play = engine.play_chunk

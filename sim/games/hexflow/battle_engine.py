@@ -496,7 +496,7 @@ def _random(t, pos, seat, s, rng):
 
 
 # inline into the engine's bot_move forwarder (and the rollout): one compiled copy of the bots
-# fewer (race.py's bot_move says why)
+# fewer (race_bots.py's bot_move says why)
 @hot_fused
 def bot_move(t, pos, seat, code, par, scratch, rng):
     """battle.py's random and greedy bots on the position's arrays."""

@@ -13,7 +13,7 @@ from sim.engine import search
 from sim.errors import VariantError
 from sim.games.base import Game, SeatBot, Trace
 
-from . import battle_engine, race, tri_engine
+from . import battle_engine, race, race_bots, tri_engine  # noqa: F401  (race_bots: Race's engine functions)
 from . import kernel as K
 from . import rules as R
 from . import verify as V

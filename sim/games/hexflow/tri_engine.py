@@ -1326,7 +1326,7 @@ def new_scratch(t):
 
 
 # inline into the engine's bot_move forwarder (and the rollout): one compiled copy of the bots
-# fewer (race.py's bot_move says why)
+# fewer (race_bots.py's bot_move says why)
 @hot_inline
 def bot_move(t, pos, seat, code, par, scratch, rng):
     """The random and greedy bots on the position's arrays (par: block_weight, defense);
