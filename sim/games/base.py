@@ -287,10 +287,11 @@ class Game:
 
     # ---- compile ------------------------------------------------------------------------------
     # The independent parts of warm() (e.g. a game's modes, each with its own kernels) and a rough
-    # empty-cache compile time of each: `hexsim warm` compiles every game's parts in parallel
-    # processes, longest first (so keep the estimates current: with stale ones the longest part
-    # started last and `hexsim warm` took 221 s instead of about 190), and `make bench` times each
-    # part from an empty cache.
+    # empty-cache compile time of each, as wall seconds of `hexsim warm` on a 2-core machine (two
+    # parts at a time, which runs each slower than alone): `hexsim warm` compiles every game's
+    # parts in parallel processes, longest first, and tells the user the total from these (so
+    # keep them current: a part estimated short starts last, and the total misleads); `make bench`
+    # times each part alone from an empty cache.
     warm_parts: tuple[tuple[str, float], ...] = (("all", 30.0),)
 
     def warm(self, part: str = "all") -> None:

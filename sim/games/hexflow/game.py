@@ -414,7 +414,7 @@ class HexflowGame(Game):
     # each mode has its own kernels (tri and tri2p share theirs: tri._play for random-only
     # line-ups, the engine's drivers over tri_engine.py otherwise); seconds measured on this machine
     # (each part alone from an empty cache, `make bench`, 2026-12-05: the order is longest first)
-    warm_parts = (("race", 72.0), ("battle", 51.0), ("tri", 55.0))
+    warm_parts = (("race", 145.0), ("battle", 106.0), ("tri", 105.0))
 
     def warm(self, part: str = "all") -> None:
         parts = [p for p, _ in self.warm_parts] if part == "all" else [part]
