@@ -17,7 +17,7 @@ def _links(nbr, ttype, netid, netm, emask, lk):
     """The potential graph of the board as a table: lk[u * 6 + s] = _link(u, s) where node u
     has a way out across side s (an empty hex h is node h*2 on all six sides; h*2 + 1 has none),
     else -1; lk: int64[12 * NH]. Built once per board and shared by every search on it
-    (_bfs_links); Tri keeps the same table up to date as tiles land (tri._relink)."""
+    (_bfs_links); Tri keeps the same table up to date as tiles land (tri_engine._relink)."""
     nh = ttype.shape[0]
     for h in range(nh):
         for j in range(2):

@@ -17,6 +17,7 @@ from sim.errors import VariantError
 from sim.games.hexflow import GAME
 from sim.games.hexflow import layout as L
 from sim.games.hexflow import tri as T
+from sim.games.hexflow import tri_bots as B
 from sim.games.hexflow import tri_engine as E
 from sim.games.hexflow.position import TriPosition
 from sim.games.hexflow.tiles import BLOCK, TILE_TYPES, TYPE_BY_CODE
@@ -438,19 +439,19 @@ def test_greedy_score_bound_never_undercuts_the_score(ns, p, cp, wo, cut, wq):
     p %= ns
     wo_a = np.array(wo[:ns], np.int64)
     wq_a = np.array(wq[:ns], np.float64)
-    ub = E._upper(p, cp, wo_a, wq_a, ns)
+    ub = B._upper(p, cp, wo_a, wq_a, ns)
     sc = float(-min(cp, 30))  # the kernel's score before its (non-negative) penalties
     for q in range(ns):
         if q != p:
             sc += wq_a[q] * min(max(wo[q] - cut[q], 0), 30)
     assert sc <= ub
-    assert E._upper(p, 0, wo_a, wq_a, ns) >= 1e18  # a win is never skipped
+    assert B._upper(p, 0, wo_a, wq_a, ns) >= 1e18  # a win is never skipped
 
 
 # ---- the greedy's link table and distance maps -------------------------------------------------
 
 def _links_from_scratch(nbr, ttype, emask, netid, netm):
-    """Every node's step across every side, worked out from the board alone (see `E._link`)."""
+    """Every node's step across every side, worked out from the board alone (see `kernel._link`)."""
     nh = nbr.shape[0]
     want = np.full(nh * 12, -1, np.int64)
     for h in range(nh):
@@ -534,7 +535,7 @@ def test_link_table_and_distance_maps_equal_recomputation(mode, bots):
             assert np.array_equal(lnk, _links_from_scratch(tb.nbr, ttype, emask, netid, netm))
             for srcs in [list(tb.centres)] + [[c] for c in tb.corners]:
                 src = np.array(srcs, np.int64)
-                E._dist_map(src, len(srcs), lnk, ttype, netm, d, dq)
+                B._dist_map(src, len(srcs), lnk, ttype, netm, d, dq)
                 want = _maps_by_dijkstra(srcs, tb.nbr, ttype, emask, netid, netm)
                 assert np.array_equal(d, want)
     assert placed >= 20

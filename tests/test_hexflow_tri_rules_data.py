@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from sim.cli import app
 from sim.errors import VariantError
-from sim.games.hexflow import GAME, tri_engine
+from sim.games.hexflow import GAME, tri_bots, tri_engine
 from sim.games.hexflow import rules as R
 from sim.games.hexflow import tri as T
 from sim.games.hexflow.tiles import BLOCK, TILE_TYPES, TYPE_BY_NAME, tile_set
@@ -98,7 +98,7 @@ def test_counts_by_seat_give_each_seat_its_own_set(mode):
     r = rules(mode=mode, tiles={"star6": {"count": {last: 0}}, "straight": {"count": 4}})
     counts = R.tile_counts(r, seats)
     assert counts[:, 0].tolist() == [4] * len(seats) and counts[-1, STAR6] == 0
-    sets, sizes = tri_engine.tri_tile_sets(r, seats)
+    sets, sizes = R.tri_tile_sets(r, seats)
     for game in start_sets(r, 20):
         for q, (bag, hand) in enumerate(game):
             assert sorted(bag + hand) == sorted(sets[q, :sizes[q]].tolist())
@@ -198,7 +198,7 @@ def test_tri2p_swap_turns_the_columns_to_the_players():
         seats = seats_for(GAME, r, list(bots))
         n = 300
         swapped = np.zeros(n, np.bool_)
-        rows = tri_engine.chunk_rows(r, seats, 0, n, 8, swapped)
+        rows = tri_bots.chunk_rows(r, seats, 0, n, 8, swapped)
         by_seat = {name: rows[:, idx] for name, idx, _ in tri_engine.columns(r)}
         cols = GAME.play_chunk(r, seats, 0, n, 8)
         assert (cols["swapped"] == swapped).all()

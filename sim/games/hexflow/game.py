@@ -13,7 +13,7 @@ from sim.engine import search
 from sim.errors import VariantError
 from sim.games.base import Game, SeatBot, Trace
 
-from . import battle_engine, race, race_bots, tri_engine  # noqa: F401  (race_bots: Race's engine functions)
+from . import battle_engine, race, race_bots, tri_bots, tri_engine  # noqa: F401  (race_bots, tri_bots: engine registration)
 from . import kernel as K
 from . import rules as R
 from . import verify as V
@@ -124,9 +124,9 @@ ORACLE = search.oracle_bot(MCTS)  # sees every hand: the ceiling of skill, never
 
 
 def _bag_sizes(rules: dict[str, Any], seats: Sequence[str]) -> list[int]:
-    """Tiles in each seat's bag under these rules (the Tri modes: tri_engine.tri_tile_sets)."""
+    """Tiles in each seat's bag under these rules (the Tri modes: rules.tri_tile_sets)."""
     if _is_tri(rules):
-        return tri_engine.tri_tile_sets(rules, list(seats))[1].tolist()
+        return R.tri_tile_sets(rules, list(seats))[1].tolist()
     return R.tile_counts(rules, list(seats)).sum(axis=1).tolist()
 
 
@@ -274,10 +274,10 @@ def _tri_traced(rules, seats, game_index, run_seed) -> Trace:
     order)."""
     from .triboard import tri_board
 
-    t, rec, res, swapped = tri_engine.replay(rules, seats, game_index, run_seed)
+    t, rec, res, swapped = tri_bots.replay(rules, seats, game_index, run_seed)
     pos, _ = engine.start(t, np.uint64(engine.game_seed(np.uint64(run_seed), np.int64(game_index))))
     names = tri_board(rules["board_side"]).board.names
-    seat_names = tri_engine.tri_seats(rules)
+    seat_names = R.tri_seats(rules)
 
     def describe(seat, turn, move):
         h, wild, d, r = (int(x) for x in tri_engine.decode(t, move))
@@ -286,7 +286,7 @@ def _tri_traced(rules, seats, game_index, run_seed) -> Trace:
                 "rotation": r, "wildcard": bool(wild), "move": f"{'W=' if wild else ''}{code}{r} {names[h]}"}
 
     moves = _trace_moves(rec, t.pass_move, seat_names, describe)
-    row = {k: v[0].item() for k, v in tri_engine.row_columns(rules, res[None, :], np.array([swapped])).items()}
+    row = {k: v[0].item() for k, v in tri_bots.row_columns(rules, res[None, :], np.array([swapped])).items()}
     data = {"bags": [[int(x) for x in b[:n]] for b, n in zip(np.asarray(pos.bag), t.nbag, strict=True)],
             "dots": np.asarray(pos.hx[tri_engine.H_DOTS]).tolist(), "swapped": bool(swapped)}
     return Trace("hexflow", dict(rules), list(seat_names), game_index, run_seed, moves, row, data)
@@ -384,7 +384,7 @@ class HexflowGame(Game):
         # every mode on the engine's chunk driver (a line-up of one bot: each game one call of
         # the mode's `rollout`, on one position per chunk that `reset` sets up for each game)
         if _is_tri(rules):
-            return tri_engine.chunk(rules, seats, first_game, n_games, run_seed)
+            return tri_bots.chunk(rules, seats, first_game, n_games, run_seed)
         swapped = np.zeros(n_games, np.bool_)
         if rules["mode"] == "battle":
             rows = _engine_chunk(battle_engine.tables(rules), rules, seats, first_game,
@@ -396,7 +396,7 @@ class HexflowGame(Game):
     def engine_replay(self, rules, seats, game_index, run_seed):
         """(tables, decisions) of a game of any mode through the engine."""
         if _is_tri(rules):
-            t, rec, _, _ = tri_engine.replay(rules, seats, game_index, run_seed)
+            t, rec, _, _ = tri_bots.replay(rules, seats, game_index, run_seed)
             return t, rec
         t = _engine_tables(rules)
         codes, par = engine.bot_arrays(seats)
@@ -411,8 +411,8 @@ class HexflowGame(Game):
             return _tri_traced(rules, seats, game_index, run_seed)
         return _race_traced(rules, seats, game_index, run_seed)
 
-    # each mode has its own kernels (tri and tri2p share theirs: tri._play for random-only
-    # line-ups, the engine's drivers over tri_engine.py otherwise); seconds measured on this machine
+    # each mode has its own kernels (tri and tri2p share theirs: the engine's drivers over
+    # tri_engine.py's rules and tri_bots.py's bots); seconds measured on this machine
     # (each part alone from an empty cache, `make bench`, 2026-12-05: the order is longest first)
     warm_parts = (("race", 145.0), ("battle", 106.0), ("tri", 105.0))
 

@@ -1,7 +1,7 @@
 """The Tri-Board trace verifier (modes "tri", 3 players, and "tri2p").
 
-The rules are engine functions in tri_engine.py (tables, position, scratch, the rule helpers and
-the bots), played by the engine's drivers (sim/engine/drivers.py) like every game's.
+The rules are engine functions in tri_engine.py (tables in tri_tables.py), the bots in
+tri_bots.py, played by the engine's drivers (sim/engine/drivers.py) like every game's.
 
 What Tri-Board adds to Race's rules (kernel.py), all in tri_engine.py:
 - seats 0..ns-1 each own ONE corner (corners[q]); goals are the centre hexes (any of them);
@@ -20,19 +20,18 @@ from __future__ import annotations
 
 from . import verify as V
 from .kernel import empty_links  # noqa: F401  (re-exported)
-from .rules import WILD
+from .position import TriPosition
+from .rules import WILD, dot_multiplier_table, hand_sizes, tri_tile_sets
 from .tiles import BLOCK
-from .tri_engine import TB_DOTS, TB_NONE, TB_ORDER, TB_POINTS, TriTables, tri_seats  # noqa: F401
+from .tri_bots import by_player
+from .tri_engine import TB_DOTS, TB_NONE, TB_ORDER, TB_POINTS, tri_seats  # noqa: F401
+from .tri_tables import TriTables  # noqa: F401  (re-exported)
 
 
 def tri_verify(game, trace) -> None:
     """Replay a Tri-Board trace with the pure-Python TriPosition: hands from the recorded bags,
     turn order III, II, I, every placement legal and from the mover's hand, passes only without
     a legal placement, tiles conserved, winners / tiebreak / shared mask / scores / end reason."""
-    from .position import TriPosition
-    from .rules import hand_sizes
-    from .tri_engine import by_player, tri_tile_sets
-
     rules = trace.rules
     pos = TriPosition(rules, dots=trace.data["dots"])
     seats = list(pos.seats)
@@ -135,7 +134,6 @@ def _draw_list(pos, rules, wins, reason, level, tallies):
 
 def _check_scores(pos, rules, row, wins, reason):
     """Each winner scores base_score plus, for a path win, the dot bonuses of its best path."""
-    from .rules import dot_multiplier_table
 
     table = dot_multiplier_table(rules, "dot_bonuses")
     bon = [int(table[d]) for d in pos.dots]
