@@ -13,7 +13,7 @@ from sim.engine import search
 from sim.errors import VariantError
 from sim.games.base import Game, SeatBot, Trace
 
-from . import battle_engine, race, race_bots, tri_engine  # noqa: F401  (race_bots: Race's engine functions)
+from . import battle_bots, battle_engine, race, race_bots, tri_engine  # noqa: F401  (race_bots, battle_bots: engine.implement)
 from . import kernel as K
 from . import rules as R
 from . import verify as V
@@ -245,7 +245,7 @@ def _race_traced(rules, seats, game_index, run_seed) -> Trace:
 
 def _battle_traced(rules, seats, game_index, run_seed) -> Trace:
     """One Battle game through the engine's traced driver, as a Trace in the move-list format of
-    battle.verify and battle.draw_battle (kind place / displace / pass); bags and dots read off
+    battle_verify.verify and draw.draw_battle (kind place / displace / pass); bags and dots read off
     the replayed position."""
 
     t = battle_engine.tables(rules)
@@ -375,9 +375,7 @@ class HexflowGame(Game):
 
     def warnings(self, rules: dict[str, Any]) -> list[str]:
         if rules["mode"] == "battle":
-            from .battle import warnings as battle_warnings
-
-            return R.line_warnings(rules) + battle_warnings(rules)
+            return R.line_warnings(rules) + R.battle_warnings(rules)
         return R.warnings(rules)
 
     def play_chunk(self, rules, seats, first_game, n_games, run_seed):
@@ -453,7 +451,7 @@ class HexflowGame(Game):
 
         rules = trace.rules
         if rules["mode"] == "battle":
-            from .battle import verify
+            from .battle_verify import verify
 
             return verify(trace, self.end_reasons)
         pos = Position(rules, dots=trace.data["dots"])
@@ -516,11 +514,9 @@ class HexflowGame(Game):
             from .draw import draw_tri_trace
 
             return draw_tri_trace(trace, path, every_move)
-        from .draw import draw_trace
+        from .draw import draw_battle, draw_trace
 
         if trace.rules["mode"] == "battle":
-            from .battle import draw_battle
-
             return draw_battle(trace, path, every_move)
         draw_trace(trace, path, every_move)
 
@@ -529,11 +525,9 @@ class HexflowGame(Game):
             from .report import tri_metrics
 
             return tri_metrics(df, rules, self.seat_names(rules))
-        from .report import metrics
+        from .report import battle_metrics, metrics
 
         if rules["mode"] == "battle":
-            from .battle import metrics as battle_metrics
-
             return battle_metrics(df, rules, self.end_reasons)
         return metrics(df, rules)
 
