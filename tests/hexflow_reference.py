@@ -2,7 +2,7 @@
 link-table search (_links/_bfs_links) and the plain board search (_bfs) that the greedy bot's
 hex-set search (kernel._sets/_bfs_sets) is held to, the tile-by-tile cost through a cut hex
 (_cost_with, _cut_arrivals) that kernel._through_cut is held to, and Battle's board-reading
-search (_cost) that battle._cost_l is held to. No production code calls them."""
+search (_cost) that battle_bots._cost_l is held to. No production code calls them."""
 
 from __future__ import annotations
 

@@ -21,6 +21,8 @@ from numba import njit
 from sim.games.base import SeatBot
 from sim.games.hexflow import GAME, battle_engine
 from sim.games.hexflow import battle as BT
+from sim.games.hexflow import battle_bots as BB
+from sim.games.hexflow import battle_verify as BV
 from sim.games.hexflow.board import BOARD
 from sim.games.hexflow.kernel import _arrive
 from sim.games.hexflow.rules import Tables
@@ -32,8 +34,8 @@ from tests.game_checks import check_game, seats_for
 
 @njit(cache=True)
 def displaced_cost(q, k, h, star, D, br, b, lnk, s):
-    """battle._displaced_cost (inlined where the greedy calls it) as a function tests can call."""
-    return BT._displaced_cost(q, k, h, star, D, br, b, lnk, s)
+    """battle_bots._displaced_cost (inlined where the greedy calls it) as a function tests can call."""
+    return BB._displaced_cost(q, k, h, star, D, br, b, lnk, s)
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = sorted((ROOT / "variants" / "hexflow").glob("battle*.toml"))
@@ -55,9 +57,9 @@ def load_variant(path: Path) -> dict:
     return out
 
 
-def position(owners: dict[str, int], r=None, tile=S6, extra=None, dots=None) -> BT.BattlePosition:
+def position(owners: dict[str, int], r=None, tile=S6, extra=None, dots=None) -> BV.BattlePosition:
     """A position with `tile` (rotation 0) of the given owner on each named hex."""
-    pos = BT.BattlePosition(r or rules(), dots=dots)
+    pos = BV.BattlePosition(r or rules(), dots=dots)
     for name, seat in owners.items():
         pos.tiles[H(name)] = (seat, tile, 0)
         pos.placed_any[seat] = True
@@ -69,7 +71,7 @@ def position(owners: dict[str, int], r=None, tile=S6, extra=None, dots=None) -> 
 class KBoard:
     """The kernel's arrays for a BattlePosition, to call the compiled helpers directly."""
 
-    def __init__(self, pos: BT.BattlePosition):
+    def __init__(self, pos: BV.BattlePosition):
         self.r = pos.rules
         self.tb = Tables(self.r)
         self.tz, self.startm, self.goalm, self.firstc, self.corner_any = BT.battle_tables(self.r)
@@ -256,7 +258,7 @@ def test_kernel_moves_equal_position_moves_along_games(index, orphan, block_conn
     hs = r["hand_size"]
     bags = [list(b) for b in trace.data["bags"]]
     hands = [[bags[q].pop() for _ in range(hs)] for q in range(2)]
-    for i, (pos, mv) in enumerate(BT.replay(trace)):
+    for i, (pos, mv) in enumerate(BV.replay(trace)):
         if mv is not None and mv["kind"] != "pass":
             q = BT.SEATS.index(mv["seat"])
             hands[q].remove(TYPE_BY_NAME[mv["tile"]])
@@ -277,7 +279,7 @@ def test_card_stalemate_example_56():
     """Card: "Path = 12 tiles + 4 captures (8 pts) + one 2-dot hex. Score: 12 + 8 + (12 x 3) = 56".
     A's chain: Star-6 on a1 .. i1 (9 tiles) then i2, i3, i4 down the right edge (12 tiles), one
     of them (e1) a 2-dot hex; A holds 4 captures."""
-    assert BT.stalemate_score(12, 4, [2]) == 56
+    assert BV.stalemate_score(12, 4, [2]) == 56
     dots = [0] * BOARD.size
     dots[H("e1")] = 2
     owners = {n: A for n in TOP + ["i2", "i3", "i4"]}
@@ -539,14 +541,14 @@ def test_union_find_and_need_equal_recomputation(index, bot, home, start):
     against the pure position's joined()."""
     r = rules(battle_tokens=22, battle_orphan="off", battle_transit_home=home, battle_start=start)
     trace = GAME.play_traced(r, seats_for(GAME, r, bot), index, 5)
-    k = KBoard(BT.BattlePosition(r))
+    k = KBoard(BV.BattlePosition(r))
     nh, nn = BOARD.size, BOARD.size * 2
     need = np.zeros(nh, np.int64)
     nown = np.zeros((2, nh), np.int64)
     par, flg = np.zeros((3, nn), np.int64), np.zeros((3, nn), np.int64)
     bits = [int(k.startm[0, h] | k.goalm[0, h] << 1 | k.startm[1, h] << 2 | k.goalm[1, h] << 3)
             for h in range(nh)]
-    for pos, mv in BT.replay(trace):
+    for pos, mv in BV.replay(trace):
         if mv is None or mv["kind"] == "pass":
             continue
         h, t = H(mv["hex"]), TYPE_BY_NAME[mv["tile"]]
@@ -608,7 +610,7 @@ def test_displaced_cost_equals_a_search_on_the_changed_board(index, home, goal, 
     trace = GAME.play_traced(r, seats_for(GAME, r, "random"), index, 9)
     nh = BOARD.size
     checked = 0
-    for i, (pos, _mv) in enumerate(BT.replay(trace)):
+    for i, (pos, _mv) in enumerate(BV.replay(trace)):
         if i % 2 or i >= len(trace.moves):
             continue
         p = BT.SEATS.index(trace.moves[i]["seat"])
@@ -629,7 +631,7 @@ def test_displaced_cost_equals_a_search_on_the_changed_board(index, home, goal, 
                 continue
             for j in range(4):
                 _arrive(h, maps[j], k.tb.nbr, k.ttype, k.emask, k.netid, arr[j])
-            sc = BT.Scratch(maps, k.dq, arr, np.zeros((2, nh), np.int64), np.zeros(nh + 2, np.int64), avoid,
+            sc = BB.Scratch(maps, k.dq, arr, np.zeros((2, nh), np.int64), np.zeros(nh + 2, np.int64), avoid,
                             np.zeros((2, nh * 2), np.int64), np.zeros(nh * 2, np.int64), np.zeros((2, 2), np.int64),
                             np.zeros(nh, np.int64), np.zeros(64, np.int64))
             got = [displaced_cost(q, j, h, t == S6, D[j], k.br, k.board(), lnk, sc)

@@ -1,6 +1,6 @@
 """HEXFLOW Battle on the engine interface (sim/games/hexflow/battle_engine.py): the engine's chunk
 driver (one position per chunk, set up in place by battle_engine.reset; a line-up of one bot
-plays each game as one battle_engine.rollout) plays each game as it plays alone, for every
+plays each game as one battle_bots.rollout) plays each game as it plays alone, for every
 shipped Battle variant and random draws of the Battle rule keys, for every random / greedy
 line-up; legal_moves is the
 pure-Python position's move list; sample_hidden redraws only what a seat cannot see; the search
@@ -18,7 +18,7 @@ from sim.engine import search
 from sim.errors import VariantError
 from sim.games.base import SeatBot
 from sim.games.hexflow import GAME, battle_engine, race, tri_engine
-from sim.games.hexflow import battle as BT
+from sim.games.hexflow import battle_verify as BV
 from sim.games.hexflow import game as G
 from sim.games.hexflow import kernel as K
 from sim.runs import variants
@@ -153,7 +153,7 @@ def test_legal_moves_are_the_position_apis_and_hold_every_bot_move(name):
     for index, lineup in enumerate(("rr", "gr", "gg")):
         g = Game1(rules, seats_for(GAME, rules, list(LINEUPS[lineup])), index)
         t = g.tables
-        py = BT.BattlePosition(rules, dots=np.asarray(g.start[0].hx[battle_engine.H_DOTS]).tolist())
+        py = BV.BattlePosition(rules, dots=np.asarray(g.start[0].hx[battle_engine.H_DOTS]).tolist())
         pos = None
         for pos, seat, move in RE.replay(g, g.rec):
             assert engine.seat_to_move(t, pos) == seat
@@ -222,7 +222,7 @@ def test_evaluate_is_greedys_measure():
     cost = [REF._cost(q, 1, 1, -1, 1, t.br.startm, t.br.goalm, t.br.tz, t.br.nbr, hx[battle_engine.H_TTYPE],
                       hx[battle_engine.H_TOWNER], hx[battle_engine.H_EMASK], pos.netid, pos.nets[0], d, dq)
             for q in range(2)]
-    py = BT.BattlePosition(GAME.resolve_rules({"mode": "battle"}, "t"),
+    py = BV.BattlePosition(GAME.resolve_rules({"mode": "battle"}, "t"),
                            dots=hx[battle_engine.H_DOTS].tolist())
     for h in np.flatnonzero(hx[battle_engine.H_TTYPE] >= 0):
         py.tiles[int(h)] = (int(hx[battle_engine.H_TOWNER, h]), int(hx[battle_engine.H_TTYPE, h]),

@@ -10,8 +10,10 @@ from hypothesis import strategies as st
 
 from sim.games.hexflow import GAME
 from sim.games.hexflow import battle as BT
+from sim.games.hexflow import battle_bots as BB
 from sim.games.hexflow.board import BOARD
 from sim.games.hexflow.rules import Tables
+from sim.games.hexflow.tiles import TILE_TYPES
 from sim.games.hexflow.tri import empty_links
 from tests import hexflow_reference as R
 from tests.game_checks import seats_for
@@ -79,7 +81,7 @@ def check_links_along_a_game(index, home, goal, start, bot) -> int:
             continue
         h = BOARD.hex_id(mv["hex"])
         displaced += mv["kind"] == "displace"
-        t = next(i for i, x in enumerate(BT.TILE_TYPES) if x.name == mv["tile"])
+        t = next(i for i, x in enumerate(TILE_TYPES) if x.name == mv["tile"])
         BT._put(BT.SEATS.index(mv["seat"]), h, t, mv["rotation"], tb.net_mask, tb.emask, ttype,
                 trot, towner, emask, netid, netm)
         BT._relink(h, tz, tb.nbr, ttype, towner, emask, netid, netm, lnk)
@@ -90,7 +92,7 @@ def check_links_along_a_game(index, home, goal, start, bot) -> int:
                 for blocked, stop in ((-1, 0), (int(rng.integers(NH)), 1)):
                     c = R._cost(q, 1, 1, blocked, stop, src, dst, tz, tb.nbr, ttype, towner,
                                  emask, netid, netm, d, dq)
-                    c_l = BT._cost_l(q, blocked, stop, src, dst, lnk, tz, ttype, towner, netm,
+                    c_l = BB._cost_l(q, blocked, stop, src, dst, lnk, tz, ttype, towner, netm,
                                      d_l, dq)
                     assert c == c_l, (mv, q, blocked)
                     if not stop:

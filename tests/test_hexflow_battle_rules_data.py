@@ -37,7 +37,7 @@ def bags_of(r, n=40, seed=3):
 
 
 def traced(r, bots, games, seed=5):
-    """Traced games, each verified by battle.verify (every move legal on the pure-Python
+    """Traced games, each verified by battle_verify.verify (every move legal on the pure-Python
     position, from the mover's hand; tiles conserved; scores and columns right), and equal to
     the chunk's row."""
     seats = seats_for(GAME, r, bots)
@@ -146,7 +146,7 @@ def test_per_seat_hand_sizes_deal_what_they_say():
     for (_, hand_a), (_, hand_b) in bags_of(r, 30):
         assert len(hand_a) == 3 and len(hand_b) == 5
     for bots in ("random", "greedy"):
-        list(traced(r, bots, range(0, 20, 5)))  # battle.verify deals each seat its own hand
+        list(traced(r, bots, range(0, 20, 5)))  # battle_verify.verify deals each seat its own hand
     small = rules(hand_size={"A": 1})
     for (_, hand_a), (_, hand_b) in bags_of(small, 10):
         assert len(hand_a) == 1 and len(hand_b) == 3

@@ -1,6 +1,8 @@
-"""HEXFLOW Battle on the engine interface (sim/engine/drivers.py): tables, position and the ten rule
-functions, playing exactly the games of battle.py's chunk kernel (the same bots, the same draws in
-the same order, the same incremental structures: battle.py's helpers do the work here too).
+"""HEXFLOW Battle's rules on the engine interface (sim/engine/drivers.py): tables, position, the rule
+functions (new_position, to_move, legal_moves, apply, result, copy_position, sample_hidden), the
+stalemate score, reset, and the seats' link tables built on first use (_relink_all); battle.py's
+compiled helpers do the work. The bots, `evaluate`, `rollout` and Battle's registration with the
+engine are in battle_bots.py.
 
 The board is Race's (85 hexes, hex index = column by column, top to bottom, see board.py); Battle
 splits it into territories by column and starts each seat from its own side:
@@ -39,7 +41,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from sim import engine
-from sim.engine.jit import hot, hot_fused, hot_inline, kernel
+from sim.engine.jit import hot, hot_inline, kernel
 
 from . import battle as BT
 from . import kernel as K
@@ -133,10 +135,6 @@ class Tables(NamedTuple):
 #   st     int64[N_ST]
 #   work   int64[N_W, max(max_moves, nh * 2 + 1)]
 Position = layout.Position
-
-
-# the greedy's working arrays (battle.Scratch, as the chunk kernel allocates them)
-Scratch = BT.Scratch
 
 
 def build_tables(rules: dict[str, Any]) -> Tables:
@@ -431,115 +429,11 @@ def sample_hidden(t, pos, seat, rng):
     race.sample_hidden(t, pos, seat, rng)
 
 
-@kernel
-def _costs(t, pos, seat):
-    """(own, opponent's) completion cost: battle._cost_l on the seats' link tables (its search
-    arrays allocated here: `evaluate` runs at search cut-offs, not at every decision)."""
-    if pos.st[LNK_ON] == 0:
-        _relink_all(t, pos)
-    hx = pos.hx
-    nn = t.nh * 2
-    d = np.empty(nn, np.int64)
-    dq = np.empty(nn * 12 + 4, np.int64)
-    mine = BT._cost_l(seat, -1, 1, t.br.startm, t.br.goalm, pos.lnk, t.br.tz, hx[H_TTYPE], hx[H_TOWNER], pos.nets[N_NETM],
-                      d, dq)
-    theirs = BT._cost_l(1 - seat, -1, 1, t.br.startm, t.br.goalm, pos.lnk, t.br.tz, hx[H_TTYPE], hx[H_TOWNER],
-                        pos.nets[N_NETM], d, dq)
-    return mine, theirs
 
-
-@kernel
-def evaluate(t, pos, seat):
-    """Greedy's measure of a position: block_weight (its default, 1.5) x the opponent's completion
-    cost minus the seat's own (empty hexes still to fill on the cheapest transit-valid way, each
-    capped at 60 as greedy compares them), plus stalemate_weight (0.1) x the seat's stalemate
-    score minus the opponent's; +-1e9 once the game is decided (by `result`'s winner)."""
-    if pos.st[REASON] >= 0:
-        res = pos.work[W_MK, :t.res_width]
-        result(t, pos, np.bool_(False), res)
-        w = res[BT.O_WINNER]
-        return 0.0 if w < 0 else (1e9 if w == seat else -1e9)
-    mine, theirs = _costs(t, pos, seat)
-    own, _ = stalemate_score(t, pos, seat)
-    opp, _ = stalemate_score(t, pos, 1 - seat)
-    return (t.eval_block_weight * min(theirs, race.COST_CAP) - min(mine, race.COST_CAP)
-            + t.eval_stale_weight * (own - opp))
-
-
-@kernel
-def new_scratch(t):
-    return BT.new_scratch(t.nh)
-
-
-@hot_inline
-def _greedy(t, pos, seat, par, s, rng):
-    """battle._gen_moves then battle._greedy_pick (par: block_weight, defense, token_cost,
-    stalemate_weight); the pass without a legal move."""
-    if pos.st[LNK_ON] == 0:
-        _relink_all(t, pos)
-    mv = _moves(pos)
-    nm = _gen(t, pos, seat, mv)
-    if nm == 0:
-        return t.pass_move
-    i = BT._greedy_pick(t.br, _board(pos), seat, rng, par, nm, mv, pos.lnk, s)
-    return encode(t, mv.mk[i], mv.mh[i], mv.mt[i], mv.mr[i])
-
-
-@hot_inline
-def _random(t, pos, seat, s, rng):
-    """battle._random_pick: uniform over the legal moves; the pass without one."""
-    mv = _moves(pos)
-    if not BT._random_pick(t.br, _board(pos), seat, rng, pos.sq[Q_TOKENS], pos.sq[Q_PLACED], pos.hand, pos.st[NFRONT],
-                           mv, s):
-        return t.pass_move
-    return encode(t, mv.mk[0], mv.mh[0], mv.mt[0], mv.mr[0])
-
-
-# inline into the engine's bot_move forwarder (and the rollout): one compiled copy of the bots
-# fewer (race_bots.py's bot_move says why)
-@hot_fused
-def bot_move(t, pos, seat, code, par, scratch, rng):
-    """battle.py's random and greedy bots on the position's arrays."""
-    if code == K.BOT_GREEDY:
-        return _greedy(t, pos, seat, par, scratch, rng)
-    return _random(t, pos, seat, scratch, rng)
-
-
-# ---- a game of one bot, and the next game in place ----------------------------------------------
-# the rule functions as compiled inside the loop (no call per decision: a call hands the tables'
-# and the position's arrays on, which is most of a random decision's cost)
-_apply = hot_inline(apply.py_func)
-
-
-@hot
-def rollout(t, pos, code, par, s, rng, cap):
-    """Bot `code` for every seat from pos, at most cap decisions; True if the game ended
-    (sim.engine.interface: the search's rollouts, and the chunk driver's games of one bot). The random
-    bot and apply inline, and greedy's bot_move (inline too: one compiled copy of the bots)."""
-    d = 0
-    while pos.st[REASON] < 0:
-        if d >= cap:
-            return False
-        cur = pos.st[CUR]
-        if code == K.BOT_GREEDY:
-            move = bot_move(t, pos, cur, code, par, s, rng)
-        else:
-            move = _random(t, pos, cur, s, rng)
-        _apply(t, pos, move, rng)
-        d += 1
-    return True
-
-
+# ---- the next game in place -----------------------------------------------------------------
 @hot
 def reset(t, pos, rng, game_index):
     """As race.reset, on this mode's position."""
     _clear(t, pos)
     _set_up(t, pos, rng)
     return True
-
-
-engine.implement(Tables, no_alloc=True, new_position=new_position, to_move=to_move, legal_moves=legal_moves,
-                 apply=apply, result=result, copy_position=copy_position, sample_hidden=sample_hidden,
-                 evaluate=evaluate, new_scratch=new_scratch, bot_move=bot_move, reset=reset,
-                 rollout=rollout,
-                 rollout_bots=(K.BOT_RANDOM,))

@@ -1,4 +1,5 @@
-"""Pictures of a HEXFLOW game: flat-topped hexes, tile lines, owners, dots, the scored path."""
+"""Pictures of a HEXFLOW game (Race, Battle, the Tri modes): flat-topped hexes, tile lines, owners,
+dots, the scored path, Battle's territories and displacements."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import textwrap
 from sim.games.base import Trace
 from sim.games.seating import move_lines, mover, picture_note, players, winner_words
 
+from .battle import board_columns, start_corners, zone_letters, zone_of
+from .battle_verify import BattlePosition, replay
 from .board import BOARD, SEATS, corner_names_of
 from .position import Position
 from .tiles import BLOCK, TYPE_BY_NAME
@@ -272,5 +275,76 @@ def draw_tri_trace(trace: Trace, path: str, every_move: bool = False) -> None:
         _tri_board(ax, replay(len(trace.moves)), head)
         fig.text(0.72, 0.95, "moves (W= Wildcard declared as; tile code + rotation, hex)\n\n"
                  + move_list(trace, 70), va="top", family="monospace", fontsize=6.5)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+# ---- Battle pictures -------------------------------------------------------------------------
+_PLAYER_TINT = ("#1f5fbf", "#c0392b")  # player A blue, B red
+_TINT_NAME = ("blue", "red")
+
+
+def _overlay(ax, pos: BattlePosition, captured_hexes, small: bool, players=(0, 1)) -> None:
+    """Territory shading (A's columns blue, B's red: by the player in the seat, `players`) and
+    rings on hexes where a tile was taken."""
+    from matplotlib.patches import RegularPolygon
+
+    cols = board_columns(pos.rules)
+    for h in range(pos.board.size):
+        x, y = pos.board.centre[h]
+        zone = zone_of(h, cols)
+        tint = None if zone == 1 else _PLAYER_TINT[players[zone // 2]]
+        if tint:
+            ax.add_patch(RegularPolygon((x, y), 6, radius=0.97, orientation=math.pi / 6,
+                                        facecolor=tint, alpha=0.13, edgecolor="none", zorder=4))
+        if h in captured_hexes:
+            ax.add_patch(RegularPolygon((x, y), 6, radius=0.8, orientation=math.pi / 6,
+                                        facecolor="none", edgecolor="#8e44ad", linestyle="--",
+                                        linewidth=1.2 if small else 2.2, zorder=6))
+
+
+def draw_battle(trace, path: str, every_move: bool = False) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    cols = board_columns(trace.rules)
+    corner_names = start_corners(cols)
+    row = trace.row
+    seated = players(trace)  # seat -> its player at the end
+    head = (f"{headline(trace, 'battle')},\n"  # two lines: one is wider than the board
+            f"score A {row['score_A']} / B {row['score_B']}, displacements "
+            f"A {row['hexflow_battle_displacements_A']} / B {row['hexflow_battle_displacements_B']}")
+    frames = []
+    taken: set[int] = set()
+    for pos, mv in replay(trace):
+        if mv is not None and mv["kind"] == "displace":
+            taken.add(pos.board.hex_id(mv["hex"]))
+        if mv is not None and every_move:
+            frames.append((dict(pos.tiles), set(taken), mv, len(frames)))
+    if every_move:
+
+        def one(ax, k, frame):
+            tiles, tk, mv, i = frame
+            pos.tiles = tiles
+            _board(ax, pos, (), f"{k + 1}. {mover(trace, i)} {mv['move']}", small=True,
+                   corner_names=corner_names, players=players(trace, i))
+            _overlay(ax, pos, tk, True, players(trace, i))
+
+        fig = move_grid(plt, frames, one)
+        fig.suptitle(head + note(trace), fontsize=9)
+    else:
+        fig = plt.figure(figsize=(11, 8))
+        ax = fig.add_axes((0.0, 0.0, 0.68, 0.95))
+        _board(ax, pos, (), head, corner_names=corner_names, players=seated)
+        _overlay(ax, pos, taken, False, seated)
+        za, zc, zb = zone_letters(cols)
+        pa, pb = (SEATS[p] for p in seated)
+        legend = (textwrap.fill(note(trace).strip(), 42) + "\n\n" if note(trace) else "") + (
+            f"territory: {pa} {za} ({_TINT_NAME[seated[0]]}), contested {zc},\n{pb} {zb} "
+            f"({_TINT_NAME[seated[1]]}); dashed purple ring =\na tile was displaced there\n\n")
+        fig.text(0.70, 0.95, legend + "moves (tile code + rotation, hex)\n\n" + move_list(trace), va="top",
+                 family="monospace", fontsize=7)
     fig.savefig(path, dpi=110)
     plt.close(fig)

@@ -13,12 +13,17 @@ from sim.engine import search
 from sim.errors import VariantError
 from sim.games.base import Game, SeatBot, Trace
 
-from . import battle_engine, race, race_bots, tri_bots, tri_engine  # noqa: F401  (race_bots, tri_bots: engine registration)
+from . import battle, battle_bots, battle_engine, battle_verify, race, race_bots, tri_bots, tri_engine  # noqa: F401  (race_bots, battle_bots, tri_bots: engine.implement)
 from . import kernel as K
 from . import rules as R
 from . import verify as V
 from .board import BOARD, SEATS, board_of
+from .draw import draw_battle, draw_trace, draw_tri_trace
+from .position import Position
+from .report import battle_metrics, metrics, tri_metrics
 from .tiles import TILE_TYPES
+from .tri import tri_verify
+from .triboard import tri_board
 
 
 def _is_tri(rules) -> bool:
@@ -245,7 +250,7 @@ def _race_traced(rules, seats, game_index, run_seed) -> Trace:
 
 def _battle_traced(rules, seats, game_index, run_seed) -> Trace:
     """One Battle game through the engine's traced driver, as a Trace in the move-list format of
-    battle.verify and battle.draw_battle (kind place / displace / pass); bags and dots read off
+    battle_verify.verify and draw.draw_battle (kind place / displace / pass); bags and dots read off
     the replayed position."""
 
     t = battle_engine.tables(rules)
@@ -272,8 +277,6 @@ def _tri_traced(rules, seats, game_index, run_seed) -> Trace:
     move-list format the TriPosition replay (tri.tri_verify) and the pictures read; bags and dots
     are read off the game's start position (draws only lower bagn: a bag keeps its shuffled
     order)."""
-    from .triboard import tri_board
-
     t, rec, res, swapped = tri_bots.replay(rules, seats, game_index, run_seed)
     pos, _ = engine.start(t, np.uint64(engine.game_seed(np.uint64(run_seed), np.int64(game_index))))
     names = tri_board(rules["board_side"]).board.names
@@ -295,9 +298,7 @@ def _tri_traced(rules, seats, game_index, run_seed) -> Trace:
 def _battle_engine_columns(rules, rows, swapped) -> dict[str, np.ndarray]:
     """Outcome columns of Battle result rows from the engine: by player, plus `swapped`, under the
     pie rule (engine.exchange_seats: the winner and every per-seat column)."""
-    from . import battle as BT
-
-    cols = BT.columns(rows)
+    cols = battle.columns(rows)
     if not rules["swap"]:
         return cols
     cols = engine.exchange_seats(cols, swapped, list(SEATS))
@@ -321,9 +322,7 @@ class HexflowGame(Game):
 
     def seat_names(self, rules: dict[str, Any]) -> list[str]:
         if _is_tri(rules):
-            from .tri import tri_seats
-
-            return list(tri_seats(rules))
+            return list(R.tri_seats(rules))
         return list(SEATS)
 
     def validate(self, rules: dict[str, Any], where: str) -> None:
@@ -375,9 +374,7 @@ class HexflowGame(Game):
 
     def warnings(self, rules: dict[str, Any]) -> list[str]:
         if rules["mode"] == "battle":
-            from .battle import warnings as battle_warnings
-
-            return R.line_warnings(rules) + battle_warnings(rules)
+            return R.line_warnings(rules) + R.battle_warnings(rules)
         return R.warnings(rules)
 
     def play_chunk(self, rules, seats, first_game, n_games, run_seed):
@@ -446,16 +443,10 @@ class HexflowGame(Game):
         placement legal and from the mover's hand, passes only without a legal placement,
         tiles conserved, declared winner, end reason, score and path columns right."""
         if _is_tri(trace.rules):
-            from .tri import tri_verify
-
             return tri_verify(self, trace)
-        from .position import Position
-
         rules = trace.rules
         if rules["mode"] == "battle":
-            from .battle import verify
-
-            return verify(trace, self.end_reasons)
+            return battle_verify.verify(trace, self.end_reasons)
         pos = Position(rules, dots=trace.data["dots"])
         counts = R.tile_counts(rules, list(SEATS))
         full_sets = [np.repeat(np.arange(len(TILE_TYPES)), counts[q]).tolist() for q in range(2)]
@@ -513,27 +504,15 @@ class HexflowGame(Game):
     # ---- pictures and reports -----------------------------------------------------------------
     def draw(self, trace: Trace, path: str, every_move: bool = False) -> None:
         if _is_tri(trace.rules):
-            from .draw import draw_tri_trace
-
             return draw_tri_trace(trace, path, every_move)
-        from .draw import draw_trace
-
         if trace.rules["mode"] == "battle":
-            from .battle import draw_battle
-
             return draw_battle(trace, path, every_move)
         draw_trace(trace, path, every_move)
 
     def report_metrics(self, df, rules: dict[str, Any]) -> list[dict[str, Any]]:
         if _is_tri(rules):
-            from .report import tri_metrics
-
             return tri_metrics(df, rules, self.seat_names(rules))
-        from .report import metrics
-
         if rules["mode"] == "battle":
-            from .battle import metrics as battle_metrics
-
             return battle_metrics(df, rules, self.end_reasons)
         return metrics(df, rules)
 

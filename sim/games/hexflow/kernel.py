@@ -1,8 +1,8 @@
 """HEXFLOW's compiled board helpers: placement (`_place`) and the best path (`_best_path`) on a
 layout.Position with the mode's tables (t.nbr, t.net_mask, t.emask_t; numba compiles them once
 per mode's position type), and on loose arrays the union-find over line networks, the hex-set
-and 0-1 searches, the link steps and greedy's per-hex pieces. Race (race.py), Tri-Board
-(tri_engine.py) and Battle (battle.py, battle_engine.py) call them.
+and 0-1 searches, the link steps and greedy's per-hex pieces. Every mode's rules and bots
+(race*.py, tri_*.py, battle*.py) call them.
 
 Board state (NH hexes, index map in board.py) as flat int64 arrays:
   ttype[h]   tile type on hex h, -1 = empty          towner[h]  seat that placed it

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
+from .board import SEATS
 from .tiles import TILE_TYPES
 
 
@@ -80,4 +83,41 @@ def tri_metrics(df, rules: dict[str, Any], seats: list[str]) -> list[dict[str, A
                 out.append({"metric": f"{label} per game, {seat}", "value": float(df[col].mean())})
         out.append({"metric": f"hexes from {seat}'s lines to a centre hex at the end, mean",
                     "value": float(df[f"hexflow_reach_{seat}"].mean())})
+    return out
+
+
+def battle_metrics(df, rules: dict[str, Any], end_reasons) -> list[dict[str, Any]]:
+    """Battle report rows: end reasons, displacements and captures, transit-blocked paths."""
+    n = len(df)
+    out: list[dict[str, Any]] = []
+    if n == 0:
+        return out
+
+    prop = proportion_rows(out, n)
+
+    prop("path completed", df["hexflow_path_completed"].astype(bool))
+    # the runner's tables hold end reasons as names (categorical); play_chunk columns as codes
+    reasons = df["end_reason"]
+    by_name = not np.issubdtype(np.asarray(reasons).dtype, np.integer)
+    for code, name in enumerate(end_reasons):
+        if name in ("path", "opponent_path", "no_move_loss", "turn_cap", "stalemate_score"):
+            prop(f"end: {name}", (reasons.astype(str) == name) if by_name else (reasons == code))
+    disp = df["hexflow_battle_displacements_A"] + df["hexflow_battle_displacements_B"]
+    prop("games with a displacement", disp > 0)
+    for seat in SEATS:
+        d = df[f"hexflow_battle_displacements_{seat}"]
+        out.append({"metric": f"displacements used per game, {seat}", "value": float(d.mean())})
+        out.append({"metric": f"capture points per game, {seat}",
+                    "value": float(d.mean()) * rules["battle_capture_points"]})
+        prop(f"transit-blocked path (joined line the transit rule refuses), {seat}",
+             df[f"hexflow_battle_transit_blocked_{seat}"].astype(bool))
+        out.append({"metric": f"stalemate chain length (tiles), {seat}, mean",
+                    "value": float(df[f"hexflow_battle_chain_{seat}"].mean())})
+    decided = df[df["winner"] >= 0]
+    if len(decided):
+        won = sum(int(decided[f"hexflow_battle_displacements_{s}"][decided["winner"] == i].sum())
+                  for i, s in enumerate(SEATS))
+        out.append({"metric": "displacements by the winner, share of all in decided games",
+                    "value": won / max(1, int((decided["hexflow_battle_displacements_A"]
+                                              + decided["hexflow_battle_displacements_B"]).sum()))})
     return out

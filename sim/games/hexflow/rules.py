@@ -413,6 +413,21 @@ def line_warnings(rules: dict[str, Any]) -> list[str]:
     return out
 
 
+def battle_warnings(rules: dict[str, Any]) -> list[str]:
+    """Battle's own warnings (with line_warnings): the transit rule's reading, the full board, the
+    displacing Block."""
+    return [
+        "hexflow battle: the transit-valid list (own tiles, contested zone, own corners) and the "
+        "transit-invalid rule (opponent tiles in THEIR territory) disagree on opponent tiles in "
+        f"your own territory; battle_transit_home = {rules['battle_transit_home']!r} decides.",
+    ] + unfillable(rules, "hexflow battle", "the card's 'If all 85 hexes fill'",
+                   "the stalemate score is taken when neither player can place.") + [
+        "hexflow battle: the card says the Block 'Displaces any adjacent opponent tile' but also "
+        "'Block immunity: the Block tile cannot carry any path': a displacing Block takes the "
+        "target's hex and carries no line.",
+    ]
+
+
 def tri_warnings(rules: dict[str, Any]) -> list[str]:
     n = rules["board_side"]
     out = [

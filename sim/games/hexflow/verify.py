@@ -1,6 +1,6 @@
 """The turn rules every HEXFLOW trace check replays the same way, written once for Race
-(game.py), Battle (battle.py) and the Tri modes (tri.py): the hands dealt from the recorded bags,
-the pie rule's row, the pass rule, the draw after a placement and the turn cap.
+(game.py), Battle (battle_verify.py) and the Tri modes (tri.py): the hands dealt from the
+recorded bags, the pie rule's row, the pass rule, the draw after a placement and the turn cap.
 
 These are the Python side of the kernels' rules (race.pass_turn, tri_engine._pass, the chunk
 driver's turn cap), independent of them: a replay that agrees with a kernel's table checks it.
