@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.games.hexflow.kernel import FULL, INF, NO_HEX, STOP, _arrive, _link
+from sim.games.hexflow.bot_kernel import _arrive
+from sim.games.hexflow.kernel import FULL, INF, NO_HEX, STOP, _link
 
 
 @njit(cache=True)

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from sim.engine.hexgrid import SIDES, opposite
 from sim.errors import VariantError
 from sim.games.hexflow import GAME, race
+from sim.games.hexflow import bot_kernel as BK
 from sim.games.hexflow import kernel as K
 from sim.games.hexflow.board import BOARD, CORNERS, DEFAULT_DOTS, dots_array, mirror_maps
 from sim.games.hexflow.position import Position
@@ -469,7 +470,7 @@ def _through_cut(kb, seat, h, t, r):
     c1, c2 = int(CORNERS[seat, 0]), int(CORNERS[seat, 1])
     R._cut_arrivals(h, c1, c2, kb.t.nbr, kb.ttype, kb.emask, kb.netid, kb.netm, sd, done, dq,
                     a1, a2)
-    maps = K._pair_through(kb.t.net_mask[t, r, 0], a1, a2, h == c1, h == c2)
+    maps = BK._pair_through(kb.t.net_mask[t, r, 0], a1, a2, h == c1, h == c2)
     search = R._cost_with(h, t, r, c1, c2, kb.t.nbr, kb.t.net_mask, kb.t.emask, kb.ttype,
                           kb.emask, kb.netid, kb.netm, sd, done, dq)
     return maps, search

@@ -24,7 +24,7 @@ from sim.games.hexflow import battle as BT
 from sim.games.hexflow import battle_bots as BB
 from sim.games.hexflow import battle_verify as BV
 from sim.games.hexflow.board import BOARD
-from sim.games.hexflow.kernel import _arrive
+from sim.games.hexflow.bot_kernel import _arrive
 from sim.games.hexflow.rules import Tables
 from sim.games.hexflow.tiles import BLOCK, TYPE_BY_NAME, networks
 from sim.games.hexflow.tri import empty_links

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.games.hexflow import GAME, race, race_bots
+from sim.games.hexflow import bot_kernel as BK
 from sim.games.hexflow import kernel as K
 from sim.games.hexflow.board import BOARD, CORNERS
 from tests import hexflow_reference as R
@@ -38,7 +39,7 @@ def both_searches(kb, rng, n_blocked):
     lk = np.zeros(nn * 6, np.int64)
     R._links(kb.t.nbr, kb.ttype, kb.netid, kb.netm, kb.emask, lk)
     g = np.full(K.sets_size(nh), -7, np.int64)  # garbage in: _sets must set what it reads
-    K._sets(kb.t.nbr, kb.ttype, kb.netm, kb.par.copy(), g)
+    BK._sets(kb.t.nbr, kb.ttype, kb.netm, kb.par.copy(), g)
     d1, d2 = np.zeros(nn, np.int64), np.zeros(nn, np.int64)
     done, dq = np.zeros(nn, np.int64), np.zeros(nn * 12 + 4, np.int64)
     empty = [h for h in range(nh) if kb.ttype[h] < 0]
@@ -47,10 +48,10 @@ def both_searches(kb, rng, n_blocked):
         for dst in CORNERS.ravel():
             for blocked in [-1, *extra]:
                 old = R._bfs_links(src, dst, blocked, lk, kb.ttype, kb.netm, d1, done, dq, K.FULL)
-                new = K._bfs_sets(src, dst, blocked, g, d2, K.FULL)
+                new = BK._bfs_sets(src, dst, blocked, g, d2, K.FULL)
                 old_s = R._bfs_links(src, dst, blocked, lk, kb.ttype, kb.netm, d1.copy(), done,
                                      dq, K.STOP)
-                new_s = K._bfs_sets(src, dst, blocked, g, np.zeros(nn, np.int64), K.STOP)
+                new_s = BK._bfs_sets(src, dst, blocked, g, np.zeros(nn, np.int64), K.STOP)
                 yield d1, d2, old, new, old_s, new_s, (src, dst, blocked)
 
 
@@ -103,7 +104,7 @@ def test_cut_arrivals_from_hex_sets_equal_link_table_ones(seed):
     for _ in range(8):
         grow(kb, rng, 4)
         rt, pos, sc = race_view(kb)
-        K._sets(kb.t.nbr, kb.ttype, kb.netm, kb.par, sc.g)
+        BK._sets(kb.t.nbr, kb.ttype, kb.netm, kb.par, sc.g)
         empty = [h for h in range(nh) if kb.ttype[h] < 0]
         for h in rng.choice(empty, 6, replace=False):
             t, r = one_line[int(rng.integers(len(one_line)))]
@@ -116,7 +117,7 @@ def test_cut_arrivals_from_hex_sets_equal_link_table_ones(seed):
                 cw = race_bots.CutWork(sc.g, sc.sd, sc.pn, sc.dq)
                 cost = race_bots._through_cut(rt, pos, cw, h, t, r, c1, c2, False, got[0], got[1])
                 assert (got == want).all(), (seed, BOARD.names[h], q)
-                assert cost == K._pair_through(nm[t, r, 0], want[0], want[1], h == c1, h == c2)
+                assert cost == BK._pair_through(nm[t, r, 0], want[0], want[1], h == c1, h == c2)
                 compared += int((want < K.INF).sum())
     assert compared > 0
 
@@ -138,7 +139,7 @@ def test_cost_through_an_x_cross_on_hex_sets_equals_link_table_search(seed):
     for _ in range(6):
         grow(kb, rng, 5)
         rt, pos, sc = race_view(kb)
-        K._sets(kb.t.nbr, kb.ttype, kb.netm, kb.par, sc.g)
+        BK._sets(kb.t.nbr, kb.ttype, kb.netm, kb.par, sc.g)
         before = [np.array(a, copy=True) for a in (pos.hx, pos.netid, pos.nets)]
         near = [h for h in range(nh) if kb.ttype[h] < 0 and kb.adj[h] > 0]
         for h in rng.choice(near, min(6, len(near)), replace=False):

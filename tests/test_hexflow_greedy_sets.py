@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sim.games.hexflow import bot_kernel as BK
 from sim.games.hexflow import kernel as K
 from sim.games.hexflow.board import BOARD, CORNERS
 from sim.games.hexflow.tiles import BLOCK, TILE_TYPES
@@ -53,7 +54,7 @@ def test_legal_set_equals_legal_pair_by_pair(seed, moves, connected, hand_size):
         hand[0] = BLOCK if rng.random() < 0.3 else hand[0]
         n, pt, pr, pe = hand_pairs(kb, seat, hand)
         for h in range(BOARD.size):
-            bits = K._legal_set(seat, h, n, pt, pe, kb.placed_any, kb.t.corners, kb.ttype,
+            bits = BK._legal_set(seat, h, n, pt, pe, kb.placed_any, kb.t.corners, kb.ttype,
                                 kb.adj, kb.need, kb.block_connected)
             want = sum(1 << k for k in range(n) if kb.legal(seat, h, pt[k], pr[k]))
             assert bits == want, (seat, BOARD.names[h], moves)
@@ -76,10 +77,10 @@ def test_arrive4_equals_arrive_for_each_map(seed):
             if kb.ttype[h] >= 0:
                 continue
             arr = np.zeros((4, 6), np.int64)
-            K._arrive4(h, maps, kb.t.nbr, kb.ttype, kb.emask, kb.netid, arr)
+            BK._arrive4(h, maps, kb.t.nbr, kb.ttype, kb.emask, kb.netid, arr)
             for k in range(4):
                 one = np.zeros(6, np.int64)
-                K._arrive(h, maps[k], kb.t.nbr, kb.ttype, kb.emask, kb.netid, one)
+                BK._arrive(h, maps[k], kb.t.nbr, kb.ttype, kb.emask, kb.netid, one)
                 assert arr[k].tolist() == one.tolist(), (BOARD.names[h], k, step)
             checked += 1
     assert checked > 100

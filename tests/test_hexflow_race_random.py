@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from sim.engine.rng import below, new_state
 from sim.games.hexflow import kernel as K
-from sim.games.hexflow import race_bots
+from sim.games.hexflow import race_bots, race_random
 from sim.games.hexflow.board import BOARD
 from tests.test_hexflow import KernelBoard
 
@@ -43,12 +43,12 @@ def listed_move(kb: KernelBoard, p: int, hand: np.ndarray, rng) -> tuple[bool, t
 
 
 def kernel_move(kb: KernelBoard, p: int, hand: np.ndarray, rng) -> tuple[bool, tuple]:
-    """race_bots._random_move on the board with this hand (any width: the position and the scratch
+    """race_random._random_move on the board with this hand (any width: the position and the scratch
     take its size)."""
     hs = hand.shape[1]
     s = race_bots.new_scratch(kb.rt).bots
     s = s._replace(pt=np.zeros(hs * 6, np.int64), pr=np.zeros(hs * 6, np.int64))
-    ok = race_bots._random_move(kb.rt, kb.p._replace(hand=hand), s, np.int64(p), kb.front, np.int64(kb.nfront), rng)
+    ok = race_random._random_move(kb.rt, kb.p._replace(hand=hand), s, np.int64(p), kb.front, np.int64(kb.nfront), rng)
     return ok, tuple(int(x) for x in s.mv) if ok else ()
 
 

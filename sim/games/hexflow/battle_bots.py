@@ -46,7 +46,8 @@ from .battle_engine import (
     stalemate_score,
     to_move,
 )
-from .kernel import INF, _arrive4, _critical, _hand_pairs, _pair_through, _search01, _seed01, _six, _start01, _tile_fits
+from .bot_kernel import _arrive4, _critical, _pair_through, _search01, _seed01, _start01
+from .kernel import INF, _hand_pairs, _six, _tile_fits
 from .race import COST_CAP
 from .tiles import BLOCK, STAR6
 

@@ -16,6 +16,7 @@ from sim import engine
 from sim.engine.jit import hot, hot_fused, hot_inline, kernel
 from sim.engine.rng import below
 
+from . import bot_kernel as BK
 from . import kernel as K
 from . import race
 from .race import (
@@ -38,11 +39,11 @@ from .race import (
     _blank_position,
     _reach_winner,
     _reading_allows,
-    _reserved,
     apply,
     encode,
     legal_moves,
 )
+from .race_random import _frontier, _random_bot, _uniform_legal
 
 
 class BotScratch(NamedTuple):
@@ -98,10 +99,10 @@ def _measure(t, pos, seat, w_block):
     in progress; the hex sets and the search's costs in the work rows stack and pn)."""
     g = pos.work[W_STACK][:K.sets_size(t.nh)]
     d = pos.work[W_PN][:t.nh * 2]
-    K._sets(t.nbr, pos.hx[H_TTYPE], pos.nets[0], pos.nets[1], g)
+    BK._sets(t.nbr, pos.hx[H_TTYPE], pos.nets[0], pos.nets[1], g)
     o = 1 - seat
-    mine = K._bfs_sets(t.corners[seat, 0], t.corners[seat, 1], K.NO_HEX, g, d, K.STOP)
-    theirs = K._bfs_sets(t.corners[o, 0], t.corners[o, 1], K.NO_HEX, g, d, K.STOP)
+    mine = BK._bfs_sets(t.corners[seat, 0], t.corners[seat, 1], K.NO_HEX, g, d, K.STOP)
+    theirs = BK._bfs_sets(t.corners[o, 0], t.corners[o, 1], K.NO_HEX, g, d, K.STOP)
     return w_block * min(theirs, COST_CAP) - min(mine, COST_CAP)
 
 
@@ -118,32 +119,6 @@ def new_scratch(t):
                       np.empty((2, nh), np.int64), np.empty((2, nh), np.int64),
                       np.empty(t.max_moves, np.int64), np.empty(t.max_moves, np.float64), np.empty(nh, np.int64))
     return Scratch(bots, _blank_position(t), _blank_position(t))
-
-
-@hot
-def _frontier(t, pos, seat, s):
-    """The hexes `seat` may try after its first tile: the frontier itself, or with
-    opponent_corners = "reserved" a copy of it in scratch without the hexes `_reserved` bars (the
-    bots then never consider them). Returns (array, count)."""
-    if not t.reserve_corners:
-        return pos.hx[H_FRONT], pos.st[NFRONT]
-    n = 0
-    for i in range(pos.st[NFRONT]):
-        h = pos.hx[H_FRONT][i]
-        if not _reserved(t, seat, h):
-            s.front[n] = h
-            n += 1
-    return s.front, n
-
-
-@hot
-def _uniform_legal(t, pos, s, rng):
-    """A legal move drawn uniformly from legal_moves (one draw): the bots' first tile under
-    first_tile = "onto_board", which kernel's bots do not know. Through the engine's legal_moves,
-    which the drivers' uniform bot compiles too (a direct call compiled this function's own copy
-    of it: 1.2 s of a first greedy run)."""
-    k = engine.legal_moves(t, pos, s.moves)
-    return s.moves[below(rng, k)]
 
 
 # ---- greedy: the cheapest completions of both seats, a move scored by how it changes them ----
@@ -251,22 +226,22 @@ def _greedy_turn(t, pos, p, npairs, w, w_block, defense):
     o = 1 - p
     for i in range(npairs):  # pe[:npairs]: side mask of each hand pair, for _legal_set
         pe[i] = t.emask_t[pt[i], pr[i]]
-    K._sets(t.nbr, ttype, netm, par, g)
+    BK._sets(t.nbr, ttype, netm, par, g)
     Dm = K.INF
     Do = K.INF
     for k in range(4):  # maps from own corner 1, 2, then the opponent's (one call site)
         q = p if k < 2 else o
-        v = K._bfs_sets(t.corners[q, k & 1], t.corners[q, 1 - (k & 1)], K.NO_HEX, g, maps[k], K.FULL)
+        v = BK._bfs_sets(t.corners[q, k & 1], t.corners[q, 1 - (k & 1)], K.NO_HEX, g, maps[k], K.FULL)
         if k == 0:
             Dm = v
         elif k == 2:
             Do = v
-    K._critical(maps[0], maps[1], Dm, t.nh, ttype, crit[0], cnt)
-    K._critical(maps[2], maps[3], Do, t.nh, ttype, crit[1], cnt)
+    BK._critical(maps[0], maps[1], Dm, t.nh, ttype, crit[0], cnt)
+    BK._critical(maps[2], maps[3], Do, t.nh, ttype, crit[1], cnt)
     cm1 = t.corners[p, 0]
     cm2 = t.corners[p, 1]
-    open0 = K._open_ends(cm1, t.nbr, ttype, pos.hx[H_EMASK], netm, par, need_c[0])
-    open1 = K._open_ends(cm2, t.nbr, ttype, pos.hx[H_EMASK], netm, par, need_c[1])
+    open0 = BK._open_ends(cm1, t.nbr, ttype, pos.hx[H_EMASK], netm, par, need_c[0])
+    open1 = BK._open_ends(cm2, t.nbr, ttype, pos.hx[H_EMASK], netm, par, need_c[1])
     n_cut_front = _cut_hexes(t, pos, p, Dm, g, sd, crit, gx)
     return GreedyTurn(p, npairs, cm1, cm2, t.corners[o, 0], t.corners[o, 1], Dm, Do, min(Dm, COST_CAP),
                       min(Do, COST_CAP), open0, open1, n_cut_front,
@@ -293,9 +268,9 @@ def _cut_hexes(t, pos, p, Dm, g, sd, crit, gx):
             if not near:
                 continue
             if adj[hh] > 0:  # a candidate: the exact cost around it is needed
-                v = K._bfs_sets(t.corners[p, 0], t.corners[p, 1], hh, g, sd, K.STOP)
+                v = BK._bfs_sets(t.corners[p, 0], t.corners[p, 1], hh, g, sd, K.STOP)
             else:  # only whether it is a cut
-                v = K.INF if K._bfs_sets(t.corners[p, 0], t.corners[p, 1], hh, g, sd, K.STOP) >= K.INF else Dm + 1
+                v = K.INF if BK._bfs_sets(t.corners[p, 0], t.corners[p, 1], hh, g, sd, K.STOP) >= K.INF else Dm + 1
             gx[0, hh] = v
             if v >= K.INF:
                 gx[1, hh] = 1
@@ -312,8 +287,8 @@ def _greedy_hex(t, pos, s, g, h, rng, best, nbest):
     ttype = hx[H_TTYPE]
     adj = hx[H_ADJ]
     arr = s.arr
-    K._arrive4(h, s.maps, t.nbr, ttype, hx[H_EMASK], pos.netid, arr)
-    legal = K._legal_set(g.p, h, g.npairs, s.pt, s.pe, pos.sq[Q_PLACED], t.corners, ttype, adj, hx[H_NEED],
+    BK._arrive4(h, s.maps, t.nbr, ttype, hx[H_EMASK], pos.netid, arr)
+    legal = BK._legal_set(g.p, h, g.npairs, s.pt, s.pe, pos.sq[Q_PLACED], t.corners, ttype, adj, hx[H_NEED],
                          t.block_connected)
     # no tile on h can shorten a player's way if even its best two sides cost too much, and
     # none can lengthen it unless h is on every cheapest way: that player's cost stays
@@ -339,7 +314,7 @@ def _greedy_hex(t, pos, s, g, h, rng, best, nbest):
             dang_h = True
     ex_o = g.Do
     if s.crit[1, h]:
-        ex_o = K._bfs_sets(g.co1, g.co2, h, s.g, s.sd, K.STOP)
+        ex_o = BK._bfs_sets(g.co1, g.co2, h, s.g, s.sd, K.STOP)
     x = HexCosts(h, same_m, same_o, ex_m, ex_o, dang_h)
     # s.carr[0:2] / s.carr[2:4] hold the arrivals around h for own / opponent's ways once set
     cut_m = np.bool_(False)
@@ -413,11 +388,11 @@ def _pair_costs(t, pos, s, g, x, tile, r, cut_m, cut_o):
         if m == 0:
             continue
         if not x.same_m:
-            v = K._pair_through(m, arr[0], arr[1], h == g.cm1, h == g.cm2)
+            v = BK._pair_through(m, arr[0], arr[1], h == g.cm1, h == g.cm2)
             if v < th_m:
                 th_m = v
         if not x.same_o:
-            v = K._pair_through(m, arr[2], arr[3], h == g.co1, h == g.co2)
+            v = BK._pair_through(m, arr[2], arr[3], h == g.co1, h == g.co2)
             if v < th_o:
                 th_o = v
     one_line = t.net_mask[tile, r, 1] == 0
@@ -497,7 +472,7 @@ def _corner_danger(t, pos, s, g, h, tile, r):
 @hot_inline
 def _keep_best(s, rng, sc, best, nbest, h, tile, r):
     """Keep move (h, tile, r) in s.mv if it scores best so far; ties at random (one draw each)."""
-    keep, best, nbest = K._running_best(rng, sc, best, nbest)
+    keep, best, nbest = BK._running_best(rng, sc, best, nbest)
     if keep:
         s.mv[0] = h
         s.mv[1] = tile
@@ -521,11 +496,11 @@ def _through_cut(t, pos, w, h, tile, r, c1, c2, mapped, a1, a2):
     netm = pos.nets[0]
     if t.net_mask[tile, r, 1] == 0:
         if not mapped:
-            K._bfs_sets(c1, c1, h, g, sd, K.FULL)  # dst = src: map only
-            K._arrive(h, sd, t.nbr, ttype, emask, netid, a1)
-            K._bfs_sets(c2, c2, h, g, sd, K.FULL)
-            K._arrive(h, sd, t.nbr, ttype, emask, netid, a2)
-        return K._pair_through(t.net_mask[tile, r, 0], a1, a2, h == c1, h == c2)
+            BK._bfs_sets(c1, c1, h, g, sd, K.FULL)  # dst = src: map only
+            BK._arrive(h, sd, t.nbr, ttype, emask, netid, a1)
+            BK._bfs_sets(c2, c2, h, g, sd, K.FULL)
+            BK._arrive(h, sd, t.nbr, ttype, emask, netid, a2)
+        return BK._pair_through(t.net_mask[tile, r, 0], a1, a2, h == c1, h == c2)
     for i in range(pc.shape[0]):
         pc[i] = pos.nets[1, i]
     em = K._write_tile(h, tile, r, t.net_mask, t.emask_t, ttype, emask, netm, netid, pc)
@@ -541,8 +516,8 @@ def _through_cut(t, pos, w, h, tile, r, c1, c2, mapped, a1, a2):
                 y = pc[y]
             if x != y:
                 pc[x] = y
-    K._sets(t.nbr, ttype, netm, pc, g2)
-    c = K._bfs_sets(c1, c2, K.NO_HEX, g2, sd, K.STOP)
+    BK._sets(t.nbr, ttype, netm, pc, g2)
+    c = BK._bfs_sets(c1, c2, K.NO_HEX, g2, sd, K.STOP)
     ttype[h] = -1
     emask[h] = 0
     for j in range(2):
@@ -614,14 +589,14 @@ def _winning_move(t, pos, q, own, x, rng):
     o = 1 - q
     ttype = pos.hx[H_TTYPE]
     g = s.g
-    K._sets(t.nbr, ttype, pos.nets[0], pos.nets[1], g)
+    BK._sets(t.nbr, ttype, pos.nets[0], pos.nets[1], g)
     cq0 = t.corners[q, 0]
     cq1 = t.corners[q, 1]
-    dq = K._bfs_sets(cq0, cq1, K.NO_HEX, g, s.maps[0], K.FULL)
-    K._bfs_sets(cq1, cq0, K.NO_HEX, g, s.maps[1], K.FULL)
-    do = K._bfs_sets(t.corners[o, 0], t.corners[o, 1], K.NO_HEX, g, s.maps[2], K.FULL)
-    K._bfs_sets(t.corners[o, 1], t.corners[o, 0], K.NO_HEX, g, s.maps[3], K.FULL)
-    K._critical(s.maps[2], s.maps[3], do, t.nh, ttype, s.crit[1], s.cnt)
+    dq = BK._bfs_sets(cq0, cq1, K.NO_HEX, g, s.maps[0], K.FULL)
+    BK._bfs_sets(cq1, cq0, K.NO_HEX, g, s.maps[1], K.FULL)
+    do = BK._bfs_sets(t.corners[o, 0], t.corners[o, 1], K.NO_HEX, g, s.maps[2], K.FULL)
+    BK._bfs_sets(t.corners[o, 1], t.corners[o, 0], K.NO_HEX, g, s.maps[3], K.FULL)
+    BK._critical(s.maps[2], s.maps[3], do, t.nh, ttype, s.crit[1], s.cnt)
     first = pos.sq[Q_PLACED][q] == 0
     for c in range(2 if first else pos.st[NFRONT]):
         h = (cq0 if c == 0 else cq1) if first else pos.hx[H_FRONT][c]
@@ -692,101 +667,6 @@ def _lookahead(t, pos, seat, par, x, rng):
             return s.moves[best]
         s.vals[best] = -np.inf
     return mg
-
-
-@hot
-def _random_move(t, pos, s, p, front, nfront, rng):
-    """The random bot's move for seat p into s.mv (hex, type, rotation), uniform over legal
-    (hex, type, rotation) with the hexes front[:nfront] after p's first tile: rejection
-    sampling, then exact enumeration. False if there is none.
-
-    The same draws as over kernel._hand_pairs' list (pair i: distinct hand types in hand order,
-    each with its n_orient rotations) and kernel._candidates' hexes, without calling either and
-    with one exit (see kernel._fits). s.pt[:nt] holds the distinct types, s.pr[:nt] the list
-    index of each one's first rotation; s.cand the empty corners before the seat's first tile."""
-    hand = pos.hand
-    ttype = pos.hx[H_TTYPE]
-    adj = pos.hx[H_ADJ]
-    need = pos.hx[H_NEED]
-    n_orient = t.n_orient
-    corners = t.corners
-    pt = s.pt
-    pr = s.pr
-    cand = s.cand
-    out = s.mv
-    nt = 0
-    npairs = 0
-    for k in range(hand.shape[1]):
-        tile = hand[p, k]
-        fresh = tile >= 0
-        for k2 in range(k):
-            if hand[p, k2] == tile:
-                fresh = False
-        if fresh:
-            pt[nt] = tile
-            pr[nt] = npairs
-            nt += 1
-            npairs += n_orient[tile]
-    first = pos.sq[Q_PLACED, p] == 0
-    ncand = nfront
-    if first:
-        ncand = 0
-        for k in range(2):
-            if ttype[corners[p, k]] < 0:
-                cand[ncand] = corners[p, k]
-                ncand += 1
-    c0 = corners[p, 0]
-    c1 = corners[p, 1]
-    # 24 tries of a uniform (pair, hex); if all miss, one sweep over every (hex, pair) in the
-    # list's order counts the legal ones and a second walks to a uniformly drawn one. One flat
-    # loop per sweep, left by its condition: nested loops or a break here defeat the pruning.
-    found = False
-    count = 0
-    k = -1
-    for sweep in range(3 if npairs > 0 and ncand > 0 else 0):
-        if sweep == 2:
-            k = below(rng, count) if count > 0 else -1
-        nx = 24 if sweep == 0 else ncand * npairs
-        x = 0
-        while x < nx and not found:
-            if sweep == 0:
-                i = below(rng, npairs)
-                c = below(rng, ncand)
-            else:
-                i = x % npairs
-                c = x // npairs
-            h = cand[c] if first else front[c]
-            tt = -1
-            r = -1
-            for j in range(nt):
-                if pr[j] <= i < pr[j] + n_orient[pt[j]]:
-                    tt = pt[j]
-                    r = t.rot_of[tt, i - pr[j]]
-            if K._fits(ttype[h] < 0, first, h == c0 or h == c1, adj[h], need[h], t.emask_t[tt, r],
-                       tt == K.BLOCK, t.block_connected):
-                if sweep == 1:
-                    count += 1
-                elif sweep == 0 or k == 0:
-                    out[0] = h
-                    out[1] = tt
-                    out[2] = r
-                    found = True
-                k -= 1
-            x += 1
-    return found
-
-
-@hot_inline
-def _random_bot(t, pos, seat, s, rng):
-    """The random bot: kernel._random_move on the position's arrays (the bots' first tile under
-    first_tile = "onto_board" uniform over legal_moves); the pass if it finds no legal placement."""
-    if t.first_onto and pos.sq[Q_PLACED][seat] == 0:
-        return _uniform_legal(t, pos, s, rng)
-    front, nfront = _frontier(t, pos, seat, s)
-    ok = _random_move(t, pos, s, seat, front, nfront, rng)
-    if not ok:
-        return t.pass_move
-    return encode(t, s.mv[0], s.mv[1], s.mv[2])
 
 
 # bot_move and _greedy are compiled inline into their callers (the engine's bot_move forwarder,

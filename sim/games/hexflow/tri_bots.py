@@ -18,8 +18,10 @@ from sim import engine
 from sim.engine.jit import hot, hot_inline, kernel
 from sim.engine.rng import below
 
+from . import bot_kernel as BK
 from . import kernel as K
-from .kernel import INF, _critical, _find, _link, _pair_through, _six
+from .bot_kernel import _critical, _pair_through
+from .kernel import INF, _find, _link, _six
 from .layout import CUR, NFRONT, REASON
 from .race import H_ADJ, H_EMASK, H_FRONT, H_NEED, H_TTYPE, Q_PLACED
 from .rules import WILD, tri_seats
@@ -76,10 +78,10 @@ def _dist_map(src, nsrc, lnk, ttype, netm, d, dq):
     potential graph; d[node] = empty hexes to fill on the cheapest way, the node's own included.
     Steps come from the link table (`_relink`); the search is kernel._search01 with no goal.
     dq: int64[12 * 2 * NH + 4]. (Race's `kernel._bfs` is the one-source, one-goal case.)"""
-    head, tail = K._start01(d, dq)
+    head, tail = BK._start01(d, dq)
     for k in range(nsrc):
-        head, tail = K._seed01(src[k], ttype, netm, d, dq, head, tail)
-    K._search01(lnk, K.NO_HEX, K.NO_GOAL, K.FULL, d, dq, head, tail)
+        head, tail = BK._seed01(src[k], ttype, netm, d, dq, head, tail)
+    BK._search01(lnk, K.NO_HEX, BK.NO_GOAL, K.FULL, d, dq, head, tail)
 
 
 @hot
@@ -261,7 +263,7 @@ def _greedy_move(t, pos, s, p, rng, block_weight, defense):
         if K._tile_fits(False, t.emask_t[s.od[k], s.orr[k]], 0, s.od[k] == BLOCK, t.block_connected):
             block_opt = True
     # the open line ends of p's corner network: s.endm[h] != 0 where one points into empty hex h
-    ne = max(0, K._open_ends(t.corners[p], t.nbr, hx[H_TTYPE], hx[H_EMASK], pos.nets[0], pos.nets[1], s.endm))
+    ne = max(0, BK._open_ends(t.corners[p], t.nbr, hx[H_TTYPE], hx[H_EMASK], pos.nets[0], pos.nets[1], s.endm))
     # bounds: a candidate leaves each opponent q at most `without` (its cost avoiding h), and p at
     # least the cheapest pair of arrivals; one scoring below the best so far (strictly: ties draw
     # from rng) is skipped without its opponents' searches. Float rounding is monotone, so the
