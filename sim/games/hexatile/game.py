@@ -258,7 +258,7 @@ BOTS = (
     RANDOM,
     GREEDY,
     # greedy rollouts: uniform ones lose to greedy at these budgets (10:48 at 100 iterations)
-    search.mcts_bot(GREEDY, iterations=200, random=RANDOM, rollout="greedy"),
+    search.mcts_bot(GREEDY, iterations=150, random=RANDOM, rollout="greedy"),
 )
 
 
