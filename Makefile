@@ -59,8 +59,15 @@ test: $(STAMP)
 
 # The edit loop: everything but the tests marked slow (real runs end to end, browser pages,
 # compiles in fresh processes, long simulations); make test runs them all.
+# the edit loop, about a minute with the compile cache warm: each game's rule scenarios, the
+# engine and the search, the runner, statistics, the report, bad input and the size and import
+# gates (make test runs everything)
+FAST = test_flags_rules_data test_hexatile_rules_data test_hexflow_race_rules_data \
+	test_hexflow_battle_rules_data test_hexflow_tri_rules_data test_hexatrex_sides test_stats \
+	test_intervals test_variants test_bad_input test_imports test_function_sizes test_docs_links \
+	test_runner test_engine test_search test_report
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -n 2 --dist loadfile -m "not slow" --durations=10
+	$(BIN)/python -m pytest -n 2 --dist loadfile -m "not slow" --durations=10 $(FAST:%=tests/%.py)
 
 bench: $(STAMP)
 	$(BIN)/python -m sim.perf.bench
