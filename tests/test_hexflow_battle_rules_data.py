@@ -17,7 +17,6 @@ from sim.cli import app
 from sim.errors import VariantError
 from sim.games.hexflow import GAME, battle_engine
 from sim.games.hexflow import battle as BT
-from sim.games.hexflow import game as G
 from sim.games.hexflow.board import board_of
 from sim.games.hexflow.tiles import BLOCK, TILE_TYPES, TYPE_BY_NAME
 from sim.runs import variants
@@ -187,8 +186,8 @@ def test_swapped_games_are_legal_and_columns_come_out_by_player():
     for bots in (("random", "random"), ("greedy", "random"), ("greedy", "greedy")):
         seats = seats_for(GAME, r, list(bots))
         n = 200
-        swapped = np.zeros(n, np.bool_)
-        by_seat = BT.columns(G._engine_chunk(battle_engine.tables(r), r, seats, 0, n, 8, swapped))
+        rows, swapped = GAME.play_rows(r, seats, 0, n, 8)
+        by_seat = GAME.outcome_columns(r, rows)
         cols = GAME.play_chunk(r, seats, 0, n, 8)
         assert (cols["swapped"] == swapped).all() and swapped.any()
         if "random" in bots[1:]:

@@ -224,9 +224,8 @@ def test_swapped_games_are_legal_and_columns_come_out_by_player():
     for bots in (("random", "random"), ("greedy", "random")):
         seats = seats_for(GAME, r, list(bots))
         n = 300
-        swapped = np.zeros(n, np.bool_)
-        rows = G._race_engine_chunk(r, seats, 0, n, 8, swapped)
-        by_seat = G._columns(rows)
+        rows, swapped = GAME.play_rows(r, seats, 0, n, 8)
+        by_seat = GAME.outcome_columns(r, rows)
         cols = GAME.play_chunk(r, seats, 0, n, 8)
         assert (cols["swapped"] == swapped).all() and swapped.any()
         if bots[0] == "random":

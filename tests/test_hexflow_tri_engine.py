@@ -13,7 +13,7 @@ from sim import engine
 from sim.engine import search
 from sim.errors import VariantError
 from sim.games.base import SeatBot
-from sim.games.hexflow import GAME, tri_bots, tri_engine
+from sim.games.hexflow import GAME, tri_engine
 from sim.games.hexflow import game as G
 from sim.games.hexflow.tiles import TILE_TYPES
 from sim.runs import variants
@@ -109,8 +109,7 @@ def random_rules(mode, seed):
 
 
 def engine_columns(rules, seats, n, seed):
-    rows = tri_bots.chunk_rows(rules, seats, 0, n, seed)
-    return {name: rows[:, idx] for name, idx, _ in tri_engine.columns(rules)}
+    return GAME.outcome_columns(rules, GAME.play_rows(rules, seats, 0, n, seed)[0])
 
 
 def assert_same_games(rules, seats, n, seed):
@@ -175,7 +174,7 @@ class Game1:
     """One traced game through the engine: its tables, decisions, result row and start."""
 
     def __init__(self, rules, seats, index, seed=7):
-        self.tables, self.rec, self.res, _ = tri_bots.replay(rules, seats, index, seed)
+        self.tables, self.rec, self.res, _ = GAME.replay(rules, seats, index, seed)
         self.start = engine.start(self.tables, np.uint64(engine.game_seed(np.uint64(seed), np.int64(index))))
 
     def positions(self):

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from sim.cli import app
 from sim.errors import VariantError
-from sim.games.hexflow import GAME, tri_bots, tri_engine
+from sim.games.hexflow import GAME, tri_engine
 from sim.games.hexflow import rules as R
 from sim.games.hexflow import tri as T
 from sim.games.hexflow.tiles import BLOCK, TILE_TYPES, TYPE_BY_NAME, tile_set
@@ -197,9 +197,8 @@ def test_tri2p_swap_turns_the_columns_to_the_players():
     for bots in (("random", "random"), ("greedy", "random")):
         seats = seats_for(GAME, r, list(bots))
         n = 300
-        swapped = np.zeros(n, np.bool_)
-        rows = tri_bots.chunk_rows(r, seats, 0, n, 8, swapped)
-        by_seat = {name: rows[:, idx] for name, idx, _ in tri_engine.columns(r)}
+        rows, swapped = GAME.play_rows(r, seats, 0, n, 8)
+        by_seat = GAME.outcome_columns(r, rows)
         cols = GAME.play_chunk(r, seats, 0, n, 8)
         assert (cols["swapped"] == swapped).all()
         if bots[0] == "random":

@@ -113,33 +113,54 @@ class EngineGame:
         whose columns depend on the rules, e.g. on the number of seats)."""
         return self.extra_columns
 
-    def play_chunk(self, rules, seats, first_game, n_games, run_seed):
+    def play_rows(self, rules, seats, first_game, n_games, run_seed):
+        """(result rows by seat int64[n_games, res_width], swapped bool[n_games]) of games
+        first_game .. first_game + n_games - 1 through the chunk driver."""
         t = self.tables(rules)
+        if len(seats) != t.n_seats:
+            raise ValueError(f"{self.name}: {t.n_seats} seats needed, got {len(seats)}")
         codes, par = bot_arrays(seats)
         rows = np.zeros((n_games, t.res_width), np.int64)
         swapped = np.zeros(n_games, np.bool_)
         play_chunk(t, np.uint64(run_seed), np.int64(first_game), np.int64(n_games), codes, par,
                    self.swap_policy(rules, seats), rows, swapped)
-        return self._columns(rules, rows, swapped)
+        return rows, swapped
+
+    def play_chunk(self, rules, seats, first_game, n_games, run_seed):
+        return self._columns(rules, *self.play_rows(rules, seats, first_game, n_games, run_seed))
+
+    def outcome_columns(self, rules, rows) -> dict[str, np.ndarray]:
+        """Result rows by seat -> the outcome columns by seat (`columns` with the game's own)."""
+        return columns(rows, self.seat_names(rules), self.columns_of(rules), self.score_dtype)
+
+    def by_player(self, rules, cols, swapped) -> dict[str, np.ndarray]:
+        """Columns from the position's seats to the players' where the pie rule swapped them (and
+        back): `exchange_seats` unless a game has per-seat columns it does not find by name."""
+        return exchange_seats(cols, swapped, self.seat_names(rules))
 
     def _columns(self, rules, rows, swapped) -> dict[str, np.ndarray]:
-        """Outcome columns by player (`exchange_seats` where the pie rule swapped), plus
-        `swapped` under the pie rule."""
-        names = self.seat_names(rules)
-        cols = columns(rows, names, self.columns_of(rules), self.score_dtype)
+        """Outcome columns by player (`by_player` where the pie rule swapped), plus `swapped`
+        under the pie rule."""
+        cols = self.outcome_columns(rules, rows)
         if not self.pie_rule(rules):
             return cols
-        cols = exchange_seats(cols, swapped, names)
-        cols["swapped"] = swapped.copy()
+        cols = self.by_player(rules, cols, swapped)
+        cols["swapped"] = np.asarray(swapped, np.bool_).copy()
         return cols
+
+    def replay(self, rules, seats, game_index, run_seed):
+        """(tables, decision records, result row by seat, swapped) of one game through the traced
+        driver (a pie-rule swap is a record with move SWAP_MOVE)."""
+        t = self.tables(rules)
+        codes, par = bot_arrays(seats)
+        rec, res, swapped = play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
+                                        self.swap_policy(rules, seats), np.int64(self.max_decisions(rules)))
+        return t, rec, res, swapped
 
     def engine_replay(self, rules, seats, game_index, run_seed):
         """(tables, decisions) of one game through the engine's traced driver, for measures that
         replay a game position by position (sim/stats/playmetrics.py)."""
-        t = self.tables(rules)
-        codes, par = bot_arrays(seats)
-        rec, _, _ = play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
-                                self.swap_policy(rules, seats), np.int64(self.max_decisions(rules)))
+        t, rec, _, _ = self.replay(rules, seats, game_index, run_seed)
         return t, rec
 
     def pie_rule(self, rules) -> bool:
@@ -158,10 +179,7 @@ class EngineGame:
     def play_traced(self, rules, seats, game_index, run_seed):
         from sim.games.base import Trace
 
-        t = self.tables(rules)
-        codes, par = bot_arrays(seats)
-        rec, res, swapped = play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
-                                        self.swap_policy(rules, seats), np.int64(self.max_decisions(rules)))
+        t, rec, res, swapped = self.replay(rules, seats, game_index, run_seed)
         names = self.seat_names(rules)
         row = {k: v[0] for k, v in self._columns(rules, res[None, :], np.array([swapped])).items()}
         moves = [{"seat": int(s), "move": int(m), "text": self.describe_decision(rules, int(s), int(m))}

@@ -135,7 +135,7 @@ def _bag_sizes(rules: dict[str, Any], seats: Sequence[str]) -> list[int]:
     return R.tile_counts(rules, list(seats)).sum(axis=1).tolist()
 
 
-def by_player(cols: dict[str, np.ndarray], swapped: np.ndarray) -> dict[str, np.ndarray]:
+def race_by_player(cols: dict[str, np.ndarray], swapped: np.ndarray) -> dict[str, np.ndarray]:
     """Race columns from the position's seats to the players' where the pie rule swapped them
     (engine.exchange_seats, and the tile tallies hexflow_tiles_<seat>_<type>); the same call
     turns them back."""
@@ -147,55 +147,22 @@ def by_player(cols: dict[str, np.ndarray], swapped: np.ndarray) -> dict[str, np.
     return out
 
 
-def _engine_tables(rules):
-    """The engine tables of a Race or Battle rule set."""
-    return battle_engine.tables(rules) if rules["mode"] == "battle" else race.tables(rules)
-
-
-def _engine_chunk(t, rules, seats, first_game, n_games, run_seed, swapped=None) -> np.ndarray:
-    """Result rows (by seat) of games through the engine's chunk driver (tables t: Race's or
-    Battle's); `swapped` (bool[n_games]) receives which games the pie rule swapped."""
-    if len(seats) != t.n_seats:
-        raise ValueError(f"hexflow {rules['mode']} needs {t.n_seats} seats, got {len(seats)}")
-    codes, par = engine.bot_arrays(seats)
-    rows = np.zeros((n_games, t.res_width), np.int64)
-    if swapped is None:
-        swapped = np.zeros(n_games, np.bool_)
-    engine.play_chunk(t, np.uint64(run_seed), np.int64(first_game), np.int64(n_games), codes, par,
-                      engine.swap_policy(rules["swap"], seats), rows, swapped)
-    return rows
-
-
-def _race_engine_chunk(rules, seats, first_game, n_games, run_seed, swapped=None) -> np.ndarray:
-    """Race games through the engine's chunk driver."""
-    return _engine_chunk(race.tables(rules), rules, seats, first_game, n_games, run_seed, swapped)
-
-
-def _race_columns(rules, rows, swapped) -> dict[str, np.ndarray]:
-    """Outcome columns of Race result rows: by player, plus `swapped`, under the pie rule."""
-    cols = _columns(rows)
-    if not rules["swap"]:
-        return cols
-    cols = by_player(cols, swapped)
-    cols["swapped"] = np.asarray(swapped, np.bool_).copy()
-    return cols
-
-
-def _engine_game(t, rules, seats, game_index, run_seed):
-    """One Race or Battle game through the engine's traced driver, replayed: (decisions, result
-    row by seat, the final position, each seat's bag as dealt, swapped). Draws only lower bagn,
-    so the bag keeps its shuffled order (each seat's own tiles, then -1s)."""
-    codes, par = engine.bot_arrays(seats)
-    rec, res, swapped = engine.play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
-                                           engine.swap_policy(rules["swap"], seats), np.int64(rules["max_turns"] + 2))
+def _start(t, game_index, run_seed):
+    """A game's start position and each seat's bag as dealt (draws only lower bagn, so a bag
+    keeps its shuffled order: each seat's own tiles, then -1s)."""
     pos, rng = engine.start(t, np.uint64(engine.game_seed(np.uint64(run_seed), np.int64(game_index))))
-    bags = [[int(x) for x in b[:n]] for b, n in zip(np.asarray(pos.bag), t.nbag, strict=True)]
+    return pos, rng, [[int(x) for x in b[:n]] for b, n in zip(np.asarray(pos.bag), t.nbag, strict=True)]
+
+
+def _replayed(t, rec, game_index, run_seed):
+    """The final position of a traced game (its decisions replayed from its start) and the bags."""
+    pos, rng, bags = _start(t, game_index, run_seed)
     for _, move, state in rec:
         if move == engine.SWAP_MOVE:  # the pie rule: the position does not change
             continue
         rng[0] = np.int64(state).view(np.uint64)
         engine.play(t, pos, np.int64(move), rng)
-    return rec, res, pos, bags, swapped
+    return pos, bags
 
 
 def _trace_moves(rec, pass_move, seat_names, describe, **pass_fields) -> list[dict[str, Any]]:
@@ -227,35 +194,25 @@ def _placement(seat, turn, h, tile, r, names=BOARD.names) -> dict[str, Any]:
             "rotation": int(r), "move": f"{TILE_TYPES[tile].code}{r} {names[h]}"}
 
 
-def _race_traced(rules, seats, game_index, run_seed) -> Trace:
-    """One Race game through the engine's traced driver, as a Trace in the move-list format the
-    Position replay (verify_trace) and the pictures read; bags, dots and the scored path are
-    read off the replayed position."""
-    t = race.tables(rules)
+def _race_moves(t, rules, rec, pos) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """A Race game's move list in the format the Position replay (verify_trace) and the pictures
+    read, and its dots and scored path read off the final position."""
     names = board_of(rules["board_columns"]).names
-    rec, res, pos, bags, swapped = _engine_game(t, rules, seats, game_index, run_seed)
 
     def describe(seat, turn, move):
         h, tile, r = move // (t.n_types * 6), (move // 6) % t.n_types, move % 6  # race.decode
         return _placement(seat, turn, h, tile, r, names)
 
-    moves = _trace_moves(rec, t.pass_move, SEATS, describe)
     nodes = np.zeros(2 * t.nh + 1, np.int64)
     _, _, npath = race.path_nodes(t, pos, nodes)
-    row = {k: v[0].item() for k, v in _race_columns(rules, res[None, :], np.array([swapped])).items()}
-    data = {"bags": bags, "dots": np.asarray(pos.hx[race.H_DOTS]).tolist(),
-            "path": [names[int(v) >> 1] for v in nodes[:npath]], "swapped": bool(swapped)}
-    return Trace("hexflow", dict(rules), list(SEATS), game_index, run_seed, moves, row, data)
+    return _trace_moves(rec, t.pass_move, SEATS, describe), {
+        "dots": np.asarray(pos.hx[race.H_DOTS]).tolist(), "path": [names[int(v) >> 1] for v in nodes[:npath]]}
 
 
-def _battle_traced(rules, seats, game_index, run_seed) -> Trace:
-    """One Battle game through the engine's traced driver, as a Trace in the move-list format of
-    battle_verify.verify and draw.draw_battle (kind place / displace / pass); bags and dots read off
-    the replayed position."""
-
-    t = battle_engine.tables(rules)
+def _battle_moves(t, rules, rec, pos) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """A Battle game's move list in the format of battle_verify.verify and draw.draw_battle (kind
+    place / displace / pass), and its dots."""
     names = board_of(rules["board_columns"]).names
-    rec, res, pos, bags, swapped = _engine_game(t, rules, seats, game_index, run_seed)
 
     def describe(seat, turn, move):
         x = move // (t.n_types * 6)  # battle_engine.decode
@@ -265,20 +222,13 @@ def _battle_traced(rules, seats, game_index, run_seed) -> Trace:
             mv["move"] += " (displaces)"
         return mv
 
-    moves = _trace_moves(rec, t.pass_move, SEATS, describe, kind="pass")
-    cols = _battle_engine_columns(rules, res[None, :], np.array([swapped]))
-    row = {k: v[0].item() for k, v in cols.items()}
-    data = {"bags": bags, "dots": np.asarray(pos.hx[battle_engine.H_DOTS]).tolist(), "swapped": bool(swapped)}
-    return Trace("hexflow", dict(rules), list(SEATS), game_index, run_seed, moves, row, data)
+    return _trace_moves(rec, t.pass_move, SEATS, describe, kind="pass"), {
+        "dots": np.asarray(pos.hx[battle_engine.H_DOTS]).tolist()}
 
 
-def _tri_traced(rules, seats, game_index, run_seed) -> Trace:
-    """One Tri-Board game (either mode) through the engine's traced driver, as a Trace in the
-    move-list format the TriPosition replay (tri.tri_verify) and the pictures read; bags and dots
-    are read off the game's start position (draws only lower bagn: a bag keeps its shuffled
-    order)."""
-    t, rec, res, swapped = tri_bots.replay(rules, seats, game_index, run_seed)
-    pos, _ = engine.start(t, np.uint64(engine.game_seed(np.uint64(run_seed), np.int64(game_index))))
+def _tri_moves(t, rules, rec, pos) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """A Tri-Board game's move list (either mode) in the format the TriPosition replay
+    (tri.tri_verify) and the pictures read, and its dots."""
     names = tri_board(rules["board_side"]).board.names
     seat_names = R.tri_seats(rules)
 
@@ -288,25 +238,11 @@ def _tri_traced(rules, seats, game_index, run_seed) -> Trace:
         return {"seat": seat_names[seat], "turn": turn, "hex": names[h], "tile": TILE_TYPES[d].name,
                 "rotation": r, "wildcard": bool(wild), "move": f"{'W=' if wild else ''}{code}{r} {names[h]}"}
 
-    moves = _trace_moves(rec, t.pass_move, seat_names, describe)
-    row = {k: v[0].item() for k, v in tri_bots.row_columns(rules, res[None, :], np.array([swapped])).items()}
-    data = {"bags": [[int(x) for x in b[:n]] for b, n in zip(np.asarray(pos.bag), t.nbag, strict=True)],
-            "dots": np.asarray(pos.hx[tri_engine.H_DOTS]).tolist(), "swapped": bool(swapped)}
-    return Trace("hexflow", dict(rules), list(seat_names), game_index, run_seed, moves, row, data)
+    return _trace_moves(rec, t.pass_move, seat_names, describe), {
+        "dots": np.asarray(pos.hx[tri_engine.H_DOTS]).tolist()}
 
 
-def _battle_engine_columns(rules, rows, swapped) -> dict[str, np.ndarray]:
-    """Outcome columns of Battle result rows from the engine: by player, plus `swapped`, under the
-    pie rule (engine.exchange_seats: the winner and every per-seat column)."""
-    cols = battle.columns(rows)
-    if not rules["swap"]:
-        return cols
-    cols = engine.exchange_seats(cols, swapped, list(SEATS))
-    cols["swapped"] = np.asarray(swapped, np.bool_).copy()
-    return cols
-
-
-class HexflowGame(Game):
+class HexflowGame(engine.EngineGame, Game):
     name = "hexflow"
     title = "HEXFLOW (Race, Battle, Tri-Board and 2-player Tri-Board)"
     description = ("Players lay line tiles; first to join their two diagonal corners (Race), "
@@ -377,36 +313,37 @@ class HexflowGame(Game):
             return R.line_warnings(rules) + R.battle_warnings(rules)
         return R.warnings(rules)
 
-    def play_chunk(self, rules, seats, first_game, n_games, run_seed):
-        # every mode on the engine's chunk driver (a line-up of one bot: each game one call of
-        # the mode's `rollout`, on one position per chunk that `reset` sets up for each game)
+    # ---- the engine: each mode's tables and outcome columns (engine.EngineGame plays them) ------
+    def tables(self, rules):
         if _is_tri(rules):
-            return tri_bots.chunk(rules, seats, first_game, n_games, run_seed)
-        swapped = np.zeros(n_games, np.bool_)
-        if rules["mode"] == "battle":
-            rows = _engine_chunk(battle_engine.tables(rules), rules, seats, first_game,
-                                 n_games, run_seed, swapped)
-            return _battle_engine_columns(rules, rows, swapped)
-        rows = _race_engine_chunk(rules, seats, first_game, n_games, run_seed, swapped)
-        return _race_columns(rules, rows, swapped)
+            return tri_engine.tables(rules)
+        return battle_engine.tables(rules) if rules["mode"] == "battle" else race.tables(rules)
 
-    def engine_replay(self, rules, seats, game_index, run_seed):
-        """(tables, decisions) of a game of any mode through the engine."""
+    def max_decisions(self, rules) -> int:
+        return rules["max_turns"] + 2
+
+    def outcome_columns(self, rules, rows) -> dict[str, np.ndarray]:
         if _is_tri(rules):
-            t, rec, _, _ = tri_bots.replay(rules, seats, game_index, run_seed)
-            return t, rec
-        t = _engine_tables(rules)
-        codes, par = engine.bot_arrays(seats)
-        rec, _, _ = engine.play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par,
-                                       engine.swap_policy(rules["swap"], seats), np.int64(rules["max_turns"] + 2))
-        return t, rec
+            return tri_engine.outcome_columns(rules, rows)
+        return battle.columns(rows) if rules["mode"] == "battle" else _columns(rows)
+
+    def by_player(self, rules, cols, swapped) -> dict[str, np.ndarray]:
+        """Race's tile tallies and tri2p's shared-victory bits exchange too."""
+        if _is_tri(rules):
+            return tri_engine.by_player(rules, cols, swapped)
+        return super().by_player(rules, cols, swapped) if rules["mode"] == "battle" else \
+            race_by_player(cols, swapped)
 
     def play_traced(self, rules, seats, game_index, run_seed) -> Trace:
-        if rules["mode"] == "battle":
-            return _battle_traced(rules, seats, game_index, run_seed)
-        if _is_tri(rules):
-            return _tri_traced(rules, seats, game_index, run_seed)
-        return _race_traced(rules, seats, game_index, run_seed)
+        """One game through the engine's traced driver, as a Trace in the move-list format of the
+        mode's reference replay (verify_trace) and pictures; bags and dots read off the replay."""
+        t, rec, res, swapped = self.replay(rules, seats, game_index, run_seed)
+        pos, bags = _replayed(t, rec, game_index, run_seed)
+        moves_of = _tri_moves if _is_tri(rules) else _battle_moves if rules["mode"] == "battle" else _race_moves
+        moves, data = moves_of(t, rules, rec, pos)
+        row = {k: v[0].item() for k, v in self._columns(rules, res[None, :], np.array([swapped])).items()}
+        return Trace("hexflow", dict(rules), self.seat_names(rules), game_index, run_seed, moves, row,
+                     {"bags": bags, **data, "swapped": bool(swapped)})
 
     # each mode has its own kernels (tri and tri2p share theirs: the engine's drivers over
     # tri_engine.py's rules and tri_bots.py's bots); seconds measured on this machine
@@ -453,7 +390,7 @@ class HexflowGame(Game):
         bags, hands = V.deal(trace, full_sets, R.hand_sizes(rules, list(SEATS)), SEATS)
         blocked = [False, False]
         winner, reason = None, None
-        row = V.row_by_seat(trace, by_player)
+        row = V.row_by_seat(trace, race_by_player)
         turns = V.PassRule(2, rules["no_move"] == "lose")
         for i, mv in enumerate(trace.moves):
             assert reason is None, f"move {i} played after the game ended ({reason})"

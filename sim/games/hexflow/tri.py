@@ -23,8 +23,7 @@ from .kernel import empty_links  # noqa: F401  (re-exported)
 from .position import TriPosition
 from .rules import WILD, dot_multiplier_table, hand_sizes, tri_tile_sets
 from .tiles import BLOCK
-from .tri_bots import by_player
-from .tri_engine import TB_DOTS, TB_NONE, TB_ORDER, TB_POINTS, tri_seats  # noqa: F401
+from .tri_engine import TB_DOTS, TB_NONE, TB_ORDER, TB_POINTS, by_player, tri_seats  # noqa: F401
 from .tri_tables import TriTables  # noqa: F401  (re-exported)
 
 

@@ -3,9 +3,7 @@ the random bot, the distance-map greedy (`_greedy_move`), greedy's measure of a 
 (`evaluate`), the bots' scratch (`new_scratch`), `bot_move` and `rollout` (a game of one bot on
 every seat: the search's rollouts and the chunk driver's one-bot games); the registration of
 the Tri modes with the engine (`engine.implement`, naming tri_engine.py's rule functions and
-these); and the Python side that plays chunks and traced games through the engine's drivers
-(`chunk`, `chunk_rows`, `replay`, and `row_columns`/`by_player`, which put the outcome columns
-by player under the pie rule).
+these). The game object plays them through the engine's drivers (game.py, engine.EngineGame).
 """
 
 from __future__ import annotations
@@ -24,7 +22,7 @@ from .bot_kernel import _critical, _pair_through
 from .kernel import INF, _find, _link, _six
 from .layout import CUR, NFRONT, REASON
 from .race import H_ADJ, H_EMASK, H_FRONT, H_NEED, H_TTYPE, Q_PLACED
-from .rules import WILD, tri_seats
+from .rules import WILD
 from .tiles import BLOCK
 from .tri_engine import (
     BOT_GREEDY,
@@ -36,7 +34,6 @@ from .tri_engine import (
     _options,
     _outcome,
     apply,
-    columns,
     copy_position,
     encode,
     legal_moves,
@@ -44,7 +41,6 @@ from .tri_engine import (
     reset,
     result,
     sample_hidden,
-    tables,
     to_move,
     winner,
 )
@@ -557,63 +553,6 @@ def bot_move(t, pos, seat, code, par, scratch, rng):
 
 
 # ---- Python side: chunks and traced games through the engine's drivers ---------------------------
-def _bots(rules, seats):
-    """(tables, bot codes, bot parameters, the pie rule's policy)."""
-    t = tables(rules)
-    if len(seats) != t.n_seats:
-        raise ValueError(f"hexflow {rules['mode']} needs {t.n_seats} seats, got {len(seats)}")
-    codes, par = engine.bot_arrays(seats)
-    return t, codes, par, engine.swap_policy(rules["swap"], seats)
-
-
-def chunk_rows(rules, seats, first_game, n_games, run_seed, swapped=None) -> np.ndarray:
-    """Result rows (by seat) of games first_game .. first_game + n_games - 1 through
-    engine.play_chunk; `swapped` (bool[n_games]) receives which games the pie rule swapped."""
-    t, codes, par, swap = _bots(rules, seats)
-    rows = np.zeros((n_games, t.res_width), np.int64)
-    if swapped is None:
-        swapped = np.zeros(n_games, np.bool_)
-    engine.play_chunk(t, np.uint64(run_seed), np.int64(first_game), np.int64(n_games), codes, par, swap, rows,
-                      swapped)
-    return rows
-
-
-def by_player(rules, cols: dict[str, np.ndarray], swapped) -> dict[str, np.ndarray]:
-    """tri2p columns from the position's seats to the players' where the pie rule swapped them
-    (engine.exchange_seats, and the two bits of hexflow_shared_mask); the same call turns them
-    back."""
-    out = engine.exchange_seats(cols, swapped, list(tri_seats(rules)))
-    m = np.asarray(cols["hexflow_shared_mask"])
-    flipped = ((m & 1) << 1) | ((m >> 1) & 1)
-    out["hexflow_shared_mask"] = np.where(swapped, flipped, m).astype(m.dtype)
-    return out
-
-
-def row_columns(rules, rows, swapped) -> dict[str, np.ndarray]:
-    """Outcome columns of result rows: by player, plus `swapped`, under the pie rule."""
-    cols = {name: rows[:, idx].astype(dt) for name, idx, dt in columns(rules)}
-    if not rules["swap"]:
-        return cols
-    cols = by_player(rules, cols, swapped)
-    cols["swapped"] = np.asarray(swapped, np.bool_).copy()
-    return cols
-
-
-def chunk(rules, seats, first_game, n_games, run_seed) -> dict[str, np.ndarray]:
-    swapped = np.zeros(n_games, np.bool_)
-    rows = chunk_rows(rules, seats, first_game, n_games, run_seed, swapped)
-    return row_columns(rules, rows, swapped)
-
-
-def replay(rules, seats, game_index, run_seed):
-    """(tables, decision records, result row by seat, swapped) of one game through
-    engine.play_traced (a pie-rule swap is a record with move engine.SWAP_MOVE)."""
-    t, codes, par, swap = _bots(rules, seats)
-    rec, res, swapped = engine.play_traced(t, np.uint64(run_seed), np.int64(game_index), codes, par, swap,
-                                           np.int64(rules["max_turns"] + 2))
-    return t, rec, res, swapped
-
-
 # bot_move and apply compiled again to be inlined into a loop of decisions (one source): numba
 # passes a NamedTuple argument as every field of every array it holds, which a call per decision
 # pays for. `rollout` (the chunk driver's games of one bot, the search's rollouts) plays on them.

@@ -737,7 +737,7 @@ def sample_hidden(t, pos, seat, rng):
     race.sample_hidden(t, pos, seat, rng)
 
 
-# ---- Python side: chunks, traced games and outcome columns through the engine's drivers --------
+# ---- Python side: the outcome columns of result rows -------------------------------------------
 def columns(rules) -> list[tuple[str, int, object]]:
     """(column, index in a result row, dtype) of the outcome columns the runner stores."""
     seats = tri_seats(rules)
@@ -750,6 +750,22 @@ def columns(rules) -> list[tuple[str, int, object]]:
                            ("reach", O_REACH, np.int8), ("wildcards", O_WILD, np.int8)):
         cols += [(f"hexflow_{what}_{s}", base + q, dt) for q, s in enumerate(seats)]
     return cols
+
+
+def outcome_columns(rules, rows) -> dict[str, np.ndarray]:
+    """Result rows by seat -> the outcome columns by seat."""
+    return {name: rows[:, idx].astype(dt) for name, idx, dt in columns(rules)}
+
+
+def by_player(rules, cols: dict[str, np.ndarray], swapped) -> dict[str, np.ndarray]:
+    """tri2p columns from the position's seats to the players' where the pie rule swapped them
+    (engine.exchange_seats, and the two bits of hexflow_shared_mask); the same call turns them
+    back."""
+    out = engine.exchange_seats(cols, swapped, list(tri_seats(rules)))
+    m = np.asarray(cols["hexflow_shared_mask"])
+    flipped = ((m & 1) << 1) | ((m >> 1) & 1)
+    out["hexflow_shared_mask"] = np.where(swapped, flipped, m).astype(m.dtype)
+    return out
 
 
 @hot
