@@ -12,8 +12,10 @@ import numpy as np
 
 from sim.engine.calls import moves_of, outcome, play, seat_to_move, start_at
 from sim.engine.drivers import SWAP_COIN, SWAP_JUDGE, SWAP_MOVE, SWAP_OFF, play_chunk, play_traced
-from sim.engine.interface import END_REASON, FIRST_SEAT, SCORES, TURNS, WINNER
+from sim.engine.interface import BOT_UNIFORM, END_REASON, FIRST_SEAT, SCORES, TURNS, WINNER, costly_bots
 from sim.engine.rng import game_seed
+from sim.engine.search import BOT_MCTS
+from sim.games.base import SeatBot, Trace
 
 
 def per_rules(build: Callable[[dict], Any]) -> Callable[[dict], Any]:
@@ -163,6 +165,27 @@ class EngineGame:
         t, rec, _, _ = self.replay(rules, seats, game_index, run_seed)
         return t, rec
 
+    def warm(self, part: str = "all") -> None:
+        """Compile the drivers for each mode's default rules (`modes()`): the game's own bots with
+        the uniform one in one line-up (a chunk, a traced game and its check), each own bot alone
+        (the one-bot path), and the search bot at a small budget where the game seats it. A
+        costly bot (`implement`'s costly_bots) compiles when a run first seats it."""
+        for _, overrides in self.modes():
+            rules = self.resolve_rules(overrides, "warm")
+            costly = costly_bots(type(self.tables(rules)))
+            bots = [SeatBot(b, {p.name: p.default for p in b.params}) for b in self.bots]
+            own = [s for s in bots if s.bot.code >= 0 and s.bot.code not in costly]
+            search = [s for s in bots if s.bot.code == BOT_MCTS][:1]
+            n = len(self.seat_names(rules))
+            mixed = ((own + [s for s in bots if s.bot.code == BOT_UNIFORM]) * n)[:n]
+            self.play_chunk(rules, mixed, 0, 1, 0)
+            self.verify_trace(self.play_traced(rules, mixed, 0, 0))
+            for s in own:
+                self.play_chunk(rules, [s] * n, 0, 1, 0)
+            for s in search:
+                quick = SeatBot(s.bot, {**s.params, "iterations": 4})
+                self.play_chunk(rules, [quick] + (own or mixed)[:1] * (n - 1), 0, 1, 0)
+
     def pie_rule(self, rules) -> bool:
         """Whether the drivers play the pie rule (`swap`, sim.games.base.SWAP) under these rules. A
         game whose own moves include a swap (a rule of the game itself) returns False."""
@@ -177,8 +200,6 @@ class EngineGame:
             self.describe(rules, seat, move)
 
     def play_traced(self, rules, seats, game_index, run_seed):
-        from sim.games.base import Trace
-
         t, rec, res, swapped = self.replay(rules, seats, game_index, run_seed)
         names = self.seat_names(rules)
         row = {k: v[0] for k, v in self._columns(rules, res[None, :], np.array([swapped])).items()}

@@ -32,7 +32,8 @@ and implements these compiled functions for its own tables type (`implement` reg
     legal_moves(tables, pos, out) -> k             writes the k legal move codes into out[:k]
     apply(tables, pos, move, rng)                  plays a move; chance events (draws, dice) use rng
     result(tables, pos, capped, res)               writes one result row (below)
-    copy_position(pos) -> position                 an independent copy
+    copy_position(tables, pos) -> position         optional: an independent copy; by default
+                                                   every array field copied, other fields kept
     copy_into(tables, dst, src) -> bool            optional: copies src into dst in place (dst
                                                    a copy of a position of the same tables) and
                                                    returns True, or returns False where it cannot
@@ -56,15 +57,16 @@ and implements these compiled functions for its own tables type (`implement` reg
                                                    its own to compile bot_move and apply
                                                    inline into the loop (each call hands on
                                                    every array of the tables and position)
-    sample_hidden(tables, pos, seat, rng)          redraws, in place, everything `seat` cannot see
-                                                   (bags, hands, deck order) consistently with
-                                                   what it has seen; seat -1: only what nobody
-                                                   has seen (the order of bags and draw piles,
-                                                   every hand kept: the oracle's search); a
-                                                   no-op for open games
+    sample_hidden(tables, pos, seat, rng)          optional: redraws, in place, everything `seat`
+                                                   cannot see (bags, hands, deck order)
+                                                   consistently with what it has seen; seat -1:
+                                                   only what nobody has seen (the order of bags
+                                                   and draw piles, every hand kept: the oracle's
+                                                   search). By default nothing: an open game
     evaluate(tables, pos, seat) -> float           the game's own evaluation, higher is better
                                                    for `seat` (greedy's; search cut-offs use it)
-    new_scratch(tables) -> scratch                 bot scratch, allocated once per chunk
+    new_scratch(tables) -> scratch                 optional: bot scratch, allocated once per
+                                                   chunk; by default an empty int64 array
     bot_move(tables, pos, seat, code, par, scratch, rng) -> move
                                                    the game's own bots (`Bot.code`, parameters)
     costly_move(tables, pos, seat, code, par, scratch, rng) -> move
@@ -91,6 +93,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
 from numba import types
 from numba.core import caching as _caching
 from numba.extending import overload
@@ -124,9 +127,16 @@ REC_W = 3
 # the shared bot every game gets without writing it: uniform over legal_moves
 BOT_UNIFORM = -1
 HEADER = ("n_seats", "max_moves", "turn_cap", "res_width")
-FUNCTIONS = ("new_position", "to_move", "legal_moves", "apply", "result", "copy_position",
-             "sample_hidden", "evaluate", "new_scratch", "bot_move")
-OPTIONAL = ("new_position_at", "reset", "copy_into", "winner", "rollout", "costly_move")
+FUNCTIONS = ("new_position", "to_move", "legal_moves", "apply", "result", "evaluate", "bot_move")
+OPTIONAL = ("new_position_at", "reset", "copy_position", "copy_into", "sample_hidden", "new_scratch", "winner",
+            "rollout", "costly_move")
+
+
+def rule_functions(namespace: dict) -> dict[str, Callable]:
+    """The engine functions a game's module defines, by name (`FUNCTIONS` and `OPTIONAL`), for
+    `implement(Tables, **rule_functions(globals()))`: a module that defines one of these names
+    registers it, so a helper must not take one of them."""
+    return {name: namespace[name] for name in FUNCTIONS + OPTIONAL if name in namespace}
 
 
 # ---- the generic rule functions: bodies come from each game through `implement` -------------
@@ -375,6 +385,14 @@ def _defaults(tables_cls: type, functions: dict, is_mine: Callable) -> None:
                     return res[WINNER]
                 return _named(impl, f"default_winner.{where}")
         overload(winner, strict=False)(ov_winner)
+    if "copy_position" not in functions:
+        def ov_copy_position(t, pos):
+            if is_mine(t):
+                return _named(_copy_every_array(pos), f"default_copy_position.{where}")
+        overload(copy_position, strict=False)(ov_copy_position)
+    for name, fallback in (("sample_hidden", _hides_nothing), ("new_scratch", _no_scratch)):
+        if name not in functions:
+            overload(_GENERIC[name], strict=False)(_forwarder(fallback, is_mine, f"default_{name}.{where}"))
     if "costly_move" not in functions:  # never called: the drivers pass costly=None for such a game
         def ov_costly(t, pos, seat, code, par, scratch, rng):
             if is_mine(t):
@@ -391,6 +409,29 @@ def _defaults(tables_cls: type, functions: dict, is_mine: Callable) -> None:
                 return _named(lambda t, pos, code, par, scratch, rng, cap:
                               step_rollout(t, pos, code, par, scratch, rng, cap), f"default_rollout.{where}")
         overload(rollout, strict=False)(ov_rollout)
+
+
+@kernel
+def _hides_nothing(tables, pos, seat, rng):
+    """The default `sample_hidden`: an open game has nothing to redraw."""
+
+
+@kernel
+def _no_scratch(tables):
+    """The default `new_scratch`: bots that need no working arrays."""
+    return np.zeros(0, np.int64)
+
+
+def _copy_every_array(pos_type) -> Callable:
+    """The default `copy_position` for a position type (a NamedTuple): a new position of its class
+    with every array field copied and every other field as it is, written out for the type."""
+    if not isinstance(pos_type, types.BaseNamedTuple):
+        raise TypeError(f"the default copy_position needs a NamedTuple position, not {pos_type}")
+    fields = ", ".join(f"pos.{name}.copy()" if isinstance(ty, types.Array) else f"pos.{name}"
+                       for name, ty in zip(pos_type.fields, pos_type.types, strict=True))
+    scope: dict = {"Position": pos_type.instance_class}
+    exec(f"def copy_position(t, pos):\n    return Position({fields})\n", scope)  # noqa: S102  (from the type)
+    return scope["copy_position"]
 
 
 def _named(impl: Callable, label: str) -> Callable:
