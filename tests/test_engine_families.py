@@ -101,7 +101,7 @@ GAME.play_traced(rules, seats_for(GAME, rules, ["random", "greedy"]), 0, 0)
 """
 PROBE = PROBE_RUN + """
 print(len(search._search.signatures), len(search.new_tree.signatures),
-      [f"{sig[9]}/{sig[10]}" for sig in drivers._play_chunk.signatures])  # tree / costly
+      [f"{sig[7]}/{sig[8]}" for sig in drivers._play_chunk.signatures])  # tree / costly
 """
 
 
@@ -168,7 +168,7 @@ def test_a_costly_bot_plays_legal_winning_games_and_needs_its_drivers():
 COSTLY_PROBE = PROBE_RUN + """
 print(len(kernel._minimax.signatures), end=" ")
 GAME.play_chunk(rules, seats_for(GAME, rules, ["minimax", "random"]), 0, 3, 0)
-print(len(kernel._minimax.signatures), sorted(str(sig[10]) for sig in drivers._play_chunk.signatures))  # costly
+print(len(kernel._minimax.signatures), sorted(str(sig[8]) for sig in drivers._play_chunk.signatures))  # costly
 """
 
 

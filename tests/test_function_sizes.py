@@ -12,12 +12,6 @@ SIM = ROOT / "sim"
 LIMIT_LINES, LIMIT_ARGS = 100, 12
 # (file under sim, function): (lines, arguments) today
 KNOWN = {
-    # inlined into `_join`, which hands it the scratch's rows once: taking the scratch itself per
-    # joined value would count references on its arrays in Hexa-Trex's hottest loop
-    ("games/hexatrex/join.py", "_join_store"): (33, 13),
-    # compiled drivers: numba entries take arrays and scalars, not an options object
-    ("engine/drivers.py", "play_game"): (81, 13),
-    ("engine/drivers.py", "_play_chunk"): (20, 13),
     # commands and public functions: one argument per documented option (`hexsim ladder --help`,
     # `sim.ladder(...)`); their signatures are the API
     ("cli/workflows.py", "compare"): (58, 16),

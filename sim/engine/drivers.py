@@ -169,21 +169,23 @@ def move_fault(tables, pos, move, check, rare):
 
 # ---- the drivers ------------------------------------------------------------------------------
 @kernel(inline="always")
-def play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, rare, rec, res, check):
+def play_game(tables, pos, rng, lineup, scratch, tree, costly, rare, rec, res, check):
     """Play one game from its set-up pos (generator rng, as the set-up left it); the first
     rec.shape[0] decisions go to rec[t] = (seat, move, generator state before apply).
     Returns (decisions, swapped, fault). res receives the result row, in the position's seats.
     A move the drivers refuse (`move_fault`) ends the game there, unapplied and without a result
     (fault: why). `check`: the probe (int64[PROBE_W]), checked play (`checking`) where check[P_ON] is set.
 
-    `swap` (int64[players], the pie rule, 2 players): at the second seat's first decision after
-    the first seat has decided, the player there may take over the first seat's position instead
-    of moving, asked by `wants_swap` as swap[player] says (all SWAP_OFF: no pie rule); the
+    `lineup`: (bot codes int64[players], parameter rows float64[players, P], swap), one tuple
+    through every driver. `swap` (int64[players], the pie rule, 2 players): at the second seat's
+    first decision after the first seat has decided, the player there may take over the first
+    seat's position instead of moving, asked by `wants_swap` as swap[player] says (all SWAP_OFF: no pie rule); the
     players then exchange seats (the other player moves next, from the second seat). A swap is
     recorded as (seat, SWAP_MOVE, state) and is not a decision of the game. `tree`: the search
     bot's (None for a line-up without a search seat); `costly`: the game's costly bot codes
     (None for a line-up that seats none); `rare`: the uniform bot's move list, None for a line-up
     without the pie rule and the uniform bot (`rare_for`). See "Compile time" above."""
+    bot_code, bot_par, swap = lineup
     # ctrl[s]: the player (bot row) deciding for seat s
     ctrl = np.arange(tables.n_seats)
     first = -1
@@ -285,8 +287,7 @@ def _next_position(tables, pos, rng, run_seed, game_index):
 
 
 @entry
-def _play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, out, swapped, tree, costly, rare,
-                check):
+def _play_chunk(tables, run_seed, first_game, n_games, lineup, out, swapped, tree, costly, rare, check):
     """`play_chunk`'s games on one position, one decision at a time (`play_game`); each game
     after the first is set up in place by the game's `reset` where it gives one. Returns
     (g, fault): the chunk stops at game g (offset in the chunk) where play_game refused a move,
@@ -300,8 +301,7 @@ def _play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, 
         if g > 0:
             note_game(check, first_game + g)
             pos = _next_position(tables, pos, rng, run_seed, first_game + g)
-        _, swapped[g], fault = play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, rare, rec,
-                                         out[g], check)
+        _, swapped[g], fault = play_game(tables, pos, rng, lineup, scratch, tree, costly, rare, rec, out[g], check)
         if fault != FAULT_NONE:
             return g, fault
     return -1, FAULT_NONE
@@ -325,15 +325,14 @@ def _rollout_chunk(tables, run_seed, first_game, n_games, code, par, out, swappe
 
 
 @entry
-def _play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decisions, tree, costly, rare, check):
+def _play_traced(tables, run_seed, game_index, lineup, max_decisions, tree, costly, rare, check):
     note_game(check, game_index)
     scratch = new_scratch(tables)
     rec = np.zeros((max_decisions, REC_W), np.int64)
     res = np.zeros(tables.res_width, np.int64)
     rng = new_state(game_seed(run_seed, game_index))
     pos = new_position_at(tables, rng, game_index)
-    t, swapped, fault = play_game(tables, pos, rng, bot_code, bot_par, swap, scratch, tree, costly, rare, rec, res,
-                                  check)
+    t, swapped, fault = play_game(tables, pos, rng, lineup, scratch, tree, costly, rare, rec, res, check)
     return rec[:min(t, max_decisions)].copy(), res, swapped, fault
 
 
@@ -482,7 +481,7 @@ def play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, o
         _rollout_chunk(tables, run_seed, first_game, n_games, np.int64(bot_code[0]), bot_par[0], out, swapped)
         return
     rare = rare_for(tables, bot_code, swap, tree, costly_codes)
-    g, fault = _checked_call(_play_chunk, tables, run_seed, (first_game, n_games, bot_code, bot_par, swap, out,
+    g, fault = _checked_call(_play_chunk, tables, run_seed, (first_game, n_games, (bot_code, bot_par, swap), out,
                                                              swapped, tree, costly_codes, rare), check)
     if fault != FAULT_NONE:  # unchecked play stopped: the game again, checked, says where
         with checking():
@@ -500,7 +499,7 @@ def play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decis
     costly_codes = costly_for(tables, bot_code, costly)
     check = _check_arg()
     rec, res, swapped, fault = _checked_call(
-        _play_traced, tables, run_seed, (game_index, bot_code, bot_par, swap, max_decisions, tree, costly_codes,
+        _play_traced, tables, run_seed, (game_index, (bot_code, bot_par, swap), max_decisions, tree, costly_codes,
                                          rare_for(tables, bot_code, swap, tree, costly_codes)), check)
     if fault != FAULT_NONE:  # unchecked play stopped: the game again, checked, says where
         with checking():

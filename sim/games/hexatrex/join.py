@@ -376,11 +376,13 @@ def _rec_walk(found, slot, lcells, lrow, llen, eq, rcells, rrow, rlen):
 
 
 @kernel(inline='always')
-def _join_store(kind, v, i, cells, meta, masks, store, eq, eqbit, max_len, cfg, found, n_found):
-    """New walk i with value v as a right side (kind 0: partners are stored left sides) or as
-    a left side (kind 1: stored right sides). Returns (distinct tile sets, points added).
+def _join_store(side, cells, meta, masks, store, eq, eqbit, max_len, cfg, found, n_found):
+    """side = (kind, v, i): new walk i with value v as a right side (kind 0: partners are stored
+    left sides) or as a left side (kind 1: stored right sides). Returns (distinct tile sets,
+    points added).
     Inlined into `_join`, which takes the scratch's cells, meta and masks once (a take per
     value here would count references on them)."""
+    kind, v, i = side
     head, ent, entu, ecells, _, lens, _ = store
     req_op = cfg[2] != 0
     never = cfg[6] != 0
@@ -442,7 +444,7 @@ def _join(a, b, scratch, store, eq, eqbit, max_len, cfg, found):
         for kind in range(2):
             for x in range(meta[i, 4] if kind == 0 else meta[i, 7]):
                 v = pool[meta[i, 3 if kind == 0 else 6] + x]
-                n_found, sz = _join_store(kind, v, i, cells, meta, masks, store, eq, eqbit, max_len, cfg, found,
+                n_found, sz = _join_store((kind, v, i), cells, meta, masks, store, eq, eqbit, max_len, cfg, found,
                                           n_found)
                 total += sz
                 for q in range(n_part if kind == 0 else 0):
