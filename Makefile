@@ -65,7 +65,7 @@ test: $(STAMP)
 FAST = test_flags_rules_data test_hexatile_rules_data test_hexflow_race_rules_data \
 	test_hexflow_battle_rules_data test_hexflow_tri_rules_data test_hexatrex_sides test_stats \
 	test_intervals test_variants test_bad_input test_imports test_function_sizes test_docs_links \
-	test_runner test_engine test_search test_report
+	test_runner test_engine test_search test_report test_game_invariants
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadfile -m "not slow" --durations=10 $(FAST:%=tests/%.py)
 
