@@ -45,3 +45,31 @@ def test_warm_parts_cover_every_mode_and_warm_one_part(monkeypatch):
     assert [m for m, _ in played] == ["race", "race", "race", "race", "battle", "battle", "battle", "tri", "tri",
                                       "tri2p", "tri2p", "race", "battle", "tri", "tri2p"]
     assert played[2] == ("race", "greedy") and played[3] == ("race", "greedy+lookahead")
+
+
+@pytest.mark.parametrize("spec", ["nim", "hex", "hexflow/race"])
+def test_the_bare_loop_plays_the_runners_games(spec, tmp_path):
+    """The bare loop the runner is measured against plays the same games (same rules, policy and
+    draws): its sum of winners equals the run's, and the runner row names both timings."""
+    import numpy as np
+
+    from sim.perf.bare import bare_games, runner_against_bare
+    from sim.runs.variants import load
+
+    if spec in ("nim", "hex"):
+        bench.bare_fixture(spec)
+        path = tmp_path / f"{spec}.toml"
+        path.write_text(f'game = "{spec}"\ndescription = "fixture"\n')
+        spec = str(path)
+    v = load(spec, {"seats.A": "random", "seats.B": "random"})
+    seats = list(v.seats.values())
+    cols = v.game.play_chunk(v.rules, seats, 0, 300, 1)
+    t = v.game.tables(v.rules)
+    from sim import engine
+
+    par = engine.bot_arrays(seats)[1][0]
+    by_rollout = engine.plays_by_rollout(type(t), seats[0].bot.code)
+    assert bare_games(t, np.uint64(1), np.int64(0), np.int64(300), np.int64(seats[0].bot.code), par,
+                      by_rollout) == cols["winner"].astype(np.int64).sum()
+    row = runner_against_bare(v, 200, repeats=1)
+    assert row["bare_us_per_game"] > 0 and row["runner_us_per_game"] > 0 and row["games"] == 200

@@ -10,6 +10,7 @@ Timing is done here, never in unit tests.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import platform
@@ -23,6 +24,8 @@ import numpy as np
 
 from sim import games
 from sim.games.base import Game, SeatBot
+from sim.perf.bare import runner_against_bare
+from sim.runs.variants import load
 
 
 def seats(game: Game, rules: dict, bot: str) -> list[SeatBot]:
@@ -313,6 +316,42 @@ def scaling(variant_spec: str, games_n: int) -> dict:
     return {"variant": variant_spec, "games": games_n, **out}
 
 
+# the runner against a bare loop (sim/perf/bare.py): random play, one variant each; the engine
+# fixtures of the guide (tests/fixtures: Hex on 9x9, about 60 decisions a game; Nim on 41 stones,
+# about 20) where the repository's tests are importable
+BARE = (("hexflow/race", None), ("hex", 'game = "hex"\ndescription = "Hex 9x9."\n[rules]\nsize = 9\n'),
+        ("nim", 'game = "nim"\ndescription = "Nim, 41 stones."\n[rules]\npile = 41\n'))
+
+
+def bare_fixture(name: str):
+    """The fixture game `name` registered, or None outside a checkout of the repository."""
+    try:
+        module = {"hex": "tests.fixtures.hexgame", "nim": "tests.fixtures.nim"}[name]
+        game = importlib.import_module(module).GAME
+    except ImportError:
+        return None
+    games.register(game)
+    return game
+
+
+def runner_rows(seconds: float, repeats: int) -> list[dict]:
+    """`runner_against_bare` for each of BARE, sized so a bare round lasts about seconds / 4."""
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for spec, text in BARE:
+            if text is not None:
+                if bare_fixture(spec) is None:
+                    continue
+                path = Path(tmp) / f"{spec}.toml"
+                path.write_text(text)
+                spec = str(path)
+            v = load(spec, {f"seats.{s}": "random" for s in ("A", "B")})
+            probe = runner_against_bare(v, 2_000, repeats=1)
+            n = int(max(2_000, seconds / 4 / (probe["bare_us_per_game"] * 1e-6)))
+            out.append(runner_against_bare(v, n, repeats))
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=4.0,
@@ -324,6 +363,7 @@ def main(argv=None) -> int:
                     help="only these modes (comma-separated labels, e.g. tri2p,race) of the game(s)")
     ap.add_argument("--no-compile", action="store_true", help="skip the empty-cache compile timing")
     ap.add_argument("--no-scaling", action="store_true", help="skip the 1-vs-2-worker run")
+    ap.add_argument("--no-runner", action="store_true", help="skip the runner against a bare loop")
     ap.add_argument("--scaling-games", type=int, default=0,
                     help="games for the 1-vs-2-worker run (default: 20 s of greedy play)")
     ap.add_argument("--out", default="reports/bench.json")
@@ -407,6 +447,12 @@ def main(argv=None) -> int:
               f"2 workers {s['jobs_2_seconds']} s, speed-up {s['speedup_2_over_1']}x; "
               f"runner overhead {s['per_chunk_overhead_ms']} ms per chunk", flush=True)
         del g
+    if args.only is None and args.modes is None and not args.no_runner:
+        result["runner_against_bare"] = rows = runner_rows(max(args.seconds, 2.0), max(3, args.repeats // 3))
+        for r in rows:
+            print(f"runner {r['variant']:14s} {r['bot']} vs {r['bot']}: hexsim run --jobs 1 {r['runner_us_per_game']} us "
+                  f"a game, a bare compiled loop {r['bare_us_per_game']} us: {r['runner_over_bare']:.2f}x the bare "
+                  f"loop's games/s ({r['games']:,} games a round)", flush=True)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
     print(f"written {args.out}")
