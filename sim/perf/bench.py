@@ -352,6 +352,25 @@ def runner_rows(seconds: float, repeats: int) -> list[dict]:
     return out
 
 
+def scaling_section(n: int) -> dict:
+    """`scaling` of HEXFLOW Race greedy over n games, printed."""
+    s = scaling("hexflow/race", n)
+    print(f"scaling hexflow/race greedy, {n:,} games: 1 worker {s['jobs_1_seconds']} s, "
+          f"2 workers {s['jobs_2_seconds']} s, speed-up {s['speedup_2_over_1']}x; "
+          f"runner overhead {s['per_chunk_overhead_ms']} ms per chunk", flush=True)
+    return s
+
+
+def runner_section(seconds: float, repeats: int) -> list[dict]:
+    """`runner_rows`, printed."""
+    rows = runner_rows(max(seconds, 2.0), max(3, repeats // 3))
+    for r in rows:
+        print(f"runner {r['variant']:14s} {r['bot']} vs {r['bot']}: hexsim run --jobs 1 {r['runner_us_per_game']} us "
+              f"a game, a bare compiled loop {r['bare_us_per_game']} us: {r['runner_over_bare']:.2f}x the bare "
+              f"loop's games/s ({r['games']:,} games a round)", flush=True)
+    return rows
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=4.0,
@@ -438,21 +457,10 @@ def main(argv=None) -> int:
                 print(f"{name:9s} {label:12s} lookahead vs greedy {r['games_per_second']:>8,.1f} games/s per core",
                       flush=True)
     if "hexflow" in names and not args.no_scaling:
-        g = games.get("hexflow")
         gps = result["games"]["hexflow"].get("race/greedy", {}).get("games_per_second", 2000)
-        n = args.scaling_games or int(max(2000, gps * 20))
-        result["scaling"] = scaling("hexflow/race", n)
-        s = result["scaling"]
-        print(f"scaling hexflow/race greedy, {n:,} games: 1 worker {s['jobs_1_seconds']} s, "
-              f"2 workers {s['jobs_2_seconds']} s, speed-up {s['speedup_2_over_1']}x; "
-              f"runner overhead {s['per_chunk_overhead_ms']} ms per chunk", flush=True)
-        del g
+        result["scaling"] = scaling_section(args.scaling_games or int(max(2000, gps * 20)))
     if args.only is None and args.modes is None and not args.no_runner:
-        result["runner_against_bare"] = rows = runner_rows(max(args.seconds, 2.0), max(3, args.repeats // 3))
-        for r in rows:
-            print(f"runner {r['variant']:14s} {r['bot']} vs {r['bot']}: hexsim run --jobs 1 {r['runner_us_per_game']} us "
-                  f"a game, a bare compiled loop {r['bare_us_per_game']} us: {r['runner_over_bare']:.2f}x the bare "
-                  f"loop's games/s ({r['games']:,} games a round)", flush=True)
+        result["runner_against_bare"] = runner_section(args.seconds, args.repeats)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
     print(f"written {args.out}")
