@@ -93,8 +93,10 @@ class EngineGame:
     The game provides `tables(rules) -> its tables NamedTuple` (cached per rules by the caller
     if building is costly), `extra_columns` ({column: (offset after the scores, dtype)}, or
     `columns_of(rules)` when they depend on the rules) and
-    `describe(rules, seat, move) -> str` for move lists; it inherits chunk play, traced play
-    and a trace verifier that replays every decision through `legal_moves` and `apply`."""
+    `describe(rules, seat, move) -> str` for move lists; it inherits chunk play (`play_rows`,
+    then `outcome_columns` and `by_player`), traced play (`replay`), a trace verifier that
+    replays every decision through `legal_moves` and `apply`, and a warm-up (`warm`). A game
+    overrides the hook whose default does not fit (HEXFLOW: its tables and columns per mode)."""
 
     extra_columns: dict[str, tuple[int, type]] = {}
     score_dtype: type = np.int32
