@@ -205,8 +205,12 @@ def test_the_hash_finds_every_child_of_the_tree():
     search._search(t, pos, 0, par[0], scratch, tree, rng)
     n = int(tree.size[0])
     assert 10 < n <= 201  # an iteration that reaches the end of the game adds no node
+
+    def child(node, move):
+        return search._child(tree.hnode, tree.hmove, tree.hchild, node, move)
+
     for i in range(1, n):
-        assert search._child(tree, int(tree.parent[i]), int(tree.move[i])) == i
+        assert child(int(tree.parent[i]), int(tree.move[i])) == i
     for node in range(n):
         kids = set()
         ch = tree.child[node]
@@ -215,4 +219,38 @@ def test_the_hash_finds_every_child_of_the_tree():
             ch = tree.sibling[ch]
         for m in range(25):
             if m not in kids:
-                assert search._child(tree, node, m) == -1
+                assert child(node, m) == -1
+
+
+def test_a_reused_tree_searches_as_a_new_one():
+    """A search empties only the hash slots the last search took (not the whole table): on a
+    tree that searched another position first it builds the same tree as on a new tree, and the
+    table holds its own entries alone."""
+    t, pos = position(PICTURE, to_move=0)
+    codes, par = engine.bot_arrays([mcts(iterations=120, prior_depth=2, prior=0.5)])
+    scratch = GAME_SCRATCH(t)
+    used = search.new_tree(t, 121)
+    other = engine.copy_of(t, pos)
+    engine.play(t, other, np.int64(engine.moves_of(t, other)[3]), np.zeros(1, np.uint64))
+    search._search(t, other, 1, par[0], scratch, used, np.array([9], np.uint64))
+    trees = [used, search.new_tree(t, 121)]
+    for tree in trees:
+        search._search(t, pos, 0, par[0], scratch, tree, np.array([5], np.uint64))
+    n = int(trees[1].size[0])
+    assert int(trees[0].size[0]) == n
+    for field in ("move", "parent", "visits", "value", "policy"):
+        np.testing.assert_array_equal(getattr(trees[0], field)[:n], getattr(trees[1], field)[:n])
+    for tree in trees:
+        assert int((tree.hnode >= 0).sum()) == int(tree.hused[0])
+
+
+def test_the_hash_table_is_sized_for_the_looks_the_search_can_make():
+    """Only the root looks where prior_depth <= 1, so the table holds one look (at half load);
+    deeper looks keep room for LOOK_NODES of them."""
+    t, _ = position(PICTURE, to_move=0)
+    for depth, looks in ((0, 1), (1, 1), (2, search.LOOK_NODES)):
+        codes, par = engine.bot_arrays([mcts(iterations=100, prior_depth=depth)])
+        assert search.tree_looks(codes, par) == looks
+        h = search.new_tree(t, search.tree_nodes(codes, par), looks).hnode.shape[0]
+        need = 2 * (101 + int(t.max_moves) * looks)
+        assert need <= h < 2 * need

@@ -132,7 +132,8 @@ def value_of(tables, pos, seat):
 def _bot_choice(tables, pos, seat, code, par, rng, costly):
     scratch = new_scratch(tables)
     codes = np.full(1, code, np.int64)
-    tree = search.new_tree(tables, search.tree_nodes(codes, par.reshape(1, -1)))
+    tree = search.new_tree(tables, search.tree_nodes(codes, par.reshape(1, -1)),
+                           search.tree_looks(codes, par.reshape(1, -1)))
     buf = np.empty(tables.max_moves, np.int64)
     return choose(tables, pos, seat, code, par, scratch, tree, costly, rng, buf)
 

@@ -361,7 +361,7 @@ def tree_for(tables, bot_code, bot_par, searching: bool | None = None):
         if family(bot_code) == "search":
             raise ValueError("a line-up with a search seat needs the search family of the drivers")
         return None
-    return search.new_tree(tables, search.tree_nodes(bot_code, bot_par))
+    return search.new_tree(tables, search.tree_nodes(bot_code, bot_par), search.tree_looks(bot_code, bot_par))
 
 
 def costly_for(tables, bot_code, costly: bool | None = None):

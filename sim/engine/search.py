@@ -102,6 +102,8 @@ class Tree(NamedTuple):
     hchild: np.ndarray  # int64[H]: -1 for a move the node's look scored but the tree has not expanded
     hpol: np.ndarray  # float64[H]: p(move) of the node's look (0 where it did not look)
     hused: np.ndarray  # int64[1]: slots in use
+    hlist: np.ndarray  # int64[H // 2]: the slots in use, in the order they were taken (a new search
+    # empties those alone: clearing all H slots cost more than the search itself where H is large)
     legal: np.ndarray  # int64[max_moves]
     untried: np.ndarray  # int64[max_moves]
     kids: np.ndarray  # int64[max_moves]: the child of each legal move at the node being selected from
@@ -117,11 +119,15 @@ class Tree(NamedTuple):
 
 
 @entry
-def new_tree(tables, nodes):
+def new_tree(tables, nodes, looks=LOOK_NODES):
+    """A tree of `nodes` nodes whose hash table holds them and the looks of up to `looks` nodes
+    (each up to max_moves entries) at half load. Sized no larger than that: every probe of a
+    table far larger than what it holds misses the cache (tri's 2M slots, where one look at the
+    root needs 22,051, cost more than the search's own work)."""
     s = tables.n_seats
     m = tables.max_moves
     h = 64
-    while h < 2 * (nodes + m * min(nodes, LOOK_NODES)):
+    while h < 2 * (nodes + m * min(nodes, looks)):
         h *= 2
     return Tree(np.zeros(nodes, np.int64), np.zeros(nodes, np.int64), np.zeros(nodes, np.int64),
                 np.zeros(nodes, np.int64), np.zeros(nodes, np.int64), np.zeros(nodes, np.float64),
@@ -129,7 +135,7 @@ def new_tree(tables, nodes):
                 np.zeros(nodes, np.int64), np.full(nodes, -1, np.int64),
                 np.zeros(nodes, np.int64), np.zeros(1, np.int64),
                 np.full(h, -1, np.int64), np.zeros(h, np.int64), np.zeros(h, np.int64), np.zeros(h, np.float64),
-                np.zeros(1, np.int64),
+                np.zeros(1, np.int64), np.zeros(h // 2, np.int64),
                 np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m, np.int64),
                 np.zeros(s, np.float64), np.zeros(tables.res_width, np.int64),
                 np.log(np.maximum(np.arange(nodes + 1), 1).astype(np.float64)),
@@ -145,6 +151,17 @@ def tree_nodes(bot_code, bot_par):
     for s in range(bot_code.shape[0]):
         if bot_code[s] == BOT_MCTS:
             n = max(n, int(bot_par[s, P_ITER]) + 1)
+    return n
+
+
+@entry
+def tree_looks(bot_code, bot_par):
+    """Nodes that may look one ply ahead at once in these seats' searches: the root alone where
+    `prior_depth` <= 1 (its look for a win, or its policy), else LOOK_NODES."""
+    n = 1
+    for s in range(bot_code.shape[0]):
+        if bot_code[s] == BOT_MCTS and bot_par[s, P_PRIOR_DEPTH] > 1:
+            n = LOOK_NODES
     return n
 
 
@@ -175,37 +192,46 @@ def _add(tree, parent, move, seat):
         tree.depth[i] = tree.depth[parent] + 1
         tree.sibling[i] = tree.child[parent]
         tree.child[parent] = i
-        j = _slot(tree, parent, move)
+        j = _slot(tree.hnode, tree.hmove, parent, move)
         if tree.hnode[j] < 0:
             tree.hnode[j] = parent
             tree.hmove[j] = move
             tree.hpol[j] = 0.0
-            tree.hused[0] += 1
+            _taken(tree.hlist, tree.hused, j)
         tree.hchild[j] = i
         tree.policy[i] = tree.hpol[j]
     return i
 
 
 @kernel(inline="always")
-def _slot(tree, node, move):
+def _taken(hlist, hused, j):
+    """Slot j now holds an entry: counted, and listed for the next search to empty."""
+    hlist[hused[0]] = j
+    hused[0] += 1
+
+
+@kernel(inline="always")
+def _slot(hnode, hmove, node, move):
     """The hash slot of (node, move): where it is stored, or the empty slot it would go to (the
-    table has at least twice as many slots as it may hold entries, so probes stay short)."""
-    mask = tree.hnode.shape[0] - 1
+    table has at least twice as many slots as it may hold entries, so probes stay short). The
+    look-ups take the tree's arrays, not the tree: a helper that takes the tree NamedTuple and
+    is called in a loop counts a reference to every one of its arrays per call (a Tri-Board
+    search spent half its time so)."""
+    mask = hnode.shape[0] - 1
     j = (node * 0x9E3779B1 + move * 0x85EBCA77) & mask
-    while tree.hnode[j] >= 0 and (tree.hnode[j] != node or tree.hmove[j] != move):
+    while hnode[j] >= 0 and (hnode[j] != node or hmove[j] != move):
         j = (j + 1) & mask
     return j
 
 
 @kernel(inline="always")
-def _child(tree, node, move):
+def _child(hnode, hmove, hchild, node, move):
     """The child of `node` reached by `move`, -1 if not expanded (one hash look-up: a search with
     40 moves at a node used to walk 40 siblings for each of them)."""
-    j = _slot(tree, node, move)
-    return tree.hchild[j] if tree.hnode[j] >= 0 else -1
+    j = _slot(hnode, hmove, node, move)
+    return hchild[j] if hnode[j] >= 0 else -1
 
 
-# inline="always" on the steps of a search: fewer compile passes (see sim/engine/drivers.py, `choose`)
 @kernel(inline="always")
 def _world_copy(tables, pos, root, used):
     """The position an iteration plays in: pos itself, a fresh copy of root, while unused; then
@@ -275,14 +301,15 @@ def _node_look(tables, tree, node, pos, mover, k, par, scratch, rng):
         tree.looked[node] = 2
         return
     tree.looked[node] = 1
+    hnode, hmove = tree.hnode, tree.hmove
     for i in range(k):
         m = tree.legal[i]
-        j = _slot(tree, node, m)
+        j = _slot(hnode, hmove, node, m)
         if tree.hnode[j] < 0:
             tree.hnode[j] = node
             tree.hmove[j] = m
             tree.hchild[j] = -1
-            tree.hused[0] += 1
+            _taken(tree.hlist, tree.hused, j)
         tree.hpol[j] = tree.pbuf[i]
         if tree.hchild[j] >= 0:
             tree.policy[tree.hchild[j]] = tree.pbuf[i]
@@ -299,14 +326,16 @@ def _select(tables, tree, node, pos, par, scratch, rng):
     k = legal_moves(tables, pos, tree.legal)
     if k == 0:
         return -1, True
-    _node_look(tables, tree, node, pos, mover, k, par, scratch, rng)
+    if tree.looked[node] == 0:  # (tested here: a call that hands on the tree costs, see _slot)
+        _node_look(tables, tree, node, pos, mover, k, par, scratch, rng)
     w = tree.win[node] if par[P_WIN] > 0 else -1
     c = par[P_C]
     bias = par[P_PRIOR]
     n_untried = 0
     wi = -1
+    hnode, hmove, hchild = tree.hnode, tree.hmove, tree.hchild
     for i in range(k):
-        ch = _child(tree, node, tree.legal[i])
+        ch = _child(hnode, hmove, hchild, node, tree.legal[i])
         tree.kids[i] = ch
         if tree.legal[i] == w:
             wi = i
@@ -323,7 +352,7 @@ def _select(tables, tree, node, pos, par, scratch, rng):
         if tree.looked[node] == 1:
             m, best_p = tree.untried[0], -1.0
             for i in range(n_untried):
-                p = tree.hpol[_slot(tree, node, tree.untried[i])]
+                p = tree.hpol[_slot(hnode, hmove, node, tree.untried[i])]
                 if p > best_p:
                     m, best_p = tree.untried[i], p
         else:
@@ -416,8 +445,9 @@ def _search(tables, root, seat, par, scratch, tree, rng):
     paranoid = par[P_BACKUP] == BACKUP_PARANOID
     hseat = _hidden_seat(seat, par)
     tree.size[0] = 0
+    for i in range(tree.hused[0]):  # empty the slots the last search took
+        tree.hnode[tree.hlist[i]] = -1
     tree.hused[0] = 0
-    tree.hnode[:] = -1
     _add(tree, np.int64(-1), np.int64(-1), np.int64(-1))
     pos = copy_position(tables, root)
     for it in range(int(par[P_ITER])):
@@ -443,31 +473,28 @@ def _search(tables, root, seat, par, scratch, tree, rng):
 
 
 @kernel(inline="always")
-def _biased_mean(tree, i, bias):
+def _biased_mean(csum, cn, cp, i, bias):
     """A root candidate's mean reward plus its progressive bias, prior * p / (playouts + 1)."""
-    return tree.csum[i] / tree.cn[i] + bias * tree.cp[i] / (tree.cn[i] + 1.0)
-
-
-@kernel(inline="always")
-def _swap_cand(tree, a, b):
-    tree.cand[a], tree.cand[b] = tree.cand[b], tree.cand[a]
-    tree.csum[a], tree.csum[b] = tree.csum[b], tree.csum[a]
-    tree.cn[a], tree.cn[b] = tree.cn[b], tree.cn[a]
-    tree.cp[a], tree.cp[b] = tree.cp[b], tree.cp[a]
+    return csum[i] / cn[i] + bias * cp[i] / (cn[i] + 1.0)
 
 
 @kernel(inline="always")
 def _keep_best(tree, n, keep, bias):
     """Order the first n candidates by biased mean (a stable selection sort: equal means keep
-    their order, the higher p first) so that the best `keep` lead."""
+    their order, the higher p first) so that the best `keep` lead. (The arrays are read once:
+    see _slot.)"""
+    cand, csum, cn, cp = tree.cand, tree.csum, tree.cn, tree.cp
     for a in range(keep):
-        best, best_v = a, _biased_mean(tree, a, bias)
+        best, best_v = a, _biased_mean(csum, cn, cp, a, bias)
         for b in range(a + 1, n):
-            v = _biased_mean(tree, b, bias)
+            v = _biased_mean(csum, cn, cp, b, bias)
             if v > best_v:
                 best, best_v = b, v
         if best != a:
-            _swap_cand(tree, a, best)
+            cand[a], cand[best] = cand[best], cand[a]
+            csum[a], csum[best] = csum[best], csum[a]
+            cn[a], cn[best] = cn[best], cn[a]
+            cp[a], cp[best] = cp[best], cp[a]
 
 
 # an entry for the reason _search is
@@ -554,7 +581,7 @@ def mcts_move(tables, root, seat, par, scratch, tree, rng):
     best, best_n, best_p, best_v = -1, -1.0, -1.0, -np.inf
     for i in range(k):
         m = tree.legal[i]
-        ch = _child(tree, 0, m)
+        ch = _child(tree.hnode, tree.hmove, tree.hchild, 0, m)
         n = tree.visits[ch] if ch >= 0 else 0.0
         v = tree.value[ch, seat] / n if n > 0 else -np.inf
         p = tree.policy[ch] if ch >= 0 else 0.0
