@@ -44,7 +44,7 @@ def position(picture: str, to_move: int, swap: bool = False):
     st[hk.DECISIONS] = int((board >= 0).sum())
     st[hk.STONES_A] = int((board == 0).sum())
     st[hk.STONES_B] = int((board == 1).sum())
-    return t, hk.Position(board, st)
+    return t, hk.with_stones(t, board, st)
 
 
 def greedy_choice(t, pos, seat, defense=1.0, seed=7):
