@@ -8,7 +8,7 @@ JOBS ?= $(shell nproc)
 # the first mover's share of decisive games when a few percent are draws).
 GAMES ?= 12000
 
-.PHONY: install run test test-fast bench scale ladder lint clean
+.PHONY: install run test test-fast bench bench-openspiel scale ladder lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -72,6 +72,14 @@ test-fast: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m sim.perf.bench
 
+# The search against OpenSpiel's C++ MCTS on Hex 7x7, iterations/s at equal settings
+# (docs/speed.md). open_spiel goes into an environment of its own, never into hexsim's.
+OPENSPIEL_VENV := .venv-openspiel
+bench-openspiel: $(STAMP)
+	test -x $(OPENSPIEL_VENV)/bin/python || $(PY) -m venv $(OPENSPIEL_VENV)
+	$(OPENSPIEL_VENV)/bin/python -c "import pyspiel" 2>/dev/null || $(OPENSPIEL_VENV)/bin/python -m pip install -q open_spiel numpy
+	$(BIN)/python -m sim.perf.openspiel --python $(OPENSPIEL_VENV)/bin/python
+
 # Scale check (issue 8): memory of the process tree and games/s over a long Race run, then the
 # report on its table. SCALE_GAMES=10000000 for the 10M check (about half an hour here).
 SCALE_GAMES ?= 1000000
@@ -97,4 +105,4 @@ lint: $(STAMP)
 	$(BIN)/ruff check sim tests
 
 clean:
-	rm -rf $(VENV) data/runs reports/latest
+	rm -rf $(VENV) $(OPENSPIEL_VENV) data/runs reports/latest

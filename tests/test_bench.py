@@ -76,3 +76,14 @@ def test_the_bare_loop_plays_the_runners_games(spec, tmp_path):
     row = runner_against_bare(v, 200, repeats=1)
     assert set(row) == {"variant", "bot", "games", "bare_us_per_game", "runner_us_per_game", "runner_over_bare"}
     assert row["bare_us_per_game"] > 0 and row["games"] == 200 and row["bot"] == "random"
+
+
+def test_openspiel_bench_times_the_fixtures_search_at_its_settings(monkeypatch):
+    """hexsim's side of `make bench-openspiel` searches the Hex fixture with the bench's settings
+    (OpenSpiel's side needs open_spiel, which only that target installs): every decision runs
+    its iterations, and the positions after random stones are the fixture's own."""
+    from sim.perf import openspiel
+
+    res = openspiel.ours(size=5, iters=30, c=2.0, decisions=3, stones=4, seed=1)
+    assert res["iterations"] == 90 and res["seconds"] > 0
+    assert "RandomRolloutEvaluator(1" in openspiel.THEIRS and "hex(board_size=" in openspiel.THEIRS

@@ -419,6 +419,7 @@ def _rollout(tables, pos, par, scratch, tree, rng):
     if code != BOT_UNIFORM and has_rollout(tables):
         return run_rollout(tables, pos, code, bpar, scratch, rng, cap)  # the game's loop (interface)
     d = 0  # interface.step_rollout, written out with the uniform bot (see has_rollout)
+    buf = tree.untried  # read once (see _slot)
     while True:
         mover = to_move(tables, pos)
         if mover < 0:
@@ -426,7 +427,7 @@ def _rollout(tables, pos, par, scratch, tree, rng):
         if d >= cap:
             return False
         if code == BOT_UNIFORM:
-            m = uniform_move(tables, pos, rng, tree.untried)
+            m = uniform_move(tables, pos, rng, buf)
         else:
             m = bot_move(tables, pos, mover, code, bpar, scratch, rng)
         apply(tables, pos, m, rng)
