@@ -98,7 +98,7 @@ def test_rules_listing_names_the_search_bot_and_its_defaults():
     defaults = {p.name: p.default for p in MCTS.params}
     assert defaults == {"iterations": 200, "c": 0.7, "rollout": "greedy", "rollout_depth": 1, "eval_scale": 100.0,
                         "prior": 1.0, "prior_depth": 1, "root": "uct", "policy_temp": 0.0, "policy_greedy": 0.0,
-                        "win_check": 1, "backup": "maxn", "sees": "own"}
+                        "win_check": 1, "backup": "maxn", "sees": "own", "widening": 0.0, "tree_after": 0}
     res = CliRunner().invoke(app, ["rules", "flags"])
     assert res.exit_code == 0 and "mcts" in res.output
     assert "rollout=greedy, rollout_depth=1, eval_scale=100.0, prior=1.0, prior_depth=1" in res.output

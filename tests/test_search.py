@@ -43,10 +43,11 @@ PICTURE = """
 """
 
 
-@pytest.mark.parametrize("root", ["uct", "halving"])
+@pytest.mark.parametrize("root", ["uct", "halving", "hybrid"])
 @pytest.mark.parametrize("rollout", ["random", "greedy"])
 def test_takes_the_win_and_blocks_it(rollout, root):
-    """Both roots: the tree search, and sequential halving (tests/test_search_halving.py)."""
+    """Every root: the tree search, sequential halving (tests/test_search_halving.py) and halving
+    with a tree below each candidate (tests/test_search_hybrid.py)."""
     bot = mcts(iterations=300 if root == "uct" else 200, rollout=rollout, root=root)
     t, pos = position(PICTURE, to_move=0)
     before = (np.asarray(pos.board).copy(), np.asarray(pos.st).copy())

@@ -177,9 +177,11 @@ def test_bot_text_says_what_each_games_prior_defaults_do():
         return next(b.doc for b in games.get(game, "t").bots if b.name == "mcts")
 
     for game in ("hexatile", "flags", "hexatrex", "hexflow"):
-        assert "looks one ply ahead" in doc(game) or "no node looks ahead" in doc(game), game
+        assert "look one ply ahead" in doc(game) or "looks one ply ahead" in doc(game) or "no node looks ahead" in doc(game), game
     assert "halving root looks one ply ahead" in doc("hexatrex")
-    assert "In tri2p, by default the halving root looks" in doc("hexflow")
+    assert "In tri2p, by default the hybrid root halves its moves" in doc("hexflow")
+    assert "first 2 levels look one ply ahead" in doc("hexflow")
+    assert "1 + 0.3 * sqrt(visits)" in doc("hexflow")
     assert "first 2 levels" in prior_doc({"prior_depth": 2, "prior": 0.0, "root": "uct", "eval_scale": 1.0})
     assert "no bias" in prior_doc({"prior_depth": 2, "prior": 0.0, "root": "uct", "eval_scale": 1.0})
     assert "no node looks ahead" in prior_doc({"prior_depth": 0, "prior": 0.0, "root": "uct", "eval_scale": 1.0})
@@ -245,12 +247,13 @@ def test_a_reused_tree_searches_as_a_new_one():
 
 
 def test_the_hash_table_is_sized_for_the_looks_the_search_can_make():
-    """Only the root looks where prior_depth <= 1, so the table holds one look (at half load);
-    deeper looks keep room for LOOK_NODES of them."""
+    """Only the root looks where prior_depth <= 1, so the table holds one look of max_moves
+    entries (at half load); deeper looks keep room for LOOK_NODES - 1 more of up to LOOK_MOVES."""
     t, _ = position(PICTURE, to_move=0)
     for depth, looks in ((0, 1), (1, 1), (2, search.LOOK_NODES)):
         codes, par = engine.bot_arrays([mcts(iterations=100, prior_depth=depth)])
         assert search.tree_looks(codes, par) == looks
         h = search.new_tree(t, search.tree_nodes(codes, par), looks).hnode.shape[0]
-        need = 2 * (101 + int(t.max_moves) * looks)
+        m = int(t.max_moves)
+        need = 2 * (101 + m + min(m, search.LOOK_MOVES) * (looks - 1))
         assert need <= h < 2 * need

@@ -73,14 +73,17 @@ BOT_MCTS = -2
 # random bot's code and where its parameters start, then the greedy bot's code and its default
 # parameters, then the random bot's default parameters (from the index at P_RAND_PAR)
 P_ITER, P_C, P_ROLLOUT, P_DEPTH, P_SCALE, P_PRIOR, P_PRIOR_DEPTH, P_ROOT, P_TEMP, P_GREEDY, P_WIN, \
-    P_BACKUP, P_SEES, P_RAND_CODE, P_RAND_PAR, P_ROLL_CODE, P_ROLL_PAR = range(17)
+    P_BACKUP, P_SEES, P_WIDEN, P_TREE_AFTER, P_RAND_CODE, P_RAND_PAR, P_ROLL_CODE, P_ROLL_PAR = range(19)
 # the `rollout` choices: the game's random bot, its greedy bot
 ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
-ROOT_UCT, ROOT_HALVING = 0, 1
+ROOT_UCT, ROOT_HALVING, ROOT_HYBRID = 0, 1, 2
 BACKUP_MAXN, BACKUP_PARANOID = 0, 1
 SEES_OWN, SEES_ALL = 0, 1
-# nodes that may hold a one-ply look's policy at once (their moves' entries share the hash table)
+# nodes that may hold a one-ply look's policy at once (their moves' entries share the hash table),
+# and the moves the table makes room for at each look below the root (max_moves is a bound on a
+# move's code, not on a position's choices: tri2p's 22,051 against 6-16 legal moves)
 LOOK_NODES = 32
+LOOK_MOVES = 256
 
 
 class Tree(NamedTuple):
@@ -111,7 +114,7 @@ class Tree(NamedTuple):
     res: np.ndarray  # int64[res_width]
     logn: np.ndarray  # float64[N + 1]: log(i) (0 at 0): UCT's log of a child's availability (< N)
     pbuf: np.ndarray  # float64[max_moves]: a look's p of each legal move (tree.legal's order)
-    cand: np.ndarray  # int64[max_moves]: the root's candidate moves (root = "halving")
+    cand: np.ndarray  # int64[max_moves]: the root's candidate moves (root = "halving", "hybrid")
     csum: np.ndarray  # float64[max_moves]: each candidate's summed reward for the searching seat
     cn: np.ndarray  # float64[max_moves]: each candidate's playouts
     cp: np.ndarray  # float64[max_moves]: each candidate's p in the root's look
@@ -120,14 +123,16 @@ class Tree(NamedTuple):
 
 @entry
 def new_tree(tables, nodes, looks=LOOK_NODES):
-    """A tree of `nodes` nodes whose hash table holds them and the looks of up to `looks` nodes
-    (each up to max_moves entries) at half load. Sized no larger than that: every probe of a
-    table far larger than what it holds misses the cache (tri's 2M slots, where one look at the
-    root needs 22,051, cost more than the search's own work)."""
+    """A tree of `nodes` nodes whose hash table holds them and the looks of up to `looks` nodes at
+    half load: the root's of up to max_moves entries, each other's of up to LOOK_MOVES (a look
+    that would fill the table is not taken: `_node_look`). Sized no larger than that: every probe
+    of a table far larger than what it holds misses the cache (tri's 2M slots, where one look at
+    the root needs 22,051, cost more than the search's own work; tri2p's search, looking at every
+    root candidate's 6-16 replies, played its playouts 10 times slower in 2M slots than in 32K)."""
     s = tables.n_seats
     m = tables.max_moves
     h = 64
-    while h < 2 * (nodes + m * min(nodes, looks)):
+    while h < 2 * (nodes + m + min(m, LOOK_MOVES) * (min(nodes, looks) - 1)):
         h *= 2
     return Tree(np.zeros(nodes, np.int64), np.zeros(nodes, np.int64), np.zeros(nodes, np.int64),
                 np.zeros(nodes, np.int64), np.zeros(nodes, np.int64), np.zeros(nodes, np.float64),
@@ -319,9 +324,10 @@ def _node_look(tables, tree, node, pos, mover, k, par, scratch, rng):
 def _select(tables, tree, node, pos, par, scratch, rng):
     """One step down: a move that wins at once where the node knows one (`win_check`), expanded
     if untried; else expand an untried legal move if there is one (returns (child, True)): the
-    one of highest p where the node has looked, else one drawn uniformly; else the best legal
+    one of highest p where the node has looked, else one drawn uniformly, unless the node has
+    looked and has as many children as `widening` allows its visits; else the best expanded legal
     child by UCT plus the progressive bias prior * p * sqrt(availability) / (visits + 1)
-    (child, False). Availability is counted for every legal child."""
+    (child, False). Availability is counted for every expanded legal child."""
     mover = to_move(tables, pos)
     k = legal_moves(tables, pos, tree.legal)
     if k == 0:
@@ -348,6 +354,10 @@ def _select(tables, tree, node, pos, par, scratch, rng):
             return _add(tree, np.int64(node), np.int64(w), np.int64(mover)), True
         tree.avail[ch] += 1.0
         return ch, False
+    widen = par[P_WIDEN]
+    if n_untried > 0 and widen > 0.0 and tree.looked[node] == 1 and n_untried < k \
+            and k - n_untried >= 1.0 + widen * np.sqrt(tree.visits[node]):
+        n_untried = 0  # progressive widening: enough children for the node's visits
     if n_untried > 0:
         if tree.looked[node] == 1:
             m, best_p = tree.untried[0], -1.0
@@ -361,6 +371,8 @@ def _select(tables, tree, node, pos, par, scratch, rng):
     best, best_u = -1, -np.inf
     for i in range(k):
         ch = tree.kids[i]
+        if ch < 0:  # not expanded (progressive widening)
+            continue
         tree.avail[ch] += 1.0
         n = tree.visits[ch]
         a = tree.avail[ch]
@@ -434,6 +446,26 @@ def _rollout(tables, pos, par, scratch, tree, rng):
         d += 1
 
 
+@kernel(inline="always")
+def _backup(visits, value, parent, reward, node):
+    """Add the rewards to node and each node above it (the arrays, not the tree: see _slot)."""
+    while node >= 0:
+        visits[node] += 1.0
+        for i in range(reward.shape[0]):
+            value[node, i] += reward[i]
+        node = parent[node]
+
+
+@kernel(inline="always")
+def _new_root(tree):
+    """Empty the tree (and the hash slots the last search took) and add the root, node 0."""
+    tree.size[0] = 0
+    for i in range(tree.hused[0]):
+        tree.hnode[tree.hlist[i]] = -1
+    tree.hused[0] = 0
+    _add(tree, np.int64(-1), np.int64(-1), np.int64(-1))
+
+
 # An entry, not a kernel, although only the drivers call it: numba compiles a rule function's
 # body (the game's apply, bot_move, legal_moves, result, ...) once per set of its callers' compile
 # flags, and the drivers are entries. As a kernel, every rule function the search calls compiled
@@ -445,11 +477,7 @@ def _search(tables, root, seat, par, scratch, tree, rng):
     scale = par[P_SCALE]
     paranoid = par[P_BACKUP] == BACKUP_PARANOID
     hseat = _hidden_seat(seat, par)
-    tree.size[0] = 0
-    for i in range(tree.hused[0]):  # empty the slots the last search took
-        tree.hnode[tree.hlist[i]] = -1
-    tree.hused[0] = 0
-    _add(tree, np.int64(-1), np.int64(-1), np.int64(-1))
+    _new_root(tree)
     pos = copy_position(tables, root)
     for it in range(int(par[P_ITER])):
         pos = _world_copy(tables, pos, root, it > 0)
@@ -464,11 +492,7 @@ def _search(tables, root, seat, par, scratch, tree, rng):
             apply(tables, pos, tree.move[node], rng)
         finished = _rollout(tables, pos, par, scratch, tree, rng)
         _score(tables, tree, pos, finished, scale, seat, paranoid)
-        while node >= 0:
-            tree.visits[node] += 1.0
-            for i in range(tables.n_seats):
-                tree.value[node, i] += tree.reward[i]
-            node = tree.parent[node]
+        _backup(tree.visits, tree.value, tree.parent, tree.reward, node)
         if par[P_WIN] > 0 and tree.win[0] >= 0:
             return
 
@@ -510,11 +534,20 @@ def _halving_move(tables, root, seat, par, scratch, tree, rng):
     evenly between the ceil(log2 k) rounds. Where `prior_depth` >= 1 or `win_check` is on, the
     root first looks one ply ahead in a redrawn world (never the real one): a move that wins at
     once is played (`win_check`), the candidates are ordered by their p (the higher first wins a
-    tie of means) and each gets the bias prior * p / (playouts + 1)."""
+    tie of means) and each gets the bias prior * p / (playouts + 1).
+
+    With root = "hybrid" (H-MCTS: Pepels, Cazenave, Winands and Lanctot 2014) a playout goes on from the
+    candidate down a UCT tree of its own (`_select`, as in `_search`; one node expanded per
+    playout while the tree has room), so the replies are searched rather than left to the
+    rollout bot, and the trees of the surviving candidates keep growing over the rounds."""
     k = legal_moves(tables, root, tree.legal)
     if k <= 1:
         return tree.legal[0] if k == 1 else -1
     hseat = _hidden_seat(seat, par)
+    below = par[P_ROOT] == ROOT_HYBRID
+    if below:
+        _new_root(tree)
+    cap = tree.move.shape[0]
     pos = copy_position(tables, root)
     sample_hidden(tables, pos, hseat, rng)
     for i in range(k):
@@ -556,8 +589,21 @@ def _halving_move(tables, root, seat, par, scratch, tree, rng):
                 pos = _world_copy(tables, pos, root, used)
                 sample_hidden(tables, pos, hseat, tree.world)
                 apply(tables, pos, tree.cand[i], tree.world)
+                node = -1
+                if below and tree.cn[i] >= par[P_TREE_AFTER]:  # down its tree by UCT (one node expanded)
+                    node = _child(tree.hnode, tree.hmove, tree.hchild, 0, tree.cand[i])
+                    expanded = node < 0
+                    if node < 0 and tree.size[0] < cap:
+                        node = _add(tree, np.int64(0), np.int64(tree.cand[i]), np.int64(seat))
+                    while not expanded and tree.size[0] < cap and to_move(tables, pos) >= 0:
+                        nxt, expanded = _select(tables, tree, node, pos, par, scratch, tree.world)
+                        if nxt < 0:
+                            break
+                        node = nxt
+                        apply(tables, pos, tree.move[node], tree.world)
                 finished = _rollout(tables, pos, par, scratch, tree, tree.world)
                 _score(tables, tree, pos, finished, scale, seat, paranoid)
+                _backup(tree.visits, tree.value, tree.parent, tree.reward, node)
                 tree.csum[i] += tree.reward[seat]
                 tree.cn[i] += 1.0
         keep = (n + 1) // 2
@@ -573,7 +619,7 @@ def mcts_move(tables, root, seat, par, scratch, tree, rng):
     the most visited child among the moves legal at the root; among equally visited ones (a
     budget below the number of moves visits most of them once), the one of higher p in the
     root's look, then the one with the better mean reward for `seat`."""
-    if par[P_ROOT] == ROOT_HALVING:
+    if par[P_ROOT] != ROOT_UCT:
         return _halving_move(tables, root, seat, par, scratch, tree, rng)
     _search(tables, root, seat, par, scratch, tree, rng)
     if par[P_WIN] > 0 and tree.win[0] >= 0:
@@ -666,7 +712,8 @@ def mcts_bot(greedy: Bot | None, iterations: int = 200, random: Bot | None = Non
                "breaks ties of visits by p; 0 = never look.", low=0, high=1_000_000),
          Param("root", "str", "uct", "How the root chooses: 'uct', the tree search above; 'halving', "
                "sequential halving over the root's moves, every move played in the same sampled worlds "
-               "(iterations = playouts; no tree below the root).", choices=("uct", "halving")),
+               "(iterations = playouts; no tree below the root); 'hybrid', halving at the root with the "
+               "tree search below each move, grown across the rounds.", choices=("uct", "halving", "hybrid")),
          Param("policy_temp", "float", 0.0, "Temperature of the look's softmax, in evaluation units; 0 = "
                "eval_scale.", low=0.0, high=1e9),
          Param("policy_greedy", "float", 0.0, "Share of p the look gives greedy's move (asked in the same "
@@ -679,7 +726,13 @@ def mcts_bot(greedy: Bot | None, iterations: int = 200, random: Bot | None = Non
                "seats are always zero-sum).", choices=("maxn", "paranoid")),
          Param("sees", "str", "own", "'own': redraws everything its seat cannot see; 'all': redraws "
                "only what nobody has seen (draw orders), so it plans with every hand in view: "
-               "cheating, for the oracle.", choices=("own", "all"))),
+               "cheating, for the oracle.", choices=("own", "all")),
+         Param("widening", "float", 0.0, "Progressive widening at the nodes that look: such a node "
+               "expands a new move (in order of p) only while it has fewer than 1 + widening * "
+               "sqrt(visits) children, and otherwise selects among those by UCT; 0 = off (every legal "
+               "move is tried once before any is tried again).", low=0.0, high=1000.0),
+         Param("tree_after", "int", 0, "root=hybrid: a candidate's playouts go down its tree once it has "
+               "had this many (before that, straight to the rollout).", low=0, high=1_000_000)),
         rollout_bot=greedy, random_bot=random)._with_defaults(defaults)
     return dataclasses.replace(bot, doc=f"{bot.doc} {prior_doc({p.name: p.default for p in bot.params})}")
 
@@ -704,11 +757,6 @@ def prior_doc(params: dict) -> str:
                 "the first k levels score every move by a one-ply look (p, a softmax of the evaluation "
                 "after it) and expand them in order of p; prior > 0 adds the bias "
                 "prior * p * sqrt(availability) / (visits + 1).")
-    if params["root"] == "halving":
-        return (f"By default the halving root looks one ply ahead (prior_depth = {depth}) in a redrawn "
-                f"world: p is a softmax of the evaluation after each move (temperature {temp:g}), each "
-                f"move's mean gets prior * p / (playouts + 1), prior = {prior:g}, and the higher p wins "
-                f"ties of means.")
     share = params.get("policy_greedy", 0.0)
     if share >= 1.0:
         p_words = "p is 1 on greedy's move (policy_greedy = 1)"
@@ -717,8 +765,23 @@ def prior_doc(params: dict) -> str:
                    f"{share:g} of it on greedy's move")
     else:
         p_words = f"p is a softmax of the evaluation after each move (temperature {temp:g})"
+    widening = params.get("widening", 0.0)
+    widen = (f", a node expanding a new move only while it has fewer than 1 + {widening:g} * sqrt(visits) "
+             "children" if widening > 0 else "")
+    if params["root"] == "halving":
+        return (f"By default the halving root looks one ply ahead (prior_depth = {depth}) in a redrawn "
+                f"world: p is a softmax of the evaluation after each move (temperature {temp:g}), each "
+                f"move's mean gets prior * p / (playouts + 1), prior = {prior:g}, and the higher p wins "
+                f"ties of means.")
+    if params["root"] == "hybrid":
+        below = (f"the nodes of the first {depth} levels look one ply ahead" if depth > 1
+                 else "the root looks one ply ahead")
+        return (f"By default the hybrid root halves its moves on shared sampled worlds, with a tree below "
+                f"each move once it has had {params.get('tree_after', 0)} playouts, and {below} "
+                f"(prior_depth = {depth}): {p_words}; each root move's mean gets prior * p / "
+                f"(playouts + 1), prior = {prior:g}, and below the root moves expand in order of p{widen}.")
     where = "the root looks" if depth == 1 else f"the nodes of the first {depth} levels look"
     bias = (f"with a bias of prior * p * sqrt(availability) / (visits + 1), prior = {prior:g}" if prior > 0
             else "with no bias (prior = 0)")
     return (f"By default {where} one ply ahead (prior_depth = {depth}): {p_words}; moves expand in "
-            f"order of p, the higher p wins ties of visits, {bias}.")
+            f"order of p{widen}, the higher p wins ties of visits, {bias}.")
