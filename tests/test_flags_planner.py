@@ -25,9 +25,13 @@ def planner(**kw) -> SeatBot:
 
 def test_planner_is_registered_after_the_other_bots():
     names = [b.name for b in GAME.bots]
-    assert names[:4] == ["random", "greedy", "mcts", "planner"]
+    assert names == ["random", "greedy", "mcts", "planner", "oracle"]
     assert PLANNER.code == P.BOT_PLANNER
-    assert {p.name for p in PLANNER.params} == {"playouts", "plans", "horizon", "eval_scale", "spread", "explore"}
+    assert {p.name for p in PLANNER.params} == {"playouts", "plans", "horizon", "eval_scale", "spread", "explore",
+                                                "sees"}
+    oracle = GAME.bot("oracle", "test")  # the ceiling of skill: the planner seeing the other hand
+    assert oracle.code == P.BOT_PLANNER
+    assert {p.name: p.default for p in oracle.params} == {**{p.name: p.default for p in PLANNER.params}, "sees": "all"}
 
 
 def test_planner_games_pass_the_shared_checks():
@@ -100,4 +104,4 @@ def test_plans_and_horizon_grow_with_the_budget():
     assert P.budget(64.0, 5.0, 3.0) == (5, 3)
     defaults = {p.name: p.default for p in PLANNER.params}
     assert defaults == {"playouts": 64, "plans": 0, "horizon": -1, "eval_scale": 300.0, "spread": 1.5,
-                        "explore": 0.25}
+                        "explore": 0.25, "sees": "own"}

@@ -66,7 +66,7 @@ from sim.engine.interface import (
 )
 from sim.engine.jit import entry, kernel
 from sim.engine.rng import below, next_u64
-from sim.games.base import Bot, Param
+from sim.games.base import Bot, Param, oracle_of
 
 BOT_MCTS = -2
 # the bot's parameter row (engine.bot_arrays writes it): the declared parameters, then the
@@ -740,12 +740,8 @@ def mcts_bot(greedy: Bot | None, iterations: int = 200, random: Bot | None = Non
 def oracle_bot(mcts: SearchBot) -> SearchBot:
     """The game's search bot, with its defaults, seeing every hand (`sees = "all"`): the ceiling of
     skill a game's ladder shows apart (sim/stats/skill.py CEILING_BOTS), never a seat whose verdict counts."""
-    params = tuple(dataclasses.replace(p, default="all") if p.name == "sees" else p for p in mcts.params)
-    return dataclasses.replace(
-        mcts, name="oracle", params=params,
-        doc="Cheats: the search bot with every hand in view (sees = all; only the order of bags and "
-            "draw piles is redrawn), so its strength is the ceiling of skill, never a seat whose "
-            "verdict counts. Otherwise the search bot's parameters and defaults: " + mcts.doc)
+    return oracle_of(mcts, "the search bot with every hand in view (sees = all; only the order of bags "
+                           "and draw piles is redrawn)")
 
 
 def prior_doc(params: dict) -> str:

@@ -126,6 +126,21 @@ class Bot:
     params: tuple[Param, ...] = ()
 
 
+def oracle_of(bot: Bot, sees: str) -> Bot:
+    """The bot's ceiling of skill, named `oracle` (sim.stats.skill.CEILING_BOTS): the same bot,
+    code and parameters with `sees = "all"` by default. `sees` says what it sees that a fair seat
+    does not. It cheats, so it is never a seat whose verdict counts."""
+    import dataclasses
+
+    if not any(p.name == "sees" for p in bot.params):
+        raise TypeError(f"oracle_of: bot {bot.name!r} has no 'sees' parameter")
+    return dataclasses.replace(
+        bot, name="oracle",
+        params=tuple(dataclasses.replace(p, default="all") if p.name == "sees" else p for p in bot.params),
+        doc=f"Cheats: {sees}, so its strength is the ceiling of skill, never a seat whose verdict counts. "
+            f"Otherwise the {bot.name} bot's parameters and defaults: {bot.doc}")
+
+
 @dataclass
 class SeatBot:
     """A resolved seat: which bot, with which parameters (defaults filled in)."""

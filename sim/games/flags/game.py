@@ -12,7 +12,7 @@ from sim import engine
 from sim.engine import search
 from sim.engine.rng import game_seed
 from sim.errors import VariantError
-from sim.games.base import SWAP, Bot, Game, Param, SeatBot, Trace
+from sim.games.base import SWAP, Bot, Game, Param, SeatBot, Trace, oracle_of
 from sim.games.flags import bots as B
 from sim.games.flags import kernel as K
 from sim.games.flags import planner as P
@@ -123,7 +123,10 @@ PLANNER = Bot(
             Param("spread", "float", 1.5, "a candidate's greedy weights are the defaults times "
                   "exp(spread * u), u uniform in [-1, 1]", low=0.0, high=10.0),
             Param("explore", "float", 0.25, "in every other candidate, the chance that a card or a move "
-                  "step is drawn uniformly from the legal ones", low=0.0, high=1.0)))
+                  "step is drawn uniformly from the legal ones", low=0.0, high=1.0),
+            Param("sees", "str", "own", "'own': the worlds redraw the other hand's unknown cards and the "
+                  "deck's order; 'all': the deck's order alone, so it plans with the other hand in view "
+                  "(cheating, for the oracle)", choices=("own", "all"))))
 BOTS = (
     Bot("random", engine.BOT_UNIFORM, "uniform over the hand's cards, each reinforcement unit to a uniform own "
         "hex, each step uniform over legal (from, to) pairs and stopping, uniform unit count"),
@@ -136,7 +139,11 @@ BOTS = (
                     prior_depth=1, prior=1.0),
     PLANNER,
 )
-BOTS = (*BOTS, search.oracle_bot(BOTS[2]))  # sees both hands: the ceiling of skill, never a verdict seat
+# Four flags' ceiling of skill (sim/stats/skill.py CEILING_BOTS): the planner, its strongest bot,
+# with the other hand in view (the search bot seeing both hands would bound little: unseeing, it
+# loses to greedy)
+ORACLE = oracle_of(PLANNER, "the planner with the other hand in view (sees = all; the deck's order stays hidden)")
+BOTS = (*BOTS, ORACLE)
 
 
 EXTRA_DTYPES = {name: np.int8 if name.startswith("flags_held") else np.int32 for name in K.EXTRA}

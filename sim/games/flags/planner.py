@@ -28,6 +28,9 @@ At a planning point it
    plan was made for, replans where it differs, and plays greedy's move if the plan's next
    decision is not legal (it always is: a plan depends only on what the seat sees).
 
+With `sees = "all"` (the `oracle`) the worlds keep the other hand as it is and redraw only the
+deck's order, what nobody has seen: the ceiling of skill, never a seat whose verdict counts.
+
 The bot reads its own hand, the board and the public counters; the generator of every world and
 candidate is drawn from the game's generator (one draw per planning point), so a game is a
 function of its seed, and two positions that look the same to the seat give the same decision.
@@ -47,9 +50,11 @@ from sim.games.flags import kernel as K
 BOT_PLANNER = 2
 MAX_PLANS = 64
 # the bot's parameter row (game.py's PLANNER declares them in this order)
-P_PLAYOUTS, P_PLANS, P_HORIZON, P_SCALE, P_SPREAD, P_EXPLORE = range(6)
-# PlanScratch.sv fields: the plan being played, its next decision, whether one is cached
-S_PLAN, S_CUR, S_VALID, S_N = range(4)
+P_PLAYOUTS, P_PLANS, P_HORIZON, P_SCALE, P_SPREAD, P_EXPLORE, P_SEES = range(7)
+SEES_OWN, SEES_ALL = 0, 1  # the `sees` choices
+# PlanScratch.sv fields: the plan being played, its next decision, whether one is cached, the
+# seat whose view the worlds are redrawn for (-1: what nobody has seen, for the oracle)
+S_PLAN, S_CUR, S_VALID, S_VIEW, S_N = range(5)
 
 
 class PlanScratch(NamedTuple):
@@ -209,12 +214,13 @@ def _load(dst, src):
 def _redraw(t, pos, seat, rng, pool, unseen):
     """kernel.sample_hidden on the scratch's arrays: the other hand's cards the seat does not
     know and the draw pile's order redrawn from those cards, taken in card order (a set the
-    seat can work out), so nothing hidden reaches the planner."""
+    seat can work out), so nothing hidden reaches the planner; seat -1: the draw pile's order
+    alone (what nobody has seen: the oracle)."""
     other = 1 - seat
     nc = t.n_cards
     for c in range(nc):
         unseen[c] = 0
-    nh = pos.st[K.HAND_N + other]
+    nh = pos.st[K.HAND_N + other] if seat >= 0 else 0
     deck = pos.cards[K.DECK]
     for i in range(nh):
         if pos.known[seat, pos.hands[other, i]] == 0:
@@ -240,8 +246,9 @@ def _redraw(t, pos, seat, rng, pool, unseen):
 
 
 @hot
-def _key(pos, seat):
-    """A hash of what `seat` sees that a plan's decision depends on: counters, board, own hand."""
+def _key(pos, seat, view):
+    """A hash of what `seat` sees that a plan's decision depends on: counters, board, own hand
+    (and the other hand where the worlds are redrawn for nobody, view -1: the oracle's)."""
     st = pos.st
     z = np.uint64(0x243F6A8885A308D3)
     for i in (K.PHASE, K.SEAT, K.TURNS, K.DECISIONS, K.CARDS_LEFT, K.REINF_LEFT, K.STEPS_LEFT, K.PEND,
@@ -251,6 +258,9 @@ def _key(pos, seat):
         z = mix64(z ^ np.uint64((pos.owner[h] + 2) * 4096 + pos.units[h]))
     for i in range(st[K.HAND_N + seat]):
         z = mix64(z ^ np.uint64(pos.hands[seat, i] + 1000))
+    if view < 0:
+        for i in range(st[K.HAND_N + 1 - seat]):
+            z = mix64(z ^ np.uint64(pos.hands[1 - seat, i] + 5000))
     return z
 
 
@@ -271,7 +281,7 @@ def _make(t, pos, seat, i, explore, x, rng):
     p = x.p
     g = p.gen
     _load(g, pos)
-    _redraw(t, g, seat, rng, p.pool, p.unseen)
+    _redraw(t, g, p.sv[S_VIEW], rng, p.pool, p.unseen)
     turns0 = g.st[K.TURNS]
     card0 = g.st[K.PHASE] == K.CARD or g.st[K.PHASE] == K.REINF
     n = 0
@@ -283,7 +293,7 @@ def _make(t, pos, seat, i, explore, x, rng):
             m = p.buf[below(rng, k)]
         else:
             m = B.bot_move(t, g, seat, B.BOT_GREEDY, p.wpar, x.g, rng)
-        p.keys[i, n] = _key(g, seat)
+        p.keys[i, n] = _key(g, seat, p.sv[S_VIEW])
         p.moves[i, n] = m
         n += 1
         K.apply(t, g, m, rng)
@@ -310,7 +320,7 @@ def _playout(t, pos, seat, i, horizon, scale, x, rng):
     p = x.p
     w = p.world
     _load(w, pos)
-    _redraw(t, w, seat, rng, p.pool, p.unseen)
+    _redraw(t, w, p.sv[S_VIEW], rng, p.pool, p.unseen)
     stop = pos.st[K.TURNS] + 1 + horizon
     for j in range(p.plen[i]):
         if w.st[K.OVER] == 1:
@@ -415,7 +425,8 @@ def costly_move(t, pos, seat, code, par, x, rng):
     x = Work(x.g, _parts(t, x.p))
     p = x.p
     sv = p.sv
-    key = _key(pos, seat)
+    sv[S_VIEW] = seat if par[P_SEES] == SEES_OWN else -1
+    key = _key(pos, seat, sv[S_VIEW])
     i, c = sv[S_PLAN], sv[S_CUR]
     if not (sv[S_VALID] == 1 and c < p.plen[i] and p.keys[i, c] == key):
         i = _plan(t, pos, seat, par, x, rng)

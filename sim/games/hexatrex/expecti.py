@@ -37,12 +37,10 @@ the store overflows), on trial positions that share the side-walk store with the
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 
 from sim.engine.jit import entry, hot
-from sim.games.base import Bot, Param
+from sim.games.base import Bot, Param, oracle_of
 from sim.games.hexatrex.finder import Table, _find, _hexdist
 from sim.games.hexatrex.join import _score_specials
 from sim.games.hexatrex.rules import _found, _join_work, _lineage_index, _new_id, _sync, apply, new_scratch
@@ -340,8 +338,4 @@ EXPECTI = Bot(
 
 # Hexa-Trex's ceiling of skill (sim/stats/skill.py CEILING_BOTS): expecti seeing the next seat's tile.
 # The search bot seeing every hand would bound little here: unseeing, it plays level with greedy.
-ORACLE = dataclasses.replace(
-    EXPECTI, name="oracle",
-    params=tuple(dataclasses.replace(p, default="all") if p.name == "sees" else p for p in EXPECTI.params),
-    doc="Cheats: expecti with the next seat's tile in view (sees = all; the draws stay random), so its "
-        "strength is the ceiling of skill, never a seat whose verdict counts. Otherwise expecti: " + EXPECTI.doc)
+ORACLE = oracle_of(EXPECTI, "expecti with the next seat's tile in view (sees = all; the draws stay random)")
