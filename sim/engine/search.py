@@ -77,7 +77,7 @@ P_ITER, P_C, P_ROLLOUT, P_DEPTH, P_SCALE, P_PRIOR, P_PRIOR_DEPTH, P_ROOT, P_TEMP
 # the `rollout` choices: the game's random bot, its greedy bot
 ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
 ROOT_UCT, ROOT_HALVING, ROOT_HYBRID = 0, 1, 2
-BACKUP_MAXN, BACKUP_PARANOID = 0, 1
+BACKUP_MAXN, BACKUP_PARANOID, BACKUP_BRS = 0, 1, 2
 SEES_OWN, SEES_ALL = 0, 1
 # nodes that may hold a one-ply look's policy at once (their moves' entries share the hash table),
 # and the moves the table makes room for at each look below the root (max_moves is a bound on a
@@ -368,19 +368,91 @@ def _select(tables, tree, node, pos, par, scratch, rng):
         else:
             m = tree.untried[below(rng, n_untried)]
         return _add(tree, np.int64(node), np.int64(m), np.int64(mover)), True  # typed: one compile of _add
+    return _uct(tree.kids, k, tree.visits, tree.avail, tree.value, tree.seat, mover, tree.policy, tree.logn, c,
+                bias), False
+
+
+@kernel(inline="always")
+def _uct(kids, k, visits, avail, value, seat, mover, policy, logn, c, bias):
+    """The best of the k children in kids (-1: not expanded, skipped) by UCT for `mover` (-1: for
+    the seat that chose each), plus the progressive bias prior * p * sqrt(availability) /
+    (visits + 1); counts each one's availability. (Arrays, not the tree: see _slot.)"""
     best, best_u = -1, -np.inf
     for i in range(k):
-        ch = tree.kids[i]
+        ch = kids[i]
         if ch < 0:  # not expanded (progressive widening)
             continue
-        tree.avail[ch] += 1.0
-        n = tree.visits[ch]
-        a = tree.avail[ch]
-        u = tree.value[ch, mover] / n + c * np.sqrt(tree.logn[int(a)] / n) \
-            + bias * tree.policy[ch] * np.sqrt(a) / (n + 1.0)
+        avail[ch] += 1.0
+        n = visits[ch]
+        a = avail[ch]
+        u = value[ch, mover if mover >= 0 else seat[ch]] / n + c * np.sqrt(logn[int(a)] / n) \
+            + bias * policy[ch] * np.sqrt(a) / (n + 1.0)
         if u > best_u:
             best, best_u = ch, u
-    return best, False
+    return best
+
+
+@kernel(inline="always")
+def _brs_step(tables, tree, node, pos, seat, par, scratch, rng):
+    """Best-reply search (BRS+: Esser, Gras, Winands, Schadd and Lanctot 2013) for the other seats'
+    turns from pos up to the searching seat's next turn: one node, whose children are every
+    (opponent, move) of the round, the opponents before that one playing greedy's move and those
+    after it too; chosen by UCT (an untried one drawn uniformly first), and the round is played
+    on pos. Greedy's moves take a generator of their own (tree.world, seeded from rng), and the
+    draws of the listing pass are replayed from the same state, so the opponents' moves before
+    the chosen one leave pos as they left the listing. Returns (child, expanded)."""
+    m_max = tables.max_moves
+    n_seats = tables.n_seats
+    gcode = int(par[P_ROLL_CODE])
+    gpar = par[P_ROLL_PAR:]
+    tree.world[0] = next_u64(rng)
+    s1 = rng[0]
+    look = copy_position(tables, pos)
+    n, r = 0, 0
+    while r < n_seats:
+        mover = to_move(tables, look)
+        if mover < 0 or mover == seat:
+            break
+        k = legal_moves(tables, look, tree.untried)
+        if n + k > m_max:
+            break
+        for i in range(k):
+            tree.legal[n + i] = r * m_max + tree.untried[i]
+        n += k
+        tree.cand[n_seats + r] = mover
+        g = bot_move(tables, look, mover, gcode, gpar, scratch, tree.world)
+        tree.cand[r] = g
+        apply(tables, look, g, rng)
+        r += 1
+    rng[0] = s1
+    if n == 0:
+        return -1, True
+    hnode, hmove, hchild = tree.hnode, tree.hmove, tree.hchild
+    n_untried = 0
+    for i in range(n):
+        ch = _child(hnode, hmove, hchild, node, tree.legal[i])
+        tree.kids[i] = ch
+        if ch < 0:
+            tree.untried[n_untried] = tree.legal[i]
+            n_untried += 1
+    expanded = n_untried > 0
+    if expanded:
+        e = tree.untried[below(rng, n_untried)]
+        ch = _add(tree, np.int64(node), np.int64(e), np.int64(tree.cand[n_seats + e // m_max]))
+    else:
+        ch = _uct(tree.kids, n, tree.visits, tree.avail, tree.value, tree.seat, -1, tree.policy, tree.logn,
+                  par[P_C], 0.0)
+        e = tree.move[ch]
+    chosen = e // m_max
+    for q in range(chosen):
+        apply(tables, pos, tree.cand[q], rng)
+    apply(tables, pos, e % m_max, rng)
+    while True:
+        mover = to_move(tables, pos)
+        if mover < 0 or mover == seat:
+            break
+        apply(tables, pos, bot_move(tables, pos, mover, gcode, gpar, scratch, tree.world), rng)
+    return ch, expanded
 
 
 @kernel(inline="always")
@@ -475,7 +547,8 @@ def _search(tables, root, seat, par, scratch, tree, rng):
     """`par[P_ITER]` iterations from the real position `root` (never changed) for `seat`; stops
     after the first where the root's look found a move that wins at once (`win_check`)."""
     scale = par[P_SCALE]
-    paranoid = par[P_BACKUP] == BACKUP_PARANOID
+    paranoid = par[P_BACKUP] != BACKUP_MAXN
+    brs = par[P_BACKUP] == BACKUP_BRS and tables.n_seats > 2
     hseat = _hidden_seat(seat, par)
     _new_root(tree)
     pos = copy_position(tables, root)
@@ -485,6 +558,12 @@ def _search(tables, root, seat, par, scratch, tree, rng):
         node = 0
         expanded = False
         while not expanded and to_move(tables, pos) >= 0:
+            if brs and to_move(tables, pos) != seat:  # the other seats' round, one node (best reply)
+                nxt, expanded = _brs_step(tables, tree, node, pos, seat, par, scratch, rng)
+                if nxt < 0:
+                    break
+                node = nxt
+                continue
             nxt, expanded = _select(tables, tree, node, pos, par, scratch, rng)
             if nxt < 0:  # a game that lists no move for a seat to move: nothing to search
                 break
@@ -578,7 +657,7 @@ def _halving_move(tables, root, seat, par, scratch, tree, rng):
         rounds += 1
     per_round = int(par[P_ITER]) // rounds
     scale, bias = par[P_SCALE], par[P_PRIOR]
-    paranoid = par[P_BACKUP] == BACKUP_PARANOID
+    paranoid = par[P_BACKUP] != BACKUP_MAXN
     used = True
     while n > 1:
         worlds = max(1, per_round // n)
@@ -722,8 +801,11 @@ def mcts_bot(greedy: Bot | None, iterations: int = 200, random: Bot | None = Non
          Param("win_check", "int", 1, "1: the root looks for a move that wins at once and plays it "
                "without searching, and every looking node takes its win; 0: off.", low=0, high=1),
          Param("backup", "str", "maxn", "Three or more seats: 'maxn', every seat maximises its own "
-               "reward; 'paranoid', every other seat gets 1 minus the searching seat's reward (two "
-               "seats are always zero-sum).", choices=("maxn", "paranoid")),
+               "reward; 'paranoid', every other seat gets 1 minus the searching seat's reward; 'brs', "
+               "paranoid rewards and best-reply search in the tree: the other seats' turns between two "
+               "of the searching seat's are one node whose children are each opponent's moves, the "
+               "others playing greedy's move (two seats are always zero-sum).",
+               choices=("maxn", "paranoid", "brs")),
          Param("sees", "str", "own", "'own': redraws everything its seat cannot see; 'all': redraws "
                "only what nobody has seen (draw orders), so it plans with every hand in view: "
                "cheating, for the oracle.", choices=("own", "all")),
