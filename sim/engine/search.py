@@ -24,8 +24,14 @@ Search"): the tree holds the searching seat's information set; every iteration
    `logistic((evaluate(i) - evaluate(other)) / (2 eval_scale))` and the other 1 minus that, so the
    opponent's nodes minimise the searching seat's value. Three or more (`backup`): max-n, each
    seat's own `logistic(evaluate(i) / eval_scale)`, or paranoid, every other seat 1 minus the
-   searching seat's reward (its evaluation against the others' mean, as for two seats). A
-   finished rollout asks the game only for its `winner`.
+   searching seat's reward (its evaluation against the others' mean, as for two seats), or
+   best-reply search (`brs`, `_brs_step`): paranoid rewards, and the other seats' turns between
+   two of the searching seat's are one node whose children are every opponent's moves, the
+   others playing greedy's move. A finished rollout asks the game only for its `winner`.
+
+The root can instead halve its moves on shared sampled worlds (`root = "halving"`,
+`_halving_move`), with a tree below each move (`root = "hybrid"`); `widening` limits a looking
+node's children to what its visits allow.
 
 With `sees = "all"` the search redraws only what nobody has seen yet (`sample_hidden` with seat
 -1: the order of bags and draw piles), so it plans with every hand in view: the `oracle` bot, a
