@@ -41,14 +41,14 @@ Chance (bag draws, dice, card draws) happens inside `apply` from the game's gene
 iteration samples it afresh: children are keyed by move only (open loop). The budget is counted
 in iterations, never in time, so a game stays a pure function of its seed.
 
-The tree lives in preallocated arrays (`Tree`), children as linked lists; one node per iteration.
+The tree lives in preallocated arrays (`Tree`, sim/engine/tree.py), children found by a hash of
+(node, move); one node per iteration.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 
@@ -72,6 +72,12 @@ from sim.engine.interface import (
 )
 from sim.engine.jit import entry, kernel
 from sim.engine.rng import below, next_u64
+
+# the tree (sim/engine/tree.py); Tree, new_tree and LOOK_MOVES are re-exported as the search's
+from sim.engine.tree import LOOK_MOVES as LOOK_MOVES
+from sim.engine.tree import LOOK_NODES, _add, _backup, _child, _new_root, _slot, _taken, _uct
+from sim.engine.tree import Tree as Tree
+from sim.engine.tree import new_tree as new_tree
 from sim.games.base import Bot, Param, oracle_of
 
 BOT_MCTS = -2
@@ -85,76 +91,6 @@ ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
 ROOT_UCT, ROOT_HALVING, ROOT_HYBRID = 0, 1, 2
 BACKUP_MAXN, BACKUP_PARANOID, BACKUP_BRS = 0, 1, 2
 SEES_OWN, SEES_ALL = 0, 1
-# nodes that may hold a one-ply look's policy at once (their moves' entries share the hash table),
-# and the moves the table makes room for at each look below the root (max_moves is a bound on a
-# move's code, not on a position's choices: tri2p's 22,051 against 6-16 legal moves)
-LOOK_NODES = 32
-LOOK_MOVES = 256
-
-
-class Tree(NamedTuple):
-    move: np.ndarray  # int64[N]: the move leading to the node
-    seat: np.ndarray  # int64[N]: the seat that chose it
-    parent: np.ndarray  # int64[N]
-    child: np.ndarray  # int64[N]: first child, -1 if none
-    sibling: np.ndarray  # int64[N]: next sibling, -1 if none
-    visits: np.ndarray  # float64[N]
-    avail: np.ndarray  # float64[N]: times the node's move was legal when its parent was selected from
-    value: np.ndarray  # float64[N, seats]: summed rewards, one per seat
-    policy: np.ndarray  # float64[N]: p(move) of the node's move in its parent's look (0: none)
-    looked: np.ndarray  # int64[N]: 1 once the node has looked one ply ahead (its moves' p in the hash)
-    win: np.ndarray  # int64[N]: a move that wins at once for the node's mover (its look), -1 none
-    depth: np.ndarray  # int64[N]: levels below the root
-    size: np.ndarray  # int64[1]: nodes in use
-    hnode: np.ndarray  # int64[H]: open-addressing table (node, move) -> child; -1 = empty slot
-    hmove: np.ndarray  # int64[H]
-    hchild: np.ndarray  # int64[H]: -1 for a move the node's look scored but the tree has not expanded
-    hpol: np.ndarray  # float64[H]: p(move) of the node's look (0 where it did not look)
-    hused: np.ndarray  # int64[1]: slots in use
-    hlist: np.ndarray  # int64[H // 2]: the slots in use, in the order they were taken (a new search
-    # empties those alone: clearing all H slots cost more than the search itself where H is large)
-    legal: np.ndarray  # int64[max_moves]
-    untried: np.ndarray  # int64[max_moves]
-    kids: np.ndarray  # int64[max_moves]: the child of each legal move at the node being selected from
-    reward: np.ndarray  # float64[seats]
-    res: np.ndarray  # int64[res_width]
-    logn: np.ndarray  # float64[N + 1]: log(i) (0 at 0): UCT's log of a child's availability (< N)
-    pbuf: np.ndarray  # float64[max_moves]: a look's p of each legal move (tree.legal's order)
-    cand: np.ndarray  # int64[max_moves]: the root's candidate moves (root = "halving", "hybrid")
-    csum: np.ndarray  # float64[max_moves]: each candidate's summed reward for the searching seat
-    cn: np.ndarray  # float64[max_moves]: each candidate's playouts
-    cp: np.ndarray  # float64[max_moves]: each candidate's p in the root's look
-    world: np.ndarray  # uint64[1]: the generator of one world, restarted from its seed for every candidate
-
-
-@entry
-def new_tree(tables, nodes, looks=LOOK_NODES):
-    """A tree of `nodes` nodes whose hash table holds them and the looks of up to `looks` nodes at
-    half load: the root's of up to max_moves entries, each other's of up to LOOK_MOVES (a look
-    that would fill the table is not taken: `_node_look`). Sized no larger than that: every probe
-    of a table far larger than what it holds misses the cache (tri's 2M slots, where one look at
-    the root needs 22,051, cost more than the search's own work; tri2p's search, looking at every
-    root candidate's 6-16 replies, played its playouts 10 times slower in 2M slots than in 32K)."""
-    s = tables.n_seats
-    m = tables.max_moves
-    h = 64
-    while h < 2 * (nodes + m + min(m, LOOK_MOVES) * (min(nodes, looks) - 1)):
-        h *= 2
-    return Tree(np.zeros(nodes, np.int64), np.zeros(nodes, np.int64), np.zeros(nodes, np.int64),
-                np.zeros(nodes, np.int64), np.zeros(nodes, np.int64), np.zeros(nodes, np.float64),
-                np.zeros(nodes, np.float64), np.zeros((nodes, s), np.float64), np.zeros(nodes, np.float64),
-                np.zeros(nodes, np.int64), np.full(nodes, -1, np.int64),
-                np.zeros(nodes, np.int64), np.zeros(1, np.int64),
-                np.full(h, -1, np.int64), np.zeros(h, np.int64), np.zeros(h, np.int64), np.zeros(h, np.float64),
-                np.zeros(1, np.int64), np.zeros(h // 2, np.int64),
-                np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m, np.int64),
-                np.zeros(s, np.float64), np.zeros(tables.res_width, np.int64),
-                np.log(np.maximum(np.arange(nodes + 1), 1).astype(np.float64)),
-                np.zeros(m, np.float64),
-                np.zeros(m, np.int64), np.zeros(m, np.float64), np.zeros(m, np.float64), np.zeros(m, np.float64),
-                np.zeros(1, np.uint64))
-
-
 @entry
 def tree_nodes(bot_code, bot_par):
     """Nodes the largest search of these seats needs (one per iteration, plus the root)."""
@@ -181,66 +117,6 @@ def _hidden_seat(seat, par):
     """The seat whose view sample_hidden redraws: the searching seat, or -1 (what nobody has seen
     yet) for a search that sees every hand (`sees = "all"`)."""
     return seat if par[P_SEES] == SEES_OWN else -1
-
-
-@kernel
-def _add(tree, parent, move, seat):
-    i = tree.size[0]
-    tree.size[0] = i + 1
-    tree.move[i] = move
-    tree.seat[i] = seat
-    tree.parent[i] = parent
-    tree.child[i] = -1
-    tree.sibling[i] = -1
-    tree.visits[i] = 0.0
-    tree.avail[i] = 0.0
-    tree.value[i, :] = 0.0
-    tree.policy[i] = 0.0
-    tree.looked[i] = 0
-    tree.win[i] = -1
-    tree.depth[i] = 0
-    if parent >= 0:
-        tree.depth[i] = tree.depth[parent] + 1
-        tree.sibling[i] = tree.child[parent]
-        tree.child[parent] = i
-        j = _slot(tree.hnode, tree.hmove, parent, move)
-        if tree.hnode[j] < 0:
-            tree.hnode[j] = parent
-            tree.hmove[j] = move
-            tree.hpol[j] = 0.0
-            _taken(tree.hlist, tree.hused, j)
-        tree.hchild[j] = i
-        tree.policy[i] = tree.hpol[j]
-    return i
-
-
-@kernel(inline="always")
-def _taken(hlist, hused, j):
-    """Slot j now holds an entry: counted, and listed for the next search to empty."""
-    hlist[hused[0]] = j
-    hused[0] += 1
-
-
-@kernel(inline="always")
-def _slot(hnode, hmove, node, move):
-    """The hash slot of (node, move): where it is stored, or the empty slot it would go to (the
-    table has at least twice as many slots as it may hold entries, so probes stay short). The
-    look-ups take the tree's arrays, not the tree: a helper that takes the tree NamedTuple and
-    is called in a loop counts a reference to every one of its arrays per call (a Tri-Board
-    search spent half its time so)."""
-    mask = hnode.shape[0] - 1
-    j = (node * 0x9E3779B1 + move * 0x85EBCA77) & mask
-    while hnode[j] >= 0 and (hnode[j] != node or hmove[j] != move):
-        j = (j + 1) & mask
-    return j
-
-
-@kernel(inline="always")
-def _child(hnode, hmove, hchild, node, move):
-    """The child of `node` reached by `move`, -1 if not expanded (one hash look-up: a search with
-    40 moves at a node used to walk 40 siblings for each of them)."""
-    j = _slot(hnode, hmove, node, move)
-    return hchild[j] if hnode[j] >= 0 else -1
 
 
 @kernel(inline="always")
@@ -338,7 +214,7 @@ def _select(tables, tree, node, pos, par, scratch, rng):
     k = legal_moves(tables, pos, tree.legal)
     if k == 0:
         return -1, True
-    if tree.looked[node] == 0:  # (tested here: a call that hands on the tree costs, see _slot)
+    if tree.looked[node] == 0:  # (tested here: a call that hands on the tree costs, see tree._slot)
         _node_look(tables, tree, node, pos, mover, k, par, scratch, rng)
     w = tree.win[node] if par[P_WIN] > 0 else -1
     c = par[P_C]
@@ -376,26 +252,6 @@ def _select(tables, tree, node, pos, par, scratch, rng):
         return _add(tree, np.int64(node), np.int64(m), np.int64(mover)), True  # typed: one compile of _add
     return _uct(tree.kids, k, tree.visits, tree.avail, tree.value, tree.seat, mover, tree.policy, tree.logn, c,
                 bias), False
-
-
-@kernel(inline="always")
-def _uct(kids, k, visits, avail, value, seat, mover, policy, logn, c, bias):
-    """The best of the k children in kids (-1: not expanded, skipped) by UCT for `mover` (-1: for
-    the seat that chose each), plus the progressive bias prior * p * sqrt(availability) /
-    (visits + 1); counts each one's availability. (Arrays, not the tree: see _slot.)"""
-    best, best_u = -1, -np.inf
-    for i in range(k):
-        ch = kids[i]
-        if ch < 0:  # not expanded (progressive widening)
-            continue
-        avail[ch] += 1.0
-        n = visits[ch]
-        a = avail[ch]
-        u = value[ch, mover if mover >= 0 else seat[ch]] / n + c * np.sqrt(logn[int(a)] / n) \
-            + bias * policy[ch] * np.sqrt(a) / (n + 1.0)
-        if u > best_u:
-            best, best_u = ch, u
-    return best
 
 
 @kernel(inline="always")
@@ -509,7 +365,7 @@ def _rollout(tables, pos, par, scratch, tree, rng):
     if code != BOT_UNIFORM and has_rollout(tables):
         return run_rollout(tables, pos, code, bpar, scratch, rng, cap)  # the game's loop (interface)
     d = 0  # interface.step_rollout, written out with the uniform bot (see has_rollout)
-    buf = tree.untried  # read once (see _slot)
+    buf = tree.untried  # read once (see tree._slot)
     while True:
         mover = to_move(tables, pos)
         if mover < 0:
@@ -522,26 +378,6 @@ def _rollout(tables, pos, par, scratch, tree, rng):
             m = bot_move(tables, pos, mover, code, bpar, scratch, rng)
         apply(tables, pos, m, rng)
         d += 1
-
-
-@kernel(inline="always")
-def _backup(visits, value, parent, reward, node):
-    """Add the rewards to node and each node above it (the arrays, not the tree: see _slot)."""
-    while node >= 0:
-        visits[node] += 1.0
-        for i in range(reward.shape[0]):
-            value[node, i] += reward[i]
-        node = parent[node]
-
-
-@kernel(inline="always")
-def _new_root(tree):
-    """Empty the tree (and the hash slots the last search took) and add the root, node 0."""
-    tree.size[0] = 0
-    for i in range(tree.hused[0]):
-        tree.hnode[tree.hlist[i]] = -1
-    tree.hused[0] = 0
-    _add(tree, np.int64(-1), np.int64(-1), np.int64(-1))
 
 
 # An entry, not a kernel, although only the drivers call it: numba compiles a rule function's
@@ -592,7 +428,7 @@ def _biased_mean(csum, cn, cp, i, bias):
 def _keep_best(tree, n, keep, bias):
     """Order the first n candidates by biased mean (a stable selection sort: equal means keep
     their order, the higher p first) so that the best `keep` lead. (The arrays are read once:
-    see _slot.)"""
+    see tree._slot.)"""
     cand, csum, cn, cp = tree.cand, tree.csum, tree.cn, tree.cp
     for a in range(keep):
         best, best_v = a, _biased_mean(csum, cn, cp, a, bias)
