@@ -380,6 +380,27 @@ def _rollout(tables, pos, par, scratch, tree, rng):
         d += 1
 
 
+@kernel(inline="always")
+def _descend(tables, tree, node, expanded, pos, seat, par, scratch, rng):
+    """Down the tree from `node` (its position is pos), applying each step's move to pos, until a
+    node is expanded, the game ends or the tree is full; the other seats' rounds as one best-reply
+    step where `backup` is brs (three or more seats). Returns the last node."""
+    brs = par[P_BACKUP] == BACKUP_BRS and tables.n_seats > 2
+    while not expanded and node >= 0 and tree.size[0] < tree.move.shape[0] and to_move(tables, pos) >= 0:
+        if brs and to_move(tables, pos) != seat:  # the other seats' round, one node (best reply)
+            nxt, expanded = _brs_step(tables, tree, node, pos, seat, par, scratch, rng)
+            if nxt < 0:
+                break
+            node = nxt
+            continue
+        nxt, expanded = _select(tables, tree, node, pos, par, scratch, rng)
+        if nxt < 0:  # a game that lists no move for a seat to move: nothing to search
+            break
+        node = nxt
+        apply(tables, pos, tree.move[node], rng)
+    return node
+
+
 # An entry, not a kernel, although only the drivers call it: numba compiles a rule function's
 # body (the game's apply, bot_move, legal_moves, result, ...) once per set of its callers' compile
 # flags, and the drivers are entries. As a kernel, every rule function the search calls compiled
@@ -390,27 +411,13 @@ def _search(tables, root, seat, par, scratch, tree, rng):
     after the first where the root's look found a move that wins at once (`win_check`)."""
     scale = par[P_SCALE]
     paranoid = par[P_BACKUP] != BACKUP_MAXN
-    brs = par[P_BACKUP] == BACKUP_BRS and tables.n_seats > 2
     hseat = _hidden_seat(seat, par)
     _new_root(tree)
     pos = copy_position(tables, root)
     for it in range(int(par[P_ITER])):
         pos = _world_copy(tables, pos, root, it > 0)
         sample_hidden(tables, pos, hseat, rng)
-        node = 0
-        expanded = False
-        while not expanded and to_move(tables, pos) >= 0:
-            if brs and to_move(tables, pos) != seat:  # the other seats' round, one node (best reply)
-                nxt, expanded = _brs_step(tables, tree, node, pos, seat, par, scratch, rng)
-                if nxt < 0:
-                    break
-                node = nxt
-                continue
-            nxt, expanded = _select(tables, tree, node, pos, par, scratch, rng)
-            if nxt < 0:  # a game that lists no move for a seat to move: nothing to search
-                break
-            node = nxt
-            apply(tables, pos, tree.move[node], rng)
+        node = _descend(tables, tree, 0, False, pos, seat, par, scratch, rng)
         finished = _rollout(tables, pos, par, scratch, tree, rng)
         _score(tables, tree, pos, finished, scale, seat, paranoid)
         _backup(tree.visits, tree.value, tree.parent, tree.reward, node)
@@ -468,7 +475,6 @@ def _halving_move(tables, root, seat, par, scratch, tree, rng):
     below = par[P_ROOT] == ROOT_HYBRID
     if below:
         _new_root(tree)
-    cap = tree.move.shape[0]
     pos = copy_position(tables, root)
     sample_hidden(tables, pos, hseat, rng)
     for i in range(k):
@@ -514,14 +520,9 @@ def _halving_move(tables, root, seat, par, scratch, tree, rng):
                 if below and tree.cn[i] >= par[P_TREE_AFTER]:  # down its tree by UCT (one node expanded)
                     node = _child(tree.hnode, tree.hmove, tree.hchild, 0, tree.cand[i])
                     expanded = node < 0
-                    if node < 0 and tree.size[0] < cap:
+                    if node < 0 and tree.size[0] < tree.move.shape[0]:
                         node = _add(tree, np.int64(0), np.int64(tree.cand[i]), np.int64(seat))
-                    while not expanded and tree.size[0] < cap and to_move(tables, pos) >= 0:
-                        nxt, expanded = _select(tables, tree, node, pos, par, scratch, tree.world)
-                        if nxt < 0:
-                            break
-                        node = nxt
-                        apply(tables, pos, tree.move[node], tree.world)
+                    node = _descend(tables, tree, node, expanded, pos, seat, par, scratch, tree.world)
                 finished = _rollout(tables, pos, par, scratch, tree, tree.world)
                 _score(tables, tree, pos, finished, scale, seat, paranoid)
                 _backup(tree.visits, tree.value, tree.parent, tree.reward, node)
