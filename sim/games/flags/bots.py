@@ -436,24 +436,42 @@ def _greedy_reinforce(seat, v, owner, units, alloc, cnt, field, tm, w, flag_of):
 # Each takes only what its seat sees: its own hand row and public state.
 @hot
 def choose_card(t, sc, par, seat, hand, hn, owner, units, card_hex):
-    """Index into `hand` (own cards only) of the card to play next."""
+    """Index into `hand` (own cards only) of the card to play next. A card on an own hex is
+    judged by its reinforcement plan; the chosen card's plan is kept as the plan the REINF
+    decisions that follow play (`_next_unit`, keyed on this board), so it is not made twice."""
     prepare(t, seat, owner, units, par, sc)
     cnt, field, tm, w, flag_of, alloc = sc.cnt, sc.field, sc.tm, sc.w, t.hexinfo[FLAG_OF], sc.alloc
+    plan, sv = sc.plan, sc.sv
     best = -1e18
     bi = 0
+    planned = False
     for i in range(hn):
         card = hand[i]
         h = card_hex[card]
         v = t.card_val[card]
+        n = 0
         if owner[h] == -1:
             val = delta(seat, -1, 0, h, v, owner, units, cnt, field, tm, flag_of, w)
         elif owner[h] == seat:
-            val = _greedy_reinforce(seat, v, owner, units, alloc, cnt, field, tm, w, flag_of)[1]
+            n, val = _greedy_reinforce(seat, v, owner, units, alloc, cnt, field, tm, w, flag_of)
         else:
             val = -0.001 * v  # wasted: throw away the lowest card
         if val > best:
             best = val
             bi = i
+            planned = n > 0
+            if planned:
+                sv[PLAN_SEAT] = -1  # the plan's key is set below, once the choice is made
+                sv[PLAN_V] = v
+                sv[PLAN_N] = n
+                for j in range(n):
+                    plan[j, 0] = alloc[j, 0]
+                    plan[j, 1] = alloc[j, 1]
+    if planned:
+        sv[PLAN_SEAT] = seat
+        for i in range(3):
+            sc.fv[PLAN_PAR + i] = par[i]
+        _hold_board(sc.plan_on, owner, units, None)
     return bi
 
 
@@ -466,6 +484,20 @@ def reinforce_plan(t, sc, par, seat, v, owner, units, alloc):
 
 
 @hot_inline
+def _hold_board(on, owner, units, less):
+    """Is the board (owner, units - less; less None: units) the one `on` holds? on := that
+    board either way. Without a branch per hex, so the compare runs as vector operations."""
+    o, u = on[0], on[1]
+    same = True
+    for h in range(owner.shape[0]):
+        b = units[h] if less is None else units[h] - less[h]
+        same &= (o[h] == owner[h]) & (u[h] == b)
+        o[h] = owner[h]
+        u[h] = b
+    return same
+
+
+@hot_inline
 def _next_unit(t, sc, par, seat, v, owner, units, placed):
     """The hex of the reinforcement's next unit: the plan for the board before this card's
     units (units - placed), entry by entry. The plan is kept while that board, v, the seat and
@@ -473,11 +505,7 @@ def _next_unit(t, sc, par, seat, v, owner, units, placed):
     on = sc.plan_on
     same = (sc.sv[PLAN_SEAT] == seat and sc.sv[PLAN_V] == v and sc.fv[PLAN_PAR] == par[0]
             and sc.fv[PLAN_PAR + 1] == par[1] and sc.fv[PLAN_PAR + 2] == par[2])
-    for h in range(owner.shape[0]):
-        if on[0, h] != owner[h] or on[1, h] != units[h] - placed[h]:
-            same = False
-            on[0, h] = owner[h]
-            on[1, h] = units[h] - placed[h]
+    same = _hold_board(on, owner, units, placed) and same
     if not same:
         sc.sv[PLAN_SEAT] = seat
         sc.sv[PLAN_V] = v
@@ -590,16 +618,6 @@ def choose_step(t, sc, par, seat, owner, units, fix, mv):
 
 
 # ---- the engine's bot and evaluation functions ------------------------------------------------
-@hot_inline
-def _same_board(on, owner, units):
-    """Is the board the one `on` holds? (on := the board either way)."""
-    same = True
-    for h in range(owner.shape[0]):
-        if on[0, h] != owner[h] or on[1, h] != units[h]:
-            same = False
-            on[0, h] = owner[h]
-            on[1, h] = units[h]
-    return same
 
 
 @hot_inline
@@ -609,7 +627,7 @@ def _step_memo(sc, par, seat, pair, owner, units):
     sv, fv = sc.sv, sc.fv
     ok = (sv[STEP_SEAT] == seat and sv[STEP_PAIR] == pair and fv[STEP_PAR] == par[0]
           and fv[STEP_PAR + 1] == par[1] and fv[STEP_PAR + 2] == par[2])
-    if _same_board(sc.step_on, owner, units) and ok:
+    if _hold_board(sc.step_on, owner, units, None) and ok:
         return sv[STEP_K]
     return -1
 
@@ -647,7 +665,7 @@ def bot_move(t, pos, seat, code, par, sc, rng):
     sv[STEP_K] = mv[2]
     for i in range(3):
         sc.fv[STEP_PAR + i] = par[i]
-    _same_board(sc.step_on, pos.owner, pos.units)
+    _hold_board(sc.step_on, pos.owner, pos.units, None)
     return MV_STEP + mv[0] * 6 + mv[1]
 
 
