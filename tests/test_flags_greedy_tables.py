@@ -86,3 +86,45 @@ def test_kept_tables_equal_tables_from_scratch(layout, m, die, bleed, aggr, seed
         fresh = new_scratch(t)
         assert prepare(t, seat, owner, units, par, fresh) == score
         assert (fresh.field == field).all() and (fresh.tm == tm).all() and (fresh.cnt == cnt).all()
+
+
+@settings(max_examples=25, deadline=None)
+@given(layout=st.sampled_from(LAYOUTS), aggr=st.sampled_from([0.0, 1.0, 2.5]),
+       seed=st.integers(0, 2**32))
+def test_the_card_choice_hands_on_the_plan_a_fresh_scratch_makes(layout, aggr, seed):
+    """choose_card keeps the chosen card's reinforcement plan as the plan the REINF decisions
+    play (keyed on this board, seat, value and parameters): it must be the plan reinforce_plan
+    makes for that card from a fresh scratch, and a choice of a card not on an own hex must
+    leave no plan keyed to this board."""
+    from sim.games.flags import bots as B
+
+    b = board(layout)
+    t = tables({"hand_size": 5, "cards_per_turn": 2, "die_sides": 6, "min_hold_units": 2,
+                "flags_to_win": 3, "still_hold": "same", "bleed": True, "first_player": "roll",
+                "max_turns": 200, "board": layout})
+    par = np.array([aggr, 0.25, 8.0])
+    rng = np.random.default_rng(seed)
+    sc = new_scratch(t)
+    card_hex = np.array(rng.choice(b.terr, t.n_cards), dtype=np.int64)
+    own_cards = 0
+    for _ in range(30):
+        owner = rng.integers(-1, 2, N_HEX).astype(np.int64)
+        units = np.where(owner >= 0, rng.integers(1, 8, N_HEX), 0).astype(np.int64)
+        seat = int(rng.integers(0, 2))
+        hand = np.array(rng.choice(t.n_cards, 5, replace=False), dtype=np.int64)
+        i = B.choose_card(t, sc, par, seat, hand, 5, owner, units, card_hex)
+        h, v = card_hex[hand[i]], t.card_val[hand[i]]
+        keyed = (sc.sv[B.PLAN_SEAT] == seat and sc.sv[B.PLAN_V] == v
+                 and (sc.plan_on[0] == owner).all() and (sc.plan_on[1] == units).all()
+                 and (sc.fv[B.PLAN_PAR:B.PLAN_PAR + 3] == par).all())
+        if owner[h] != seat:
+            assert not keyed
+            continue
+        own_cards += 1
+        assert keyed
+        fresh = new_scratch(t)
+        n = B.reinforce_plan(t, fresh, par, seat, v, owner, units.copy(), fresh.plan)
+        assert sc.sv[B.PLAN_N] == n
+        assert (sc.plan[:n] == fresh.plan[:n]).all()
+        assert sc.plan[:n, 1].sum() == v
+    assert own_cards > 0
