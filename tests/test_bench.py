@@ -74,7 +74,9 @@ def test_the_bare_loop_plays_the_runners_games(spec, tmp_path):
     # the row's contract only: a difference of two runs of a few hundred games is start-up noise
     # (the bench sizes its runs to seconds)
     row = runner_against_bare(v, 200, repeats=1)
-    assert set(row) == {"variant", "bot", "games", "bare_us_per_game", "runner_us_per_game", "runner_over_bare"}
+    assert set(row) == {"variant", "bot", "games", "turns_per_game", "bare_us_per_game", "runner_us_per_game",
+                        "runner_over_bare"}
+    assert row["turns_per_game"] == round(float(cols["turns"][:200].mean()), 1)
     assert row["bare_us_per_game"] > 0 and row["games"] == 200 and row["bot"] == "random"
 
 

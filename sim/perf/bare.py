@@ -64,7 +64,8 @@ def runner_against_bare(variant, games_n: int, repeats: int = 3) -> dict:
     """Seconds per game of the runner in this process (`sim.run(..., jobs=1)`: the difference of a
     run of 2n games and one of n, so start-up and the first chunk's set-up cancel) and of the bare
     loop over the same games, in rounds (each round times both: the machine's drift hits them
-    alike); the fastest of `repeats` rounds each. Every seat must play one bot."""
+    alike); the fastest of `repeats` rounds each, and the mean turns a game (of up to 2,000 of
+    them). Every seat must play one bot."""
     seats = list(variant.seats.values())
     code = seats[0].bot.code
     if any(s.bot.code != code or s.params != seats[0].params for s in seats):
@@ -88,6 +89,8 @@ def runner_against_bare(variant, games_n: int, repeats: int = 3) -> dict:
                 took.append(time.perf_counter() - t0)
             runner.append((took[1] - took[0]) / games_n)
     b, g = min(bare), min(runner)
+    turns = variant.game.play_chunk(variant.rules, seats, 0, min(games_n, 2_000), 1)["turns"]
     return {"variant": variant.name, "bot": seats[0].bot.name, "games": games_n,
+            "turns_per_game": round(float(np.mean(turns)), 1),
             "bare_us_per_game": round(b * 1e6, 2), "runner_us_per_game": round(g * 1e6, 2),
             "runner_over_bare": round(b / g, 2)}

@@ -316,11 +316,15 @@ def scaling(variant_spec: str, games_n: int) -> dict:
     return {"variant": variant_spec, "games": games_n, **out}
 
 
-# the runner against a bare loop (sim/perf/bare.py): random play, one variant each; the engine
-# fixtures of the guide (tests/fixtures: Hex on 9x9, about 60 decisions a game; Nim on 41 stones,
-# about 20) where the repository's tests are importable
-BARE = (("hexflow/race", None), ("hex", 'game = "hex"\ndescription = "Hex 9x9."\n[rules]\nsize = 9\n'),
-        ("nim", 'game = "nim"\ndescription = "Nim, 41 stones."\n[rules]\npile = 41\n'))
+# the runner against a bare loop (sim/perf/bare.py): random play, one variant each, as (variant
+# or a fixture variant's file name, the file's text, the fixture); the engine fixtures of the
+# guide (tests/fixtures) where the repository's tests are importable: Hex on 9x9 (about 71
+# decisions a random game) and on 5x5 (about 21), and Nim on 41 stones (about 21, each much
+# cheaper than a Hex move)
+BARE = (("hexflow/race", None, None),
+        ("hex9", 'game = "hex"\ndescription = "Hex 9x9."\n[rules]\nsize = 9\n', "hex"),
+        ("hex5", 'game = "hex"\ndescription = "Hex 5x5."\n[rules]\nsize = 5\n', "hex"),
+        ("nim", 'game = "nim"\ndescription = "Nim, 41 stones."\n[rules]\npile = 41\n', "nim"))
 
 
 def bare_fixture(name: str):
@@ -338,9 +342,9 @@ def runner_rows(seconds: float, repeats: int) -> list[dict]:
     """`runner_against_bare` for each of BARE, sized so a bare round lasts about seconds / 4."""
     out = []
     with tempfile.TemporaryDirectory() as tmp:
-        for spec, text in BARE:
+        for spec, text, fixture in BARE:
             if text is not None:
-                if bare_fixture(spec) is None:
+                if bare_fixture(fixture) is None:
                     continue
                 path = Path(tmp) / f"{spec}.toml"
                 path.write_text(text)
@@ -365,7 +369,8 @@ def runner_section(seconds: float, repeats: int) -> list[dict]:
     """`runner_rows`, printed."""
     rows = runner_rows(max(seconds, 2.0), max(3, repeats // 3))
     for r in rows:
-        print(f"runner {r['variant']:14s} {r['bot']} vs {r['bot']}: hexsim run --jobs 1 {r['runner_us_per_game']} us "
+        print(f"runner {r['variant']:14s} {r['bot']} vs {r['bot']} ({r['turns_per_game']:.0f} turns a game): "
+              f"hexsim run --jobs 1 {r['runner_us_per_game']} us "
               f"a game, a bare compiled loop {r['bare_us_per_game']} us: {r['runner_over_bare']:.2f}x the bare "
               f"loop's games/s ({r['games']:,} games a round)", flush=True)
     return rows
