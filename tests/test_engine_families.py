@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from sim import engine, games
+from sim.engine import search
 from sim.testing import seats_for
 from tests.fixtures.hexgame import GAME
 
@@ -265,6 +266,61 @@ def test_the_drivers_rare_argument():
     assert engine.rare_for(t, np.array([1, 1]), judge).shape == (t.max_moves,)
     assert engine.rare_for(t, np.array([1, engine.BOT_UNIFORM]), off).shape == (t.max_moves,)
     # a search seat or a costly bot: their drivers always take the list (one signature each)
-    tree = engine.tree_for(t, np.array([1, 1]), np.zeros((2, 8)), searching=True)
-    assert engine.rare_for(t, np.array([1, 1]), off, tree=tree).shape == (t.max_moves,)
+    kit = engine.kit_for(t, np.array([1, 1]), np.zeros((2, 8)), searching=True)
+    assert engine.rare_for(t, np.array([1, 1]), off, kit=kit).shape == (t.max_moves,)
     assert engine.rare_for(t, np.array([1, 1]), off, costly=np.array([1])).shape == (t.max_moves,)
+
+
+# ---- the parts of the search (search.kit: each compiled only where a line-up's search seat plays it)
+KIT_PROBE = PROBE_RUN + """
+from sim.engine import tree
+t = GAME.tables(rules)
+def run(swap=engine.SWAP_OFF, **params):
+    s = seats_for(GAME, rules, ["mcts", "greedy"])
+    s[0].params.update(iterations=8, **params)
+    codes, par = engine.bot_arrays(s)
+    rows, swapped = np.zeros((2, t.res_width), np.int64), np.zeros(2, np.bool_)
+    engine.play_chunk(t, np.uint64(1), np.int64(0), np.int64(2), codes, par, np.full(2, swap, np.int64), rows,
+                      swapped)
+    print(len(search._search.signatures), len(search._halving_move.signatures), len(tree._add.signatures),
+          int(any(str(sig[7]) != "none" for sig in search._prefers.signatures)),  # judges: the search asked
+          len(drivers._play_chunk.signatures))
+run(root="halving")
+run(root="hybrid")
+run(root="uct")
+run(root="uct", backup="brs")
+run(swap=engine.SWAP_JUDGE, root="halving")  # the pie rule, asked of the search
+"""
+
+
+def test_a_search_lineup_compiles_only_the_parts_of_the_search_it_plays(tmp_path):
+    """From an empty numba cache, in a process of its own (counts of compiled signatures of the
+    tree search, the halving root, the tree's node insertion, the pie rule's search and the chunk
+    driver): the halving root compiles no tree (neither the tree search nor a node insertion);
+    the hybrid root adds the tree below its moves; the tree search at the root compiles apart;
+    best-reply steps never compile for two seats (the same drivers); a search seat asked the pie
+    rule compiles the search's answer to it."""
+    lines = [list(map(int, line.split())) for line in probe(KIT_PROBE, tmp_path).splitlines()]
+    assert lines == [[0, 1, 0, 0, 2],  # the plain drivers of PROBE_RUN, and the halving root's
+                     [0, 2, 1, 0, 3],
+                     [1, 2, 1, 0, 4],
+                     [1, 2, 1, 0, 4],
+                     [1, 2, 1, 1, 5]], lines
+
+
+def test_the_search_kit_names_the_parts_a_lineup_plays():
+    t = GAME.tables(GAME.resolve_rules({"size": 4}, "test"))
+    codes = np.array([search.BOT_MCTS, 1])
+    par = np.zeros((2, 24))
+    par[0, search.P_ROOT] = search.ROOT_HYBRID
+    par[0, search.P_BACKUP] = search.BACKUP_BRS
+    par[1, search.P_ROOT] = search.ROOT_UCT  # a greedy seat's row: never read as the search's
+    kit = search.kit("tree", codes, par, 2)
+    assert kit == ("tree", None, 1, 1, None, None)
+    assert search.kit("tree", codes, par, 3) == ("tree", None, 1, 1, 1, None)  # brs needs 3 seats
+    judged = engine.kit_for(t, codes, par, swap=np.array([engine.SWAP_JUDGE, engine.SWAP_OFF]))
+    assert judged[1:] == (None, 1, 1, None, 1)
+    par[0, search.P_ROOT] = search.ROOT_HALVING
+    assert engine.kit_for(t, codes, par, swap=np.array([engine.SWAP_COIN, engine.SWAP_JUDGE]))[1:] == \
+        (None, 1, None, None, None)  # the coin asks no search; the greedy seat judges by evaluate
+    assert search.kit("tree") == ("tree", 1, 1, 1, 1, 1)  # a search called on its own: every part

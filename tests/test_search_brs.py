@@ -31,7 +31,7 @@ def searched(t, pos, seat, bot: SeatBot, seed=4):
     codes, par = engine.bot_arrays([bot])
     tree = search.new_tree(t, int(par[0, search.P_ITER]) + 1)
     _, rng = engine.start(t, np.uint64(seed))
-    search._search(t, pos, seat, par[0], SCRATCH(t), tree, rng)
+    search._search(t, pos, seat, par[0], SCRATCH(t), tree, 1, rng)
     return tree, int(tree.size[0])
 
 

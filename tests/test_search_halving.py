@@ -65,7 +65,7 @@ def test_the_moves_are_compared_on_the_same_worlds():
     for _ in range(2):
         tree = search.new_tree(t, 121)
         _, rng = engine.start(t, np.uint64(5))
-        move = search._halving_move(t, pos, 0, par[0], scratch, tree, rng)
+        move = search._halving_move(t, pos, 0, par[0], scratch, tree, 1, 1, rng)
         runs.append((move, tree.csum.copy(), tree.cn.copy()))
     assert runs[0][0] == runs[1][0]
     np.testing.assert_array_equal(runs[0][1], runs[1][1])

@@ -33,7 +33,7 @@ def searched(t, pos, seat, bot: SeatBot, nodes: int, seed=5):
     codes, par = engine.bot_arrays([bot])
     tree = search.new_tree(t, nodes)
     _, rng = engine.start(t, np.uint64(seed))
-    move = search._halving_move(t, pos, seat, par[0], GAME_SCRATCH(t), tree, rng)
+    move = search._halving_move(t, pos, seat, par[0], GAME_SCRATCH(t), tree, 1, 1, rng)
     return int(move), tree
 
 
@@ -72,7 +72,7 @@ def test_halving_is_the_hybrid_with_no_tree():
     codes, par = engine.bot_arrays([mcts(root="halving", win_check=0, iterations=120)])
     other = search.new_tree(t, 121)
     _, rng = engine.start(t, np.uint64(5))
-    assert search._halving_move(t, pos, seat, par[0], GAME_SCRATCH(t), other, rng) == move
+    assert search._halving_move(t, pos, seat, par[0], GAME_SCRATCH(t), other, 1, 1, rng) == move
     np.testing.assert_array_equal(tree.csum[:k], other.csum[:k])
     assert int(tree.size[0]) == 1  # the root alone
 
@@ -99,7 +99,7 @@ def test_widening_keeps_a_looking_node_to_what_its_visits_allow():
             codes, par = engine.bot_arrays([mcts(iterations=200, prior_depth=1, widening=w, win_check=0)])
             tree = search.new_tree(t, 201)
             _, rng = engine.start(t, np.uint64(5))
-            search.mcts_move(t, pos, seat, par[0], GAME_SCRATCH(t), tree, rng)
+            search.mcts_move(t, pos, seat, par[0], GAME_SCRATCH(t), search.kit(tree), rng)
             size = int(tree.size[0])
             counts[w] = int((tree.parent[1:size] == 0).sum())
             if w > 0:

@@ -204,7 +204,7 @@ def test_the_hash_finds_every_child_of_the_tree():
     tree = search.new_tree(t, 201)
     _, rng = engine.start(t, np.uint64(4))
     scratch = GAME_SCRATCH(t)
-    search._search(t, pos, 0, par[0], scratch, tree, rng)
+    search._search(t, pos, 0, par[0], scratch, tree, 1, rng)
     n = int(tree.size[0])
     assert 10 < n <= 201  # an iteration that reaches the end of the game adds no node
 
@@ -234,10 +234,10 @@ def test_a_reused_tree_searches_as_a_new_one():
     used = search.new_tree(t, 121)
     other = engine.copy_of(t, pos)
     engine.play(t, other, np.int64(engine.moves_of(t, other)[3]), np.zeros(1, np.uint64))
-    search._search(t, other, 1, par[0], scratch, used, np.array([9], np.uint64))
+    search._search(t, other, 1, par[0], scratch, used, 1, np.array([9], np.uint64))
     trees = [used, search.new_tree(t, 121)]
     for tree in trees:
-        search._search(t, pos, 0, par[0], scratch, tree, np.array([5], np.uint64))
+        search._search(t, pos, 0, par[0], scratch, tree, 1, np.array([5], np.uint64))
     n = int(trees[1].size[0])
     assert int(trees[0].size[0]) == n
     for field in ("move", "parent", "visits", "value", "policy"):

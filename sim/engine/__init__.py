@@ -43,11 +43,11 @@ from sim.engine.drivers import (
     checking,
     costly_for,
     family,
+    kit_for,
     one_bot,
     play_chunk,
     play_traced,
     rare_for,
-    tree_for,
 )
 from sim.engine.game import EngineGame, bot_arrays, columns, exchange_seats, per_rules, swap_policy
 from sim.engine.interface import (
@@ -137,6 +137,7 @@ __all__ = [
     "implement",
     "implemented",
     "kernel",
+    "kit_for",
     "legal_moves",
     "moves_of",
     "new_position",
@@ -166,7 +167,6 @@ __all__ = [
     "step_rollout",
     "swap_policy",
     "to_move",
-    "tree_for",
     "uniform_move",
     "value_of",
     "winner",

@@ -129,18 +129,25 @@ def value_of(tables, pos, seat):
 
 
 @entry
-def _bot_choice(tables, pos, seat, code, par, rng, costly):
+def _bot_choice(tables, pos, seat, code, par, rng, costly, parts):
     scratch = new_scratch(tables)
+    buf = np.empty(tables.max_moves, np.int64)
+    if parts is None:  # not the search bot: nothing of the search compiles
+        return choose(tables, pos, seat, code, par, scratch, None, costly, rng, buf)
     codes = np.full(1, code, np.int64)
     tree = search.new_tree(tables, search.tree_nodes(codes, par.reshape(1, -1)),
                            search.tree_looks(codes, par.reshape(1, -1)))
-    buf = np.empty(tables.max_moves, np.int64)
-    return choose(tables, pos, seat, code, par, scratch, tree, costly, rng, buf)
+    kit = (tree, parts[0], parts[1], parts[2], parts[3], parts[4])
+    return choose(tables, pos, seat, code, par, scratch, kit, costly, rng, buf)
 
 
 def bot_choice(tables, pos, seat, code, par, rng):
-    """What a bot (code, parameter row) would play here for `seat` (allocates its scratch)."""
-    return _bot_choice(tables, pos, seat, code, par, rng, costly_for(tables, [code]))
+    """What a bot (code, parameter row) would play here for `seat` (allocates its scratch); a
+    search bot's parameters choose the parts of the search that compile (`search.kit`)."""
+    parts = None
+    if code == search.BOT_MCTS:
+        parts = search.kit(None, np.array([code]), np.asarray(par).reshape(1, -1), int(tables.n_seats))[1:]
+    return _bot_choice(tables, pos, seat, code, par, rng, costly_for(tables, [code]), parts)
 
 
 @entry

@@ -66,11 +66,15 @@ STAGES = ("setting the game up", "while the bot chose its move", "applying the m
 # The drivers are compiled per bot family. The bot is chosen at run time (a code per seat), so a
 # driver that can play the search bot compiles the whole search (and the game's rules again
 # inside it) even for a line-up of random and greedy seats. The drivers therefore take the
-# search bot's tree as an argument, None for a line-up without a search seat, and call the search
-# only under `if tree is None: ... else:`: numba prunes the branch a None argument cannot take
-# before it types the function, so it compiles the drivers once per family (two signatures of
-# the same source, both cached) and a run of the game's own bots compiles nothing of
-# sim/engine/search.py. `play_chunk` / `play_traced` pick the family from the line-up's codes; for a
+# search bot's kit (its tree, and which parts of the search the line-up plays: `search.kit`) as
+# an argument, None for a line-up without a search seat, and call the search
+# only under `if kit is None: ... else:`: numba prunes the branch a None argument cannot take
+# before it types the function, so a run of the game's own bots compiles nothing of
+# sim/engine/search.py. The kit prunes the search the same way, part by part (the tree search
+# at the root, the halving root, the tree below its moves, best-reply steps): a line-up of one
+# search bot compiles the parts its settings play (Four flags' first search run from an empty
+# cache compiles about 40% less than with every part), one signature of the drivers per set
+# of parts, each cached. `play_chunk` / `play_traced` pick the family from the line-up's codes; for a
 # line-up without a search seat both families play the same games (tests/test_engine_families.py).
 # (The first version chose by overloads on the tree's type, inlined where called at the typed
 # level; with them the test fixture game's first mcts run, empty cache, took 12.3-12.4 CPU s
@@ -101,15 +105,15 @@ def game_move(tables, pos, seat, code, par, scratch, rng, costly):
 
 
 @kernel(inline="always")
-def choose(tables, pos, seat, code, par, scratch, tree, costly, rng, buf):
+def choose(tables, pos, seat, code, par, scratch, kit, costly, rng, buf):
     """The seat's bot decides: engine bots by their reserved codes (the uniform bot, the search
-    bot of sim/engine/search.py, which needs a tree), the game's own bots otherwise (`game_move`)."""
+    bot of sim/engine/search.py, which needs a kit), the game's own bots otherwise (`game_move`)."""
     if code == BOT_UNIFORM:
         return uniform_move(tables, pos, rng, buf)
     if code == search.BOT_MCTS:
-        if tree is None:
+        if kit is None:
             return -1
-        return search.mcts_move(tables, pos, seat, par, scratch, tree, rng)
+        return search.mcts_move(tables, pos, seat, par, scratch, kit, rng)
     return game_move(tables, pos, seat, code, par, scratch, rng, costly)
 
 
@@ -118,16 +122,16 @@ SWAP_OFF, SWAP_JUDGE, SWAP_COIN = 0, 1, 2
 
 
 @kernel(inline="always")
-def wants_swap(tables, pos, seat, other, how, code, par, scratch, tree, rng):
+def wants_swap(tables, pos, seat, other, how, code, par, scratch, kit, rng):
     """The pie rule's question to `seat` (the second to move): take over `other`'s position?
     Every bot answers by its own judgement: the game's evaluation for the game's bots (the one
     greedy uses), the search's mean rewards for the search bot, a fair coin for random bots."""
     if how == SWAP_COIN:
         return below(rng, 2) == 1
     if code == search.BOT_MCTS:
-        if tree is None:
+        if kit is None:
             return False
-        return search.mcts_prefers(tables, pos, seat, other, par, scratch, tree, rng)
+        return search.mcts_prefers(tables, pos, seat, other, par, scratch, kit, rng)
     return evaluate(tables, pos, other) > evaluate(tables, pos, seat)
 
 
@@ -169,7 +173,7 @@ def move_fault(tables, pos, move, check, rare):
 
 # ---- the drivers ------------------------------------------------------------------------------
 @kernel(inline="always")
-def play_game(tables, pos, rng, lineup, scratch, tree, costly, rare, rec, res, check):
+def play_game(tables, pos, rng, lineup, scratch, kit, costly, rare, rec, res, check):
     """Play one game from its set-up pos (generator rng, as the set-up left it); the first
     rec.shape[0] decisions go to rec[t] = (seat, move, generator state before apply).
     Returns (decisions, swapped, fault). res receives the result row, in the position's seats.
@@ -181,7 +185,7 @@ def play_game(tables, pos, rng, lineup, scratch, tree, costly, rare, rec, res, c
     first decision after the first seat has decided, the player there may take over the first
     seat's position instead of moving, asked by `wants_swap` as swap[player] says (all SWAP_OFF: no pie rule); the
     players then exchange seats (the other player moves next, from the second seat). A swap is
-    recorded as (seat, SWAP_MOVE, state) and is not a decision of the game. `tree`: the search
+    recorded as (seat, SWAP_MOVE, state) and is not a decision of the game. `kit`: the search
     bot's (None for a line-up without a search seat); `costly`: the game's costly bot codes
     (None for a line-up that seats none); `rare`: the uniform bot's move list, None for a line-up
     without the pie rule and the uniform bot (`rare_for`). See "Compile time" above."""
@@ -217,7 +221,7 @@ def play_game(tables, pos, rng, lineup, scratch, tree, costly, rare, rec, res, c
             if rare is None:
                 swapped = False
             else:
-                swapped = wants_swap(tables, pos, seat, first, swap[p], bot_code[p], bot_par[p], scratch, tree, rng)
+                swapped = wants_swap(tables, pos, seat, first, swap[p], bot_code[p], bot_par[p], scratch, kit, rng)
             if swapped:
                 ex_a, ex_b = seat, first
                 if r < rec.shape[0]:
@@ -237,10 +241,10 @@ def play_game(tables, pos, rng, lineup, scratch, tree, costly, rare, rec, res, c
             else:
                 move = uniform_move(tables, pos, rng, rare)
         elif code == search.BOT_MCTS:
-            if tree is None:
+            if kit is None:
                 move = -1
             else:
-                move = search.mcts_move(tables, pos, seat, bot_par[p], scratch, tree, rng)
+                move = search.mcts_move(tables, pos, seat, bot_par[p], scratch, kit, rng)
         else:
             move = game_move(tables, pos, seat, code, bot_par[p], scratch, rng, costly)
         if checked:
@@ -296,7 +300,7 @@ def _next_position(tables, pos, rng, run_seed, game_index):
 
 
 @entry
-def _play_chunk(tables, run_seed, first_game, n_games, lineup, out, swapped, tree, costly, rare, check):
+def _play_chunk(tables, run_seed, first_game, n_games, lineup, out, swapped, kit, costly, rare, check):
     """`play_chunk`'s games on one position, one decision at a time (`play_game`); each game
     after the first is set up in place by the game's `reset` where it gives one. Returns
     (g, fault): the chunk stops at game g (offset in the chunk) where play_game refused a move,
@@ -310,7 +314,7 @@ def _play_chunk(tables, run_seed, first_game, n_games, lineup, out, swapped, tre
         if g > 0:
             note_game(check, first_game + g)
             pos = _next_position(tables, pos, rng, run_seed, first_game + g)
-        _, swapped[g], fault = play_game(tables, pos, rng, lineup, scratch, tree, costly, rare, rec, out[g], check)
+        _, swapped[g], fault = play_game(tables, pos, rng, lineup, scratch, kit, costly, rare, rec, out[g], check)
         if fault != FAULT_NONE:
             return g, fault
     return -1, FAULT_NONE
@@ -334,14 +338,14 @@ def _rollout_chunk(tables, run_seed, first_game, n_games, code, par, out, swappe
 
 
 @entry
-def _play_traced(tables, run_seed, game_index, lineup, max_decisions, tree, costly, rare, check):
+def _play_traced(tables, run_seed, game_index, lineup, max_decisions, kit, costly, rare, check):
     note_game(check, game_index)
     scratch = new_scratch(tables)
     rec = np.zeros((max_decisions, REC_W), np.int64)
     res = np.zeros(tables.res_width, np.int64)
     rng = new_state(game_seed(run_seed, game_index))
     pos = new_position_at(tables, rng, game_index)
-    t, swapped, fault = play_game(tables, pos, rng, lineup, scratch, tree, costly, rare, rec, res, check)
+    t, swapped, fault = play_game(tables, pos, rng, lineup, scratch, kit, costly, rare, rec, res, check)
     return rec[:min(t, max_decisions)].copy(), res, swapped, fault
 
 
@@ -351,17 +355,22 @@ def family(bot_code) -> str:
     return "search" if bool((np.asarray(bot_code) == search.BOT_MCTS).any()) else "plain"
 
 
-def tree_for(tables, bot_code, bot_par, searching: bool | None = None):
-    """The search tree the drivers take: sized for the line-up's largest search, or None for
-    the plain family (`searching` None: the line-up's `family`; True / False forces one, and a
-    line-up with a search seat cannot be played without a tree)."""
+def kit_for(tables, bot_code, bot_par, searching: bool | None = None, swap=None):
+    """The search argument the drivers take (`search.kit`: a tree sized for the line-up's
+    largest search, and the parts of the search its seats play; `swap`: the pie rule's answers,
+    SWAP_JUDGE by a search seat needs the tree search), or None for the plain family
+    (`searching` None: the line-up's `family`; True / False forces one, and a line-up with a
+    search seat cannot be played without one)."""
     if searching is None:
         searching = family(bot_code) == "search"
     if not searching:
         if family(bot_code) == "search":
             raise ValueError("a line-up with a search seat needs the search family of the drivers")
         return None
-    return search.new_tree(tables, search.tree_nodes(bot_code, bot_par), search.tree_looks(bot_code, bot_par))
+    tree = search.new_tree(tables, search.tree_nodes(bot_code, bot_par), search.tree_looks(bot_code, bot_par))
+    codes = np.asarray(bot_code)
+    judges = swap is not None and bool(((np.asarray(swap) == SWAP_JUDGE) & (codes == search.BOT_MCTS)).any())
+    return search.kit(tree, codes, bot_par, int(tables.n_seats), judges)
 
 
 def costly_for(tables, bot_code, costly: bool | None = None):
@@ -379,15 +388,15 @@ def costly_for(tables, bot_code, costly: bool | None = None):
     return np.array(codes or (BOT_UNIFORM,), np.int64)
 
 
-def rare_for(tables, bot_code, swap, tree=None, costly=None):
+def rare_for(tables, bot_code, swap, kit=None, costly=None):
     """The drivers' `rare` argument: the engine's uniform bot's move list (int64[max_moves]) if the
     line-up seats that bot or a player is offered the pie rule, else None (the drivers then
-    compile neither). Also the list for a line-up with a search seat or a costly bot (`tree`,
+    compile neither). Also the list for a line-up with a search seat or a costly bot (`kit`,
     `costly` not None): their drivers compile large bots anyway, and one signature each, not two,
     spares a compile wherever both kinds of line-up are played. And the list in checked play
     (`checking`), whose legality test uses it."""
     codes = np.asarray(bot_code)
-    if (_checking.get() or tree is not None or costly is not None or bool((codes == BOT_UNIFORM).any())
+    if (_checking.get() or kit is not None or costly is not None or bool((codes == BOT_UNIFORM).any())
             or bool((np.asarray(swap) != SWAP_OFF).any())):
         return np.empty(tables.max_moves, np.int64)
     return None
@@ -472,13 +481,13 @@ def play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, o
                searching: bool | None = None, by_rollout: bool | None = None, costly: bool | None = None):
     """Games first_game .. first_game + n_games - 1 of a run: out[g] is game g's result row
     (out: int64[n_games, tables.res_width]), swapped[g] whether its players swapped seats.
-    Compiled per bot family (`family`; `searching` forces one, see `tree_for`) and with the
+    Compiled per bot family (`family`; `searching` forces one, see `kit_for`) and with the
     game's costly bots or without (`costly_for`; `costly` forces either). A line-up of one bot
     (`one_bot`) that the game plays by its own `rollout` (`interface.plays_by_rollout`) plays
     each game as one call of it (`_rollout_chunk`); by_rollout=False: one decision at a time, as
     the traced driver, True: by the rollout for any bot of one_bot's (the same games). A move
     the drivers refuse raises MoveFault (located by the game played again in checked play)."""
-    tree = tree_for(tables, bot_code, bot_par, searching)
+    kit = kit_for(tables, bot_code, bot_par, searching, swap)
     costly_codes = costly_for(tables, bot_code, costly)
     alone = one_bot(bot_code, bot_par, swap, costly_bots(type(tables)))
     if by_rollout and not alone:
@@ -486,12 +495,12 @@ def play_chunk(tables, run_seed, first_game, n_games, bot_code, bot_par, swap, o
     check = _check_arg()
     if by_rollout is None:
         by_rollout = alone and not check[P_ON] and plays_by_rollout(type(tables), bot_code[0])
-    if by_rollout and tree is None and "rollout" in implemented(type(tables)):
+    if by_rollout and kit is None and "rollout" in implemented(type(tables)):
         _rollout_chunk(tables, run_seed, first_game, n_games, np.int64(bot_code[0]), bot_par[0], out, swapped)
         return
-    rare = rare_for(tables, bot_code, swap, tree, costly_codes)
+    rare = rare_for(tables, bot_code, swap, kit, costly_codes)
     g, fault = _checked_call(_play_chunk, tables, run_seed, (first_game, n_games, (bot_code, bot_par, swap), out,
-                                                             swapped, tree, costly_codes, rare), check)
+                                                             swapped, kit, costly_codes, rare), check)
     if fault != FAULT_NONE:  # unchecked play stopped: the game again, checked, says where
         with checking():
             play_chunk(tables, run_seed, first_game + g, 1, bot_code, bot_par, swap, out[g:g + 1],
@@ -504,12 +513,12 @@ def play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decis
     """One game with its decisions: returns (rec[:t], result row, swapped). Compiled per bot
     family and with or without the costly bots, as `play_chunk`; a refused move raises
     MoveFault (located in checked play, `checking`)."""
-    tree = tree_for(tables, bot_code, bot_par, searching)
+    kit = kit_for(tables, bot_code, bot_par, searching, swap)
     costly_codes = costly_for(tables, bot_code, costly)
     check = _check_arg()
     rec, res, swapped, fault = _checked_call(
-        _play_traced, tables, run_seed, (game_index, (bot_code, bot_par, swap), max_decisions, tree, costly_codes,
-                                         rare_for(tables, bot_code, swap, tree, costly_codes)), check)
+        _play_traced, tables, run_seed, (game_index, (bot_code, bot_par, swap), max_decisions, kit, costly_codes,
+                                         rare_for(tables, bot_code, swap, kit, costly_codes)), check)
     if fault != FAULT_NONE:  # unchecked play stopped: the game again, checked, says where
         with checking():
             play_traced(tables, run_seed, game_index, bot_code, bot_par, swap, max_decisions, searching=searching,

@@ -381,18 +381,19 @@ def _rollout(tables, pos, par, scratch, tree, rng):
 
 
 @kernel(inline="always")
-def _descend(tables, tree, node, expanded, pos, seat, par, scratch, rng):
+def _descend(tables, tree, node, expanded, pos, seat, par, scratch, brs, rng):
     """Down the tree from `node` (its position is pos), applying each step's move to pos, until a
     node is expanded, the game ends or the tree is full; the other seats' rounds as one best-reply
-    step where `backup` is brs (three or more seats). Returns the last node."""
-    brs = par[P_BACKUP] == BACKUP_BRS and tables.n_seats > 2
+    step where `backup` is brs (three or more seats; compiled only where `brs` is not None, see
+    `kit`). Returns the last node."""
     while not expanded and node >= 0 and tree.size[0] < tree.move.shape[0] and to_move(tables, pos) >= 0:
-        if brs and to_move(tables, pos) != seat:  # the other seats' round, one node (best reply)
-            nxt, expanded = _brs_step(tables, tree, node, pos, seat, par, scratch, rng)
-            if nxt < 0:
-                break
-            node = nxt
-            continue
+        if brs is not None:
+            if par[P_BACKUP] == BACKUP_BRS and tables.n_seats > 2 and to_move(tables, pos) != seat:
+                nxt, expanded = _brs_step(tables, tree, node, pos, seat, par, scratch, rng)  # one node
+                if nxt < 0:
+                    break
+                node = nxt
+                continue
         nxt, expanded = _select(tables, tree, node, pos, par, scratch, rng)
         if nxt < 0:  # a game that lists no move for a seat to move: nothing to search
             break
@@ -406,9 +407,10 @@ def _descend(tables, tree, node, expanded, pos, seat, par, scratch, rng):
 # flags, and the drivers are entries. As a kernel, every rule function the search calls compiled
 # a second time (HEXATILE's `warm`: apply, bot_move, legal_moves, result, evaluate, to_move).
 @entry
-def _search(tables, root, seat, par, scratch, tree, rng):
+def _search(tables, root, seat, par, scratch, tree, brs, rng):
     """`par[P_ITER]` iterations from the real position `root` (never changed) for `seat`; stops
-    after the first where the root's look found a move that wins at once (`win_check`)."""
+    after the first where the root's look found a move that wins at once (`win_check`). `brs`:
+    see `kit`."""
     scale = par[P_SCALE]
     paranoid = par[P_BACKUP] != BACKUP_MAXN
     hseat = _hidden_seat(seat, par)
@@ -417,7 +419,7 @@ def _search(tables, root, seat, par, scratch, tree, rng):
     for it in range(int(par[P_ITER])):
         pos = _world_copy(tables, pos, root, it > 0)
         sample_hidden(tables, pos, hseat, rng)
-        node = _descend(tables, tree, 0, False, pos, seat, par, scratch, rng)
+        node = _descend(tables, tree, 0, False, pos, seat, par, scratch, brs, rng)
         finished = _rollout(tables, pos, par, scratch, tree, rng)
         _score(tables, tree, pos, finished, scale, seat, paranoid)
         _backup(tree.visits, tree.value, tree.parent, tree.reward, node)
@@ -452,7 +454,7 @@ def _keep_best(tree, n, keep, bias):
 
 # an entry for the reason _search is
 @entry
-def _halving_move(tables, root, seat, par, scratch, tree, rng):
+def _halving_move(tables, root, seat, par, scratch, tree, hybrid, brs, rng):
     """The root as sequential halving over every legal move (Karnin, Koren and Somekh 2013;
     Cazenave's SHOT 2014) with common random numbers: each round draws fresh worlds, and every
     surviving move is played in each of them from the same seed (the same redraw of what the seat
@@ -467,14 +469,17 @@ def _halving_move(tables, root, seat, par, scratch, tree, rng):
     With root = "hybrid" (H-MCTS: Pepels, Cazenave, Winands and Lanctot 2014) a playout goes on from the
     candidate down a UCT tree of its own (`_select`, as in `_search`; one node expanded per
     playout while the tree has room), so the replies are searched rather than left to the
-    rollout bot, and the trees of the surviving candidates keep growing over the rounds."""
+    rollout bot, and the trees of the surviving candidates keep growing over the rounds. That
+    descent compiles only where `hybrid` is not None, best-reply steps in it where `brs` is not
+    None (`kit`)."""
     k = legal_moves(tables, root, tree.legal)
     if k <= 1:
         return tree.legal[0] if k == 1 else -1
     hseat = _hidden_seat(seat, par)
     below = par[P_ROOT] == ROOT_HYBRID
-    if below:
-        _new_root(tree)
+    if hybrid is not None:
+        if below:
+            _new_root(tree)
     pos = copy_position(tables, root)
     sample_hidden(tables, pos, hseat, rng)
     for i in range(k):
@@ -517,12 +522,13 @@ def _halving_move(tables, root, seat, par, scratch, tree, rng):
                 sample_hidden(tables, pos, hseat, tree.world)
                 apply(tables, pos, tree.cand[i], tree.world)
                 node = -1
-                if below and tree.cn[i] >= par[P_TREE_AFTER]:  # down its tree by UCT (one node expanded)
-                    node = _child(tree.hnode, tree.hmove, tree.hchild, 0, tree.cand[i])
-                    expanded = node < 0
-                    if node < 0 and tree.size[0] < tree.move.shape[0]:
-                        node = _add(tree, np.int64(0), np.int64(tree.cand[i]), np.int64(seat))
-                    node = _descend(tables, tree, node, expanded, pos, seat, par, scratch, tree.world)
+                if hybrid is not None:
+                    if below and tree.cn[i] >= par[P_TREE_AFTER]:  # down its tree by UCT (one node expanded)
+                        node = _child(tree.hnode, tree.hmove, tree.hchild, 0, tree.cand[i])
+                        expanded = node < 0
+                        if node < 0 and tree.size[0] < tree.move.shape[0]:
+                            node = _add(tree, np.int64(0), np.int64(tree.cand[i]), np.int64(seat))
+                        node = _descend(tables, tree, node, expanded, pos, seat, par, scratch, brs, tree.world)
                 finished = _rollout(tables, pos, par, scratch, tree, tree.world)
                 _score(tables, tree, pos, finished, scale, seat, paranoid)
                 _backup(tree.visits, tree.value, tree.parent, tree.reward, node)
@@ -535,15 +541,27 @@ def _halving_move(tables, root, seat, par, scratch, tree, rng):
 
 
 @kernel(inline="always")
-def mcts_move(tables, root, seat, par, scratch, tree, rng):
-    """The move of `seat` at the real position `root` after `par[P_ITER]` iterations (root is
-    never changed): a move that wins at once where the root's look found one (`win_check`), else
-    the most visited child among the moves legal at the root; among equally visited ones (a
-    budget below the number of moves visits most of them once), the one of higher p in the
-    root's look, then the one with the better mean reward for `seat`."""
+def mcts_move(tables, root, seat, par, scratch, kit, rng):
+    """The move of `seat` at the real position `root` (never changed) by the search bot of
+    parameter row `par`; `kit` is the drivers' search argument (`kit`)."""
+    return _mcts_move(tables, root, seat, par, scratch, kit[0], kit[1], kit[2], kit[3], kit[4], rng)
+
+
+# an entry for the reason _search is, and so that its parts compile only where `kit` asks for them
+@entry
+def _mcts_move(tables, root, seat, par, scratch, tree, uct, halving, hybrid, brs, rng):
+    """The move after `par[P_ITER]` iterations: a move that wins at once where the root's look
+    found one (`win_check`), else the most visited child among the moves legal at the root;
+    among equally visited ones (a budget below the number of moves visits most of them once),
+    the one of higher p in the root's look, then the one with the better mean reward for `seat`.
+    A root the kit leaves out (None) answers -1, which the drivers refuse."""
     if par[P_ROOT] != ROOT_UCT:
-        return _halving_move(tables, root, seat, par, scratch, tree, rng)
-    _search(tables, root, seat, par, scratch, tree, rng)
+        if halving is None:
+            return -1
+        return _halving_move(tables, root, seat, par, scratch, tree, hybrid, brs, rng)
+    if uct is None:
+        return -1
+    _search(tables, root, seat, par, scratch, tree, brs, rng)
     if par[P_WIN] > 0 and tree.win[0] >= 0:
         return tree.win[0]
     k = legal_moves(tables, root, tree.legal)
@@ -561,12 +579,45 @@ def mcts_move(tables, root, seat, par, scratch, tree, rng):
 
 
 @kernel(inline="always")
-def mcts_prefers(tables, root, seat, other, par, scratch, tree, rng):
+def mcts_prefers(tables, root, seat, other, par, scratch, kit, rng):
     """Whether `seat`, searching from `root` as it would for a move, expects `other` to do
     better than itself (the mean rewards of the two seats at the root): the search bot's own
-    judgement of a position, as the pie rule asks for."""
-    _search(tables, root, seat, par, scratch, tree, rng)
+    judgement of a position, as the pie rule asks for (`kit`: the drivers' search argument)."""
+    return _prefers(tables, root, seat, other, par, scratch, kit[0], kit[5], kit[4], rng)
+
+
+@entry
+def _prefers(tables, root, seat, other, par, scratch, tree, judges, brs, rng):
+    if judges is None:  # no search seat answers the pie rule (`kit`): never asked
+        return False
+    _search(tables, root, seat, par, scratch, tree, brs, rng)
     return tree.value[0, other] > tree.value[0, seat]
+
+
+def kit(tree, bot_code=(), bot_par=None, n_seats: int = 2, judges: bool = False) -> tuple:
+    """The search argument of the drivers: (tree, uct, halving, hybrid, brs, judges), each part
+    of the search None where no seat of the line-up needs it, else 1. numba prunes a branch that
+    a None argument cannot take before it types the function, so a line-up compiles only the
+    parts it plays: `uct` the tree search at the root (root = "uct"), `halving` the halving root
+    (root = "halving" or "hybrid"), `hybrid` the tree below the halving root's moves, `brs`
+    best-reply steps (backup = "brs" with three or more seats), `judges` the search's answer to
+    the pie rule (`judges`: a search seat is asked it; a tree search whatever its root). Four
+    flags' first search run from an empty numba cache compiles about 40% less than with every
+    part. Without `bot_code`: every part (a search called on its own)."""
+    codes = np.asarray(bot_code)
+    if codes.size == 0:
+        return (tree, 1, 1, 1, 1, 1)
+    rows = np.asarray(bot_par)[codes == BOT_MCTS]
+    if rows.shape[0] == 0:  # the search family forced on a line-up without a search seat
+        return (tree, None, None, None, None, None)
+    roots, backups = set(rows[:, P_ROOT].astype(int).tolist()), set(rows[:, P_BACKUP].astype(int).tolist())
+    return (tree, _part(ROOT_UCT in roots), _part(bool(roots - {ROOT_UCT})), _part(ROOT_HYBRID in roots),
+            _part(BACKUP_BRS in backups and n_seats > 2), _part(judges))
+
+
+def _part(needed: bool) -> int | None:
+    """A part of the kit: 1 where a seat plays it, else None (numba prunes it)."""
+    return 1 if needed else None
 
 
 @dataclass(frozen=True)

@@ -292,7 +292,7 @@ class FlagsGame(engine.EngineGame, Game):
         from sim.games.flags.report import metrics
         return metrics(df, rules, self.end_reasons)
 
-    warm_parts = (("all", 102.0),)
+    warm_parts = (("all", 72.0),)
 
     def warm(self, part: str = "all") -> None:
         """Compile the chunk and traced drivers of both bot families (sim/engine/drivers.py: without and

@@ -444,7 +444,7 @@ class Hexatile(engine.EngineGame, Game):
 
         return metrics(self, df, rules)
 
-    warm_parts = (("all", 87.0),)
+    warm_parts = (("all", 59.0),)
 
     def warm(self, part: str = "all") -> None:
         """Compile the engine's drivers: random vs greedy, greedy vs greedy under the pie rule (the

@@ -407,7 +407,7 @@ class HexaTrex(engine.EngineGame, Game):
         from sim.games.hexatrex.metrics import metrics
         return metrics(df, rules, self.seat_names(rules))
 
-    warm_parts = (("all", 194.0),)
+    warm_parts = (("all", 120.0),)
 
     def warm(self, part: str = "all") -> None:
         """Compile the engine's drivers with each bot: random and greedy on every seat (the

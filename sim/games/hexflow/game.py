@@ -352,7 +352,7 @@ class HexflowGame(engine.EngineGame, Game):
     # each mode has its own kernels (tri and tri2p share theirs: the engine's drivers over
     # tri_engine.py's rules and tri_bots.py's bots); seconds measured on this machine
     # (each part alone from an empty cache, `make bench`, 2026-12-05: the order is longest first)
-    warm_parts = (("race", 145.0), ("battle", 106.0), ("tri", 105.0))
+    warm_parts = (("race", 106.0), ("battle", 77.0), ("tri", 77.0))
 
     def warm(self, part: str = "all") -> None:
         parts = [p for p, _ in self.warm_parts] if part == "all" else [part]
