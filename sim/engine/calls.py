@@ -142,11 +142,11 @@ def _bot_choice(tables, pos, seat, code, par, rng, costly, parts):
 
 
 def bot_choice(tables, pos, seat, code, par, rng):
-    """What a bot (code, parameter row) would play here for `seat` (allocates its scratch). The
-    search bot compiles every part of the search (`search.kit`), so that one compile per game
-    answers for any of its settings (a position is asked of many); the game's own bots compile
-    nothing of it."""
-    parts = search.kit(None)[1:] if code == search.BOT_MCTS else None
+    """What a bot (code, parameter row) would play here for `seat` (allocates its scratch); a
+    search bot's parameters choose the parts of the search that compile (`search.kit`)."""
+    parts = None
+    if code == search.BOT_MCTS:
+        parts = search.kit(None, np.array([code]), np.asarray(par).reshape(1, -1), int(tables.n_seats))[1:]
     return _bot_choice(tables, pos, seat, code, par, rng, costly_for(tables, [code]), parts)
 
 
