@@ -137,8 +137,7 @@ def _bot_choice(tables, pos, seat, code, par, rng, costly, parts):
     codes = np.full(1, code, np.int64)
     tree = search.new_tree(tables, search.tree_nodes(codes, par.reshape(1, -1)),
                            search.tree_looks(codes, par.reshape(1, -1)))
-    kit = (tree, parts[0], parts[1], parts[2], parts[3], parts[4])
-    return choose(tables, pos, seat, code, par, scratch, kit, costly, rng, buf)
+    return choose(tables, pos, seat, code, par, scratch, (tree,) + parts, costly, rng, buf)
 
 
 def bot_choice(tables, pos, seat, code, par, rng):
@@ -146,7 +145,7 @@ def bot_choice(tables, pos, seat, code, par, rng):
     search bot's parameters choose the parts of the search that compile (`search.kit`)."""
     parts = None
     if code == search.BOT_MCTS:
-        parts = search.kit(None, np.array([code]), np.asarray(par).reshape(1, -1), int(tables.n_seats))[1:]
+        parts = search.kit(None, np.array([code]), np.asarray(par).reshape(1, -1), int(tables.n_seats))[search.KIT_UCT:]
     return _bot_choice(tables, pos, seat, code, par, rng, costly_for(tables, [code]), parts)
 
 

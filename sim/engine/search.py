@@ -89,6 +89,8 @@ P_ITER, P_C, P_ROLLOUT, P_DEPTH, P_SCALE, P_PRIOR, P_PRIOR_DEPTH, P_ROOT, P_TEMP
 # the `rollout` choices: the game's random bot, its greedy bot
 ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
 ROOT_UCT, ROOT_HALVING, ROOT_HYBRID = 0, 1, 2
+# the slots of the drivers' search argument (`kit`)
+KIT_TREE, KIT_UCT, KIT_HALVING, KIT_HYBRID, KIT_BRS, KIT_JUDGES = range(6)
 BACKUP_MAXN, BACKUP_PARANOID, BACKUP_BRS = 0, 1, 2
 SEES_OWN, SEES_ALL = 0, 1
 @entry
@@ -544,7 +546,8 @@ def _halving_move(tables, root, seat, par, scratch, tree, hybrid, brs, rng):
 def mcts_move(tables, root, seat, par, scratch, kit, rng):
     """The move of `seat` at the real position `root` (never changed) by the search bot of
     parameter row `par`; `kit` is the drivers' search argument (`kit`)."""
-    return _mcts_move(tables, root, seat, par, scratch, kit[0], kit[1], kit[2], kit[3], kit[4], rng)
+    return _mcts_move(tables, root, seat, par, scratch, kit[KIT_TREE], kit[KIT_UCT], kit[KIT_HALVING],
+                      kit[KIT_HYBRID], kit[KIT_BRS], rng)
 
 
 # an entry for the reason _search is, and so that its parts compile only where `kit` asks for them
@@ -583,7 +586,7 @@ def mcts_prefers(tables, root, seat, other, par, scratch, kit, rng):
     """Whether `seat`, searching from `root` as it would for a move, expects `other` to do
     better than itself (the mean rewards of the two seats at the root): the search bot's own
     judgement of a position, as the pie rule asks for (`kit`: the drivers' search argument)."""
-    return _prefers(tables, root, seat, other, par, scratch, kit[0], kit[5], kit[4], rng)
+    return _prefers(tables, root, seat, other, par, scratch, kit[KIT_TREE], kit[KIT_JUDGES], kit[KIT_BRS], rng)
 
 
 @entry
