@@ -215,14 +215,17 @@ def stacked_lengths(panels: Sequence[Stacked], title: str, cols: int = 6,
 
 
 def _stacked_panel(ax, p: Stacked, colours: Mapping[str, str]) -> None:
-    """One variant's share of games per length, stacked by end reason."""
+    """One variant's share of games per length, stacked by end reason: one filled step outline
+    per reason (p.turns are consecutive), not a bar per length, which costs a drawn artist each."""
     total = max(int(p.counts.sum()), 1)
+    edges = np.append(p.turns - 0.5, p.turns[-1] + 0.5) if len(p.turns) else np.zeros(1)
     bottom = np.zeros(len(p.turns))
     for r, c in zip(p.reasons, p.counts, strict=True):
         if c.sum() == 0:
             continue
-        ax.bar(p.turns, c / total, bottom=bottom, width=1.0, color=colours[r], linewidth=0)
-        bottom += c / total
+        top = bottom + c / total
+        ax.stairs(top, edges, baseline=bottom, fill=True, color=colours[r], linewidth=0)
+        bottom = top
     ax.set_title(p.variant, fontsize=8)
     ax.tick_params(labelsize=7)
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))

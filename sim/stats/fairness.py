@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from scipy import stats as sps
@@ -153,9 +154,11 @@ def games_to_decide(share: float, p0: float, margin: float, alpha: float,
     return int(math.ceil(math.exp(brentq(f, 0.0, math.log(MAX_GAMES), xtol=1e-6))))
 
 
+@lru_cache(maxsize=4096)  # a report asks about each variant's share several times (table, sentence, plot)
 def fairness(successes: int, n: int, p0: float = 0.5, margin: float = 0.02,
              conf: float = 0.95) -> Fairness:
-    """Fair, unfair or cannot tell: a share against p0 +/- margin (see `Fairness`)."""
+    """Fair, unfair or cannot tell: a share against p0 +/- margin (see `Fairness`, immutable,
+    so one answer serves every caller)."""
     k, n = int(successes), int(n)
     if not 0 < p0 < 1 or not 0 < margin < min(p0, 1 - p0) or not 0 < conf < 1:
         raise ValueError(f"fairness: need 0 < p0 < 1, 0 < margin < min(p0, 1 - p0) and "
