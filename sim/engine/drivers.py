@@ -71,11 +71,12 @@ STAGES = ("setting the game up", "while the bot chose its move", "applying the m
 # only under `if kit is None: ... else:`: numba prunes the branch a None argument cannot take
 # before it types the function, so a run of the game's own bots compiles nothing of
 # sim/engine/search.py. The kit prunes the search the same way, part by part (the tree search
-# at the root, the halving root, the tree below its moves, best-reply steps): a line-up of one
-# search bot compiles the parts its settings play (Four flags' first search run from an empty
-# cache compiles about 40% less than with every part), one signature of the drivers per set
-# of parts, each cached. `play_chunk` / `play_traced` pick the family from the line-up's codes; for a
-# line-up without a search seat both families play the same games (tests/test_engine_families.py).
+# at the root, the halving root, the tree below its moves, best-reply steps, the search's answer
+# to the pie rule): a line-up of one search bot compiles the parts its settings play (Four
+# flags' first search run from an empty cache compiles about 40% less than with every part),
+# one signature of the drivers per set of parts, each cached. `play_chunk` / `play_traced` pick
+# the family from the line-up's codes; for a line-up without a search seat both families play
+# the same games (tests/test_engine_families.py).
 # (The first version chose by overloads on the tree's type, inlined where called at the typed
 # level; with them the test fixture game's first mcts run, empty cache, took 12.3-12.4 CPU s
 # where the pruned branch takes 10.2-10.5.)
