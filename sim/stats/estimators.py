@@ -390,7 +390,7 @@ def ks_test(x: np.ndarray, y: np.ndarray) -> TestResult:
 # ---- multiple comparisons -------------------------------------------------------------------
 
 def adjust_pvalues(p: Sequence[float], method: str = "holm") -> np.ndarray:
-    """Holm ("holm") or Benjamini-Hochberg ("bh") adjusted p-values (statsmodels multipletests).
+    """Holm ("holm") or Benjamini-Hochberg ("bh", statsmodels multipletests) adjusted p-values.
 
     NaNs (untestable metrics) stay NaN and do not count towards the family.
     """
@@ -398,8 +398,19 @@ def adjust_pvalues(p: Sequence[float], method: str = "holm") -> np.ndarray:
     out = np.full(p.shape, NAN)
     ok = ~np.isnan(p)
     if ok.any():
-        sm = {"holm": "holm", "bh": "fdr_bh"}[method]
-        out[ok] = multipletests(p[ok], method=sm)[1]
+        out[ok] = holm(p[ok]) if method == "holm" else multipletests(p[ok], method={"bh": "fdr_bh"}[method])[1]
+    return out
+
+
+def holm(p: np.ndarray) -> np.ndarray:
+    """Holm's step-down adjusted p-values: the i-th smallest times (m - i), running maximum,
+    capped at 1 (statsmodels' multipletests "holm" gives the same; tests/test_stats.py checks it).
+    Written out because multipletests runs a full garbage collection on every Holm call, about
+    0.1 s each in a report's process (a 64-variant report made 66 of them)."""
+    order = np.argsort(p, kind="stable")
+    adj = np.minimum(1.0, np.maximum.accumulate(p[order] * np.arange(p.size, 0, -1)))
+    out = np.empty_like(adj)
+    out[order] = adj
     return out
 
 
