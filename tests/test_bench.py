@@ -47,6 +47,44 @@ def test_warm_parts_cover_every_mode_and_warm_one_part(monkeypatch):
     assert played[2] == ("race", "greedy") and played[3] == ("race", "greedy+lookahead")
 
 
+def test_warm_compiles_the_search_each_mode_ships(monkeypatch):
+    """Every game's warm-up seats the search bot, in every mode, with the parts of the search
+    (`search.kit`) a seat resolved in that mode plays (its `bot_defaults`: tri2p's hybrid root is
+    not tri's tree), so that a shipped search line-up never compiles during a run."""
+
+    from sim import engine, games
+    from sim.engine import search
+    from sim.games.base import SeatBot
+
+    def parts(seats, rules, n):
+        codes, par = engine.bot_arrays(seats)
+        return search.kit(None, codes, par, n)[search.KIT_UCT:]
+
+    for name in games.available():
+        g = games.get(name)
+        if "mcts" not in {b.name for b in g.bots}:
+            continue
+        warmed = {}
+
+        def record(self, rules, seats, *a, warmed=warmed):
+            if any(s.bot.code == search.BOT_MCTS for s in seats):
+                warmed.setdefault(rules.get("mode", ""), set()).add(parts(seats, rules, len(seats)))
+
+        monkeypatch.setattr(type(g), "play_chunk", record)
+        monkeypatch.setattr(type(g), "play_traced", record)
+        monkeypatch.setattr(type(g), "verify_trace", lambda self, trace: None)
+        g.warm()
+        for _, overrides in g.modes():
+            rules = g.resolve_rules(overrides, "test")
+            mcts = g.bot("mcts", "test")
+            shipped = SeatBot(mcts, {**{p.name: p.default for p in mcts.params}, **g.bot_defaults(rules, "mcts")})
+            n = len(g.seat_names(rules))
+            greedy = g.bot("greedy", "test")
+            others = [SeatBot(greedy, {p.name: p.default for p in greedy.params})] * (n - 1)
+            assert parts([shipped] + others, rules, n) in warmed.get(rules.get("mode", ""), set()), \
+                (name, overrides, warmed)
+
+
 @pytest.mark.parametrize("spec", ["nim", "hex", "hexflow/race"])
 def test_the_bare_loop_plays_the_runners_games(spec, tmp_path):
     """The bare loop the runner is measured against plays the same games (same rules, policy and

@@ -351,8 +351,9 @@ class HexflowGame(engine.EngineGame, Game):
 
     # each mode has its own kernels (tri and tri2p share theirs: the engine's drivers over
     # tri_engine.py's rules and tri_bots.py's bots); seconds measured on this machine
-    # (each part alone from an empty cache, `make bench`, 2026-12-05: the order is longest first)
-    warm_parts = (("race", 106.0), ("battle", 77.0), ("tri", 77.0))
+    # (each part alone from an empty cache, `make bench`, 2026-12-05; tri scaled by 120/69 s, its
+    # time with and without tri2p's hybrid search on 2026-12-07: the order is longest first)
+    warm_parts = (("tri", 134.0), ("race", 106.0), ("battle", 77.0))
 
     def warm(self, part: str = "all") -> None:
         parts = [p for p, _ in self.warm_parts] if part == "all" else [part]
@@ -369,12 +370,15 @@ class HexflowGame(engine.EngineGame, Game):
                 if label == "race":  # lookahead, Race's costly bot: the drivers compiled with it
                     look = SeatBot(R.LOOKAHEAD, {p.name: p.default for p in R.LOOKAHEAD.params})
                     self.play_chunk(rules, [look, seats[1]], 0, 2, 0)
-        mcts = SeatBot(MCTS, {**{p.name: p.default for p in MCTS.params}, "iterations": 4})
         for label, overrides in (("race", {}), ("battle", {"mode": "battle"}), ("tri", {"mode": "tri"}),
                                  ("tri", {"mode": "tri2p"})):
             if label in parts:  # the engine path: the search bot's chunks and traced games
                 rules = self.resolve_rules(overrides, "warm")
                 n = len(self.seat_names(rules))
+                # at the mode's own settings (bot_defaults: tri2p's hybrid root compiles other parts
+                # of the search than tri's tree), at a small budget
+                mcts = SeatBot(MCTS, {**{p.name: p.default for p in MCTS.params},
+                                      **self.bot_defaults(rules, MCTS.name), "iterations": 4})
                 self.play_chunk(rules, [mcts] + [seats[1]] * (n - 1), 0, 1, 0)
                 self.play_traced(rules, (seats * 2)[:n], 0, 0)
 
