@@ -350,11 +350,12 @@ def test_sample_hidden_redraws_only_what_the_seat_cannot_see(mode):
 
 
 @pytest.mark.parametrize("mode,kw", [("tri", {"iterations": 30}), ("tri2p", {"iterations": 30}),
-                                     ("tri2p", {"iterations": 30, "root": "halving"}),
+                                     ("tri2p", {"iterations": 30, "root": "hybrid"}),
                                      ("tri", {"iterations": 20, "rollout": "random", "rollout_depth": 0})])
 def test_search_decisions_never_depend_on_hidden_tiles(mode, kw):
     """The hidden-information test of the other games: change the opponents' hands and bags and
-    the seat's own bag order; every decision of the search bot is the same."""
+    the seat's own bag order; every decision of the search bot is the same (a tree root, and
+    tri2p's shipped hybrid root: halving with a tree below each move)."""
     rules = GAME.resolve_rules({"mode": mode}, "test")
     codes, par = engine.bot_arrays([mcts(**kw)])
     for index, decisions in ((3, 4), (5, 9), (8, 14)):
