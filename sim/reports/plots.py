@@ -21,12 +21,16 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.layout_engine import ConstrainedLayoutEngine  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
 
 def png(fig: Figure, dpi: int = 110) -> bytes:
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
+    # a constrained layout already fits every label and its outside legend in the figure: cropping
+    # to the tight box would lay the small multiples out and draw them twice
+    constrained = isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine)
+    fig.savefig(buf, format="png", dpi=dpi, bbox_inches=None if constrained else "tight")
     plt.close(fig)
     return buf.getvalue()
 
