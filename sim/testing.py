@@ -243,7 +243,7 @@ def check_rollout(game: Game, rules, t, positions) -> None:
     if "rollout" not in implemented(type(t)):  # the default loop: nothing to compare
         return
     for bot in [b for b in game.bots if b.name in ("random", "greedy") and b.code >= 0]:
-        params = {**{p.name: p.default for p in bot.params}, **game.bot_defaults(rules, bot.name)}
+        params = game.bot_params(rules, bot)
         _, par = engine.bot_arrays([SeatBot(bot, params)])
         for k, pos in enumerate(positions):
             for cap in (1 << 30, 3):

@@ -77,7 +77,7 @@ def test_warm_compiles_the_search_each_mode_ships(monkeypatch):
         for _, overrides in g.modes():
             rules = g.resolve_rules(overrides, "test")
             mcts = g.bot("mcts", "test")
-            shipped = SeatBot(mcts, {**{p.name: p.default for p in mcts.params}, **g.bot_defaults(rules, "mcts")})
+            shipped = SeatBot(mcts, g.bot_params(rules, mcts))
             n = len(g.seat_names(rules))
             greedy = g.bot("greedy", "test")
             others = [SeatBot(greedy, {p.name: p.default for p in greedy.params})] * (n - 1)

@@ -171,12 +171,12 @@ class EngineGame:
         """Compile the drivers for each mode's default rules (`modes()`): the game's own bots with
         the uniform one in one line-up (a chunk, a traced game and its check), each own bot alone
         (the one-bot path), and the search bot at a small budget and the mode's settings
-        (`bot_defaults`) where the game seats it. A
-        costly bot (`implement`'s costly_bots) compiles when a run first seats it."""
+        (`bot_params`) where the game seats it. A costly bot (`implement`'s costly_bots)
+        compiles when a run first seats it."""
         for _, overrides in self.modes():
             rules = self.resolve_rules(overrides, "warm")
             costly = costly_bots(type(self.tables(rules)))
-            bots = [SeatBot(b, {p.name: p.default for p in b.params}) for b in self.bots]
+            bots = [SeatBot(b, self.bot_params(rules, b)) for b in self.bots]
             own = [s for s in bots if s.bot.code >= 0 and s.bot.code not in costly]
             search = [s for s in bots if s.bot.code == BOT_MCTS][:1]
             n = len(self.seat_names(rules))
@@ -185,8 +185,8 @@ class EngineGame:
             self.verify_trace(self.play_traced(rules, mixed, 0, 0))
             for s in own:
                 self.play_chunk(rules, [s] * n, 0, 1, 0)
-            for s in search:  # at this mode's settings of the bot (bot_defaults), a small budget
-                quick = SeatBot(s.bot, {**s.params, **self.bot_defaults(rules, s.bot.name), "iterations": 4})
+            for s in search:
+                quick = SeatBot(s.bot, {**s.params, "iterations": 4})
                 self.play_chunk(rules, [quick] + (own or mixed)[:1] * (n - 1), 0, 1, 0)
 
     def pie_rule(self, rules) -> bool:

@@ -279,6 +279,11 @@ class Game:
         recorded parameters are the ones played. Default: none."""
         return {}
 
+    def bot_params(self, rules: dict[str, Any], bot: Bot) -> dict[str, Any]:
+        """Every parameter of `bot` as a seat under these rules starts from: its declared defaults,
+        then `bot_defaults` (a fresh dict each call)."""
+        return {**{p.name: p.default for p in bot.params}, **self.bot_defaults(rules, bot.name)}
+
     def code_hash(self) -> str:
         """16 hex digits over the source that decides this game's outcomes: the package that
         defines the Game class (or its module, outside a package), the engine package (sim/engine/:

@@ -30,7 +30,7 @@ from sim.runs.variants import load
 
 def seats(game: Game, rules: dict, bot: str) -> list[SeatBot]:
     b = game.bot(bot, "bench")
-    params = {**{p.name: p.default for p in b.params}, **game.bot_defaults(rules, bot)}
+    params = game.bot_params(rules, b)
     return [SeatBot(b, dict(params)) for _ in game.seat_names(rules)]
 
 

@@ -185,7 +185,7 @@ def _seat(game: Game, seat: str, spec: Any, where: str, rules: dict[str, Any]) -
         raise VariantError(f"{where}: seats.{seat} must be a bot name or a table with 'bot'")
     bot = game.bot(spec["bot"], f"{where}: seats.{seat}")
     names = [p.name for p in bot.params]
-    params = {**{p.name: p.default for p in bot.params}, **game.bot_defaults(rules, bot.name)}
+    params = game.bot_params(rules, bot)
     for key, value in spec.items():
         if key == "bot":
             continue

@@ -101,7 +101,7 @@ def parse_bot(game: Game, spec: str, rules: dict | None = None) -> SeatBot:
     name, *pairs = spec.split(":")
     bot = game.bot(name.strip(), where)
     allowed = [p.name for p in bot.params]
-    params = {**{p.name: p.default for p in bot.params}, **(game.bot_defaults(rules, bot.name) if rules else {})}
+    params = game.bot_params(rules, bot) if rules else {p.name: p.default for p in bot.params}
     for item in pairs:
         key, eq, text = item.partition("=")
         key = key.strip()

@@ -377,8 +377,7 @@ class HexflowGame(engine.EngineGame, Game):
                 n = len(self.seat_names(rules))
                 # at the mode's own settings (bot_defaults: tri2p's hybrid root compiles other parts
                 # of the search than tri's tree), at a small budget
-                mcts = SeatBot(MCTS, {**{p.name: p.default for p in MCTS.params},
-                                      **self.bot_defaults(rules, MCTS.name), "iterations": 4})
+                mcts = SeatBot(MCTS, {**self.bot_params(rules, MCTS), "iterations": 4})
                 self.play_chunk(rules, [mcts] + [seats[1]] * (n - 1), 0, 1, 0)
                 self.play_traced(rules, (seats * 2)[:n], 0, 0)
 
