@@ -43,7 +43,7 @@ def test_a_move_that_wins_at_once_is_played(root):
 
 def score(t, pos, seat, paranoid, scale=2.0):
     tree = search.new_tree(t, 2)
-    search._score(t, tree, pos, False, scale, seat, paranoid)
+    search._score(t, pos, False, scale, seat, paranoid, tree.res, tree.reward)
     return tree.reward.copy()
 
 

@@ -320,8 +320,10 @@ def _brs_step(tables, tree, node, pos, seat, par, scratch, rng):
 
 
 @kernel(inline="always")
-def _score(tables, tree, pos, finished, scale, seat, paranoid):
-    """The reward of every seat. Two seats, or `paranoid`: the searching seat's reward r (1 / 0
+def _score(tables, pos, finished, scale, seat, paranoid, res, reward):
+    """The reward of every seat, into `reward` (`res`: the winner's work row; the tree's two
+    arrays, not the tree: an inlined helper binds its arguments anew, which counts a reference to
+    every array in them at every iteration). Two seats, or `paranoid`: the searching seat's reward r (1 / 0
     for a win / loss, 1 / seats for a draw; at a cut-off the logistic of its evaluation less the
     others' mean, over 2 eval_scale) and 1 - r for every other seat. Otherwise (max-n): 1 / 0
     for a win / loss, shared equally on a draw; a logistic of each seat's own evaluation over
@@ -329,7 +331,7 @@ def _score(tables, tree, pos, finished, scale, seat, paranoid):
     s = tables.n_seats
     if s == 2 or paranoid:
         if finished:
-            w = winner(tables, pos, tree.res)
+            w = winner(tables, pos, res)
             r = (1.0 if w == seat else 0.0) if w >= 0 else 1.0 / s
         else:
             others = 0.0
@@ -339,21 +341,22 @@ def _score(tables, tree, pos, finished, scale, seat, paranoid):
             d = evaluate(tables, pos, seat) - others / (s - 1)
             r = 1.0 / (1.0 + np.exp(-d / (2.0 * scale)))
         for i in range(s):
-            tree.reward[i] = r if i == seat else 1.0 - r
+            reward[i] = r if i == seat else 1.0 - r
     elif finished:
-        w = winner(tables, pos, tree.res)
+        w = winner(tables, pos, res)
         for i in range(s):
-            tree.reward[i] = (1.0 if i == w else 0.0) if w >= 0 else 1.0 / s
+            reward[i] = (1.0 if i == w else 0.0) if w >= 0 else 1.0 / s
     else:
         for i in range(s):
-            tree.reward[i] = 1.0 / (1.0 + np.exp(-evaluate(tables, pos, i) / scale))
+            reward[i] = 1.0 / (1.0 + np.exp(-evaluate(tables, pos, i) / scale))
 
 
 @kernel(inline="always")
-def _rollout(tables, pos, par, scratch, tree, rng):
+def _rollout(tables, pos, par, scratch, buf, rng):
     """Play on from pos by the rollout bot (`rollout`: the game's random or greedy bot, with its
-    default parameters; the engine's uniform_move for a game without a random bot); returns True
-    when the game ended (else the depth or the cap stopped it)."""
+    default parameters; the engine's uniform_move for a game without a random bot, which lists
+    moves into `buf`, the tree's untried row); returns True when the game ended (else the depth
+    or the cap stopped it)."""
     depth = int(par[P_DEPTH])
     cap = tables.turn_cap if tables.turn_cap > 0 else 1 << 30
     if depth > 0:
@@ -367,7 +370,6 @@ def _rollout(tables, pos, par, scratch, tree, rng):
     if code != BOT_UNIFORM and has_rollout(tables):
         return run_rollout(tables, pos, code, bpar, scratch, rng, cap)  # the game's loop (interface)
     d = 0  # interface.step_rollout, written out with the uniform bot (see has_rollout)
-    buf = tree.untried  # read once (see tree._slot)
     while True:
         mover = to_move(tables, pos)
         if mover < 0:
@@ -418,12 +420,13 @@ def _search(tables, root, seat, par, scratch, tree, brs, rng):
     hseat = _hidden_seat(seat, par)
     _new_root(tree)
     pos = copy_position(tables, root)
+    untried, res, reward = tree.untried, tree.res, tree.reward  # read once (see _score)
     for it in range(int(par[P_ITER])):
         pos = _world_copy(tables, pos, root, it > 0)
         sample_hidden(tables, pos, hseat, rng)
         node = _descend(tables, tree, 0, False, pos, seat, par, scratch, brs, rng)
-        finished = _rollout(tables, pos, par, scratch, tree, rng)
-        _score(tables, tree, pos, finished, scale, seat, paranoid)
+        finished = _rollout(tables, pos, par, scratch, untried, rng)
+        _score(tables, pos, finished, scale, seat, paranoid, res, reward)
         _backup(tree.visits, tree.value, tree.parent, tree.reward, node)
         if par[P_WIN] > 0 and tree.win[0] >= 0:
             return
@@ -484,6 +487,7 @@ def _halving_move(tables, root, seat, par, scratch, tree, hybrid, brs, rng):
             _new_root(tree)
     pos = copy_position(tables, root)
     sample_hidden(tables, pos, hseat, rng)
+    untried, res, reward = tree.untried, tree.res, tree.reward  # read once (see _score)
     for i in range(k):
         tree.cand[i] = tree.legal[i]
         tree.cp[i] = 0.0
@@ -531,8 +535,8 @@ def _halving_move(tables, root, seat, par, scratch, tree, hybrid, brs, rng):
                         if node < 0 and tree.size[0] < tree.move.shape[0]:
                             node = _add(tree, np.int64(0), np.int64(tree.cand[i]), np.int64(seat))
                         node = _descend(tables, tree, node, expanded, pos, seat, par, scratch, brs, tree.world)
-                finished = _rollout(tables, pos, par, scratch, tree, tree.world)
-                _score(tables, tree, pos, finished, scale, seat, paranoid)
+                finished = _rollout(tables, pos, par, scratch, untried, tree.world)
+                _score(tables, pos, finished, scale, seat, paranoid, res, reward)
                 _backup(tree.visits, tree.value, tree.parent, tree.reward, node)
                 tree.csum[i] += tree.reward[seat]
                 tree.cn[i] += 1.0
