@@ -84,7 +84,7 @@ STAGES = ("setting the game up", "while the bot chose its move", "applying the m
 # A game's own costly bots (`implement`'s costly_bots: HEXFLOW Race's lookahead) are pruned the
 # same way: the drivers take `costly`, None for a line-up that seats none of them, else the
 # game's costly codes (int64[k]), and call the game's `costly_move` only under `if costly is
-# None: ... else:` (`game_move`, and play_game's loop). So are the pie rule (the game's `evaluate`, which only
+# None: ... else:` (`game_move`). So are the pie rule (the game's `evaluate`, which only
 # `wants_swap` needs) and the engine's uniform bot (the game's `legal_moves`, which a game's own
 # bots may not need), together: the drivers take `rare`, None for a line-up with neither, else
 # the uniform bot's move list (int64[max_moves]). Without them a first greedy run of HEXFLOW
@@ -230,11 +230,11 @@ def play_game(tables, pos, rng, lineup, scratch, kit, costly, rare, rec, res, ch
                     rec[r, 1] = SWAP_MOVE
                     rec[r, 2] = np.int64(rng[0])
                 r += 1
-        # `choose` and `game_move`, written out: a call here hands tables, position and scratch
-        # on without taking references to their arrays (see `implement`'s no_alloc), while
-        # numba's inlining of a function binds each argument anew and counts a reference to
-        # every array in them, at every decision (Four flags' greedy: 32 arrays, two atomic
-        # operations each, about a quarter of a game)
+        # `choose` written out, and the game's bot called directly unless the line-up seats a
+        # costly one: a call hands tables, position and scratch on without taking references to
+        # their arrays (see `implement`'s no_alloc), while numba's inlining binds each argument
+        # anew and counts a reference to every array in them, at every decision (Four flags'
+        # greedy: 32 arrays, two atomic operations each, about a quarter of a game)
         p = ex_b if seat == ex_a else ex_a if seat == ex_b else seat
         code = bot_code[p]
         if checked:
@@ -252,15 +252,7 @@ def play_game(tables, pos, rng, lineup, scratch, kit, costly, rare, rec, res, ch
         elif costly is None:
             move = bot_move(tables, pos, seat, code, bot_par[p], scratch, rng)
         else:
-            move = -1
-            asked = False
-            for c in costly:
-                if c == code:
-                    move = costly_move(tables, pos, seat, code, bot_par[p], scratch, rng)
-                    asked = True
-                    break
-            if not asked:
-                move = bot_move(tables, pos, seat, code, bot_par[p], scratch, rng)
+            move = game_move(tables, pos, seat, code, bot_par[p], scratch, rng, costly)
         if checked:
             fault = move_fault(tables, pos, move, check, rare)
             note(check, STAGE_APPLY, t, seat, move)
