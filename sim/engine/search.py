@@ -427,7 +427,7 @@ def _search(tables, root, seat, par, scratch, tree, brs, rng):
         node = _descend(tables, tree, 0, False, pos, seat, par, scratch, brs, rng)
         finished = _rollout(tables, pos, par, scratch, untried, rng)
         _score(tables, pos, finished, scale, seat, paranoid, res, reward)
-        _backup(tree.visits, tree.value, tree.parent, tree.reward, node)
+        _backup(tree.visits, tree.value, tree.parent, reward, node)
         if par[P_WIN] > 0 and tree.win[0] >= 0:
             return
 
@@ -537,8 +537,8 @@ def _halving_move(tables, root, seat, par, scratch, tree, hybrid, brs, rng):
                         node = _descend(tables, tree, node, expanded, pos, seat, par, scratch, brs, tree.world)
                 finished = _rollout(tables, pos, par, scratch, untried, tree.world)
                 _score(tables, pos, finished, scale, seat, paranoid, res, reward)
-                _backup(tree.visits, tree.value, tree.parent, tree.reward, node)
-                tree.csum[i] += tree.reward[seat]
+                _backup(tree.visits, tree.value, tree.parent, reward, node)
+                tree.csum[i] += reward[seat]
                 tree.cn[i] += 1.0
         keep = (n + 1) // 2
         _keep_best(tree, n, keep, bias)
